@@ -1,0 +1,80 @@
+"""reftorch: a small, readable torch, for seeing what copying a tensor does.
+
+``import reftorch as torch`` runs the course's examples and prints what torch
+prints. Start reading at ``_storage`` (memory), ``_tensor`` (metadata),
+``_version_counter`` and ``autograd/``, then the copy operations: ``_clone``,
+``_detach``, ``_copy_``, ``_creation`` (``tensor``, ``new_tensor``),
+``_python_copy`` (``copy.copy``/``copy.deepcopy``) and ``nn`` (state_dict).
+"""
+
+from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
+from ._clone import contiguous_format, memory_format, preserve_format
+from ._creation import (
+    arange, empty, empty_like, from_numpy, full, full_like, ones, ones_like, tensor, zeros, zeros_like,
+)
+from ._device import device
+from ._dtype import (
+    bool, double, dtype, float, float32, float64, get_default_dtype, int64, long, promote_types,
+    result_type, set_default_dtype,
+)
+from ._random import manual_seed, rand, randn
+from ._size import Size
+from ._storage import UntypedStorage
+from ._tensor import Tensor
+from . import autograd, nn, optim
+from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def clone(input, *, memory_format=preserve_format):
+    return input.clone(memory_format=memory_format)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    return input.sum(dim, keepdim, dtype=dtype)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    return input.mean(dim, keepdim, dtype=dtype)
+
+
+def exp(input):
+    return input.exp()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def matmul(input, other):
+    return input.matmul(other)
+
+
+def add(input, other, *, alpha=1):
+    return input.add(other, alpha=alpha)
+
+
+def mul(input, other):
+    return input.mul(other)
+
+
+def reshape(input, shape):
+    return input.reshape(shape)
+
+
+def transpose(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
+def t(input):
+    return input.t()
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    return input.as_strided(size, stride, storage_offset)
+
+
+__version__ = "2.13.0+reftorch"

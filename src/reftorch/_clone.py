@@ -1,0 +1,64 @@
+"""clone(): new memory, same numbers, still in the graph.
+
+``b = a.clone()`` answers the four questions like this:
+
+* Python object: new.
+* Metadata: new, with the same size, dtype and device. The strides follow
+  ``memory_format``: ``preserve_format`` (the default) keeps a dense layout
+  exactly and packs any other layout densely in the same order;
+  ``contiguous_format`` always gives row-major strides.
+* Memory: a new storage; the numbers are copied. Writing to ``b`` never
+  changes ``a``.
+* History: kept. If ``a`` requires grad (and grad mode is on), ``b.grad_fn``
+  is ``CloneBackward0``, which passes the gradient to ``a`` unchanged. So
+  ``b`` is not a leaf, and ``b.grad`` stays None.
+* Version counter: new, starting at 0.
+"""
+
+from . import _strides
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+
+
+class memory_format:
+    """How a new tensor lays out its elements in memory."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return self._name
+
+
+preserve_format = memory_format("preserve_format")
+contiguous_format = memory_format("contiguous_format")
+
+
+class CloneBackward0(Node):
+    """The gradient of a copy is the gradient of the original: pass it through."""
+
+    def apply(self, grad):
+        return (grad,)
+
+
+def clone(self, *, memory_format=preserve_format):
+    if memory_format is contiguous_format:
+        strides = _strides.contiguous_strides(self._size)
+    elif memory_format is preserve_format:
+        strides = _strides.preserve_format_strides(self._size, self._stride)
+    else:
+        raise RuntimeError(f"unsupported memory format {memory_format!r}")
+    copy = Tensor._from_values(self._values(), self._dtype, self.device, strides)
+    if any_requires_grad(self):
+        copy._set_grad_fn(CloneBackward0(self))
+    return copy
+
+
+def contiguous(self, memory_format=contiguous_format):
+    """``self`` if already row-major, otherwise a contiguous ``clone``."""
+    if self.is_contiguous():
+        return self
+    return clone(self, memory_format=contiguous_format)

@@ -1,0 +1,46 @@
+"""copy_(): write another tensor's numbers into this tensor's memory.
+
+``dst.copy_(src)`` is an in-place operation on ``dst``:
+
+* Python object, metadata and memory: ``dst``'s own, all kept. The dtype and
+  device stay ``dst``'s: ``src`` is broadcast to ``dst``'s shape, cast to its
+  dtype (floats into an int tensor are truncated) and moved to its device.
+* Version counter: ``dst``'s, bumped by one.
+* History: if ``src`` requires grad (and ``dst`` is a floating tensor, in grad
+  mode), ``dst`` gets a ``CopyBackwards`` node: it stops being a leaf and now
+  requires grad. The gradient flows to ``src``; ``dst``'s old values get none.
+* Like every in-place op, it refuses to write into a leaf that requires grad
+  (or a view of one), except inside ``no_grad``.
+"""
+
+import numpy as np
+
+from ._inplace import check_inplace_shape, write_inplace
+from ._math import sum_to_shape, values_of
+from ._tensor import Tensor
+from .autograd.graph import Node
+
+
+class CopyBackwards(Node):
+    """Gradient of ``dst.copy_(src)``: zero for the old ``dst``, all of it for ``src``."""
+
+    def __init__(self, dst, src):
+        super().__init__(dst, src)
+        self.dst, self.src = dst, src
+
+    def name(self):
+        return "torch::autograd::CopyBackwards"
+
+    def apply(self, grad):
+        old = Tensor._from_values(np.zeros(self.dst._size), self.dst._dtype, self.dst.device)
+        to_src = None
+        if self.needs_input_grad(1):
+            to_src = Tensor._from_values(sum_to_shape(grad._values(), self.src._size), self.src._dtype, self.src.device)
+        return (old, to_src)
+
+
+def copy_(self, src, non_blocking=False):
+    if not isinstance(src, (Tensor, int, float, bool)):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+    check_inplace_shape(self, src)
+    return write_inplace(self, values_of(src, self.dtype), lambda: CopyBackwards(self, src), src)

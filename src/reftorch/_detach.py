@@ -1,0 +1,62 @@
+"""detach() and .data: same memory, no history.
+
+``d = a.detach()``:
+
+* Python object: new. Metadata: new (same size, stride, offset, dtype,
+  device), with ``requires_grad=False`` and no ``grad_fn``: ``d`` is a leaf.
+* Memory: *shared*. Writing to ``d`` changes ``a``.
+* Version counter: *shared*. So if ``a``'s values were saved for backward and
+  you overwrite them through ``d``, backward raises instead of silently
+  computing a wrong gradient.
+* ``d`` is not an autograd view: ``d._base`` is None.
+
+``a.data`` is the same, except for the last safety net: it gets a *new*
+version counter. Autograd does not see writes made through it, and a
+gradient computed afterwards can be silently wrong. Assigning ``a.data = t``
+makes ``a`` look at ``t``'s memory and metadata, keeping ``a``'s own version
+counter and autograd state.
+"""
+
+from ._tensor import Tensor
+
+_DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+    "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+    "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+    "function in torch/optim/optimizer.py as the solution."
+)
+
+
+def detach(self):
+    """New metadata on the same storage and the same version counter, off the graph."""
+    return Tensor._make(self._storage, self._storage_offset, self._size, self._stride,
+                        self._dtype, self._version_counter)
+
+
+def detach_(self):
+    """Cut ``self`` itself out of the graph: it becomes a leaf without grad."""
+    if self._base_tensor is not None:
+        raise RuntimeError(_DETACH_VIEW)
+    self._grad_fn = None
+    self._requires_grad = False
+    return self
+
+
+def _get_data(self):
+    """Like ``detach()``, but with a new version counter: in-place writes go unseen."""
+    return Tensor._make(self._storage, self._storage_offset, self._size, self._stride, self._dtype)
+
+
+def _set_data(self, new):
+    """Point ``self`` at ``new``'s memory and metadata; keep identity, version and graph."""
+    if not isinstance(new, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+    self._storage = new._storage
+    self._storage_offset = new._storage_offset
+    self._size = new._size
+    self._stride = new._stride
+    self._dtype = new._dtype
+
+
+data = property(_get_data, _set_data)

@@ -1,0 +1,93 @@
+"""Devices: where a storage's bytes live.
+
+reftorch has two devices. ``cpu`` is ordinary memory. ``cuda`` is simulated:
+its bytes are also in ordinary memory, but every rule torch applies to a GPU
+tensor is applied to it (it prints as ``device='cuda:0'``, moving to or from it
+copies, mixing it with a cpu tensor in one operation is an error). That lets
+the tutorials' ``device="cuda"`` examples run on a machine without a GPU.
+"""
+
+_KNOWN_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+    "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone"
+)
+_SUPPORTED = ("cpu", "cuda")
+
+
+class device:
+    """A device type and an optional index, parsed from strings like ``"cuda:0"``."""
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if not isinstance(type, str):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        if index is None:
+            type, index = _parse(type)
+        self.type = type
+        self.index = index
+
+    def __eq__(self, other):
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+def _parse(text):
+    """Split ``"cuda:1"`` into ``("cuda", 1)`` with torch's error messages."""
+    if text == "":
+        raise RuntimeError("Device string must not be empty")
+    name, colon, index_text = text.partition(":")
+    if name not in _KNOWN_TYPES.split(", "):
+        if not name.isalpha() or colon and not index_text.isdigit():
+            raise RuntimeError(f"Invalid device string: '{text}'")
+        raise RuntimeError(
+            f"Expected one of {_KNOWN_TYPES} device type at start of device string: {text}"
+        )
+    if not colon:
+        return name, None
+    if not index_text.isdigit() or (len(index_text) > 1 and index_text[0] == "0"):
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    return name, int(index_text)
+
+
+def as_device(value):
+    """Turn a device argument (``None``, a string or a device) into a full device.
+
+    ``"cuda"`` means the current GPU, ``cuda:0``, as in torch. Devices other than
+    cpu and the simulated cuda are refused with torch's message for a build that
+    lacks them.
+    """
+    if value is None:
+        return None
+    d = value if isinstance(value, device) else device(value)
+    if d.type not in _SUPPORTED:
+        raise RuntimeError(
+            f"Could not run an operation on device '{d.type}': reftorch only simulates cpu and cuda"
+        )
+    if d.type == "cuda" and d.index is None:
+        return device("cuda", 0)
+    if d.type == "cuda" and d.index != 0:
+        raise RuntimeError(
+            "CUDA error: invalid device ordinal\n"
+            "reftorch simulates exactly one GPU, cuda:0."
+        )
+    if d.type == "cpu":
+        return device("cpu")
+    return d
+
+
+cpu = device("cpu")

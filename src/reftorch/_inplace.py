@@ -1,0 +1,227 @@
+"""In-place operations: writing new numbers into existing memory.
+
+``add_``, ``mul_``, ``zero_``, ``fill_``, ``copy_``, ``t[i] = v`` and ``+=``
+change the numbers in a storage that other tensors may share. Each in-place
+write does four things, in this order:
+
+1. **Check.** Autograd refuses to overwrite a leaf that requires grad, or a
+   view of one, because ``.grad`` would no longer describe the leaf's values.
+   (Inside ``no_grad`` the write is allowed: that is how optimisers work.)
+2. **Write** the new numbers into the storage.
+3. **Bump the version counter** shared by every tensor on this memory, so a
+   saved tensor that was overwritten is detected at backward.
+4. **Rewrite history.** The tensor's ``grad_fn`` becomes the in-place op's
+   node. If the tensor is a view, its base gets a ``CopySlices`` node instead:
+   "the base, except that this slice now comes from that operation".
+"""
+
+import numpy as np
+
+from . import _strides
+from ._dtype import _category, result_type
+from ._math import sum_to_shape, values_of
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad, gradient_edge
+from .autograd.grad_mode import is_grad_enabled
+
+_NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked)."
+)
+_SHORT = {"torch.float32": "Float", "torch.float64": "Double", "torch.int64": "Long", "torch.bool": "Bool"}
+
+
+def check_inplace(self, recording):
+    """Raise torch's errors before anything is written."""
+    if not recording:
+        return
+    if self._base_tensor is not None:
+        if self._view_made_in_no_grad and self._base_tensor.requires_grad:
+            raise RuntimeError(_NO_GRAD_VIEW)
+        if self.requires_grad and self._base_tensor.is_leaf:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place operation."
+            )
+    if self.requires_grad and self.is_leaf:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def write_inplace(self, values, make_node, *inputs):
+    """Steps 1-4 above. ``make_node()`` builds the op's node; it runs before the write."""
+    # Only floating point tensors carry gradients: writing into an int tensor
+    # records nothing, whatever the source is.
+    recording = self.dtype.is_floating_point and any_requires_grad(self, *inputs)
+    check_inplace(self, recording)
+    node = make_node() if recording else None
+    self._values()[...] = values
+    self._version_counter.bump()
+    if node is not None:
+        rebase_history(self, node)
+    return self
+
+
+def rebase_history(self, node):
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view)."""
+    base = self._base_tensor
+    if base is None:
+        self._set_grad_fn(node)
+        return
+    base._set_grad_fn(CopySlices(base, self, node))
+    self.grad_fn  # the view's own node is rebuilt from the base's new history
+
+
+class CopySlices(Node):
+    """The base of a view that was written in place.
+
+    Its gradient is the incoming gradient, except on the view's elements, where
+    it is whatever the in-place op's node ``fn`` says.
+    """
+
+    def __init__(self, base, view_, fn):
+        Node.__init__(self)
+        self._next_functions = (gradient_edge(base),) + fn.next_functions[1:]
+        self.base_geometry = base._geometry()
+        self.view_geometry = view_._geometry()
+        self.slots = base._storage.nbytes() // base._dtype.itemsize
+        self.fn = fn
+
+    def name(self):
+        return "torch::autograd::CopySlices"
+
+    def apply(self, grad):
+        g = grad._values()
+        storage = np.zeros(self.slots, dtype=g.dtype)
+        base_slots = _strides.element_positions(*self.base_geometry)
+        view_slots = _strides.element_positions(*self.view_geometry)
+        storage[base_slots] = g
+        grad_slice = Tensor._from_values(storage[view_slots], grad._dtype, grad.device)
+        fn_grads = self.fn.apply(grad_slice)
+        storage[view_slots] = fn_grads[0]._values() if fn_grads[0] is not None else 0
+        base_grad = Tensor._from_values(storage[base_slots], grad._dtype, grad.device)
+        return (base_grad,) + tuple(fn_grads[1:])
+
+    def release_saved_tensors(self):
+        self.fn.release_saved_tensors()
+
+
+def check_inplace_dtype(self, other):
+    """An in-place result must fit the destination's dtype (no float into int)."""
+    dtype = result_type(self, other)
+    if _category(dtype) > _category(self.dtype):
+        raise RuntimeError(
+            f"result type {_SHORT[str(dtype)]} can't be cast to the desired output type {_SHORT[str(self.dtype)]}"
+        )
+    check_inplace_shape(self, other)
+    return dtype
+
+
+def check_inplace_shape(self, other):
+    """``other`` must broadcast to exactly ``self``'s shape: the result has nowhere else to go."""
+    shape = other._size if isinstance(other, Tensor) else ()
+    if _strides.broadcast_shapes(self._size, shape) != self._size:
+        raise RuntimeError(
+            f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape "
+            f"{_strides._fmt(_strides.broadcast_shapes(self._size, shape))}"
+        )
+
+
+def _arith_inplace(self, other, compute, make_node):
+    dtype = check_inplace_dtype(self, other)
+    new = compute(values_of(self, dtype), values_of(other, dtype))
+    return write_inplace(self, new, make_node, other)
+
+
+def _snapshot(t):
+    """A private copy of the old values, for nodes that need them after the write."""
+    return Tensor._from_values(t._values(), t._dtype, t.device)
+
+
+def add_(self, other, *, alpha=1):
+    from ._math import AddBackward0
+
+    return _arith_inplace(self, other, lambda x, y: x + alpha * y, lambda: AddBackward0(self, other, alpha))
+
+
+def sub_(self, other, *, alpha=1):
+    from ._math import SubBackward0
+
+    return _arith_inplace(self, other, lambda x, y: x - alpha * y, lambda: SubBackward0(self, other, alpha))
+
+
+def mul_(self, other):
+    from ._math import MulBackward0
+
+    return _arith_inplace(
+        self, other, lambda x, y: x * y, lambda: MulBackward0(self, other, old_self=_snapshot(self))
+    )
+
+
+def div_(self, other):
+    from ._math import DivBackward0
+
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {_SHORT[str(self.dtype)]}"
+        )
+    return _arith_inplace(
+        self, other, lambda x, y: x / y, lambda: DivBackward0(self, other, old_self=_snapshot(self))
+    )
+
+
+class ZeroBackward0(Node):
+    def __init__(self, a):
+        super().__init__(a)
+        self.a = a
+
+    def apply(self, grad):
+        return (Tensor._from_values(np.zeros(self.a._size), self.a._dtype, self.a.device),)
+
+
+class FillBackward2(ZeroBackward0):
+    """fill_ with a number: the old values do not matter any more."""
+
+
+class FillBackward3(Node):
+    """fill_ with a 0-d tensor: its gradient is the sum of the incoming one."""
+
+    def __init__(self, a, value):
+        super().__init__(a, value)
+        self.a, self.value = a, value
+
+    def apply(self, grad):
+        zeros = Tensor._from_values(np.zeros(self.a._size), self.a._dtype, self.a.device)
+        total = Tensor._from_values(sum_to_shape(grad._values(), ()), self.value._dtype, self.value.device)
+        return (zeros, total if self.needs_input_grad(1) else None)
+
+
+def zero_(self):
+    return write_inplace(self, 0, lambda: ZeroBackward0(self))
+
+
+def fill_(self, value):
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
+            )
+        return write_inplace(self, values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
+    return write_inplace(self, values_of(value, self.dtype), lambda: FillBackward2(self))
+
+
+def __iadd__(self, other):
+    return add_(self, other)
+
+
+def __isub__(self, other):
+    return sub_(self, other)
+
+
+def __imul__(self, other):
+    return mul_(self, other)
+
+
+def __itruediv__(self, other):
+    return div_(self, other)

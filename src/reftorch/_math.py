@@ -1,0 +1,347 @@
+"""Arithmetic with broadcasting, and the backward formula of each operation.
+
+Every operation here allocates a new storage for its result (math never
+writes into its inputs; the ``_`` methods in ``_inplace`` do). When an input
+requires grad, the result gets a node whose ``apply`` turns the result's
+gradient into the inputs' gradients, as in micrograd:
+
+    out = a * b      ->  grad_a = grad * b,  grad_b = grad * a
+
+Broadcasting stretches size-1 dimensions, so a gradient flowing back to a
+smaller input is summed over the stretched dimensions (``sum_to_shape``).
+"""
+
+import numpy as np
+
+from . import _strides
+from ._dtype import bool as bool_, get_default_dtype, int64, result_type
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+
+_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+
+
+def values_of(x, dtype):
+    """The numbers of a tensor or Python scalar, as a numpy array of ``dtype``."""
+    if isinstance(x, Tensor):
+        return x._values().astype(dtype._numpy_type, copy=False)
+    return np.asarray(x, dtype=dtype._numpy_type)
+
+
+def sum_to_shape(values, shape):
+    """Undo broadcasting: sum ``values`` down to ``shape``."""
+    lead = values.ndim - len(shape)
+    values = values.sum(axis=tuple(range(lead))) if lead > 0 else values
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and values.shape[i] != 1)
+    if stretched:
+        values = values.sum(axis=stretched, keepdims=True)
+    return values.reshape(shape)
+
+
+def _device_of(*operands):
+    """All tensor operands must be on one device (0-d cpu tensors may join any)."""
+    devices = [x.device for x in operands if isinstance(x, Tensor) and not (x.dim() == 0 and x.device.type == "cpu")]
+    devices = devices or [x.device for x in operands if isinstance(x, Tensor)]
+    for d in devices[1:]:
+        if d != devices[0]:
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two devices, "
+                f"{devices[0]} and {d}!"
+            )
+    return devices[0]
+
+
+def _shape_of(x):
+    return x._size if isinstance(x, Tensor) else ()
+
+
+def _result(values, dtype, device, node=None):
+    out = Tensor._from_values(values, dtype, device)
+    if node is not None:
+        out._set_grad_fn(node)
+    return out
+
+
+def _grad_for(x, values):
+    """Shape and cast a gradient for input ``x``."""
+    return Tensor._from_values(sum_to_shape(values, x._size), x._dtype, x.device)
+
+
+# --- binary operations ----------------------------------------------------
+
+class AddBackward0(Node):
+    def __init__(self, a, b, alpha=1):
+        super().__init__(a, b)
+        self.a, self.b, self.alpha = a, b, alpha
+
+    def apply(self, grad):
+        g = grad._values()
+        return (
+            _grad_for(self.a, g) if self.needs_input_grad(0) else None,
+            _grad_for(self.b, g * self.alpha) if self.needs_input_grad(1) else None,
+        )
+
+
+class SubBackward0(AddBackward0):
+    def __init__(self, a, b, alpha=1):
+        super().__init__(a, b, -alpha)
+
+
+class MulBackward0(Node):
+    """``a * b``. For the in-place ``a.mul_(b)``, ``old_self`` is a private copy
+    of ``a`` taken before the write, because ``a`` itself is overwritten."""
+
+    def __init__(self, a, b, old_self=None):
+        super().__init__(a, b)
+        self.a, self.b = a, b
+        # Each input's gradient needs the *other* input: save only what is needed.
+        self.saved_b = self.save(b) if isinstance(b, Tensor) and self.needs_input_grad(0) else b
+        self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
+
+    def apply(self, grad):
+        g = grad._values()
+        grads = [None, None]
+        if self.needs_input_grad(0):
+            other = self.saved_b.unpack()._values() if isinstance(self.b, Tensor) else self.b
+            grads[0] = _grad_for(self.a, g * other)
+        if self.needs_input_grad(1):
+            grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._values())
+        return tuple(grads)
+
+
+class DivBackward0(Node):
+    """``a / b`` (``old_self`` as in ``MulBackward0``)."""
+
+    def __init__(self, a, b, old_self=None):
+        super().__init__(a, b)
+        self.a, self.b = a, b
+        self.saved_b = self.save(b) if isinstance(b, Tensor) else None
+        self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
+
+    def apply(self, grad):
+        g = grad._values()
+        b = self.saved_b.unpack()._values() if self.saved_b is not None else self.b
+        grads = [None, None]
+        if self.needs_input_grad(0):
+            grads[0] = _grad_for(self.a, g / b)
+        if self.needs_input_grad(1):
+            grads[1] = _grad_for(self.b, -g * self.saved_a.unpack()._values() / (b * b))
+        return tuple(grads)
+
+
+def _binary(a, b, compute, make_node, dtype=None):
+    device = _device_of(a, b)
+    dtype = dtype or result_type(a, b)
+    _strides.broadcast_shapes(_shape_of(a), _shape_of(b))
+    values = compute(values_of(a, dtype), values_of(b, dtype))
+    node = make_node() if any_requires_grad(a, b) else None
+    return _result(values, dtype, device, node)
+
+
+def add(self, other, *, alpha=1):
+    return _binary(self, other, lambda x, y: x + alpha * y, lambda: AddBackward0(self, other, alpha))
+
+
+def sub(self, other, *, alpha=1):
+    if self.dtype is bool_ and (isinstance(other, bool) or getattr(other, "dtype", None) is bool_):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+    return _binary(self, other, lambda x, y: x - alpha * y, lambda: SubBackward0(self, other, alpha))
+
+
+def mul(self, other):
+    return _binary(self, other, lambda x, y: x * y, lambda: MulBackward0(self, other))
+
+
+def div(self, other):
+    dtype = result_type(self, other)
+    if not dtype.is_floating_point:
+        dtype = get_default_dtype()
+    return _binary(self, other, lambda x, y: x / y, lambda: DivBackward0(self, other), dtype)
+
+
+def __radd__(self, other):
+    return add(self, other)
+
+
+def __rmul__(self, other):
+    return mul(self, other)
+
+
+class RsubBackward1(Node):
+    def __init__(self, a):
+        super().__init__(a)
+        self.a = a
+
+    def apply(self, grad):
+        return (_grad_for(self.a, -grad._values()),)
+
+
+def __rsub__(self, other):
+    """``2 - t``: recorded by torch as ``rsub`` with one input."""
+    dtype = result_type(self, other)
+    return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
+                   RsubBackward1(self) if any_requires_grad(self) else None)
+
+
+class ReciprocalBackward0(Node):
+    def __init__(self, a, result):
+        super().__init__(a)
+        self.a, self.saved_result = a, self.save(result, is_output=True)
+
+    def apply(self, grad):
+        r = self.saved_result.unpack()._values()
+        return (_grad_for(self.a, -grad._values() * r * r),)
+
+
+def __rtruediv__(self, other):
+    """``2 / t`` is computed by torch as ``t.reciprocal() * 2``."""
+    dtype = self.dtype if self.dtype.is_floating_point else get_default_dtype()
+    recip = _result(1 / values_of(self, dtype), dtype, self.device)
+    if any_requires_grad(self):
+        recip._set_grad_fn(ReciprocalBackward0(self, recip))
+    return mul(recip, other)
+
+
+# --- powers -----------------------------------------------------------------
+
+class PowBackward0(Node):
+    """``t ** 2``: d/dt = 2 * t ** 1."""
+
+    def __init__(self, a, exponent):
+        super().__init__(a)
+        self.a, self.exponent, self.saved_a = a, exponent, self.save(a)
+
+    def apply(self, grad):
+        x = self.saved_a.unpack()._values()
+        return (_grad_for(self.a, grad._values() * self.exponent * x ** (self.exponent - 1)),)
+
+
+class PowBackward1(Node):
+    """``t ** u`` for two tensors."""
+
+    def __init__(self, a, b, result):
+        super().__init__(a, b)
+        self.a, self.b = a, b
+        self.saved_a, self.saved_b = self.save(a), self.save(b)
+        self.saved_result = self.save(result, is_output=True)
+
+    def apply(self, grad):
+        g, x, y = grad._values(), self.saved_a.unpack()._values(), self.saved_b.unpack()._values()
+        grads = [None, None]
+        if self.needs_input_grad(0):
+            grads[0] = _grad_for(self.a, g * y * x ** (y - 1))
+        if self.needs_input_grad(1):
+            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._values() * np.log(x))
+        return tuple(grads)
+
+
+class PowBackward2(Node):
+    """``2 ** t``: d/dt = 2 ** t * log(2)."""
+
+    def __init__(self, base, b, result):
+        super().__init__(b)
+        self.base, self.b, self.saved_result = base, b, self.save(result, is_output=True)
+
+    def apply(self, grad):
+        r = self.saved_result.unpack()._values()
+        return (_grad_for(self.b, grad._values() * r * np.log(self.base)),)
+
+
+def pow(self, exponent):
+    dtype = result_type(self, exponent)
+    if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    values = values_of(self, dtype) ** values_of(exponent, dtype)
+    out = _result(values, dtype, _device_of(self, exponent))
+    if any_requires_grad(self, exponent):
+        if isinstance(exponent, Tensor):
+            out._set_grad_fn(PowBackward1(self, exponent, out))
+        else:
+            out._set_grad_fn(PowBackward0(self, exponent))
+    return out
+
+
+def __rpow__(self, base):
+    dtype = result_type(self, base)
+    out = _result(values_of(base, dtype) ** values_of(self, dtype), dtype, self.device)
+    if any_requires_grad(self):
+        out._set_grad_fn(PowBackward2(base, self, out))
+    return out
+
+
+# --- unary operations ---------------------------------------------------------
+
+class NegBackward0(Node):
+    def __init__(self, a):
+        super().__init__(a)
+        self.a = a
+
+    def apply(self, grad):
+        return (_grad_for(self.a, -grad._values()),)
+
+
+def neg(self):
+    if self.dtype is bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return _result(-self._values(), self.dtype, self.device,
+                   NegBackward0(self) if any_requires_grad(self) else None)
+
+
+class ExpBackward0(Node):
+    """d/dx exp(x) = exp(x): the node saves its own *result*."""
+
+    def __init__(self, a, result):
+        super().__init__(a)
+        self.a, self.saved_result = a, self.save(result, is_output=True)
+
+    def apply(self, grad):
+        return (_grad_for(self.a, grad._values() * self.saved_result.unpack()._values()),)
+
+
+class SigmoidBackward0(ExpBackward0):
+    """d/dx sigmoid(x) = s * (1 - s), with s the saved result."""
+
+    def apply(self, grad):
+        s = self.saved_result.unpack()._values()
+        return (_grad_for(self.a, grad._values() * s * (1 - s)),)
+
+
+def _floating(self):
+    return self.dtype if self.dtype.is_floating_point else get_default_dtype()
+
+
+def exp(self):
+    dtype = _floating(self)
+    out = _result(np.exp(values_of(self, dtype)), dtype, self.device)
+    if any_requires_grad(self):
+        out._set_grad_fn(ExpBackward0(self, out))
+    return out
+
+
+def sigmoid(self):
+    dtype = _floating(self)
+    out = _result(1 / (1 + np.exp(-values_of(self, dtype))), dtype, self.device)
+    if any_requires_grad(self):
+        out._set_grad_fn(SigmoidBackward0(self, out))
+    return out
+
+
+# --- comparisons ----------------------------------------------------------------
+
+def _compare(op):
+    def compare(self, other):
+        if not isinstance(other, (Tensor, int, float, bool)):
+            return NotImplemented
+        dtype = result_type(self, other)
+        _strides.broadcast_shapes(self._size, _shape_of(other))
+        return _result(op(values_of(self, dtype), values_of(other, dtype)), bool_, _device_of(self, other))
+    return compare
+
+
+eq, ne, lt, le, gt, ge = (_compare(op) for op in (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal))

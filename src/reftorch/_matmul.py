@@ -1,0 +1,107 @@
+"""Matrix products: ``a @ b`` for vectors and matrices.
+
+torch picks the operation from the number of dimensions, and the graph shows
+which one ran:
+
+    1-D @ 1-D -> dot  (DotBackward0)       2-D @ 2-D -> mm (MmBackward0)
+    2-D @ 1-D -> mv   (MvBackward0)        1-D @ 2-D -> unsqueeze, mm, squeeze
+"""
+
+import numpy as np
+
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+
+
+class _ProductBackward(Node):
+    """d(a @ b)/da = grad @ b^T and d(a @ b)/db = a^T @ grad."""
+
+    def __init__(self, a, b):
+        super().__init__(a, b)
+        self.a, self.b = a, b
+        self.saved_b = self.save(b) if self.needs_input_grad(0) else None
+        self.saved_a = self.save(a) if self.needs_input_grad(1) else None
+
+    def apply(self, grad):
+        g = grad._values()
+        grads = [None, None]
+        if self.saved_b is not None:
+            grads[0] = self._wrap(self.a, self.grad_a(g, self.saved_b.unpack()._values()))
+        if self.saved_a is not None:
+            grads[1] = self._wrap(self.b, self.grad_b(g, self.saved_a.unpack()._values()))
+        return tuple(grads)
+
+    @staticmethod
+    def _wrap(x, values):
+        return Tensor._from_values(values, x._dtype, x.device)
+
+
+class MmBackward0(_ProductBackward):
+    grad_a = staticmethod(lambda g, b: g @ b.T)
+    grad_b = staticmethod(lambda g, a: a.T @ g)
+
+
+class MvBackward0(_ProductBackward):
+    grad_a = staticmethod(lambda g, b: np.outer(g, b))
+    grad_b = staticmethod(lambda g, a: a.T @ g)
+
+
+class DotBackward0(_ProductBackward):
+    grad_a = staticmethod(lambda g, b: g * b)
+    grad_b = staticmethod(lambda g, a: g * a)
+
+
+def _product(a, b, node_class):
+    values = a._values() @ b._values()
+    out = Tensor._from_values(values, a._dtype, a.device)
+    if any_requires_grad(a, b):
+        out._set_grad_fn(node_class(a, b))
+    return out
+
+
+def matmul(self, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    if self.dtype is not other.dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {_c_name(self.dtype)} != {_c_name(other.dtype)}"
+        )
+    if self.device != other.device:
+        raise RuntimeError(
+            "Expected all tensors to be on the same device, but found at least two devices, "
+            f"{self.device} and {other.device}!"
+        )
+    shapes = (self.dim(), other.dim())
+    if shapes == (1, 1):
+        if self._size != other._size:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{self._size[0]}] and src [{other._size[0]}] "
+                f"to have the same number of elements, but got {self._size[0]} and {other._size[0]} elements respectively"
+            )
+        return _product(self, other, DotBackward0)
+    if shapes == (2, 2):
+        if self._size[1] != other._size[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({self._size[0]}x{self._size[1]} and "
+                f"{other._size[0]}x{other._size[1]})"
+            )
+        return _product(self, other, MmBackward0)
+    if shapes == (2, 1):
+        if self._size[1] != other._size[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({self._size[0]}), mat ({self._size[0]}x{self._size[1]}), vec ({other._size[0]})"
+            )
+        return _product(self, other, MvBackward0)
+    if shapes == (1, 2):
+        from ._views import SqueezeBackward4, _as_view
+
+        result = matmul(self.unsqueeze(0), other)
+        return _as_view(result, result._size[1:], result._stride[1:], result._storage_offset,
+                        lambda: SqueezeBackward4(result))
+    raise RuntimeError(
+        f"reftorch's matmul supports 1-D and 2-D tensors only; got {self.dim()}-D and {other.dim()}-D"
+    )
+
+
+def _c_name(dtype):
+    return {"torch.float32": "float", "torch.float64": "double", "torch.int64": "long int", "torch.bool": "bool"}[str(dtype)]

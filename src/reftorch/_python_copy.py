@@ -1,0 +1,67 @@
+"""copy.copy and copy.deepcopy: Python's own copy protocol applied to tensors.
+
+``copy.copy(t)``: Tensor defines no ``__copy__``, so Python's ``copy`` module
+falls back to the pickle protocol, ``__reduce_ex__``: "rebuild a tensor from
+this storage, offset, size and stride". Nothing is deep-copied, so the result
+is a new tensor object on the *same* storage, with a new version counter
+(torch rebuilds it with ``set_()``, so the counter already reads 1), the same
+``requires_grad``, no history (it is a leaf), no ``.grad``, and the same
+Python attributes. Like ``.data`` it is an alias autograd cannot see through.
+
+``copy.deepcopy(t)`` follows torch's ``Tensor.__deepcopy__`` step by step:
+
+1. refuse a non-leaf (its history cannot be copied);
+2. return the copy already made, if this tensor was met before (the memo);
+3. deep-copy the storage through the memo, so views copied in one call
+   keep sharing one new storage;
+4. rebuild the tensor on it with the same offset, size and stride;
+5. restore ``requires_grad``;
+6. deep-copy ``.grad``;
+7. deep-copy the Python attributes;
+8. record the result in the memo.
+"""
+
+import copy
+
+from ._tensor import Tensor
+from .autograd.grad_mode import no_grad
+
+_DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+)
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad):
+    """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
+    t = Tensor._make(storage, storage_offset, size, stride, dtype)
+    t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
+    t._requires_grad = requires_grad
+    return t
+
+
+def __reduce_ex__(self, protocol):
+    args = (self._storage, self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad)
+    return (_rebuild_tensor, args, self.__dict__ or None)
+
+
+def __setstate__(self, state):
+    self.__dict__.update(state)
+
+
+def __deepcopy__(self, memo):
+    if not self.is_leaf:                                              # 1
+        raise RuntimeError(_DEEPCOPY_NON_LEAF)
+    if id(self) in memo:                                              # 2
+        return memo[id(self)]
+    with no_grad():
+        new_storage = copy.deepcopy(self._storage, memo)              # 3
+        new = _rebuild_tensor(new_storage, self._storage_offset,      # 4
+                              self._size, self._stride, self._dtype, False)
+        new._requires_grad = self.requires_grad                       # 5
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)               # 6
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))       # 7
+    memo[id(self)] = new                                              # 8
+    return new

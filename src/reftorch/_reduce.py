@@ -1,0 +1,82 @@
+"""Reductions: ``sum`` and ``mean`` collapse dimensions into one number each.
+
+Backward spreads the gradient back over every element that was summed
+(``mean`` divides it by how many there were).
+"""
+
+import numpy as np
+
+from . import _strides
+from ._dtype import int64
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+
+_MEAN_DTYPE_ERROR = (
+    "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+    "complex dtype. Got: {}"
+)
+
+
+def _dims(self, dim):
+    if dim is None:
+        return tuple(range(self.dim()))
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return tuple(sorted({_strides.normalize_dim(d, self.dim()) for d in dims}))
+
+
+class _ReductionBackward(Node):
+    def __init__(self, a, dims, keepdim, scale):
+        super().__init__(a)
+        self.a, self.dims, self.keepdim, self.scale = a, dims, keepdim, scale
+
+    def apply(self, grad):
+        g = grad._values()
+        if not self.keepdim:
+            g = np.expand_dims(g, self.dims) if self.dims else g
+        spread = np.broadcast_to(g * self.scale, self.a._size)
+        return (Tensor._from_values(spread, self.a._dtype, self.a.device),)
+
+
+class SumBackward0(_ReductionBackward):
+    """sum() of all elements."""
+
+
+class SumBackward1(_ReductionBackward):
+    """sum(dim)."""
+
+
+class MeanBackward0(_ReductionBackward):
+    """mean() of all elements."""
+
+
+class MeanBackward1(_ReductionBackward):
+    """mean(dim)."""
+
+
+def sum(self, dim=None, keepdim=False, *, dtype=None):
+    dims = _dims(self, dim)
+    out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
+    values = self._values().astype(out_dtype._numpy_type).sum(axis=dims, keepdims=keepdim)
+    out = Tensor._from_values(values, out_dtype, self.device)
+    if any_requires_grad(self):
+        node = SumBackward0 if dim is None else SumBackward1
+        out._set_grad_fn(node(self, dims, keepdim, 1))
+    return out
+
+
+def mean(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = dtype or self.dtype
+    if not out_dtype.is_floating_point:
+        raise RuntimeError(_MEAN_DTYPE_ERROR.format(_short(self.dtype)))
+    dims = _dims(self, dim)
+    values = self._values().astype(out_dtype._numpy_type).mean(axis=dims, keepdims=keepdim)
+    out = Tensor._from_values(values, out_dtype, self.device)
+    if any_requires_grad(self):
+        count = _strides.numel([self._size[d] for d in dims])
+        node = MeanBackward0 if dim is None else MeanBackward1
+        out._set_grad_fn(node(self, dims, keepdim, 1 / count if count else np.nan))
+    return out
+
+
+def _short(dtype):
+    return {"torch.int64": "Long", "torch.bool": "Bool"}.get(str(dtype), str(dtype))

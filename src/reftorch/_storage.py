@@ -1,0 +1,59 @@
+"""Storage: the flat block of bytes that holds a tensor's numbers.
+
+A storage knows nothing about shape. It is one allocation: ``nbytes()`` bytes
+at address ``data_ptr()`` on one device. Many tensors can look at the same
+storage (views, ``detach()``, ``.data``, ``copy.copy``); a copy that "owns its
+memory" (``clone()``, ``copy.deepcopy``, ``torch.tensor(t)``) is a tensor whose
+storage is a new allocation.
+
+Here the bytes are a numpy ``uint8`` array, so ``data_ptr()`` is a real
+address and two storages never overlap.
+"""
+
+import numpy as np
+
+from ._device import cpu
+
+
+class UntypedStorage:
+    """One allocation of raw bytes on a device."""
+
+    def __init__(self, nbytes, device=cpu):
+        self._bytes = np.zeros(nbytes, dtype=np.uint8)
+        self.device = device
+
+    @classmethod
+    def _wrap(cls, byte_array, device=cpu):
+        """A storage over an existing numpy byte array (used by ``from_numpy``)."""
+        storage = cls.__new__(cls)
+        storage._bytes = byte_array
+        storage.device = device
+        return storage
+
+    def nbytes(self):
+        """Size of the allocation in bytes."""
+        return self._bytes.nbytes
+
+    def size(self):
+        """For an untyped storage, the size is counted in bytes too."""
+        return self._bytes.nbytes
+
+    def data_ptr(self):
+        """The address of the first byte. Equal addresses mean shared memory."""
+        return self._bytes.ctypes.data
+
+    def typed(self, numpy_type):
+        """The same bytes read as elements of one numpy type (no copy)."""
+        return self._bytes.view(numpy_type)
+
+    def __deepcopy__(self, memo):
+        # copy.deepcopy records the result in its memo under id(self): a storage
+        # reached twice in one deepcopy call is copied once, so views that are
+        # deep-copied together still share one (new) storage.
+        return UntypedStorage._wrap(self._bytes.copy(), self.device)
+
+    def __len__(self):
+        return self.nbytes()
+
+    def __repr__(self):
+        return f"<reftorch UntypedStorage of {self.nbytes()} bytes on {self.device}>"

@@ -1,0 +1,342 @@
+"""The Tensor: a Python object holding metadata that points into a storage.
+
+Four separate things make up what people call "a tensor", and every copy
+operation in this course is described by what it does to each of them:
+
+1. **The Python object** (``id(t)``; ``t._cdata`` names its metadata object).
+2. **The metadata**: size, stride, storage offset, dtype, device,
+   ``requires_grad``. ``detach()`` makes new metadata; ``b = a`` does not.
+3. **The memory**: the ``UntypedStorage`` the metadata points into, shared by
+   views, ``detach()`` and ``.data``; new for ``clone()``.
+4. **The history**: ``grad_fn`` and the autograd graph behind it, plus the
+   version counter that lets autograd notice in-place writes.
+
+This module defines the object and its metadata queries. Operations live in
+the modules that explain them (``_views``, ``_math``, ``_clone`` ...) and are
+attached as methods in ``_tensor_methods``.
+"""
+
+import warnings
+
+import numpy as np
+
+from . import _strides
+from ._device import cpu
+from ._dtype import float32, float64, int64
+from ._size import Size
+from ._storage import UntypedStorage
+from ._tensor_str import _str
+from ._version_counter import VersionCounter
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+
+_TYPE_NAMES = {float32: "Float", float64: "Double", int64: "Long"}
+
+
+class Tensor:
+    """A strided view of a storage, plus what autograd needs to know about it.
+
+    Tensors are not built with ``Tensor(...)`` in the course; use
+    ``reftorch.tensor``, ``zeros`` and friends. Internally every operation
+    builds its result with ``Tensor._make``.
+    """
+
+    # Internal fields are slots, so ``t.__dict__`` holds only the attributes a
+    # user sets (``t.note = "hi"``): those are what copy.copy/deepcopy carry over.
+    __slots__ = (
+        "_storage", "_storage_offset", "_size", "_stride", "_dtype", "_version_counter",
+        "_requires_grad", "_grad_fn", "_grad", "_grad_acc", "_retains_grad",
+        "_base_tensor", "_view_version", "_view_made_in_no_grad", "__dict__", "__weakref__",
+    )
+
+    @classmethod
+    def _make(cls, storage, offset, size, stride, dtype, version_counter=None):
+        """Metadata on a storage. A new version counter unless one is passed in."""
+        t = object.__new__(cls)
+        t._storage = storage
+        t._storage_offset = offset
+        t._size = tuple(size)
+        t._stride = tuple(stride)
+        t._dtype = dtype
+        t._version_counter = version_counter if version_counter is not None else VersionCounter()
+        t._requires_grad = False
+        t._grad_fn = None
+        t._grad = None
+        t._grad_acc = None
+        t._retains_grad = False
+        t._base_tensor = None
+        t._view_version = None
+        t._view_made_in_no_grad = False
+        return t
+
+    @classmethod
+    def _from_values(cls, values, dtype, device=cpu, strides=None):
+        """A tensor that owns a new storage holding a copy of a numpy array.
+
+        ``strides`` (in elements) chooses the memory layout; row-major if None.
+        """
+        values = np.asarray(values)
+        shape = values.shape
+        strides = _strides.contiguous_strides(shape) if strides is None else tuple(strides)
+        span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if 0 not in shape else 0
+        storage = UntypedStorage(max(span, 0) * dtype.itemsize, device)
+        t = cls._make(storage, 0, shape, strides, dtype)
+        t._values()[...] = values.astype(dtype._numpy_type, copy=False)
+        return t
+
+    def _geometry(self):
+        """(size, stride, storage_offset): where this tensor's elements are."""
+        return (self._size, self._stride, self._storage_offset)
+
+    def _values(self):
+        """A numpy array over this tensor's elements (writes go to the storage)."""
+        typed = self._storage.typed(self._dtype._numpy_type)
+        itemsize = self._dtype.itemsize
+        return np.lib.stride_tricks.as_strided(
+            typed[self._storage_offset:] if typed.size else typed,
+            shape=self._size,
+            strides=tuple(s * itemsize for s in self._stride),
+        )
+
+    # --- metadata ---------------------------------------------------------
+
+    @property
+    def shape(self):
+        return Size(self._size)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._size)
+        return self._size[_strides.normalize_dim(dim, self.dim())]
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._stride
+        return self._stride[_strides.normalize_dim(dim, self.dim())]
+
+    def storage_offset(self):
+        return self._storage_offset
+
+    def dim(self):
+        return len(self._size)
+
+    ndim = property(dim)
+
+    def numel(self):
+        return _strides.numel(self._size)
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def device(self):
+        return self._storage.device
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    def is_floating_point(self):
+        return self._dtype.is_floating_point
+
+    def is_contiguous(self, memory_format=None):
+        return _strides.is_contiguous(self._size, self._stride)
+
+    def element_size(self):
+        return self._dtype.itemsize
+
+    def untyped_storage(self):
+        return self._storage
+
+    def data_ptr(self):
+        """Address of this tensor's first element: storage address plus offset in bytes."""
+        return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
+
+    def type(self):
+        name = _TYPE_NAMES.get(self._dtype, "Bool") + "Tensor"
+        return f"torch.cuda.{name}" if self.is_cuda else f"torch.{name}"
+
+    @property
+    def _cdata(self):
+        """Identifies the metadata object: equal only for the very same tensor object."""
+        return id(self)
+
+    @property
+    def _version(self):
+        return self._version_counter.version
+
+    @property
+    def _base(self):
+        """For a view, the tensor that owns the memory it looks into; otherwise None."""
+        return self._base_tensor
+
+    def _is_view(self):
+        return self._base_tensor is not None
+
+    # --- autograd metadata -----------------------------------------------
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if not self.is_leaf:
+            message = "you can only change requires_grad flags of leaf variables."
+            if not flag:
+                message += (
+                    " If you want to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach()."
+                )
+            raise RuntimeError(message)
+        if flag and not self._dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    @property
+    def is_leaf(self):
+        """A leaf has no grad_fn: created by the user, or not requiring grad."""
+        return self.grad_fn is None
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor; None for leaves.
+
+        A view whose memory was written in place since its node was made gets
+        a fresh ``AsStridedBackward0`` node that leads to its base's history.
+        """
+        base = self._base_tensor
+        if base is None or (self._grad_fn is None and not base.requires_grad):
+            return self._grad_fn
+        if self._view_version != self._version:
+            from ._views import AsStridedBackward0
+
+            self._grad_fn = AsStridedBackward0(base, self._geometry()) if base.requires_grad else None
+            self._view_version = self._version
+        return self._grad_fn
+
+    def _set_grad_fn(self, node):
+        self._grad_fn = node
+        self._view_version = self._version
+
+    @property
+    def grad(self):
+        if not self.is_leaf and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(
+                f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+            )
+        if value is not None and value.shape != self.shape:
+            raise RuntimeError(
+                f"attempting to assign a gradient of size '{_strides._fmt(value.shape)}' to a tensor "
+                f"of size '{_strides._fmt(self.shape)}'. Please ensure that the gradient and the "
+                "tensor are the same size"
+            )
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Ask a non-leaf to keep its gradient in ``.grad`` during backward."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.is_leaf or self._retains_grad:
+            return
+        self._retains_grad = True
+        self.grad_fn._retained.append(self)
+
+    def _grad_accumulator(self):
+        """The AccumulateGrad node of a leaf that requires grad (made once, then reused)."""
+        from .autograd.graph import AccumulateGrad
+
+        if self._grad_acc is None:
+            self._grad_acc = AccumulateGrad(self)
+        return self._grad_acc
+
+    def _accumulate_grad(self, grad):
+        """Add ``grad`` into ``self.grad``: a new tensor the first time, in place after."""
+        if self._grad is None:
+            self._grad = Tensor._from_values(grad._values(), self._dtype, self.device)
+        else:
+            self._grad._values()[...] += grad._values()
+            self._grad._version_counter.bump()
+
+    # --- values -------------------------------------------------------------
+
+    def tolist(self):
+        return self._values().tolist()
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
+            )
+        return self._values().reshape(()).item()
+
+    def numpy(self):
+        """A numpy array on the same memory (no copy), as torch's ``.numpy()``."""
+        if self.requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        if self.is_cuda:
+            raise TypeError(
+                "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
+                "tensor to host memory first."
+            )
+        return self._values()
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._size[0]
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([self[i] for i in range(self._size[0])])
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __repr__(self):
+        return _str(self)
+
+    __hash__ = object.__hash__

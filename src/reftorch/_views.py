@@ -1,0 +1,343 @@
+"""Views: new metadata on the same storage.
+
+``a[0]``, ``a[::2]``, ``a.t()``, ``a.view(3, 2)``, ``a.expand(4, 3)`` copy no
+numbers. Each returns a new tensor object whose (size, stride, offset) picks
+elements out of ``a``'s storage. A view
+
+* shares the storage, so writes through one are seen by the other;
+* shares the version counter, so autograd sees those writes too;
+* remembers ``_base``, the tensor that owns the memory;
+* records a node (``SelectBackward0``, ``TBackward0`` ...) when ``a`` requires
+  grad, whose backward puts the gradient back where the view's elements came
+  from.
+"""
+
+import numpy as np
+
+from . import _strides
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+from .autograd.grad_mode import is_grad_enabled
+
+
+def _as_view(source, size, stride, offset, make_node):
+    """A tensor on ``source``'s storage and version counter with new geometry."""
+    view = Tensor._make(source._storage, offset, size, stride, source._dtype, source._version_counter)
+    view._base_tensor = source._base_tensor if source._base_tensor is not None else source
+    view._view_made_in_no_grad = source._view_made_in_no_grad or not is_grad_enabled()
+    view._view_version = view._version
+    if any_requires_grad(source):
+        view._set_grad_fn(make_node())
+    return view
+
+
+# --- the view operations ------------------------------------------------------
+
+def view(self, *shape):
+    """Same elements, new shape; only possible when no element has to move."""
+    shape = _shape_arg(shape)
+    shape = _strides.infer_size(shape, self.numel())
+    stride = _strides.view_strides(self._size, self._stride, shape)
+    if stride is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return _as_view(self, shape, stride, self._storage_offset, lambda: ViewBackward0(self))
+
+
+def reshape(self, *shape):
+    """A view when the layout allows it, otherwise a contiguous copy."""
+    shape = _strides.infer_size(_shape_arg(shape), self.numel())
+    if _strides.view_strides(self._size, self._stride, shape) is not None:
+        return view(self, *shape)
+    copy = self.clone(memory_format=_contiguous_format())
+    out = Tensor._make(copy._storage, 0, shape, _strides.contiguous_strides(shape), copy._dtype)
+    if any_requires_grad(copy):
+        out._set_grad_fn(UnsafeViewBackward0(copy))
+    return out
+
+
+def flatten(self, start_dim=0, end_dim=-1):
+    if self.dim() == 0:
+        return reshape(self, 1)
+    start = _strides.normalize_dim(start_dim, self.dim())
+    end = _strides.normalize_dim(end_dim, self.dim())
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return self
+    merged = _strides.numel(self._size[start:end + 1])
+    return reshape(self, *self._size[:start], merged, *self._size[end + 1:])
+
+
+def transpose(self, dim0, dim1):
+    d0 = _strides.normalize_dim(dim0, self.dim())
+    d1 = _strides.normalize_dim(dim1, self.dim())
+    size, stride = list(self._size), list(self._stride)
+    size[d0], size[d1] = size[d1], size[d0]
+    stride[d0], stride[d1] = stride[d1], stride[d0]
+    return _as_view(self, size, stride, self._storage_offset, lambda: TransposeBackward0(self, d0, d1))
+
+
+def t(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+    if self.dim() < 2:
+        return _as_view(self, self._size, self._stride, self._storage_offset, lambda: TBackward0(self, 0, 0))
+    size, stride = self._size[::-1], self._stride[::-1]
+    return _as_view(self, size, stride, self._storage_offset, lambda: TBackward0(self, 0, 1))
+
+
+def permute(self, *dims):
+    dims = _shape_arg(dims)
+    if len(dims) != self.dim():
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {self.dim()} is not "
+            f"equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(_strides.normalize_dim(d, self.dim()) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    size = tuple(self._size[d] for d in dims)
+    stride = tuple(self._stride[d] for d in dims)
+    return _as_view(self, size, stride, self._storage_offset, lambda: PermuteBackward0(self, dims))
+
+
+def expand(self, *sizes):
+    """Repeat size-1 dimensions without copying: the new stride is 0."""
+    sizes = _shape_arg(sizes)
+    if len(sizes) < self.dim():
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, self._size))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)"
+            % (len(sizes), self.dim())
+        )
+    lead = len(sizes) - self.dim()
+    size, stride = [], []
+    for i, n in enumerate(sizes):
+        if i < lead:
+            if n < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing dimension {i}"
+                )
+            size.append(n)
+            stride.append(0)
+            continue
+        old_n, old_s = self._size[i - lead], self._stride[i - lead]
+        if n == -1:
+            n = old_n
+        if old_n == n:
+            size.append(n)
+            stride.append(old_s)
+        elif old_n == 1:
+            size.append(n)
+            stride.append(0)
+        else:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) must match the existing size ({old_n}) at "
+                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"Tensor sizes: [{', '.join(map(str, self._size))}]"
+            )
+    return _as_view(self, size, stride, self._storage_offset, lambda: ExpandBackward0(self))
+
+
+def unsqueeze(self, dim):
+    d = _strides.normalize_dim(dim, self.dim() + 1)
+    size, stride = list(self._size), list(self._stride)
+    new_stride = size[d] * stride[d] if d < self.dim() else 1
+    size.insert(d, 1)
+    stride.insert(d, new_stride)
+    return _as_view(self, size, stride, self._storage_offset, lambda: UnsqueezeBackward0(self))
+
+
+def squeeze(self, dim=None):
+    if dim is None:
+        keep = [i for i, n in enumerate(self._size) if n != 1]
+        node = SqueezeBackward0
+    else:
+        d = _strides.normalize_dim(dim, self.dim())
+        keep = [i for i in range(self.dim()) if i != d or self._size[i] != 1]
+        node = SqueezeBackward1
+    size = [self._size[i] for i in keep]
+    stride = [self._stride[i] for i in keep]
+    return _as_view(self, size, stride, self._storage_offset, lambda: node(self))
+
+
+def select(self, dim, index):
+    """One position along ``dim``: that dimension disappears."""
+    d = _strides.normalize_dim(dim, self.dim())
+    n = self._size[d]
+    if not -n <= index < n:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
+    index = index % n
+    size = self._size[:d] + self._size[d + 1:]
+    stride = self._stride[:d] + self._stride[d + 1:]
+    offset = self._storage_offset + index * self._stride[d]
+    return _as_view(self, size, stride, offset, lambda: SelectBackward0(self, d, index))
+
+
+def _slice(self, dim, start, stop, step):
+    """Positions ``start:stop:step`` along ``dim``, clamped as Python clamps."""
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    n = self._size[dim]
+    start, stop, _ = slice(start, stop, step).indices(n)
+    stop = max(stop, start)
+    length = (stop - start + step - 1) // step
+    size = self._size[:dim] + (length,) + self._size[dim + 1:]
+    stride = self._stride[:dim] + (self._stride[dim] * step,) + self._stride[dim + 1:]
+    offset = self._storage_offset + (start * self._stride[dim] if length else 0)
+    return _as_view(self, size, stride, offset, lambda: SliceBackward0(self, dim, start, stop, step))
+
+
+def alias(self):
+    return _as_view(self, self._size, self._stride, self._storage_offset, lambda: AliasBackward0(self))
+
+
+def as_strided(self, size, stride, storage_offset=None):
+    """Any geometry on the same storage; the most general view."""
+    geometry = (tuple(size), tuple(stride), self._storage_offset if storage_offset is None else storage_offset)
+    return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
+
+
+def _shape_arg(args):
+    """Accept both ``f(2, 3)`` and ``f((2, 3))``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return tuple(args)
+
+
+def _contiguous_format():
+    from ._clone import contiguous_format
+
+    return contiguous_format
+
+
+# --- backward nodes of views ---------------------------------------------------
+# The gradient of a view is the gradient of some elements of its input: put it
+# back in their places, in a zero tensor shaped like the input.
+
+def _zeros_like_input(node, grad):
+    return np.zeros(node.input_shape, dtype=grad._values().dtype)
+
+
+def _wrap(values, like):
+    return Tensor._from_values(values, like._dtype, like.device)
+
+
+class _ViewNode(Node):
+    def __init__(self, source):
+        super().__init__(source)
+        self.input_shape = source._size
+
+
+class _ReshapingNode(_ViewNode):
+    """Views that keep every element in order: the gradient just changes shape."""
+
+    def apply(self, grad):
+        return (_wrap(grad._values().reshape(self.input_shape), grad),)
+
+
+class ViewBackward0(_ReshapingNode):
+    pass
+
+
+class UnsafeViewBackward0(_ReshapingNode):
+    pass
+
+
+class AliasBackward0(_ReshapingNode):
+    pass
+
+
+class UnsqueezeBackward0(_ReshapingNode):
+    pass
+
+
+class SqueezeBackward0(_ReshapingNode):
+    pass
+
+
+class SqueezeBackward1(_ReshapingNode):
+    pass
+
+
+class SqueezeBackward4(_ReshapingNode):
+    pass
+
+
+class TransposeBackward0(_ViewNode):
+    def __init__(self, source, dim0, dim1):
+        super().__init__(source)
+        self.dims = (dim0, dim1)
+
+    def apply(self, grad):
+        return (_wrap(np.swapaxes(grad._values(), *self.dims), grad),)
+
+
+class TBackward0(TransposeBackward0):
+    pass
+
+
+class PermuteBackward0(_ViewNode):
+    def __init__(self, source, dims):
+        super().__init__(source)
+        self.dims = dims
+
+    def apply(self, grad):
+        return (_wrap(np.transpose(grad._values(), np.argsort(self.dims)), grad),)
+
+
+class ExpandBackward0(_ViewNode):
+    """An expanded element was used many times: its gradient is the sum."""
+
+    def apply(self, grad):
+        from ._math import sum_to_shape
+
+        return (_wrap(sum_to_shape(grad._values(), self.input_shape), grad),)
+
+
+class SelectBackward0(_ViewNode):
+    def __init__(self, source, dim, index):
+        super().__init__(source)
+        self.dim, self.index = dim, index
+
+    def apply(self, grad):
+        result = _zeros_like_input(self, grad)
+        result[(slice(None),) * self.dim + (self.index,)] = grad._values()
+        return (_wrap(result, grad),)
+
+
+class SliceBackward0(_ViewNode):
+    def __init__(self, source, dim, start, stop, step):
+        super().__init__(source)
+        self.dim, self.where = dim, slice(start, stop, step)
+
+    def apply(self, grad):
+        result = _zeros_like_input(self, grad)
+        result[(slice(None),) * self.dim + (self.where,)] = grad._values()
+        return (_wrap(result, grad),)
+
+
+class AsStridedBackward0(Node):
+    """The most general view backward, computed from storage positions.
+
+    Autograd makes one of these when a view's history has to be rebuilt after
+    an in-place write: it leads from the view straight to its base. Each view
+    element adds its gradient to the storage slot it lives in; the base then
+    reads its gradient from the slots it covers.
+    """
+
+    def __init__(self, base, view_geometry):
+        super().__init__(base)
+        self.base_geometry = (base._size, base._stride, base._storage_offset)
+        self.view_geometry = view_geometry
+        self.slots = base._storage.nbytes() // base._dtype.itemsize
+
+    def apply(self, grad):
+        values = grad._values()
+        storage = np.zeros(self.slots, dtype=values.dtype)
+        np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
+        return (_wrap(storage[_strides.element_positions(*self.base_geometry)], grad),)

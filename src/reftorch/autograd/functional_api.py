@@ -1,0 +1,69 @@
+"""``backward`` and ``grad``: the two ways to start the backward pass.
+
+``t.backward()`` accumulates gradients into the ``.grad`` of every leaf that
+requires grad. ``torch.autograd.grad(outputs, inputs)`` returns the gradients
+with respect to ``inputs`` instead, and leaves every ``.grad`` alone.
+"""
+
+import numpy as np
+
+from .engine import run_backward
+from .graph import gradient_edge
+
+
+def _roots_and_grads(tensors, grad_tensors):
+    from .._tensor import Tensor
+
+    roots, grads = [], []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+        if not t.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = Tensor._from_values(np.ones(t._size), t._dtype, t.device)
+        elif g._size != t._size:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {t.shape}."
+            )
+        roots.append(gradient_edge(t)[0])
+        grads.append(g)
+    return roots, grads
+
+
+def _as_tuple(x):
+    if x is None:
+        return ()
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    tensors = _as_tuple(tensors)
+    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    if create_graph:
+        raise NotImplementedError("reftorch does not build graphs of gradients (create_graph=True)")
+    roots, grads = _roots_and_grads(tensors, grad_tensors)
+    run_backward(roots, grads, retain_graph=bool(retain_graph))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    if create_graph:
+        raise NotImplementedError("reftorch does not build graphs of gradients (create_graph=True)")
+    for i, t in enumerate(inputs):
+        if not t.requires_grad:
+            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+    roots, grads = _roots_and_grads(outputs, grad_outputs)
+    targets = [gradient_edge(t)[0] for t in inputs]
+    captured = run_backward(roots, grads, retain_graph=bool(retain_graph), capture=targets)
+    result = []
+    for i, node in enumerate(targets):
+        if id(node) not in captured and not allow_unused:
+            raise RuntimeError(
+                f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
+                "Set allow_unused=True if this is the desired behavior."
+            )
+        result.append(captured.get(id(node)))
+    return tuple(result)

@@ -1,0 +1,84 @@
+"""Grad mode: a global switch that says whether operations record history.
+
+Inside ``with torch.no_grad():`` results are built without a ``grad_fn`` and
+with ``requires_grad=False``, whatever their inputs are. This is how
+``clone()`` under ``no_grad`` gives a plain leaf, and how optimisers update
+parameters in place without the "leaf Variable" error.
+"""
+
+import functools
+
+_enabled = True
+
+
+def is_grad_enabled():
+    """True unless inside ``no_grad`` (or after ``set_grad_enabled(False)``)."""
+    return _enabled
+
+
+def _set_enabled(mode):
+    global _enabled
+    _enabled = bool(mode)
+
+
+class _GradModeContext:
+    """Set grad mode on entry and restore the previous mode on exit.
+
+    Also usable as a decorator, like torch's context managers.
+    """
+
+    mode = True
+
+    def __enter__(self):
+        self._previous = is_grad_enabled()
+        _set_enabled(self.mode)
+
+    def __exit__(self, *exc):
+        _set_enabled(self._previous)
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with type(self)():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradModeContext):
+    """Record no history inside this block."""
+
+    mode = False
+
+
+class enable_grad(_GradModeContext):
+    """Record history inside this block, even within ``no_grad``."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradModeContext):
+    """``set_grad_enabled(False)`` switches at once, and restores on ``with`` exit."""
+
+    def __init__(self, mode):
+        self.mode = bool(mode)
+        self._previous = is_grad_enabled()
+        _set_enabled(self.mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _set_enabled(self._previous)
+        return False
+
+    def __call__(self, func):
+        _set_enabled(self._previous)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(self.mode):
+                return func(*args, **kwargs)
+
+        return wrapper

@@ -1,0 +1,150 @@
+"""The autograd graph: nodes that remember how each result was computed.
+
+When an operation runs on tensors that require grad, it attaches a *node* to
+its result (``result.grad_fn``). The node knows how to turn the gradient of the
+result into gradients of the inputs (``apply``), and points to the inputs'
+own nodes through ``next_functions``: a tuple of ``(node, input_nr)`` pairs,
+with ``(None, 0)`` for an input that needs no gradient.
+
+A leaf tensor that requires grad (one the user created) has no ``grad_fn``.
+The edge that leads to it ends in an ``AccumulateGrad`` node, whose only job is
+to add the incoming gradient into ``leaf.grad``. ``x.grad_fn`` is None, but
+``(x * 2).grad_fn.next_functions[0][0]`` is ``AccumulateGrad`` with
+``.variable is x``.
+
+Nodes also hold *saved tensors*: inputs or outputs that the backward formula
+needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
+tensor remembers its version; see ``SavedTensor``.
+"""
+
+import re
+
+from .grad_mode import is_grad_enabled
+
+_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class Node:
+    """One recorded operation. Subclasses are named as torch names them."""
+
+    def __init__(self, *inputs):
+        # One edge per differentiable input, in the operation's argument order.
+        self._next_functions = tuple(gradient_edge(x) for x in inputs)
+        self._saved = []
+        self._retained = []  # non-leaf tensors that asked for retain_grad()
+
+    @property
+    def next_functions(self):
+        return self._next_functions
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def save(self, tensor, is_output=False):
+        """Keep ``tensor`` for backward, stamped with its current version."""
+        saved = SavedTensor(tensor, self, is_output)
+        self._saved.append(saved)
+        return saved
+
+    def release_saved_tensors(self):
+        for saved in self._saved:
+            saved.release()
+
+    def apply(self, grad):
+        """Gradients for each entry of ``next_functions`` (None where unused)."""
+        raise NotImplementedError
+
+    def needs_input_grad(self, i):
+        return self._next_functions[i][0] is not None
+
+
+class AccumulateGrad(Node):
+    """The end of every path to a leaf: adds the gradient into ``variable.grad``."""
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    def apply(self, grad):
+        self.variable._accumulate_grad(grad)
+        return ()
+
+
+def gradient_edge(x):
+    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, 0)`` or to its accumulator."""
+    from .._tensor import Tensor
+
+    if not isinstance(x, Tensor) or not x.requires_grad:
+        return (None, 0)
+    if x.grad_fn is not None:
+        return (x.grad_fn, 0)
+    return (x._grad_accumulator(), 0)
+
+
+def any_requires_grad(*tensors):
+    """Should this operation record a node? Only in grad mode, and only if an input asks."""
+    from .._tensor import Tensor
+
+    return is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when it was saved.
+
+    ``unpack()`` compares that version with the tensor's version counter now.
+    If they differ, the numbers backward would use were overwritten in place,
+    and it raises torch's error instead of returning a wrong gradient.
+    """
+
+    def __init__(self, tensor, saved_for, is_output):
+        self._tensor = tensor
+        self._version = tensor._version
+        self._saved_for = saved_for
+        self._is_output = is_output
+        self._is_leaf = tensor.is_leaf
+        self._released = False
+
+    def release(self):
+        self._tensor = None
+        self._released = True
+
+    def unpack(self):
+        if self._released:
+            raise RuntimeError(_TWICE)
+        t = self._tensor
+        if t._version != self._version:
+            raise RuntimeError(self._modified_message(t))
+        return t
+
+    def _modified_message(self, t):
+        grad_fn = self._saved_for if self._is_output else t.grad_fn
+        where = ""
+        if grad_fn is not None:
+            where = f", which is output 0 of {_short_name(grad_fn.name())},"
+        elif not self._is_leaf:
+            where = f", which is output 0 of {_short_name(self._saved_for.name())},"
+        sizes = "[" + ", ".join(str(n) for n in t.shape) + "]"
+        return (
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [{t.type()} {sizes}]{where} is at version {t._version}; "
+            f"expected version {self._version} instead. Hint: enable anomaly detection to find "
+            "the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
+
+
+def _short_name(node_name):
+    """``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``, as torch's message shows."""
+    return re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)

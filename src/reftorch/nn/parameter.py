@@ -1,0 +1,35 @@
+"""nn.Parameter: a leaf tensor that a Module registers as one of its weights.
+
+``Parameter(t)`` shares ``t``'s storage and version counter (it is built from
+``t.detach()``) and requires grad by default.
+"""
+
+from .._tensor import Tensor
+
+
+class Parameter(Tensor):
+    __slots__ = ()
+
+    def __new__(cls, data=None, requires_grad=True):
+        from .._creation import empty
+
+        data = empty(0) if data is None else data.detach()
+        param = cls._make(data._storage, data._storage_offset, data._size, data._stride,
+                          data._dtype, data._version_counter)
+        if requires_grad:
+            param.requires_grad_(True)
+        return param
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, protocol):
+        return (Parameter, (self.data, self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        """torch copies a Parameter's numbers (strides preserved), not its ``.grad``."""
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.data.clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result

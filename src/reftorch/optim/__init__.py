@@ -1,0 +1,5 @@
+"""reftorch.optim: plain SGD."""
+
+from .sgd import SGD
+
+__all__ = ["SGD"]
