@@ -178,8 +178,14 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
 
 # --- Tensor.new_* : defaults come from self --------------------------------------
 
-def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-    """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default."""
+def new_tensor(self, *args, dtype=None, device=None, requires_grad=False):
+    """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default.
+
+    Everything but ``data`` is keyword-only, as in torch.
+    """
+    if len(args) != 1:
+        raise TypeError(f"new_tensor() takes 1 positional argument but {len(args)} were given")
+    data = args[0]
     return _from_data(data, dtype or self.dtype, device or self.device, requires_grad, "tensor.new_tensor")
 
 

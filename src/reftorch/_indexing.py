@@ -57,8 +57,14 @@ def _expand_index(self, index):
 
 def _apply_index(self, index, skip_full_slices):
     """The view that ``index`` selects, or ``self`` if it selects everything as is."""
+    if self.dim() == 0 and isinstance(index, int):
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+            "in C++ to convert a 0-dim tensor to a number"
+        )
     result = self
-    dim = 0
+    dim = 0  # position in the result
+    real_dim = 0  # position in self, for error messages
     for part in _expand_index(self, index):
         if part is None:
             result = _views.unsqueeze(result, dim)
@@ -70,8 +76,13 @@ def _apply_index(self, index, skip_full_slices):
             if not (whole and skip_full_slices):
                 result = _views._slice(result, dim, part.start, part.stop, step)
             dim += 1
+            real_dim += 1
         else:
+            n = result._size[dim]
+            if not -n <= int(part) < n:
+                raise IndexError(f"index {int(part)} is out of bounds for dimension {real_dim} with size {n}")
             result = _views.select(result, dim, int(part))
+            real_dim += 1
     return result
 
 
@@ -86,7 +97,24 @@ def __getitem__(self, index):
 
 def __setitem__(self, index, value):
     target = _apply_index(self, index, skip_full_slices=True)
-    if isinstance(value, Tensor):
-        target.copy_(value)
+    if not isinstance(value, Tensor):
+        # A number becomes a 0-d tensor of self's dtype and device.
+        value = Tensor._from_values(value, self._dtype, self.device)
     else:
-        target.fill_(Tensor._scalar(value, self))
+        # Leading dimensions of size 1 are dropped: a[0] = t[None] works.
+        sizes = list(value._size)
+        while sizes and sizes[0] == 1:
+            sizes.pop(0)
+        if len(sizes) != value.dim():
+            value = value.view(*sizes)
+    _copy_to(target, value)
+
+
+def _copy_to(target, value):
+    """Same shape: copy_. A 0-d value: fill_. Otherwise expand, then copy_."""
+    if target._size == value._size:
+        target.copy_(value)
+    elif value.dim() == 0 and value.device.type == "cpu":
+        target.fill_(value)
+    else:
+        target.copy_(value.expand(target._size))

@@ -49,6 +49,28 @@ def check_inplace(self, recording):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 
 
+_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_no_partial_overlap(self, other):
+    """Refuse to write into memory that is also being read, unless exactly the same elements.
+
+    Like torch, only dense tensors are checked (for others the test is too hard).
+    """
+    if not isinstance(other, Tensor) or other._storage is not self._storage:
+        return
+    dense = all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other))
+    if not dense:
+        return
+    a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
+    b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
+    if a[0] < b[1] and b[0] < a[1] and a != b:
+        raise RuntimeError(_OVERLAP)
+
+
 def write_inplace(self, values, make_node, *inputs):
     """Steps 1-4 above. ``make_node()`` builds the op's node; it runs before the write."""
     # Only floating point tensors carry gradients: writing into an int tensor
@@ -129,6 +151,7 @@ def check_inplace_shape(self, other):
 
 
 def _arith_inplace(self, other, compute, make_node):
+    check_no_partial_overlap(self, other)
     dtype = check_inplace_dtype(self, other)
     new = compute(values_of(self, dtype), values_of(other, dtype))
     return write_inplace(self, new, make_node, other)

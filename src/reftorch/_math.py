@@ -14,7 +14,7 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 import numpy as np
 
 from . import _strides
-from ._dtype import bool as bool_, get_default_dtype, int64, result_type
+from ._dtype import bool as bool_, float64, get_default_dtype, int64, result_type
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -142,12 +142,22 @@ def add(self, other, *, alpha=1):
     return _binary(self, other, lambda x, y: x + alpha * y, lambda: AddBackward0(self, other, alpha))
 
 
-def sub(self, other, *, alpha=1):
-    if self.dtype is bool_ and (isinstance(other, bool) or getattr(other, "dtype", None) is bool_):
+def _check_bool_subtraction(a, b):
+    bools = [x.dtype is bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (a, b)]
+    if all(bools):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
         )
+    if any(bools):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def sub(self, other, *, alpha=1):
+    _check_bool_subtraction(self, other)
     return _binary(self, other, lambda x, y: x - alpha * y, lambda: SubBackward0(self, other, alpha))
 
 
@@ -181,6 +191,7 @@ class RsubBackward1(Node):
 
 def __rsub__(self, other):
     """``2 - t``: recorded by torch as ``rsub`` with one input."""
+    _check_bool_subtraction(self, other)
     dtype = result_type(self, other)
     return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
                    RsubBackward1(self) if any_requires_grad(self) else None)
@@ -254,7 +265,8 @@ def pow(self, exponent):
     dtype = result_type(self, exponent)
     if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    values = values_of(self, dtype) ** values_of(exponent, dtype)
+    compute = float64 if dtype.is_floating_point else dtype
+    values = values_of(self, compute) ** values_of(exponent, compute)
     out = _result(values, dtype, _device_of(self, exponent))
     if any_requires_grad(self, exponent):
         if isinstance(exponent, Tensor):
@@ -266,7 +278,8 @@ def pow(self, exponent):
 
 def __rpow__(self, base):
     dtype = result_type(self, base)
-    out = _result(values_of(base, dtype) ** values_of(self, dtype), dtype, self.device)
+    compute = float64 if dtype.is_floating_point else dtype
+    out = _result(values_of(base, compute) ** values_of(self, compute), dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out
@@ -318,7 +331,9 @@ def _floating(self):
 
 def exp(self):
     dtype = _floating(self)
-    out = _result(np.exp(values_of(self, dtype)), dtype, self.device)
+    # Computed in float64 and rounded once, so float32 results are correctly
+    # rounded, as torch's are.
+    out = _result(np.exp(values_of(self, float64)), dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(ExpBackward0(self, out))
     return out
@@ -326,7 +341,10 @@ def exp(self):
 
 def sigmoid(self):
     dtype = _floating(self)
-    out = _result(1 / (1 + np.exp(-values_of(self, dtype))), dtype, self.device)
+    # As torch does it: exp(-x) rounded to the dtype, then 1 / (1 + e) in the dtype.
+    e = np.exp(-values_of(self, float64)).astype(dtype._numpy_type)
+    one = dtype._numpy_type.type(1)
+    out = _result(one / (one + e), dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(SigmoidBackward0(self, out))
     return out

@@ -47,10 +47,13 @@ class UntypedStorage:
         return self._bytes.view(numpy_type)
 
     def __deepcopy__(self, memo):
-        # copy.deepcopy records the result in its memo under id(self): a storage
-        # reached twice in one deepcopy call is copied once, so views that are
-        # deep-copied together still share one (new) storage.
-        return UntypedStorage._wrap(self._bytes.copy(), self.device)
+        # A storage reached twice in one deepcopy call is copied once, so views
+        # that are deep-copied together still share one (new) storage. Like
+        # torch, keep that table inside the memo, under the key "torch".
+        copies = memo.setdefault("torch", {})
+        if id(self) not in copies:
+            copies[id(self)] = UntypedStorage._wrap(self._bytes.copy(), self.device)
+        return copies[id(self)]
 
     def __len__(self):
         return self.nbytes()

@@ -187,7 +187,14 @@ class Tensor:
 
     @property
     def requires_grad(self):
-        return self._requires_grad or self.grad_fn is not None
+        """True for a leaf that asked for it, any tensor with a grad_fn, and any
+        view of a tensor that requires grad (even one made under ``no_grad``)."""
+        base = self._base_tensor
+        return (
+            self._requires_grad
+            or self.grad_fn is not None
+            or (base is not None and base.requires_grad)
+        )
 
     @requires_grad.setter
     def requires_grad(self, flag):
@@ -270,10 +277,15 @@ class Tensor:
             self._grad_acc = AccumulateGrad(self)
         return self._grad_acc
 
-    def _accumulate_grad(self, grad):
-        """Add ``grad`` into ``self.grad``: a new tensor the first time, in place after."""
+    def _accumulate_grad(self, grad, steal=False):
+        """Add ``grad`` into ``self.grad``: the first gradient becomes ``.grad``
+        (a copy, unless autograd made it just for this and can hand it over),
+        later ones are added in place."""
         if self._grad is None:
-            self._grad = Tensor._from_values(grad._values(), self._dtype, self.device)
+            if steal:
+                self._grad = grad
+            else:
+                self._grad = Tensor._from_values(grad._values(), self._dtype, self.device)
         else:
             self._grad._values()[...] += grad._values()
             self._grad._version_counter.bump()

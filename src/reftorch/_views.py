@@ -170,7 +170,9 @@ def select(self, dim, index):
     d = _strides.normalize_dim(dim, self.dim())
     n = self._size[d]
     if not -n <= index < n:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {_strides._fmt(self._size)} at dimension {d}"
+        )
     index = index % n
     size = self._size[:d] + self._size[d + 1:]
     stride = self._stride[:d] + self._stride[d + 1:]
@@ -188,7 +190,7 @@ def _slice(self, dim, start, stop, step):
     length = (stop - start + step - 1) // step
     size = self._size[:dim] + (length,) + self._size[dim + 1:]
     stride = self._stride[:dim] + (self._stride[dim] * step,) + self._stride[dim + 1:]
-    offset = self._storage_offset + (start * self._stride[dim] if length else 0)
+    offset = self._storage_offset + start * self._stride[dim]
     return _as_view(self, size, stride, offset, lambda: SliceBackward0(self, dim, start, stop, step))
 
 

@@ -43,8 +43,9 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     """
     dependencies = _count_dependencies(roots)
     pending = {}  # id(node) -> gradient summed over the edges seen so far
+    owned = set()  # ids of gradient tensors this pass created (free to reuse)
     for node, grad in zip(roots, grad_outputs):
-        pending[id(node)] = grad if id(node) not in pending else pending[id(node)] + grad
+        pending[id(node)] = _add(pending.get(id(node)), grad, owned)
     ready = list({id(node): node for node in roots if dependencies[id(node)] == 0}.values())
     captured = {}
     capture_ids = None if capture is None else {id(node) for node in capture}
@@ -55,19 +56,36 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
             if capture_ids is not None and id(node) in capture_ids:
                 captured[id(node)] = grad
             for t in node._retained:
-                t._accumulate_grad(grad)
-            if capture_ids is not None and node.name() == "torch::autograd::AccumulateGrad":
+                t._accumulate_grad(grad, steal=False)
+            if node.name() == "torch::autograd::AccumulateGrad":
+                if capture_ids is None:
+                    node.variable._accumulate_grad(grad, steal=id(grad) in owned)
                 grads_in = ()
             else:
                 grads_in = node.apply(grad)
+                owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
                 node.release_saved_tensors()
             for (next_node, _), g in zip(node.next_functions, grads_in):
                 if next_node is None:
                     continue
                 key = id(next_node)
-                pending[key] = g if key not in pending else pending[key] + g
+                pending[key] = _add(pending.get(key), g, owned)
                 dependencies[key] -= 1
                 if dependencies[key] == 0:
                     ready.append(next_node)
     return captured
+
+
+def _add(total, grad, owned):
+    """Sum gradients arriving at one node: in place into a buffer this pass made
+    (as torch does, so that buffer's version goes up), otherwise into a new one."""
+    if total is None:
+        return grad
+    if id(total) in owned:
+        total._values()[...] += grad._values()
+        total._version_counter.bump()
+        return total
+    result = total + grad
+    owned.add(id(result))
+    return result

@@ -78,6 +78,8 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def apply(self, grad):
+        """The engine calls ``variable._accumulate_grad`` itself (it knows
+        whether the gradient tensor may be handed over without a copy)."""
         self.variable._accumulate_grad(grad)
         return ()
 
