@@ -31,7 +31,10 @@ test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
 
 bench: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m bench
+	@for script in tests/bench/bench_*.py; do \
+		echo "== $$script"; \
+		PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python $$script || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
