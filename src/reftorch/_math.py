@@ -55,8 +55,12 @@ def _shape_of(x):
     return x._size if isinstance(x, Tensor) else ()
 
 
-def _result(values, dtype, device, node=None):
-    out = Tensor._from_values(values, dtype, device)
+def _result(values, dtype, device, node=None, inputs=()):
+    """A new tensor for an elementwise result, laid out in memory like its inputs."""
+    values = np.asarray(values)
+    layouts = [(x._size, x._stride) for x in inputs if isinstance(x, Tensor)]
+    strides = _strides.elementwise_output_strides(values.shape, layouts) if layouts else None
+    out = Tensor._from_values(values, dtype, device, strides)
     if node is not None:
         out._set_grad_fn(node)
     return out
@@ -125,7 +129,8 @@ class DivBackward0(Node):
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.a, g / b)
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, -g * self.saved_a.unpack()._values() / (b * b))
+            # torch's formula, in this order: -grad * ((a / b) / b)
+            grads[1] = _grad_for(self.b, -g * ((self.saved_a.unpack()._values() / b) / b))
         return tuple(grads)
 
 
@@ -133,9 +138,10 @@ def _binary(a, b, compute, make_node, dtype=None):
     device = _device_of(a, b)
     dtype = dtype or result_type(a, b)
     _strides.broadcast_shapes(_shape_of(a), _shape_of(b))
-    values = compute(values_of(a, dtype), values_of(b, dtype))
+    with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
+        values = compute(values_of(a, dtype), values_of(b, dtype))
     node = make_node() if any_requires_grad(a, b) else None
-    return _result(values, dtype, device, node)
+    return _result(values, dtype, device, node, inputs=(a, b))
 
 
 def add(self, other, *, alpha=1):
@@ -194,7 +200,7 @@ def __rsub__(self, other):
     _check_bool_subtraction(self, other)
     dtype = result_type(self, other)
     return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
-                   RsubBackward1(self) if any_requires_grad(self) else None)
+                   RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self,))
 
 
 class ReciprocalBackward0(Node):
@@ -210,7 +216,8 @@ class ReciprocalBackward0(Node):
 def __rtruediv__(self, other):
     """``2 / t`` is computed by torch as ``t.reciprocal() * 2``."""
     dtype = self.dtype if self.dtype.is_floating_point else get_default_dtype()
-    recip = _result(1 / values_of(self, dtype), dtype, self.device)
+    with np.errstate(all="ignore"):
+        recip = _result(1 / values_of(self, dtype), dtype, self.device, inputs=(self,))
     if any_requires_grad(self):
         recip._set_grad_fn(ReciprocalBackward0(self, recip))
     return mul(recip, other)
@@ -266,8 +273,9 @@ def pow(self, exponent):
     if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     compute = float64 if dtype.is_floating_point else dtype
-    values = values_of(self, compute) ** values_of(exponent, compute)
-    out = _result(values, dtype, _device_of(self, exponent))
+    with np.errstate(all="ignore"):
+        values = values_of(self, compute) ** values_of(exponent, compute)
+    out = _result(values, dtype, _device_of(self, exponent), inputs=(self, exponent))
     if any_requires_grad(self, exponent):
         if isinstance(exponent, Tensor):
             out._set_grad_fn(PowBackward1(self, exponent, out))
@@ -279,7 +287,9 @@ def pow(self, exponent):
 def __rpow__(self, base):
     dtype = result_type(self, base)
     compute = float64 if dtype.is_floating_point else dtype
-    out = _result(values_of(base, compute) ** values_of(self, compute), dtype, self.device)
+    with np.errstate(all="ignore"):
+        values = values_of(base, compute) ** values_of(self, compute)
+    out = _result(values, dtype, self.device, inputs=(self,))
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out
@@ -303,7 +313,7 @@ def neg(self):
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
     return _result(-self._values(), self.dtype, self.device,
-                   NegBackward0(self) if any_requires_grad(self) else None)
+                   NegBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
 
 
 class ExpBackward0(Node):
@@ -333,7 +343,9 @@ def exp(self):
     dtype = _floating(self)
     # Computed in float64 and rounded once, so float32 results are correctly
     # rounded, as torch's are.
-    out = _result(np.exp(values_of(self, float64)), dtype, self.device)
+    with np.errstate(all="ignore"):
+        values = np.exp(values_of(self, float64))
+    out = _result(values, dtype, self.device, inputs=(self,))
     if any_requires_grad(self):
         out._set_grad_fn(ExpBackward0(self, out))
     return out
@@ -342,9 +354,11 @@ def exp(self):
 def sigmoid(self):
     dtype = _floating(self)
     # As torch does it: exp(-x) rounded to the dtype, then 1 / (1 + e) in the dtype.
-    e = np.exp(-values_of(self, float64)).astype(dtype._numpy_type)
-    one = dtype._numpy_type.type(1)
-    out = _result(one / (one + e), dtype, self.device)
+    with np.errstate(all="ignore"):
+        e = np.exp(-values_of(self, float64)).astype(dtype._numpy_type)
+        one = dtype._numpy_type.type(1)
+        values = one / (one + e)
+    out = _result(values, dtype, self.device, inputs=(self,))
     if any_requires_grad(self):
         out._set_grad_fn(SigmoidBackward0(self, out))
     return out
@@ -358,7 +372,8 @@ def _compare(op):
             return NotImplemented
         dtype = result_type(self, other)
         _strides.broadcast_shapes(self._size, _shape_of(other))
-        return _result(op(values_of(self, dtype), values_of(other, dtype)), bool_, _device_of(self, other))
+        return _result(op(values_of(self, dtype), values_of(other, dtype)), bool_, _device_of(self, other),
+                       inputs=(self, other))
     return compare
 
 

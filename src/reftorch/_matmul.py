@@ -93,11 +93,17 @@ def matmul(self, other):
             )
         return _product(self, other, MvBackward0)
     if shapes == (1, 2):
-        from ._views import SqueezeBackward4, _as_view
+        # torch: mm(v.unsqueeze(0), m), then squeeze_(0) in place on the result,
+        # which bumps its version and records SqueezeBackward4.
+        from ._views import SqueezeBackward4
 
         result = matmul(self.unsqueeze(0), other)
-        return _as_view(result, result._size[1:], result._stride[1:], result._storage_offset,
-                        lambda: SqueezeBackward4(result))
+        node = SqueezeBackward4(result) if any_requires_grad(result) else None
+        result._size, result._stride = result._size[1:], result._stride[1:]
+        result._version_counter.bump()
+        if node is not None:
+            result._set_grad_fn(node)
+        return result
     raise RuntimeError(
         f"reftorch's matmul supports 1-D and 2-D tensors only; got {self.dim()}-D and {other.dim()}-D"
     )

@@ -56,9 +56,7 @@ class MeanBackward1(_ReductionBackward):
 def sum(self, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(self, dim)
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
-    # Floats are summed in float64 and rounded once at the end.
-    accumulate = np.float64 if out_dtype.is_floating_point else out_dtype._numpy_type
-    values = self._values().sum(axis=dims, keepdims=keepdim, dtype=accumulate)
+    values = self._values().sum(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
     out = Tensor._from_values(values, out_dtype, self.device)
     if any_requires_grad(self):
         node = SumBackward0 if dim is None else SumBackward1
@@ -71,7 +69,7 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     if not out_dtype.is_floating_point:
         raise RuntimeError(_MEAN_DTYPE_ERROR.format(_short(self.dtype)))
     dims = _dims(self, dim)
-    values = self._values().mean(axis=dims, keepdims=keepdim, dtype=np.float64)
+    values = self._values().mean(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
     out = Tensor._from_values(values, out_dtype, self.device)
     if any_requires_grad(self):
         count = _strides.numel([self._size[d] for d in dims])

@@ -39,8 +39,11 @@ class UntypedStorage:
         return self._bytes.nbytes
 
     def data_ptr(self):
-        """The address of the first byte. Equal addresses mean shared memory."""
-        return self._bytes.ctypes.data
+        """The address of the first byte. Equal addresses mean shared memory.
+
+        An allocation of 0 bytes has no address: 0, as in torch.
+        """
+        return self._bytes.ctypes.data if self._bytes.nbytes else 0
 
     def typed(self, numpy_type):
         """The same bytes read as elements of one numpy type (no copy)."""

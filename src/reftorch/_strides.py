@@ -238,3 +238,52 @@ def preserve_format_strides(shape, strides):
     if is_non_overlapping_and_dense(shape, strides):
         return tuple(strides)
     return dense_strides_like(shape, strides)
+
+
+def elementwise_output_strides(shape, operands):
+    """Strides torch gives the result of an elementwise op (its TensorIterator).
+
+    ``operands`` are the inputs' (shape, strides). The result is dense, with
+    its dimensions ordered in memory as the inputs' are: ``a.t() + 1`` is
+    transposed like ``a.t()``. Broadcast dimensions (stride 0) do not vote;
+    the first input that can decide does.
+    """
+    ndim = len(shape)
+    if ndim <= 1:
+        return contiguous_strides(shape)
+    # Each operand's strides as seen in the broadcast shape.
+    seen = []
+    for op_shape, op_strides in operands:
+        lead = ndim - len(op_shape)
+        strides = [0] * lead
+        for i, (n, s) in enumerate(zip(op_shape, op_strides)):
+            strides.append(0 if n == 1 and shape[lead + i] != 1 else s)
+        seen.append(strides)
+
+    def should_swap(d0, d1):
+        for strides in seen:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    order = list(reversed(range(ndim)))  # innermost first
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(order[d0], order[d1])
+            if comparison > 0:
+                order[d0], order[d1] = order[d1], order[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    result = [0] * ndim
+    step = 1
+    for d in order:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)

@@ -159,7 +159,12 @@ class Tensor:
         return self._storage
 
     def data_ptr(self):
-        """Address of this tensor's first element: storage address plus offset in bytes."""
+        """Address of this tensor's first element: storage address plus offset in bytes.
+
+        A tensor with no elements has no first element: 0, as in torch.
+        """
+        if self.numel() == 0:
+            return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 
     def type(self):
@@ -282,10 +287,14 @@ class Tensor:
         (a copy, unless autograd made it just for this and can hand it over),
         later ones are added in place."""
         if self._grad is None:
-            if steal:
+            # .grad is laid out like the tensor itself when that layout is dense.
+            strides = _strides.preserve_format_strides(self._size, self._stride)
+            if not _strides.is_non_overlapping_and_dense(self._size, self._stride):
+                strides = _strides.contiguous_strides(self._size)
+            if steal and grad._stride == strides:
                 self._grad = grad
             else:
-                self._grad = Tensor._from_values(grad._values(), self._dtype, self.device)
+                self._grad = Tensor._from_values(grad._values(), self._dtype, self.device, strides)
         else:
             self._grad._values()[...] += grad._values()
             self._grad._version_counter.bump()

@@ -13,6 +13,8 @@ a second ``backward()`` through a node that saved tensors raises.
 
 from collections import defaultdict
 
+import numpy as np
+
 from .grad_mode import no_grad
 
 
@@ -49,7 +51,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     ready = list({id(node): node for node in roots if dependencies[id(node)] == 0}.values())
     captured = {}
     capture_ids = None if capture is None else {id(node) for node in capture}
-    with no_grad():
+    with no_grad(), np.errstate(all="ignore"):
         while ready:
             node = ready.pop()
             grad = pending.pop(id(node))

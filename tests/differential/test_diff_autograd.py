@@ -1,0 +1,521 @@
+"""Autograd: leaves, grad_fn graphs, backward, grad modes, autograd.grad."""
+
+from harness import assert_same
+
+
+def test_leaves_and_non_leaves():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = torch.tensor([1.0, 2.0])
+        c = a * 2
+        d = b * 2
+        print(a.requires_grad, a.is_leaf, a.grad, a.grad_fn)
+        print(b.requires_grad, b.is_leaf, b.grad_fn)
+        print(c.requires_grad, c.is_leaf, c.grad_fn)
+        print(d.requires_grad, d.is_leaf, d.grad_fn)
+        """
+    )
+
+
+def test_grad_fn_names_of_common_ops():
+    assert_same(
+        """
+        a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = torch.tensor([[0.5, 1.5], [2.5, 3.5]], requires_grad=True)
+        ops = [a + b, a - b, a * b, a / b, a ** 2, -a, a.sum(), a.sum(0), a.mean(), a.mean(1),
+               a.exp(), a.sigmoid(), a @ b, a[0] @ b[1], a.clone(), a.t(), a[0], a[:, 1:],
+               a.view(4), a.expand(2, 2, 2), a.unsqueeze(1), a.flatten(), 2 * a, 1 - a, a + 1,
+               a.to(torch.float64), a.double(), a.reshape(4), a.transpose(0, 1).reshape(4),
+               a.permute(1, 0), a.squeeze(), a.t().contiguous(), a ** b, 2 ** a,
+               a / 2, 3 / a]
+        for r in ops:
+            print(type(r.grad_fn).__name__, r.grad_fn.name())
+        print(a.contiguous() is a, a.contiguous().grad_fn)
+        """
+    )
+
+
+def test_next_functions_and_accumulate_grad_variable():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = torch.tensor([3.0, 4.0])
+        c = a * b
+        d = c + a
+        print(c.grad_fn.next_functions)
+        acc = c.grad_fn.next_functions[0][0]
+        print(acc, acc.variable is a, acc.next_functions)
+        print(d.grad_fn.next_functions[0][0] is c.grad_fn)
+        print(d.grad_fn.next_functions[1][0] is acc)
+        """
+    )
+
+
+def test_backward_accumulates_into_grad():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        (a * a).sum().backward()
+        print(a.grad)
+        g1 = a.grad
+        (a * 3).sum().backward()
+        print(a.grad, a.grad is g1, g1)
+        """
+    )
+
+
+def test_backward_with_an_explicit_gradient():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = a * torch.tensor([3.0, 4.0])
+        y.backward(torch.tensor([1.0, 0.5]))
+        print(a.grad)
+        z = a * 2
+        z.backward(gradient=torch.tensor([1.0, 1.0]))
+        print(a.grad)
+        """
+    )
+
+
+def test_backward_twice_without_retain_graph_raises():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (a * a).sum()
+        y.backward()
+        print(a.grad)
+        y.backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_backward_twice_with_retain_graph_accumulates():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (a * a).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        print(a.grad)
+        """
+    )
+
+
+def test_backward_through_ops_that_save_nothing_can_run_twice():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (a + 1).sum()
+        y.backward()
+        y.backward()
+        print(a.grad)
+        """
+    )
+
+
+def test_a_tensor_used_twice_gets_both_contributions():
+    assert_same(
+        """
+        x = torch.tensor(3.0, requires_grad=True)
+        y = x * x + x
+        y.backward()
+        print(x.grad, y)
+        """
+    )
+
+
+def test_diamond_graph_is_processed_in_topological_order():
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 2
+        h.retain_grad()
+        left = h * 3
+        right = h ** 2
+        out = (left + right).sum()
+        out.backward()
+        print(x.grad, h.grad)
+        """
+    )
+
+
+def test_gradients_flow_through_views_and_broadcasting():
+    assert_same(
+        """
+        w = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        b = torch.tensor([1.0, -1.0, 0.5], requires_grad=True)
+        y = (w[:, 1:] * w.t()[1:, 0]).sum() + (w + b).sum() + w.view(6)[::2].sum() + w.expand(3, 2, 3).mean()
+        y.backward()
+        print(w.grad)
+        print(b.grad)
+        """
+    )
+
+
+def test_gradients_of_matmul_exp_sigmoid_division_and_power():
+    assert_same(
+        """
+        m = torch.tensor([[1.0, 2.0], [0.5, -1.0]], requires_grad=True)
+        v = torch.tensor([0.25, 0.5], requires_grad=True)
+        y = ((m @ v).exp().sum() + (v @ m).sigmoid().sum() + (m / (v + 1)).sum()
+             + (v ** 3).sum() + (2 ** v).sum() + (m[0] @ v) * 0.5)
+        y.backward()
+        print(m.grad)
+        print(v.grad)
+        """
+    )
+
+
+def test_gradient_of_a_float64_leaf_is_float64_and_int_inputs_get_none():
+    assert_same(
+        """
+        d = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        f = torch.tensor([3.0, 4.0], requires_grad=True)
+        (d * f).sum().backward()
+        print(d.grad, f.grad)
+        """
+    )
+
+
+def test_retain_grad_keeps_the_gradient_of_a_non_leaf():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 3
+        print(b.retains_grad, a.retains_grad)
+        b.retain_grad()
+        print(b.retains_grad)
+        c = b * b
+        c.sum().backward()
+        print(b.grad, a.grad)
+        a.retain_grad()
+        print(a.retains_grad)
+        """
+    )
+
+
+def test_reading_grad_of_a_non_leaf_warns_and_gives_none():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 3
+        b.sum().backward()
+        print(b.grad)
+        print(b.grad)
+        """
+    )
+
+
+def test_no_grad_context_and_decorator():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            b = a * 2
+            print(torch.is_grad_enabled(), b.requires_grad, b.grad_fn, b.is_leaf)
+            with torch.enable_grad():
+                c = a * 2
+                print(torch.is_grad_enabled(), c.requires_grad)
+        print(torch.is_grad_enabled())
+
+        @torch.no_grad()
+        def double(t):
+            return t * 2
+
+        d = double(a)
+        print(d.requires_grad)
+        """
+    )
+
+
+def test_set_grad_enabled_as_context_manager_and_as_function():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.set_grad_enabled(False):
+            b = a * 2
+            print(torch.is_grad_enabled(), b.requires_grad)
+        print(torch.is_grad_enabled())
+        torch.set_grad_enabled(False)
+        c = a * 2
+        print(torch.is_grad_enabled(), c.requires_grad)
+        torch.set_grad_enabled(True)
+        d = a * 2
+        print(torch.is_grad_enabled(), d.requires_grad)
+        with torch.set_grad_enabled(True):
+            e = a + 1
+        print(e.requires_grad)
+        """
+    )
+
+
+def test_views_made_under_no_grad_do_not_require_grad():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with torch.no_grad():
+            v = a[1:]
+            c = a.clone()
+        print(v.requires_grad, v._is_view(), v._base is a, v.grad_fn, c.requires_grad)
+        """
+    )
+
+
+def test_autograd_grad_returns_gradients_without_touching_grad():
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.tensor([3.0, 4.0], requires_grad=True)
+        y = (x * w).sum()
+        gx, gw = torch.autograd.grad(y, [x, w], retain_graph=True)
+        print(gx, gw, x.grad, w.grad)
+        (g,) = torch.autograd.grad(y, x)
+        print(g)
+        z = (x ** 2).sum()
+        (gz,) = torch.autograd.grad(z, (x,), grad_outputs=torch.tensor(2.0))
+        print(gz, gz.requires_grad)
+        """
+    )
+
+
+def test_autograd_grad_of_an_unused_input_raises():
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        u = torch.tensor([1.0], requires_grad=True)
+        y = (x * 2).sum()
+        torch.autograd.grad(y, [x, u])
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_saved_tensor_modified_in_place_raises_at_backward():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 1
+        c = b * b
+        b.add_(1)
+        print(b._version, b.grad_fn)
+        c.sum().backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_saved_output_modified_in_place_raises_at_backward():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        e = a.exp()
+        e.mul_(2)
+        print(e.grad_fn)
+        e.sum().backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_in_place_on_a_non_leaf_that_is_not_saved_is_fine():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = a + 1
+        b.mul_(3)
+        print(b.grad_fn, b._version)
+        b.sum().backward()
+        print(a.grad)
+        """
+    )
+
+
+def test_in_place_on_a_leaf_requiring_grad_raises():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        a.add_(1)
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_in_place_on_a_view_of_a_leaf_requiring_grad_raises():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        v = a[:1]
+        v.mul_(2)
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_in_place_on_a_leaf_is_allowed_under_no_grad():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            a.add_(1)
+            a[0] = 5.0
+            a *= 2
+        print(a, a._version, a.is_leaf, a.grad_fn)
+        """
+    )
+
+
+def test_in_place_on_a_view_of_a_non_leaf_rebases_the_graph():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = a * 1
+        v = b[1:]
+        v.mul_(10)
+        print(b.grad_fn, v.grad_fn)
+        print(b.grad_fn.next_functions)
+        b.sum().backward()
+        print(a.grad)
+        """
+    )
+
+
+def test_setitem_on_a_non_leaf_makes_copy_slices():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        s = torch.tensor(5.0, requires_grad=True)
+        b = a.clone()
+        b[0] = s * 2
+        b[1:] = 0.0
+        print(b, b.grad_fn)
+        b.sum().backward()
+        print(a.grad, s.grad)
+        """
+    )
+
+
+def test_backward_of_a_non_scalar_without_gradient_raises():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        (a * 2).backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_backward_of_a_tensor_that_does_not_require_grad_raises():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0])
+        a.sum().backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_backward_of_a_leaf_itself_accumulates_ones():
+    assert_same(
+        """
+        a = torch.tensor(2.0, requires_grad=True)
+        a.backward()
+        print(a.grad)
+        """
+    )
+
+
+def test_grad_can_be_set_and_cleared_by_hand():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        a.grad = torch.tensor([5.0, 5.0])
+        (a * 2).sum().backward()
+        print(a.grad)
+        a.grad = None
+        print(a.grad)
+        """
+    )
+
+
+def test_requires_grad_propagates_from_any_input():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = torch.tensor([3.0, 4.0])
+        c = b + a
+        d = b * b
+        e = torch.tensor(2.0) * a
+        print(c.requires_grad, d.requires_grad, e.requires_grad)
+        print(c.grad_fn.next_functions, e.grad_fn.next_functions)
+        """
+    )
+
+
+def test_matmul_of_vectors_and_matrices_has_mv_dot_and_squeeze_nodes():
+    assert_same(
+        """
+        m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        v = torch.tensor([1.0, -1.0], requires_grad=True)
+        vm = v @ m
+        mv = m @ v
+        vv = v @ v
+        print(vm.grad_fn, mv.grad_fn, vv.grad_fn)
+        (vm.sum() + mv.sum() + vv).backward()
+        print(m.grad, v.grad)
+        """
+    )
+
+
+def test_autograd_grad_with_respect_to_an_intermediate():
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 3
+        y = (h * h).sum()
+        (gh,) = torch.autograd.grad(y, h)
+        print(gh, x.grad, h.grad)
+        """
+    )
+
+
+def test_saved_view_invalidated_through_its_base_names_as_strided_in_the_error():
+    assert_same(
+        """
+        w = torch.ones(3, requires_grad=True)
+        h = w * 1
+        v = h[0:2]
+        y = (v * v).sum()
+        h.add_(1)
+        print(v.grad_fn, h.grad_fn)
+        y.backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_in_place_on_a_view_created_under_no_grad_raises_with_grad_enabled():
+    assert_same(
+        """
+        w = torch.ones(3, requires_grad=True)
+        h = w * 1
+        with torch.no_grad():
+            v = h[:1]
+        print(v.requires_grad, v._is_view())
+        v.mul_(2)
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_gradient_of_a_transposed_leaf_has_the_leafs_strides():
+    assert_same(
+        """
+        leaf = torch.zeros(3, 2).t().requires_grad_()
+        print(leaf.is_leaf, leaf._is_view(), leaf.stride())
+        (leaf * 2).sum().backward()
+        print(leaf.grad, leaf.grad.stride())
+        """
+    )

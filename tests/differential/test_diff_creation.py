@@ -1,0 +1,215 @@
+"""Creating tensors: factories, *_like, new_*, from_numpy/numpy."""
+
+from harness import assert_same, assert_same_as_gpu
+
+
+def test_tensor_infers_dtype_from_nested_lists_scalars_and_bools():
+    assert_same(
+        """
+        f = torch.tensor([[1.0, 2.0], [3.0, 4.5]])
+        i = torch.tensor([[1, 2], [3, 4]])
+        b = torch.tensor([True, False])
+        mixed = torch.tensor([1, 2.5])
+        mixed_bool_int = torch.tensor([True, 2])
+        s = torch.tensor(3)
+        sf = torch.tensor(3.25)
+        sb = torch.tensor(False)
+        empty = torch.tensor([])
+        print(f.dtype, i.dtype, b.dtype, mixed.dtype, mixed_bool_int.dtype)
+        print(s.dtype, sf.dtype, sb.dtype, empty.dtype, empty.shape)
+        print(f, i, b, mixed, mixed_bool_int, s, sf, sb, empty)
+        """
+    )
+
+
+def test_tensor_with_explicit_dtype_and_requires_grad():
+    assert_same(
+        """
+        d = torch.tensor([1, 2], dtype=torch.float64)
+        l = torch.tensor([1.9, -1.9], dtype=torch.int64)
+        b = torch.tensor([0.0, 0.5], dtype=torch.bool)
+        g = torch.tensor([1.0, 2.0], requires_grad=True)
+        print(d, l, b, g)
+        """
+    )
+
+
+def test_tensor_from_a_tensor_copies_and_warns():
+    assert_same(
+        """
+        src = torch.tensor([1.0, 2.0], requires_grad=True)
+        t = torch.tensor(src)
+        print(t, t.requires_grad, t.is_leaf)
+        print(t.data_ptr() == src.data_ptr())
+        plain = torch.tensor([3.0])
+        t2 = torch.tensor(plain, dtype=torch.float64)
+        print(t2)
+        """
+    )
+
+
+def test_factories_zeros_ones_full():
+    assert_same(
+        """
+        z = torch.zeros(2, 3)
+        z2 = torch.zeros((2, 3), dtype=torch.int64)
+        o = torch.ones(3)
+        o2 = torch.ones([2, 2], dtype=torch.bool)
+        f = torch.full((2, 2), 7.0)
+        fi = torch.full((3,), 7)
+        fb = torch.full((2,), True)
+        g = torch.ones(2, requires_grad=True)
+        s = torch.zeros(())
+        print(z, z2, o, o2, f, fi, fb, g, s)
+        print(z.shape, f.dtype, fi.dtype, fb.dtype, s.shape)
+        """
+    )
+
+
+def test_empty_has_the_right_metadata():
+    assert_same(
+        """
+        e = torch.empty(2, 3)
+        e2 = torch.empty((4,), dtype=torch.int64)
+        e3 = torch.empty(3, requires_grad=True)
+        print(e.shape, e.stride(), e.dtype, e2.dtype, e3.requires_grad, e3.is_leaf)
+        """,
+        ignore_values=["e", "e2", "e3"],
+    )
+
+
+def test_arange_forms_and_dtypes():
+    assert_same(
+        """
+        a = torch.arange(5)
+        b = torch.arange(2, 8)
+        c = torch.arange(0, 10, 3)
+        d = torch.arange(5.0)
+        e = torch.arange(0, 1, 0.25)
+        f = torch.arange(4, dtype=torch.float64)
+        print(a, b, c, d, e, f)
+        print(a.dtype, d.dtype, e.dtype)
+        """
+    )
+
+
+def test_like_factories_keep_shape_dtype_but_not_strides_or_grad():
+    assert_same(
+        """
+        src = torch.tensor([[1, 2, 3], [4, 5, 6]]).t()
+        z = torch.zeros_like(src)
+        o = torch.ones_like(src, dtype=torch.float64)
+        f = torch.full_like(src, 9)
+        e = torch.empty_like(src)
+        g = torch.ones(2, requires_grad=True)
+        zg = torch.zeros_like(g)
+        og = torch.ones_like(g, requires_grad=True)
+        print(z, o, f, zg, og)
+        print(z.stride(), o.stride(), f.stride(), e.stride(), e.shape, e.dtype)
+        """,
+        ignore_values=["e"],
+    )
+
+
+def test_new_factories_take_dtype_and_device_from_the_source():
+    assert_same(
+        """
+        src = torch.tensor([1, 2, 3])
+        nt = src.new_tensor([4.7, 5.2])
+        nz = src.new_zeros(2, 2)
+        no = src.new_ones((3,), dtype=torch.float64)
+        ne = src.new_empty(2)
+        f = torch.ones(2, dtype=torch.float64, requires_grad=True)
+        nf = f.new_tensor([1, 2])
+        nfg = f.new_tensor([1, 2], requires_grad=True)
+        print(nt, nz, no, nf, nfg)
+        print(ne.shape, ne.dtype, nf.requires_grad)
+        """,
+        ignore_values=["ne"],
+    )
+
+
+def test_new_tensor_of_a_tensor_copies_detached_and_warns():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = a.new_tensor(a)
+        print(b, b.requires_grad, b.data_ptr() == a.data_ptr())
+        """
+    )
+
+
+def test_new_tensor_on_a_cuda_tensor_lands_on_cuda_unless_told_otherwise():
+    assert_same_as_gpu(
+        """
+        a = torch.tensor([1.0, 2.0], device="cuda")
+        b = a.new_tensor([3.0])
+        c = a.new_zeros(2)
+        d = a.new_tensor([3.0], device="cpu")
+        print(b)
+        print(c)
+        print(d)
+        """,
+        expect_cuda=["a", "b", "c"],
+    )
+
+
+def test_from_numpy_and_numpy_share_memory():
+    assert_same(
+        """
+        import numpy as np
+        arr = np.array([1.0, 2.0, 3.0])
+        t = torch.from_numpy(arr)
+        print(t, t.dtype)
+        arr[0] = 100.0
+        print(t)
+        t[1] = -5.0
+        print(arr)
+        n = t.numpy()
+        n[2] = 42.0
+        print(t, t._version)
+        ints = torch.from_numpy(np.array([1, 2], dtype=np.int64))
+        print(ints, ints.dtype)
+        back = torch.tensor([1.5, 2.5]).numpy()
+        print(back, back.dtype)
+        """
+    )
+
+
+def test_factories_accept_a_device():
+    assert_same_as_gpu(
+        """
+        z = torch.zeros(2, device="cuda")
+        o = torch.ones(2, 2, device="cuda", dtype=torch.int64)
+        f = torch.full((2,), 1.5, device="cuda")
+        a = torch.arange(3, device="cuda")
+        zl = torch.zeros_like(f)
+        print(z)
+        print(o)
+        print(f)
+        print(a)
+        print(zl)
+        """,
+        expect_cuda=["z", "o", "f", "a", "zl"],
+    )
+
+
+def test_arange_with_negative_and_fractional_steps():
+    assert_same(
+        """
+        down = torch.arange(5, 0, -1)
+        tenths = torch.arange(0, 1, 0.1)
+        back = torch.arange(1.0, -1.0, -0.5)
+        print(down, tenths, back, tenths.shape)
+        """
+    )
+
+
+def test_bool_mixed_with_float_infers_float32():
+    assert_same(
+        """
+        a = torch.tensor([True, 2.5])
+        b = torch.tensor([[False], [True]])
+        print(a, a.dtype, b.dtype, b.shape)
+        """
+    )

@@ -1,0 +1,195 @@
+"""dtypes, devices, to()/cpu()/cuda() and the dtype shortcuts."""
+
+from harness import assert_same, assert_same_as_gpu
+
+
+def test_default_dtype_is_float32_and_dtypes_print_by_name():
+    assert_same(
+        """
+        f = torch.tensor([1.0, 2.0])
+        print(f.dtype, torch.float32, torch.float64, torch.int64, torch.bool)
+        print(f.dtype == torch.float32, torch.float == torch.float32, torch.double == torch.float64, torch.long == torch.int64)
+        print(repr(torch.float64), str(torch.int64))
+        """
+    )
+
+
+def test_to_returns_self_when_nothing_changes():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        same1 = a.to(torch.float32)
+        same2 = a.to("cpu")
+        same3 = a.to(dtype=torch.float32, device="cpu")
+        same4 = a.cpu()
+        same5 = a.float()
+        print(same1 is a, same2 is a, same3 is a, same4 is a, same5 is a)
+        """
+    )
+
+
+def test_to_another_dtype_copies_and_records_the_cast():
+    assert_same(
+        """
+        a = torch.tensor([1.5, -2.5], requires_grad=True)
+        d = a.to(torch.float64)
+        i = a.detach().to(torch.int64)
+        b = a.detach().to(dtype=torch.bool)
+        print(d, i, b)
+        print(d.data_ptr() == a.data_ptr(), d.grad_fn)
+        """
+    )
+
+
+def test_to_with_copy_true_copies_even_when_nothing_changes():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0])
+        c = a.to(torch.float32, copy=True)
+        print(c is a, c.data_ptr() == a.data_ptr())
+        """
+    )
+
+
+def test_dtype_shortcut_methods():
+    assert_same(
+        """
+        a = torch.tensor([0.0, 1.7, -2.2])
+        print(a.double(), a.long(), a.bool(), a.long().float())
+        i = torch.tensor([0, 3])
+        print(i.float(), i.double(), i.bool(), i.long() is i)
+        """
+    )
+
+
+def test_torch_device_objects():
+    assert_same(
+        """
+        cpu = torch.device("cpu")
+        print(cpu, repr(cpu), cpu.type, cpu.index)
+        t = torch.zeros(1)
+        print(t.device, t.device == cpu, t.device.type)
+        """
+    )
+
+
+def test_tensor_created_on_cuda_prints_its_device():
+    assert_same_as_gpu(
+        """
+        a = torch.tensor([1.0, 2.0], device="cuda")
+        b = torch.zeros(2, dtype=torch.float64, device="cuda:0")
+        c = torch.tensor(3, device=torch.device("cuda"))
+        print(a)
+        print(b)
+        print(c)
+        print(a.device, a.device.type, b.device, c.device)
+        """,
+        expect_cuda=["a", "b", "c"],
+    )
+
+
+def test_cuda_method_moves_a_cpu_tensor_and_keeps_the_original():
+    assert_same_as_gpu(
+        """
+        a = torch.tensor([1.0, 2.0])
+        g = a.cuda()
+        print(g)
+        print(g.device)
+        print(a)
+        print(g.data_ptr() == a.data_ptr(), g is a)
+        """,
+        expect_cuda=["g"],
+    )
+
+
+def test_cpu_and_to_bring_a_cuda_tensor_back():
+    assert_same_as_gpu(
+        """
+        g = torch.tensor([[1.0, 2.0]], device="cuda", requires_grad=True)
+        c = g.cpu()
+        c2 = g.to("cpu")
+        print(c)
+        print(c2)
+        print(c.device, c.grad_fn)
+        """,
+        expect_cuda=["g"],
+        # on a GPU, cpu() and to("cpu") of a cuda tensor copy (ToCopyBackward0)
+        cpu_program="""
+        g = torch.tensor([[1.0, 2.0]], device="cpu", requires_grad=True)
+        c = g.to("cpu", copy=True)
+        c2 = g.to("cpu", copy=True)
+        print(c)
+        print(c2)
+        print(c.device, c.grad_fn)
+        """,
+    )
+
+
+def test_to_cuda_on_a_cuda_tensor_returns_self():
+    assert_same_as_gpu(
+        """
+        g = torch.ones(2, device="cuda")
+        h = g.to("cuda")
+        k = g.to("cuda:0", torch.float64)
+        print(h is g, k is g)
+        print(k)
+        """,
+        expect_cuda=["g", "h", "k"],
+    )
+
+
+def test_gradient_of_a_cuda_leaf_lives_on_cuda():
+    assert_same_as_gpu(
+        """
+        w = torch.tensor([1.0, 2.0], device="cuda", requires_grad=True)
+        y = (w * w).sum()
+        y.backward()
+        print(w.grad)
+        print(y)
+        """,
+        expect_cuda=["w", "y"],
+    )
+
+
+def test_cuda_method_on_a_cuda_tensor_returns_self():
+    assert_same_as_gpu(
+        """
+        g = torch.ones(2, device="cuda")
+        h = g.cuda()
+        print(h is g)
+        """,
+        expect_cuda=["g", "h"],
+        # on a GPU, cuda() of a cuda tensor is a no-op, as cpu() of a cpu tensor is
+        cpu_program="""
+        g = torch.ones(2, device="cpu")
+        h = g.cpu()
+        print(h is g)
+        """,
+    )
+
+
+def test_moving_a_leaf_to_cuda_makes_a_non_leaf_with_to_copy_backward():
+    assert_same_as_gpu(
+        """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        g = w.to("cuda")
+        g2 = w.cuda()
+        print(g)
+        print(g2)
+        print(g.is_leaf, g.grad_fn, g.data_ptr() == w.data_ptr())
+        (g * g2).sum().backward()
+        print(w.grad)
+        """,
+        expect_cuda=["g", "g2"],
+        # on a GPU, a cpu->cuda move copies and records ToCopyBackward0
+        cpu_program="""
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        g = w.to("cpu", copy=True)
+        g2 = w.to("cpu", copy=True)
+        print(g)
+        print(g2)
+        print(g.is_leaf, g.grad_fn, g.data_ptr() == w.data_ptr())
+        (g * g2).sum().backward()
+        print(w.grad)
+        """,
+    )

@@ -1,0 +1,236 @@
+"""In-place operations, __setitem__, augmented assignment, version bumps."""
+
+from harness import assert_same
+
+
+def test_each_in_place_method_bumps_the_version_once_and_returns_self():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0])
+        r1 = a.add_(1)
+        print(a._version, r1 is a)
+        r2 = a.sub_(torch.tensor(0.5))
+        print(a._version, r2 is a)
+        r3 = a.mul_(2)
+        print(a._version, r3 is a)
+        r4 = a.div_(torch.tensor([1.0, 2.0, 4.0]))
+        print(a._version, r4 is a)
+        print(a)
+        r5 = a.zero_()
+        print(a._version, r5 is a, a)
+        r6 = a.fill_(7.5)
+        print(a._version, r6 is a, a)
+        r7 = a.copy_(torch.tensor([9.0, 8.0, 7.0]))
+        print(a._version, r7 is a, a)
+        """
+    )
+
+
+def test_in_place_ops_broadcast_the_other_operand_and_keep_the_dtype():
+    assert_same(
+        """
+        a = torch.zeros(2, 3)
+        a.add_(torch.tensor([1.0, 2.0, 3.0]))
+        a.mul_(torch.tensor([[2.0], [3.0]]))
+        print(a)
+        i = torch.tensor([1, 2, 3])
+        i.add_(2)
+        i.mul_(True)
+        print(i, i.dtype)
+        d = torch.ones(2, dtype=torch.float64)
+        d.add_(torch.tensor([1, 2]))
+        print(d)
+        f = torch.tensor([3.0, 4.0])
+        f.fill_(torch.tensor(2))
+        print(f)
+        """
+    )
+
+
+def test_in_place_result_that_cannot_be_cast_back_raises():
+    assert_same(
+        """
+        i = torch.tensor([1, 2])
+        i.add_(1.5)
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_in_place_op_whose_broadcast_would_grow_the_destination_raises():
+    assert_same(
+        """
+        a = torch.zeros(3)
+        a.add_(torch.ones(2, 3))
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_setitem_with_int_and_slice_and_scalar_or_tensor_values():
+    assert_same(
+        """
+        a = torch.zeros(3, 4)
+        a[0] = 1.0
+        print(a._version)
+        a[1, 2] = 5
+        print(a._version)
+        a[:, 0] = torch.tensor([7.0, 8.0, 9.0])
+        print(a._version)
+        a[2, 1:] = torch.tensor(3.0)
+        print(a._version)
+        a[-1, ::2] = torch.tensor([[-1.0, -2.0]])
+        print(a._version)
+        a[...] = a * 2
+        print(a._version)
+        print(a)
+        i = torch.zeros(3, dtype=torch.int64)
+        i[0] = 2.7
+        i[1:] = torch.tensor([True, False])
+        print(i)
+        """
+    )
+
+
+def test_setitem_with_a_wrongly_shaped_value_raises():
+    assert_same(
+        """
+        a = torch.zeros(2, 3)
+        a[0] = torch.tensor([1.0, 2.0])
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_augmented_assignment_is_in_place_and_keeps_identity():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0])
+        alias = a
+        view = a[:1]
+        a += 1
+        a -= torch.tensor([0.5, 0.5])
+        a *= 4
+        a /= 2
+        print(a is alias, a._version, view._version, view, a)
+        i = torch.tensor([1, 2])
+        i += 3
+        i *= 2
+        print(i, i._version)
+        """
+    )
+
+
+def test_true_division_in_place_on_integers_raises():
+    assert_same(
+        """
+        i = torch.tensor([4, 6])
+        i /= 2
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_requires_grad_and_detach_in_place_change_the_tensor_itself():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0])
+        r = a.requires_grad_()
+        print(r is a, a.requires_grad, a.is_leaf, a._version)
+        a.requires_grad_(False)
+        print(a.requires_grad)
+        b = torch.tensor([3.0], requires_grad=True)
+        c = b * 2
+        r2 = c.detach_()
+        print(r2 is c, c.requires_grad, c.grad_fn, c.is_leaf, c._version)
+        """
+    )
+
+
+def test_requires_grad_false_on_a_non_leaf_raises():
+    assert_same(
+        """
+        b = torch.tensor([3.0], requires_grad=True)
+        c = b * 2
+        c.requires_grad_(False)
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_item_and_tolist():
+    assert_same(
+        """
+        f = torch.tensor(2.5)
+        i = torch.tensor([7])
+        b = torch.tensor(True)
+        print(f.item(), type(f.item()).__name__, i.item(), type(i.item()).__name__, b.item())
+        g = torch.tensor([[1.0, 2.0]], requires_grad=True)
+        print(g.tolist(), g[0, 1].item(), torch.tensor([[1, 2], [3, 4]]).t().tolist())
+        print(torch.tensor(3).tolist(), torch.tensor([True]).tolist(), torch.zeros(0).tolist())
+        print(torch.tensor(0.1).item())
+        """
+    )
+
+
+def test_in_place_on_a_view_updates_base_and_all_views_versions():
+    assert_same(
+        """
+        a = torch.zeros(4)
+        v1 = a[:2]
+        v2 = a.view(2, 2)
+        v1 += 1
+        v2[1].fill_(3.0)
+        print(a, a._version, v1._version, v2._version)
+        """
+    )
+
+
+def test_in_place_op_with_an_operand_requiring_grad_makes_the_destination_require_grad():
+    assert_same(
+        """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        x = torch.zeros(2)
+        x.add_(w)
+        print(x, x.is_leaf, x.requires_grad, x._version)
+        x.sum().backward()
+        print(w.grad)
+        """
+    )
+
+
+def test_setitem_of_a_value_requiring_grad_makes_the_destination_part_of_the_graph():
+    assert_same(
+        """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        buf = torch.zeros(3)
+        buf[0] = w[0] * 2
+        buf[1:] = w
+        print(buf, buf.is_leaf, buf.requires_grad, buf._version)
+        print(buf.grad_fn.next_functions)
+        buf.sum().backward()
+        print(w.grad)
+        """
+    )
+
+
+def test_requires_grad_true_on_a_non_leaf_is_allowed():
+    assert_same(
+        """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 2
+        r = h.requires_grad_()
+        print(r is h, h.requires_grad, h.is_leaf)
+        """
+    )
+
+
+def test_detach_in_place_on_a_view_raises():
+    assert_same(
+        """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 2
+        h[1:].detach_()
+        """,
+        raises="RuntimeError",
+    )

@@ -1,0 +1,232 @@
+"""Arithmetic with broadcasting, reductions, matmul, comparisons, promotion."""
+
+from harness import assert_same
+
+
+def test_binary_operators_broadcast():
+    assert_same(
+        """
+        a = torch.tensor([[1.0], [2.0], [3.0]])
+        b = torch.tensor([10.0, 20.0])
+        print(a + b)
+        print(a - b)
+        print(a * b)
+        print(b / a)
+        print(a ** torch.tensor([2.0, 0.5]))
+        print((a + b).shape, (a + b).stride())
+        """
+    )
+
+
+def test_unary_minus_exp_and_sigmoid():
+    assert_same(
+        """
+        a = torch.tensor([0.0, 1.0, -2.0])
+        print(-a)
+        print(a.exp(), torch.exp(a))
+        print(a.sigmoid(), torch.sigmoid(a))
+        i = torch.tensor([1, -2])
+        print(-i)
+        """
+    )
+
+
+def test_sum_over_everything_and_over_dims():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 3)
+        print(a.sum(), torch.sum(a))
+        print(a.sum(0), a.sum(1), a.sum(-1))
+        print(a.sum(dim=0, keepdim=True), a.sum(1, keepdim=True).shape)
+        print(a.sum((0, 1)))
+        i = torch.tensor([[1, 2], [3, 4]])
+        b = torch.tensor([True, True, False])
+        print(i.sum(), i.sum().dtype, b.sum(), b.sum().dtype)
+        """
+    )
+
+
+def test_mean_over_everything_and_over_dims():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 3)
+        print(a.mean(), a.mean(0), a.mean(1, keepdim=True), torch.mean(a))
+        d = torch.tensor([1.0, 2.0], dtype=torch.float64)
+        print(d.mean())
+        """
+    )
+
+
+def test_matmul_of_1d_and_2d_operands():
+    assert_same(
+        """
+        m = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        n = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+        v = torch.tensor([1.0, -1.0])
+        w = torch.tensor([2.0, 0.0, 1.0])
+        print(m @ n)
+        print(m.matmul(v), torch.matmul(w, m))
+        print(v @ v, (v @ v).shape)
+        i = torch.tensor([[1, 2], [3, 4]])
+        print(i @ i)
+        """
+    )
+
+
+def test_comparisons_give_bool_tensors_and_broadcast():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0])
+        b = torch.tensor([[2.0], [1.0]])
+        print(a == b)
+        print(a != 2)
+        print(a < b, a <= 2.0)
+        print(a > b, a >= torch.tensor(2))
+        print((a == 2).dtype)
+        """
+    )
+
+
+def test_type_promotion_between_tensors():
+    assert_same(
+        """
+        i = torch.tensor([1, 2])
+        f = torch.tensor([0.5, 0.5])
+        d = torch.tensor([1.0, 2.0], dtype=torch.float64)
+        b = torch.tensor([True, False])
+        for x, y in [(i, f), (f, d), (i, d), (b, i), (b, f), (b, b)]:
+            print((x + y).dtype, (x * y).dtype)
+        print(i / i, (i / i).dtype)
+        print(b + b)
+        """
+    )
+
+
+def test_python_scalars_do_not_upcast_tensors():
+    assert_same(
+        """
+        f = torch.tensor([1.0, 2.0])
+        i = torch.tensor([1, 2])
+        b = torch.tensor([True, False])
+        d = torch.tensor([1.0], dtype=torch.float64)
+        print(f + 1, (f + 1).dtype)
+        print(i + 1, (i + 1).dtype)
+        print(i + 1.5, (i + 1.5).dtype)
+        print(i * True, (i * True).dtype)
+        print(b + 1, b + 1.0, b * True)
+        print((d * 2.5).dtype, (f * 2.5).dtype)
+        print(i ** 2, f ** 2, i ** 0.5)
+        """
+    )
+
+
+def test_zero_dim_tensors_promote_like_scalars():
+    assert_same(
+        """
+        f = torch.tensor([1.0, 2.0])
+        i = torch.tensor([1, 2])
+        d0 = torch.tensor(2.0, dtype=torch.float64)
+        i0 = torch.tensor(3)
+        f0 = torch.tensor(1.5)
+        print((f + d0).dtype, (i + i0).dtype, (i + f0).dtype, (i + d0).dtype)
+        print((d0 + i0).dtype, (f0 * i0).dtype)
+        print(f + d0, i + f0)
+        """
+    )
+
+
+def test_reversed_operators_with_python_numbers():
+    assert_same(
+        """
+        t = torch.tensor([1.0, 2.0, 4.0])
+        print(2 * t)
+        print(1 - t)
+        print(3 + t)
+        print(8 / t)
+        print(2 ** t)
+        i = torch.tensor([1, 2])
+        print(10 - i, 1.5 * i, 6 / i)
+        """
+    )
+
+
+def test_math_results_are_new_tensors_with_fresh_storage():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0])
+        b = a + 0
+        c = a * 1
+        d = a.sum()
+        print(b is a, b.data_ptr() == a.data_ptr(), c._version, d.shape)
+        """
+    )
+
+
+def test_math_on_strided_views_reads_the_right_elements():
+    assert_same(
+        """
+        a = torch.arange(12.).view(3, 4)
+        t = a.t()
+        s = a[::2, 1::2]
+        print(t + 1)
+        print(s * t[1::2, ::2])
+        print(t.sum(0), s.mean(1))
+        print(a[:, 0] @ a[:, 1])
+        e = torch.tensor([1.0, 2.0]).expand(3, 2)
+        print(e * e, (e * e).stride())
+        """
+    )
+
+
+def test_elementwise_results_follow_the_memory_layout_of_their_inputs():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 3)
+        t = torch.arange(6.).view(3, 2).t()
+        e = torch.arange(3.).expand(2, 3)
+        col = torch.ones(2, 1)
+        print((t + t).stride(), (t + a).stride(), (a + t).stride(), (t * 2).stride())
+        print(t.exp().stride(), (-t).stride(), (t == 1).stride(), t.sigmoid().stride())
+        print((e + t).stride(), (t + e).stride(), (e * 2).stride(), (t + col).stride(), (col + t).stride())
+        s = torch.arange(12.).view(2, 6)[:, ::2]
+        print((s + 1).stride())
+        p = torch.zeros(2, 3, 4).permute(2, 0, 1)
+        print((p + 1).stride(), (p + torch.ones(3)).stride())
+        """
+    )
+
+
+def test_division_by_zero_gives_inf_and_nan_without_any_warning():
+    assert_same(
+        """
+        a = torch.tensor([1.0, 0.0, -1.0])
+        q = a / torch.tensor(0.0)
+        print(q)
+        w = torch.tensor([1.0, 0.0], requires_grad=True)
+        (w / torch.tensor(0.0)).sum().backward()
+        print(w.grad)
+        print(torch.tensor([0.0]).exp(), 1 / torch.tensor([0.0, -0.0]))
+        """
+    )
+
+
+def test_float32_sum_rounds_like_torch():
+    assert_same(
+        """
+        p = torch.tensor([[0.5, -1.0], [2.0, 1.5]])
+        q = torch.tensor([[1.0, 0.25], [-0.5, 3.0]])
+        r = (2 * p) / (p + q)
+        print(r.sum().item(), r.sum(0).tolist(), r.mean().item())
+        """
+    )
+
+
+def test_gradient_of_a_quotient_uses_torchs_formula():
+    assert_same(
+        """
+        p = torch.tensor([[0.5, -1.0], [2.0, 1.5]], requires_grad=True)
+        q = torch.tensor([[1.0, 0.25], [-0.5, 3.0]], requires_grad=True)
+        (p / q / q).sum().backward()
+        print(p.grad.tolist(), q.grad.tolist())
+        """
+    )

@@ -1,0 +1,142 @@
+"""Storage, metadata, version counters and object identity."""
+
+from harness import assert_same
+
+
+def test_untyped_storage_reports_bytes_and_size_and_a_pointer_shared_by_views():
+    assert_same(
+        """
+        a = torch.arange(12.).view(3, 4)
+        row = a[1]
+        s = a.untyped_storage()
+        print(s.nbytes(), s.size())
+        print(row.untyped_storage().nbytes(), row.untyped_storage().size())
+        print(s.data_ptr() == row.untyped_storage().data_ptr())
+        print(row.data_ptr() - a.data_ptr(), row.storage_offset())
+        """
+    )
+
+
+def test_data_ptr_moves_by_offset_times_element_size():
+    assert_same(
+        """
+        a = torch.arange(10, dtype=torch.float64)
+        b = a[3:]
+        c = a[::2]
+        print(b.data_ptr() - a.data_ptr(), c.data_ptr() == a.data_ptr())
+        print(a.element_size(), b.storage_offset(), c.stride(), c.is_contiguous())
+        i = torch.arange(4)
+        print((i[2:].data_ptr() - i.data_ptr()) // i.element_size())
+        """
+    )
+
+
+def test_element_sizes_per_dtype():
+    assert_same(
+        """
+        f = torch.zeros(2)
+        d = torch.zeros(2, dtype=torch.float64)
+        l = torch.zeros(2, dtype=torch.int64)
+        b = torch.zeros(2, dtype=torch.bool)
+        print(f.element_size(), d.element_size(), l.element_size(), b.element_size())
+        print(f.untyped_storage().nbytes(), d.untyped_storage().nbytes(), l.untyped_storage().nbytes(), b.untyped_storage().nbytes())
+        """
+    )
+
+
+def test_stride_and_contiguity_of_transposed_and_stepped_views():
+    assert_same(
+        """
+        a = torch.zeros(2, 3, 4)
+        print(a.stride(), a.is_contiguous())
+        p = a.permute(2, 0, 1)
+        print(p.stride(), p.is_contiguous(), p.storage_offset())
+        s = a[:, 1:, ::2]
+        print(s.stride(), s.storage_offset(), s.is_contiguous())
+        """
+    )
+
+
+def test_version_is_shared_by_a_tensor_its_views_and_its_detach():
+    assert_same(
+        """
+        a = torch.zeros(4)
+        v = a[1:3]
+        d = a.detach()
+        dv = d.view(2, 2)
+        print(a._version, v._version, d._version, dv._version)
+        v.add_(1)
+        print(a._version, v._version, d._version, dv._version)
+        d.mul_(2)
+        print(a._version, v._version, d._version, dv._version)
+        a[0] = 7.0
+        print(a._version, v._version, d._version, dv._version)
+        """
+    )
+
+
+def test_clone_data_and_copy_copy_start_a_fresh_version_counter():
+    assert_same(
+        """
+        import copy
+        a = torch.zeros(3)
+        a.add_(1)
+        a.add_(1)
+        c = a.clone()
+        dat = a.data
+        cc = copy.copy(a)
+        print(a._version, c._version, dat._version, cc._version)
+        a.add_(1)
+        print(a._version, c._version, dat._version, cc._version)
+        dat.add_(1)
+        print(a._version, c._version, dat._version, cc._version)
+        """
+    )
+
+
+def test_cdata_is_equal_only_for_the_same_object():
+    assert_same(
+        """
+        a = torch.ones(2)
+        same = a
+        view = a.view(2)
+        det = a.detach()
+        print(a._cdata == same._cdata, a._cdata == view._cdata, a._cdata == det._cdata)
+        print(a is same, a is view, a.data is a)
+        """
+    )
+
+
+def test_storage_of_a_scalar_and_an_empty_tensor():
+    assert_same(
+        """
+        s = torch.tensor(3.5)
+        e = torch.zeros(0)
+        print(s.shape, s.stride(), s.untyped_storage().nbytes())
+        print(e.shape, e.stride(), e.untyped_storage().nbytes())
+        """
+    )
+
+
+def test_views_keep_the_whole_storage_alive_with_its_size():
+    assert_same(
+        """
+        big = torch.arange(100.)
+        small = big[10:12]
+        del big
+        print(small.untyped_storage().nbytes(), small.storage_offset(), small.tolist())
+        c = small.clone()
+        print(c.untyped_storage().nbytes(), c.storage_offset())
+        """
+    )
+
+
+def test_data_ptr_of_a_tensor_without_elements_is_zero():
+    assert_same(
+        """
+        e = torch.zeros(0)
+        a = torch.arange(6.)
+        tail = a[6:]
+        print(e.data_ptr(), tail.data_ptr(), a[2:2].data_ptr() == 0, tail.storage_offset())
+        """
+    )

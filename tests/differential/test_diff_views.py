@@ -1,0 +1,229 @@
+"""Views: indexing, view/reshape, transposes, expand, squeeze, _base."""
+
+from harness import assert_same
+
+
+def test_int_and_negative_int_indexing_gives_views():
+    assert_same(
+        """
+        a = torch.arange(12.).view(3, 4)
+        r = a[1]
+        rn = a[-1]
+        e = a[2, 3]
+        en = a[-2, -4]
+        print(r, rn, e, en)
+        print(r._is_view(), e._is_view(), e.shape, e.storage_offset())
+        """
+    )
+
+
+def test_stepped_slices_and_open_ends():
+    assert_same(
+        """
+        a = torch.arange(20).view(4, 5)
+        s1 = a[1:3]
+        s2 = a[:, ::2]
+        s3 = a[::3, 1::2]
+        s4 = a[-3:-1, :-2]
+        s5 = a[5:]
+        s6 = a[:, 3:1]
+        print(s1, s2, s3, s4, s5, s6)
+        for s in (s1, s2, s3, s4, s5, s6):
+            print(s.shape, s.stride(), s.storage_offset(), s.is_contiguous())
+        """
+    )
+
+
+def test_none_and_ellipsis_in_indices():
+    assert_same(
+        """
+        a = torch.arange(24).view(2, 3, 4)
+        n1 = a[None]
+        n2 = a[:, None, 1]
+        e1 = a[..., 0]
+        e2 = a[1, ...]
+        e3 = a[..., None]
+        e4 = a[..., 1:3, None, ::2]
+        e5 = a[...]
+        for t in (n1, n2, e1, e2, e3, e4, e5):
+            print(t.shape, t.stride(), t.storage_offset())
+        print(e1, e4)
+        print(e5 is a, e5._base is a)
+        """
+    )
+
+
+def test_index_combinations_on_a_view_of_a_view():
+    assert_same(
+        """
+        a = torch.arange(60.).view(3, 4, 5)
+        v = a[1:, ::2]
+        w = v[-1, :, 1::3]
+        x = w[None, 0, ...]
+        print(w, x)
+        print(w._base is a, x._base is a, w.storage_offset(), x.stride())
+        """
+    )
+
+
+def test_view_shares_storage_and_accepts_minus_one_and_tuples():
+    assert_same(
+        """
+        a = torch.arange(6.)
+        v1 = a.view(2, 3)
+        v2 = a.view(-1, 2)
+        v3 = a.view((3, 2))
+        v4 = a.view(torch.Size([6]))
+        v5 = v1.view(6)
+        print(v1, v2, v3, v4)
+        print(v5._base is a, v1._base is a, v4.shape)
+        """
+    )
+
+
+def test_reshape_is_a_view_when_possible_and_a_copy_only_when_it_must():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 3)
+        r_view = a.reshape(3, 2)
+        t = a.t()
+        r_copy = t.reshape(6)
+        r_same = t.reshape(3, 2)
+        r_flat_ok = a[:, :2].reshape(2, 1, 2)
+        print(r_view._is_view(), r_copy._is_view(), r_same._is_view(), r_flat_ok._is_view())
+        print(r_copy, r_copy.stride())
+        print(r_same is t)
+        """
+    )
+
+
+def test_reshape_of_a_tensor_that_requires_grad_records_its_graph():
+    assert_same(
+        """
+        a = torch.arange(6., requires_grad=True)
+        m = a * 1
+        r1 = m.reshape(2, 3)
+        r2 = r1.t().reshape(6)
+        print(r1.grad_fn, r2.grad_fn)
+        """
+    )
+
+
+def test_t_transpose_and_permute():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 3)
+        t = a.t()
+        tr = a.transpose(0, 1)
+        trn = a.transpose(-1, -2)
+        b = torch.arange(24).view(2, 3, 4)
+        p = b.permute(2, 0, 1)
+        p2 = b.permute((1, 2, 0))
+        one = torch.arange(3.)
+        t1 = one.t()
+        print(t, tr, trn)
+        print(p.shape, p.stride(), p2.shape, p2.stride(), t1.shape, t1._is_view())
+        """
+    )
+
+
+def test_expand_uses_zero_strides():
+    assert_same(
+        """
+        a = torch.tensor([[1.0], [2.0]])
+        e = a.expand(2, 3)
+        e2 = a.expand(4, 2, -1)
+        s = torch.tensor(5.0).expand(3)
+        print(e, e.stride(), e2.shape, e2.stride(), s, s.stride())
+        print(e.is_contiguous(), e.untyped_storage().nbytes())
+        """
+    )
+
+
+def test_unsqueeze_squeeze_and_flatten():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 1, 3)
+        u0 = a.unsqueeze(0)
+        u_last = a.unsqueeze(-1)
+        sq = a.squeeze()
+        sq1 = a.squeeze(1)
+        sq0 = a.squeeze(0)
+        f = a.flatten()
+        ft = a.transpose(0, 2).flatten()
+        f1 = torch.arange(3.).flatten()
+        for t in (u0, u_last, sq, sq1, sq0, f, ft, f1):
+            print(t.shape, t.stride(), t._is_view())
+        print(f1 is f1.flatten(), ft)
+        """
+    )
+
+
+def test_contiguous_returns_self_or_a_fresh_copy():
+    assert_same(
+        """
+        a = torch.arange(6.).view(2, 3)
+        same = a.contiguous()
+        t = a.t()
+        c = t.contiguous()
+        print(same is a, c is t, c.stride(), c._is_view(), c.is_contiguous())
+        """
+    )
+
+
+def test_base_always_points_at_the_tensor_that_owns_the_memory():
+    assert_same(
+        """
+        a = torch.arange(8.)
+        v = a.view(2, 4)
+        w = v[1]
+        x = w[1:]
+        d = x.detach()
+        print(a._base, v._base is a, w._base is a, x._base is a, d._base is a)
+        print(a._is_view(), v._is_view(), w._is_view(), x._is_view(), d._is_view())
+        """
+    )
+
+
+def test_writes_through_a_view_are_seen_by_the_base_and_other_views():
+    assert_same(
+        """
+        a = torch.zeros(3, 3)
+        col = a[:, 1]
+        row = a[1]
+        col.fill_(2.0)
+        row[0] = 5.0
+        print(a)
+        print(col, row, a._version, col._version)
+        """
+    )
+
+
+def test_views_of_tensors_requiring_grad_have_view_backward_nodes():
+    assert_same(
+        """
+        a = torch.arange(6., requires_grad=True)
+        v = a.view(2, 3)
+        s = v[1]
+        sl = v[:, 1:]
+        t = v.t()
+        tr = v.transpose(0, 1)
+        p = v.permute(1, 0)
+        e = a[:1].expand(3)
+        u = a.unsqueeze(0)
+        sq = u.squeeze(0)
+        print(v.grad_fn, s.grad_fn, sl.grad_fn, t.grad_fn, tr.grad_fn)
+        print(p.grad_fn, e.grad_fn, u.grad_fn, sq.grad_fn)
+        """
+    )
+
+
+def test_squeeze_of_a_dimension_that_is_not_one_is_a_no_op_view():
+    assert_same(
+        """
+        a = torch.zeros(2, 3)
+        s = a.squeeze(0)
+        s1 = a.squeeze(-1)
+        print(s.shape, s1.shape, s is a, s._is_view(), s._base is a)
+        """
+    )
