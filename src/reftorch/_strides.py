@@ -84,9 +84,6 @@ def dense_strides_like(shape, strides):
     is 0 (an expanded one) keeps its place. A transposed slice stays
     "transposed"; the gaps are squeezed out.
     """
-    ndim = len(shape)
-    order = list(reversed(range(ndim)))  # innermost first, as for row-major
-
     def should_swap(d0, d1):
         s0, s1 = strides[d0], strides[d1]
         if s0 == 0 or s1 == 0:
@@ -95,24 +92,38 @@ def dense_strides_like(shape, strides):
             return -1 if s0 < s1 else 1
         return 1 if shape[d0] > shape[d1] else 0
 
-    # A stable insertion sort, exactly the one torch uses, so ties resolve alike.
+    order = _memory_order(len(shape), should_swap)
+    # A dimension of size 0 counts as 1 here, so later strides stay non-zero.
+    return _dense_strides(shape, order, lambda n: max(n, 1))
+
+
+def _memory_order(ndim, should_swap):
+    """Dimensions listed from innermost (fastest in memory) to outermost.
+
+    Starts from row-major order and moves dimensions with a stable insertion
+    sort, exactly the one torch uses, so that ties resolve alike.
+    ``should_swap(d0, d1)`` says 1 (swap), -1 (keep, stop) or 0 (undecided).
+    """
+    order = list(reversed(range(ndim)))
     for i in range(1, ndim):
         d1 = i
-        for j in range(1, i + 1):
-            d0 = i - j
+        for d0 in range(i - 1, -1, -1):
             comparison = should_swap(order[d0], order[d1])
             if comparison > 0:
                 order[d0], order[d1] = order[d1], order[d0]
                 d1 = d0
             elif comparison < 0:
                 break
+    return order
 
-    result = [0] * ndim
+
+def _dense_strides(shape, order, size_of=lambda n: n):
+    """Strides that pack the elements densely, innermost dimension first in ``order``."""
+    result = [0] * len(shape)
     step = 1
     for d in order:
         result[d] = step
-        if shape[d] > 1:
-            step *= shape[d]
+        step *= size_of(shape[d])
     return tuple(result)
 
 
@@ -152,9 +163,9 @@ def infer_size(shape, count):
     unknown = [i for i, n in enumerate(shape) if n == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for n in shape:
+    for i, n in enumerate(shape):
         if n < -1:
-            raise RuntimeError(f"invalid shape dimension {n}")
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {_fmt(shape)}")
     known = numel([n for n in shape if n != -1])
     if unknown:
         if known == 0 or count % known != 0:
@@ -271,19 +282,4 @@ def elementwise_output_strides(shape, operands):
                 return 1
         return 0
 
-    order = list(reversed(range(ndim)))  # innermost first
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(order[d0], order[d1])
-            if comparison > 0:
-                order[d0], order[d1] = order[d1], order[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    result = [0] * ndim
-    step = 1
-    for d in order:
-        result[d] = step
-        step *= shape[d]
-    return tuple(result)
+    return _dense_strides(shape, _memory_order(ndim, should_swap))
