@@ -61,8 +61,11 @@ def is_non_overlapping_and_dense(shape, strides):
     """True when the elements fill a block of memory exactly once, in any order.
 
     A transposed matrix is dense (just not row-major); a stepped slice or an
-    expanded tensor is not.
+    expanded tensor is not. Anything contiguous counts as dense, including
+    every tensor with no elements.
     """
+    if is_contiguous(shape, strides):
+        return True
     if len(shape) == 1:
         return shape[0] < 2 or strides[0] == 1
     dims = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d] if shape[d] >= 2 else 0))
