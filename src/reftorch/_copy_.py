@@ -41,7 +41,7 @@ class CopyBackwards(Node):
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
     check_no_partial_overlap(self, src)
     check_inplace_shape(self, src)
     return write_inplace(self, values_of(src, self.dtype), lambda: CopyBackwards(self, src), src)

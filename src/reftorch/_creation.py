@@ -101,12 +101,13 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _from_data(data, dtype, device, requires_grad, "torch.tensor")
 
 
-def _size_arg(size):
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
+def _size_arg(size, op):
+    from ._views import _int_list_arg
+
+    size = _int_list_arg(op, "size", size)
     for n in size:
-        if not isinstance(n, int) or isinstance(n, builtins.bool):
-            raise TypeError(f"empty(): argument 'size' must be tuple of ints, but found element of type {type(n).__name__}")
+        if n < 0 and op in ("zeros", "ones"):
+            raise RuntimeError(f"{op}: Dimension size must be non-negative.")
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{', '.join(map(str, size))}]")
     return tuple(size)
@@ -114,24 +115,28 @@ def _size_arg(size):
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     _check_dtype(dtype, "full")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    size = _size_arg((size,), "full")
     dtype = dtype or _infer(fill_value)[1]
-    values = np.full(_size_arg((size,)), fill_value, dtype=dtype._numpy_type)
+    values = np.full(size, fill_value, dtype=dtype._numpy_type)
     return _finish(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
     _check_dtype(dtype, "zeros")
-    return full(_size_arg(size), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+    return full(_size_arg(size, "zeros"), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
     _check_dtype(dtype, "ones")
-    return full(_size_arg(size), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+    return full(_size_arg(size, "ones"), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
     """New memory that is not initialised (here it happens to hold zeros)."""
     _check_dtype(dtype, "empty")
+    size = _size_arg(size, "empty")
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 

@@ -62,6 +62,10 @@ def _product(a, b, node_class):
 def matmul(self, other):
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    if self.dim() == 0 or other.dim() == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {self.dim()}D and {other.dim()}D"
+        )
     if self.dtype is not other.dtype:
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_c_name(self.dtype)} != {_c_name(other.dtype)}"

@@ -17,11 +17,23 @@ _MEAN_DTYPE_ERROR = (
 )
 
 
-def _dims(self, dim):
+def _dims(self, dim, op):
     if dim is None:
         return tuple(range(self.dim()))
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return tuple(sorted({_strides.normalize_dim(d, self.dim()) for d in dims}))
+    if not all(isinstance(d, int) for d in dims):
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got ({type(dim).__name__}), but expected one of:\n"
+            " * (*, torch.dtype dtype = None)\n"
+            " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
+        )
+    normalized = [_strides.normalize_dim(d, self.dim()) for d in dims]
+    for d in normalized:
+        if normalized.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    if self.dim() == 0:
+        return ()  # a 0-d tensor accepts dim 0 or -1 and has nothing to reduce
+    return tuple(sorted(normalized))
 
 
 class _ReductionBackward(Node):
@@ -54,7 +66,7 @@ class MeanBackward1(_ReductionBackward):
 
 
 def sum(self, dim=None, keepdim=False, *, dtype=None):
-    dims = _dims(self, dim)
+    dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
     values = self._values().sum(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
     out = Tensor._from_values(values, out_dtype, self.device)
@@ -68,7 +80,7 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = dtype or self.dtype
     if not out_dtype.is_floating_point:
         raise RuntimeError(_MEAN_DTYPE_ERROR.format(_short(self.dtype)))
-    dims = _dims(self, dim)
+    dims = _dims(self, dim, "mean")
     values = self._values().mean(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
     out = Tensor._from_values(values, out_dtype, self.device)
     if any_requires_grad(self):

@@ -35,7 +35,7 @@ def _as_view(source, size, stride, offset, make_node):
 
 def view(self, *shape):
     """Same elements, new shape; only possible when no element has to move."""
-    shape = _shape_arg(shape)
+    shape = _view_shape_arg(shape)
     shape = _strides.infer_size(shape, self.numel())
     stride = _strides.view_strides(self._size, self._stride, shape)
     if stride is None:
@@ -48,7 +48,7 @@ def view(self, *shape):
 
 def reshape(self, *shape):
     """A view when the layout allows it, otherwise a contiguous copy."""
-    shape = _strides.infer_size(_shape_arg(shape), self.numel())
+    shape = _strides.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
     if _strides.view_strides(self._size, self._stride, shape) is not None:
         return view(self, *shape)
     copy = self.clone(memory_format=_contiguous_format())
@@ -72,6 +72,8 @@ def flatten(self, start_dim=0, end_dim=-1):
 
 
 def transpose(self, dim0, dim1):
+    _int_arg("transpose", "dim0", 1, dim0)
+    _int_arg("transpose", "dim1", 2, dim1)
     d0 = _strides.normalize_dim(dim0, self.dim())
     d1 = _strides.normalize_dim(dim1, self.dim())
     size, stride = list(self._size), list(self._stride)
@@ -90,7 +92,7 @@ def t(self):
 
 
 def permute(self, *dims):
-    dims = _shape_arg(dims)
+    dims = _int_list_arg("permute", "dims", dims)
     if len(dims) != self.dim():
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -107,7 +109,7 @@ def permute(self, *dims):
 
 def expand(self, *sizes):
     """Repeat size-1 dimensions without copying: the new stride is 0."""
-    sizes = _shape_arg(sizes)
+    sizes = _int_list_arg("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(
             f"expand(torch.FloatTensor{{[{', '.join(map(str, self._size))}]}}, size=[{', '.join(map(str, sizes))}]): "
@@ -144,6 +146,7 @@ def expand(self, *sizes):
 
 
 def unsqueeze(self, dim):
+    _int_arg("unsqueeze", "dim", 1, dim)
     d = _strides.normalize_dim(dim, self.dim() + 1)
     size, stride = list(self._size), list(self._stride)
     new_stride = size[d] * stride[d] if d < self.dim() else 1
@@ -157,6 +160,13 @@ def squeeze(self, dim=None):
         keep = [i for i, n in enumerate(self._size) if n != 1]
         node = SqueezeBackward0
     else:
+        if not _is_int(dim):
+            raise TypeError(
+                f"squeeze() received an invalid combination of arguments - got ({_type_name(dim)}), but expected one of:\n"
+                f" * ()\n      didn't match because some of the arguments have invalid types: (!{_type_name(dim)}!)\n"
+                f" * (int dim)\n      didn't match because some of the arguments have invalid types: (!{_type_name(dim)}!)\n"
+                f" * (tuple of ints dim)\n      didn't match because some of the arguments have invalid types: (!{_type_name(dim)}!)\n"
+            )
         d = _strides.normalize_dim(dim, self.dim())
         keep = [i for i in range(self.dim()) if i != d or self._size[i] != 1]
         node = SqueezeBackward1
@@ -209,6 +219,68 @@ def _shape_arg(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         return tuple(args[0])
     return tuple(args)
+
+
+def _is_int(value):
+    return isinstance(value, int) or (isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point())
+
+
+def _type_name(value):
+    return type(value).__name__
+
+
+def _int_arg(op, name, position, value):
+    """torch's TypeError for an ``int`` argument that is not an int."""
+    if not _is_int(value):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be int, not {_type_name(value)}")
+
+
+def _int_list_arg(op, name, args):
+    """``f(2, 3)`` or ``f((2, 3))`` as a tuple of ints, with torch's TypeErrors for anything else."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        for pos, n in enumerate(args[0]):
+            if not _is_int(n):
+                raise TypeError(
+                    f"{op}(): argument '{name}' (position 1) must be tuple of ints, "
+                    f"but found element of type {_type_name(n)} at pos {pos}"
+                )
+        return tuple(int(n) for n in args[0])
+    if args and not _is_int(args[0]):
+        if len(args) > 1:
+            raise TypeError(f"{op}() takes 1 positional argument but {len(args)} were given")
+        raise TypeError(f"{op}(): argument '{name}' (position 1) must be tuple of ints, not {_type_name(args[0])}")
+    for pos, n in enumerate(args[1:], start=2):
+        if not _is_int(n):
+            raise TypeError(
+                f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
+                f'"type must be tuple of ints,but got {_type_name(n)}"'
+            )
+    return tuple(int(n) for n in args)
+
+
+def _view_shape_arg(args):
+    """view()'s shape; view also has a ``view(dtype)`` overload, hence torch's longer message."""
+    single = len(args) == 1 and isinstance(args[0], (tuple, list))
+    items = args[0] if single else args
+    if all(_is_int(n) for n in items):
+        return tuple(int(n) for n in items)
+    if len(items) > 1 and _is_int(items[0]):
+        return _int_list_arg("view", "size", tuple(items))
+    got = ", ".join(_type_name(a) for a in args)
+    if len(args) != 1:
+        raise TypeError(
+            f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            " * (torch.dtype dtype)\n * (tuple of ints size)\n"
+        )
+    if single:
+        shown = f"{_type_name(args[0])} of ({', '.join(_type_name(n) for n in items)})"
+    else:
+        shown = got
+    why = f"      didn't match because some of the arguments have invalid types: (!{shown}!)\n"
+    raise TypeError(
+        f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+        f" * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}"
+    )
 
 
 def _contiguous_format():
