@@ -57,18 +57,21 @@ def _expand_index(self, index):
 
 def _apply_index(self, index, skip_full_slices):
     """The view that ``index`` selects, or ``self`` if it selects everything as is."""
-    if self.dim() == 0 and isinstance(index, int):
+    if self.dim() == 0 and isinstance(index, int) and not isinstance(index, bool):
+        if index != 0:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
             "in C++ to convert a 0-dim tensor to a number"
         )
     result = self
     dim = 0  # position in the result
-    real_dim = 0  # position in self, for error messages
+    real_dim = 0  # how many parts of the index were applied, for error messages
     for part in _expand_index(self, index):
         if part is None:
             result = _views.unsqueeze(result, dim)
             dim += 1
+            real_dim += 1
         elif isinstance(part, slice):
             step = 1 if part.step is None else part.step
             stop = part.stop

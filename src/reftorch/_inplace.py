@@ -71,11 +71,15 @@ def check_no_partial_overlap(self, other):
         raise RuntimeError(_OVERLAP)
 
 
+def is_recording(self, *inputs):
+    """Will this in-place write be recorded? Only floating point tensors carry
+    gradients: writing into an int tensor records nothing, whatever the source."""
+    return self.dtype.is_floating_point and any_requires_grad(self, *inputs)
+
+
 def write_inplace(self, values, make_node, *inputs):
     """Steps 1-4 above. ``make_node()`` builds the op's node; it runs before the write."""
-    # Only floating point tensors carry gradients: writing into an int tensor
-    # records nothing, whatever the source is.
-    recording = self.dtype.is_floating_point and any_requires_grad(self, *inputs)
+    recording = is_recording(self, *inputs)
     check_inplace(self, recording)
     node = make_node() if recording else None
     self._values()[...] = values
@@ -151,6 +155,7 @@ def check_inplace_shape(self, other):
 
 
 def _arith_inplace(self, other, compute, make_node):
+    check_inplace(self, is_recording(self, other))  # autograd's check comes first
     check_no_partial_overlap(self, other)
     dtype = check_inplace_dtype(self, other)
     new = compute(values_of(self, dtype), values_of(other, dtype))

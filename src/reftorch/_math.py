@@ -134,6 +134,10 @@ class DivBackward0(Node):
         return tuple(grads)
 
 
+def _is_operand(x):
+    return isinstance(x, (Tensor, int, float))
+
+
 def _binary(a, b, compute, make_node, dtype=None):
     device = _device_of(a, b)
     dtype = dtype or result_type(a, b)
@@ -145,6 +149,8 @@ def _binary(a, b, compute, make_node, dtype=None):
 
 
 def add(self, other, *, alpha=1):
+    if not _is_operand(other):
+        return NotImplemented  # Python then raises "unsupported operand type(s)"
     return _binary(self, other, lambda x, y: x + alpha * y, lambda: AddBackward0(self, other, alpha))
 
 
@@ -163,15 +169,21 @@ def _check_bool_subtraction(a, b):
 
 
 def sub(self, other, *, alpha=1):
+    if not _is_operand(other):
+        return NotImplemented
     _check_bool_subtraction(self, other)
     return _binary(self, other, lambda x, y: x - alpha * y, lambda: SubBackward0(self, other, alpha))
 
 
 def mul(self, other):
+    if not _is_operand(other):
+        return NotImplemented
     return _binary(self, other, lambda x, y: x * y, lambda: MulBackward0(self, other))
 
 
 def div(self, other):
+    if not _is_operand(other):
+        return NotImplemented
     dtype = result_type(self, other)
     if not dtype.is_floating_point:
         dtype = get_default_dtype()
@@ -197,6 +209,8 @@ class RsubBackward1(Node):
 
 def __rsub__(self, other):
     """``2 - t``: recorded by torch as ``rsub`` with one input."""
+    if not _is_operand(other):
+        return NotImplemented
     _check_bool_subtraction(self, other)
     dtype = result_type(self, other)
     return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
@@ -215,6 +229,8 @@ class ReciprocalBackward0(Node):
 
 def __rtruediv__(self, other):
     """``2 / t`` is computed by torch as ``t.reciprocal() * 2``."""
+    if not _is_operand(other):
+        return NotImplemented
     dtype = self.dtype if self.dtype.is_floating_point else get_default_dtype()
     with np.errstate(all="ignore"):
         recip = _result(1 / values_of(self, dtype), dtype, self.device, inputs=(self,))
@@ -269,6 +285,8 @@ class PowBackward2(Node):
 
 
 def pow(self, exponent):
+    if not _is_operand(exponent):
+        return NotImplemented
     dtype = result_type(self, exponent)
     if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -285,6 +303,8 @@ def pow(self, exponent):
 
 
 def __rpow__(self, base):
+    if not _is_operand(base):
+        return NotImplemented
     dtype = result_type(self, base)
     compute = float64 if dtype.is_floating_point else dtype
     with np.errstate(all="ignore"):

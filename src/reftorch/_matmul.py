@@ -9,6 +9,7 @@ which one ran:
 
 import numpy as np
 
+from ._dtype import promote_types
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -66,10 +67,6 @@ def matmul(self, other):
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {self.dim()}D and {other.dim()}D"
         )
-    if self.dtype is not other.dtype:
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_c_name(self.dtype)} != {_c_name(other.dtype)}"
-        )
     if self.device != other.device:
         raise RuntimeError(
             "Expected all tensors to be on the same device, but found at least two devices, "
@@ -82,6 +79,10 @@ def matmul(self, other):
                 f"inconsistent tensor size, expected tensor [{self._size[0]}] and src [{other._size[0]}] "
                 f"to have the same number of elements, but got {self._size[0]} and {other._size[0]} elements respectively"
             )
+        if self.dtype is not other.dtype:
+            raise RuntimeError(
+                f"dot : expected both vectors to have same dtype, but found {_short(self.dtype)} and {_short(other.dtype)}"
+            )
         return _product(self, other, DotBackward0)
     if shapes == (2, 2):
         if self._size[1] != other._size[0]:
@@ -89,11 +90,21 @@ def matmul(self, other):
                 f"mat1 and mat2 shapes cannot be multiplied ({self._size[0]}x{self._size[1]} and "
                 f"{other._size[0]}x{other._size[1]})"
             )
+        if self.dtype is not other.dtype:
+            raise RuntimeError(
+                f"expected m1 and m2 to have the same dtype, but got: {_c_name(self.dtype)} != {_c_name(other.dtype)}"
+            )
         return _product(self, other, MmBackward0)
     if shapes == (2, 1):
         if self._size[1] != other._size[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({self._size[0]}), mat ({self._size[0]}x{self._size[1]}), vec ({other._size[0]})"
+            )
+        if self.dtype is not other.dtype:
+            result = _short(promote_types(self.dtype, other.dtype))
+            raise RuntimeError(
+                f"addmv input tensors must have the same dtype, but got {result}, "
+                f"{_short(self.dtype)}, and {_short(other.dtype)}"
             )
         return _product(self, other, MvBackward0)
     if shapes == (1, 2):
@@ -111,6 +122,10 @@ def matmul(self, other):
     raise RuntimeError(
         f"reftorch's matmul supports 1-D and 2-D tensors only; got {self.dim()}-D and {other.dim()}-D"
     )
+
+
+def _short(dtype):
+    return {"torch.float32": "Float", "torch.float64": "Double", "torch.int64": "Long", "torch.bool": "Bool"}[str(dtype)]
 
 
 def _c_name(dtype):

@@ -17,16 +17,22 @@ _MEAN_DTYPE_ERROR = (
 )
 
 
-def _dims(self, dim, op):
-    if dim is None:
-        return tuple(range(self.dim()))
+def _check_dim_types(dim, op):
+    """A dim argument must be None, an int or a tuple of ints (checked before anything else)."""
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    if not all(isinstance(d, int) for d in dims):
+    if dim is not None and not all(isinstance(d, int) for d in dims):
         raise TypeError(
             f"{op}() received an invalid combination of arguments - got ({type(dim).__name__}), but expected one of:\n"
             " * (*, torch.dtype dtype = None)\n"
             " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
         )
+
+
+def _dims(self, dim, op):
+    _check_dim_types(dim, op)
+    if dim is None:
+        return tuple(range(self.dim()))
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     normalized = [_strides.normalize_dim(d, self.dim()) for d in dims]
     for d in normalized:
         if normalized.count(d) > 1:
@@ -77,6 +83,7 @@ def sum(self, dim=None, keepdim=False, *, dtype=None):
 
 
 def mean(self, dim=None, keepdim=False, *, dtype=None):
+    _check_dim_types(dim, "mean")  # argument types first, then dtype, then dim ranges
     out_dtype = dtype or self.dtype
     if not out_dtype.is_floating_point:
         raise RuntimeError(_MEAN_DTYPE_ERROR.format(_short(self.dtype)))

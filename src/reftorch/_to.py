@@ -25,26 +25,59 @@ class ToCopyBackward0(Node):
         return (Tensor._from_values(grad._values(), self.source._dtype, self.source.device),)
 
 
+_TO_SIGNATURES = (
+    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+    "bool copy = False, *, torch.memory_format memory_format = None)\n"
+    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+)
+
+
+def _type_name(x):
+    if isinstance(x, Tensor):
+        return "Tensor"
+    if isinstance(x, (dtype_type, device_type)):
+        return f"torch.{type(x).__name__}"
+    return type(x).__name__
+
+
 def _parse_to_args(self, args, kwargs):
-    """Sort ``to``'s flexible arguments into (device, dtype, copy)."""
-    device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
-    copy = kwargs.pop("copy", False)
+    """Sort ``to``'s arguments into (device, dtype, copy), following torch's three forms:
+
+    ``to(device=None, dtype=None, non_blocking=False, copy=False)``,
+    ``to(dtype, non_blocking=False, copy=False)`` and
+    ``to(tensor, non_blocking=False, copy=False)``.
+    """
+    original = args
+    args = list(args)
+    device = dtype = None
+    first = args[0] if args else None
+    if isinstance(first, dtype_type):
+        dtype = args.pop(0)
+    elif isinstance(first, Tensor):
+        other = args.pop(0)
+        device, dtype = other.device, other.dtype
+    elif args and (first is None or isinstance(first, (str, device_type))):
+        device = args.pop(0)
+        if args and (args[0] is None or isinstance(args[0], dtype_type)):
+            dtype = args.pop(0)
+    flags = args  # what is left: non_blocking, copy
+    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags):
+        got = ", ".join(_type_name(a) for a in original)
+        raise TypeError(
+            f"to() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            + _TO_SIGNATURES
+        )
+    copy = flags[1] if len(flags) > 1 else False
+    device = kwargs.pop("device", device)
+    dtype = kwargs.pop("dtype", dtype)
+    copy = kwargs.pop("copy", copy)
     kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
     if kwargs:
-        raise TypeError(f"to() received an invalid combination of arguments - got unexpected {sorted(kwargs)}")
-    for arg in args:
-        if isinstance(arg, Tensor):
-            device, dtype = arg.device, arg.dtype
-        elif isinstance(arg, dtype_type):
-            dtype = arg
-        elif isinstance(arg, (str, device_type)):
-            device = arg
-        elif isinstance(arg, builtins.bool):  # non_blocking, given by position
-            continue
-        else:
-            raise TypeError(
-                f"to() received an invalid combination of arguments - got ({type(arg).__name__})"
-            )
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     return as_device(device), dtype, copy
 
 

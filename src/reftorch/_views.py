@@ -112,36 +112,35 @@ def expand(self, *sizes):
     sizes = _int_list_arg("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, self._size))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            f"expand({self.type()}{{[{', '.join(map(str, self._size))}]}}, size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)"
             % (len(sizes), self.dim())
         )
+    if self.dim() == 0 and -1 in sizes:
+        # torch does not resolve -1 for a 0-d tensor; its size arithmetic overflows.
+        raise RuntimeError("numel: integer multiplication overflow")
+    # Like torch, walk from the last dimension backwards; new leading
+    # dimensions (that the tensor does not have) get stride 0.
     lead = len(sizes) - self.dim()
-    size, stride = [], []
-    for i, n in enumerate(sizes):
-        if i < lead:
-            if n < 0:
+    size, stride = [0] * len(sizes), [0] * len(sizes)
+    for i in reversed(range(len(sizes))):
+        n = sizes[i]
+        old_n, old_s = (self._size[i - lead], self._stride[i - lead]) if i >= lead else (1, 0)
+        if n == -1:
+            if i < lead:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing dimension {i}"
                 )
-            size.append(n)
-            stride.append(0)
-            continue
-        old_n, old_s = self._size[i - lead], self._stride[i - lead]
-        if n == -1:
             n = old_n
-        if old_n == n:
-            size.append(n)
-            stride.append(old_s)
-        elif old_n == 1:
-            size.append(n)
-            stride.append(0)
-        else:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) must match the existing size ({old_n}) at "
-                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
-                f"Tensor sizes: [{', '.join(map(str, self._size))}]"
-            )
+        if old_n != n:
+            if old_n != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({n}) must match the existing size ({old_n}) at "
+                    f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                    f"Tensor sizes: [{', '.join(map(str, self._size))}]"
+                )
+            old_s = 0
+        size[i], stride[i] = n, old_s
     return _as_view(self, size, stride, self._storage_offset, lambda: ExpandBackward0(self))
 
 
@@ -155,8 +154,20 @@ def unsqueeze(self, dim):
     return _as_view(self, size, stride, self._storage_offset, lambda: UnsqueezeBackward0(self))
 
 
-def squeeze(self, dim=None):
+_ALL_DIMS = object()  # squeeze() with no argument; squeeze(None) is an error in torch
+
+_SQUEEZE_NONE = (
+    "squeeze() received an invalid combination of arguments - got (NoneType), but expected one of:\n"
+    " * ()\n      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
+    " * (int dim)\n      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
+    " * (tuple of ints dim)\n      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
+)
+
+
+def squeeze(self, dim=_ALL_DIMS):
     if dim is None:
+        raise TypeError(_SQUEEZE_NONE)
+    if dim is _ALL_DIMS:
         keep = [i for i, n in enumerate(self._size) if n != 1]
         node = SqueezeBackward0
     else:
@@ -238,11 +249,17 @@ def _int_arg(op, name, position, value):
 def _int_list_arg(op, name, args):
     """``f(2, 3)`` or ``f((2, 3))`` as a tuple of ints, with torch's TypeErrors for anything else."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        for pos, n in enumerate(args[0]):
+        # torch's parser words it differently for the first element and the rest.
+        if args[0] and not _is_int(args[0][0]):
+            raise TypeError(
+                f"{op}(): argument '{name}' (position 1) must be tuple of ints, "
+                f"but found element of type {_type_name(args[0][0])} at pos 0"
+            )
+        for pos, n in enumerate(args[0], start=1):
             if not _is_int(n):
                 raise TypeError(
-                    f"{op}(): argument '{name}' (position 1) must be tuple of ints, "
-                    f"but found element of type {_type_name(n)} at pos {pos}"
+                    f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
+                    f'"type must be tuple of ints,but got {_type_name(n)}"'
                 )
         return tuple(int(n) for n in args[0])
     if args and not _is_int(args[0]):

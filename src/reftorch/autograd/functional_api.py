@@ -33,9 +33,12 @@ def _roots_and_grads(tensors, grad_tensors):
 
 
 def _as_tuple(x):
+    """One tensor, or an iterable of them (torch's own rule: ``tuple(x)``)."""
+    from .._tensor import Tensor
+
     if x is None:
         return ()
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
