@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _strides
 from ._device import as_device, cpu
-from ._dtype import bool as bool_, dtype as dtype_type, from_numpy_dtype, get_default_dtype, int64
+from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -26,9 +26,17 @@ _COPY_WARNING = (
 )
 
 
+# torch also accepts the Python types as dtypes.
+_PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
+
+
 def _check_dtype(dtype, fn):
+    """The dtype argument as a reftorch dtype (or None), with torch's TypeError otherwise."""
+    if dtype in _PYTHON_TYPES:
+        return _PYTHON_TYPES[dtype]
     if dtype is not None and not isinstance(dtype, dtype_type):
         raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+    return dtype
 
 
 def _finish(t, requires_grad):
@@ -39,50 +47,64 @@ def _finish(t, requires_grad):
     return t
 
 
-def _infer(data, depth=0):
-    """Shape and dtype of nested lists of numbers, with torch's ragged-list error."""
+def _infer_dtype(data):
+    """The dtype ``tensor(data)`` picks, looking at every element: float beats
+    int, int beats bool; an empty list is the default float dtype."""
     if isinstance(data, Tensor):
-        if data.numel() != 1 and data.dim() != 0:
-            return data._size, data.dtype
-        return (), data.dtype
+        return data.dtype
     if isinstance(data, (builtins.bool, np.bool_)):
-        return (), bool_
+        return bool_
     if isinstance(data, (int, np.integer)):
-        return (), int64
+        return int64
     if isinstance(data, (builtins.float, np.floating)):
-        return (), get_default_dtype()
+        return get_default_dtype()
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
     if not isinstance(data, (list, tuple)):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    if len(data) == 0:
-        return (0,), get_default_dtype()
-    shapes, dtypes = zip(*(_infer(item, depth + 1) for item in data))
-    for item, shape in zip(data, shapes):
-        if shape != shapes[0]:
-            got = len(item) if isinstance(item, (list, tuple)) else shape[0] if shape else 1
-            if not isinstance(item, (list, tuple)) and not shape:
-                raise TypeError(f"expected sequence of length {shapes[0][0]} at dim {depth + 1} (got {type(item).__name__})")
-            raise ValueError(f"expected sequence of length {shapes[0][0]} at dim {depth + 1} (got {got})")
-    kinds = set(dtypes)
-    if any(d.is_floating_point for d in kinds):
-        kind = get_default_dtype()
-    elif int64 in kinds:
-        kind = int64
-    else:
-        kind = bool_
-    return (len(data),) + shapes[0], kind
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    kinds = {_infer_dtype(item) for item in data}
+    if not kinds or any(d.is_floating_point for d in kinds):
+        return get_default_dtype()
+    return int64 if int64 in kinds else bool_
 
 
-def _plain(data):
-    """Nested lists with tensors replaced by their numbers."""
-    if isinstance(data, Tensor):
-        return data.tolist()
-    if isinstance(data, (list, tuple)):
-        return [_plain(item) for item in data]
-    return data
+def _infer_shape(data):
+    """The shape, read (as torch reads it) along the first element of each level."""
+    shape = []
+    while isinstance(data, (list, tuple)):
+        shape.append(len(data))
+        if not data:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _number(x, dtype):
+    """One element, checked the way torch converts it to ``dtype``."""
+    if isinstance(x, Tensor):
+        if x.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        x = x.item()
+    if dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number)):
+        raise TypeError(f"must be real number, not {type(x).__name__}")
+    if not dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number)):
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    return x
+
+
+def _elements(data, shape, dtype, dim=0):
+    """All elements in row-major order, checking every list against ``shape``."""
+    if dim == len(shape):
+        return [_number(data, dtype)]
+    if not isinstance(data, (list, tuple)):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
+    return [x for item in data for x in _elements(item, shape, dtype, dim + 1)]
 
 
 def _from_data(data, dtype, device, requires_grad, caller):
-    _check_dtype(dtype, caller.split(".")[-1])
+    dtype = _check_dtype(dtype, caller.split(".")[-1])
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING.format(caller), UserWarning, stacklevel=3)
         source = data.detach()
@@ -91,9 +113,11 @@ def _from_data(data, dtype, device, requires_grad, caller):
     if isinstance(data, np.ndarray):
         t = Tensor._from_values(data, dtype or from_numpy_dtype(data.dtype), as_device(device) or cpu)
         return _finish(t, requires_grad)
-    shape, inferred = _infer(data)
-    values = np.array(_plain(data), dtype=(dtype or inferred)._numpy_type).reshape(shape)
-    return _finish(Tensor._from_values(values, dtype or inferred, as_device(device) or cpu), requires_grad)
+    dtype = dtype or _infer_dtype(data)
+    shape = _infer_shape(data)
+    numbers = _elements(data, shape, dtype) if 0 not in shape else []
+    values = np.array(numbers, dtype=dtype._numpy_type).reshape(shape)
+    return _finish(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -106,7 +130,7 @@ def _size_arg(size, op):
 
     size = _int_list_arg(op, "size", size)
     for n in size:
-        if n < 0 and op in ("zeros", "ones"):
+        if n < 0 and op == "zeros":
             raise RuntimeError(f"{op}: Dimension size must be non-negative.")
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{', '.join(map(str, size))}]")
@@ -114,40 +138,65 @@ def _size_arg(size, op):
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    _check_dtype(dtype, "full")
+    dtype = _check_dtype(dtype, "full")
+    if not isinstance(fill_value, (int, builtins.float, np.number)):
+        raise TypeError(
+            f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}"
+        )
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     size = _size_arg((size,), "full")
-    dtype = dtype or _infer(fill_value)[1]
+    dtype = dtype or _infer_dtype(fill_value)
     values = np.full(size, fill_value, dtype=dtype._numpy_type)
     return _finish(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
-    _check_dtype(dtype, "zeros")
+    dtype = _check_dtype(dtype, "zeros")
     return full(_size_arg(size, "zeros"), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
-    _check_dtype(dtype, "ones")
+    dtype = _check_dtype(dtype, "ones")
     return full(_size_arg(size, "ones"), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
     """New memory that is not initialised (here it happens to hold zeros)."""
-    _check_dtype(dtype, "empty")
+    dtype = _check_dtype(dtype, "empty")
     size = _size_arg(size, "empty")
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
-    if end is None:
-        start, end = 0, start
+_ARANGE_SIGNATURES = (
+    " * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+)
+
+
+def arange(*args, dtype=None, device=None, requires_grad=False):
+    """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``."""
+    is_number = [isinstance(a, (int, builtins.float, np.number)) for a in args]
+    if len(args) == 1 and not is_number[0]:
+        raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {type(args[0]).__name__}")
+    if not 1 <= len(args) <= 3 or not all(is_number):
+        got = ", ".join(type(a).__name__ for a in args)
+        raise TypeError(
+            f"arange() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            + _ARANGE_SIGNATURES
+        )
+    start, end, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+    dtype = _check_dtype(dtype, "arange")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) / step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    kinds = {_infer(x)[1] for x in (start, end, step)}
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    kinds = {_infer_dtype(x) for x in (start, end, step)}
     inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
     count = math.ceil((end - start) / step)
     values = start + np.arange(count, dtype=np.float64) * step
@@ -157,7 +206,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 def _like(fill, self, dtype, device, requires_grad):
     """A new tensor shaped like ``self``, laid out like ``clone()`` would lay it out."""
-    _check_dtype(dtype, "zeros_like")
+    dtype = _check_dtype(dtype, "zeros_like")
     dtype = dtype or self.dtype
     strides = _strides.preserve_format_strides(self._size, self._stride)
     t = Tensor._from_values(np.full(self._size, fill, dtype=dtype._numpy_type), dtype,

@@ -21,10 +21,21 @@ class device:
         if isinstance(type, device):
             self.type, self.index = type.type, type.index
             return
-        if not isinstance(type, str):
+        if isinstance(type, int) and not isinstance(type, bool):
             raise RuntimeError("Cannot access accelerator device when none is available.")
+        if not isinstance(type, str):
+            raise TypeError(
+                f"device() received an invalid combination of arguments - got ({_name(type)}), but expected one of:\n"
+                " * (torch.device device)\n"
+                f"      didn't match because some of the arguments have invalid types: (!{_name(type)}!)\n"
+                " * (str type, int index = -1)\n"
+            )
         if index is None:
             type, index = _parse(type)
+        elif not isinstance(index, int):
+            raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_name(index)}")
+        elif index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type = type
         self.index = index
 
@@ -44,6 +55,10 @@ class device:
 
     def __reduce__(self):
         return (device, (self.type, self.index))
+
+
+def _name(value):
+    return type(value).__name__
 
 
 def _parse(text):

@@ -8,6 +8,8 @@ program runs on torch and on reftorch through ``assert_same``.
 
 from hypothesis import given, settings, strategies as st
 
+import pytest
+
 from harness import assert_same
 
 _SETUP = (
@@ -113,3 +115,45 @@ def test_requires_grad_attribute_on_an_int_tensor():
 
 def test_item_of_an_empty_tensor():
     _check("torch.ones(0).item()", "RuntimeError")
+
+
+# Construction and parsing of odd data: each line is one call, run on both libraries.
+_ODD_CALLS = [
+    "torch.tensor(None)",
+    "torch.tensor({1: 2})",
+    "torch.tensor(object())",
+    "torch.tensor([1, [2, 3]])",
+    "torch.tensor([[1, 2], 3])",
+    "torch.tensor([1.5, [2, 3]])",
+    "torch.tensor([[1, 2], [3, 4, 5]])",
+    "print(torch.tensor([[], [1]]).shape)",
+    "print(torch.tensor(1.5, dtype=float), torch.tensor(1, dtype=int), torch.tensor(1, dtype=bool))",
+    "torch.tensor('abc')",
+    "torch.tensor([1, 'a'])",
+    "torch.device(None)",
+    "torch.device(1.5)",
+    "torch.device('cpu', -1)",
+    "torch.device('cpu', 'a')",
+    "t.new_tensor(None)",
+    "i.new_tensor(None)",
+    "torch.arange('a')",
+    "torch.arange(None)",
+    "torch.arange(1, 'a')",
+    "torch.arange(0, 2, None)",
+    "torch.arange(-1)",
+    "torch.arange(1, 0)",
+    "print(torch.zeros(2, dtype=float))",
+    "torch.zeros(-1)",
+    "torch.ones(-1)",
+    "torch.empty(-1)",
+    "torch.full((2,), 'a')",
+    "torch.full((-1,), 2.0)",
+    "r.sum().backward(5)",
+    "t.view(-1, -1)",
+    "print(t.to(None) is t)",
+]
+
+
+@pytest.mark.parametrize("call", _ODD_CALLS)
+def test_odd_data_and_arguments_behave_as_in_torch(call):
+    assert_same(_SETUP + "print('before')\n" + call + "\nprint('after')\n", raises="*")
