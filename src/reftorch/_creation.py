@@ -126,7 +126,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def _size_arg(size, op):
-    from ._views import _int_list_arg
+    from ._arguments import _int_list_arg
 
     size = _int_list_arg(op, "size", size)
     for n in size:

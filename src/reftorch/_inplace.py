@@ -22,7 +22,6 @@ from ._dtype import _category, result_type
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad, gradient_edge
-from .autograd.grad_mode import is_grad_enabled
 
 _NO_GRAD_VIEW = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "

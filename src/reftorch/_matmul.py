@@ -110,7 +110,7 @@ def matmul(self, other):
     if shapes == (1, 2):
         # torch: mm(v.unsqueeze(0), m), then squeeze_(0) in place on the result,
         # which bumps its version and records SqueezeBackward4.
-        from ._views import SqueezeBackward4
+        from ._view_backward import SqueezeBackward4
 
         result = matmul(self.unsqueeze(0), other)
         node = SqueezeBackward4(result) if any_requires_grad(result) else None

@@ -231,7 +231,7 @@ class Tensor:
         if base is None or (self._grad_fn is None and not base.requires_grad):
             return self._grad_fn
         if self._view_version != self._version:
-            from ._views import AsStridedBackward0
+            from ._view_backward import AsStridedBackward0
 
             self._grad_fn = AsStridedBackward0(base, self._geometry()) if base.requires_grad else None
             self._view_version = self._version
@@ -337,7 +337,7 @@ class Tensor:
     def __bool__(self):
         if self.numel() != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous"
+                "Boolean value of Tensor with more than one value is ambiguous"
             )
         return bool(self.item())
 

@@ -12,11 +12,16 @@ elements out of ``a``'s storage. A view
   from.
 """
 
-import numpy as np
 
 from . import _strides
+from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
 from ._tensor import Tensor
-from .autograd.graph import Node, any_requires_grad
+from ._view_backward import (
+    AliasBackward0, AsStridedBackward0, ExpandBackward0, PermuteBackward0, SelectBackward0,
+    SliceBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0,
+    UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0,
+)
+from .autograd.graph import any_requires_grad
 from .autograd.grad_mode import is_grad_enabled
 
 
@@ -225,210 +230,7 @@ def as_strided(self, size, stride, storage_offset=None):
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
 
 
-def _shape_arg(args):
-    """Accept both ``f(2, 3)`` and ``f((2, 3))``."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0])
-    return tuple(args)
-
-
-def _is_int(value):
-    return isinstance(value, int) or (isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point())
-
-
-def _type_name(value):
-    return type(value).__name__
-
-
-def _int_arg(op, name, position, value):
-    """torch's TypeError for an ``int`` argument that is not an int."""
-    if not _is_int(value):
-        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be int, not {_type_name(value)}")
-
-
-def _int_list_arg(op, name, args):
-    """``f(2, 3)`` or ``f((2, 3))`` as a tuple of ints, with torch's TypeErrors for anything else."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        # torch's parser words it differently for the first element and the rest.
-        if args[0] and not _is_int(args[0][0]):
-            raise TypeError(
-                f"{op}(): argument '{name}' (position 1) must be tuple of ints, "
-                f"but found element of type {_type_name(args[0][0])} at pos 0"
-            )
-        for pos, n in enumerate(args[0], start=1):
-            if not _is_int(n):
-                raise TypeError(
-                    f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
-                    f'"type must be tuple of ints,but got {_type_name(n)}"'
-                )
-        return tuple(int(n) for n in args[0])
-    if args and not _is_int(args[0]):
-        if len(args) > 1:
-            raise TypeError(f"{op}() takes 1 positional argument but {len(args)} were given")
-        raise TypeError(f"{op}(): argument '{name}' (position 1) must be tuple of ints, not {_type_name(args[0])}")
-    for pos, n in enumerate(args[1:], start=2):
-        if not _is_int(n):
-            raise TypeError(
-                f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
-                f'"type must be tuple of ints,but got {_type_name(n)}"'
-            )
-    return tuple(int(n) for n in args)
-
-
-def _view_shape_arg(args):
-    """view()'s shape; view also has a ``view(dtype)`` overload, hence torch's longer message."""
-    single = len(args) == 1 and isinstance(args[0], (tuple, list))
-    items = args[0] if single else args
-    if all(_is_int(n) for n in items):
-        return tuple(int(n) for n in items)
-    if len(items) > 1 and _is_int(items[0]):
-        return _int_list_arg("view", "size", tuple(items))
-    got = ", ".join(_type_name(a) for a in args)
-    if len(args) != 1:
-        raise TypeError(
-            f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-            " * (torch.dtype dtype)\n * (tuple of ints size)\n"
-        )
-    if single:
-        shown = f"{_type_name(args[0])} of ({', '.join(_type_name(n) for n in items)})"
-    else:
-        shown = got
-    why = f"      didn't match because some of the arguments have invalid types: (!{shown}!)\n"
-    raise TypeError(
-        f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-        f" * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}"
-    )
-
-
 def _contiguous_format():
     from ._clone import contiguous_format
 
     return contiguous_format
-
-
-# --- backward nodes of views ---------------------------------------------------
-# The gradient of a view is the gradient of some elements of its input: put it
-# back in their places, in a zero tensor shaped like the input.
-
-def _zeros_like_input(node, grad):
-    return np.zeros(node.input_shape, dtype=grad._values().dtype)
-
-
-def _wrap(values, like):
-    return Tensor._from_values(values, like._dtype, like.device)
-
-
-class _ViewNode(Node):
-    def __init__(self, source):
-        super().__init__(source)
-        self.input_shape = source._size
-
-
-class _ReshapingNode(_ViewNode):
-    """Views that keep every element in order: the gradient just changes shape."""
-
-    def apply(self, grad):
-        return (_wrap(grad._values().reshape(self.input_shape), grad),)
-
-
-class ViewBackward0(_ReshapingNode):
-    pass
-
-
-class UnsafeViewBackward0(_ReshapingNode):
-    pass
-
-
-class AliasBackward0(_ReshapingNode):
-    pass
-
-
-class UnsqueezeBackward0(_ReshapingNode):
-    pass
-
-
-class SqueezeBackward0(_ReshapingNode):
-    pass
-
-
-class SqueezeBackward1(_ReshapingNode):
-    pass
-
-
-class SqueezeBackward4(_ReshapingNode):
-    pass
-
-
-class TransposeBackward0(_ViewNode):
-    def __init__(self, source, dim0, dim1):
-        super().__init__(source)
-        self.dims = (dim0, dim1)
-
-    def apply(self, grad):
-        return (_wrap(np.swapaxes(grad._values(), *self.dims), grad),)
-
-
-class TBackward0(TransposeBackward0):
-    pass
-
-
-class PermuteBackward0(_ViewNode):
-    def __init__(self, source, dims):
-        super().__init__(source)
-        self.dims = dims
-
-    def apply(self, grad):
-        return (_wrap(np.transpose(grad._values(), np.argsort(self.dims)), grad),)
-
-
-class ExpandBackward0(_ViewNode):
-    """An expanded element was used many times: its gradient is the sum."""
-
-    def apply(self, grad):
-        from ._math import sum_to_shape
-
-        return (_wrap(sum_to_shape(grad._values(), self.input_shape), grad),)
-
-
-class SelectBackward0(_ViewNode):
-    def __init__(self, source, dim, index):
-        super().__init__(source)
-        self.dim, self.index = dim, index
-
-    def apply(self, grad):
-        result = _zeros_like_input(self, grad)
-        result[(slice(None),) * self.dim + (self.index,)] = grad._values()
-        return (_wrap(result, grad),)
-
-
-class SliceBackward0(_ViewNode):
-    def __init__(self, source, dim, start, stop, step):
-        super().__init__(source)
-        self.dim, self.where = dim, slice(start, stop, step)
-
-    def apply(self, grad):
-        result = _zeros_like_input(self, grad)
-        result[(slice(None),) * self.dim + (self.where,)] = grad._values()
-        return (_wrap(result, grad),)
-
-
-class AsStridedBackward0(Node):
-    """The most general view backward, computed from storage positions.
-
-    Autograd makes one of these when a view's history has to be rebuilt after
-    an in-place write: it leads from the view straight to its base. Each view
-    element adds its gradient to the storage slot it lives in; the base then
-    reads its gradient from the slots it covers.
-    """
-
-    def __init__(self, base, view_geometry):
-        super().__init__(base)
-        self.base_geometry = (base._size, base._stride, base._storage_offset)
-        self.view_geometry = view_geometry
-        self.slots = base._storage.nbytes() // base._dtype.itemsize
-
-    def apply(self, grad):
-        values = grad._values()
-        storage = np.zeros(self.slots, dtype=values.dtype)
-        np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
-        return (_wrap(storage[_strides.element_positions(*self.base_geometry)], grad),)

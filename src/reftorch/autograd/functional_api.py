@@ -55,9 +55,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
     if create_graph:
         raise NotImplementedError("reftorch does not build graphs of gradients (create_graph=True)")
-    for i, t in enumerate(inputs):
+    for t in inputs:
         if not t.requires_grad:
-            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots, grads = _roots_and_grads(outputs, grad_outputs)
     targets = [gradient_edge(t)[0] for t in inputs]
     captured = run_backward(roots, grads, retain_graph=bool(retain_graph), capture=targets)

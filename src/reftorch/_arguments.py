@@ -1,0 +1,84 @@
+"""Reading arguments the way torch's argument parser reads them.
+
+torch accepts ``view(2, 3)`` and ``view((2, 3))`` alike, and answers a wrong
+argument with a TypeError that names the function, the argument and the
+position. These helpers give reftorch the same answers, so a mistake in the
+course's code reads the same on both libraries.
+"""
+
+from ._tensor import Tensor
+
+
+def _shape_arg(args):
+    """Accept both ``f(2, 3)`` and ``f((2, 3))``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return tuple(args)
+
+
+def _is_int(value):
+    return isinstance(value, int) or (isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point())
+
+
+def _type_name(value):
+    return type(value).__name__
+
+
+def _int_arg(op, name, position, value):
+    """torch's TypeError for an ``int`` argument that is not an int."""
+    if not _is_int(value):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be int, not {_type_name(value)}")
+
+
+def _int_list_arg(op, name, args):
+    """``f(2, 3)`` or ``f((2, 3))`` as a tuple of ints, with torch's TypeErrors for anything else."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        # torch's parser words it differently for the first element and the rest.
+        if args[0] and not _is_int(args[0][0]):
+            raise TypeError(
+                f"{op}(): argument '{name}' (position 1) must be tuple of ints, "
+                f"but found element of type {_type_name(args[0][0])} at pos 0"
+            )
+        for pos, n in enumerate(args[0], start=1):
+            if not _is_int(n):
+                raise TypeError(
+                    f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
+                    f'"type must be tuple of ints,but got {_type_name(n)}"'
+                )
+        return tuple(int(n) for n in args[0])
+    if args and not _is_int(args[0]):
+        if len(args) > 1:
+            raise TypeError(f"{op}() takes 1 positional argument but {len(args)} were given")
+        raise TypeError(f"{op}(): argument '{name}' (position 1) must be tuple of ints, not {_type_name(args[0])}")
+    for pos, n in enumerate(args[1:], start=2):
+        if not _is_int(n):
+            raise TypeError(
+                f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
+                f'"type must be tuple of ints,but got {_type_name(n)}"'
+            )
+    return tuple(int(n) for n in args)
+
+
+def _view_shape_arg(args):
+    """view()'s shape; view also has a ``view(dtype)`` overload, hence torch's longer message."""
+    single = len(args) == 1 and isinstance(args[0], (tuple, list))
+    items = args[0] if single else args
+    if all(_is_int(n) for n in items):
+        return tuple(int(n) for n in items)
+    if len(items) > 1 and _is_int(items[0]):
+        return _int_list_arg("view", "size", tuple(items))
+    got = ", ".join(_type_name(a) for a in args)
+    if len(args) != 1:
+        raise TypeError(
+            f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            " * (torch.dtype dtype)\n * (tuple of ints size)\n"
+        )
+    if single:
+        shown = f"{_type_name(args[0])} of ({', '.join(_type_name(n) for n in items)})"
+    else:
+        shown = got
+    why = f"      didn't match because some of the arguments have invalid types: (!{shown}!)\n"
+    raise TypeError(
+        f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+        f" * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}"
+    )

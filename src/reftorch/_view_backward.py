@@ -1,0 +1,138 @@
+"""The backward of each view: put the gradient back where the elements came from.
+
+A view picks some elements of its input, so the input's gradient is zero
+everywhere except at those elements, which get the view's gradient. Views that
+only reshape (``view``, ``unsqueeze``, ``squeeze``) just reshape the gradient
+back; ``t``/``transpose``/``permute`` transpose it back; ``expand`` used one
+element many times, so its gradient is the sum.
+"""
+
+import numpy as np
+
+from . import _strides
+from ._tensor import Tensor
+from .autograd.graph import Node
+
+
+def _zeros_like_input(node, grad):
+    return np.zeros(node.input_shape, dtype=grad._values().dtype)
+
+
+def _wrap(values, like):
+    return Tensor._from_values(values, like._dtype, like.device)
+
+
+class _ViewNode(Node):
+    def __init__(self, source):
+        super().__init__(source)
+        self.input_shape = source._size
+
+
+class _ReshapingNode(_ViewNode):
+    """Views that keep every element in order: the gradient just changes shape."""
+
+    def apply(self, grad):
+        return (_wrap(grad._values().reshape(self.input_shape), grad),)
+
+
+class ViewBackward0(_ReshapingNode):
+    pass
+
+
+class UnsafeViewBackward0(_ReshapingNode):
+    pass
+
+
+class AliasBackward0(_ReshapingNode):
+    pass
+
+
+class UnsqueezeBackward0(_ReshapingNode):
+    pass
+
+
+class SqueezeBackward0(_ReshapingNode):
+    pass
+
+
+class SqueezeBackward1(_ReshapingNode):
+    pass
+
+
+class SqueezeBackward4(_ReshapingNode):
+    pass
+
+
+class TransposeBackward0(_ViewNode):
+    def __init__(self, source, dim0, dim1):
+        super().__init__(source)
+        self.dims = (dim0, dim1)
+
+    def apply(self, grad):
+        return (_wrap(np.swapaxes(grad._values(), *self.dims), grad),)
+
+
+class TBackward0(TransposeBackward0):
+    pass
+
+
+class PermuteBackward0(_ViewNode):
+    def __init__(self, source, dims):
+        super().__init__(source)
+        self.dims = dims
+
+    def apply(self, grad):
+        return (_wrap(np.transpose(grad._values(), np.argsort(self.dims)), grad),)
+
+
+class ExpandBackward0(_ViewNode):
+    """An expanded element was used many times: its gradient is the sum."""
+
+    def apply(self, grad):
+        from ._math import sum_to_shape
+
+        return (_wrap(sum_to_shape(grad._values(), self.input_shape), grad),)
+
+
+class SelectBackward0(_ViewNode):
+    def __init__(self, source, dim, index):
+        super().__init__(source)
+        self.dim, self.index = dim, index
+
+    def apply(self, grad):
+        result = _zeros_like_input(self, grad)
+        result[(slice(None),) * self.dim + (self.index,)] = grad._values()
+        return (_wrap(result, grad),)
+
+
+class SliceBackward0(_ViewNode):
+    def __init__(self, source, dim, start, stop, step):
+        super().__init__(source)
+        self.dim, self.where = dim, slice(start, stop, step)
+
+    def apply(self, grad):
+        result = _zeros_like_input(self, grad)
+        result[(slice(None),) * self.dim + (self.where,)] = grad._values()
+        return (_wrap(result, grad),)
+
+
+class AsStridedBackward0(Node):
+    """The most general view backward, computed from storage positions.
+
+    Autograd makes one of these when a view's history has to be rebuilt after
+    an in-place write: it leads from the view straight to its base. Each view
+    element adds its gradient to the storage slot it lives in; the base then
+    reads its gradient from the slots it covers.
+    """
+
+    def __init__(self, base, view_geometry):
+        super().__init__(base)
+        self.base_geometry = (base._size, base._stride, base._storage_offset)
+        self.view_geometry = view_geometry
+        self.slots = base._storage.nbytes() // base._dtype.itemsize
+
+    def apply(self, grad):
+        values = grad._values()
+        storage = np.zeros(self.slots, dtype=values.dtype)
+        np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
+        return (_wrap(storage[_strides.element_positions(*self.base_geometry)], grad),)
