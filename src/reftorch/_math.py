@@ -14,11 +14,10 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 import numpy as np
 
 from . import _strides
-from ._dtype import bool as bool_, float64, get_default_dtype, int64, result_type
+from ._dtype import bool as bool_, get_default_dtype, result_type
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
-_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
 
 def values_of(x, dtype):
@@ -237,151 +236,6 @@ def __rtruediv__(self, other):
     if any_requires_grad(self):
         recip._set_grad_fn(ReciprocalBackward0(self, recip))
     return mul(recip, other)
-
-
-# --- powers -----------------------------------------------------------------
-
-class PowBackward0(Node):
-    """``t ** 2``: d/dt = 2 * t ** 1."""
-
-    def __init__(self, a, exponent):
-        super().__init__(a)
-        self.a, self.exponent, self.saved_a = a, exponent, self.save(a)
-
-    def apply(self, grad):
-        x = self.saved_a.unpack()._values()
-        return (_grad_for(self.a, grad._values() * self.exponent * x ** (self.exponent - 1)),)
-
-
-class PowBackward1(Node):
-    """``t ** u`` for two tensors."""
-
-    def __init__(self, a, b, result):
-        super().__init__(a, b)
-        self.a, self.b = a, b
-        self.saved_a, self.saved_b = self.save(a), self.save(b)
-        self.saved_result = self.save(result, is_output=True)
-
-    def apply(self, grad):
-        g, x, y = grad._values(), self.saved_a.unpack()._values(), self.saved_b.unpack()._values()
-        grads = [None, None]
-        if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.a, g * y * x ** (y - 1))
-        if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._values() * np.log(x))
-        return tuple(grads)
-
-
-class PowBackward2(Node):
-    """``2 ** t``: d/dt = 2 ** t * log(2)."""
-
-    def __init__(self, base, b, result):
-        super().__init__(b)
-        self.base, self.b, self.saved_result = base, b, self.save(result, is_output=True)
-
-    def apply(self, grad):
-        r = self.saved_result.unpack()._values()
-        return (_grad_for(self.b, grad._values() * r * np.log(self.base)),)
-
-
-def pow(self, exponent):
-    if not _is_operand(exponent):
-        return NotImplemented
-    dtype = result_type(self, exponent)
-    if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    compute = float64 if dtype.is_floating_point else dtype
-    with np.errstate(all="ignore"):
-        values = values_of(self, compute) ** values_of(exponent, compute)
-    out = _result(values, dtype, _device_of(self, exponent), inputs=(self, exponent))
-    if any_requires_grad(self, exponent):
-        if isinstance(exponent, Tensor):
-            out._set_grad_fn(PowBackward1(self, exponent, out))
-        else:
-            out._set_grad_fn(PowBackward0(self, exponent))
-    return out
-
-
-def __rpow__(self, base):
-    if not _is_operand(base):
-        return NotImplemented
-    dtype = result_type(self, base)
-    compute = float64 if dtype.is_floating_point else dtype
-    with np.errstate(all="ignore"):
-        values = values_of(base, compute) ** values_of(self, compute)
-    out = _result(values, dtype, self.device, inputs=(self,))
-    if any_requires_grad(self):
-        out._set_grad_fn(PowBackward2(base, self, out))
-    return out
-
-
-# --- unary operations ---------------------------------------------------------
-
-class NegBackward0(Node):
-    def __init__(self, a):
-        super().__init__(a)
-        self.a = a
-
-    def apply(self, grad):
-        return (_grad_for(self.a, -grad._values()),)
-
-
-def neg(self):
-    if self.dtype is bool_:
-        raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-            "invert a mask, use the `~` or `logical_not()` operator instead."
-        )
-    return _result(-self._values(), self.dtype, self.device,
-                   NegBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
-
-
-class ExpBackward0(Node):
-    """d/dx exp(x) = exp(x): the node saves its own *result*."""
-
-    def __init__(self, a, result):
-        super().__init__(a)
-        self.a, self.saved_result = a, self.save(result, is_output=True)
-
-    def apply(self, grad):
-        return (_grad_for(self.a, grad._values() * self.saved_result.unpack()._values()),)
-
-
-class SigmoidBackward0(ExpBackward0):
-    """d/dx sigmoid(x) = s * (1 - s), with s the saved result."""
-
-    def apply(self, grad):
-        s = self.saved_result.unpack()._values()
-        return (_grad_for(self.a, grad._values() * s * (1 - s)),)
-
-
-def _floating(self):
-    return self.dtype if self.dtype.is_floating_point else get_default_dtype()
-
-
-def exp(self):
-    dtype = _floating(self)
-    # Computed in float64 and rounded once, so float32 results are correctly
-    # rounded, as torch's are.
-    with np.errstate(all="ignore"):
-        values = np.exp(values_of(self, float64))
-    out = _result(values, dtype, self.device, inputs=(self,))
-    if any_requires_grad(self):
-        out._set_grad_fn(ExpBackward0(self, out))
-    return out
-
-
-def sigmoid(self):
-    dtype = _floating(self)
-    # As torch does it: exp(-x) rounded to the dtype, then 1 / (1 + e) in the dtype.
-    with np.errstate(all="ignore"):
-        e = np.exp(-values_of(self, float64)).astype(dtype._numpy_type)
-        one = dtype._numpy_type.type(1)
-        values = one / (one + e)
-    out = _result(values, dtype, self.device, inputs=(self,))
-    if any_requires_grad(self):
-        out._set_grad_fn(SigmoidBackward0(self, out))
-    return out
 
 
 # --- comparisons ----------------------------------------------------------------

@@ -7,7 +7,7 @@ this table is where they become methods, so ``a.clone()`` runs
 """
 
 from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
-from . import _python_copy, _reduce, _to, _views
+from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from ._tensor import Tensor
 from .autograd.functional_api import backward as _backward
 
@@ -46,12 +46,12 @@ _METHODS = {
     "select": _views.select, "as_strided": _views.as_strided,
     "__getitem__": _indexing.__getitem__, "__setitem__": _indexing.__setitem__,
     # math
-    "add": _math.add, "sub": _math.sub, "mul": _math.mul, "div": _math.div, "pow": _math.pow,
-    "neg": _math.neg, "exp": _math.exp, "sigmoid": _math.sigmoid,
+    "add": _math.add, "sub": _math.sub, "mul": _math.mul, "div": _math.div, "pow": _powers.pow,
+    "neg": _unary.neg, "exp": _unary.exp, "sigmoid": _unary.sigmoid,
     "__add__": _math.add, "__radd__": _math.__radd__, "__sub__": _math.sub,
     "__rsub__": _math.__rsub__, "__mul__": _math.mul, "__rmul__": _math.__rmul__,
     "__truediv__": _math.div, "__rtruediv__": _math.__rtruediv__,
-    "__pow__": _math.pow, "__rpow__": _math.__rpow__, "__neg__": _math.neg,
+    "__pow__": _powers.pow, "__rpow__": _powers.__rpow__, "__neg__": _unary.neg,
     "__eq__": _math.eq, "__ne__": _math.ne, "__lt__": _math.lt, "__le__": _math.le,
     "__gt__": _math.gt, "__ge__": _math.ge,
     "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
