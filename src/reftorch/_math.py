@@ -216,28 +216,6 @@ def __rsub__(self, other):
                    RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self,))
 
 
-class ReciprocalBackward0(Node):
-    def __init__(self, a, result):
-        super().__init__(a)
-        self.a, self.saved_result = a, self.save(result, is_output=True)
-
-    def apply(self, grad):
-        r = self.saved_result.unpack()._values()
-        return (_grad_for(self.a, -grad._values() * r * r),)
-
-
-def __rtruediv__(self, other):
-    """``2 / t`` is computed by torch as ``t.reciprocal() * 2``."""
-    if not _is_operand(other):
-        return NotImplemented
-    dtype = self.dtype if self.dtype.is_floating_point else get_default_dtype()
-    with np.errstate(all="ignore"):
-        recip = _result(1 / values_of(self, dtype), dtype, self.device, inputs=(self,))
-    if any_requires_grad(self):
-        recip._set_grad_fn(ReciprocalBackward0(self, recip))
-    return mul(recip, other)
-
-
 # --- comparisons ----------------------------------------------------------------
 
 def _compare(op):

@@ -47,10 +47,10 @@ _METHODS = {
     "__getitem__": _indexing.__getitem__, "__setitem__": _indexing.__setitem__,
     # math
     "add": _math.add, "sub": _math.sub, "mul": _math.mul, "div": _math.div, "pow": _powers.pow,
-    "neg": _unary.neg, "exp": _unary.exp, "sigmoid": _unary.sigmoid,
+    "neg": _unary.neg, "exp": _unary.exp, "sigmoid": _unary.sigmoid, "reciprocal": _unary.reciprocal,
     "__add__": _math.add, "__radd__": _math.__radd__, "__sub__": _math.sub,
     "__rsub__": _math.__rsub__, "__mul__": _math.mul, "__rmul__": _math.__rmul__,
-    "__truediv__": _math.div, "__rtruediv__": _math.__rtruediv__,
+    "__truediv__": _math.div, "__rtruediv__": _unary.__rtruediv__,
     "__pow__": _powers.pow, "__rpow__": _powers.__rpow__, "__neg__": _unary.neg,
     "__eq__": _math.eq, "__ne__": _math.ne, "__lt__": _math.lt, "__le__": _math.le,
     "__gt__": _math.gt, "__ge__": _math.ge,

@@ -1,6 +1,6 @@
-"""Functions of one tensor: ``-t``, ``t.exp()``, ``t.sigmoid()``.
+"""Functions of one tensor: ``-t``, ``t.exp()``, ``t.sigmoid()``, ``t.reciprocal()``.
 
-``exp`` and ``sigmoid`` save their own *result* for backward (the derivative
+``exp``, ``sigmoid`` and ``reciprocal`` save their own *result* for backward (the derivative
 of exp(x) is exp(x)), so writing into that result in place makes backward
 raise. Integer inputs give floating results.
 """
@@ -8,7 +8,7 @@ raise. Integer inputs give floating results.
 import numpy as np
 
 from ._dtype import bool as bool_, float64, get_default_dtype
-from ._math import _grad_for, _result, values_of
+from ._math import _grad_for, _is_operand, _result, mul, values_of
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -31,18 +31,22 @@ def neg(self):
                    NegBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
 
 
-class ExpBackward0(Node):
-    """d/dx exp(x) = exp(x): the node saves its own *result*."""
+class _ResultSavingNode(Node):
+    """A node whose derivative is a function of the op's own *result*, which it saves."""
 
     def __init__(self, a, result):
         super().__init__(a)
         self.a, self.saved_result = a, self.save(result, is_output=True)
 
+
+class ExpBackward0(_ResultSavingNode):
+    """d/dx exp(x) = exp(x)."""
+
     def apply(self, grad):
         return (_grad_for(self.a, grad._values() * self.saved_result.unpack()._values()),)
 
 
-class SigmoidBackward0(ExpBackward0):
+class SigmoidBackward0(_ResultSavingNode):
     """d/dx sigmoid(x) = s * (1 - s), with s the saved result."""
 
     def apply(self, grad):
@@ -50,20 +54,32 @@ class SigmoidBackward0(ExpBackward0):
         return (_grad_for(self.a, grad._values() * s * (1 - s)),)
 
 
+class ReciprocalBackward0(_ResultSavingNode):
+    """d/dx (1 / x) = -r * r, with r the saved result."""
+
+    def apply(self, grad):
+        r = self.saved_result.unpack()._values()
+        return (_grad_for(self.a, -grad._values() * r * r),)
+
+
 def _floating(self):
     return self.dtype if self.dtype.is_floating_point else get_default_dtype()
 
 
+def _unary_result(self, values, node_class):
+    """The result tensor, laid out like ``self``, with its node if ``self`` requires grad."""
+    out = _result(values, _floating(self), self.device, inputs=(self,))
+    if any_requires_grad(self):
+        out._set_grad_fn(node_class(self, out))
+    return out
+
+
 def exp(self):
-    dtype = _floating(self)
     # Computed in float64 and rounded once, so float32 results are correctly
     # rounded, as torch's are.
     with np.errstate(all="ignore"):
         values = np.exp(values_of(self, float64))
-    out = _result(values, dtype, self.device, inputs=(self,))
-    if any_requires_grad(self):
-        out._set_grad_fn(ExpBackward0(self, out))
-    return out
+    return _unary_result(self, values, ExpBackward0)
 
 
 def sigmoid(self):
@@ -73,7 +89,17 @@ def sigmoid(self):
         e = np.exp(-values_of(self, float64)).astype(dtype._numpy_type)
         one = dtype._numpy_type.type(1)
         values = one / (one + e)
-    out = _result(values, dtype, self.device, inputs=(self,))
-    if any_requires_grad(self):
-        out._set_grad_fn(SigmoidBackward0(self, out))
-    return out
+    return _unary_result(self, values, SigmoidBackward0)
+
+
+def reciprocal(self):
+    with np.errstate(all="ignore"):  # 1/0 is inf, silently, as in torch
+        values = 1 / values_of(self, _floating(self))
+    return _unary_result(self, values, ReciprocalBackward0)
+
+
+def __rtruediv__(self, other):
+    """``2 / t`` is computed by torch as ``t.reciprocal() * 2``."""
+    if not _is_operand(other):
+        return NotImplemented
+    return mul(reciprocal(self), other)
