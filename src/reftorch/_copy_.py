@@ -15,7 +15,7 @@
 
 import numpy as np
 
-from ._inplace import check_inplace, check_inplace_shape, check_no_partial_overlap, is_recording, write_inplace
+from ._inplace import check_inplace_shape, check_no_partial_overlap, write_inplace
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node
@@ -42,7 +42,10 @@ class CopyBackwards(Node):
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, int, float, bool)):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
-    check_inplace(self, is_recording(self, src))  # autograd's check comes first
-    check_no_partial_overlap(self, src)
-    check_inplace_shape(self, src)
-    return write_inplace(self, values_of(src, self.dtype), lambda: CopyBackwards(self, src), src)
+
+    def new_values():
+        check_no_partial_overlap(self, src)
+        check_inplace_shape(self, src)
+        return values_of(src, self.dtype)
+
+    return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)

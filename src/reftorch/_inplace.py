@@ -30,7 +30,6 @@ _NO_GRAD_VIEW = (
     "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
     "be tracked)."
 )
-_SHORT = {"torch.float32": "Float", "torch.float64": "Double", "torch.int64": "Long", "torch.bool": "Bool"}
 
 
 def check_inplace(self, recording):
@@ -70,16 +69,18 @@ def check_no_partial_overlap(self, other):
         raise RuntimeError(_OVERLAP)
 
 
-def is_recording(self, *inputs):
-    """Will this in-place write be recorded? Only floating point tensors carry
-    gradients: writing into an int tensor records nothing, whatever the source."""
-    return self.dtype.is_floating_point and any_requires_grad(self, *inputs)
+def write_inplace(self, new_values, make_node, *inputs):
+    """Steps 1-4 above.
 
-
-def write_inplace(self, values, make_node, *inputs):
-    """Steps 1-4 above. ``make_node()`` builds the op's node; it runs before the write."""
-    recording = is_recording(self, *inputs)
+    ``new_values()`` runs the op's own checks (shape, dtype, overlap) and
+    computes the numbers to write: it runs after autograd's check, as in torch.
+    ``make_node()`` builds the op's node; it runs before the write.
+    """
+    # Only floating point tensors carry gradients: writing into an int tensor
+    # records nothing, whatever the source is.
+    recording = self.dtype.is_floating_point and any_requires_grad(self, *inputs)
     check_inplace(self, recording)
+    values = new_values()
     node = make_node() if recording else None
     self._values()[...] = values
     self._version_counter.bump()
@@ -137,7 +138,7 @@ def check_inplace_dtype(self, other):
     dtype = result_type(self, other)
     if _category(dtype) > _category(self.dtype):
         raise RuntimeError(
-            f"result type {_SHORT[str(dtype)]} can't be cast to the desired output type {_SHORT[str(self.dtype)]}"
+            f"result type {dtype._short_name} can't be cast to the desired output type {self.dtype._short_name}"
         )
     check_inplace_shape(self, other)
     return dtype
@@ -154,11 +155,12 @@ def check_inplace_shape(self, other):
 
 
 def _arith_inplace(self, other, compute, make_node):
-    check_inplace(self, is_recording(self, other))  # autograd's check comes first
-    check_no_partial_overlap(self, other)
-    dtype = check_inplace_dtype(self, other)
-    new = compute(values_of(self, dtype), values_of(other, dtype))
-    return write_inplace(self, new, make_node, other)
+    def new_values():
+        check_no_partial_overlap(self, other)
+        dtype = check_inplace_dtype(self, other)
+        return compute(values_of(self, dtype), values_of(other, dtype))
+
+    return write_inplace(self, new_values, make_node, other)
 
 
 def _snapshot(t):
@@ -191,7 +193,7 @@ def div_(self, other):
 
     if not self.dtype.is_floating_point:
         raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {_SHORT[str(self.dtype)]}"
+            f"result type Float can't be cast to the desired output type {self.dtype._short_name}"
         )
     return _arith_inplace(
         self, other, lambda x, y: x / y, lambda: DivBackward0(self, other, old_self=_snapshot(self))
@@ -225,7 +227,7 @@ class FillBackward3(Node):
 
 
 def zero_(self):
-    return write_inplace(self, 0, lambda: ZeroBackward0(self))
+    return write_inplace(self, lambda: 0, lambda: ZeroBackward0(self))
 
 
 def fill_(self, value):
@@ -234,8 +236,8 @@ def fill_(self, value):
             raise RuntimeError(
                 f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
             )
-        return write_inplace(self, values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
-    return write_inplace(self, values_of(value, self.dtype), lambda: FillBackward2(self))
+        return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
+    return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward2(self))
 
 
 def __iadd__(self, other):

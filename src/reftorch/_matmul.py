@@ -81,7 +81,7 @@ def matmul(self, other):
             )
         if self.dtype is not other.dtype:
             raise RuntimeError(
-                f"dot : expected both vectors to have same dtype, but found {_short(self.dtype)} and {_short(other.dtype)}"
+                f"dot : expected both vectors to have same dtype, but found {self.dtype._short_name} and {other.dtype._short_name}"
             )
         return _product(self, other, DotBackward0)
     if shapes == (2, 2):
@@ -101,10 +101,10 @@ def matmul(self, other):
                 f"size mismatch, got input ({self._size[0]}), mat ({self._size[0]}x{self._size[1]}), vec ({other._size[0]})"
             )
         if self.dtype is not other.dtype:
-            result = _short(promote_types(self.dtype, other.dtype))
+            result = promote_types(self.dtype, other.dtype)._short_name
             raise RuntimeError(
                 f"addmv input tensors must have the same dtype, but got {result}, "
-                f"{_short(self.dtype)}, and {_short(other.dtype)}"
+                f"{self.dtype._short_name}, and {other.dtype._short_name}"
             )
         return _product(self, other, MvBackward0)
     if shapes == (1, 2):
@@ -122,10 +122,6 @@ def matmul(self, other):
     raise RuntimeError(
         f"reftorch's matmul supports 1-D and 2-D tensors only; got {self.dim()}-D and {other.dim()}-D"
     )
-
-
-def _short(dtype):
-    return {"torch.float32": "Float", "torch.float64": "Double", "torch.int64": "Long", "torch.bool": "Bool"}[str(dtype)]
 
 
 def _c_name(dtype):

@@ -86,7 +86,7 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     _check_dim_types(dim, "mean")  # argument types first, then dtype, then dim ranges
     out_dtype = dtype or self.dtype
     if not out_dtype.is_floating_point:
-        raise RuntimeError(_MEAN_DTYPE_ERROR.format(_short(self.dtype)))
+        raise RuntimeError(_MEAN_DTYPE_ERROR.format(self.dtype._short_name))
     dims = _dims(self, dim, "mean")
     values = self._values().mean(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
     out = Tensor._from_values(values, out_dtype, self.device)
@@ -95,7 +95,3 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
         node = MeanBackward0 if dim is None else MeanBackward1
         out._set_grad_fn(node(self, dims, keepdim, 1 / count if count else np.nan))
     return out
-
-
-def _short(dtype):
-    return {"torch.int64": "Long", "torch.bool": "Bool"}.get(str(dtype), str(dtype))

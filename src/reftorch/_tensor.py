@@ -22,7 +22,6 @@ import numpy as np
 
 from . import _strides
 from ._device import cpu
-from ._dtype import float32, float64, int64
 from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor_str import _str
@@ -37,7 +36,6 @@ _NON_LEAF_GRAD_WARNING = (
     "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
 )
 
-_TYPE_NAMES = {float32: "Float", float64: "Double", int64: "Long"}
 
 
 class Tensor:
@@ -168,7 +166,7 @@ class Tensor:
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 
     def type(self):
-        name = _TYPE_NAMES.get(self._dtype, "Bool") + "Tensor"
+        name = self._dtype._short_name + "Tensor"
         return f"torch.cuda.{name}" if self.is_cuda else f"torch.{name}"
 
     @property
@@ -288,8 +286,9 @@ class Tensor:
         later ones are added in place."""
         if self._grad is None:
             # .grad is laid out like the tensor itself when that layout is dense.
-            strides = _strides.preserve_format_strides(self._size, self._stride)
-            if not _strides.is_non_overlapping_and_dense(self._size, self._stride):
+            if _strides.is_non_overlapping_and_dense(self._size, self._stride):
+                strides = self._stride
+            else:
                 strides = _strides.contiguous_strides(self._size)
             if steal and grad._stride == strides:
                 self._grad = grad

@@ -16,6 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from .grad_mode import no_grad
+from .graph import AccumulateGrad
 
 
 def _count_dependencies(roots):
@@ -59,9 +60,9 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
                 captured[id(node)] = grad
             for t in node._retained:
                 t._accumulate_grad(grad, steal=False)
-            if node.name() == "torch::autograd::AccumulateGrad":
-                if capture_ids is None:
-                    node.variable._accumulate_grad(grad, steal=id(grad) in owned)
+            if isinstance(node, AccumulateGrad):
+                if capture_ids is None:  # autograd.grad never writes .grad
+                    node.apply(grad, steal=id(grad) in owned)
                 grads_in = ()
             else:
                 grads_in = node.apply(grad)

@@ -77,10 +77,10 @@ class AccumulateGrad(Node):
     def name(self):
         return "torch::autograd::AccumulateGrad"
 
-    def apply(self, grad):
-        """The engine calls ``variable._accumulate_grad`` itself (it knows
-        whether the gradient tensor may be handed over without a copy)."""
-        self.variable._accumulate_grad(grad)
+    def apply(self, grad, steal=False):
+        """Add ``grad`` into ``variable.grad``. The engine says whether the
+        gradient tensor is its own to hand over without a copy (``steal``)."""
+        self.variable._accumulate_grad(grad, steal=steal)
         return ()
 
 
