@@ -6,14 +6,9 @@ position. These helpers give reftorch the same answers, so a mistake in the
 course's code reads the same on both libraries.
 """
 
+from ._device import device
+from ._dtype import dtype
 from ._tensor import Tensor
-
-
-def _shape_arg(args):
-    """Accept both ``f(2, 3)`` and ``f((2, 3))``."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0])
-    return tuple(args)
 
 
 def _is_int(value):
@@ -21,6 +16,11 @@ def _is_int(value):
 
 
 def _type_name(value):
+    """A value's type as torch's parser names it: ``Tensor``, ``torch.dtype``, ``float``."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, (dtype, device)):
+        return f"torch.{type(value).__name__}"
     return type(value).__name__
 
 

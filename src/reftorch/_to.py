@@ -10,6 +10,7 @@ back to ``a``'s dtype and device.
 import builtins
 
 from . import _strides
+from ._arguments import _type_name
 from ._device import as_device, device as device_type
 from ._dtype import bool as bool_, dtype as dtype_type, float32, float64, int64
 from ._tensor import Tensor
@@ -33,14 +34,6 @@ _TO_SIGNATURES = (
     " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
     "torch.memory_format memory_format = None)\n"
 )
-
-
-def _type_name(x):
-    if isinstance(x, Tensor):
-        return "Tensor"
-    if isinstance(x, (dtype_type, device_type)):
-        return f"torch.{type(x).__name__}"
-    return type(x).__name__
 
 
 def _parse_to_args(self, args, kwargs):
