@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "differential"))
 
-from harness import assert_same, assert_same_as_gpu  # noqa: E402
+from crosscheck.harness import assert_same, assert_same_as_gpu  # noqa: E402
 
 
 def test_seed_01_clone_of_a_float64_cuda_leaf_prints_device_dtype_and_clone_backward():

@@ -1,6 +1,6 @@
 """Autograd: leaves, grad_fn graphs, backward, grad modes, autograd.grad."""
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 
 def test_leaves_and_non_leaves():

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import pytest
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 _SETUP = (
     "t = torch.arange(6.).view(2, 3)\n"

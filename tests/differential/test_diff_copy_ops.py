@@ -1,6 +1,6 @@
 """The copy operations: clone, detach, .data, new_tensor, copy_, copy.copy, copy.deepcopy."""
 
-from harness import assert_same, assert_same_as_gpu
+from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
 # ---- clone -----------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Creating tensors: factories, *_like, new_*, from_numpy/numpy."""
 
-from harness import assert_same, assert_same_as_gpu
+from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
 def test_tensor_infers_dtype_from_nested_lists_scalars_and_bools():

@@ -1,6 +1,6 @@
 """dtypes, devices, to()/cpu()/cuda() and the dtype shortcuts."""
 
-from harness import assert_same, assert_same_as_gpu
+from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
 def test_default_dtype_is_float32_and_dtypes_print_by_name():

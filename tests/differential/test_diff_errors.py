@@ -6,7 +6,7 @@ was observed before the error is kept.
 
 import pytest
 
-from harness import assert_same, assert_same_as_gpu
+from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
 def _check(body: str, raises: str):

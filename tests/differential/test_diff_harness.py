@@ -5,7 +5,7 @@ import types
 import pytest
 import torch
 
-from harness import (
+from crosscheck.harness import (
     Trace,
     _cuda_print_problems,
     _unwrap_suffixes,

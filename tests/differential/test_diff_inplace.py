@@ -1,6 +1,6 @@
 """In-place operations, __setitem__, augmented assignment, version bumps."""
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 
 def test_each_in_place_method_bumps_the_version_once_and_returns_self():

@@ -1,6 +1,6 @@
 """Arithmetic with broadcasting, reductions, matmul, comparisons, promotion."""
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 
 def test_binary_operators_broadcast():

@@ -6,7 +6,7 @@ Random initialisation is not compared: every Linear gets explicit weights
 
 import textwrap
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 LINEAR_2_3 = """
 torch.manual_seed(0)

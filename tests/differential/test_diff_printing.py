@@ -1,6 +1,6 @@
 """repr/print of tensors, dtypes, devices, sizes, grad_fn nodes and Parameters."""
 
-from harness import assert_same, assert_same_as_gpu
+from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
 def test_print_of_zero_one_and_two_dimensional_float_tensors():

@@ -7,7 +7,7 @@ arbitrary strided inputs, broadcasting with type promotion.
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 SETTINGS = settings(
     max_examples=40,

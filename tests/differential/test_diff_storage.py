@@ -1,6 +1,6 @@
 """Storage, metadata, version counters and object identity."""
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 
 def test_untyped_storage_reports_bytes_and_size_and_a_pointer_shared_by_views():

@@ -1,6 +1,6 @@
 """Views: indexing, view/reshape, transposes, expand, squeeze, _base."""
 
-from harness import assert_same
+from crosscheck.harness import assert_same
 
 
 def test_int_and_negative_int_indexing_gives_views():

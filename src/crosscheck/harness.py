@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 _ADDR = re.compile(r"0x[0-9a-fA-F]+")
-_REPO = Path(__file__).resolve().parents[2]
+_REPO = Path(__file__).resolve().parents[2]  # src/crosscheck/harness.py -> repo
 
 
 def _norm(text: str) -> str:

@@ -1,0 +1,1 @@
+"""Grading tools: see autograder/README.md."""

@@ -1,0 +1,1 @@
+"""Checks used by the exercise notebooks\x27 test cells."""
