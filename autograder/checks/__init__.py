@@ -1,1 +1,1 @@
-"""Checks used by the exercise notebooks\x27 test cells."""
+"""Checks used by the exercise notebooks' test cells."""
