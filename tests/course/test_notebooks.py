@@ -1,0 +1,106 @@
+"""Every course notebook runs top to bottom and follows course/README.md."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import nbformat
+import pytest
+
+from coursebook.execution import stderr_outputs
+from course_paths import CHAPTERS, COURSE, NOTEBOOKS
+
+# the exercise each chapter must link to (exercises/<name>/<name>.ipynb)
+EXERCISE_LINKS = {
+    "05_clone.ipynb": ["clone"],
+    "06_detach_and_data.ipynb": ["detach"],
+    "07_copies_that_leave_the_graph.ipynb": ["new_tensor", "copy_into"],
+    "08_copy_deepcopy_and_models.ipynb": ["python_copy", "model_snapshot"],
+}
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def test_the_course_has_at_least_eleven_notebooks_and_an_index():
+    assert len(NOTEBOOKS) >= 11, [p.name for p in NOTEBOOKS]
+    assert (COURSE / "00_index.ipynb").exists()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_executes_without_error(executed_notebooks, path):
+    run = executed_notebooks[path]
+    assert run.error is None, f"{path.name} failed to execute:\n{run.error}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_warning_is_left_unexplained(executed_notebooks, path):
+    found = stderr_outputs(executed_notebooks[path].notebook)
+    assert not found, (
+        f"{path.name}: cells write to stderr without the 'explained-warning' tag: {found}"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_committed_clean(path):
+    nb = json.loads(path.read_text())
+    assert nb["metadata"].get("kernelspec", {}).get("name") == "python3"
+    dirty = [
+        i
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "code" and (cell.get("outputs") or cell.get("execution_count"))
+    ]
+    assert not dirty, f"{path.name}: cells {dirty} were committed with outputs"
+
+
+def _markdown(nb) -> str:
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_relative_link_resolves(path):
+    nb = nbformat.read(path, as_version=4)
+    broken = []
+    for target in LINK.findall(_markdown(nb)):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        if not (path.parent / target).exists():
+            broken.append(target)
+    assert not broken, f"{path.name}: links to missing files {broken}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_has_predict_questions_answered_on_click(path):
+    nb = nbformat.read(path, as_version=4)
+    questions = [
+        c.source
+        for c in nb.cells
+        if c.cell_type == "markdown" and "predict" in c.source.lower() and "<details>" in c.source
+    ]
+    assert questions, f"{path.name}: no 'predict the output' question with a <details> answer"
+    for q in questions:
+        assert "<summary>" in q and "</details>" in q, f"{path.name}: unclosed answer in {q[:80]!r}"
+
+
+@pytest.mark.parametrize("path", [p for p in CHAPTERS if p.name != "00_index.ipynb"], ids=lambda p: p.name)
+def test_chapter_ends_with_a_cross_check_of_its_key_cells(executed_notebooks, path):
+    nb = executed_notebooks[path].notebook
+    code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+    assert any(c.source.lstrip().startswith("%%key") for c in code), f"{path.name}: no %%key cell"
+    last = code[-1]
+    assert "cross_check_key_cells(" in last.source, f"{path.name}: last code cell is not the cross-check"
+    shown = "".join(o.get("data", {}).get("text/plain", "") for o in last.outputs)
+    assert "torch and reftorch agree" in shown, f"{path.name}: the cross-check did not report agreement"
+
+
+@pytest.mark.parametrize("chapter", sorted(EXERCISE_LINKS))
+def test_chapter_links_its_exercises(chapter):
+    nb = nbformat.read(COURSE / chapter, as_version=4)
+    text = _markdown(nb)
+    for name in EXERCISE_LINKS[chapter]:
+        assert f"../exercises/{name}/{name}.ipynb" in text, f"{chapter} does not link exercise {name}"
+
+
+def test_index_links_every_notebook():
+    text = _markdown(nbformat.read(COURSE / "00_index.ipynb", as_version=4))
+    missing = [p.name for p in NOTEBOOKS if p.name != "00_index.ipynb" and p.name not in text]
+    assert not missing, f"the index does not link {missing}"

@@ -1,0 +1,84 @@
+"""The code a learner reads in a chapter is the code in src/reftorch.
+
+Chapters show reftorch with ``coursebook.show_source``; each such output
+carries the object's qualified name.  On the executed notebooks we check that
+the text shown is, byte for byte, ``inspect.getsource`` of that object now,
+and that no code cell defines a function or class that reftorch defines
+(which would be a second, possibly diverging, copy).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import reftorch
+from course_paths import CHAPTERS, NOTEBOOKS
+
+# chapters that build a piece of reftorch (the index, the myths and the
+# decision guide only use it)
+BUILDING_CHAPTERS = [p for p in CHAPTERS if p.name[:2] in {f"{i:02d}" for i in range(1, 9)}]
+
+
+def _resolve(qualified: str):
+    parts = qualified.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise LookupError(qualified)
+
+
+def _shown(nb):
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get("coursebook")
+            if meta:
+                yield index, meta["object"], output["data"]["text/plain"]
+
+
+def _reftorch_definitions() -> set[str]:
+    names = set()
+    for info in pkgutil.walk_packages(reftorch.__path__, "reftorch."):
+        tree = ast.parse(inspect.getsource(importlib.import_module(info.name)))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("__"):
+                names.add(node.name)
+    return names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_shown_source_is_the_package_source(executed_notebooks, path):
+    for index, name, text in _shown(executed_notebooks[path].notebook):
+        current = inspect.getsource(_resolve(name))
+        header, _, body = text.partition("\n")
+        assert body == current, f"{path.name} cell {index}: the source shown for {name} is not the package's"
+
+
+@pytest.mark.parametrize("path", BUILDING_CHAPTERS, ids=lambda p: p.name)
+def test_chapter_builds_reftorch_in_the_open(executed_notebooks, path):
+    shown = list(_shown(executed_notebooks[path].notebook))
+    assert shown, f"{path.name} shows no reftorch source with show_source()"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_cell_retypes_reftorch(executed_notebooks, path):
+    defined_by_reftorch = _reftorch_definitions()
+    for index, cell in enumerate(executed_notebooks[path].notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(l for l in cell.source.splitlines() if not l.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                assert node.name not in defined_by_reftorch, (
+                    f"{path.name} cell {index} defines {node.name!r}, which reftorch defines: "
+                    "show the package's version with show_source() instead of retyping it"
+                )
