@@ -25,7 +25,7 @@ venv: $(STAMP)
 lab: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --allow-root --no-browser \
 		--ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(CURDIR)" \
-		--LabApp.default_url="/lab/tree/course"
+		--LabApp.default_url="/lab/tree/course/00_index.ipynb"
 
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
