@@ -107,8 +107,11 @@ def _from_data(data, dtype, device, requires_grad, caller):
     dtype = _check_dtype(dtype, caller.split(".")[-1])
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING.format(caller), UserWarning, stacklevel=3)
+        # Like data.to(..., copy=True): a new storage laid out as the source is
+        # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()
-        t = Tensor._from_values(source._values(), dtype or data.dtype, as_device(device) or data.device)
+        strides = _strides.preserve_format_strides(source._size, source._stride)
+        t = Tensor._from_values(source._values(), dtype or data.dtype, as_device(device) or data.device, strides)
         return _finish(t, requires_grad)
     if isinstance(data, np.ndarray):
         t = Tensor._from_values(data, dtype or from_numpy_dtype(data.dtype), as_device(device) or cpu)

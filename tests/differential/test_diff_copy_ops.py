@@ -494,3 +494,20 @@ def test_deepcopy_of_a_tensor_and_its_detach_shares_one_new_storage():
         print(pair[0].data_ptr() == pair[1].data_ptr(), pair[0].data_ptr() == a.data_ptr())
         """
     )
+
+
+def test_tensor_of_a_tensor_keeps_the_source_layout():
+    # torch.tensor(t) and t.new_tensor(t) copy like t.to(copy=True): preserve_format
+    assert_same(
+        """
+        import warnings
+        warnings.simplefilter("ignore")
+        t = torch.arange(6.).reshape(2, 3).t()
+        a = torch.tensor(t)
+        b = t.new_tensor(t)
+        c = torch.tensor(t, dtype=torch.int64)
+        s = torch.arange(12.).reshape(3, 4)[:, ::2]
+        d = torch.tensor(s)
+        print(a.stride(), b.stride(), c.stride(), d.stride(), a.is_contiguous())
+        """
+    )
