@@ -1,0 +1,156 @@
+"""The building blocks of every copy operation, for the exercises.
+
+Each copy operation of the course is a short recipe made of a few steps:
+get memory, lay metadata over it, move numbers, and tell autograd (and the
+version counter) what happened. This module hands you exactly those steps,
+one function each, so that you can write ``clone``, ``detach``, ``copy_`` and
+the others yourself and compare them with torch.
+
+Memory
+    ``allocate(numel, dtype)``          a new storage, big enough for ``numel`` elements
+    ``copy_storage(storage)``           a new storage holding the same bytes
+Metadata
+    ``tensor_on(storage, size, stride, storage_offset, dtype=..., version_counter=...)``
+                                        a new tensor object looking into ``storage``
+    ``contiguous_strides``, ``preserve_format_strides``   strides for a new layout
+Numbers
+    ``copy_elements(dst, src)``         write ``src``'s numbers into ``dst``'s elements
+Version counter
+    ``version_counter_of(t)``, ``bump_version(t)``
+Autograd
+    ``should_record(*inputs)``, ``record(result, node)``, ``record_inplace(dst, node)``, ``CloneBackward0``,
+    ``CopyBackwards``, ``check_inplace_allowed(dst, *sources)``
+
+None of these functions does more than its docstring says: ``copy_elements``
+does not bump a version, ``tensor_on`` records no history, and so on. Putting
+the steps together in the right order is your part.
+"""
+
+from ._clone import CloneBackward0
+from ._copy_ import CopyBackwards
+from ._device import as_device, cpu
+from ._inplace import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
+from ._math import values_of
+from ._storage import UntypedStorage
+from ._strides import contiguous_strides, preserve_format_strides
+from ._tensor import Tensor
+from .autograd.graph import any_requires_grad
+
+__all__ = [
+    "allocate", "copy_storage", "tensor_on", "contiguous_strides", "preserve_format_strides",
+    "copy_elements", "version_counter_of", "bump_version", "should_record", "record", "record_inplace",
+    "CloneBackward0", "CopyBackwards", "check_inplace_allowed",
+]
+
+
+# --- memory -----------------------------------------------------------------
+
+def allocate(numel, dtype, device=None):
+    """A new, zero-filled storage with room for ``numel`` elements of ``dtype``.
+
+    Memory only: no tensor looks into it yet. Its ``data_ptr()`` differs from
+    every other storage's, which is what "new memory" means.
+    """
+    return UntypedStorage(numel * dtype.itemsize, as_device(device) or cpu)
+
+
+def copy_storage(storage):
+    """A new storage with a copy of every byte of ``storage`` (same size, same device).
+
+    Nothing is shared afterwards: writing into one never shows in the other.
+    """
+    return UntypedStorage._wrap(storage._bytes.copy(), storage.device)
+
+
+# --- metadata ---------------------------------------------------------------
+
+def tensor_on(storage, size, stride, storage_offset=0, *, dtype, version_counter=None):
+    """A new tensor object: new metadata looking into an existing ``storage``.
+
+    Element ``[i, j, ...]`` is read from slot ``storage_offset + i*stride[0] +
+    j*stride[1] + ...`` of the storage (counted in elements of ``dtype``).
+
+    * Python object: new. Memory: ``storage`` itself, not copied.
+    * Version counter: the one you pass (share it to make the new tensor and
+      its source see each other's in-place writes), or a new one at 0.
+    * Autograd: none. The result is a leaf with ``requires_grad=False`` and no
+      ``grad_fn``; use ``record`` or ``t.requires_grad_()`` afterwards.
+    """
+    return Tensor._make(storage, storage_offset, tuple(size), tuple(stride), dtype, version_counter)
+
+
+# --- numbers ----------------------------------------------------------------
+
+def copy_elements(dst, src):
+    """Write the numbers of ``src`` (a tensor or a Python number) into ``dst``'s elements.
+
+    ``src`` is broadcast to ``dst``'s shape (torch's error if it cannot be) and
+    cast to ``dst``'s dtype (a float written into an int tensor is truncated).
+    Both tensors may have any strides: each element goes to the storage slot
+    ``dst``'s metadata says.
+
+    This moves numbers and nothing else: no version bump, no autograd check,
+    no graph node.
+    """
+    check_no_partial_overlap(dst, src)
+    check_inplace_shape(dst, src)
+    dst._values()[...] = values_of(src, dst.dtype)
+
+
+# --- version counter --------------------------------------------------------
+
+def version_counter_of(t):
+    """The version counter object of ``t`` (pass it to ``tensor_on`` to share it)."""
+    return t._version_counter
+
+
+def bump_version(t):
+    """Add one to ``t``'s version counter, as every in-place write must.
+
+    Every tensor sharing that counter (views, ``detach()``) sees the new value.
+    """
+    t._version_counter.bump()
+
+
+# --- autograd ---------------------------------------------------------------
+
+def should_record(*inputs):
+    """True when an operation on ``inputs`` must record a graph node: grad mode
+    is on (not inside ``no_grad``) and at least one input requires grad."""
+    return any_requires_grad(*inputs)
+
+
+def record(result, node):
+    """Make ``node`` the ``grad_fn`` of ``result``.
+
+    ``result`` stops being a leaf and now requires grad. A node is built from
+    the op's inputs, e.g. ``CloneBackward0(source)`` or ``CopyBackwards(dst,
+    src)``: its ``next_functions`` then lead to the inputs' own history (or to
+    the ``AccumulateGrad`` of a leaf), so backward reaches them.
+    """
+    result._set_grad_fn(node)
+    return result
+
+
+def record_inplace(dst, node):
+    """Make ``node`` the new history of ``dst`` after an in-place write into it.
+
+    Like ``record``, except when ``dst`` is a view: then the base it looks
+    into gets the new history (a ``CopySlices`` node: "the old base, except
+    that these elements now come from ``node``"), and the view's own
+    ``grad_fn`` is derived from its base's.
+    """
+    rebase_history(dst, node)
+    return dst
+
+
+def check_inplace_allowed(dst, *sources):
+    """Raise torch's error if autograd forbids writing into ``dst`` now.
+
+    The rule: outside ``no_grad``, a leaf that requires grad (or a view of one)
+    may not be overwritten, because its ``.grad`` would no longer describe its
+    values. Integer tensors carry no gradient, so nothing is checked for them.
+    Call it before writing anything.
+    """
+    recording = dst.dtype.is_floating_point and any_requires_grad(dst, *sources)
+    check_inplace(dst, recording)
