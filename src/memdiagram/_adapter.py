@@ -1,0 +1,107 @@
+"""One interface for reading a tensor, whichever library made it.
+
+The diagram never calls torch or reftorch directly. It asks an *adapter*
+these questions about a tensor, and nothing else:
+
+* ``metadata(t)``      size, stride, storage offset, dtype, device,
+                       requires_grad, is_leaf, the ``grad_fn`` name, ``_version``;
+* ``storage_key(t)``   which allocation the tensor looks into (equal keys mean
+                       shared memory), with ``storage_nbytes`` and
+                       ``storage_values`` (every slot of the allocation, read
+                       as the tensor's dtype);
+* ``counter_key(t)``   which version counter object the tensor holds (equal
+                       keys mean a shared counter), and how that was found out;
+* ``base(t)``          the tensor a view was made from (``t._base``);
+* ``grad_fn(t)``, ``next_functions(node)``, ``node_name(node)``,
+  ``accumulated_variable(node)``: the autograd graph.
+
+Every method only reads. Reading must not bump a version, create graph nodes
+or move memory: the diagram has to show the program's state, not its own.
+
+``adapter_for(tensor)`` and ``adapter_for_module(module)`` pick the adapter.
+"""
+
+
+class TensorAdapter:
+    """The questions the diagram asks about a tensor. Subclasses answer them."""
+
+    #: what the narration calls the library ("torch" or "reftorch")
+    library = "?"
+
+    def is_tensor(self, obj):
+        raise NotImplementedError
+
+    def metadata(self, t):
+        """A dict: shape, stride, offset, dtype, device, itemsize, requires_grad,
+        is_leaf, grad_fn (a name or None), version (an int, or None when the
+        tensor has no counter, e.g. inference-mode tensors)."""
+        raise NotImplementedError
+
+    def storage_key(self, t):
+        raise NotImplementedError
+
+    def storage_nbytes(self, t):
+        raise NotImplementedError
+
+    def storage_values(self, t):
+        """Every slot of the tensor's storage, read as the tensor's dtype, as a
+        list of Python numbers (or None when the bytes cannot be read, e.g. on
+        the meta device)."""
+        raise NotImplementedError
+
+    def counter_key(self, t, others):
+        """``(key, how)``: the identity of the tensor's version counter and a
+        short phrase saying how it was found. ``others`` are all tensors in
+        the same diagram (a rule-based method needs them)."""
+        raise NotImplementedError
+
+    def base(self, t):
+        return getattr(t, "_base", None)
+
+    def grad_fn(self, t):
+        return t.grad_fn
+
+    def next_functions(self, node):
+        return [fn for fn, _ in node.next_functions if fn is not None]
+
+    def node_name(self, node):
+        """``MulBackward0``; ``AccumulateGrad`` without the C++ namespace."""
+        return node.name().rsplit("::", 1)[-1]
+
+    def accumulated_variable(self, node):
+        """For an AccumulateGrad node, the leaf it adds gradients into."""
+        return getattr(node, "variable", None)
+
+
+def adapter_for(obj):
+    """The adapter for a tensor object, chosen by the package that defines its class."""
+    for cls in type(obj).__mro__:
+        package = cls.__module__.split(".", 1)[0]
+        if package == "torch":
+            from ._torch_adapter import TorchAdapter
+
+            return TorchAdapter()
+        if package == "reftorch":
+            from ._reftorch_adapter import ReftorchAdapter
+
+            return ReftorchAdapter()
+    raise TypeError(
+        f"memdiagram draws torch or reftorch tensors, not {type(obj).__name__}"
+    )
+
+
+def adapter_for_module(module):
+    """The adapter for ``torch=...`` as passed to ``step_through``."""
+    name = getattr(module, "__name__", None)
+    if name == "torch":
+        from ._torch_adapter import TorchAdapter
+
+        return TorchAdapter()
+    if name == "reftorch":
+        from ._reftorch_adapter import ReftorchAdapter
+
+        return ReftorchAdapter()
+    raise TypeError(
+        "step_through(..., torch=...) expects the torch or the reftorch module, "
+        f"got {type(module).__name__} {name!r}"
+    )

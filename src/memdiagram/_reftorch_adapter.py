@@ -1,0 +1,47 @@
+"""Reading a reftorch tensor: everything is a plain Python attribute.
+
+reftorch keeps the storage, the version counter and the graph as ordinary
+objects, so nothing here is inferred: two tensors share memory exactly when
+they hold the same ``UntypedStorage`` object, and share a version counter
+exactly when they hold the same ``VersionCounter`` object.
+"""
+
+from ._adapter import TensorAdapter
+
+
+class ReftorchAdapter(TensorAdapter):
+    library = "reftorch"
+
+    def is_tensor(self, obj):
+        from reftorch import Tensor
+
+        return isinstance(obj, Tensor)
+
+    def metadata(self, t):
+        grad_fn = t.grad_fn
+        return {
+            "shape": tuple(t._size),
+            "stride": tuple(t._stride),
+            "offset": t._storage_offset,
+            "dtype": str(t.dtype),
+            "device": str(t.device),
+            "itemsize": t._dtype.itemsize,
+            "requires_grad": t.requires_grad,
+            "is_leaf": grad_fn is None,
+            "grad_fn": None if grad_fn is None else self.node_name(grad_fn),
+            "version": t._version,
+        }
+
+    def storage_key(self, t):
+        return ("reftorch", id(t._storage))
+
+    def storage_nbytes(self, t):
+        return t._storage.nbytes()
+
+    def storage_values(self, t):
+        itemsize = t._dtype.itemsize
+        whole = t._storage.nbytes() // itemsize * itemsize
+        return t._storage._bytes[:whole].view(t._dtype._numpy_type).tolist()
+
+    def counter_key(self, t, others):
+        return ("reftorch", id(t._version_counter)), "the VersionCounter object the tensor holds"

@@ -1,0 +1,67 @@
+"""The stepping widget: every step is drawn in Python once, stepping is JavaScript.
+
+``MemoryDiagram`` is an anywidget. The kernel runs the statements, renders
+the SVG and the narration of every step, and sends them all to the browser as
+widget state (``svgs``, ``narrations``, ``statements``). The browser-side
+code (``static/widget.js``, read from this package, nothing loaded from the
+network) shows one step at a time and moves between them with the buttons,
+the slider or the arrow keys, without asking the kernel anything. So the
+widget keeps working in Voila and in a notebook saved with its widget state.
+
+Where no widget can run (GitHub, nbviewer, nbconvert without widget state),
+the output falls back to ``image/svg+xml``: all steps stacked, each under
+its statement, and ``text/plain``: the narration of every step.
+"""
+
+import pathlib
+
+import anywidget
+import traitlets
+
+from ._export import save_png, save_svg
+from ._static import filmstrip_svg
+
+_STATIC = pathlib.Path(__file__).parent / "static"
+
+
+class MemoryDiagram(anywidget.AnyWidget):
+    """A step-through memory diagram. Build it with ``memdiagram.step_through``."""
+
+    _esm = (_STATIC / "widget.js").read_text(encoding="utf-8")
+    _css = (_STATIC / "widget.css").read_text(encoding="utf-8")
+
+    statements = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    svgs = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    narrations = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    step = traitlets.Int(0).tag(sync=True)   # 0-based index of the step shown
+
+    def __init__(self, snapshots, changes, svgs, narrations, **kwargs):
+        super().__init__(
+            statements=[s.statement for s in snapshots], svgs=svgs, narrations=narrations, **kwargs
+        )
+        self.snapshots = snapshots
+        self.changes = changes
+
+    @traitlets.validate("step")
+    def _clamp_step(self, proposal):
+        return max(0, min(len(self.svgs) - 1, proposal["value"]))
+
+    def static_svg(self):
+        captions = [f"Step {i} of {len(self.svgs)}: {s}" for i, s in enumerate(self.statements, 1)]
+        return filmstrip_svg(self.svgs, captions, "Memory diagram, every step")
+
+    def text(self):
+        return "\n\n".join(self.narrations)
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["image/svg+xml"] = self.static_svg()
+        data["text/plain"] = self.text()
+        return data, metadata
+
+    def save_svg(self, path, step=None):
+        """The SVG of one step (1-based), or of every step stacked when ``step`` is None."""
+        return save_svg(self.static_svg() if step is None else self.svgs[step - 1], path)
+
+    def save_png(self, path, step=None, scale=2):
+        return save_png(self.static_svg() if step is None else self.svgs[step - 1], path, scale)
