@@ -104,3 +104,35 @@ def test_index_links_every_notebook():
     text = _markdown(nbformat.read(COURSE / "00_index.ipynb", as_version=4))
     missing = [p.name for p in NOTEBOOKS if p.name != "00_index.ipynb" and p.name not in text]
     assert not missing, f"the index does not link {missing}"
+
+
+# chapters whose subject is drawn with the memory diagram (memdiagram.show or
+# step_through): assignment, views, in-place ops, clone, detach/.data, copy_, deepcopy
+DIAGRAM_CHAPTERS = [
+    "01_names_and_objects.ipynb",
+    "02_storage_strides_views.ipynb",
+    "03_version_counter.ipynb",
+    "05_clone.ipynb",
+    "06_detach_and_data.ipynb",
+    "07_copies_that_leave_the_graph.ipynb",
+    "08_copy_deepcopy_and_models.ipynb",
+    "memory_diagrams.ipynb",
+]
+
+
+@pytest.mark.parametrize("name", DIAGRAM_CHAPTERS)
+def test_chapter_draws_a_memory_diagram_with_a_static_fallback(executed_notebooks, name):
+    nb = executed_notebooks[COURSE / name].notebook
+    outputs = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code" and ("step_through(" in c.source or "show(" in c.source)
+        for o in c.outputs
+    ]
+    svgs = [o for o in outputs if "image/svg+xml" in o.get("data", {})]
+    assert svgs, f"{name} draws no memory diagram"
+    for o in svgs:
+        assert "<svg" in o["data"]["image/svg+xml"]
+        assert "Step 1" in o["data"]["text/plain"] or "Tensor" in o["data"]["text/plain"], (
+            f"{name}: the diagram has no text narration"
+        )
