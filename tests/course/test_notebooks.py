@@ -136,3 +136,11 @@ def test_chapter_draws_a_memory_diagram_with_a_static_fallback(executed_notebook
         assert "Step 1" in o["data"]["text/plain"] or "Tensor" in o["data"]["text/plain"], (
             f"{name}: the diagram has no text narration"
         )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_code_fences_start_their_own_line(path):
+    # "**Predict.** ```python" renders as inline code, not as a code block
+    nb = nbformat.read(path, as_version=4)
+    bad = [c.source[:60] for c in nb.cells if c.cell_type == "markdown" and re.search(r"\S[ \t]*```\w*\n", c.source)]
+    assert not bad, f"{path.name}: code fences that do not start a line: {bad}"
