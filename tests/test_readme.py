@@ -1,0 +1,53 @@
+"""The README is the newcomer's front door: its links, badge and commands must work."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+REPO = Path(__file__).resolve().parents[1]
+README = (REPO / "README.md").read_text()
+
+
+def test_binder_badge_opens_the_course_index():
+    badges = re.findall(r"\(https://mybinder\.org/v2/gh/[^)]+\)", README)
+    assert badges, "no Binder badge"
+    url = urlparse(badges[0][1:-1])
+    urlpath = parse_qs(url.query)["urlpath"][0]
+    assert urlpath == "lab/tree/course/00_index.ipynb"
+    assert (REPO / urlpath.removeprefix("lab/tree/")).exists()
+
+
+def test_every_relative_link_and_image_exists():
+    targets = re.findall(r"\]\(([^)#\s]+)\)", README)
+    local = [t for t in targets if "://" not in t]
+    missing = [t for t in local if not (REPO / t).exists()]
+    assert local and not missing, f"README links to missing files: {missing}"
+
+
+def test_the_screenshot_is_a_real_png():
+    image = REPO / "docs" / "images" / "memory-diagram.png"
+    assert f"]({image.relative_to(REPO)})" in README
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_two_commands_are_the_makefile_targets():
+    makefile = (REPO / "Makefile").read_text()
+    for target in ("lab", "test", "bench"):
+        assert f"make {target}" in README
+        assert re.search(rf"^{target}:", makefile, re.M), f"Makefile has no {target} target"
+    assert "00_index.ipynb" in makefile, "make lab must open the course index"
+
+
+def test_ci_runs_make_test():
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "make test" in ci.splitlines()[-1]
+
+
+def test_the_instructor_commands_exist():
+    from autograder.cli import build_parser  # noqa: PLC0415
+
+    commands = set(build_parser()._subparsers._group_actions[0].choices)
+    used = set(re.findall(r"python -m autograder (\w+)", README))
+    assert used and used <= commands, f"README uses commands the CLI lacks: {used - commands}"
