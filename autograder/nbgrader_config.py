@@ -27,3 +27,38 @@ c.CourseDirectory.submitted_directory = os.path.join("autograder", "submitted")
 c.CourseDirectory.autograded_directory = os.path.join("autograder", "autograded")
 c.CourseDirectory.feedback_directory = os.path.join("autograder", "feedback")
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "gradebook.db")
+
+# --- grading hardening (see autograder/README.md, "How grading is made safe") ---
+# Sanitize: nbgrader's list, with OverwriteCells replaced by a subclass that also
+# puts back deleted test cells and records every repair as a message.
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "autograder.sanitize.RecordingOverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
+# stdout, timeouts and watchdog, dead kernels, output cap, tampering check).
+c.Autograde.autograde_preprocessors = [
+    "autograder.execute.GuardedExecute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+c.Execute.timeout = 30                     # seconds per cell, then interrupt
+c.GuardedExecute.notebook_timeout = 300    # seconds per notebook, then kill the kernel
+c.GuardedExecute.max_output_chars = 100_000
+# Feedback: nbgrader's list plus a step that removes hidden-test source (scores
+# and error messages stay).
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "autograder.feedback.HideHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
+# nbgrader's exchange (only used with `nbgrader release_assignment`/`collect` on a
+# shared JupyterHub): kept inside the course, git-ignored.
+c.Exchange.root = os.path.join(HERE, "exchange")

@@ -228,7 +228,13 @@ def run(program: str, module) -> Trace:
         # autograd / grad mode must not leak between programs
         _restore_grad_mode(module)
     trace.stdout = _norm(out.getvalue())
-    trace.warnings = [(w.category.__name__, _norm(str(w.message))) for w in caught]
+    # ResourceWarnings come from the garbage collector finalising objects
+    # that earlier code left open (event loops, files), not from the program.
+    trace.warnings = [
+        (w.category.__name__, _norm(str(w.message)))
+        for w in caught
+        if not issubclass(w.category, ResourceWarning)
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _observe(ns, module, trace)

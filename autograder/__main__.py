@@ -1,0 +1,7 @@
+"""``python -m autograder ...``: see ``autograder.cli``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,265 @@
+"""``GuardedExecute``: nbgrader's Execute preprocessor, hardened for a whole class.
+
+nbgrader runs each submission top to bottom in a kernel and scores the test
+cells from their outputs.  Stock, one bad submission can stop the run or fake
+a pass.  This subclass keeps nbgrader's scoring and adds:
+
+* warnings printed on stdout, not stderr (``autograder.kernel_setup``), so a
+  ``UserWarning`` from ``torch.tensor(t)`` never costs a test its points;
+* a per-cell timeout (nbgrader's ``Execute.timeout``) and a whole-notebook
+  watchdog (``notebook_timeout``) that kills a kernel which ignores the
+  interrupt; a cell that does not stop when interrupted ends the run too;
+* a kernel that dies (``os._exit``, a segfault, the watchdog) ends the run for
+  that notebook only: the cell where it happened and every later test cell get
+  an error output that says why, so they score 0, and earlier tests keep theirs;
+* output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
+  LimitOutput only cuts lines afterwards, and one line can be megabytes);
+  errors and results are never dropped, so the score is unchanged;
+* after every test cell, the kernel is asked whether the objects the tests
+  trust (torch, reftorch, builtins, the check library, IPython's hooks) are
+  still the originals; a test that ran after a replacement scores 0;
+* a notebook the collector could not read (flagged in its metadata) is not
+  run at all: every test cell gets an error output with the reason.
+
+Every such event is also written, in plain words, to ``messages.json`` next to
+the graded notebook and shown in a markdown cell at its top (so in feedback).
+"""
+
+import ast
+import json
+import os
+import signal
+import threading
+import time
+
+from nbclient.util import ensure_async, run_sync
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.v4 import new_markdown_cell, new_output
+from nbgrader.preprocessors import Execute
+from traitlets import Integer, List, Unicode, default
+
+from .kernel_setup import KERNEL_ARGUMENTS, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
+
+MESSAGES_FILE = "messages.json"
+
+# One record per notebook run in this process: where its time went (seconds).
+TIMINGS = []
+
+
+def is_test_cell(cell):
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return cell.cell_type == "code" and meta.get("grade") and not meta.get("solution")
+
+
+def add_error(cell, ename, evalue):
+    """Give ``cell`` an error output, which makes nbgrader score it 0."""
+    cell.setdefault("outputs", []).append(
+        new_output("error", ename=ename, evalue=evalue, traceback=["%s: %s" % (ename, evalue)]))
+
+
+class GuardedExecute(Execute):
+
+    notebook_timeout = Integer(
+        300, help="Seconds a whole notebook may run before its kernel is killed."
+    ).tag(config=True)
+
+    max_output_chars = Integer(
+        100_000, help="Characters of stream/display output kept per cell while it runs."
+    ).tag(config=True)
+
+    shutdown_kernel = Unicode("immediate").tag(config=True)
+
+    extra_arguments = List(KERNEL_ARGUMENTS).tag(config=True)
+
+    @default("kernel_name")
+    def _kernel_name_default(self):
+        return "python3"
+
+    # -- the run --------------------------------------------------------------------------
+
+    def preprocess(self, nb, resources=None, km=None):
+        state = nb.metadata.get("autograder", {})
+        self._messages = list(state.get("messages", []))
+        self._stopped = None          # why the rest of the notebook did not run
+        self._watchdog_fired = False
+        self._output_chars = {}
+        self._reported_tampering = False
+        if state.get("unreadable"):
+            reason = "your submitted file could not be read: " + state["unreadable"]
+            self._messages.append(reason + "; every test scores 0")
+            for cell in nb.cells:
+                if is_test_cell(cell):
+                    cell.outputs = []
+                    add_error(cell, "NotGraded", reason)
+        else:
+            started = time.perf_counter()
+            self._timing = {"kernel_start": 0.0, "imports": 0.0}
+            nb, resources = super().preprocess(nb, resources, km)
+            self._timing["total"] = time.perf_counter() - started
+            self._timing["tests"] = (self._timing["total"] - self._timing["kernel_start"]
+                                     - self._timing["imports"])
+            TIMINGS.append(self._timing)
+        self._record_messages(nb, resources)
+        return nb, resources
+
+    async def async_start_new_kernel(self, **kwargs):
+        started = time.perf_counter()
+        await super().async_start_new_kernel(**kwargs)
+        self._arm_watchdog()
+        self._kernel_started = started
+
+    start_new_kernel = run_sync(async_start_new_kernel)
+
+    async def async_start_new_kernel_client(self):
+        result = await super().async_start_new_kernel_client()  # waits until the kernel is ready
+        if hasattr(self, "_kernel_started"):
+            self._timing["kernel_start"] = time.perf_counter() - self._kernel_started
+            self._timing["imports"] = await self._async_ask_kernel(SETUP_SECONDS_EXPRESSION, 0.0)
+            self._timing["kernel_start"] -= self._timing["imports"]
+        return result
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
+
+    def _arm_watchdog(self):
+        provisioner = getattr(self.km, "provisioner", None)
+        pid = getattr(provisioner, "pid", None)
+        if pid is None or not self.notebook_timeout:
+            return
+
+        def kill():
+            self._watchdog_fired = True
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        timer = threading.Timer(self.notebook_timeout, kill)
+        timer.daemon = True
+        timer.start()
+        self._watchdog = timer
+
+    async def _async_cleanup_kernel(self):
+        watchdog = getattr(self, "_watchdog", None)
+        if watchdog is not None:
+            watchdog.cancel()
+        try:
+            await super()._async_cleanup_kernel()
+        except Exception as error:  # a dead kernel may refuse a clean shutdown
+            self.log.warning("kernel cleanup: %s", error)
+
+    _cleanup_kernel = run_sync(_async_cleanup_kernel)
+
+    def preprocess_cell(self, cell, resources, index):
+        if self._stopped:
+            if is_test_cell(cell):
+                cell.outputs = []
+                add_error(cell, "NotRun", "this test did not run: " + self._stopped)
+            return cell, resources
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            self._stop(cell, index, self._death_reason(index))
+            return cell, self.resources
+        except CellTimeoutError:
+            self._stop(cell, index, "cell %d did not stop when interrupted after %s s"
+                       % (index, self.timeout))
+            self._kill_kernel()
+            return cell, self.resources
+        if is_test_cell(cell):
+            self._check_tampering(cell)
+        return cell, resources
+
+    def on_cell_executed(self, **kwargs):
+        super().on_cell_executed(**kwargs)
+        reply = kwargs["execute_reply"]
+        if reply and reply["content"].get("ename") == "CellTimeoutError":
+            self._messages.append("cell %d ran longer than %s s and was interrupted"
+                                  % (kwargs["cell_index"], self.timeout))
+
+    # -- kernel death ---------------------------------------------------------------------
+
+    def _death_reason(self, index):
+        if self._watchdog_fired:
+            return ("the notebook ran longer than the autograder's limit of %d s and was "
+                    "stopped in cell %d" % (self.notebook_timeout, index))
+        return ("the kernel died in cell %d (the code ended its own process, crashed or ran "
+                "out of memory)" % index)
+
+    def _stop(self, cell, index, reason):
+        self._stopped = reason
+        self._messages.append(reason + "; later test cells were not run and score 0")
+        add_error(cell, "KernelDied" if "died" in reason else "Stopped", reason)
+
+    def _kill_kernel(self):
+        pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    # -- output cap -----------------------------------------------------------------------
+
+    def output(self, outs, msg, display_id, cell_index):
+        kind = msg["msg_type"]
+        if kind not in ("stream", "display_data", "update_display_data"):
+            return super().output(outs, msg, display_id, cell_index)
+        content = msg["content"]
+        size = len(content.get("text", "")) or sum(len(str(v)) for v in content.get("data", {}).values())
+        used = self._output_chars.get(cell_index, 0)
+        self._output_chars[cell_index] = used + size
+        if used + size <= self.max_output_chars:
+            return super().output(outs, msg, display_id, cell_index)
+        if used <= self.max_output_chars:  # first message over the cap: say so once
+            note = "\n[autograder: output beyond %d characters was dropped]\n" % self.max_output_chars
+            self._messages.append("cell %d printed more than %d characters; the rest was dropped"
+                                  % (cell_index, self.max_output_chars))
+            outs.append(new_output("stream", name="stdout", text=note))
+        if kind == "stream" and content.get("name") == "stderr" and not any(
+                o.get("name") == "stderr" for o in outs if o.output_type == "stream"):
+            outs.append(new_output("stream", name="stderr", text="[stderr output dropped]\n"))
+        return None
+
+    # -- integrity of the objects the tests trust -----------------------------------------
+
+    async def _async_ask_kernel(self, expression, fallback):
+        """Evaluate ``expression`` in the kernel, silently, and return its value."""
+        msg_id = await ensure_async(self.kc.execute("", silent=True, store_history=False,
+                                                    user_expressions={"value": expression}))
+        reply = await self.async_wait_for_reply(msg_id)
+        result = reply["content"]["user_expressions"]["value"]
+        if result.get("status") != "ok":
+            return fallback
+        return ast.literal_eval(result["data"]["text/plain"])
+
+    _ask_kernel = run_sync(_async_ask_kernel)
+
+    def _check_tampering(self, cell):
+        broken = ["the integrity check itself was broken"]
+        try:
+            found = self._ask_kernel(TAMPERING_EXPRESSION, broken)
+        except DeadKernelError:
+            raise
+        except Exception as error:  # no reply, unreadable reply: do not trust the test
+            found = ["the integrity check got no answer (%s)" % type(error).__name__]
+        if not found:
+            return
+        what = ", ".join(found)
+        add_error(cell, "TamperingDetected",
+                  "this test is not trusted: the notebook changed what the tests rely on (%s)" % what)
+        if not self._reported_tampering:
+            self._reported_tampering = True
+            self._messages.append("the notebook replaced objects the tests rely on (%s); every "
+                                  "test that ran after that scores 0" % what)
+
+    # -- messages -------------------------------------------------------------------------
+
+    def _record_messages(self, nb, resources):
+        nb.metadata.pop("autograder", None)
+        if not self._messages:
+            return
+        text = "**Autograder notes**\n\n" + "\n".join("- " + m for m in self._messages)
+        nb.cells.insert(0, new_markdown_cell(text, metadata={"autograder_notes": True}))
+        path = (resources or {}).get("metadata", {}).get("path")
+        if path:
+            with open(os.path.join(path, MESSAGES_FILE), "w") as f:
+                json.dump(self._messages, f, indent=1)

@@ -1,0 +1,80 @@
+"""Copy one shard's grades into the course gradebook, one student at a time.
+
+Each shard autograded its students in a copy of the gradebook (see
+``autograder.shard``).  For every student it graded, this module copies the
+submission (timestamp, late penalty, flag) and every grade and comment into
+the course gradebook through nbgrader's own ``Gradebook`` API, in one
+transaction per student: a student is either fully updated or not at all, and
+no other student's rows are touched.  A student the shard could not grade gets
+0 on every test, and the reason is kept in ``messages.json``.
+"""
+
+import json
+import os
+import warnings
+
+from nbgrader.api import Gradebook
+from sqlalchemy.exc import SAWarning
+
+from .execute import MESSAGES_FILE
+
+STUDENT_FIELDS = ("first_name", "last_name", "email", "lms_user_id")
+
+
+def merge_student(main, shard, assignment, student):
+    """Copy ``student``'s submission of ``assignment`` from ``shard`` into ``main``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)  # nbgrader's own autoflush notices
+        return _merge_student(main, shard, assignment, student)
+
+
+def _merge_student(main, shard, assignment, student):
+    source = shard.find_submission(assignment, student)
+    try:
+        found = shard.find_student(student)
+        fields = {name: getattr(found, name) for name in STUDENT_FIELDS if getattr(found, name, None)}
+        main.update_or_create_student(student, **fields)
+        target = main.update_or_create_submission(assignment, student, timestamp=source.timestamp)
+        for notebook in source.notebooks:
+            target_nb = main.find_submission_notebook(notebook.name, assignment, student)
+            target_nb.flagged = notebook.flagged
+            target_nb.late_submission_penalty = notebook.late_submission_penalty
+            for grade in notebook.grades:
+                copy = main.find_grade(grade.name, notebook.name, assignment, student)
+                copy.auto_score = grade.auto_score
+                copy.manual_score = grade.manual_score
+                copy.extra_credit = grade.extra_credit
+                copy.needs_manual_grade = grade.needs_manual_grade
+            for comment in notebook.comments:
+                copy = main.find_comment(comment.name, notebook.name, assignment, student)
+                copy.auto_comment = comment.auto_comment
+                copy.manual_comment = comment.manual_comment
+        main.db.commit()
+        return target
+    except Exception:
+        main.db.rollback()
+        raise
+
+
+def record_failure(main, assignment, student, reason, autograded_dir):
+    """Give ``student`` 0 on every test of ``assignment``, with ``reason`` kept."""
+    try:
+        main.update_or_create_student(student)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SAWarning)
+            submission = main.update_or_create_submission(assignment, student)
+        for notebook in submission.notebooks:
+            for grade in notebook.grades:
+                grade.auto_score = 0
+                grade.needs_manual_grade = False
+        main.db.commit()
+    except Exception:
+        main.db.rollback()
+        raise
+    os.makedirs(autograded_dir, exist_ok=True)
+    with open(os.path.join(autograded_dir, MESSAGES_FILE), "w") as f:
+        json.dump(["not graded, 0 points: " + reason], f, indent=1)
+
+
+def open_gradebook(db_url, course_id):
+    return Gradebook(db_url, course_id)

@@ -1,0 +1,171 @@
+"""Benchmark: autograde time for N synthetic students, sequential versus parallel.
+
+    python tests/bench/bench_autograde.py [--students 100] [--stock-students 10]
+                                          [--workers 2] [--assignment clone]
+
+Builds a throw-away course under /tmp with one real assignment (``clone`` by
+default; the autograder's fixture if the repository has none yet), generates
+it with nbgrader and makes N students: a third full marks, a third the blank
+release, a third mixtures.  Then it grades the same class several ways, each
+in its own copy of the course (fresh gradebook):
+
+  stock      ``nbgrader autograde`` itself, sequential, a fresh kernel per
+             notebook (on the first --stock-students students: it is slow)
+  seq-cold   ``autograde --workers 1 --cold``: our shards, fresh kernels
+  par-cold   ``autograde --workers W --cold``: parallel shards, fresh kernels
+  seq-warm   ``autograde --workers 1``: kernels forked from the warm zygote
+  par-warm   ``autograde --workers W``: the default
+
+and prints, per run, the wall time, the amortised time per submission and
+each submission's cost split into kernel start, imports (what
+``autograder.kernel_setup`` imports: torch, reftorch, the checks) and tests
+(running the cells).  "other" is the rest of the wall time per submission
+and worker: nbgrader's own work (gradebook, sanitising, writing files),
+process start-up and the merge.  Finally it checks that every run gave
+exactly the scores of the stock sequential run (and par-warm those of
+seq-warm on all N students), and prints whether the target (0.5 s per
+submission, amortised, over the whole class) was met.
+
+The machine is shared: the load average is printed with the figures.
+"""
+
+import argparse
+import copy
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURE = os.path.join(REPO, "tests", "autograder", "fixtures", "solutions", "fixture")
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+import nbformat  # noqa: E402
+from nbgrader.api import Gradebook  # noqa: E402
+
+from autograder.course import course_config  # noqa: E402
+from autograder.generate import generate  # noqa: E402
+from autograder.grade import autograde  # noqa: E402
+
+
+def build_base(root, assignment, source, students):
+    shutil.copytree(source, os.path.join(root, "solutions", assignment))
+    config = course_config(root)
+    assert generate(config, [assignment])[assignment]
+    release = nbformat.read(os.path.join(root, "exercises", assignment, assignment + ".ipynb"), 4)
+    solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
+                for c in nbformat.read(os.path.join(source, assignment + ".ipynb"), 4).cells}
+    ids = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
+           if c.metadata.get("nbgrader", {}).get("solution")]
+    names = []
+    for n in range(students):
+        nb = copy.deepcopy(release)
+        kind = n % 3
+        for i, cell in enumerate(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
+            if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
+                cell.source = solution[ids[i]]
+        name = "student%03d" % n
+        folder = os.path.join(root, "autograder", "submitted", name, assignment)
+        os.makedirs(folder)
+        nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
+        names.append(name)
+    return names
+
+
+def copy_course(base, target, students, assignment):
+    shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
+    for name in students:
+        shutil.copytree(os.path.join(base, "autograder", "submitted", name),
+                        os.path.join(target, "autograder", "submitted", name))
+    return course_config(target)
+
+
+def read_scores(config, assignment):
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
+                for s in gb.assignment_submissions(assignment)}
+
+
+def stock_run(config, assignment):
+    root = config.CourseDirectory.root
+    started = time.perf_counter()
+    subprocess.run(["nbgrader", "autograde", assignment, "--force",
+                    "--CourseDirectory.root=" + root,
+                    "--CourseDirectory.db_url=" + config.CourseDirectory.db_url,
+                    "--Exchange.root=" + os.path.join(root, "autograder", "exchange"),
+                    "--log-level=ERROR"],
+                   cwd=os.path.join(REPO, "autograder"), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def describe(label, n, workers, seconds, timings):
+    per = seconds / n
+    line = "%-9s %4d students  %2d worker(s)  wall %7.1f s  per submission %6.3f s" % (
+        label, n, workers, seconds, per)
+    if timings:
+        split = {k: statistics.mean(t[k] for t in timings) for k in ("kernel_start", "imports", "tests")}
+        other = per * workers - sum(split.values())
+        line += "  = kernel start %.3f + imports %.3f + tests %.3f + other %.3f (per worker)" % (
+            split["kernel_start"], split["imports"], split["tests"], max(other, 0.0))
+    print(line, flush=True)
+    return per
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--stock-students", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--assignment", default=None)
+    args = parser.parse_args()
+
+    assignment = args.assignment
+    if assignment is None:
+        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
+    source = FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+    work = tempfile.mkdtemp(prefix="bench-autograde-")
+    try:
+        base = os.path.join(work, "base")
+        everyone = build_base(base, assignment, source, args.students)
+        few = everyone[:args.stock_students]
+        print("assignment %s, %d students, %d cores, load average %.1f"
+              % (assignment, len(everyone), os.cpu_count(), os.getloadavg()[0]), flush=True)
+        results = {}
+
+        config = copy_course(base, os.path.join(work, "stock"), few, assignment)
+        seconds = stock_run(config, assignment)
+        describe("stock", len(few), 1, seconds, None)
+        results["stock"] = read_scores(config, assignment)
+
+        runs = [("seq-cold", few, 1, False), ("par-cold", few, args.workers, False),
+                ("seq-warm", everyone, 1, True), ("par-warm", everyone, args.workers, True)]
+        per = {}
+        for label, students, workers, warm in runs:
+            config = copy_course(base, os.path.join(work, label), students, assignment)
+            run = autograde(config, assignment, workers=workers, warm=warm, progress=False)
+            assert not run.failed, run.failed
+            per[label] = describe(label, len(students), workers, run.seconds, run.timings)
+            results[label] = read_scores(config, assignment)
+
+        same = True
+        for label in ("seq-cold", "par-cold", "seq-warm", "par-warm"):
+            for student in few:
+                same &= results[label][student] == results["stock"][student]
+        same &= results["par-warm"] == results["seq-warm"]
+        print("scores identical to the stock sequential run: %s" % ("yes" if same else "NO"))
+        print("load average now %.1f" % os.getloadavg()[0])
+        target = per["par-warm"] <= 0.5
+        print("target (<= 0.5 s per submission amortised over %d students on %d workers): %s (%.3f s)"
+              % (len(everyone), args.workers, "met" if target else "NOT met", per["par-warm"]))
+        return 0 if same else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
