@@ -1,0 +1,116 @@
+"""A real JupyterLab on loopback and a real headless Chromium, for every browser test.
+
+Used by tests/browser/ (the memory diagram in a course notebook) and by
+tests/autograder/ (the learner's self-check cell clicked in JupyterLab).
+
+Without /usr/bin/chromium (or the playwright package) browser tests are
+skipped, saying so, except when CI=true: then they fail, because CI must run
+them.  Chromium's flags are the ones memdiagram's PNG export uses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from memdiagram._export import CHROMIUM_ARGS
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _missing_browser() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is not installed"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed"
+    return None
+
+
+@pytest.fixture(scope="session")
+def needs_chromium():
+    missing = _missing_browser()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests must run in CI, but {missing}")
+        pytest.skip(f"browser test skipped: {missing} (install Debian's chromium to run it)")
+
+
+@pytest.fixture(scope="module")
+def browser(needs_chromium):
+    """Headless Chromium for one test module (PNG export starts its own, so never both at once)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str):
+    """Run ``jupyter lab`` on ``root_dir``; yield (base_url, token); stop it afterwards.
+
+    Its config, runtime files, IPython profile and workspaces live in
+    ``scratch``, and its log in ``scratch/lab.log``.
+    """
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(os.environ)
+    env["PATH"] = str(pathlib.Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
+               IPYTHONDIR=str(scratch / "ipython"))
+    env.pop("NBGRADER_EXECUTION", None)
+    log_path = scratch / "lab.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser", "--ip=127.0.0.1",
+             f"--port={port}", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root_dir}",
+             "--LabApp.expose_app_in_browser=True",
+             f"--LabApp.workspaces_dir={scratch / 'workspaces'}", *extra_args],
+            cwd=root_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"jupyter lab exited early:\n{log_path.read_text()}")
+                try:
+                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"jupyter lab did not answer within 120 s:\n{log_path.read_text()}")
+                time.sleep(0.5)
+            yield base, token
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="session")
+def start_jupyterlab(needs_chromium):
+    """``with start_jupyterlab(root_dir, scratch, *args) as (base_url, token): ...``"""
+    return _jupyterlab
