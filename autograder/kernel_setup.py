@@ -49,26 +49,12 @@ def _show_on_stdout(message, category, filename, lineno, file=None, line=None):
     sys.stdout.write(text)
 
 
-def _resolve(dotted):
-    """``"torch.Tensor"`` -> the class, importing the module part if needed."""
-    parts = dotted.split(".")
-    for cut in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for name in parts[cut:]:
-            obj = getattr(obj, name)
-        return obj
-    raise ImportError(dotted)
-
-
 def _watched_objects():
     """``{label: object}`` for everything :data:`WATCHED` names, plus the check submodules."""
     objects = {}
     for dotted in WATCHED:
         try:
-            objects[dotted] = _resolve(dotted)
+            objects[dotted] = pkgutil.resolve_name(dotted)
         except (ImportError, AttributeError):
             continue
     for name, module in list(sys.modules.items()):

@@ -10,6 +10,7 @@ and that no code cell defines a function or class that reftorch defines
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -24,19 +25,6 @@ from course_paths import CHAPTERS, NOTEBOOKS
 BUILDING_CHAPTERS = [p for p in CHAPTERS if p.name[:2] in {f"{i:02d}" for i in range(1, 9)}]
 
 
-def _resolve(qualified: str):
-    parts = qualified.split(".")
-    for cut in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for attr in parts[cut:]:
-            obj = getattr(obj, attr)
-        return obj
-    raise LookupError(qualified)
-
-
 def _shown(nb):
     for index, cell in enumerate(nb.cells):
         for output in cell.get("outputs", []):
@@ -45,20 +33,21 @@ def _shown(nb):
                 yield index, meta["object"], output["data"]["text/plain"]
 
 
-def _reftorch_definitions() -> set[str]:
+@functools.cache
+def _reftorch_definitions() -> frozenset[str]:
     names = set()
     for info in pkgutil.walk_packages(reftorch.__path__, "reftorch."):
         tree = ast.parse(inspect.getsource(importlib.import_module(info.name)))
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("__"):
                 names.add(node.name)
-    return names
+    return frozenset(names)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_shown_source_is_the_package_source(executed_notebooks, path):
     for index, name, text in _shown(executed_notebooks[path].notebook):
-        current = inspect.getsource(_resolve(name))
+        current = inspect.getsource(pkgutil.resolve_name(name))
         header, _, body = text.partition("\n")
         assert body == current, f"{path.name} cell {index}: the source shown for {name} is not the package's"
 
