@@ -19,6 +19,9 @@ from sqlalchemy.exc import SAWarning
 from .execute import MESSAGES_FILE
 
 STUDENT_FIELDS = ("first_name", "last_name", "email", "lms_user_id")
+# what a shard decided, copied field by field into the course gradebook
+GRADE_FIELDS = ("auto_score", "manual_score", "extra_credit", "needs_manual_grade")
+COMMENT_FIELDS = ("auto_comment", "manual_comment")
 
 
 def merge_student(main, shard, assignment, student):
@@ -41,14 +44,12 @@ def _merge_student(main, shard, assignment, student):
             target_nb.late_submission_penalty = notebook.late_submission_penalty
             for grade in notebook.grades:
                 copy = main.find_grade(grade.name, notebook.name, assignment, student)
-                copy.auto_score = grade.auto_score
-                copy.manual_score = grade.manual_score
-                copy.extra_credit = grade.extra_credit
-                copy.needs_manual_grade = grade.needs_manual_grade
+                for name in GRADE_FIELDS:
+                    setattr(copy, name, getattr(grade, name))
             for comment in notebook.comments:
                 copy = main.find_comment(comment.name, notebook.name, assignment, student)
-                copy.auto_comment = comment.auto_comment
-                copy.manual_comment = comment.manual_comment
+                for name in COMMENT_FIELDS:
+                    setattr(copy, name, getattr(comment, name))
         main.db.commit()
         return target
     except Exception:

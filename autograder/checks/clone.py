@@ -55,19 +55,15 @@ def _torch_clone(t):
     return t.clone()
 
 
-def _yours(fn):
-    return lambda t: fn(t)
-
-
 def check_clone_memory(my_clone, battery="basic"):
     """New object, new memory, same numbers."""
-    expect_same(OP, battery, _torch_clone, _yours(my_clone),
+    expect_same(OP, battery, _torch_clone, my_clone,
                 ("same_object", "shares_memory", "values"), MISCONCEPTIONS)
 
 
 def check_clone_metadata(my_clone, battery="basic"):
     """Same size, dtype and device; offset 0 in the new storage."""
-    expect_same(OP, battery, _torch_clone, _yours(my_clone),
+    expect_same(OP, battery, _torch_clone, my_clone,
                 ("size", "dtype", "device", "storage_offset"), MISCONCEPTIONS)
 
 
@@ -77,7 +73,7 @@ def check_clone_strides(my_clone, battery="basic"):
     import torch
 
     cases = (_battery.TRANSPOSED, _battery.PERMUTED) if battery == "basic" else _battery.LAYOUTS
-    expect_same(OP, cases, _torch_clone, _yours(my_clone), ("size", "stride", "values"), MISCONCEPTIONS)
+    expect_same(OP, cases, _torch_clone, my_clone, ("size", "stride", "values"), MISCONCEPTIONS)
     expect_same(OP, cases, lambda t: t.clone(memory_format=torch.preserve_format),
                 lambda t: my_clone(t, memory_format=reftorch.preserve_format),
                 ("stride",), MISCONCEPTIONS)
@@ -91,7 +87,7 @@ def check_clone_strides(my_clone, battery="basic"):
 def check_clone_graph(my_clone, battery="basic"):
     """CloneBackward0 leading to the source; gradients flow back unchanged."""
     cases = [case for case in resolve_battery(battery) if case.grad_mode]
-    expect_same(OP, cases, _torch_clone, _yours(my_clone),
+    expect_same(OP, cases, _torch_clone, my_clone,
                 ("warnings", "requires_grad", "is_leaf", "grad_fn", "next_functions", "gradient"),
                 MISCONCEPTIONS)
 
@@ -99,11 +95,11 @@ def check_clone_graph(my_clone, battery="basic"):
 def check_clone_no_grad(my_clone, battery="basic"):
     """Inside no_grad a clone is a plain leaf without grad."""
     cases = (_battery.LEAF_NO_GRAD_MODE,) if battery == "basic" else _battery.NO_GRAD
-    expect_same(OP, cases, _torch_clone, _yours(my_clone),
+    expect_same(OP, cases, _torch_clone, my_clone,
                 ("requires_grad", "is_leaf", "grad_fn"), MISCONCEPTIONS)
 
 
 def check_clone_version(my_clone, battery="basic"):
     """A new version counter at 0; the source's counter untouched."""
-    expect_same(OP, battery, _torch_clone, _yours(my_clone),
+    expect_same(OP, battery, _torch_clone, my_clone,
                 ("version", "source_version", "shares_version_counter"), MISCONCEPTIONS)

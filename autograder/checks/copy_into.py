@@ -147,34 +147,30 @@ def _torch(dst, src):
     return dst.copy_(src)
 
 
-def _yours(fn):
-    return lambda dst, src: fn(dst, src)
-
-
 def _pick(battery, basic, full):
     return basic if battery == "basic" else full
 
 
 def check_copy_values(my_copy_, battery="basic"):
     """Same object and memory; numbers broadcast and cast into self's layout."""
-    expect_same(OP, _pick(battery, BASIC_VALUES, VALUES), _torch, _yours(my_copy_),
+    expect_same(OP, _pick(battery, BASIC_VALUES, VALUES), _torch, my_copy_,
                 ("same_object", "shares_memory", "size", "stride", "storage_offset", "dtype", "values"),
                 MISCONCEPTIONS)
 
 
 def check_copy_version(my_copy_, battery="basic"):
     """The version counter goes up by one."""
-    expect_same(OP, _pick(battery, BASIC_VALUES, VALUES + ERRORS), _torch, _yours(my_copy_),
+    expect_same(OP, _pick(battery, BASIC_VALUES, VALUES + ERRORS), _torch, my_copy_,
                 ("version",), MISCONCEPTIONS)
 
 
 def check_copy_graph(my_copy_, battery="basic"):
     """CopyBackwards exactly when src requires grad; gradients go to src."""
-    expect_same(OP, _pick(battery, BASIC_VALUES, VALUES), _torch, _yours(my_copy_),
+    expect_same(OP, _pick(battery, BASIC_VALUES, VALUES), _torch, my_copy_,
                 ("requires_grad", "is_leaf", "grad_fn", "next_functions", "gradient"), MISCONCEPTIONS)
 
 
 def check_copy_leaf_rules(my_copy_, battery="basic"):
     """torch's errors exactly where torch raises them, and nowhere else."""
-    expect_same(OP, _pick(battery, BASIC_ERRORS, ERRORS), _torch, _yours(my_copy_),
+    expect_same(OP, _pick(battery, BASIC_ERRORS, ERRORS), _torch, my_copy_,
                 ("same_object", "values"), MISCONCEPTIONS)

@@ -38,29 +38,25 @@ def _torch(t):
     return t.detach()
 
 
-def _yours(fn):
-    return lambda t: fn(t)
-
-
 def check_detach_memory(my_detach, battery="basic"):
     """New object, same memory."""
-    expect_same(OP, battery, _torch, _yours(my_detach),
+    expect_same(OP, battery, _torch, my_detach,
                 ("same_object", "shares_memory", "values"), MISCONCEPTIONS)
 
 
 def check_detach_metadata(my_detach, battery="basic"):
     """The same size, stride, offset, dtype and device; not a view."""
-    expect_same(OP, battery, _torch, _yours(my_detach),
+    expect_same(OP, battery, _torch, my_detach,
                 ("size", "stride", "storage_offset", "dtype", "device", "is_view"), MISCONCEPTIONS)
 
 
 def check_detach_graph(my_detach, battery="basic"):
     """Off the graph: a leaf without grad."""
-    expect_same(OP, battery, _torch, _yours(my_detach),
+    expect_same(OP, battery, _torch, my_detach,
                 ("requires_grad", "is_leaf", "grad_fn", "gradient"), MISCONCEPTIONS)
 
 
 def check_detach_version(my_detach, battery="basic"):
     """One version counter shared with the source."""
-    expect_same(OP, battery, _torch, _yours(my_detach),
+    expect_same(OP, battery, _torch, my_detach,
                 ("shares_version_counter", "version", "source_version"), MISCONCEPTIONS)
