@@ -77,4 +77,17 @@ def as_strided(input, size, stride, storage_offset=None):
     return input.as_strided(size, stride, storage_offset)
 
 
+# --- comparing and converting ---
+
+# --- autograd modes ---
+
+# --- views ---
+
+# --- advanced indexing ---
+
+# --- saving and loading ---
+
+# --- sparse COO ---
+
+
 __version__ = "2.13.0+reftorch"

@@ -64,6 +64,12 @@ _METHODS = {
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
     "backward": backward, "requires_grad_": requires_grad_,
+    # comparing and converting
+    # autograd modes
+    # multi-output views, as_strided_, in-place metadata ops
+    # advanced indexing
+    # nn, optim and hooks
+    # sparse COO
 }
 
 for _name, _function in _METHODS.items():
