@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from stored import stored_tree
 
 REPO = Path(__file__).resolve().parents[2]
 BINDER = REPO / "binder"
@@ -69,7 +70,7 @@ def binder_env(tmp_path_factory):
     """A copy of the repository and a fresh venv built only from binder/ files."""
     root = tmp_path_factory.mktemp("binder")
     repo = root / "repo"
-    shutil.copytree(REPO, repo, ignore=IGNORED)
+    stored_tree(repo, ignore=IGNORED)  # what git holds, as Binder builds it
     env_dir = root / "env"
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"

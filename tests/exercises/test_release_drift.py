@@ -9,6 +9,7 @@ on PATH): ``nbgrader generate_assignment <assignment> --force``.
 import pytest
 
 from nbgrader_course import ASSIGNMENTS, EXERCISES, TempCourse
+from stored import stored_bytes
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,7 @@ def regenerated(tmp_path_factory):
 def test_the_committed_release_matches_nbgrader_output(regenerated, assignment):
     fresh = regenerated[assignment] / f"{assignment}.ipynb"
     committed = EXERCISES / assignment / f"{assignment}.ipynb"
-    assert committed.read_bytes() == fresh.read_bytes(), (
+    assert stored_bytes(committed) == fresh.read_bytes(), (
         f"exercises/{assignment} drifted from solutions/{assignment}: regenerate it with "
         f"`nbgrader generate_assignment {assignment} --force` (run from autograder/)"
     )

@@ -12,6 +12,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from nbgrader_course import ASSIGNMENTS, EXERCISES, SELF_CHECK_TAG, SOLUTIONS, TempCourse, read_notebook
+from stored import stored_notebook
+
+
+def stored_release(assignment):
+    nb = stored_notebook(EXERCISES / assignment / f"{assignment}.ipynb")
+    nb.cells = [c for c in nb.cells if SELF_CHECK_TAG not in c.metadata.get("tags", [])]
+    return nb
 
 
 def _grade(root, assignment):
@@ -19,7 +26,8 @@ def _grade(root, assignment):
     course = TempCourse(root, assignments=(assignment,))
     course.generate(assignment)
     course.submit("solution", assignment, read_notebook(SOLUTIONS / assignment / f"{assignment}.ipynb"))
-    course.submit("untouched", assignment, read_notebook(EXERCISES / assignment / f"{assignment}.ipynb"))
+    # git's copy of the release: a learner may have solved the one on disk.
+    course.submit("untouched", assignment, stored_release(assignment))
     course.autograde_in_subprocess(assignment)
     return course
 
@@ -67,7 +75,7 @@ def test_every_assignment_has_visible_and_hidden_tests(assignment):
 @pytest.mark.parametrize("folder", (SOLUTIONS, EXERCISES), ids=("solutions", "exercises"))
 def test_notebooks_are_committed_without_outputs(folder):
     for assignment in ASSIGNMENTS:
-        nb = read_notebook(folder / assignment / f"{assignment}.ipynb", drop_self_check=False)
+        nb = stored_notebook(folder / assignment / f"{assignment}.ipynb")  # git's copy
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert cell.outputs == [] and cell.execution_count is None, f"{assignment}: outputs left in"
