@@ -120,10 +120,16 @@ def is_zip(file):
 
 def read_records(file):
     """Every record of the archive in ``file``, as ``{name inside the folder: bytes}``."""
+    start = file.tell()
+    size = file.seek(0, os.SEEK_END) - start
+    file.seek(start)
     try:
         archive = zipfile.ZipFile(file)
-    except (zipfile.BadZipFile, ValueError, OSError) as error:
-        why = "not a ZIP archive" if str(error) == "File is not a zip file" else str(error)
+    except zipfile.BadZipFile as error:
+        # miniz's words: too short to be a zip, or no central directory at the end.
+        why = "not a ZIP archive" if size < _END.size else "failed finding central directory"
+        if str(error) != "File is not a zip file":
+            why = str(error)
         raise RuntimeError(_messages.ZIP_READ_FAILED.format(what="reading zip archive", why=why)) from None
     with archive:
         entries = archive.infolist()
