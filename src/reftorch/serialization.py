@@ -91,7 +91,8 @@ class _Pickler(pickle.Pickler):
                 return (_rebuild_tensor_v2, args)
             return (_rebuild_from_type_v2, (_rebuild_tensor_v2, type(obj), args, obj.__dict__ or None))
         if isinstance(obj, device):  # as torch.device and torch.Size pickle themselves
-            return (device, (obj.type,) if obj.index is None else (obj.type, obj.index))
+            kind = obj.type.encode().decode()  # a new str, as torch's device.type gives
+            return (device, (kind,) if obj.index is None else (kind, obj.index))
         if isinstance(obj, Size):
             return (Size, (tuple(obj),))
         return NotImplemented
