@@ -33,7 +33,7 @@ _TORCH_ALLOWED_MODULES = ("torch", "torch._utils", "torch._tensor", "torch.seria
 _safe_globals = set()
 
 
-def check(module, name, known):
+def check_global(module, name, known):
     """Raise torch's UnpicklingError unless the global ``module.name`` may be loaded.
 
     ``known``: reftorch can rebuild it (a tensor, a dtype ...).
@@ -47,7 +47,7 @@ def check(module, name, known):
     raise pickle.UnpicklingError(_messages.WEIGHTS_ONLY_UNSUPPORTED_GLOBAL.format(name=shown))
 
 
-def message(reason):
+def load_failed_message(reason):
     """torch's advice around the unpickler's reason (torch.serialization._get_wo_message)."""
     if "was not an allowed global by default" in reason:
         text = _messages.WEIGHTS_ONLY_FAILED_GLOBAL.format(reason=reason)

@@ -20,6 +20,8 @@ become a record of their own, ``data/0``, next to the pickle in one zip file
   ``_rebuild_parameter``. Two tensors that shared a storage do not share a
   version counter any more; each counter starts at 1 (torch rebuilds with
   ``set_``, an in-place op).
+* Device: each storage is tagged with its location (``"cpu"``, ``"cuda:0"``)
+  and loaded back there; ``map_location="cpu"`` moves it.
 * Graph: none is saved. A tensor comes back as a leaf with its
   ``requires_grad`` flag: ``a * 2`` of a leaf that requires grad is loaded as
   a leaf that requires grad, with no ``grad_fn``. ``.grad`` is not saved.
@@ -171,7 +173,7 @@ class _Unpickler(pickle.Unpickler):
         module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         full_name = f"{module}.{name}"
         if self.weights_only:
-            _weights_only.check(module, name, known=full_name in FROM_TORCH)
+            _weights_only.check_global(module, name, known=full_name in FROM_TORCH)
         if full_name in FROM_TORCH:
             return FROM_TORCH[full_name]
         if module == "torch" or module.startswith("torch."):
@@ -216,7 +218,7 @@ def _restore_location(map_location):
     """A function (storage, tag) -> storage that applies ``map_location`` as torch does:
     None keeps each tag, a string or device replaces every tag, a dict replaces
     the tags it lists, a function is asked first."""
-    def restore(storage, location):
+    def restore_storage(storage, location):
         if isinstance(map_location, dict):
             location = map_location.get(location, location)
         elif isinstance(map_location, (str, device)):
@@ -226,7 +228,7 @@ def _restore_location(map_location):
             if result is not None:
                 return result
         return _default_restore_location(storage, location)
-    return restore
+    return restore_storage
 
 
 def load(f, map_location=None, *, weights_only=None):
@@ -252,7 +254,7 @@ def load(f, map_location=None, *, weights_only=None):
     try:
         return unpickler.load()
     except pickle.UnpicklingError as error:
-        raise pickle.UnpicklingError(_weights_only.message(str(error))) from None
+        raise pickle.UnpicklingError(_weights_only.load_failed_message(str(error))) from None
 
 
 def _read(file):

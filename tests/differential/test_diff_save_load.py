@@ -90,6 +90,25 @@ def test_a_strided_view_keeps_its_strides_and_offset_into_the_whole_storage():
     )
 
 
+def test_an_expanded_tensor_saves_its_small_storage_and_keeps_stride_zero():
+    assert_same(
+        """
+        import io
+        buffer = io.BytesIO()
+        buffer.write(b"header")
+        e = torch.tensor([1.0, 2.0]).expand(3, 2)
+        torch.save(e, buffer)
+        print(buffer.tell())
+        buffer.seek(6)
+        le = torch.load(buffer)
+        print(le, le.stride(), le.untyped_storage().nbytes())
+        buffer.seek(6)
+        again = torch.load(buffer)
+        print(again.untyped_storage().data_ptr() == le.untyped_storage().data_ptr())
+        """
+    )
+
+
 def test_the_same_tensor_saved_twice_is_one_object_after_loading():
     assert_same(
         """
