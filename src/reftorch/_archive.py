@@ -134,7 +134,7 @@ def read_records(file):
     with archive:
         entries = archive.infolist()
         if not entries:
-            raise RuntimeError(_messages.ZIP_READ_FAILED.format(what="reading zip archive", why="archive does not contain any files"))
+            raise RuntimeError("archive does not contain any files")
         folder, slash, _ = entries[0].filename.partition("/")
         if not slash:
             raise RuntimeError(f"file in archive is not in a subdirectory: {entries[0].filename}")

@@ -93,6 +93,8 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 def _check_fits(storage, offset, size, stride):
     """Refuse a layout that reaches outside the loaded storage (a damaged or hand-made file)."""
+    if not isinstance(storage, TypedStorage):
+        raise RuntimeError(f"reftorch.load: a tensor must be rebuilt on a storage, not on {type(storage).__name__}")
     if len(size) != len(stride):
         raise RuntimeError(f"unequal size length ({len(size)}) and stride length ({len(stride)})")
     if offset < 0:

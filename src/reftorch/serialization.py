@@ -185,6 +185,8 @@ class _Unpickler(pickle.Unpickler):
         typename, storage_type, key, location, numel = saved_id
         if typename != "storage":
             raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got {typename}")
+        if not isinstance(storage_type, StorageType):
+            raise pickle.UnpicklingError(f"reftorch.load: {storage_type!r} is not a storage class")
         if key in self.loaded:
             return self.loaded[key]
         nbytes = numel * storage_type.dtype.itemsize

@@ -310,6 +310,23 @@ def test_the_hand_written_pickle_is_a_valid_file_when_its_layout_fits():
     assert loaded(torch, data).tolist() == loaded(reftorch, data).tolist() == [1.0, 2.0, 3.0]
 
 
+@pytest.mark.parametrize(
+    ("pickled", "error", "message"),
+    [
+        # a dtype where the storage class belongs
+        (b"\x80\x02(X\x07\x00\x00\x00storagectorch\nfloat32\nX\x01\x00\x00\x000X\x03\x00\x00\x00cpuK\x04tQ.",
+         pickle.UnpicklingError, "is not a storage class"),
+        # a tuple where the storage belongs
+        (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n(K\x01\x85K\x00K\x01\x85K\x01\x85\x89NtR.",
+         RuntimeError, "must be rebuilt on a storage, not on tuple"),
+    ],
+)
+def test_a_pickle_that_misuses_allowed_names_is_refused_with_a_message(pickled, error, message):
+    data = _with_pickle(saved(torch, torch.arange(4.)), lambda _: pickled)
+    with pytest.raises(error, match=message):
+        loaded(reftorch, data)
+
+
 def test_a_record_of_the_wrong_size_is_refused():
     data = saved(torch, torch.arange(4.))
     short = _with_record(data, "archive/data/0", b"\x00" * 8)
