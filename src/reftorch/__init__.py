@@ -86,6 +86,8 @@ def as_strided(input, size, stride, storage_offset=None):
 # --- advanced indexing ---
 
 # --- saving and loading ---
+from . import serialization
+from .serialization import load, save
 
 # --- sparse COO ---
 

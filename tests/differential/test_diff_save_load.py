@@ -1,0 +1,509 @@
+"""torch.save and torch.load: what a saved file holds, and what loading gives back.
+
+Each program saves (to an io.BytesIO, a path or an open file) and loads again;
+the harness compares the loaded tensors' values, metadata, storage sharing and
+version counters with torch's. Where a program prints ``len(...)`` of a saved
+file, reftorch's file must have exactly the length of torch's: it is laid out
+byte for byte as torch's writer lays it out.
+"""
+
+import pytest
+
+from crosscheck.harness import assert_same, assert_same_as_gpu
+
+
+# ---- one record per storage, not per tensor ----------------------------------
+
+
+def test_views_saved_together_share_one_new_storage_after_loading():
+    assert_same(
+        """
+        import io
+        a = torch.arange(6.)
+        views = [a, a[2:4], a.detach(), a.view(2, 3).t()]
+        buffer = io.BytesIO()
+        torch.save(views, buffer)
+        print(len(buffer.getvalue()), buffer.tell())
+        buffer.seek(0)
+        la, ls, ld, lt = torch.load(buffer)
+        print(la.untyped_storage().data_ptr() == ls.untyped_storage().data_ptr() == lt.untyped_storage().data_ptr())
+        print(la.untyped_storage().data_ptr() == a.untyped_storage().data_ptr())
+        print(ls.storage_offset(), ls.stride(), lt.stride(), lt.untyped_storage().nbytes())
+        la[3] = 100.0
+        print(ls, lt, a)
+        """
+    )
+
+
+def test_loaded_tensors_share_memory_but_not_version_counters_and_are_not_views():
+    assert_same(
+        """
+        import io
+        a = torch.arange(4.)
+        v = a[1:3]
+        buffer = io.BytesIO()
+        torch.save({"a": a, "v": v}, buffer)
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        la, lv = loaded["a"], loaded["v"]
+        print(la._version, lv._version, lv._is_view(), lv._base is None)
+        la.add_(1)
+        print(la._version, lv._version, lv)
+        """
+    )
+
+
+def test_a_saved_slice_writes_its_whole_storage_and_a_clone_writes_only_itself():
+    assert_same(
+        """
+        import io
+        big = torch.arange(1000.)
+        part = big[10:12]
+        whole, compact = io.BytesIO(), io.BytesIO()
+        torch.save(part, whole)
+        torch.save(part.clone(), compact)
+        print(len(whole.getvalue()), len(compact.getvalue()))
+        whole.seek(0)
+        compact.seek(0)
+        ls, lc = torch.load(whole), torch.load(compact)
+        print(ls, ls.storage_offset(), ls.stride(), ls.untyped_storage().nbytes())
+        print(lc, lc.storage_offset(), lc.stride(), lc.untyped_storage().nbytes())
+        """
+    )
+
+
+def test_a_strided_view_keeps_its_strides_and_offset_into_the_whole_storage():
+    assert_same(
+        """
+        import io
+        grid = torch.arange(12.).view(3, 4)
+        column = grid[:, 1]
+        stepped = grid[1:, ::2]
+        buffer = io.BytesIO()
+        torch.save([column, stepped], buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        lc, ls = torch.load(buffer)
+        print(lc, lc.stride(), lc.storage_offset(), lc.is_contiguous())
+        print(ls, ls.stride(), ls.storage_offset(), ls.untyped_storage().nbytes())
+        """
+    )
+
+
+def test_an_expanded_tensor_saves_its_small_storage_and_keeps_stride_zero():
+    assert_same(
+        """
+        import io
+        buffer = io.BytesIO()
+        buffer.write(b"header")
+        e = torch.tensor([1.0, 2.0]).expand(3, 2)
+        torch.save(e, buffer)
+        print(buffer.tell())
+        buffer.seek(6)
+        le = torch.load(buffer)
+        print(le, le.stride(), le.untyped_storage().nbytes())
+        buffer.seek(6)
+        again = torch.load(buffer)
+        print(again.untyped_storage().data_ptr() == le.untyped_storage().data_ptr())
+        """
+    )
+
+
+def test_the_same_tensor_saved_twice_is_one_object_after_loading():
+    assert_same(
+        """
+        import io
+        t = torch.ones(3)
+        buffer = io.BytesIO()
+        torch.save([t, t, t.detach()], buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        first, second, third = torch.load(buffer)
+        print(first is second, first is third)
+        """
+    )
+
+
+def test_tensors_saved_in_separate_calls_do_not_share_after_loading():
+    assert_same(
+        """
+        import io
+        a = torch.arange(4.)
+        one, two = io.BytesIO(), io.BytesIO()
+        torch.save(a, one)
+        torch.save(a[1:], two)
+        one.seek(0)
+        two.seek(0)
+        la, lv = torch.load(one), torch.load(two)
+        print(la.untyped_storage().data_ptr() == lv.untyped_storage().data_ptr(), lv.storage_offset())
+        """
+    )
+
+
+# ---- what a tensor brings along: dtype, requires_grad, attributes -------------
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+def test_every_dtype_round_trips_with_its_file_length(dtype):
+    assert_same(
+        f"""
+        import io
+        values = torch.tensor([[0, 1, 2], [3, 4, 5]]).to(torch.{dtype})
+        scalar = torch.tensor(7).to(torch.{dtype})
+        empty = torch.zeros(0, 2, dtype=torch.{dtype})
+        buffer = io.BytesIO()
+        torch.save([values, values.t(), scalar, empty], buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        for t in loaded:
+            print(t, t.dtype, t.stride(), t.untyped_storage().nbytes())
+        """
+    )
+
+
+def test_a_non_leaf_is_loaded_as_a_leaf_that_requires_grad_and_grad_is_not_saved():
+    assert_same(
+        """
+        import io
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = a * 2
+        (y.sum()).backward()
+        view = a[1:]
+        buffer = io.BytesIO()
+        torch.save({"a": a, "y": y, "view": view}, buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        for name, t in loaded.items():
+            print(name, t.requires_grad, t.is_leaf, t.grad_fn, t.grad)
+        """
+    )
+
+
+def test_parameters_come_back_as_parameters_with_their_requires_grad():
+    assert_same(
+        """
+        import io
+        p = torch.nn.Parameter(torch.ones(3))
+        frozen = torch.nn.Parameter(torch.zeros(2), requires_grad=False)
+        buffer = io.BytesIO()
+        torch.save([p, p.detach(), p, frozen], buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        lp, ld, again, lf = loaded
+        print(type(lp).__name__, type(ld).__name__, type(lf).__name__, lp is again)
+        print(lp.requires_grad, lf.requires_grad, lp._version)
+        print(lp)
+        """
+    )
+
+
+def test_python_attributes_of_tensors_and_parameters_are_saved():
+    assert_same(
+        """
+        import io
+        t = torch.ones(2)
+        t.note = "hello"
+        p = torch.nn.Parameter(torch.zeros(2))
+        p.tag = 3
+        buffer = io.BytesIO()
+        torch.save([t, p], buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        lt, lp = torch.load(buffer)
+        print(lt.note, lp.tag, type(lp).__name__, lp.requires_grad)
+        """
+    )
+
+
+# ---- containers, state_dicts, whole models ------------------------------------
+
+
+def test_nested_containers_keep_their_types_and_plain_values():
+    assert_same(
+        """
+        import io
+        w = torch.arange(4.)
+        obj = {
+            "step": 7, "name": "run-1", "lr": 0.5, "done": False, "nothing": None,
+            "pair": (w, w[1:]), "items": [1, "two", [w.view(2, 2)]],
+            "more": {"bytes": b"ab", "set": {1, 2}, "complex": 1 + 2j},
+        }
+        buffer = io.BytesIO()
+        torch.save(obj, buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        print(loaded["step"], loaded["name"], loaded["lr"], loaded["done"], loaded["nothing"])
+        print(type(loaded["pair"]).__name__, type(loaded["items"]).__name__, loaded["items"][:2])
+        print(loaded["more"], loaded["items"][2][0].stride())
+        pair = loaded["pair"]
+        print(pair[0].untyped_storage().data_ptr() == loaded["items"][2][0].untyped_storage().data_ptr())
+        """
+    )
+
+
+def test_dtypes_sizes_and_devices_are_allowed_by_weights_only():
+    assert_same(
+        """
+        import io
+        buffer = io.BytesIO()
+        torch.save([torch.float64, torch.int64, torch.Size([2, 3]), torch.device("cpu")], buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        print(torch.load(buffer))
+        """
+    )
+
+
+def test_a_state_dict_loads_as_an_ordered_dict_sharing_with_a_parameter_saved_alongside():
+    assert_same(
+        """
+        import io
+        from collections import OrderedDict
+        model = torch.nn.Linear(2, 3)
+        with torch.no_grad():
+            model.weight.copy_(torch.arange(6.).view(3, 2))
+            model.bias.copy_(torch.tensor([1.0, 2.0, 3.0]))
+        buffer = io.BytesIO()
+        torch.save({"state": model.state_dict(), "weight": model.weight}, buffer)
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        state, weight = loaded["state"], loaded["weight"]
+        print(type(state).__name__, list(state), type(weight).__name__, weight.requires_grad)
+        print(state["weight"].untyped_storage().data_ptr() == weight.untyped_storage().data_ptr())
+        other = torch.nn.Linear(2, 3)
+        print(other.load_state_dict(state))
+        print(other.weight, other.bias)
+        """
+    )
+
+
+def test_a_hand_built_ordered_dict_round_trips_with_torchs_file_length():
+    assert_same(
+        """
+        import io
+        from collections import OrderedDict
+        state = OrderedDict(weight=torch.ones(2, 2), bias=torch.zeros(2))
+        buffer = io.BytesIO()
+        torch.save(state, buffer)
+        print(len(buffer.getvalue()))
+        buffer.seek(0)
+        print(torch.load(buffer))
+        """
+    )
+
+
+def test_a_whole_model_is_refused_by_default_and_loads_with_weights_only_false():
+    assert_same(
+        """
+        import io
+        model = torch.nn.Linear(2, 1)
+        with torch.no_grad():
+            model.weight.copy_(torch.tensor([[1.0, 2.0]]))
+            model.bias.zero_()
+        buffer = io.BytesIO()
+        torch.save(model, buffer)
+        buffer.seek(0)
+        try:
+            torch.load(buffer)
+        except Exception as error:
+            print(type(error).__name__, str(error)[:60])
+        buffer.seek(0)
+        copy = torch.load(buffer, weights_only=False)
+        print(copy, copy is model, copy.weight is model.weight)
+        print(copy.weight.untyped_storage().data_ptr() == model.weight.untyped_storage().data_ptr())
+        """
+    )
+
+
+# ---- weights_only ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value", ["slice(1, 2)", "range(3)", "fractions.Fraction(1, 3)", "numpy.zeros(2)", "datetime.date(2024, 1, 2)"]
+)
+def test_weights_only_refuses_other_globals_with_torchs_message(value):
+    assert_same(
+        f"""
+        import io, fractions, datetime, numpy
+        buffer = io.BytesIO()
+        torch.save({{"x": torch.ones(1), "value": {value}}}, buffer)
+        buffer.seek(0)
+        torch.load(buffer)
+        """,
+        raises="UnpicklingError",
+    )
+
+
+@pytest.mark.parametrize("value", ["slice(1, 2)", "fractions.Fraction(1, 3)", "datetime.date(2024, 1, 2)"])
+def test_weights_only_false_or_safe_globals_load_them(value):
+    assert_same(
+        f"""
+        import io, fractions, datetime
+        buffer = io.BytesIO()
+        torch.save({{"x": torch.ones(1), "value": {value}}}, buffer)
+        buffer.seek(0)
+        print(torch.load(buffer, weights_only=False))
+        kind = type({value})
+        buffer.seek(0)
+        with torch.serialization.safe_globals([kind]):
+            print(torch.load(buffer))
+        buffer.seek(0)
+        torch.load(buffer)
+        """,
+        raises="UnpicklingError",
+    )
+
+
+def test_add_safe_globals_allows_a_class_until_cleared():
+    assert_same(
+        """
+        import io, fractions
+        buffer = io.BytesIO()
+        torch.save([fractions.Fraction(2, 3)], buffer)
+        torch.serialization.add_safe_globals([fractions.Fraction])
+        buffer.seek(0)
+        print(torch.load(buffer))
+        torch.serialization.clear_safe_globals()
+        buffer.seek(0)
+        torch.load(buffer)
+        """,
+        raises="UnpicklingError",
+    )
+
+
+def test_weights_only_blocks_the_os_module_even_when_allowed():
+    assert_same(
+        """
+        import io, os
+        buffer = io.BytesIO()
+        torch.save(os.getcwd, buffer)
+        buffer.seek(0)
+        with torch.serialization.safe_globals([os.getcwd]):
+            torch.load(buffer)
+        """,
+        raises="UnpicklingError",
+    )
+
+
+# ---- where the file is: paths and file objects ------------------------------------
+
+
+def test_str_and_pathlib_paths_and_open_files(tmp_path):
+    folder = str(tmp_path)
+    assert_same(
+        f"""
+        import os, pathlib
+        folder = {folder!r}
+        t = torch.arange(5.)
+        torch.save(t[1:3], os.path.join(folder, "slice.pt"))
+        torch.save([t], pathlib.Path(folder) / "model.weights.pth")
+        with open(os.path.join(folder, "handle.pt"), "wb") as handle:
+            torch.save({{"t": t}}, handle)
+        print(sorted(os.listdir(folder)))
+        print([os.path.getsize(os.path.join(folder, name)) for name in sorted(os.listdir(folder))])
+        loaded_slice = torch.load(os.path.join(folder, "slice.pt"))
+        loaded_list = torch.load(pathlib.Path(folder) / "model.weights.pth")
+        with open(os.path.join(folder, "handle.pt"), "rb") as handle:
+            loaded_dict = torch.load(handle)
+        print(loaded_slice, loaded_slice.storage_offset(), loaded_list, loaded_dict)
+        """
+    )
+
+
+def test_saving_into_a_missing_directory_is_refused(tmp_path):
+    target = str(tmp_path / "missing" / "x.pt")
+    assert_same(f"torch.save(torch.ones(1), {target!r})", raises="RuntimeError")
+
+
+def test_loading_a_missing_file_raises_file_not_found(tmp_path):
+    target = str(tmp_path / "nothing.pt")
+    assert_same(f"torch.load({target!r})", raises="FileNotFoundError")
+
+
+def test_save_refuses_something_that_is_neither_a_path_nor_writable():
+    assert_same("torch.save(torch.ones(1), 3)", raises="AttributeError")
+
+
+def test_loading_an_empty_buffer_raises_eof_error():
+    assert_same("import io\ntorch.load(io.BytesIO())", raises="EOFError")
+
+
+@pytest.mark.parametrize("cut", ["[:-30]", "[:100]", "[:10]"])
+def test_loading_a_truncated_file_raises_torchs_message(cut):
+    assert_same(
+        f"""
+        import io
+        buffer = io.BytesIO()
+        torch.save(torch.ones(3), buffer)
+        torch.load(io.BytesIO(buffer.getvalue(){cut}))
+        """,
+        raises="RuntimeError",
+    )
+
+
+def test_a_failed_save_still_ends_the_archive():
+    assert_same(
+        """
+        import io
+        buffer = io.BytesIO()
+        try:
+            torch.save([torch.ones(2), lambda x: x], buffer)
+        except Exception as error:
+            print(type(error).__name__, error)
+        print(len(buffer.getvalue()))
+        """
+    )
+
+
+# ---- map_location and the simulated GPU --------------------------------------------
+
+
+def test_a_cuda_tensor_loads_back_on_cuda_sharing_its_views():
+    assert_same_as_gpu(
+        """
+        import io
+        x = torch.arange(4., device="cuda")
+        buffer = io.BytesIO()
+        torch.save([x, x[1:]], buffer)
+        buffer.seek(0)
+        lx, lv = torch.load(buffer)
+        print(lx, lv.storage_offset())
+        print(lx.untyped_storage().data_ptr() == lv.untyped_storage().data_ptr())
+        """,
+        expect_cuda=["x", "lx", "lv"],
+    )
+
+
+@pytest.mark.parametrize(
+    "where", ['"cpu"', 'torch.device("cpu")', '{"cuda:0": "cpu"}', "lambda storage, location: storage"]
+)
+def test_map_location_moves_a_cuda_tensor_to_the_cpu(where):
+    assert_same_as_gpu(
+        f"""
+        import io
+        x = torch.arange(4., device="cuda")
+        buffer = io.BytesIO()
+        torch.save({{"x": x, "tail": x[2:]}}, buffer)
+        buffer.seek(0)
+        loaded = torch.load(buffer, map_location={where})
+        print(loaded["x"], loaded["tail"].storage_offset())
+        """,
+        expect_cuda=["x"],
+    )
+
+
+def test_map_location_to_an_unknown_place_is_refused():
+    assert_same(
+        """
+        import io
+        buffer = io.BytesIO()
+        torch.save(torch.ones(2), buffer)
+        buffer.seek(0)
+        torch.load(buffer, map_location="gpu")
+        """,
+        raises="RuntimeError",
+    )
