@@ -9,23 +9,36 @@ BIN := $(VENV)/bin
 PORT ?= 8888
 # Refreshed whenever the dependency declarations change.
 STAMP := $(VENV)/.installed
+# torch's CPU builds (see constraints.txt). Asked for torch alone, with a short
+# timeout and one retry: a machine that reaches only a package mirror loses a
+# few seconds here, then pip takes torch from the mirror.
+TORCH_INDEX := https://download.pytorch.org/whl/cpu
+PIP := $(BIN)/python -m pip
+LOG := $(VENV)/install.log
+TORCH_PIP_ARGS := --timeout 10 --retries 1 --extra-index-url $(TORCH_INDEX) -c constraints.txt torch
 
-.PHONY: lab test bench venv clean
+.PHONY: lab test bench venv clean torch-plan
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
-	touch $(STAMP)
+	@echo "Installing into $(VENV): torch (CPU build) and the course's packages, about 1 GB on disk."
+	@echo "The first time takes a few minutes; pip's output goes to $(LOG)."
+	@{ $(PIP) install --upgrade pip && \
+	   $(PIP) install $(TORCH_PIP_ARGS) && \
+	   $(PIP) install -c constraints.txt -e '.[test]'; } > $(LOG) 2>&1 \
+	   || { tail -n 30 $(LOG); echo "The install failed; the whole log is in $(LOG)."; exit 1; }
+	@touch $(STAMP)
 
 venv: $(STAMP)
 
+# What pip would install for torch on this machine, as a JSON report (nothing is installed).
+torch-plan: | $(BIN)/python
+	@$(PIP) install --dry-run --ignore-installed --quiet --report - $(TORCH_PIP_ARGS)
+
 lab: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --allow-root --no-browser \
-		--ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(CURDIR)" \
-		--LabApp.default_url="/lab/tree/course/00_index.ipynb"
+	@$(BIN)/python -m coursebook.lab --port=$(PORT)
 
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest

@@ -34,10 +34,14 @@ def test_the_screenshot_is_a_real_png():
 
 def test_the_two_commands_are_the_makefile_targets():
     makefile = (REPO / "Makefile").read_text()
-    for target in ("lab", "test", "bench"):
+    for target in ("lab", "test", "bench", "torch-plan"):
         assert f"make {target}" in README
         assert re.search(rf"^{target}:", makefile, re.M), f"Makefile has no {target} target"
-    assert "00_index.ipynb" in makefile, "make lab must open the course index"
+    # make lab runs the learner's lab, which opens the course index
+    assert "-m coursebook.lab" in makefile.split("\nlab:", 1)[1].split("\n\n")[0]
+    from coursebook.lab import INDEX  # noqa: PLC0415
+
+    assert INDEX == "/lab/tree/course/00_index.ipynb"
 
 
 def test_ci_runs_make_test():
