@@ -22,6 +22,7 @@ import urllib.request
 
 import pytest
 
+from coursebook.lab import lab_command
 from memdiagram._export import CHROMIUM_ARGS
 
 CHROMIUM = "/usr/bin/chromium"
@@ -65,7 +66,7 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str):
-    """Run ``jupyter lab`` on ``root_dir``; yield (base_url, token); stop it afterwards.
+    """Run the learner's ``jupyter lab`` on ``root_dir``; yield (base_url, token); stop it afterwards.
 
     Its config, runtime files, IPython profile and workspaces live in
     ``scratch``, and its log in ``scratch/lab.log``.
@@ -78,10 +79,9 @@ def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str):
     env.pop("NBGRADER_EXECUTION", None)
     log_path = scratch / "lab.log"
     with open(log_path, "w") as log:
+        # the learner's lab, exactly as `make lab` starts it, plus test-only switches
         process = subprocess.Popen(
-            [sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser", "--ip=127.0.0.1",
-             f"--port={port}", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root_dir}",
-             "--LabApp.expose_app_in_browser=True",
+            [*lab_command(port, token, pathlib.Path(root_dir)), "--LabApp.expose_app_in_browser=True",
              f"--LabApp.workspaces_dir={scratch / 'workspaces'}", *extra_args],
             cwd=root_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
         )

@@ -113,6 +113,11 @@ def test_postbuild_settings_save_widget_state_and_silence_news(binder_env):
     settings = json.loads(overrides.read_text())
     assert settings["@jupyter-widgets/jupyterlab-manager:plugin"]["saveState"] is True
     assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    page_config = binder_env["prefix"] / "share" / "jupyter" / "lab" / "settings" / "page_config.json"
+    assert "@jupyter/nbgrader" in json.loads(page_config.read_text())["disabledExtensions"]
+    server = binder_env["prefix"] / "etc" / "jupyter" / "jupyter_server_config.d" / "course.json"
+    assert json.loads(server.read_text())["ServerApp"]["contents_manager_class"] == (
+        "coursebook.lab.CourseContentsManager")
 
 
 def test_the_course_index_runs_in_the_binder_environment(binder_env):

@@ -1,0 +1,88 @@
+"""The learner's JupyterLab: ``python -m coursebook.lab [--port N]`` (what ``make lab`` runs).
+
+It is the lab Binder gives, on your own machine:
+
+* the settings in ``binder/lab-settings/`` (the same files Binder installs):
+  widget state is saved with the notebook, so a reopened chapter still shows
+  its memory diagrams; no "Jupyter news" pop-up;
+* nbgrader's instructor interface (its menu, Create Assignment panel,
+  Formgrader, Assignment List) is switched off: it is for whoever grades, not
+  for the learner. The self-check cell of each exercise does not need it;
+* a notebook opens exactly as the kernel is about to describe it
+  (:class:`CourseContentsManager`), so opening a chapter and closing it again
+  does not mark it modified;
+* kernels talk to the server over unix sockets, not TCP;
+* the server logs only warnings; the one line printed is the address to open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+from ipykernel.ipkernel import IPythonKernel
+from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+
+REPO = Path(__file__).resolve().parents[2]
+SETTINGS = REPO / "binder" / "lab-settings"
+INDEX = "/lab/tree/course/00_index.ipynb"
+# the server's side of those settings: nbgrader's server extensions off, and
+# CourseContentsManager; Binder installs the same file into its environment
+SERVER_CONFIG = SETTINGS / "jupyter_server_config.json"
+
+
+class CourseContentsManager(AsyncLargeFileManager):
+    """Jupyter's file contents manager, with one addition for notebooks.
+
+    The course's notebooks are stored with ``language_info`` reduced to
+    ``{"name": "python"}``: the full record names the exact Python version, which
+    differs from one machine to the next. When a kernel starts, JupyterLab
+    writes the kernel's full record into the notebook and marks it modified.
+    This manager hands out a stored notebook with the record the kernel (this
+    same Python, through ipykernel) will report, so nothing changes on opening.
+    Saving is untouched.
+    """
+
+    async def get(self, path, content=True, type=None, format=None, require_hash=False):
+        model = await super().get(path, content=content, type=type, format=format, require_hash=require_hash)
+        if model.get("type") == "notebook" and model.get("content"):
+            metadata = model["content"].setdefault("metadata", {})
+            if metadata.get("language_info", {}) == {"name": "python"}:
+                metadata["language_info"] = dict(IPythonKernel.language_info)
+        return model
+
+
+def lab_command(port: int, token: str, root: Path = REPO) -> list[str]:
+    """The ``jupyter lab`` command line of the learner's lab."""
+    command = [
+        sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
+        "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}", f"--LabApp.default_url={INDEX}",
+        f"--LabApp.app_settings_dir={SETTINGS}", "--KernelManager.transport=ipc",
+        f"--config={SERVER_CONFIG}",
+        "--ServerApp.log_level=WARN", "--LabApp.log_level=WARN",
+    ]
+    return command
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coursebook.lab", description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8888, help="port on 127.0.0.1 (default 8888)")
+    args = parser.parse_args(argv)
+    token = secrets.token_hex(16)
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    print(f"The course is at http://127.0.0.1:{args.port}{INDEX}?token={token}  (Ctrl+C stops it)",
+          flush=True)
+    try:
+        return subprocess.call(lab_command(args.port, token), env=env, cwd=REPO)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The learner's JupyterLab, as `make lab` starts it, in headless Chromium.
+
+On a copy of course/ (so that saving is allowed): no news pop-up, none of
+nbgrader's instructor interface, a chapter opened and closed untouched is not
+marked modified, and a chapter run and saved shows its memory diagrams again
+after the page is reloaded and the chapter reopened.
+"""
+
+import pathlib
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "tests" / "artifacts"
+CHAPTER = "memory_diagrams.ipynb"
+
+WAIT_IDLE = """async (timeout) => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    const started = Date.now();
+    for (;;) {
+        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+        if (kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle') return;
+        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+}"""
+DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
+
+
+@pytest.fixture(scope="module")
+def learners_lab(start_jupyterlab):
+    root = pathlib.Path(tempfile.mkdtemp(prefix="learners-lab-"))
+    shutil.copytree(REPO / "course", root / "course")
+    scratch = root / "scratch"
+    scratch.mkdir()
+    try:
+        # no user settings of ours: only what `make lab` applies (binder/lab-settings)
+        with start_jupyterlab(root, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}") as (base, token):
+            yield root, base, token
+    finally:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(scratch / "lab.log", ARTIFACTS / "learners-lab.log")
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _open(page, base, token, name):
+    page.goto(f"{base}/lab/tree/course/{name}?token={token}")
+    page.wait_for_function(
+        """(name) => { const app = window.jupyterapp; const w = app && app.shell.currentWidget;
+                       return !!(w && w.context && w.context.path === 'course/' + name); }""",
+        arg=name, timeout=90_000)
+    page.evaluate(WAIT_IDLE, 90_000)
+
+
+def test_no_news_pop_up_and_no_nbgrader_instructor_interface(learners_lab, browser):
+    root, base, token = learners_lab
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        _open(page, base, token, "00_index.ipynb")
+        page.wait_for_timeout(5000)  # the news question comes a moment after start-up
+        assert page.get_by_text("Jupyter news").count() == 0
+        menus = page.locator("#jp-menu-panel").inner_text()
+        assert "Run" in menus and "Nbgrader" not in menus, menus
+        commands = page.evaluate("() => window.jupyterapp.commands.listCommands()")
+        assert "notebook:run-all-cells" in commands
+        assert not [c for c in commands if "nbgrader" in c.lower()], "nbgrader's lab commands are loaded"
+        assert page.locator("text=Create Assignment").count() == 0
+        for path in ("formgrader", "assignments"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"{base}/{path}?token={token}", timeout=10)
+            assert refused.value.code == 404, path
+        page.screenshot(path=str(ARTIFACTS / "learners-lab.png"))
+    finally:
+        page.close()
+
+
+def test_a_chapter_opened_and_closed_untouched_is_not_modified(learners_lab, browser):
+    root, base, token = learners_lab
+    path = root / "course" / "02_storage_strides_views.ipynb"
+    before = path.read_bytes()
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        _open(page, base, token, path.name)
+        page.wait_for_timeout(2000)  # the kernel's info has arrived and been applied
+        assert page.evaluate(DIRTY) is False
+        page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
+        page.wait_for_timeout(500)
+        assert page.get_by_text("Save your work").count() == 0  # no "unsaved changes" dialog
+    finally:
+        page.close()
+    assert path.read_bytes() == before
+
+
+def test_a_saved_chapter_shows_its_diagrams_after_reopening(learners_lab, browser):
+    root, base, token = learners_lab
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        _open(page, base, token, CHAPTER)
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(
+            "document.querySelectorAll('.md-widget .md-figure svg').length >= 2", timeout=90_000)
+        page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        page.wait_for_function(f"!({DIRTY[6:]})", timeout=30_000)
+        page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
+        page.goto("about:blank")
+        _open(page, base, token, CHAPTER)
+        page.wait_for_function(
+            "document.querySelectorAll('.md-widget .md-figure svg').length >= 2", timeout=60_000)
+        assert page.get_by_text("Error displaying widget").count() == 0
+        page.screenshot(path=str(ARTIFACTS / "learners-lab-reopened.png"), full_page=True)
+    finally:
+        page.close()
+    saved = (root / "course" / CHAPTER).read_text()
+    assert "application/vnd.jupyter.widget-state+json" in saved
