@@ -87,6 +87,16 @@ def as_strided(input, size, stride, storage_offset=None):
 
 # --- saving and loading ---
 
+# --- nn, optim and hooks ---
+
+def lerp(input, end, weight):
+    return input.lerp(end, weight)
+
+
+def sqrt(input):
+    return input.sqrt()
+
+
 # --- sparse COO ---
 
 

@@ -20,4 +20,31 @@ not a paragraph of text. Every text is checked word for word against torch
 
 # --- nn, optim and hooks -------------------------------------------------------
 
+# C++ names torch's kernels use for dtypes in "expected dtype ..." messages.
+CPP_TYPE_NAMES = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "bool": "bool",
+    "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+}
+LERP_DTYPE = "expected dtype {expected} for `{argument}` but got dtype {got}"
+NOT_IMPLEMENTED_FOR = '"{kernel}" not implemented for \'{dtype}\''
+NO_BACKWARD = (
+    "reftorch records no backward for {op}: call it under torch.no_grad(), as optimizers do"
+)
+
+
+def invalid_combination(op, got, overloads):
+    """torch's argument-parser TypeError when no overload of ``op`` matches.
+
+    ``got``: the type names of the arguments as passed (``"weight=str"`` for a
+    keyword); ``overloads``: ``(signature, marked)`` pairs, where ``marked`` is
+    the argument list with mismatches shown as ``!str!``, or None when the
+    number of arguments already rules the overload out.
+    """
+    lines = [f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"]
+    for signature, marked in overloads:
+        lines.append(f" * ({signature})")
+        if marked is not None:
+            lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
+    return "\n".join(lines) + "\n"
+
 # --- sparse COO ----------------------------------------------------------------
