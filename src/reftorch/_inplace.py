@@ -91,7 +91,11 @@ def write_inplace(self, new_values, make_node, *inputs):
 
 
 def rebase_history(self, node):
-    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view)."""
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view).
+
+    Hooks registered so far stay with the old ``grad_fn``: ``self`` starts with none.
+    """
+    self._backward_hooks = None
     base = self._base_tensor
     if base is None:
         self._set_grad_fn(node)

@@ -31,6 +31,15 @@ NO_BACKWARD = (
     "reftorch records no backward for {op}: call it under torch.no_grad(), as optimizers do"
 )
 
+HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+HOOK_NOT_A_TENSOR = "expected Variable, but hook returned '{type}'"
+HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {was} got {got})"
+HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
+HOOK_NOT_SERIALIZED = (
+    "backward hook {hook} on tensor will not be serialized.  If this is expected, you can "
+    "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
+)
+
 
 def invalid_combination(op, got, overloads):
     """torch's argument-parser TypeError when no overload of ``op`` matches.
