@@ -89,6 +89,9 @@ def as_strided(input, size, stride, storage_offset=None):
 
 # --- nn, optim and hooks ---
 
+from ._typename import typename  # noqa: E402
+
+
 def lerp(input, end, weight):
     return input.lerp(end, weight)
 

@@ -40,6 +40,18 @@ HOOK_NOT_SERIALIZED = (
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
 )
 
+MODULE_NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
+
+STATE_DICT_POSITIONAL = (
+    "Positional args are being deprecated, use kwargs instead. Refer to "
+    "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict for details."
+)
+MODULE_TO_DTYPE = (
+    "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
+)
+
+BATCH_NORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {size}"
+
 
 def invalid_combination(op, got, overloads):
     """torch's argument-parser TypeError when no overload of ``op`` matches.
