@@ -52,6 +52,18 @@ MODULE_TO_DTYPE = (
 
 BATCH_NORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {size}"
 
+OPTIMIZER_SET_OF_PARAMS = (
+    "optimizer parameters need to be organized in ordered collections, but the ordering of tensors "
+    "in sets will change between runs. Please use a list instead."
+)
+OPTIMIZER_DUPLICATE_PARAMS = (
+    "optimizer contains a parameter group with duplicate parameters; in future, this will cause an "
+    "error; see github.com/pytorch/pytorch/issues/40967 for more information"
+)
+OPTIMIZER_UNSUPPORTED = (
+    "reftorch's {optimizer} implements torch's single-tensor step only: {flag}=True is not supported"
+)
+
 
 def invalid_combination(op, got, overloads):
     """torch's argument-parser TypeError when no overload of ``op`` matches.
