@@ -651,3 +651,23 @@ def test_linear_on_a_3d_batch_views_through_a_2d_product():
         v = lin(torch.tensor([1.0, 2.0], requires_grad=True))
         """
     )
+
+
+def test_module_zero_grad_keeps_or_drops_the_grad_tensors_and_state_dict_warns_on_positional_args():
+    assert_same(
+        with_net(
+            """
+            net(torch.tensor([[1.0, -1.0]])).sum().backward()
+            g = net.fc.weight.grad
+            v = g._version
+            net.zero_grad(set_to_none=False)
+            print(net.fc.weight.grad is g, g, g._version - v)
+            net.zero_grad()
+            print(net.fc.weight.grad, net.fc.bias.grad)
+            into = {}
+            result = net.state_dict(into, "model.")
+            print(result is into, list(into))
+            print(list(net.state_dict(prefix="p.", keep_vars=True).items())[0][1] is net.fc.weight)
+            """
+        )
+    )
