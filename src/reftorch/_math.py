@@ -14,8 +14,8 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 import numpy as np
 
 from . import _strides
-from ._fma import add_scaled
 from ._dtype import bool as bool_, get_default_dtype, result_type
+from ._fma import add_scaled
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
