@@ -77,7 +77,7 @@ def fma(x, y, z):
         else:  # float32 products are exact in float64; round to float32 once, as float32 FMA does
             fused = _round_to_odd_sum(x64 * y64, z64).astype(np.float32)
         result = np.where(np.isfinite(plain), fused, plain)
-    return np.ascontiguousarray(result.astype(dtype))
+    return result.astype(dtype)  # a new array of the broadcast shape (0-d stays 0-d)
 
 
 def add_scaled(x, y, alpha):

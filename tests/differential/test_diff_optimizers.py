@@ -395,6 +395,8 @@ def test_add_with_alpha_sub_and_mul_in_place_round_as_torch_does():
         r = b.add_(g, alpha=-0.01).mul_(0.999).sub_(g, alpha=2.5)
         print(r is b, b._version - v, b.tolist())
         n = torch.tensor([3, 4]).add_(torch.tensor([1, 2]), alpha=2)
+        zero_d = torch.tensor(1.5).add(torch.tensor(2.0), alpha=0.3)       # 0-d stays 0-d
+        zero_d_lerp = torch.tensor(1.5).lerp(torch.tensor(2.0), 0.3)
         """
     )
 
