@@ -89,6 +89,19 @@ def as_strided(input, size, stride, storage_offset=None):
 from . import serialization
 from .serialization import load, save
 
+# --- nn, optim and hooks ---
+
+from ._typename import typename  # noqa: E402
+
+
+def lerp(input, end, weight):
+    return input.lerp(end, weight)
+
+
+def sqrt(input):
+    return input.sqrt()
+
+
 # --- sparse COO ---
 
 

@@ -52,6 +52,8 @@ def _set_data(self, new):
     """Point ``self`` at ``new``'s memory and metadata; keep identity, version and graph."""
     if not isinstance(new, Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+    if (new._dtype, new.device) != (self._dtype, self.device):
+        self._grad_acc = None  # torch drops a gradient accumulator made for the old dtype or device
     self._storage = new._storage
     self._storage_offset = new._storage_offset
     self._size = new._size

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _strides
 from ._dtype import _category, result_type
+from ._fma import add_scaled
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad, gradient_edge
@@ -90,7 +91,11 @@ def write_inplace(self, new_values, make_node, *inputs):
 
 
 def rebase_history(self, node):
-    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view)."""
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view).
+
+    Hooks registered so far stay with the old ``grad_fn``: ``self`` starts with none.
+    """
+    self._backward_hooks = None
     base = self._base_tensor
     if base is None:
         self._set_grad_fn(node)
@@ -171,13 +176,13 @@ def _snapshot(t):
 def add_(self, other, *, alpha=1):
     from ._math import AddBackward0
 
-    return _arith_inplace(self, other, lambda x, y: x + alpha * y, lambda: AddBackward0(self, other, alpha))
+    return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, alpha), lambda: AddBackward0(self, other, alpha))
 
 
 def sub_(self, other, *, alpha=1):
     from ._math import SubBackward0
 
-    return _arith_inplace(self, other, lambda x, y: x - alpha * y, lambda: SubBackward0(self, other, alpha))
+    return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, -alpha), lambda: SubBackward0(self, other, alpha))
 
 
 def mul_(self, other):

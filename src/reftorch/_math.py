@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _strides
 from ._dtype import bool as bool_, get_default_dtype, result_type
+from ._fma import add_scaled
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -150,7 +151,7 @@ def _binary(a, b, compute, make_node, dtype=None):
 def add(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented  # Python then raises "unsupported operand type(s)"
-    return _binary(self, other, lambda x, y: x + alpha * y, lambda: AddBackward0(self, other, alpha))
+    return _binary(self, other, lambda x, y: add_scaled(x, y, alpha), lambda: AddBackward0(self, other, alpha))
 
 
 def _check_bool_subtraction(a, b):
@@ -171,7 +172,7 @@ def sub(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented
     _check_bool_subtraction(self, other)
-    return _binary(self, other, lambda x, y: x - alpha * y, lambda: SubBackward0(self, other, alpha))
+    return _binary(self, other, lambda x, y: add_scaled(x, y, -alpha), lambda: SubBackward0(self, other, alpha))
 
 
 def mul(self, other):

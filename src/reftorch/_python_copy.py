@@ -5,8 +5,9 @@ falls back to the pickle protocol, ``__reduce_ex__``: "rebuild a tensor from
 this storage, offset, size and stride". Nothing is deep-copied, so the result
 is a new tensor object on the *same* storage, with a new version counter
 (torch rebuilds it with ``set_()``, so the counter already reads 1), the same
-``requires_grad``, no history (it is a leaf), no ``.grad``, and the same
-Python attributes. Like ``.data`` it is an alias autograd cannot see through.
+``requires_grad``, no history (it is a leaf), no ``.grad``, the same
+Python attributes and no hooks (a warning names each hook left behind).
+Like ``.data`` it is an alias autograd cannot see through.
 
 ``copy.deepcopy(t)`` follows torch's ``Tensor.__deepcopy__`` step by step:
 
@@ -19,12 +20,16 @@ Python attributes. Like ``.data`` it is an alias autograd cannot see through.
 6. deep-copy ``.grad``;
 7. deep-copy the Python attributes;
 8. record the result in the memo.
+
+Hooks are not among the steps: the deep copy has none, and no warning says so.
 """
 
 import copy
+from collections import OrderedDict
 
 from ._tensor import Tensor
 from .autograd.grad_mode import no_grad
+from .autograd.hooks import warn_if_has_hooks
 
 _DEEPCOPY_NON_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
@@ -33,16 +38,20 @@ _DEEPCOPY_NON_LEAF = (
 )
 
 
-def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad):
+def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad, backward_hooks=None):
     """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
     t = Tensor._make(storage, storage_offset, size, stride, dtype)
     t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
     t._requires_grad = requires_grad
+    t._backward_hooks = backward_hooks
     return t
 
 
 def __reduce_ex__(self, protocol):
-    args = (self._storage, self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad)
+    warn_if_has_hooks(self)
+    # Hooks are never copied: the copy gets an empty dict of its own (autograd/hooks.py).
+    args = (self._storage, self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad,
+            OrderedDict())
     return (_rebuild_tensor, args, self.__dict__ or None)
 
 

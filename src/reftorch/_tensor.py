@@ -51,7 +51,8 @@ class Tensor:
     __slots__ = (
         "_storage", "_storage_offset", "_size", "_stride", "_dtype", "_version_counter",
         "_requires_grad", "_grad_fn", "_grad", "_grad_acc", "_retains_grad",
-        "_base_tensor", "_view_version", "_view_made_in_no_grad", "__dict__", "__weakref__",
+        "_base_tensor", "_view_version", "_view_made_in_no_grad", "_backward_hooks",
+        "__dict__", "__weakref__",
     )
 
     @classmethod
@@ -72,6 +73,7 @@ class Tensor:
         t._base_tensor = None
         t._view_version = None
         t._view_made_in_no_grad = False
+        t._backward_hooks = None  # register_hook's functions (autograd/hooks.py)
         return t
 
     @classmethod

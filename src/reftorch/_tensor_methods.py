@@ -8,7 +8,9 @@ this table is where they become methods, so ``a.clone()`` runs
 
 from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
+from . import _update_ops
 from ._tensor import Tensor
+from .autograd import hooks
 from .autograd.functional_api import backward as _backward
 
 
@@ -69,6 +71,9 @@ _METHODS = {
     # multi-output views, as_strided_, in-place metadata ops
     # advanced indexing
     # nn, optim and hooks
+    "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
+    "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_, "sqrt": _unary.sqrt,
+    "register_hook": hooks.register_hook,
     # sparse COO
 }
 

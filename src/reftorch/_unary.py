@@ -1,4 +1,4 @@
-"""Functions of one tensor: ``-t``, ``t.exp()``, ``t.sigmoid()``, ``t.reciprocal()``.
+"""Functions of one tensor: ``-t``, ``t.exp()``, ``t.sigmoid()``, ``t.reciprocal()``, ``t.sqrt()``.
 
 ``exp``, ``sigmoid`` and ``reciprocal`` save their own *result* for backward (the derivative
 of exp(x) is exp(x)), so writing into that result in place makes backward
@@ -62,6 +62,14 @@ class ReciprocalBackward0(_ResultSavingNode):
         return (_grad_for(self.a, -grad._values() * r * r),)
 
 
+class SqrtBackward0(_ResultSavingNode):
+    """d/dx sqrt(x) = 1 / (2 * r), with r the saved result."""
+
+    def apply(self, grad):
+        r = self.saved_result.unpack()._values()
+        return (_grad_for(self.a, grad._values() / (2 * r)),)
+
+
 def _floating(self):
     return self.dtype if self.dtype.is_floating_point else get_default_dtype()
 
@@ -103,3 +111,12 @@ def __rtruediv__(self, other):
     if not _is_operand(other):
         return NotImplemented
     return mul(reciprocal(self), other)
+
+
+def sqrt(self):
+    # numpy's square root is correctly rounded; torch's CPU kernel is not
+    # always (it can be one unit in the last place away), so results may
+    # differ from torch's in the last bit.
+    with np.errstate(all="ignore"):  # sqrt(-1) is nan, silently, as in torch
+        values = np.sqrt(values_of(self, _floating(self)))
+    return _unary_result(self, values, SqrtBackward0)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .grad_mode import no_grad
 from .graph import AccumulateGrad
+from .hooks import call_tensor_hooks, has_tensor_hooks
 
 
 def _count_dependencies(roots):
@@ -56,6 +57,9 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
         while ready:
             node = ready.pop()
             grad = pending.pop(id(node))
+            if has_tensor_hooks(node):
+                owned.discard(id(grad))  # a hook may keep this tensor: never write into it again
+                grad = call_tensor_hooks(node, grad)
             if capture_ids is not None and id(node) in capture_ids:
                 captured[id(node)] = grad
             for t in node._retained:

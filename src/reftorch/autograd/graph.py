@@ -38,6 +38,7 @@ class Node:
         self._next_functions = tuple(gradient_edge(x) for x in inputs)
         self._saved = []
         self._retained = []  # non-leaf tensors that asked for retain_grad()
+        self._tensor_hook_dicts = []  # register_hook dicts of the tensors this node made
 
     @property
     def next_functions(self):

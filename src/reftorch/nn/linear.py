@@ -6,7 +6,7 @@ The weights are uniform in ``[-1/sqrt(in_features), 1/sqrt(in_features)]``
 
 import math
 
-from .. import _random
+from .. import _messages, _random
 from .._creation import empty
 from .._tensor import Tensor
 from ..autograd.graph import Node, any_requires_grad
@@ -35,11 +35,35 @@ class AddmmBackward0(Node):
         )
 
 
+def _check_linear(x, weight, bias):
+    """torch's refusals, in its order: not a tensor, 0-d, dtypes, then sizes."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"linear(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+    if x.dim() == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are 0D and {weight.dim()}D")
+    if x.dtype is not weight.dtype:
+        if bias is None and x.dim() >= 2:
+            raise RuntimeError(
+                "expected m1 and m2 to have the same dtype, but got: "
+                f"{_messages.CPP_TYPE_NAMES[x.dtype._name]} != {_messages.CPP_TYPE_NAMES[weight.dtype._name]}"
+            )
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {x.dtype._short_name} and {weight.dtype._short_name}"
+        )
+    if x.shape[-1] != weight.shape[1]:
+        rows = x.numel() // x.shape[-1] if x.shape[-1] else math.prod(x.shape[:-1])
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} and {weight.shape[1]}x{weight.shape[0]})"
+        )
+
+
 def linear(x, weight, bias=None):
+    _check_linear(x, weight, bias)
     if bias is None:
         return x @ weight.t()
-    if x.dim() == 1:
-        return linear(x.unsqueeze(0), weight, bias).view(weight.shape[0])
+    if x.dim() != 2:  # torch flattens the batch dimensions to one, and views the result back
+        flat = linear(x.reshape(-1, x.shape[-1]), weight, bias)
+        return flat.view(*x.shape[:-1], weight.shape[0])
     w = weight.t()
     values = bias._values() + x._values() @ w._values()
     out = Tensor._from_values(values, x._dtype, x.device)

@@ -1,139 +1,319 @@
-"""nn.Module: a container that finds its parameters by attribute name.
+"""nn.Module: a container that finds its tensors and sub-modules by attribute name.
 
-Assigning a ``Parameter`` or a ``Module`` to an attribute registers it, so
-``parameters()``, ``named_parameters()`` and ``state_dict()`` can list them.
+A Module keeps three ordered tables in its ``__dict__``:
 
-``state_dict()`` is *not* a copy: its tensors are ``param.detach()``, new
-tensor objects on the parameters' own storage (and version counter). Save one,
-train, and the "saved" numbers have changed too. ``copy.deepcopy(model)`` or
-``{k: v.clone() for k, v in model.state_dict().items()}`` keeps a snapshot.
-``load_state_dict`` copies numbers *into* the existing parameters (``copy_``
-under ``no_grad``): the parameter objects stay the same.
+* ``_parameters``: the ``Parameter`` objects it trains (``self.weight = Parameter(...)``);
+* ``_buffers``: tensors that are part of its state but are not trained, such
+  as BatchNorm's running statistics (``self.register_buffer("running_mean", t)``).
+  A buffer registered with ``persistent=False`` is left out of ``state_dict()``;
+* ``_modules``: its children (``self.fc = Linear(...)``).
+
+Assigning a ``Parameter`` or a ``Module`` to an attribute registers it;
+assigning a plain tensor to a name that is already a buffer replaces the
+buffer. Reading ``m.weight`` looks in the tables (``__getattr__``), so the
+attribute *is* the registered object: no copy anywhere.
+
+Because the tables live in ``__dict__``, Python's copy protocol treats them
+like any attribute: ``copy.copy(m)`` gives a new Module whose ``_parameters``
+is the *same* dict object (assigning ``c.weight = ...`` changes ``m`` too),
+while ``copy.deepcopy(m)`` copies the dicts and, through the memo, every
+Parameter once, so weights shared inside ``m`` stay shared inside the copy.
+
+The rest of Module lives next door: ``state_dict`` and ``load_state_dict`` in
+``state_dict.py``, ``to``/``double``/``cuda`` ... in ``conversion.py``.
 """
 
 from collections import OrderedDict
 
+from .._messages import MODULE_NO_FORWARD
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from .._typename import typename
+from . import conversion as _conversion, state_dict as _state_dict
 from .parameter import Parameter
 
 
 class Module:
-    def __init__(self):
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_modules", OrderedDict())
-        object.__setattr__(self, "training", True)
+    _version = 1  # the state_dict format version, recorded in state_dict()._metadata
 
-    def __setattr__(self, name, value):
-        if isinstance(value, Parameter):
-            self._parameters[name] = value
-        elif isinstance(value, Module):
-            self._modules[name] = value
+    def __init__(self):
+        # object.__setattr__: our own __setattr__ needs these tables to exist first.
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", OrderedDict())
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(MODULE_NO_FORWARD.format(name=type(self).__name__))
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # --- registering ---------------------------------------------------------
+
+    def register_parameter(self, name, param):
+        """Put ``param`` (the object itself, or None) in ``_parameters[name]``."""
+        _check_name(self, "parameter", name, self.__dict__.get("_parameters"))
+        if param is None:
+            self._parameters[name] = None
+        elif not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        elif param.grad_fn:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, compute "
+                "the value in the forward() method."
+            )
         else:
-            self._parameters.pop(name, None)
-            self._modules.pop(name, None)
-            object.__setattr__(self, name, value)
+            self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Put ``tensor`` (the object itself, not a copy) in ``_buffers[name]``.
+
+        A non-persistent buffer moves with the module (``to``, ``cuda``) but is
+        not saved in ``state_dict()``.
+        """
+        _check_name(self, "buffer", name, self.__dict__.get("_buffers"))
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)"
+            )
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # --- attribute access ----------------------------------------------------
 
     def __getattr__(self, name):
-        for table in ("_parameters", "_modules"):
+        """Called only when normal lookup fails: look in the three tables."""
+        for table in ("_parameters", "_buffers", "_modules"):
             entries = self.__dict__.get(table, {})
             if name in entries:
                 return entries[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    def register_parameter(self, name, param):
-        if param is None:
-            self._parameters[name] = None
+    def __setattr__(self, name, value):
+        """Route ``m.name = value`` to the right table, as torch does."""
+        params, buffers, modules = (self.__dict__.get(t) for t in ("_parameters", "_buffers", "_modules"))
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            _remove_from(name, self.__dict__, buffers, modules, self._non_persistent_buffers_set)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as parameter '{name}' (torch.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            _remove_from(name, self.__dict__, params, buffers, self._non_persistent_buffers_set)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as child module '{name}' (torch.nn.Module or None expected)"
+                )
+            modules[name] = value
+        elif buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as buffer '{name}' "
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                )
+            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
         else:
-            setattr(self, name, param)
+            object.__setattr__(self, name, value)
 
-    def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+    def __delattr__(self, name):
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
 
-    def named_parameters(self, prefix=""):
-        for name, param in self._parameters.items():
-            if param is not None:
-                yield prefix + name, param
+    def __dir__(self):
+        keys = dir(type(self)) + list(self.__dict__) + list(self._parameters) + list(self._modules) + list(self._buffers)
+        return sorted(key for key in keys if not key[0].isdigit())
+
+    # --- walking the tree ----------------------------------------------------
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """This module and every descendant, each once, with its dotted name."""
+        if memo is None:
+            memo = set()
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
         for name, module in self._modules.items():
-            yield from module.named_parameters(prefix + name + ".")
+            if module is not None:
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
-    def parameters(self):
-        for _, param in self.named_parameters():
+    def _named_members(self, table, prefix="", recurse=True, remove_duplicate=True):
+        """``(dotted name, tensor)`` for one table over the tree; a tensor shared
+        by two modules is listed once, under its first name."""
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in getattr(module, table).items():
+                if value is None or id(value) in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(id(value))
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, param in self.named_parameters(recurse=recurse):
             yield param
 
-    def children(self):
-        return iter(self._modules.values())
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
-    def zero_grad(self, set_to_none=True):
-        for param in self.parameters():
-            if set_to_none:
-                param.grad = None
-            elif param.grad is not None:
-                param.grad.zero_()
+    def buffers(self, recurse=True):
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    # --- modes and gradients ---------------------------------------------------
 
     def train(self, mode=True):
+        """Set ``training`` on this module and every descendant (BatchNorm reads it)."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         self.training = mode
-        for module in self._modules.values():
+        for module in self.children():
             module.train(mode)
         return self
 
     def eval(self):
         return self.train(False)
 
-    def state_dict(self, prefix="", keep_vars=False):
-        """Name -> tensor. The tensors are detached aliases of the parameters, not copies."""
-        result = OrderedDict()
-        for name, param in self._parameters.items():
-            if param is not None:
-                result[prefix + name] = param if keep_vars else param.detach()
-        for name, module in self._modules.items():
-            result.update(module.state_dict(prefix + name + ".", keep_vars))
-        return result
+    def requires_grad_(self, requires_grad=True):
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
 
-    def load_state_dict(self, state_dict, strict=True):
-        """Copy numbers into the existing parameters, in place."""
-        own = dict(self.named_parameters())
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        if strict and (missing or unexpected):
-            parts = []
-            if unexpected:
-                parts.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
-            if missing:
-                parts.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
-            raise RuntimeError(
-                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(parts)
-            )
-        with no_grad():
-            for name, value in state_dict.items():
-                if name in own:
-                    if not isinstance(value, Tensor) or value.shape != own[name].shape:
-                        raise RuntimeError(
-                            f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                            f"size mismatch for {name}: copying a param with shape {value.shape} from "
-                            f"checkpoint, the shape in current model is {own[name].shape}."
-                        )
-                    own[name].copy_(value)
-        return _IncompatibleKeys(missing, unexpected)
+    def zero_grad(self, set_to_none=True):
+        """Drop every parameter's ``.grad`` (or, with ``set_to_none=False``, zero it in place)."""
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                if param.grad.grad_fn is not None:
+                    param.grad.detach_()
+                else:
+                    param.grad.requires_grad_(False)
+                param.grad.zero_()
+
+    # --- saving, loading and converting (see state_dict.py and conversion.py) ---
+
+    state_dict = _state_dict.state_dict
+    _save_to_state_dict = _state_dict.save_to_state_dict
+    load_state_dict = _state_dict.load_state_dict
+    _load_from_state_dict = _state_dict.load_from_state_dict
+
+    _apply = _conversion.apply
+    to = _conversion.to
+    float = _conversion.float
+    double = _conversion.double
+    half = _conversion.half
+    cuda = _conversion.cuda
+    cpu = _conversion.cpu
+
+    # --- printing --------------------------------------------------------------
 
     def extra_repr(self):
         return ""
 
-    def __repr__(self):
-        lines = [f"  ({name}): " + repr(m).replace("\n", "\n  ") for name, m in self._modules.items()]
-        if not lines:
-            return f"{type(self).__name__}({self.extra_repr()})"
-        return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"
-
-    def __dir__(self):
-        return list(super().__dir__()) + list(self._parameters) + list(self._modules)
-
-
-class _IncompatibleKeys:
-    def __init__(self, missing_keys, unexpected_keys):
-        self.missing_keys, self.unexpected_keys = missing_keys, unexpected_keys
+    def _get_name(self):
+        return type(self).__name__
 
     def __repr__(self):
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
+        extra_lines = self.extra_repr().split("\n") if self.extra_repr() else []
+        child_lines = [f"({name}): " + _addindent(repr(module), 2) for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+
+def _check_name(module, kind, name, table):
+    """torch's checks on a parameter or buffer name, in its order."""
+    if table is None:
+        raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+    if "." in name:
+        raise KeyError(f'{kind} name can\'t contain "."')
+    if name == "":
+        raise KeyError(f'{kind} name can\'t be empty string ""')
+    if hasattr(module, name) and name not in table:
+        raise KeyError(f"attribute '{name}' already exists")
+
+
+def _remove_from(name, *tables):
+    for table in tables:
+        if table is not None and name in table:
+            if isinstance(table, dict):
+                del table[name]
+            else:
+                table.discard(name)
+
+
+def _addindent(text, spaces):
+    """Indent every line but the first (a child's repr inside its parent's)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join((spaces * " ") + line if line.strip() else "" for line in lines[1:])

@@ -4,6 +4,8 @@
 ``t.detach()``) and requires grad by default.
 """
 
+from collections import OrderedDict
+
 from .._tensor import Tensor
 
 
@@ -24,12 +26,19 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     def __reduce_ex__(self, protocol):
-        return (Parameter, (self.data, self.requires_grad))
+        """``copy.copy``: a new Parameter on the same storage (via ``.data``), without hooks."""
+        return (_rebuild_parameter, (self.data, self.requires_grad), self.__dict__ or None)
 
     def __deepcopy__(self, memo):
-        """torch copies a Parameter's numbers (strides preserved), not its ``.grad``."""
+        """torch copies a Parameter's numbers (strides preserved), not its ``.grad`` or hooks."""
         if id(self) in memo:
             return memo[id(self)]
         result = type(self)(self.data.clone(), self.requires_grad)
         memo[id(self)] = result
         return result
+
+
+def _rebuild_parameter(data, requires_grad):
+    param = Parameter(data, requires_grad)
+    param._backward_hooks = OrderedDict()  # hooks are never copied (autograd/hooks.py)
+    return param

@@ -1,37 +1,80 @@
-"""SGD: ``param -= lr * param.grad``, in place, under ``no_grad``.
+"""SGD: ``param -= lr * grad``, with momentum, dampening, Nesterov and weight decay.
 
-The update writes into each parameter's storage. Every tensor sharing that
-storage sees the new numbers, including the tensors of a ``state_dict()``
-saved earlier.
+For each parameter with a gradient, in torch's order (its single-tensor
+implementation, the one that runs on a CPU):
+
+1. ``grad = -grad`` if ``maximize``;
+2. ``grad = grad + weight_decay * param`` (a new tensor: ``.grad`` is untouched);
+3. with momentum, the *momentum buffer* ``buf``: at the first step a clone of
+   ``grad`` (new memory); afterwards ``buf.mul_(momentum).add_(grad, alpha=1 - dampening)``,
+   in place (same tensor, version + 2). Then ``grad = grad + momentum * buf``
+   with Nesterov, otherwise ``grad = buf``;
+4. ``param.add_(grad, alpha=-lr)``: in place, under ``no_grad``, version + 1.
+
+The buffer lives in ``optimizer.state[param]["momentum_buffer"]``, and
+``state_dict()`` hands out that very tensor, not a copy.
 """
 
-from ..autograd.grad_mode import no_grad
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
+from .optimizer import Optimizer, check_supported
 
 
-class SGD:
-    def __init__(self, params, lr=1e-3, momentum=0, weight_decay=0):
-        self.params = list(params)
-        self.lr, self.momentum, self.weight_decay = lr, momentum, weight_decay
-        self._velocity = {}
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {
+            "lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
+            "nesterov": nesterov, "maximize": maximize, "foreach": foreach,
+            "differentiable": differentiable, "fused": fused,
+        }
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+        check_supported("SGD", differentiable=differentiable, fused=fused)
 
-    @no_grad()
-    def step(self):
-        for p in self.params:
-            if p.grad is None:
-                continue
-            update = p.grad
-            if self.weight_decay:
-                update = update + self.weight_decay * p
-            if self.momentum:
-                v = self._velocity.get(id(p))
-                v = update.clone() if v is None else v.mul_(self.momentum).add_(update)
-                self._velocity[id(p)] = v
-                update = v
-            p.add_(update, alpha=-self.lr)
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", False)
 
-    def zero_grad(self, set_to_none=True):
-        for p in self.params:
-            if set_to_none:
-                p.grad = None
-            elif p.grad is not None:
-                p.grad.zero_()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for param in group["params"]:
+                    if param.grad is not None:
+                        _sgd_update(param, self.state[param] if group["momentum"] != 0 else None, group)
+        return loss
+
+
+def _sgd_update(param, state, group):
+    """One parameter's update, line by line as torch's ``_single_tensor_sgd``."""
+    lr, momentum, weight_decay = float(group["lr"]), group["momentum"], group["weight_decay"]
+    grad = param.grad if not group["maximize"] else -param.grad
+    if weight_decay != 0:
+        grad = grad.add(param, alpha=weight_decay)
+    if momentum != 0:
+        buf = state.get("momentum_buffer")
+        if buf is None:
+            buf = grad.detach().clone()
+            state["momentum_buffer"] = buf
+        else:
+            buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+    param.add_(grad, alpha=-lr)

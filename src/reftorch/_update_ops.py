@@ -1,0 +1,183 @@
+"""lerp, addcmul_, addcdiv_: the one-line updates of moving averages and optimizers.
+
+``ema.lerp_(x, w)`` moves ``ema`` a fraction ``w`` of the way towards ``x``:
+``ema + w * (x - ema)``. It is the exponential moving average of a target
+network and of Adam's first moment. ``lerp_`` writes into ``ema``'s storage
+and bumps its version counter, like every in-place op (see ``_inplace``);
+``lerp`` returns a new tensor.
+
+torch rounds these with a fused multiply-add (``_fma``), and chooses the
+formula by the size of the weight, so both ends are hit exactly:
+
+    |w| <  0.5:  self + w * (end - self)
+    |w| >= 0.5:  end + (w - 1) * (end - self)
+
+``addcmul_(t1, t2, value=v)`` adds ``v * t1 * t2`` and ``addcdiv_(t1, t2,
+value=v)`` adds ``v * t1 / t2``: Adam's second moment and its step. reftorch
+gives them no backward; they refuse to run where autograd would record them.
+"""
+
+import numpy as np
+
+from . import _messages, _strides
+from ._arguments import _type_name
+from ._fma import fma
+from ._inplace import _snapshot, write_inplace
+from ._math import _device_of, _grad_for, _result
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+
+
+class LerpBackward0(Node):
+    """``lerp`` with a number as weight: ``d/dself = 1 - w``, ``d/dend = w``."""
+
+    def __init__(self, start, end, weight):
+        super().__init__(start, end)
+        self.start, self.end, self.weight = start, end, weight
+
+    def apply(self, grad):
+        g = grad._values()
+        dtype = g.dtype.type
+        return (
+            _grad_for(self.start, g * dtype(1 - self.weight)) if self.needs_input_grad(0) else None,
+            _grad_for(self.end, g * dtype(self.weight)) if self.needs_input_grad(1) else None,
+        )
+
+
+class LerpBackward1(Node):
+    """``lerp`` with a tensor weight; the weight's gradient is ``end - self``
+    (``self`` as it was before an in-place ``lerp_``: a private copy)."""
+
+    def __init__(self, start, end, weight, old_start=None):
+        super().__init__(start, end, weight)
+        self.start, self.end, self.weight = start, end, weight
+        self.saved_weight = self.save(weight)
+        if self.needs_input_grad(2):
+            self.saved_start = self.save(old_start if old_start is not None else start)
+            self.saved_end = self.save(end)
+
+    def apply(self, grad):
+        g = grad._values()
+        w = self.saved_weight.unpack()._values()
+        grads = [None, None, None]
+        if self.needs_input_grad(0):
+            grads[0] = _grad_for(self.start, g * (1 - w))
+        if self.needs_input_grad(1):
+            grads[1] = _grad_for(self.end, g * w)
+        if self.needs_input_grad(2):
+            difference = self.saved_end.unpack()._values() - self.saved_start.unpack()._values()
+            grads[2] = _grad_for(self.weight, g * difference)
+        return tuple(grads)
+
+
+def _check_lerp_arguments(self, end, weight):
+    """torch's kernel checks, in its order: integer kernels, then dtypes, then shapes."""
+    if not self.dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(
+            _messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=self.dtype._short_name)
+        )
+    names = _messages.CPP_TYPE_NAMES
+    for argument, other in (("end", end), ("weight", weight)):
+        if isinstance(other, Tensor) and other.dtype is not self.dtype:
+            raise RuntimeError(_messages.LERP_DTYPE.format(
+                expected=names[self.dtype._name], argument=argument, got=names[other.dtype._name]))
+    return _strides.broadcast_shapes(*(x._size for x in (self, end, weight) if isinstance(x, Tensor)))
+
+
+def _parse_lerp(op, args, kwargs):
+    """``(end, weight)`` from torch's two signatures, or its TypeError naming both."""
+    named = [(None, a) for a in args] + [(k, kwargs[k]) for k in ("end", "weight") if k in kwargs]
+    values = [v for _, v in named]
+    if len(named) == 2 and len(kwargs) == len(named) - len(args) and isinstance(values[0], Tensor):
+        if isinstance(values[1], (Tensor, int, float)):
+            return values
+    got = [_type_name(v) if k is None else f"{k}={_type_name(v)}" for k, v in named]
+    overloads = [("Tensor end, Tensor weight", None), ("Tensor end, Number weight", None)]
+    if len(named) == 2 and len(kwargs) == len(named) - len(args):
+        end_ok = isinstance(values[0], Tensor)
+        # Once ``end`` failed, torch's parser no longer takes a number for ``weight`` either.
+        fits = (
+            (end_ok, isinstance(values[1], Tensor)),
+            (end_ok, end_ok and isinstance(values[1], (int, float))),
+        )
+        overloads = [
+            (signature, [text if ok else f"!{text}!" for text, ok in zip(got, oks)])
+            for (signature, _), oks in zip(overloads, fits)
+        ]
+    raise TypeError(_messages.invalid_combination(op, got, overloads))
+
+
+def _lerp_values(start, end, weight):
+    """The interpolated numbers, rounded once per element as torch's kernel does."""
+    dtype = start.dtype.type
+    w = np.asarray(weight, dtype=start.dtype)
+    difference = end - start
+    small = np.abs(w) < 0.5
+    return np.where(small, fma(w, difference, start), fma(w - dtype(1), difference, end))
+
+
+def _weight_values(weight):
+    return weight._values() if isinstance(weight, Tensor) else weight
+
+
+def lerp(self, *args, **kwargs):
+    """A new tensor ``self + weight * (end - self)``, on new memory."""
+    end, weight = _parse_lerp("lerp", args, kwargs)
+    shape = _check_lerp_arguments(self, end, weight)
+    values = _lerp_values(np.broadcast_to(self._values(), shape), end._values(), _weight_values(weight))
+    node = None
+    if any_requires_grad(self, end, weight):
+        node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
+    return _result(values, self.dtype, _device_of(self, end, weight), node, inputs=(self, end, weight))
+
+
+def lerp_(self, *args, **kwargs):
+    """Move ``self`` towards ``end`` in place: same object, same storage, version + 1."""
+    end, weight = _parse_lerp("lerp_", args, kwargs)
+
+    def new_values():
+        _check_fits(self, _check_lerp_arguments(self, end, weight))
+        return _lerp_values(self._values(), end._values(), _weight_values(weight))
+
+    def make_node():
+        if isinstance(weight, Tensor):
+            return LerpBackward1(self, end, weight, old_start=_snapshot(self))
+        return LerpBackward0(self, end, weight)
+
+    return write_inplace(self, new_values, make_node, end, weight)
+
+
+def _check_fits(self, shape):
+    """An in-place result has nowhere to go but ``self``: the broadcast shape must be ``self``'s."""
+    if shape != self._size:
+        raise RuntimeError(
+            f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape {_strides._fmt(shape)}"
+        )
+
+
+def _no_backward(op):
+    def refuse():
+        raise NotImplementedError(_messages.NO_BACKWARD.format(op=op))
+    return refuse
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    """``self += value * tensor1 * tensor2`` in place (one rounding for the final add)."""
+    def new_values():
+        _check_fits(self, _strides.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        dtype = self.dtype._numpy_type.type
+        return fma(dtype(value) * tensor1._values(), tensor2._values(), self._values())
+
+    return write_inplace(self, new_values, _no_backward("addcmul_"), tensor1, tensor2)
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    """``self += value * tensor1 / tensor2`` in place."""
+    def new_values():
+        _check_fits(self, _strides.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        dtype = self.dtype._numpy_type.type
+        with np.errstate(all="ignore"):
+            return self._values() + dtype(value) * tensor1._values() / tensor2._values()
+
+    return write_inplace(self, new_values, _no_backward("addcdiv_"), tensor1, tensor2)

@@ -1,0 +1,76 @@
+"""Module.to, double, float, half, cuda, cpu: new memory, same Parameter objects.
+
+``model.double()`` converts every tensor of the model, yet afterwards
+``model.weight`` is still the very Parameter an optimizer may hold. torch does
+it with the ``.data`` setter (see ``_detach``): for each parameter,
+
+    param.data = param.double()
+
+so the Python object, its ``requires_grad`` and its version counter stay,
+while its metadata and memory are the converted tensor's: a new storage
+(``data_ptr()`` changes), no version bump. A ``.grad`` is converted the same
+way (``param.grad.data = ...``): same grad object, new memory.
+
+When nothing changes (``model.float()`` on a float32 model, ``model.cpu()``
+on the cpu) ``t.float()`` returns ``t`` itself and the assignment changes
+nothing at all.
+
+Buffers are different: they are *replaced* in ``_buffers`` by the converted
+tensor, so a reference to ``model.running_mean`` taken before ``double()``
+still points at the old float32 tensor.
+
+Only floating point tensors change dtype: an int64 buffer such as
+``num_batches_tracked`` keeps its dtype (but moves with ``cuda()``).
+"""
+
+from .. import _messages
+from .._to import _parse_to_args
+from ..autograd.grad_mode import no_grad
+
+
+def apply(self, fn, recurse=True):
+    """Convert every parameter (in place, via ``.data``) and buffer (replaced) of the tree."""
+    if recurse:
+        for module in self.children():
+            module._apply(fn)
+    for param in self._parameters.values():
+        if param is None:
+            continue
+        with no_grad():
+            param.data = fn(param)
+            if param.grad is not None:
+                param.grad.data = fn(param.grad)
+    for name, buf in self._buffers.items():
+        if buf is not None:
+            self._buffers[name] = fn(buf)
+    return self
+
+
+def to(self, *args, **kwargs):
+    """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, for every tensor."""
+    device, dtype, copy = _parse_to_args(None, args, kwargs)
+    if copy:
+        raise RuntimeError(".to() does not accept copy argument")
+    if dtype is not None and not dtype.is_floating_point:
+        raise TypeError(_messages.MODULE_TO_DTYPE.format(dtype=dtype))
+    return self._apply(lambda t: t.to(device, dtype if t.is_floating_point() else None))
+
+
+def float(self):
+    return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+
+def double(self):
+    return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+
+def half(self):
+    return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+
+def cuda(self, device=None):
+    return self._apply(lambda t: t.cuda(device))
+
+
+def cpu(self):
+    return self._apply(lambda t: t.cpu())
