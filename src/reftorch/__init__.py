@@ -80,6 +80,16 @@ def as_strided(input, size, stride, storage_offset=None):
 # --- comparing and converting ---
 
 # --- autograd modes ---
+from .autograd.inference_mode import inference_mode, is_inference_mode_enabled
+
+
+def is_inference(input):
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+        )
+    return input.is_inference()
+
 
 # --- views ---
 

@@ -24,6 +24,7 @@ Python attributes. Like ``.data`` it is an alias autograd cannot see through.
 import copy
 
 from ._tensor import Tensor
+from ._version_counter import bump
 from .autograd.grad_mode import no_grad
 
 _DEEPCOPY_NON_LEAF = (
@@ -36,7 +37,7 @@ _DEEPCOPY_NON_LEAF = (
 def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad):
     """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
     t = Tensor._make(storage, storage_offset, size, stride, dtype)
-    t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
+    bump(t)  # torch rebuilds with set_(), an in-place op
     t._requires_grad = requires_grad
     return t
 

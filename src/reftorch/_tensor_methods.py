@@ -10,6 +10,7 @@ from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _m
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from ._tensor import Tensor
 from .autograd.functional_api import backward as _backward
+from .autograd.inference_mode import check_requires_grad
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -23,6 +24,7 @@ def requires_grad_(self, requires_grad=True):
         Tensor.requires_grad.fset(self, False)  # raises torch's message
     if requires_grad and not self._dtype.is_floating_point:
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    check_requires_grad(self, requires_grad)
     if self.is_leaf:
         self._requires_grad = bool(requires_grad)
     return self

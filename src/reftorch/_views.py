@@ -21,16 +21,28 @@ from ._view_backward import (
     SliceBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0,
     UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0,
 )
+from .autograd import creation_meta
 from .autograd.graph import any_requires_grad
-from .autograd.grad_mode import is_grad_enabled
 
 
-def _as_view(source, size, stride, offset, make_node):
-    """A tensor on ``source``'s storage and version counter with new geometry."""
-    view = Tensor._make(source._storage, offset, size, stride, source._dtype, source._version_counter)
+def _as_view(source, size, stride, offset, make_node, multi_output=False, output_nr=0):
+    """A tensor on ``source``'s storage and version counter with new geometry.
+
+    ``multi_output``: one of several views made by one call (``split``); they
+    share one node, ``make_node()``'s, as its output number ``output_nr``.
+    """
+    if source._inference:
+        # An inference tensor's views are inference tensors: metadata on the same
+        # storage, with no version counter and no base (torch does not track them).
+        view = Tensor._make(source._storage, offset, size, stride, source._dtype, inference=True)
+        view._version_counter = None
+        return view
+    view = Tensor._make(source._storage, offset, size, stride, source._dtype, source._version_counter,
+                        inference=False)
     view._base_tensor = source._base_tensor if source._base_tensor is not None else source
-    view._view_made_in_no_grad = source._view_made_in_no_grad or not is_grad_enabled()
+    view._creation_meta = creation_meta.for_new_view(source, multi_output)
     view._view_version = view._version
+    view._output_nr = output_nr
     if any_requires_grad(source):
         view._set_grad_fn(make_node())
     return view
