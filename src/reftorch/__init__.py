@@ -92,6 +92,17 @@ def is_inference(input):
 
 
 # --- views ---
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+def unbind(input, dim=0):
+    return input.unbind(dim)
+
 
 # --- advanced indexing ---
 

@@ -284,5 +284,5 @@ def from_numpy(array):
     span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
     # All the bytes from the first element to the last, seen as one flat buffer.
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
-    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu)
+    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False)
     return Tensor._make(storage, 0, array.shape, strides, dtype)

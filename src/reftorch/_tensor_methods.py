@@ -8,6 +8,7 @@ this table is where they become methods, so ``a.clone()`` runs
 
 from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
+from . import _metadata_inplace, _multi_output_views
 from ._tensor import Tensor
 from .autograd.functional_api import backward as _backward
 from .autograd.inference_mode import check_requires_grad
@@ -69,6 +70,12 @@ _METHODS = {
     # comparing and converting
     # autograd modes
     # multi-output views, as_strided_, in-place metadata ops
+    "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
+    "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,
+    "t_": _metadata_inplace.t_, "transpose_": _metadata_inplace.transpose_,
+    "unsqueeze_": _metadata_inplace.unsqueeze_, "squeeze_": _metadata_inplace.squeeze_,
+    "as_strided_": _metadata_inplace.as_strided_, "resize_": _metadata_inplace.resize_,
+    "resize_as_": _metadata_inplace.resize_as_, "set_": _metadata_inplace.set_,
     # advanced indexing
     # nn, optim and hooks
     # sparse COO

@@ -33,7 +33,13 @@ _TWICE = (
 
 
 class Node:
-    """One recorded operation. Subclasses are named as torch names them."""
+    """One recorded operation. Subclasses are named as torch names them.
+
+    ``num_outputs``: how many tensors the operation made. With more than one,
+    ``apply`` receives a tuple with one gradient (or None) per output.
+    """
+
+    num_outputs = 1
 
     def __init__(self, *inputs):
         # One edge per differentiable input, in the operation's argument order.
