@@ -51,6 +51,21 @@ MULTI_OUTPUT_HINT = (
 
 # --- views: multi-output views, as_strided, in-place metadata ops -------------
 
+# torch's argument parser, for a call that matches none of an op's signatures.
+# Each signature is listed; with a single argument, the ones taking one (or
+# none) say why that argument did not fit.
+INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+DID_NOT_MATCH = "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+SQUEEZE_SIGNATURES = (" * ()\n", " * (int dim)\n", " * (tuple of ints dim)\n")
+# (signature, whether it takes at most one argument)
+SET_SIGNATURES = (
+    (" * ()\n", True),
+    (" * (torch.Storage source)\n", True),
+    (" * (torch.Storage source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
+    (" * (Tensor source)\n", True),
+    (" * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
+)
+
 # --- advanced indexing ---------------------------------------------------------
 
 # --- saving and loading --------------------------------------------------------

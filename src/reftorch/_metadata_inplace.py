@@ -25,7 +25,7 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 (older versions refused), and the original tensor keeps its own metadata.
 """
 
-from . import _strides
+from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
 from ._clone import contiguous_format
 from ._inplace import check_inplace, rebase_history
@@ -139,11 +139,9 @@ def squeeze_(self, dim=_ALL_DIMS):
         dims, node_class = [_strides.normalize_dim(d, self.dim()) for d in dim], SqueezeBackward5
     else:
         got = _type_name(dim)
-        why = f"      didn't match because some of the arguments have invalid types: (!{got}!)\n"
-        raise TypeError(
-            f"squeeze_() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-            f" * ()\n{why} * (int dim)\n{why} * (tuple of ints dim)\n{why}"
-        )
+        why = _messages.DID_NOT_MATCH.format(got=got)
+        raise TypeError(_messages.INVALID_ARGUMENTS.format(op="squeeze_", got=got)
+                        + "".join(signature + why for signature in _messages.SQUEEZE_SIGNATURES))
     keep = [i for i in range(self.dim()) if i not in dims or self._size[i] != 1]
     size = [self._size[i] for i in keep]
     stride = [self._stride[i] for i in keep]
@@ -200,22 +198,13 @@ def resize_as_(self, the_template, memory_format=None):
 
 # --- set_ ----------------------------------------------------------------------
 
-_SET_SIGNATURES = (
-    (" * ()\n", True),
-    (" * (torch.Storage source)\n", True),
-    (" * (torch.Storage source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
-    (" * (Tensor source)\n", True),
-    (" * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
-)
-
-
 def _set_arguments_error(args):
     names = [("torch.storage.UntypedStorage" if isinstance(a, UntypedStorage) else _type_name(a)) for a in args]
-    message = f"set_() received an invalid combination of arguments - got ({', '.join(names)}), but expected one of:\n"
-    for signature, takes_one in _SET_SIGNATURES:
+    message = _messages.INVALID_ARGUMENTS.format(op="set_", got=", ".join(names))
+    for signature, takes_one in _messages.SET_SIGNATURES:
         message += signature
         if len(args) == 1 and takes_one:
-            message += f"      didn't match because some of the arguments have invalid types: (!{names[0]}!)\n"
+            message += _messages.DID_NOT_MATCH.format(got=names[0])
     return TypeError(message)
 
 
