@@ -80,8 +80,29 @@ def as_strided(input, size, stride, storage_offset=None):
 # --- comparing and converting ---
 
 # --- autograd modes ---
+from .autograd.inference_mode import inference_mode, is_inference_mode_enabled
+
+
+def is_inference(input):
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+        )
+    return input.is_inference()
+
 
 # --- views ---
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+def unbind(input, dim=0):
+    return input.unbind(dim)
+
 
 # --- advanced indexing ---
 

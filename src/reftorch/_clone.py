@@ -18,6 +18,7 @@
 from . import _strides
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
+from .autograd.inference_mode import plain_kernel_writes
 
 
 class memory_format:
@@ -51,7 +52,7 @@ def clone(self, *, memory_format=preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
         raise RuntimeError(f"unsupported memory format {memory_format!r}")
-    copy = Tensor._from_values(self._values(), self._dtype, self.device, strides)
+    copy = plain_kernel_writes(Tensor._from_values(self._values(), self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
     return copy

@@ -19,6 +19,7 @@ from ._device import as_device, cpu
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._storage import UntypedStorage
 from ._tensor import Tensor
+from .autograd.inference_mode import plain_kernel_writes
 
 _COPY_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -112,7 +113,7 @@ def _from_data(data, dtype, device, requires_grad, caller):
         source = data.detach()
         strides = _strides.preserve_format_strides(source._size, source._stride)
         t = Tensor._from_values(source._values(), dtype or data.dtype, as_device(device) or data.device, strides)
-        return _finish(t, requires_grad)
+        return _finish(plain_kernel_writes(t, (data,)), requires_grad)
     if isinstance(data, np.ndarray):
         t = Tensor._from_values(data, dtype or from_numpy_dtype(data.dtype), as_device(device) or cpu)
         return _finish(t, requires_grad)
@@ -247,11 +248,13 @@ def new_tensor(self, *args, dtype=None, device=None, requires_grad=False):
 
 
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-    return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    t = zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return plain_kernel_writes(t, (self,))
 
 
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-    return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    t = ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return plain_kernel_writes(t, (self,))
 
 
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
@@ -259,7 +262,8 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    t = full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return plain_kernel_writes(t, (self,))
 
 
 # --- numpy ---------------------------------------------------------------------
@@ -280,5 +284,5 @@ def from_numpy(array):
     span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
     # All the bytes from the first element to the last, seen as one flat buffer.
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
-    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu)
+    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False)
     return Tensor._make(storage, 0, array.shape, strides, dtype)

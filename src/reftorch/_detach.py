@@ -29,9 +29,14 @@ _DETACH_VIEW = (
 
 
 def detach(self):
-    """New metadata on the same storage and the same version counter, off the graph."""
+    """New metadata on the same storage and the same version counter, off the graph.
+
+    An inference tensor has no counter to share: its ``detach()`` is an
+    inference tensor with a counter of its own (outside ``inference_mode``).
+    """
+    counter = None if self._inference else self._version_counter
     return Tensor._make(self._storage, self._storage_offset, self._size, self._stride,
-                        self._dtype, self._version_counter)
+                        self._dtype, counter, inference=self._inference)
 
 
 def detach_(self):
@@ -45,7 +50,8 @@ def detach_(self):
 
 def _get_data(self):
     """Like ``detach()``, but with a new version counter: in-place writes go unseen."""
-    return Tensor._make(self._storage, self._storage_offset, self._size, self._stride, self._dtype)
+    return Tensor._make(self._storage, self._storage_offset, self._size, self._stride, self._dtype,
+                        inference=self._inference)
 
 
 def _set_data(self, new):

@@ -22,15 +22,9 @@ from ._dtype import _category, result_type
 from ._fma import add_scaled
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
+from ._version_counter import bump
+from .autograd import creation_meta
 from .autograd.graph import Node, any_requires_grad, gradient_edge
-
-_NO_GRAD_VIEW = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block "
-    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
-    "be tracked)."
-)
 
 
 def check_inplace(self, recording):
@@ -38,8 +32,7 @@ def check_inplace(self, recording):
     if not recording:
         return
     if self._base_tensor is not None:
-        if self._view_made_in_no_grad and self._base_tensor.requires_grad:
-            raise RuntimeError(_NO_GRAD_VIEW)
+        creation_meta.check_view_write(self, indirect=False)
         if self.requires_grad and self._base_tensor.is_leaf:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -84,7 +77,7 @@ def write_inplace(self, new_values, make_node, *inputs):
     values = new_values()
     node = make_node() if recording else None
     self._values()[...] = values
-    self._version_counter.bump()
+    bump(self)
     if node is not None:
         rebase_history(self, node)
     return self

@@ -11,7 +11,9 @@ import numpy as np
 
 from ._dtype import promote_types
 from ._tensor import Tensor
+from ._version_counter import bump
 from .autograd.graph import Node, any_requires_grad
+from .autograd.inference_mode import plain_kernel_writes
 
 
 class _ProductBackward(Node):
@@ -83,7 +85,7 @@ def matmul(self, other):
             raise RuntimeError(
                 f"dot : expected both vectors to have same dtype, but found {self.dtype._short_name} and {other.dtype._short_name}"
             )
-        return _product(self, other, DotBackward0)
+        return plain_kernel_writes(_product(self, other, DotBackward0), (self, other))
     if shapes == (2, 2):
         if self._size[1] != other._size[0]:
             raise RuntimeError(
@@ -106,7 +108,7 @@ def matmul(self, other):
                 f"addmv input tensors must have the same dtype, but got {result}, "
                 f"{self.dtype._short_name}, and {other.dtype._short_name}"
             )
-        return _product(self, other, MvBackward0)
+        return plain_kernel_writes(_product(self, other, MvBackward0), (self, other))
     if shapes == (1, 2):
         # torch: mm(v.unsqueeze(0), m), then squeeze_(0) in place on the result,
         # which bumps its version and records SqueezeBackward4.
@@ -115,7 +117,7 @@ def matmul(self, other):
         result = matmul(self.unsqueeze(0), other)
         node = SqueezeBackward4(result) if any_requires_grad(result) else None
         result._size, result._stride = result._size[1:], result._stride[1:]
-        result._version_counter.bump()
+        bump(result)
         if node is not None:
             result._set_grad_fn(node)
         return result

@@ -12,6 +12,7 @@ from ._dtype import float64, int64, result_type
 from ._math import _device_of, _grad_for, _is_operand, _result, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
+from .autograd.inference_mode import plain_kernel_writes
 
 
 class PowBackward0(Node):
@@ -82,7 +83,7 @@ def __rpow__(self, base):
     compute = float64 if dtype.is_floating_point else dtype
     with np.errstate(all="ignore"):
         values = values_of(base, compute) ** values_of(self, compute)
-    out = _result(values, dtype, self.device, inputs=(self,))
+    out = plain_kernel_writes(_result(values, dtype, self.device, inputs=(self,)), (self,))
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out

@@ -28,6 +28,7 @@ import copy
 from collections import OrderedDict
 
 from ._tensor import Tensor
+from ._version_counter import bump
 from .autograd.grad_mode import no_grad
 from .autograd.hooks import warn_if_has_hooks
 
@@ -41,7 +42,7 @@ _DEEPCOPY_NON_LEAF = (
 def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad, backward_hooks=None):
     """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
     t = Tensor._make(storage, storage_offset, size, stride, dtype)
-    t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
+    bump(t)  # torch rebuilds with set_(), an in-place op
     t._requires_grad = requires_grad
     t._backward_hooks = backward_hooks
     return t

@@ -10,6 +10,7 @@ import numpy as np
 from ._device import as_device, cpu
 from ._dtype import get_default_dtype
 from ._tensor import Tensor
+from ._version_counter import bump
 
 _generator = np.random.default_rng(0)
 
@@ -38,5 +39,5 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
 def uniform_(tensor, low, high):
     """Fill ``tensor`` in place with uniform numbers (used by ``nn.Linear``)."""
     tensor._values()[...] = _generator.uniform(low, high, tensor._size)
-    tensor._version_counter.bump()
+    bump(tensor)
     return tensor

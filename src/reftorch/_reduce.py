@@ -10,6 +10,7 @@ from . import _strides
 from ._dtype import int64
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
+from .autograd.inference_mode import plain_kernel_writes
 
 _MEAN_DTYPE_ERROR = (
     "mean(): could not infer output dtype. Input dtype must be either a floating point or "
@@ -75,7 +76,7 @@ def sum(self, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
     values = self._values().sum(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
-    out = Tensor._from_values(values, out_dtype, self.device)
+    out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,))
     if any_requires_grad(self):
         node = SumBackward0 if dim is None else SumBackward1
         out._set_grad_fn(node(self, dims, keepdim, 1))
@@ -89,7 +90,7 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(_MEAN_DTYPE_ERROR.format(self.dtype._short_name))
     dims = _dims(self, dim, "mean")
     values = self._values().mean(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
-    out = Tensor._from_values(values, out_dtype, self.device)
+    out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,), writes=2)
     if any_requires_grad(self):
         count = _strides.numel([self._size[d] for d in dims])
         node = MeanBackward0 if dim is None else MeanBackward1

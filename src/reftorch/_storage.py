@@ -18,17 +18,40 @@ from ._device import cpu
 class UntypedStorage:
     """One allocation of raw bytes on a device."""
 
+    _resizable = True  # False for borrowed memory (see _wrap)
+
     def __init__(self, nbytes, device=cpu):
         self._bytes = np.zeros(nbytes, dtype=np.uint8)
         self.device = device
 
     @classmethod
-    def _wrap(cls, byte_array, device=cpu):
-        """A storage over an existing numpy byte array (used by ``from_numpy``)."""
+    def _wrap(cls, byte_array, device=cpu, resizable=True):
+        """A storage over an existing numpy byte array.
+
+        ``resizable=False`` for memory the storage borrows (``from_numpy``):
+        it cannot be reallocated, since the array's owner still points at it.
+        """
         storage = cls.__new__(cls)
         storage._bytes = byte_array
         storage.device = device
+        storage._resizable = resizable
         return storage
+
+    def _grow(self, nbytes):
+        """Make the allocation at least ``nbytes`` long (``resize_`` and ``set_`` need room).
+
+        Growing reallocates: a new block at a new ``data_ptr()``, the old bytes
+        copied to its start, the rest zero (torch leaves them uninitialised).
+        Every tensor on this storage now looks into the new block. A storage
+        never shrinks here, so no tensor on it can end up past its end.
+        """
+        if nbytes <= self.nbytes():
+            return
+        if not self._resizable:
+            raise RuntimeError("Trying to resize storage that is not resizable")
+        grown = np.zeros(nbytes, dtype=np.uint8)
+        grown[:self.nbytes()] = self._bytes
+        self._bytes = grown
 
     def nbytes(self):
         """Size of the allocation in bytes."""

@@ -26,6 +26,9 @@ from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor_str import _str
 from ._version_counter import VersionCounter
+from ._messages import INFERENCE_NO_VERSION
+from .autograd import creation_meta
+from .autograd.inference_mode import check_requires_grad, is_inference_mode_enabled
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -51,20 +54,29 @@ class Tensor:
     __slots__ = (
         "_storage", "_storage_offset", "_size", "_stride", "_dtype", "_version_counter",
         "_requires_grad", "_grad_fn", "_grad", "_grad_acc", "_retains_grad",
-        "_base_tensor", "_view_version", "_view_made_in_no_grad", "_backward_hooks",
+        "_base_tensor", "_view_version", "_creation_meta", "_output_nr", "_inference",
+        "_backward_hooks",
         "__dict__", "__weakref__",
     )
 
     @classmethod
-    def _make(cls, storage, offset, size, stride, dtype, version_counter=None):
-        """Metadata on a storage. A new version counter unless one is passed in."""
+    def _make(cls, storage, offset, size, stride, dtype, version_counter=None, inference=None):
+        """Metadata on a storage. A new version counter unless one is passed in.
+
+        A tensor made inside ``inference_mode`` is an inference tensor, unless
+        ``inference`` says otherwise (a view or ``detach()`` keeps its source's
+        kind). An inference tensor made inside the mode gets no version counter.
+        """
         t = object.__new__(cls)
+        t._inference = is_inference_mode_enabled() if inference is None else inference
+        if version_counter is None and not (t._inference and is_inference_mode_enabled()):
+            version_counter = VersionCounter()
         t._storage = storage
         t._storage_offset = offset
         t._size = tuple(size)
         t._stride = tuple(stride)
         t._dtype = dtype
-        t._version_counter = version_counter if version_counter is not None else VersionCounter()
+        t._version_counter = version_counter
         t._requires_grad = False
         t._grad_fn = None
         t._grad = None
@@ -72,7 +84,8 @@ class Tensor:
         t._retains_grad = False
         t._base_tensor = None
         t._view_version = None
-        t._view_made_in_no_grad = False
+        t._creation_meta = creation_meta.DEFAULT
+        t._output_nr = 0
         t._backward_hooks = None  # register_hook's functions (autograd/hooks.py)
         return t
 
@@ -178,7 +191,19 @@ class Tensor:
 
     @property
     def _version(self):
+        """How many in-place writes this memory has seen (an inference tensor has no counter)."""
+        if self._version_counter is None:
+            raise RuntimeError(INFERENCE_NO_VERSION)
         return self._version_counter.version
+
+    def is_inference(self):
+        """True for a tensor made inside ``inference_mode`` (or a view of one)."""
+        return self._inference
+
+    @property
+    def output_nr(self):
+        """Which output of its ``grad_fn`` this tensor is (0 except for ``split`` and friends)."""
+        return self._output_nr
 
     @property
     def _base(self):
@@ -197,7 +222,7 @@ class Tensor:
         base = self._base_tensor
         return (
             self._requires_grad
-            or self.grad_fn is not None
+            or self._grad_fn is not None
             or (base is not None and base.requires_grad)
         )
 
@@ -213,6 +238,7 @@ class Tensor:
             raise RuntimeError(message)
         if flag and not self._dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        check_requires_grad(self, flag)
         self._requires_grad = bool(flag)
 
     @property
@@ -225,7 +251,10 @@ class Tensor:
         """The node that made this tensor; None for leaves.
 
         A view whose memory was written in place since its node was made gets
-        a fresh ``AsStridedBackward0`` node that leads to its base's history.
+        a fresh ``AsStridedBackward0`` node that leads to its base's history,
+        unless it was made under ``no_grad``, in ``inference_mode`` or by
+        ``split``: then that history cannot be rebuilt and torch's error is
+        raised (see ``autograd.creation_meta``).
         """
         base = self._base_tensor
         if base is None or (self._grad_fn is None and not base.requires_grad):
@@ -233,6 +262,7 @@ class Tensor:
         if self._view_version != self._version:
             from ._view_backward import AsStridedBackward0
 
+            creation_meta.check_view_write(self, indirect=True)
             self._grad_fn = AsStridedBackward0(base, self._geometry()) if base.requires_grad else None
             self._view_version = self._version
         return self._grad_fn
@@ -243,7 +273,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if not self.is_leaf and not self._retains_grad:
+        if self._grad_fn is not None and not self._retains_grad:  # not a leaf
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

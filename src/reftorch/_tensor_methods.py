@@ -8,10 +8,11 @@ this table is where they become methods, so ``a.clone()`` runs
 
 from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
-from . import _update_ops
+from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._tensor import Tensor
 from .autograd import hooks
 from .autograd.functional_api import backward as _backward
+from .autograd.inference_mode import check_requires_grad
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -25,6 +26,7 @@ def requires_grad_(self, requires_grad=True):
         Tensor.requires_grad.fset(self, False)  # raises torch's message
     if requires_grad and not self._dtype.is_floating_point:
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    check_requires_grad(self, requires_grad)
     if self.is_leaf:
         self._requires_grad = bool(requires_grad)
     return self
@@ -69,6 +71,12 @@ _METHODS = {
     # comparing and converting
     # autograd modes
     # multi-output views, as_strided_, in-place metadata ops
+    "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
+    "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,
+    "t_": _metadata_inplace.t_, "transpose_": _metadata_inplace.transpose_,
+    "unsqueeze_": _metadata_inplace.unsqueeze_, "squeeze_": _metadata_inplace.squeeze_,
+    "as_strided_": _metadata_inplace.as_strided_, "resize_": _metadata_inplace.resize_,
+    "resize_as_": _metadata_inplace.resize_as_, "set_": _metadata_inplace.set_,
     # advanced indexing
     # nn, optim and hooks
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,

@@ -227,8 +227,13 @@ def _str(self):
             suffixes.append("dtype=" + dtype_name)
         tensor_str = _tensor_str(self, indent)
 
-    if self.grad_fn is not None:
-        suffixes.append("grad_fn=<" + _grad_fn_name(self.grad_fn) + ">")
+    try:
+        grad_fn_name = None if self.grad_fn is None else _grad_fn_name(self.grad_fn)
+    except RuntimeError:
+        # A view whose history cannot be rebuilt (see autograd.creation_meta).
+        grad_fn_name = "Invalid"
+    if grad_fn_name is not None:
+        suffixes.append("grad_fn=<" + grad_fn_name + ">")
     elif self.requires_grad:
         suffixes.append("requires_grad=True")
 

@@ -15,6 +15,7 @@ from ._device import as_device, device as device_type
 from ._dtype import bool as bool_, dtype as dtype_type, float32, float64, int64
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
+from .autograd.inference_mode import plain_kernel_writes
 
 
 class ToCopyBackward0(Node):
@@ -81,7 +82,7 @@ def to(self, *args, **kwargs):
     if device == self.device and dtype is self.dtype and not copy:
         return self
     strides = _strides.preserve_format_strides(self._size, self._stride)
-    out = Tensor._from_values(self._values(), dtype, device, strides)
+    out = plain_kernel_writes(Tensor._from_values(self._values(), dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):
         out._set_grad_fn(ToCopyBackward0(self))
     return out

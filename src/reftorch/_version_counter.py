@@ -11,7 +11,13 @@ value. If the value has changed by the time backward needs the tensor, the
 saved numbers are stale and backward raises instead of computing a wrong
 gradient. That is the whole safety net: an alias with its own counter
 (``.data``) bypasses it.
+
+A tensor made inside ``inference_mode`` has no counter at all (``None``):
+see ``autograd.inference_mode``.
 """
+
+from ._messages import INFERENCE_INPLACE
+from .autograd.inference_mode import is_inference_mode_enabled
 
 
 class VersionCounter:
@@ -22,3 +28,18 @@ class VersionCounter:
 
     def bump(self):
         self.version += 1
+
+
+def bump(tensor):
+    """Count one in-place write into ``tensor``'s memory.
+
+    Inside ``inference_mode`` writes into inference tensors are not counted.
+    Outside it, an inference tensor made in the mode has no counter, and
+    torch refuses the write right here, where the counter would be bumped:
+    the numbers have already been written.
+    """
+    if tensor._inference and is_inference_mode_enabled():
+        return
+    if tensor._version_counter is None:
+        raise RuntimeError(INFERENCE_INPLACE)
+    tensor._version_counter.bump()

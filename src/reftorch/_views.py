@@ -21,18 +21,30 @@ from ._view_backward import (
     SliceBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0,
     UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0,
 )
+from .autograd import creation_meta
 from .autograd.graph import any_requires_grad
-from .autograd.grad_mode import is_grad_enabled
 
 
-def _as_view(source, size, stride, offset, make_node):
-    """A tensor on ``source``'s storage and version counter with new geometry."""
-    view = Tensor._make(source._storage, offset, size, stride, source._dtype, source._version_counter)
+def _as_view(source, size, stride, offset, make_node, multi_output=False, output_nr=0):
+    """A tensor on ``source``'s storage and version counter with new geometry.
+
+    ``multi_output``: one of several views made by one call (``split``); they
+    share one node, ``make_node()``'s, as its output number ``output_nr``.
+    """
+    if source._inference:
+        # An inference tensor's views are inference tensors: metadata on the same
+        # storage, with no version counter and no base (torch does not track them).
+        view = Tensor._make(source._storage, offset, size, stride, source._dtype, inference=True)
+        view._version_counter = None
+        return view
+    view = Tensor._make(source._storage, offset, size, stride, source._dtype, source._version_counter,
+                        inference=False)
     view._base_tensor = source._base_tensor if source._base_tensor is not None else source
-    view._view_made_in_no_grad = source._view_made_in_no_grad or not is_grad_enabled()
+    view._creation_meta = creation_meta.for_new_view(source, multi_output)
     view._view_version = view._version
     if any_requires_grad(source):
         view._set_grad_fn(make_node())
+        view._output_nr = output_nr  # which output of that node it is
     return view
 
 
@@ -224,9 +236,47 @@ def alias(self):
     return _as_view(self, self._size, self._stride, self._storage_offset, lambda: AliasBackward0(self))
 
 
+def _int_tuple_arg(op, name, position, value):
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of ints, not {_type_name(value)}")
+    for pos, n in enumerate(value):
+        if not _is_int(n):
+            raise TypeError(
+                f"{op}(): argument '{name}' (position {position}) must be tuple of ints, "
+                f"but found element of type {_type_name(n)} at pos {pos}"
+            )
+    return tuple(int(n) for n in value)
+
+
+def as_strided_geometry(self, size, stride, storage_offset, op="as_strided"):
+    """Read and check ``as_strided``'s arguments, in torch's order; returns (size, stride, offset).
+
+    The offset defaults to ``self``'s own. Whether the layout fits in the
+    storage is checked where every tensor is made, in ``Tensor._make``.
+    """
+    size = _int_tuple_arg(op, "size", 1, size)
+    stride = _int_tuple_arg(op, "stride", 2, stride)
+    if storage_offset is not None:
+        _int_arg(op, "storage_offset", 3, storage_offset)
+    offset = self._storage_offset if storage_offset is None else int(storage_offset)
+    if any(s < 0 for s in stride):
+        raise RuntimeError(
+            f"as_strided: Negative strides are not supported at the moment, got strides: {_strides._fmt(stride)}"
+        )
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={_strides._fmt(size)} and strides={_strides._fmt(stride)}"
+        )
+    return size, stride, offset
+
+
 def as_strided(self, size, stride, storage_offset=None):
     """Any geometry on the same storage; the most general view."""
-    geometry = (tuple(size), tuple(stride), self._storage_offset if storage_offset is None else storage_offset)
+    geometry = as_strided_geometry(self, size, stride, storage_offset)
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
 
 

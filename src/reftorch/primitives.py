@@ -34,6 +34,7 @@ from ._math import values_of
 from ._storage import UntypedStorage
 from ._strides import contiguous_strides, preserve_format_strides
 from ._tensor import Tensor
+from ._version_counter import bump
 from .autograd.graph import any_requires_grad
 
 __all__ = [
@@ -109,7 +110,7 @@ def bump_version(t):
 
     Every tensor sharing that counter (views, ``detach()``) sees the new value.
     """
-    t._version_counter.bump()
+    bump(t)
 
 
 # --- autograd ---------------------------------------------------------------

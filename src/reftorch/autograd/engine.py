@@ -9,6 +9,10 @@ topological sort; it is why a reused tensor gets the right gradient.
 
 Unless ``retain_graph=True``, each node frees its saved tensors after it ran:
 a second ``backward()`` through a node that saved tensors raises.
+
+Most nodes made one tensor. A node that made several (``split``: one node,
+one output per piece) collects one gradient per output, found by the
+``input_nr`` half of each edge, and runs once with all of them.
 """
 
 from collections import defaultdict
@@ -38,32 +42,42 @@ def _count_dependencies(roots):
 
 
 def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
-    """Propagate ``grad_outputs`` from the ``roots`` nodes down to the leaves.
+    """Propagate ``grad_outputs`` from the ``roots`` edges down to the leaves.
 
-    Normally the AccumulateGrad nodes at the bottom write into ``.grad``. With
-    ``capture`` (a collection of nodes), the gradients arriving at those nodes
-    are returned in a dict keyed by ``id(node)`` and no ``.grad`` is touched:
-    that is ``torch.autograd.grad``.
+    ``roots`` are ``(node, output_nr)`` edges. Normally the AccumulateGrad
+    nodes at the bottom write into ``.grad``. With ``capture`` (a collection
+    of edges), the gradients arriving along those edges are returned in a dict
+    keyed by ``(id(node), output_nr)`` and no ``.grad`` is touched: that is
+    ``torch.autograd.grad``.
     """
-    dependencies = _count_dependencies(roots)
-    pending = {}  # id(node) -> gradient summed over the edges seen so far
+    root_nodes = [node for node, _ in roots]
+    dependencies = _count_dependencies(root_nodes)
+    pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
-    for node, grad in zip(roots, grad_outputs):
-        pending[id(node)] = _add(pending.get(id(node)), grad, owned)
-    ready = list({id(node): node for node in roots if dependencies[id(node)] == 0}.values())
+    for (node, nr), grad in zip(roots, grad_outputs):
+        _receive(pending, node, nr, grad, owned)
+    ready = list({id(node): node for node in root_nodes if dependencies[id(node)] == 0}.values())
     captured = {}
-    capture_ids = None if capture is None else {id(node) for node in capture}
+    capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
     with no_grad(), np.errstate(all="ignore"):
         while ready:
             node = ready.pop()
-            grad = pending.pop(id(node))
+            incoming = pending.pop(id(node))
             if has_tensor_hooks(node):
-                owned.discard(id(grad))  # a hook may keep this tensor: never write into it again
-                grad = call_tensor_hooks(node, grad)
-            if capture_ids is not None and id(node) in capture_ids:
-                captured[id(node)] = grad
+                for nr, g in list(incoming.items()):
+                    if g is not None:
+                        owned.discard(id(g))  # a hook may keep this tensor: never write into it again
+                        incoming[nr] = call_tensor_hooks(node, g, nr)
+            for nr, g in incoming.items():
+                if capture_ids is not None and (id(node), nr) in capture_ids:
+                    captured[(id(node), nr)] = g
             for t in node._retained:
-                t._accumulate_grad(grad, steal=False)
+                if incoming.get(t._output_nr) is not None:
+                    t._accumulate_grad(incoming[t._output_nr], steal=False)
+            if node.num_outputs == 1:
+                grad = incoming[0]
+            else:  # one gradient per output; None for an output nothing flowed into
+                grad = tuple(incoming.get(nr) for nr in range(node.num_outputs))
             if isinstance(node, AccumulateGrad):
                 if capture_ids is None:  # autograd.grad never writes .grad
                     node.apply(grad, steal=id(grad) in owned)
@@ -73,15 +87,21 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
                 node.release_saved_tensors()
-            for (next_node, _), g in zip(node.next_functions, grads_in):
+            for (next_node, nr), g in zip(node.next_functions, grads_in):
                 if next_node is None:
                     continue
                 key = id(next_node)
-                pending[key] = _add(pending.get(key), g, owned)
+                _receive(pending, next_node, nr, g, owned)
                 dependencies[key] -= 1
                 if dependencies[key] == 0:
                     ready.append(next_node)
     return captured
+
+
+def _receive(pending, node, nr, grad, owned):
+    """Add ``grad`` to what output ``nr`` of ``node`` has received so far."""
+    incoming = pending.setdefault(id(node), {})
+    incoming[nr] = _add(incoming.get(nr), grad, owned)
 
 
 def _add(total, grad, owned):

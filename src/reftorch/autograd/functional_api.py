@@ -27,7 +27,7 @@ def _roots_and_grads(tensors, grad_tensors):
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                 f"has a shape of {t.shape}."
             )
-        roots.append(gradient_edge(t)[0])
+        roots.append(gradient_edge(t))
         grads.append(g)
     return roots, grads
 
@@ -59,14 +59,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots, grads = _roots_and_grads(outputs, grad_outputs)
-    targets = [gradient_edge(t)[0] for t in inputs]
+    targets = [gradient_edge(t) for t in inputs]
     captured = run_backward(roots, grads, retain_graph=bool(retain_graph), capture=targets)
     result = []
-    for i, node in enumerate(targets):
-        if id(node) not in captured and not allow_unused:
+    for i, (node, nr) in enumerate(targets):
+        if (id(node), nr) not in captured and not allow_unused:
             raise RuntimeError(
                 f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                 "Set allow_unused=True if this is the desired behavior."
             )
-        result.append(captured.get(id(node)))
+        result.append(captured.get((id(node), nr)))
     return tuple(result)

@@ -19,7 +19,9 @@ tensor remembers its version; see ``SavedTensor``.
 
 import re
 
+from .._messages import INFERENCE_SAVED
 from .grad_mode import is_grad_enabled
+from .inference_mode import is_inference_mode_enabled
 
 _TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -31,7 +33,13 @@ _TWICE = (
 
 
 class Node:
-    """One recorded operation. Subclasses are named as torch names them."""
+    """One recorded operation. Subclasses are named as torch names them.
+
+    ``num_outputs``: how many tensors the operation made. With more than one,
+    ``apply`` receives a tuple with one gradient (or None) per output.
+    """
+
+    num_outputs = 1
 
     def __init__(self, *inputs):
         # One edge per differentiable input, in the operation's argument order.
@@ -86,21 +94,28 @@ class AccumulateGrad(Node):
 
 
 def gradient_edge(x):
-    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, 0)`` or to its accumulator."""
+    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, x.output_nr)`` or to its accumulator."""
     from .._tensor import Tensor
 
     if not isinstance(x, Tensor) or not x.requires_grad:
         return (None, 0)
     if x.grad_fn is not None:
-        return (x.grad_fn, 0)
+        return (x.grad_fn, x._output_nr)
+    if not x._requires_grad:
+        # A view made under no_grad of a tensor that requires grad: it requires
+        # grad too, but no node leads from it to its base.
+        return (None, 0)
     return (x._grad_accumulator(), 0)
 
 
 def any_requires_grad(*tensors):
-    """Should this operation record a node? Only in grad mode, and only if an input asks."""
+    """Should this operation record a node? Only in grad mode (never inside
+    ``inference_mode``), and only if an input asks."""
     from .._tensor import Tensor
 
-    return is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
+    if not is_grad_enabled() or is_inference_mode_enabled():
+        return False
+    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
 
 
 class SavedTensor:
@@ -112,6 +127,8 @@ class SavedTensor:
     """
 
     def __init__(self, tensor, saved_for, is_output):
+        if tensor._inference:
+            raise RuntimeError(INFERENCE_SAVED)
         self._tensor = tensor
         self._version = tensor._version
         self._saved_for = saved_for

@@ -32,7 +32,7 @@ import weakref
 from collections import OrderedDict
 
 from .. import _messages
-from .._tensor import Tensor
+from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .graph import AccumulateGrad
 
 
@@ -69,27 +69,29 @@ def register_hook(self, hook):
     if self._backward_hooks is None:
         self._backward_hooks = OrderedDict()
         if self.grad_fn is not None:
-            self.grad_fn._tensor_hook_dicts.append(self._backward_hooks)
+            # the output of grad_fn this tensor is (split/unbind pieces share one node)
+            self.grad_fn._tensor_hook_dicts.append((self._output_nr, self._backward_hooks))
     handle = RemovableHandle(self._backward_hooks)
     self._backward_hooks[handle.id] = hook
     return handle
 
 
-def _hook_dicts(node):
-    """The hook dicts that watch the gradient arriving at ``node``."""
+def _hook_dicts(node, output_nr=None):
+    """The hook dicts that watch the gradient arriving at ``node`` (for one output, or any)."""
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         return [hooks] if hooks else []
-    return [hooks for hooks in node._tensor_hook_dicts if hooks]
+    return [hooks for nr, hooks in node._tensor_hook_dicts if hooks and output_nr in (None, nr)]
 
 
 def has_tensor_hooks(node):
     return bool(_hook_dicts(node))
 
 
-def call_tensor_hooks(node, grad):
-    """Run the hooks on the gradient arriving at ``node``, in the order they were registered."""
-    for hooks in _hook_dicts(node):
+def call_tensor_hooks(node, grad, output_nr=0):
+    """Run the hooks on the gradient arriving at output ``output_nr`` of ``node``, in the order
+    they were registered."""
+    for hooks in _hook_dicts(node, output_nr):
         for hook in list(hooks.values()):
             result = hook(grad)
             if result is not None:
@@ -100,7 +102,7 @@ def call_tensor_hooks(node, grad):
 
 def _check_hook_result(hook, grad, result):
     """A hook may change the numbers, not the type, device or size of a gradient."""
-    if not isinstance(result, Tensor):
+    if not isinstance(result, _tensor.Tensor):
         raise TypeError(_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
     name = getattr(hook, "__name__", "<unknown>")
     if result.type() != grad.type():

@@ -1,0 +1,102 @@
+"""Inference mode: ``no_grad``, plus tensors that autograd will never see.
+
+Inside ``with torch.inference_mode():`` grad mode is off, as under
+``no_grad``, and nothing is recorded even if ``enable_grad`` switches it back
+on. In addition, every tensor built there is an *inference tensor*:
+
+* Python object and memory: as usual.
+* Metadata: ``t.is_inference()`` is True. Its views (even ones made later,
+  outside the mode) are inference tensors too, and are not tracked as views
+  (``_base`` is None).
+* Version counter: none. ``t._version`` raises, and in-place writes inside
+  the mode are not counted.
+* Graph: none, and outside the mode torch keeps it away from autograd. An
+  in-place write raises (after the numbers were written: the check sits where
+  the counter would be bumped), ``requires_grad_()`` raises, and an operation
+  that would save it for backward raises. Plain operations on it work and
+  give normal tensors; ``clone()`` is the way back to a normal tensor.
+
+The one exception: a view of a normal tensor made inside the mode is a normal
+view, sharing its base's version counter, but remembered as made in inference
+mode (``creation_meta``), so writing it in place later in grad mode raises.
+"""
+
+import functools
+
+from .._messages import INFERENCE_REQUIRES_GRAD
+from . import grad_mode
+
+_enabled = False
+
+
+def is_inference_mode_enabled():
+    """True inside ``inference_mode()`` (and not inside ``inference_mode(False)``)."""
+    return _enabled
+
+
+def _set_state(inference, grad):
+    global _enabled
+    _enabled = bool(inference)
+    grad_mode._set_enabled(grad)
+
+
+class inference_mode:
+    """Context manager and decorator: ``inference_mode()`` switches the mode on,
+    ``inference_mode(False)`` off. Either way grad mode becomes the opposite
+    (so ``inference_mode(False)`` turns grad mode on, even inside ``no_grad``),
+    and both are restored on exit.
+
+    ``@inference_mode`` without parentheses decorates the function directly.
+    """
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # @inference_mode used without parentheses: mode is the function
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __enter__(self):
+        self._previous = (_enabled, grad_mode.is_grad_enabled())
+        _set_state(self.mode, not self.mode)
+
+    def __exit__(self, *exc):
+        _set_state(*self._previous)
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+def check_requires_grad(tensor, flag):
+    """Outside the mode, an inference tensor may not start requiring grad."""
+    if flag and tensor._inference and not _enabled:
+        raise RuntimeError(INFERENCE_REQUIRES_GRAD)
+
+
+def plain_kernel_writes(result, inputs, writes=1):
+    """Count the in-place writes torch's plain kernel made while building ``result``.
+
+    Some operations build their result by allocating a tensor and then writing
+    into it in place: ``clone()`` is ``empty_like`` plus ``copy_``, ``sum`` and
+    ``mean`` fill their output. For a normal input the autograd layer runs the
+    whole operation below the version-counting layer, so the new tensor starts
+    at version 0. An inference tensor has no autograd layer: outside the mode,
+    when every tensor input is an inference tensor, torch runs the plain kernel
+    directly, the result is a normal tensor, and those inner writes count.
+    Only the tensors among ``inputs`` matter.
+    """
+    if _enabled or not all(getattr(t, "_inference", True) for t in inputs):
+        return result
+    for _ in range(writes):
+        result._version_counter.bump()
+    return result
