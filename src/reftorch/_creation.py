@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from . import _strides
+from . import _messages, _strides
 from ._device import as_device, cpu
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._storage import UntypedStorage
@@ -270,15 +270,17 @@ def from_numpy(array):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtype = from_numpy_dtype(array.dtype)
     itemsize = array.itemsize
+    if any(s % itemsize for s in array.strides):
+        raise ValueError(_messages.NUMPY_STRIDES_NOT_MULTIPLE)
     if any(s < 0 for s in array.strides):
-        raise ValueError(
-            "At least one stride in the given numpy array is negative, and tensors with negative "
-            "strides are not currently supported. (You can probably work around this by making a "
-            "copy of your array  with array.copy().) "
-        )
+        raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
+    if array.size == 0:
+        return Tensor._make(UntypedStorage(0), 0, array.shape, (0,) * array.ndim, dtype)
     strides = tuple(s // itemsize for s in array.strides)
-    span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
-    # All the bytes from the first element to the last, seen as one flat buffer.
+    span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides))
+    # All the bytes from the first element to the last, seen as one flat
+    # buffer. The strides are whole elements and none is negative, so these
+    # are exactly the bytes numpy says the array's elements occupy.
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
     storage = UntypedStorage._wrap(flat.view(np.uint8), cpu)
     return Tensor._make(storage, 0, array.shape, strides, dtype)

@@ -13,7 +13,7 @@ elements out of ``a``'s storage. A view
 """
 
 
-from . import _strides
+from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
 from ._tensor import Tensor
 from ._view_backward import (
@@ -225,8 +225,16 @@ def alias(self):
 
 
 def as_strided(self, size, stride, storage_offset=None):
-    """Any geometry on the same storage; the most general view."""
+    """Any geometry on the same storage; the most general view.
+
+    torch refuses backward strides here, and then (in ``Tensor._make``) any
+    geometry that reaches outside the storage.
+    """
     geometry = (tuple(size), tuple(stride), self._storage_offset if storage_offset is None else storage_offset)
+    if len(geometry[0]) != len(geometry[1]):
+        raise RuntimeError(_messages.AS_STRIDED_LENGTHS)
+    if any(s < 0 for s in geometry[1]):
+        raise RuntimeError(_messages.AS_STRIDED_NEGATIVE_STRIDES.format(_strides._fmt(geometry[1])))
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
 
 
