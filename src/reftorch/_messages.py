@@ -46,6 +46,38 @@ PRIMITIVE_ARGUMENT = "{fn}(): argument '{name}' must be {expected}, not {got}"
 
 # --- comparing and converting (numpy, as_tensor, dtypes) ----------------------
 
+NUMPY_DTYPE_UNSUPPORTED = (
+    "can't convert np.ndarray of type numpy.{}. The only supported types are: float64, float32, "
+    "float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool."
+)
+NUMPY_NOT_WRITABLE = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+    "means writing to this tensor will result in undefined behavior. You may want to copy the array to "
+    "protect its data or make it writable before converting it to a tensor. This type of warning will "
+    "be suppressed for the rest of this program. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)"
+)
+NUMPY_BYTE_ORDER = (
+    "given numpy array has byte order different from the native byte order. Conversion between byte "
+    "orders is currently not supported."
+)
+NUMPY_OF_CUDA = (
+    "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
+)
+NUMPY_OF_REQUIRES_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+ASARRAY_REQUIRES_GRAD = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. Pass "
+    "requires_grad=False explicitly to get the old behavior and silence this warning. (Triggered "
+    "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:1737.)"
+)
+ALIAS_NUMPY_SCALAR = "can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. "
+SCALAR_OVERFLOW = "value cannot be converted to type {} without overflow"
+EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
+NUMPY_DTYPE_NOT_IN_REFTORCH = (
+    "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "
+    "int64, int32, int16, int8, uint8 and bool."
+)
+
 # --- autograd modes (no_grad, inference_mode) ----------------------------------
 
 # --- views: multi-output views, as_strided, in-place metadata ops -------------

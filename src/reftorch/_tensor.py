@@ -93,7 +93,8 @@ class Tensor:
         span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if 0 not in shape else 0
         storage = UntypedStorage(max(span, 0) * dtype.itemsize, device)
         t = cls._make(storage, 0, shape, strides, dtype)
-        t._values()[...] = values.astype(dtype._numpy_type, copy=False)
+        with np.errstate(all="ignore"):  # casts wrap or cut silently, as in C and torch
+            t._values()[...] = values.astype(dtype._numpy_type, copy=False)
         return t
 
     def _geometry(self):
@@ -329,19 +330,6 @@ class Tensor:
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
         return self._values().reshape(()).item()
-
-    def numpy(self):
-        """A numpy array on the same memory (no copy), as torch's ``.numpy()``."""
-        if self.requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
-            )
-        if self.is_cuda:
-            raise TypeError(
-                "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
-                "tensor to host memory first."
-            )
-        return self._values()
 
     def __len__(self):
         if self.dim() == 0:
