@@ -78,6 +78,10 @@ def as_strided(input, size, stride, storage_offset=None):
 
 
 # --- comparing and converting ---
+from ._compare import allclose, equal, isclose  # noqa: E402
+from ._convert import as_tensor, asarray  # noqa: E402
+from ._dtype import float16, half, int8, int16, int32, short, uint8  # noqa: E402
+from ._dtype import int as int  # noqa: E402,A001 - torch.int is int32 (Python's int is builtins.int)
 
 # --- autograd modes ---
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled

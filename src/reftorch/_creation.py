@@ -9,14 +9,18 @@ wraps the array's memory instead of copying it.
 """
 
 import builtins
+import functools
 import math
 import warnings
 
 import numpy as np
 
-from . import _strides
+from . import _messages, _strides
 from ._device import as_device, cpu
-from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
+from ._dtype import (
+    bool as bool_, check_scalar, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64,
+    overflows, promote_types,
+)
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from .autograd.inference_mode import plain_kernel_writes
@@ -49,24 +53,26 @@ def _finish(t, requires_grad):
 
 
 def _infer_dtype(data):
-    """The dtype ``tensor(data)`` picks, looking at every element: float beats
-    int, int beats bool; an empty list is the default float dtype."""
+    """The dtype ``tensor(data)`` picks. A Python bool, int or float gives
+    bool, int64 or the default float dtype; a numpy number or a tensor keeps
+    its own dtype; a list promotes its elements' dtypes (float beats int, int
+    beats bool). An empty list is the default float dtype."""
     if isinstance(data, Tensor):
         return data.dtype
-    if isinstance(data, (builtins.bool, np.bool_)):
+    if isinstance(data, np.generic):  # before float: numpy's float64 is a Python float too
+        return from_numpy_dtype(data.dtype)
+    if isinstance(data, builtins.bool):
         return bool_
-    if isinstance(data, (int, np.integer)):
+    if isinstance(data, int):
         return int64
-    if isinstance(data, (builtins.float, np.floating)):
+    if isinstance(data, builtins.float):
         return get_default_dtype()
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     if not isinstance(data, (list, tuple)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
-    kinds = {_infer_dtype(item) for item in data}
-    if not kinds or any(d.is_floating_point for d in kinds):
-        return get_default_dtype()
-    return int64 if int64 in kinds else bool_
+    dtypes = [_infer_dtype(item) for item in data]
+    return functools.reduce(promote_types, dtypes) if dtypes else get_default_dtype()
 
 
 def _infer_shape(data):
@@ -86,10 +92,14 @@ def _number(x, dtype):
         if x.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         x = x.item()
-    if dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number)):
+    if dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number, np.bool_)):
         raise TypeError(f"must be real number, not {type(x).__name__}")
-    if not dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number)):
+    if not dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number, np.bool_)):
         raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    if isinstance(x, int) and not dtype.is_floating_point and not -2 ** 63 <= x < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if overflows(x, dtype):
+        raise RuntimeError(_messages.SCALAR_OVERFLOW.format(str(dtype)[6:]))
     return x
 
 
@@ -102,6 +112,21 @@ def _elements(data, shape, dtype, dim=0):
     if len(data) != shape[dim]:
         raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
     return [x for item in data for x in _elements(item, shape, dtype, dim + 1)]
+
+
+def _array_of(numbers, dtype):
+    """Checked numbers (see ``_number``) as a numpy array of ``dtype``.
+
+    An integer dtype cuts floats toward zero, and a uint8 takes -255 ... -1
+    around (-1 is 255), as torch's conversion does; a float too big for the
+    dtype becomes inf.
+    """
+    with np.errstate(all="ignore"):
+        if dtype.is_floating_point:
+            return np.array(numbers, dtype=np.float64).astype(dtype._numpy_type)
+        if dtype is bool_:
+            return np.array(numbers).astype(np.bool_)
+        return np.array([int(x) for x in numbers], dtype=np.int64).astype(dtype._numpy_type)
 
 
 def _from_data(data, dtype, device, requires_grad, caller):
@@ -120,7 +145,7 @@ def _from_data(data, dtype, device, requires_grad, caller):
     dtype = dtype or _infer_dtype(data)
     shape = _infer_shape(data)
     numbers = _elements(data, shape, dtype) if 0 not in shape else []
-    values = np.array(numbers, dtype=dtype._numpy_type).reshape(shape)
+    values = _array_of(numbers, dtype).reshape(shape)
     return _finish(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
 
 
@@ -151,7 +176,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     size = _size_arg((size,), "full")
     dtype = dtype or _infer_dtype(fill_value)
-    values = np.full(size, fill_value, dtype=dtype._numpy_type)
+    check_scalar(fill_value, dtype)
+    values = np.full(size, fill_value)  # cast to dtype (wrapping, as in C) by _from_values
     return _finish(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
 
 
@@ -268,21 +294,37 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
 
 # --- numpy ---------------------------------------------------------------------
 
-def from_numpy(array):
+_warned = set()
+
+
+def warn_once(message):
+    """A UserWarning that torch gives once per process (its ``TORCH_WARN_ONCE``)."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def from_numpy(array, *, warn=True):
     """A tensor on the array's own memory: no copy, writes show on both sides."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtype = from_numpy_dtype(array.dtype)
+    if warn and not array.flags.writeable:
+        warn_once(_messages.NUMPY_NOT_WRITABLE)
     itemsize = array.itemsize
+    if any(s % itemsize for s in array.strides):
+        raise ValueError(_messages.NUMPY_STRIDES_NOT_MULTIPLE)
     if any(s < 0 for s in array.strides):
-        raise ValueError(
-            "At least one stride in the given numpy array is negative, and tensors with negative "
-            "strides are not currently supported. (You can probably work around this by making a "
-            "copy of your array  with array.copy().) "
-        )
+        raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
+    if not array.dtype.isnative:
+        raise ValueError(_messages.NUMPY_BYTE_ORDER)
+    if array.size == 0:
+        return Tensor._make(UntypedStorage(0), 0, array.shape, (0,) * array.ndim, dtype)
     strides = tuple(s // itemsize for s in array.strides)
-    span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
-    # All the bytes from the first element to the last, seen as one flat buffer.
+    span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides))
+    # All the bytes from the first element to the last, seen as one flat
+    # buffer. The strides are whole elements and none is negative, so these
+    # are exactly the bytes numpy says the array's elements occupy.
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
     storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False)
     return Tensor._make(storage, 0, array.shape, strides, dtype)

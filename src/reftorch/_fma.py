@@ -86,6 +86,9 @@ def add_scaled(x, y, alpha):
     if alpha == 1:
         return x + y
     if np.result_type(x, y).kind != "f":
-        return x + alpha * y
+        if alpha == -1:  # sub: no negative number meets an unsigned dtype
+            return x - y
+        # integers wrap around, as in C: alpha too is taken modulo the dtype's range
+        return x + np.asarray(alpha).astype(np.result_type(x, y)) * y
     dtype = np.result_type(x, y).type
     return fma(y, dtype(alpha), x)

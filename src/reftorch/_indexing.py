@@ -16,6 +16,7 @@ write is recorded on ``a`` as a ``CopySlices`` node.
 import builtins
 
 from . import _views
+from ._dtype import check_scalar
 from ._tensor import Tensor
 
 _BAD_INDEX = (
@@ -102,6 +103,7 @@ def __setitem__(self, index, value):
     target = _apply_index(self, index, skip_full_slices=True)
     if not isinstance(value, Tensor):
         # A number becomes a 0-d tensor of self's dtype and device.
+        check_scalar(value, self._dtype)
         value = Tensor._from_values(value, self._dtype, self.device)
     else:
         # Leading dimensions of size 1 are dropped: a[0] = t[None] works.

@@ -18,7 +18,7 @@ write does four things, in this order:
 import numpy as np
 
 from . import _strides
-from ._dtype import _category, result_type
+from ._dtype import _category, check_scalar, result_type
 from ._fma import add_scaled
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
@@ -235,6 +235,7 @@ def fill_(self, value):
                 f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
             )
         return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
+    check_scalar(value, self.dtype)
     return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward2(self))
 
 

@@ -14,7 +14,7 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 import numpy as np
 
 from . import _strides
-from ._dtype import bool as bool_, get_default_dtype, result_type
+from ._dtype import bool as bool_, compute_dtype, get_default_dtype, result_type
 from ._fma import add_scaled
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -22,10 +22,15 @@ from .autograd.graph import Node, any_requires_grad
 
 
 def values_of(x, dtype):
-    """The numbers of a tensor or Python scalar, as a numpy array of ``dtype``."""
-    if isinstance(x, Tensor):
-        return x._values().astype(dtype._numpy_type, copy=False)
-    return np.asarray(x, dtype=dtype._numpy_type)
+    """The numbers of a tensor or Python scalar, as a numpy array of ``dtype``.
+
+    Casting is C's, silently, as in torch: a float is cut toward zero and an
+    integer that does not fit wraps around (300 as uint8 is 44).
+    """
+    with np.errstate(all="ignore"):
+        if isinstance(x, Tensor):
+            return x._values().astype(dtype._numpy_type, copy=False)
+        return np.array(x).astype(dtype._numpy_type)
 
 
 def sum_to_shape(values, shape):
@@ -138,12 +143,30 @@ def _is_operand(x):
     return isinstance(x, (Tensor, int, float))
 
 
-def _binary(a, b, compute, make_node, dtype=None):
+def _binary(a, b, compute, make_node, dtype=None, alpha=None):
+    """``compute`` on the numbers of ``a`` and ``b``, in the dtype torch computes ``dtype`` in.
+
+    For float16 that is float32, rounded to float16 at the end; a number
+    operand of mul or div (``h * 0.1``) joins in float32 as it is. add and
+    sub (``alpha`` given; sub passes ``-alpha``) call ``compute(x, y, alpha)``
+    for ``x + alpha * y``: for float16, ``alpha * b`` is first rounded to
+    float16 and then added with alpha 1, as torch's kernels do; for float32
+    and float64, ``compute`` rounds once (``_fma.add_scaled``).
+    """
     device = _device_of(a, b)
     dtype = dtype or result_type(a, b)
     _strides.broadcast_shapes(_shape_of(a), _shape_of(b))
+    step = compute_dtype(dtype)._numpy_type
     with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
-        values = compute(values_of(a, dtype), values_of(b, dtype))
+        if alpha is None:
+            x, y = values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype))
+            values = compute(x, y)
+        elif compute_dtype(dtype) is not dtype:  # float16
+            x = values_of(a, dtype).astype(step)
+            y = (values_of(b, dtype) * alpha).astype(dtype._numpy_type).astype(step)
+            values = compute(x, y, 1)
+        else:
+            values = compute(values_of(a, dtype), values_of(b, dtype), alpha)
     node = make_node() if any_requires_grad(a, b) else None
     return _result(values, dtype, device, node, inputs=(a, b))
 
@@ -151,7 +174,7 @@ def _binary(a, b, compute, make_node, dtype=None):
 def add(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented  # Python then raises "unsupported operand type(s)"
-    return _binary(self, other, lambda x, y: add_scaled(x, y, alpha), lambda: AddBackward0(self, other, alpha))
+    return _binary(self, other, add_scaled, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def _check_bool_subtraction(a, b):
@@ -172,7 +195,7 @@ def sub(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented
     _check_bool_subtraction(self, other)
-    return _binary(self, other, lambda x, y: add_scaled(x, y, -alpha), lambda: SubBackward0(self, other, alpha))
+    return _binary(self, other, add_scaled, lambda: SubBackward0(self, other, alpha), alpha=-alpha)
 
 
 def mul(self, other):

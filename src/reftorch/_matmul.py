@@ -55,7 +55,11 @@ class DotBackward0(_ProductBackward):
 
 
 def _product(a, b, node_class):
-    values = a._values() @ b._values()
+    if a._dtype.itemsize == 2 and a._dtype.is_floating_point:
+        # torch adds float16 products up in float32 and rounds once at the end.
+        values = a._values().astype(np.float32) @ b._values().astype(np.float32)
+    else:
+        values = a._values() @ b._values()
     out = Tensor._from_values(values, a._dtype, a.device)
     if any_requires_grad(a, b):
         out._set_grad_fn(node_class(a, b))
@@ -127,4 +131,9 @@ def matmul(self, other):
 
 
 def _c_name(dtype):
-    return {"torch.float32": "float", "torch.float64": "double", "torch.int64": "long int", "torch.bool": "bool"}[str(dtype)]
+    """The C++ type name torch's mm error shows for a dtype."""
+    return {
+        "torch.float16": "c10::Half", "torch.float32": "float", "torch.float64": "double",
+        "torch.uint8": "unsigned char", "torch.int8": "signed char", "torch.int16": "short int",
+        "torch.int32": "int", "torch.int64": "long int", "torch.bool": "bool",
+    }[str(dtype)]

@@ -7,7 +7,7 @@ Backward spreads the gradient back over every element that was summed
 import numpy as np
 
 from . import _strides
-from ._dtype import int64
+from ._dtype import compute_dtype, int64
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
@@ -75,7 +75,8 @@ class MeanBackward1(_ReductionBackward):
 def sum(self, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
-    values = self._values().sum(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
+    with np.errstate(all="ignore"):  # float16 sums add up in float32, as in torch
+        values = self._values().sum(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
     out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,))
     if any_requires_grad(self):
         node = SumBackward0 if dim is None else SumBackward1
@@ -89,7 +90,8 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     if not out_dtype.is_floating_point:
         raise RuntimeError(_MEAN_DTYPE_ERROR.format(self.dtype._short_name))
     dims = _dims(self, dim, "mean")
-    values = self._values().mean(axis=dims, keepdims=keepdim, dtype=out_dtype._numpy_type)
+    with np.errstate(all="ignore"):
+        values = self._values().mean(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
     out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,), writes=2)
     if any_requires_grad(self):
         count = _strides.numel([self._size[d] for d in dims])

@@ -7,11 +7,13 @@ memory" (``clone()``, ``copy.deepcopy``, ``torch.tensor(t)``) is a tensor whose
 storage is a new allocation.
 
 Here the bytes are a numpy ``uint8`` array, so ``data_ptr()`` is a real
-address and two storages never overlap.
+address and two storages never overlap. No tensor can reach past the end of
+its storage: ``_bounds`` checks every layout against ``nbytes()``.
 """
 
 import numpy as np
 
+from . import _messages
 from ._device import cpu
 
 
@@ -21,6 +23,10 @@ class UntypedStorage:
     _resizable = True  # False for borrowed memory (see _wrap)
 
     def __init__(self, nbytes, device=cpu):
+        if not isinstance(nbytes, int):
+            raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {type(nbytes).__name__}")
+        if nbytes < 0:
+            raise RuntimeError(_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
         self._bytes = np.zeros(nbytes, dtype=np.uint8)
         self.device = device
 
@@ -68,9 +74,13 @@ class UntypedStorage:
         """
         return self._bytes.ctypes.data if self._bytes.nbytes else 0
 
-    def typed(self, numpy_type):
-        """The same bytes read as elements of one numpy type (no copy)."""
-        return self._bytes.view(numpy_type)
+    def typed(self, numpy_type, start=0, stop=None):
+        """Bytes ``[start, stop)`` read as elements of one numpy type (no copy).
+
+        numpy's slicing clips the range to the allocation: nothing past the
+        last byte can be reached through the result.
+        """
+        return self._bytes[start:stop].view(numpy_type)
 
     def __deepcopy__(self, memo):
         # A storage reached twice in one deepcopy call is copied once, so views

@@ -16,11 +16,12 @@ the modules that explain them (``_views``, ``_math``, ``_clone`` ...) and are
 attached as methods in ``_tensor_methods``.
 """
 
+import operator
 import warnings
 
 import numpy as np
 
-from . import _strides
+from . import _bounds, _strides
 from ._device import cpu
 from ._size import Size
 from ._storage import UntypedStorage
@@ -63,18 +64,22 @@ class Tensor:
     def _make(cls, storage, offset, size, stride, dtype, version_counter=None, inference=None):
         """Metadata on a storage. A new version counter unless one is passed in.
 
+        The layout is checked against the storage first: a tensor whose
+        elements would lie outside its storage is never made (torch's error).
         A tensor made inside ``inference_mode`` is an inference tensor, unless
         ``inference`` says otherwise (a view or ``detach()`` keeps its source's
         kind). An inference tensor made inside the mode gets no version counter.
         """
+        size, stride, offset = _bounds.ints(size, "size"), _bounds.ints(stride, "stride"), operator.index(offset)
+        _bounds.check_fits(size, stride, offset, dtype.itemsize, storage.nbytes())
         t = object.__new__(cls)
         t._inference = is_inference_mode_enabled() if inference is None else inference
         if version_counter is None and not (t._inference and is_inference_mode_enabled()):
             version_counter = VersionCounter()
         t._storage = storage
         t._storage_offset = offset
-        t._size = tuple(size)
-        t._stride = tuple(stride)
+        t._size = size
+        t._stride = stride
         t._dtype = dtype
         t._version_counter = version_counter
         t._requires_grad = False
@@ -101,7 +106,8 @@ class Tensor:
         span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if 0 not in shape else 0
         storage = UntypedStorage(max(span, 0) * dtype.itemsize, device)
         t = cls._make(storage, 0, shape, strides, dtype)
-        t._values()[...] = values.astype(dtype._numpy_type, copy=False)
+        with np.errstate(all="ignore"):  # casts wrap or cut silently, as in C and torch
+            t._values()[...] = values.astype(dtype._numpy_type, copy=False)
         return t
 
     def _geometry(self):
@@ -109,13 +115,26 @@ class Tensor:
         return (self._size, self._stride, self._storage_offset)
 
     def _values(self):
-        """A numpy array over this tensor's elements (writes go to the storage)."""
-        typed = self._storage.typed(self._dtype._numpy_type)
-        itemsize = self._dtype.itemsize
+        """A numpy array over this tensor's elements (writes go to the storage).
+
+        This is where metadata becomes memory addresses, so it trusts nothing:
+        ``_bounds.element_bytes`` works out, from the metadata as it is now,
+        which bytes the elements occupy (raising if any lies outside the
+        storage), and the array is built on exactly those bytes.
+        """
+        numpy_type, itemsize = self._dtype._numpy_type, self._dtype.itemsize
+        span = _bounds.element_bytes(
+            self._size, self._stride, self._storage_offset, itemsize, self._storage.nbytes()
+        )
+        if span is None:  # no elements, nothing to point at
+            return np.empty(tuple(max(n, 0) for n in self._size), dtype=numpy_type)
+        start, stop = span
+        window = self._storage.typed(numpy_type, start, stop)
+        first = operator.index(self._storage_offset) - start // itemsize  # element [0, 0, ...]
         return np.lib.stride_tricks.as_strided(
-            typed[self._storage_offset:] if typed.size else typed,
-            shape=self._size,
-            strides=tuple(s * itemsize for s in self._stride),
+            window[first:],
+            shape=_bounds.ints(self._size, "size"),
+            strides=tuple(s * itemsize for s in _bounds.ints(self._stride, "stride")),
         )
 
     # --- metadata ---------------------------------------------------------
@@ -341,19 +360,6 @@ class Tensor:
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
         return self._values().reshape(()).item()
-
-    def numpy(self):
-        """A numpy array on the same memory (no copy), as torch's ``.numpy()``."""
-        if self.requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
-            )
-        if self.is_cuda:
-            raise TypeError(
-                "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
-                "tensor to host memory first."
-            )
-        return self._values()
 
     def __len__(self):
         if self.dim() == 0:

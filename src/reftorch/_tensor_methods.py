@@ -6,7 +6,7 @@ this table is where they become methods, so ``a.clone()`` runs
 ``_clone.clone(a)``. Read an operation's module to see what it does.
 """
 
-from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
+from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._tensor import Tensor
@@ -69,6 +69,9 @@ _METHODS = {
     # autograd
     "backward": backward, "requires_grad_": requires_grad_,
     # comparing and converting
+    "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
+    "numpy": _convert.numpy, "__array__": _convert.__array__,
+    "half": _to.half, "int": _to.int, "short": _to.short, "char": _to.char, "byte": _to.byte,
     # autograd modes
     # multi-output views, as_strided_, in-place metadata ops
     "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,

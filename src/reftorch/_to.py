@@ -1,4 +1,4 @@
-"""to(), cpu(), cuda(), float(), double(): a copy only when something changes.
+"""to(), cpu(), cuda(), float(), half(), int() ...: a copy only when something changes.
 
 ``a.to(dtype=..., device=...)`` returns ``a`` itself (the same Python object)
 when ``a`` already has that dtype and device. Otherwise it is a copy: a new
@@ -12,7 +12,7 @@ import builtins
 from . import _strides
 from ._arguments import _type_name
 from ._device import as_device, device as device_type
-from ._dtype import bool as bool_, dtype as dtype_type, float32, float64, int64
+from ._dtype import bool as bool_, dtype as dtype_type, float16, float32, float64, int8, int16, int32, int64, uint8
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
@@ -110,3 +110,23 @@ def long(self):
 
 def bool(self):
     return to(self, bool_)
+
+
+def half(self):
+    return to(self, float16)
+
+
+def int(self):  # noqa: A001 - torch's name; Python's int is builtins.int here
+    return to(self, int32)
+
+
+def short(self):
+    return to(self, int16)
+
+
+def char(self):
+    return to(self, int8)
+
+
+def byte(self):
+    return to(self, uint8)

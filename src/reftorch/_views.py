@@ -13,7 +13,7 @@ elements out of ``a``'s storage. A view
 """
 
 
-from . import _strides
+from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
 from ._tensor import Tensor
 from ._view_backward import (
@@ -252,30 +252,27 @@ def as_strided_geometry(self, size, stride, storage_offset, op="as_strided"):
     """Read and check ``as_strided``'s arguments, in torch's order; returns (size, stride, offset).
 
     The offset defaults to ``self``'s own. Whether the layout fits in the
-    storage is checked where every tensor is made, in ``Tensor._make``.
+    storage (negative offsets and sizes included) is checked where every
+    tensor is made, in ``Tensor._make``.
     """
     size = _int_tuple_arg(op, "size", 1, size)
     stride = _int_tuple_arg(op, "stride", 2, stride)
     if storage_offset is not None:
         _int_arg(op, "storage_offset", 3, storage_offset)
     offset = self._storage_offset if storage_offset is None else int(storage_offset)
-    if any(s < 0 for s in stride):
-        raise RuntimeError(
-            f"as_strided: Negative strides are not supported at the moment, got strides: {_strides._fmt(stride)}"
-        )
     if len(size) != len(stride):
-        raise RuntimeError("mismatch in length of strides and shape")
-    if offset < 0:
-        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if any(n < 0 for n in size):
-        raise RuntimeError(
-            f"Storage size calculation overflowed with sizes={_strides._fmt(size)} and strides={_strides._fmt(stride)}"
-        )
+        raise RuntimeError(_messages.AS_STRIDED_LENGTHS)
+    if any(s < 0 for s in stride):
+        raise RuntimeError(_messages.AS_STRIDED_NEGATIVE_STRIDES.format(_strides._fmt(stride)))
     return size, stride, offset
 
 
 def as_strided(self, size, stride, storage_offset=None):
-    """Any geometry on the same storage; the most general view."""
+    """Any geometry on the same storage; the most general view.
+
+    torch refuses backward strides here, and then (in ``Tensor._make``) any
+    geometry that reaches outside the storage.
+    """
     geometry = as_strided_geometry(self, size, stride, storage_offset)
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
 

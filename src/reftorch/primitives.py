@@ -26,15 +26,20 @@ does not bump a version, ``tensor_on`` records no history, and so on. Putting
 the steps together in the right order is your part.
 """
 
+import numbers
+import operator
+
+from . import _messages
 from ._clone import CloneBackward0
 from ._copy_ import CopyBackwards
 from ._device import as_device, cpu
+from ._dtype import dtype as dtype_type
 from ._inplace import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
 from ._math import values_of
 from ._storage import UntypedStorage
 from ._strides import contiguous_strides, preserve_format_strides
 from ._tensor import Tensor
-from ._version_counter import bump
+from ._version_counter import VersionCounter, bump
 from .autograd.graph import any_requires_grad
 
 __all__ = [
@@ -42,6 +47,36 @@ __all__ = [
     "copy_elements", "version_counter_of", "bump_version", "should_record", "record", "record_inplace",
     "CloneBackward0", "CopyBackwards", "check_inplace_allowed",
 ]
+
+
+# --- checking the arguments --------------------------------------------------
+# A wrong answer to an exercise must end in a clear Python exception, never in
+# a traceback from deep inside numpy (or a crash): every primitive checks what
+# it is given first.
+
+def _refuse(fn, name, expected, value):
+    raise TypeError(_messages.PRIMITIVE_ARGUMENT.format(
+        fn=fn, name=name, expected=expected, got=type(value).__name__))
+
+
+def _check_type(fn, name, value, kind, expected):
+    if not isinstance(value, kind):
+        _refuse(fn, name, expected, value)
+
+
+def _check_int(fn, name, value):
+    try:
+        if not isinstance(value, bool):
+            return operator.index(value)
+    except TypeError:
+        pass
+    _refuse(fn, name, "an int", value)
+
+
+def _check_ints(fn, name, values):
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        _refuse(fn, name, "a sequence of ints such as t.shape", values)
+    return tuple(_check_int(fn, f"{name}[{i}]", v) for i, v in enumerate(values))
 
 
 # --- memory -----------------------------------------------------------------
@@ -52,6 +87,10 @@ def allocate(numel, dtype, device=None):
     Memory only: no tensor looks into it yet. Its ``data_ptr()`` differs from
     every other storage's, which is what "new memory" means.
     """
+    numel = _check_int("allocate", "numel", numel)
+    if numel < 0:
+        raise ValueError(f"allocate(): argument 'numel' must not be negative, got {numel}")
+    _check_type("allocate", "dtype", dtype, dtype_type, "a dtype such as torch.float32")
     return UntypedStorage(numel * dtype.itemsize, as_device(device) or cpu)
 
 
@@ -60,6 +99,7 @@ def copy_storage(storage):
 
     Nothing is shared afterwards: writing into one never shows in the other.
     """
+    _check_type("copy_storage", "storage", storage, UntypedStorage, "a storage such as t.untyped_storage()")
     return UntypedStorage._wrap(storage._bytes.copy(), storage.device)
 
 
@@ -76,8 +116,20 @@ def tensor_on(storage, size, stride, storage_offset=0, *, dtype, version_counter
       its source see each other's in-place writes), or a new one at 0.
     * Autograd: none. The result is a leaf with ``requires_grad=False`` and no
       ``grad_fn``; use ``record`` or ``t.requires_grad_()`` afterwards.
+
+    Every element must lie inside ``storage``: a layout that reaches past its
+    end (strides too large for the storage, say) raises torch's RuntimeError
+    ``setStorage: sizes [...] ... are out of bounds for storage of size ...``.
     """
-    return Tensor._make(storage, storage_offset, tuple(size), tuple(stride), dtype, version_counter)
+    _check_type("tensor_on", "storage", storage, UntypedStorage, "a storage such as t.untyped_storage()")
+    size = _check_ints("tensor_on", "size", size)
+    stride = _check_ints("tensor_on", "stride", stride)
+    storage_offset = _check_int("tensor_on", "storage_offset", storage_offset)
+    _check_type("tensor_on", "dtype", dtype, dtype_type, "a dtype such as torch.float32")
+    if version_counter is not None:
+        _check_type("tensor_on", "version_counter", version_counter, VersionCounter,
+                    "a version counter (from version_counter_of) or None")
+    return Tensor._make(storage, storage_offset, size, stride, dtype, version_counter)
 
 
 # --- numbers ----------------------------------------------------------------
@@ -93,6 +145,9 @@ def copy_elements(dst, src):
     This moves numbers and nothing else: no version bump, no autograd check,
     no graph node.
     """
+    _check_type("copy_elements", "dst", dst, Tensor, "a Tensor")
+    if not isinstance(src, Tensor) and (isinstance(src, (str, bytes)) or not isinstance(src, numbers.Number)):
+        _refuse("copy_elements", "src", "a Tensor or a number", src)
     check_no_partial_overlap(dst, src)
     check_inplace_shape(dst, src)
     dst._values()[...] = values_of(src, dst.dtype)
@@ -102,6 +157,7 @@ def copy_elements(dst, src):
 
 def version_counter_of(t):
     """The version counter object of ``t`` (pass it to ``tensor_on`` to share it)."""
+    _check_type("version_counter_of", "t", t, Tensor, "a Tensor")
     return t._version_counter
 
 
@@ -110,6 +166,7 @@ def bump_version(t):
 
     Every tensor sharing that counter (views, ``detach()``) sees the new value.
     """
+    _check_type("bump_version", "t", t, Tensor, "a Tensor")
     bump(t)
 
 

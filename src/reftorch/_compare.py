@@ -1,0 +1,173 @@
+"""Comparing whole tensors: ``equal``, ``isclose`` and ``allclose``.
+
+After a copy, the first question is "are the numbers still the same?".
+
+* ``torch.equal(a, b)``: one Python bool. True when the shapes are equal and
+  every element is equal, after both are promoted to a common dtype (so an
+  int tensor can equal a float one). NaN equals nothing, not even itself.
+* ``torch.isclose(a, b, rtol, atol)``: a bool tensor, element by element:
+  ``|a - b| <= atol + |rtol * b|``. Both must have the same dtype; NaN is
+  close to NaN only with ``equal_nan=True``. The arithmetic is done in the
+  tensors' own dtype (float32 rounds), exactly as torch does it.
+* ``torch.allclose(...)``: ``isclose(...).all()``, as a Python bool.
+
+None of them looks at storage, strides, version counters or the graph: two
+tensors on different memory can be equal, and a tensor that requires grad
+is compared like any other (the result never requires grad).
+"""
+
+import builtins
+import numbers
+
+import numpy as np
+
+from . import _messages, _strides
+from ._dtype import bool as bool_, get_default_dtype, promote_types
+from ._math import _result
+from ._tensor import Tensor
+
+
+def _tensor_arg(op, name, position, value):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
+
+
+def _tolerance_args(op, first_position, rtol, atol, equal_nan, positional):
+    """torch's TypeErrors for rtol, atol and equal_nan (positions only when passed by position)."""
+    for index, (name, value) in enumerate((("rtol", rtol), ("atol", atol))):
+        if isinstance(value, Tensor) and value.numel() == 1:
+            continue
+        if not isinstance(value, numbers.Real):
+            where = f" (position {first_position + index})" if index < positional else ""
+            raise TypeError(f"{op}(): argument '{name}'{where} must be float, not {type(value).__name__}")
+    if not isinstance(equal_nan, builtins.bool):
+        where = f" (position {first_position + 2})" if positional > 2 else ""
+        raise TypeError(f"{op}(): argument 'equal_nan'{where} must be bool, not {type(equal_nan).__name__}")
+
+
+# --- equal -------------------------------------------------------------------
+
+def _equal(a, b):
+    if a.device != b.device:
+        raise RuntimeError(_messages.EQUAL_DEVICES.format(a.device, b.device))
+    if a.shape != b.shape:
+        return False
+    same_elements = a._storage is b._storage and a._geometry() == b._geometry() and a.dtype is b.dtype
+    if same_elements and not a.dtype.is_floating_point:
+        return True  # torch's shortcut: the very same integers
+    dtype = promote_types(a.dtype, b.dtype)
+    with np.errstate(all="ignore"):
+        x = a._values().astype(dtype._numpy_type)
+        y = b._values().astype(dtype._numpy_type)
+    return builtins.bool(np.all(x == y))  # nan == nan is False
+
+
+def equal(input, other):
+    """``torch.equal``: same shape and the same numbers (after type promotion)."""
+    _tensor_arg("equal", "input", 1, input)
+    _tensor_arg("equal", "other", 2, other)
+    return _equal(input, other)
+
+
+def equal_method(self, other):
+    """``a.equal(b)``."""
+    _tensor_arg("equal", "other", 1, other)
+    return _equal(self, other)
+
+
+# --- isclose and allclose ------------------------------------------------------
+
+def _opmath(dtype):
+    """The type torch computes one step of a float16 op in: float32 (rounded after each step)."""
+    return np.float32 if dtype._numpy_type == np.float16 else dtype._numpy_type.type
+
+
+def _isclose(a, b, rtol, atol, equal_nan):
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{a.dtype._short_name} did not match {b.dtype._short_name}")
+    rtol, atol = float(rtol), float(atol)
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    _strides.broadcast_shapes(a._size, b._size)
+    x, y = a._values(), b._values()
+    # torch builds the result with ``a == b`` and then ORs into it in place,
+    # once per rule that applies: each OR bumps the result's version.
+    writes = 0
+    with np.errstate(all="ignore"):
+        close = x == y
+        if equal_nan and a.dtype.is_floating_point:
+            close |= np.isnan(x) & np.isnan(y)
+            writes += 1
+        if rtol != 0 or atol != 0:
+            close |= _within_tolerance(a.dtype, x, y, rtol, atol)
+            writes += 1
+    result = _result(close, bool_, a.device, inputs=(a, b))
+    for _ in range(writes):
+        result._version_counter.bump()
+    return result
+
+
+def _within_tolerance(dtype, x, y, rtol, atol):
+    """``isfinite(|x - y|) & (|x - y| <= atol + |rtol * y|)``, each step in torch's dtypes.
+
+    Integers and bools are compared as floats of the default dtype (so
+    16777217 and 16777216 are the same float32). A float16 step is computed
+    in float32 and rounded to float16, as torch's CPU kernels do.
+    """
+    if not dtype.is_floating_point:
+        dtype = get_default_dtype()
+        x, y = x.astype(dtype._numpy_type), y.astype(dtype._numpy_type)
+    step, store = _opmath(dtype), dtype._numpy_type
+    scaled = np.abs((y.astype(step) * step(rtol)).astype(store))
+    allowed = (step(atol) + scaled.astype(step)).astype(store)
+    actual = np.abs((x.astype(step) - y.astype(step)).astype(store))
+    return np.isfinite(actual) & (actual <= allowed)
+
+
+def isclose(input, other, *args, **kwargs):
+    """``torch.isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)``: element
+    by element, ``|input - other| <= atol + |rtol * other|``."""
+    _tensor_arg("isclose", "input", 1, input)
+    _tensor_arg("isclose", "other", 2, other)
+    rtol, atol, equal_nan = _tolerances("isclose", 3, args, kwargs)
+    return _isclose(input, other, rtol, atol, equal_nan)
+
+
+def isclose_method(self, other, *args, **kwargs):
+    """``a.isclose(b, rtol=1e-05, atol=1e-08, equal_nan=False)``."""
+    _tensor_arg("isclose", "other", 1, other)
+    rtol, atol, equal_nan = _tolerances("isclose", 2, args, kwargs)
+    return _isclose(self, other, rtol, atol, equal_nan)
+
+
+def _tolerances(op, first_position, args, kwargs):
+    """rtol, atol, equal_nan from positional and keyword arguments, checked as torch checks them."""
+    names = ("rtol", "atol", "equal_nan")
+    if len(args) > 3:
+        raise TypeError(f"{op}() takes from {first_position - 1} to {first_position + 2} positional arguments "
+                        f"but {len(args) + first_position - 1} were given")
+    values = dict(zip(names, (1e-05, 1e-08, False)))
+    values.update(zip(names, args))
+    for name, value in kwargs.items():
+        if name not in names:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{name}'")
+        values[name] = value
+    _tolerance_args(op, first_position, values["rtol"], values["atol"], values["equal_nan"], len(args))
+    return values["rtol"], values["atol"], values["equal_nan"]
+
+
+def allclose(input, other, *args, **kwargs):
+    """``torch.allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)``: True
+    when every element is close (see ``isclose``)."""
+    _tensor_arg("allclose", "input", 1, input)
+    _tensor_arg("allclose", "other", 2, other)
+    rtol, atol, equal_nan = _tolerances("allclose", 3, args, kwargs)
+    return builtins.bool(np.all(_isclose(input, other, rtol, atol, equal_nan)._values()))
+
+
+def allclose_method(self, other, *args, **kwargs):
+    _tensor_arg("allclose", "other", 1, other)
+    rtol, atol, equal_nan = _tolerances("allclose", 2, args, kwargs)
+    return builtins.bool(np.all(_isclose(self, other, rtol, atol, equal_nan)._values()))

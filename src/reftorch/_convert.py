@@ -1,0 +1,145 @@
+"""Converting: numpy arrays, Python data and tensors, and when memory is shared.
+
+``torch.tensor(data)`` always copies. The functions here copy only when they
+must, and that is the whole lesson:
+
+* ``torch.as_tensor(data, dtype, device)`` is ``data.to(device, dtype)`` for
+  a tensor: the *same object* (history, ``requires_grad`` and all) when
+  nothing changes, a copy that stays in the graph otherwise. A numpy array
+  becomes a tensor on the array's own memory (``from_numpy``), copied only if
+  ``dtype`` or ``device`` asks for something else. Python lists are copied.
+* ``torch.asarray(obj, dtype, device, copy, requires_grad)`` does the same,
+  and ``copy=`` decides: ``True`` always copies (``clone()``, or ``to()`` when
+  the dtype or device changes), ``False`` refuses to copy (a ValueError
+  instead), ``None`` copies only when needed. Careful: it *sets*
+  ``requires_grad`` on the object it returns, which may be ``obj`` itself.
+* ``t.numpy()`` is an array on ``t``'s memory (no copy). It refuses a cuda
+  tensor and, in grad mode, a tensor that requires grad: the array would let
+  you change numbers behind autograd's back. ``force=True`` does it anyway
+  (``t.detach().cpu()``: a copy only for a cuda tensor).
+"""
+
+import builtins
+
+import numpy as np
+
+from . import _messages
+from ._clone import clone
+from ._creation import _check_dtype, _from_data, from_numpy, warn_once
+from ._detach import detach
+from ._device import as_device, cpu, device as device_type
+from ._tensor import Tensor
+from ._to import to
+from .autograd.grad_mode import is_grad_enabled
+
+
+def as_tensor(data, dtype=None, device=None):
+    """``data`` as a tensor, sharing its memory when ``dtype`` and ``device`` allow."""
+    dtype = _check_dtype(dtype, "as_tensor")
+    device = as_device(device)
+    if isinstance(data, Tensor):
+        return to(data, device=device or data.device, dtype=dtype or data.dtype)
+    if isinstance(data, np.ndarray):
+        shared = from_numpy(data)  # warns if the array is read-only
+        return to(shared, device=device or cpu, dtype=dtype or shared.dtype)
+    return _from_data(data, dtype, device, False, "torch.as_tensor")
+
+
+def _check_flag(op, name, value):
+    if value is not None and not isinstance(value, builtins.bool):
+        raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(value).__name__}")
+
+
+def _set_requires_grad(t, flag):
+    """What torch's C++ ``set_requires_grad`` does to the object itself."""
+    if flag and not t.dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    if t.is_leaf:
+        t._requires_grad = flag
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
+    """``obj`` as a tensor; ``copy`` says whether its memory may, must or must not be shared."""
+    dtype = _check_dtype(dtype, "asarray")
+    # torch compares the device as given: "cuda" is not the same as "cuda:0" here.
+    requested = None if device is None else device_type(device)
+    device = as_device(device)
+    _check_flag("asarray", "copy", copy)
+    _check_flag("asarray", "requires_grad", requires_grad)
+    # Unless told, the result requires grad when obj does (a change torch warns about, once).
+    wants_grad = requires_grad
+    if wants_grad is None:
+        wants_grad = isinstance(obj, Tensor) and obj.requires_grad
+        if wants_grad:
+            warn_once(_messages.ASARRAY_REQUIRES_GRAD)
+
+    source, read_only = _tensor_on_obj_memory(obj, copy)
+    if source is None:  # a Python number or sequence: always a new tensor
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        t = _from_data(obj, dtype, device, False, "torch.asarray")
+        _set_requires_grad(t, wants_grad)
+        return t
+
+    wrong_device = requested is not None and requested != source.device
+    wrong_dtype = dtype is not None and dtype is not source.dtype
+    force_copy = bool(copy) and not isinstance(obj, np.generic)  # a numpy number is new memory already
+    if force_copy or (copy is None and (wrong_device or wrong_dtype)):
+        if wrong_device or wrong_dtype:
+            source = to(source, device=device or source.device, dtype=dtype or source.dtype, copy=force_copy)
+        else:
+            source = clone(source)
+    elif wrong_device:
+        raise ValueError(f"can't alias tensor from device '{source.device}' to '{requested}'.")
+    elif wrong_dtype:
+        raise ValueError(f"can't alias tensor with dtype '{source.dtype._short_name}' into dtype '{dtype._short_name}'.")
+    elif read_only:
+        warn_once(_messages.NUMPY_NOT_WRITABLE)
+
+    # The flag is set on the object itself (obj, if nothing was copied); a
+    # non-leaf cannot drop it, so it is detached instead.
+    if not source.is_leaf and not wants_grad:
+        return detach(source)
+    _set_requires_grad(source, wants_grad)
+    return source
+
+
+def _tensor_on_obj_memory(obj, copy):
+    """(a tensor on obj's own memory, whether that memory is read-only), or (None, False).
+
+    A numpy number is the exception: it has no memory to share, so it gets new memory.
+    """
+    if isinstance(obj, Tensor):
+        return obj, False
+    if isinstance(obj, np.ndarray):
+        return from_numpy(obj, warn=False), not obj.flags.writeable
+    if isinstance(obj, np.generic):
+        if copy is False:
+            raise RuntimeError(_messages.ALIAS_NUMPY_SCALAR)
+        return clone(from_numpy(np.asarray(obj), warn=False)), False
+    return None, False
+
+
+def numpy(self, *args, force=False):
+    """A numpy array on this tensor's memory (no copy), as torch's ``.numpy()``.
+
+    Nothing about the tensor changes (no version bump): writes through the
+    array are writes autograd never hears of, which is why a tensor that
+    requires grad is refused unless ``force=True`` (or grad mode is off).
+    """
+    if args:
+        raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} was given")
+    if not isinstance(force, builtins.bool):
+        raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
+    if not force:
+        if self.is_cuda:
+            raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
+        if is_grad_enabled() and self.requires_grad:
+            raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)
+    return to(detach(self), "cpu")._values()
+
+
+def __array__(self, dtype=None):
+    """``np.asarray(t)``: ``t.numpy()``, cast to ``dtype`` if one is asked for."""
+    array = numpy(self)
+    return array if dtype is None else array.astype(dtype, copy=False)
