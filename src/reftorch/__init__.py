@@ -88,6 +88,8 @@ def as_strided(input, size, stride, storage_offset=None):
 # --- saving and loading ---
 
 # --- sparse COO ---
+from ._layout import layout, sparse_coo, strided  # noqa: E402
+from ._sparse import sparse_coo_tensor  # noqa: E402
 
 
 __version__ = "2.13.0+reftorch"

@@ -21,3 +21,49 @@ not a paragraph of text. Every text is checked word for word against torch
 # --- nn, optim and hooks -------------------------------------------------------
 
 # --- sparse COO ----------------------------------------------------------------
+
+SPARSE_INVARIANTS_WARNING = (
+    "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will occur "
+    "when operating on a sparse tensor which violates the invariants, but checks incur "
+    "performance overhead. To silence this warning, explicitly opt in or out. See "
+    "`torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)"
+)
+SPARSE_NO_STORAGE = "Cannot access storage of SparseTensorImpl"
+SPARSE_NO_DATA_POINTER = "Cannot access data pointer of Tensor that doesn't have storage"
+SPARSE_TO_NUMPY = "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first."
+SPARSE_UNCOALESCED = "Cannot get {what} on an uncoalesced tensor, please call .coalesce() first"
+SPARSE_COPY_DENSE = (
+    "copy_() between dense and sparse Tensors is not implemented! Found self type = {self} and "
+    "src type = {src}"
+)
+SPARSE_ADD_DENSE = "add(sparse, dense) is not supported. Use add(dense, sparse) instead."
+SPARSE_LEN_SIZE = (
+    "'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {size}, sparse_dim = "
+    "{sparse_dim}, dense_dim = {dense_dim}"
+)
+
+# reftorch's own limits (torch can do more with sparse tensors).
+SPARSE_UNSUPPORTED = (
+    "reftorch does not implement {name}() for sparse tensors. reftorch's sparse COO tensors "
+    "support only what the course shows: sparse_coo_tensor, to_sparse, to_dense, coalesce, "
+    "indices/values, clone, detach, .data, zero_, add_ and copy_ between sparse tensors, to(), "
+    "copy.deepcopy and printing. Call .to_dense() first to use {name}()."
+)
+SPARSE_ONLY = (
+    "Could not run 'aten::{op}' with arguments from the 'CPU' backend: it runs on sparse "
+    "tensors only. (torch goes on to list the backends it has for '{op}'; reftorch does not.)"
+)
+SPARSE_TO_SPARSE_ARGS = (
+    "reftorch implements to_sparse() without arguments only: a sparse COO tensor whose every "
+    "dimension is sparse."
+)
+SPARSE_OUT_OF_BOUNDS = (
+    "reftorch refuses to read a sparse tensor whose indices lie outside its size: index {index} "
+    "in dim {dim} is out of bounds for size {size}. (torch does not check this unless "
+    "check_invariants=True, and reads or writes outside the memory of the result.)"
+)
+SPARSE_BACKWARD = (
+    "reftorch does not implement backward through sparse tensors: the gradient would be a sparse "
+    "tensor. Use torch for sparse gradients."
+)

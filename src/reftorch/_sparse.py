@@ -1,0 +1,335 @@
+"""Sparse COO tensors: a tensor with no storage of its own.
+
+When most entries are zero, torch can keep only the others. A sparse COO
+tensor (``layout=torch.sparse_coo``) is still a ``torch.Tensor``, but it
+answers the course's four questions differently from a strided one:
+
+* **Python object and metadata**: an ordinary tensor object with a size, a
+  dtype, a device, ``requires_grad`` and a version counter. It has no strides
+  into memory: ``stride()`` is 0 in every dimension.
+* **Memory**: no storage (``untyped_storage()`` and ``data_ptr()`` raise). In
+  its place it holds two dense tensors (a ``SparseCOO``): ``indices``, int64 of
+  shape ``(sparse_dim, nnz)``, one column of coordinates per stored entry, and
+  ``values``, of shape ``(nnz, *dense dims)``, the numbers stored there.
+  Entries with the same coordinates add up; every other entry is zero.
+* **Coalesced or not**: the flag ``is_coalesced()`` says the columns are
+  sorted and no coordinate repeats. ``sparse_coo_tensor`` never checks, so its
+  result is uncoalesced (unless it stores at most one entry);
+  ``coalesce()`` sorts and adds up duplicates into new memory.
+* **History**: as for strided tensors (``SparseCooTensorWithDimsAndTensors``,
+  ``CoalesceBackward0``, ``ToDenseBackward0`` ...), but reftorch does not
+  run backward through a sparse tensor.
+
+``_indices()`` and ``_values()`` are aliases: new tensor objects on the same
+memory as the sparse tensor's own indices and values, sharing the sparse
+tensor's version counter, so writing into them changes the sparse tensor.
+The copies (``clone``, ``detach``, in-place ops) are in ``_sparse_copies``.
+"""
+
+import warnings
+
+import numpy as np
+
+from . import _messages
+from ._creation import tensor
+from ._dtype import int64
+from ._layout import sparse_coo, strided
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+from .autograd.grad_mode import is_grad_enabled
+
+
+class SparseCOO:
+    """What a sparse tensor holds where a strided tensor holds its storage.
+
+    Two dense tensors and a flag. They are never changed: an in-place
+    operation on a sparse tensor gives it a new ``SparseCOO``.
+    """
+
+    __slots__ = ("indices", "values", "coalesced")
+
+    def __init__(self, indices, values, coalesced):
+        self.indices = indices
+        self.values = values
+        self.coalesced = coalesced
+
+    @property
+    def device(self):
+        return self.values.device
+
+    # Code written for strided tensors that reaches for a storage finds none.
+    def nbytes(self):
+        return 0
+
+    def data_ptr(self):
+        raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
+
+    def typed(self, numpy_type):
+        raise NotImplementedError(_messages.SPARSE_NO_STORAGE)
+
+
+def is_sparse_tensor(t):
+    return isinstance(t, Tensor) and isinstance(t._storage, SparseCOO)
+
+
+def _make_sparse(indices, values, size, coalesced, version_counter=None):
+    """A sparse tensor on ``indices`` and ``values`` (no copy), new object and metadata."""
+    # Tensor._make lays metadata on a storage; a sparse tensor has none, so it
+    # starts with no elements and then takes its size. No strides into memory.
+    t = Tensor._make(SparseCOO(indices, values, coalesced), 0, (0,), (1,), values._dtype, version_counter)
+    t._size = tuple(size)
+    t._stride = (0,) * len(size)
+    return t
+
+
+def _alias(t, version_counter):
+    """New metadata on ``t``'s memory, with the given version counter."""
+    return Tensor._make(t._storage, t._storage_offset, t._size, t._stride, t._dtype, version_counter)
+
+
+# --- making a sparse tensor --------------------------------------------------
+
+_warned_about_invariants = False  # torch says it once per process
+
+
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
+                      requires_grad=False, check_invariants=None, is_coalesced=None):
+    """A sparse tensor on ``indices`` and ``values``: no copy when they are already
+    int64 and of the right dtype and device. ``values`` keeps its history."""
+    global _warned_about_invariants
+    if check_invariants is None and not _warned_about_invariants:
+        _warned_about_invariants = True
+        warnings.warn(_messages.SPARSE_INVARIANTS_WARNING, UserWarning, stacklevel=2)
+    values = values.to(device=device, dtype=dtype) if isinstance(values, Tensor) else tensor(
+        values, dtype=dtype, device=device)
+    indices = indices.to(device=values.device, dtype=int64) if isinstance(indices, Tensor) else tensor(
+        indices, dtype=int64, device=values.device)
+    if values.dim() == 0:
+        values = values.unsqueeze(0)
+    if indices.dim() != 2:
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(indices.shape)}")
+    sparse_dim, dense_dim = indices.shape[0], values.dim() - 1
+    if size is None:
+        size = _inferred_size(indices, values)
+    size = tuple(size)
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(_messages.SPARSE_LEN_SIZE.format(
+            size=len(size), sparse_dim=sparse_dim, dense_dim=dense_dim))
+    if indices.shape[1] != values.shape[0]:
+        raise RuntimeError(
+            "indices and values must have same nnz, but got nnz from indices: "
+            f"{indices.shape[1]}, nnz from values: {values.shape[0]}")
+    if tuple(values.shape[1:]) != size[sparse_dim:]:
+        expected = [values.shape[0], *size[sparse_dim:]]
+        raise RuntimeError(f"values has incorrect size, expected {expected}, got {list(values.shape)}")
+    if check_invariants:
+        _check_indices_in_bounds(indices, size)
+    # Unless told, torch takes only zero or one stored entry to be coalesced.
+    coalesced = bool(is_coalesced) if is_coalesced is not None else indices.shape[1] < 2
+    t = _make_sparse(_alias(indices, None), _alias(values, None), size, coalesced)
+    if any_requires_grad(values):
+        t._set_grad_fn(SparseCooTensorWithDimsAndTensorsBackward0(values))
+    if requires_grad and t.is_leaf:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._requires_grad = True
+    return t
+
+
+def _inferred_size(indices, values):
+    """Without a size: one more than the largest index in each sparse dim."""
+    coords = indices._values()
+    for dim, row in enumerate(coords):
+        if row.size and row.min() < 0:
+            raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
+    sparse = [int(row.max()) + 1 if row.size else 0 for row in coords]
+    return (*sparse, *values.shape[1:])
+
+
+def _check_indices_in_bounds(indices, size):
+    for dim, row in enumerate(indices._values()):
+        if row.size and row.min() < 0:
+            raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
+        if row.size and row.max() >= size[dim]:
+            raise RuntimeError(
+                f"size is inconsistent with indices: for dim {dim}, size is {size[dim]} but found index {row.max()}")
+
+
+# --- what a sparse tensor is made of -----------------------------------------
+
+def layout(self):
+    return sparse_coo if is_sparse_tensor(self) else strided
+
+
+def is_sparse(self):
+    return is_sparse_tensor(self)
+
+
+def _expect_sparse(self, op, what="sparse coordinate tensor layout"):
+    if not is_sparse_tensor(self):
+        raise RuntimeError(f"{op} expected {what} but got Strided")
+
+
+def _sparse_only(self, op):
+    if not is_sparse_tensor(self):
+        raise NotImplementedError(_messages.SPARSE_ONLY.format(op=op))
+
+
+def _indices(self):
+    """An alias of the stored indices, on the sparse tensor's version counter."""
+    _sparse_only(self, "_indices")
+    return _alias(self._storage.indices, self._version_counter)
+
+
+def _values(self):
+    """An alias of the stored values, on the sparse tensor's version counter."""
+    return _alias(self._storage.values, self._version_counter)
+
+
+def indices(self):
+    """``_indices()``, for a coalesced tensor only."""
+    _expect_sparse(self, "indices")
+    if not self._storage.coalesced:
+        raise RuntimeError(_messages.SPARSE_UNCOALESCED.format(what="indices"))
+    return _indices(self)
+
+
+def values(self):
+    """A view of the stored values (``_base`` is the sparse tensor), for a coalesced tensor only."""
+    _expect_sparse(self, "values", "sparse tensor layout")
+    if not self._storage.coalesced:
+        raise RuntimeError(_messages.SPARSE_UNCOALESCED.format(what="values"))
+    view = _values(self)
+    view._base_tensor = self
+    view._view_made_in_no_grad = not is_grad_enabled()
+    view._view_version = view._version
+    if any_requires_grad(self):
+        view._set_grad_fn(ValuesBackward0(self))
+    return view
+
+
+def _nnz(self):
+    _sparse_only(self, "_nnz")
+    return self._storage.indices.shape[1]
+
+
+def sparse_dim(self):
+    return self._storage.indices.shape[0] if is_sparse_tensor(self) else 0
+
+
+def dense_dim(self):
+    return self._storage.values.dim() - 1 if is_sparse_tensor(self) else self.dim()
+
+
+def is_coalesced(self):
+    _expect_sparse(self, "is_coalesced")
+    return self._storage.coalesced
+
+
+# --- converting --------------------------------------------------------------
+
+def _linear_positions(self):
+    """Each stored entry's position among the sparse dims, counted row-major.
+
+    Refuses indices outside the size: torch does not check, and reads or
+    writes outside its memory.
+    """
+    coords = self._storage.indices._values()
+    sparse_size = self._size[:coords.shape[0]]
+    for dim, row in enumerate(coords):
+        bad = row[(row < 0) | (row >= sparse_size[dim])]
+        if bad.size:
+            raise RuntimeError(_messages.SPARSE_OUT_OF_BOUNDS.format(
+                index=bad[0], dim=dim, size=tuple(self._size)))
+    return np.ravel_multi_index(tuple(coords), sparse_size) if coords.shape[0] else np.zeros(
+        coords.shape[1], dtype=np.int64)
+
+
+def coalesce(self):
+    """``self`` if already coalesced; otherwise a new sparse tensor, in new memory,
+    with the entries sorted by coordinates and duplicates added up."""
+    _expect_sparse(self, "coalesce")
+    if self._storage.coalesced:
+        return self
+    positions = _linear_positions(self)
+    order = np.argsort(positions, kind="stable")
+    unique, first = np.unique(positions[order], return_index=True)
+    stored = self._storage.values._values()[order]
+    summed = np.add.reduceat(stored, first, axis=0) if len(unique) else stored[:0]
+    sparse_size = self._size[:self._storage.indices.shape[0]]
+    coords = np.array(np.unravel_index(unique, sparse_size) if sparse_size else [], dtype=np.int64)
+    coords = coords.reshape(len(sparse_size), len(unique))
+    out = _make_sparse(Tensor._from_values(coords, int64, self.device),
+                       Tensor._from_values(summed.astype(stored.dtype), self._dtype, self.device),
+                       self._size, True)
+    if any_requires_grad(self):
+        out._set_grad_fn(CoalesceBackward0(self))
+    return out
+
+
+def to_dense(self):
+    """A new strided tensor with every entry written out (duplicates added up).
+
+    A strided tensor is returned as it is, the same object.
+    """
+    if not is_sparse_tensor(self):
+        return self
+    dense = np.zeros(self._size, dtype=self._dtype._numpy_type)
+    stored = self._storage.values._values()
+    flat = dense.reshape((-1, *self._size[self._storage.indices.shape[0]:]))
+    np.add.at(flat, _linear_positions(self), stored)
+    out = Tensor._from_values(dense, self._dtype, self.device)
+    if any_requires_grad(self):
+        out._set_grad_fn(ToDenseBackward0(self))
+    return out
+
+
+def to_sparse(self, *args, **kwargs):
+    """A coalesced sparse tensor holding the non-zero entries of ``self``, in new memory.
+
+    A sparse tensor is returned as it is, the same object.
+    """
+    if args or kwargs:
+        raise NotImplementedError(_messages.SPARSE_TO_SPARSE_ARGS)
+    if is_sparse_tensor(self):
+        return self
+    dense = self._values()
+    coords = np.argwhere(dense).T.astype(np.int64)  # row-major order: already coalesced
+    stored = dense[tuple(coords)] if dense.ndim else dense.reshape(-1)[: coords.shape[1]]
+    out = _make_sparse(Tensor._from_values(coords, int64, self.device),
+                       Tensor._from_values(stored, self._dtype, self.device), self._size, True)
+    if any_requires_grad(self):
+        out._set_grad_fn(ToSparseBackward1(self))
+    return out
+
+
+# --- history ---------------------------------------------------------------
+
+class _SparseNode(Node):
+    """A node on a sparse tensor. reftorch records it, but cannot run it."""
+
+    def __init__(self, source):
+        super().__init__(source)
+
+    def apply(self, grad):
+        raise RuntimeError(_messages.SPARSE_BACKWARD)
+
+
+class SparseCooTensorWithDimsAndTensorsBackward0(_SparseNode):
+    """``sparse_coo_tensor`` from values that require grad."""
+
+
+class CoalesceBackward0(_SparseNode):
+    pass
+
+
+class ToDenseBackward0(_SparseNode):
+    pass
+
+
+class ToSparseBackward1(_SparseNode):
+    pass
+
+
+class ValuesBackward0(_SparseNode):
+    pass
