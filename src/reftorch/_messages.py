@@ -38,6 +38,18 @@ SPARSE_COPY_DENSE = (
     "src type = {src}"
 )
 SPARSE_ADD_DENSE = "add(sparse, dense) is not supported. Use add(dense, sparse) instead."
+SPARSE_COO_TENSOR_SIGNATURES = (
+    "sparse_coo_tensor() received an invalid combination of arguments - got ({got}), but expected "
+    "one of:\n"
+    " * (object indices, object values, *, torch.dtype dtype = None, torch.device device = None, "
+    "bool pin_memory = False, bool requires_grad = False, bool check_invariants = None, "
+    "bool is_coalesced = None)\n"
+    " * (object indices, object values, tuple of ints size, *, torch.dtype dtype = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False, "
+    "bool check_invariants = None, bool is_coalesced = None)\n"
+    " * (tuple of ints size, *, torch.dtype dtype = None, torch.device device = None, "
+    "bool requires_grad = False, bool check_invariants = None)\n"
+)
 SPARSE_LEN_SIZE = (
     "'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {size}, sparse_dim = "
     "{sparse_dim}, dense_dim = {dense_dim}"

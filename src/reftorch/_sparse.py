@@ -31,8 +31,9 @@ import warnings
 import numpy as np
 
 from . import _messages
+from ._arguments import _is_int, _type_name
 from ._creation import tensor
-from ._dtype import int64
+from ._dtype import dtype as dtype_type, int64
 from ._layout import sparse_coo, strided
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -97,6 +98,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     """A sparse tensor on ``indices`` and ``values``: no copy when they are already
     int64 and of the right dtype and device. ``values`` keeps its history."""
     global _warned_about_invariants
+    _check_arguments(indices, values, size, dtype)
     if check_invariants is None and not _warned_about_invariants:
         _warned_about_invariants = True
         warnings.warn(_messages.SPARSE_INVARIANTS_WARNING, UserWarning, stacklevel=2)
@@ -111,7 +113,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     sparse_dim, dense_dim = indices.shape[0], values.dim() - 1
     if size is None:
         size = _inferred_size(indices, values)
-    size = tuple(size)
+    size = tuple(int(n) for n in size)
     if len(size) != sparse_dim + dense_dim:
         raise RuntimeError(_messages.SPARSE_LEN_SIZE.format(
             size=len(size), sparse_dim=sparse_dim, dense_dim=dense_dim))
@@ -134,6 +136,24 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._requires_grad = True
     return t
+
+
+def _check_arguments(indices, values, size, dtype):
+    """torch's argument parser: ``size`` a sequence of ints, ``dtype`` a dtype."""
+    if isinstance(size, (tuple, list)) and size and _is_int(size[0]):
+        for pos, n in enumerate(size[1:], start=2):
+            if not _is_int(n):
+                raise TypeError(
+                    "sparse_coo_tensor(): argument 'size' failed to unpack the object at pos "
+                    f'{pos} with error "type must be tuple of ints,but got {_type_name(n)}"')
+    good_size = size is None or (isinstance(size, (tuple, list)) and all(_is_int(n) for n in size))
+    if not good_size or not (dtype is None or isinstance(dtype, dtype_type)):
+        got = [_type_name(a) for a in (indices, values) + (() if size is None else (size,))]
+        if dtype is not None:
+            got.append(f"dtype={_type_name(dtype)}")
+        raise TypeError(_messages.SPARSE_COO_TENSOR_SIGNATURES.format(got=", ".join(got)))
+    if size is not None and any(n < 0 for n in size):
+        raise RuntimeError("numel: integer multiplication overflow")
 
 
 def _inferred_size(indices, values):

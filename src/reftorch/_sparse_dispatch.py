@@ -39,9 +39,13 @@ def _type(self):
 
 
 def _item(self):
+    """torch's rule: no stored entry is the int 0; otherwise the sum of the stored values."""
     if self.numel() != 1:
         raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-    return _sparse.to_dense(self).item()
+    held = self._storage
+    if held.indices.shape[1] == 0:
+        return 0
+    return (held.values if held.coalesced else held.values.sum()).item()
 
 
 # The sparse version of each method that has one.

@@ -105,6 +105,14 @@ print(leaf, leaf.is_leaf, leaf.grad_fn)
     ("torch.sparse_coo_tensor(i, v, (2, 2), check_invariants=True)", "RuntimeError"),
     ("torch.sparse_coo_tensor(-i, v, (2, 4), check_invariants=True)", "RuntimeError"),
     ("torch.sparse_coo_tensor(i, v.long(), (2, 4), requires_grad=True)", "RuntimeError"),
+    ("torch.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (2,), dtype=torch.int64, requires_grad=True)",
+     "RuntimeError"),
+    ("torch.sparse_coo_tensor(i, v, 8)", "TypeError"),
+    ("torch.sparse_coo_tensor(i, v, (2, 4.0))", "TypeError"),
+    ("torch.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (2,), dtype=5)", "TypeError"),
+    ("torch.sparse_coo_tensor(i, v, (2, -4))", "RuntimeError"),
+    ("torch.sparse_coo_tensor(i, 'ab')", "TypeError"),
+    ("torch.sparse_coo_tensor(i, v, (2, 4), device='tpu')", "RuntimeError"),
 ])
 def test_sparse_coo_tensor_refuses_inconsistent_arguments(call, error):
     assert_same(MAKE + "bad = " + call, raises=error)
@@ -116,6 +124,8 @@ torch.sparse_coo_tensor(i, v, (2, 2))
 torch.sparse_coo_tensor(torch.tensor([[0, -1, 1], [2, 0, 2]]), v, (2, 4))
 torch.sparse_coo_tensor(i, v, (2, 4), check_invariants=True)
 torch.sparse_coo_tensor(i, v, (2, 4), is_coalesced=True).is_coalesced()
+torch.sparse_coo_tensor(i, v, torch.Size([2, 4]))
+torch.sparse_coo_tensor(i, v, [2, 0])
 """))
 
 
@@ -190,6 +200,11 @@ s.item()
 len(s)
 bool(s)
 torch.sparse_coo_tensor([[0]], [7.0], (1,)).item()
+torch.sparse_coo_tensor([[0, 0]], [7.0, 1.0], (1,)).item()
+torch.sparse_coo_tensor([[0, 0]], [True, True], (1,)).item()
+torch.sparse_coo_tensor([[0]], [True], (1,)).item()
+torch.sparse_coo_tensor(torch.zeros(1, 0, dtype=torch.int64), torch.zeros(0), (1,)).item()
+float(torch.sparse_coo_tensor([[0]], [7.0], (1,)))
 torch.sparse_coo_tensor([[0]], [7.0], (1,)).is_contiguous()
 torch.sparse_coo_tensor(i, torch.ones(3, 2), (2, 4, 2)).dense_dim()
 v.sparse_dim()
