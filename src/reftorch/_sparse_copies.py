@@ -29,7 +29,7 @@ from ._dtype import _category, promote_types
 from ._inplace import ZeroBackward0, check_inplace, rebase_history
 from ._math import AddBackward0
 from ._python_copy import _DEEPCOPY_NON_LEAF
-from ._sparse import SparseCOO, _make_sparse, _values as sparse_values, is_sparse_tensor
+from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
 from ._tensor import Tensor
 from ._to import ToCopyBackward0, _parse_to_args
 from .autograd.graph import any_requires_grad
@@ -206,7 +206,8 @@ def _rebuild_sparse_tensor(indices, values, size, coalesced):
 def __reduce_ex__(self, protocol):
     """``copy.copy`` and pickle: rebuild from aliases of the indices and values
     (torch leaves ``requires_grad`` behind)."""
-    args = (self._storage.indices, sparse_values(self), self._size, self._storage.coalesced)
+    held = self._storage
+    args = (held.indices, held.values, self._size, held.coalesced)
     return (_rebuild_sparse_tensor, args, self.__dict__ or None)
 
 

@@ -8,7 +8,7 @@ this table is where they become methods, so ``a.clone()`` runs
 
 from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
-from . import _sparse, _sparse_dispatch
+from . import _sparse, _sparse_convert, _sparse_dispatch
 from ._tensor import Tensor
 from .autograd.functional_api import backward as _backward
 
@@ -72,8 +72,8 @@ _METHODS = {
     # nn, optim and hooks
     # sparse COO
     "layout": property(_sparse.layout), "is_sparse": property(_sparse.is_sparse),
-    "to_sparse": _sparse.to_sparse, "to_dense": _sparse.to_dense,
-    "coalesce": _sparse.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse._nnz,
+    "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_convert.to_dense,
+    "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse._nnz,
     "sparse_dim": _sparse.sparse_dim, "dense_dim": _sparse.dense_dim,
     "_indices": _sparse._indices, "indices": _sparse.indices, "values": _sparse.values,
 }
