@@ -30,6 +30,7 @@ from ._inplace import ZeroBackward0, check_inplace, rebase_history
 from ._math import AddBackward0
 from ._python_copy import _DEEPCOPY_NON_LEAF
 from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
+from ._sparse_convert import coalesce
 from ._tensor import Tensor
 from ._to import ToCopyBackward0, _parse_to_args
 from .autograd.graph import any_requires_grad
@@ -119,17 +120,17 @@ def add_(self, other, *, alpha=1):
     b = theirs.values._values().astype(common._numpy_type)
     if mine.values.is_contiguous() and theirs.values.is_contiguous():
         indices, values = _merge(mine.indices._values(), a, theirs.indices._values(), b, alpha)
-        coalesced = mine.coalesced and theirs.coalesced
-    else:  # torch concatenates instead (and coalesces if that stores more than numel entries)
-        indices = np.concatenate([mine.indices._values(), theirs.indices._values()], axis=1)
-        values = np.concatenate([a, b * alpha if alpha != 1 else b], axis=0)
-        coalesced = False  # torch takes two or more stored entries to be uncoalesced
-    out_values = _as_dtype(values, self)
-    _write(self, _new(indices, mine.indices), out_values, self._size, coalesced, node)
-    if not (mine.values.is_contiguous() and theirs.values.is_contiguous()) and len(values) > self.numel():
-        merged = self.detach().coalesce()
-        self._storage = SparseCOO(merged._storage.indices, merged._storage.values, False)
-    return self
+        return _write(self, _new(indices, mine.indices), _as_dtype(values, self), self._size,
+                      mine.coalesced and theirs.coalesced, node)
+    # With strided values torch puts the two lists of columns one after the
+    # other, and coalesces only when that stores more entries than numel().
+    indices = np.concatenate([mine.indices._values(), theirs.indices._values()], axis=1)
+    values = np.concatenate([a, b * alpha if alpha != 1 else b], axis=0)
+    result = _make_sparse(_new(indices, mine.indices), _as_dtype(values, self), self._size, False)
+    if len(values) > self.numel():
+        result = coalesce(result)
+    held = result._storage
+    return _write(self, held.indices, held.values, self._size, False, node)
 
 
 def _merge(i, a, j, b, alpha):
