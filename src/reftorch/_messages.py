@@ -50,6 +50,15 @@ SPARSE_COO_TENSOR_SIGNATURES = (
     " * (tuple of ints size, *, torch.dtype dtype = None, torch.device device = None, "
     "bool requires_grad = False, bool check_invariants = None)\n"
 )
+SPARSE_RESIZE = (
+    "{what} on a non-empty sparse tensor is not supported.\nYou could try the following options:\n"
+    "1. If you need an empty sparse tensor of this size, call `x = torch.sparse_coo_tensor(size)`.\n"
+    "2. If you need to resize this tensor, you have the following options:\n"
+    "    1. For both sparse and dense dimensions, keep the number of them constant and the size of "
+    "them non-shrinking, and then try the same call again.\n"
+    "    2. Or, create a new sparse tensor with the correct indices and values from this sparse "
+    "tensor."
+)
 SPARSE_LEN_SIZE = (
     "'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {size}, sparse_dim = "
     "{sparse_dim}, dense_dim = {dense_dim}"

@@ -173,6 +173,7 @@ def copy_(self, src, non_blocking=False):
     if not (is_sparse_tensor(self) and isinstance(src, Tensor) and is_sparse_tensor(src)):
         src_type = src.type() if isinstance(src, Tensor) else type(src).__name__
         raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src_type))
+    _check_resize(self, src)
     node = CopyBackwards(self, src) if recording else None
     if src is self:
         return _write(self, None, None, None, None, node)
@@ -180,6 +181,24 @@ def copy_(self, src, non_blocking=False):
     indices = held.indices.to(self.device, copy=True)
     values = held.values.to(self.device, self._dtype, copy=True)
     return _write(self, indices, values, src._size, held.coalesced, node)
+
+
+def _check_resize(self, src):
+    """``self`` takes ``src``'s size; while it stores entries, only by growing."""
+    if self._storage.indices.shape[1] == 0:
+        return
+    dims = {"sparse": (self._storage.indices.shape[0], src._storage.indices.shape[0]),
+            "dense": (self._storage.values.dim() - 1, src._storage.values.dim() - 1)}
+    for kind, (old, new) in dims.items():
+        if old != new:
+            raise RuntimeError(_messages.SPARSE_RESIZE.format(
+                what=f"changing the number of {kind} dimensions (from {old} to {new})"))
+    cut = dims["sparse"][0]
+    for kind, old, new in (("sparse", self._size[:cut], src._size[:cut]),
+                           ("dense", self._size[cut:], src._size[cut:])):
+        if any(n < o for o, n in zip(old, new)):
+            raise RuntimeError(_messages.SPARSE_RESIZE.format(
+                what=f"shrinking the size of {kind} dimensions (from {list(old)} to {list(new)})"))
 
 
 # --- other copies ---------------------------------------------------------------

@@ -413,6 +413,16 @@ print(r, r._version, r.is_leaf)
 """)
 
 
+@pytest.mark.parametrize("source", [
+    "torch.sparse_coo_tensor([[0]], [1.0], (4,))",
+    "torch.sparse_coo_tensor([[0], [0]], [1.0], (1, 3))",
+    "torch.sparse_coo_tensor([[0], [0]], [1.0], (2, 2))",
+    "torch.sparse_coo_tensor([[0], [0]], [[1.0, 2.0]], (2, 4, 2))",
+])
+def test_copy_cannot_shrink_or_reshape_a_sparse_tensor_that_stores_entries(source):
+    assert_same(MAKE + f"s.copy_({source})", raises="RuntimeError")
+
+
 def test_copy_into_a_sparse_tensor_takes_the_source_size_and_keeps_the_dtype():
     assert_same(MAKE + """
 big = torch.sparse_coo_tensor(torch.tensor([[2], [3]]), torch.tensor([7.0]), (3, 4)).coalesce()
@@ -425,6 +435,8 @@ print(n, s.clone().copy_(s.double()), s.clone().copy_(s))
 same = s.clone()
 before = same._values()
 print(same.copy_(same), same._version, same._values().data_ptr() == before.data_ptr())
+h = torch.sparse_coo_tensor([[0, 1]], [[1.0, 2.0], [3.0, 4.0]], (2, 2))
+print(s.clone().zero_().copy_(h), h.clone().copy_(torch.sparse_coo_tensor([[0]], [[5.0, 6.0, 7.0]], (3, 3))))
 """)
 
 
@@ -567,3 +579,56 @@ def test_reftorch_refuses_to_read_indices_outside_the_size():
     for read in (s.to_dense, s.coalesce):
         with pytest.raises(RuntimeError, match="index 5 in dim 0 is out of bounds for size"):
             read()
+
+
+# ---- generated sparse tensors ----------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@st.composite
+def sparse_source(draw, size=None):
+    """Source text of a ``sparse_coo_tensor`` call: random coordinates (repeats and any
+    order allowed) inside ``size``, small whole-number values, maybe a dense dim."""
+    if size is None:
+        size = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    dense = draw(st.sampled_from([(), (2,)]))
+    nnz = draw(st.integers(0, 6))
+    columns = [[draw(st.integers(0, n - 1)) for n in size] for _ in range(nnz)]
+    indices = [[c[d] for c in columns] for d in range(len(size))]
+    values = [[draw(st.integers(-9, 9)) for _ in range(dense[0])] if dense else draw(st.integers(-9, 9))
+              for _ in range(nnz)]
+    dtype = draw(st.sampled_from(["torch.float32", "torch.float64", "torch.int64"]))
+    shape = size + dense
+    if nnz == 0:
+        return (f"torch.sparse_coo_tensor(torch.zeros({len(size)}, 0, dtype=torch.int64), "
+                f"torch.zeros((0,) + {dense}), {shape}, dtype={dtype})"), size
+    return f"torch.sparse_coo_tensor({indices}, {values}, {shape}, dtype={dtype})", size
+
+
+@SETTINGS
+@given(st.data())
+def test_generated_sparse_tensors_coalesce_densify_and_add_like_torch(data):
+    first, size = data.draw(sparse_source())
+    second, _ = data.draw(sparse_source(size))
+    assert_same(f"""
+a = {first}
+b = {second}
+print(a)
+c = a.coalesce()
+print(c, c.to_dense(), a.to_dense().to_sparse())
+try:
+    print(a.clone().add_(b), a.coalesce().add_(b.coalesce(), alpha=2))
+except RuntimeError as e:
+    print(e)
+t = a.clone()
+try:
+    t.copy_(b)
+except RuntimeError as e:
+    print(e)
+print(t, t.is_coalesced(), a.clone().zero_())
+""")
