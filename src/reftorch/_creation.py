@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from . import _strides
+from . import _messages, _strides
 from ._device import as_device, cpu
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._storage import UntypedStorage
@@ -209,6 +209,8 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
 
 def _like(fill, self, dtype, device, requires_grad):
     """A new tensor shaped like ``self``, laid out like ``clone()`` would lay it out."""
+    if self.is_sparse:
+        raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name="*_like"))
     dtype = _check_dtype(dtype, "zeros_like")
     dtype = dtype or self.dtype
     strides = _strides.preserve_format_strides(self._size, self._stride)

@@ -71,6 +71,13 @@ SPARSE_UNSUPPORTED = (
     "indices/values, clone, detach, .data, zero_, add_ and copy_ between sparse tensors, to(), "
     "copy.deepcopy and printing. Call .to_dense() first to use {name}()."
 )
+SPARSE_NEEDS_MEMORY = (
+    "reftorch's {where}() reads the numbers in a tensor's memory, and a sparse tensor has no such "
+    "memory: reftorch does not implement this operation for sparse tensors. reftorch's sparse COO "
+    "tensors support only what the course shows: sparse_coo_tensor, to_sparse, to_dense, "
+    "coalesce, indices/values, clone, detach, .data, zero_, add_ and copy_ between sparse "
+    "tensors, to(), copy.deepcopy and printing. Call .to_dense() first."
+)
 SPARSE_ONLY = (
     "Could not run 'aten::{op}' with arguments from the 'CPU' backend: it runs on sparse "
     "tensors only. (torch goes on to list the backends it has for '{op}'; reftorch does not.)"

@@ -1,5 +1,6 @@
 """Sparse COO tensors: making, reading, converting, copying and printing them."""
 
+import importlib
 import os
 import subprocess
 import sys
@@ -553,6 +554,7 @@ UNSUPPORTED = [
     "s + 1", "s * 2", "s.exp()", "s.sum()", "s.view(8)", "s[0]", "s.t()", "s.mul_(2)", "s.fill_(1.0)",
     "s == s", "torch.ones(2, 4) + s", "torch.ones(2, 4).add_(s)", "s @ torch.ones(4, 1)",
     "s.contiguous()", "s.new_zeros(2)", "list(s)", "s.unsqueeze(0)", "s.reshape(8)",
+    "torch.zeros_like(s)", "torch.ones_like(s)", "torch.empty_like(s)", "torch.full_like(s, 2.0)",
 ]
 
 
@@ -562,6 +564,20 @@ def test_reftorch_names_its_limit_for_other_operations_on_sparse_tensors(express
     s = torch.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [3.0, 4.0, 5.0], (2, 4))
     with pytest.raises(NotImplementedError, match="reftorch does not implement .* for sparse tensors"):
         eval(expression, {"torch": torch, "s": s})
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.tensor(s)", "nn.Linear(4, 2)(s)", "primitives.copy_elements(torch.zeros(2, 4), s)",
+])
+def test_strided_code_outside_the_method_table_refuses_a_sparse_tensor(expression):
+    torch = import_reftorch()
+    s = torch.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [3.0, 4.0, 5.0], (2, 4))
+    namespace = {"torch": torch, "nn": torch.nn, "primitives": importlib.import_module("reftorch.primitives"),
+                 "s": s}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(NotImplementedError, match="reads the numbers in a tensor's memory, and a sparse"):
+            eval(expression, namespace)
 
 
 def test_reftorch_does_not_run_backward_through_a_sparse_tensor():
