@@ -37,6 +37,10 @@ SPARSE_COPY_DENSE = (
     "copy_() between dense and sparse Tensors is not implemented! Found self type = {self} and "
     "src type = {src}"
 )
+SPARSE_SET_DATA = (
+    "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible "
+    "tensor type."
+)
 SPARSE_ADD_DENSE = "add(sparse, dense) is not supported. Use add(dense, sparse) instead."
 SPARSE_COO_TENSOR_SIGNATURES = (
     "sparse_coo_tensor() received an invalid combination of arguments - got ({got}), but expected "

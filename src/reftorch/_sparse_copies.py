@@ -7,7 +7,7 @@ A sparse tensor's memory is its two dense tensors, indices and values (see
   same coalesced flag, and ``CloneBackward0`` when the source requires grad.
 * ``detach()``: a new sparse tensor on the *same* indices and values, with the
   same version counter, off the graph. ``.data`` is the same with a new
-  version counter. ``copy.copy`` too, but it loses ``requires_grad`` and the
+  version counter; ``s.data = t`` puts ``t``'s indices and values in ``s``. ``copy.copy`` too, but it loses ``requires_grad`` and the
   coalesced flag is the source's.
 * ``zero_()``, ``add_()``, ``copy_()`` are in-place operations, and bump the
   version counter, but torch 2.13 does not write into the old indices and
@@ -58,6 +58,17 @@ def data(self):
     """Like ``detach()``, with a new version counter."""
     held = self._storage
     return _make_sparse(held.indices, held.values, self._size, held.coalesced)
+
+
+def set_data(self, new):
+    """``s.data = t``: ``s`` takes ``t``'s indices, values, size and dtype; it keeps
+    its version counter and history. Both must be sparse."""
+    if not isinstance(new, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+    if not (is_sparse_tensor(self) and is_sparse_tensor(new)):
+        raise RuntimeError(_messages.SPARSE_SET_DATA)
+    self._storage = SparseCOO(new._storage.indices, new._storage.values, new._storage.coalesced)
+    self._size, self._stride, self._dtype = new._size, new._stride, new._dtype
 
 
 # --- in-place: new indices and values, one version bump ----------------------

@@ -75,6 +75,7 @@ SPARSE_VERSIONS = {
     "item": _item,
     # copies
     "clone": _sparse_copies.clone, "detach": _sparse_copies.detach, "data": _sparse_copies.data,
+    "data=": _sparse_copies.set_data,
     "zero_": _sparse_copies.zero_, "add_": _sparse_copies.add_, "copy_": _sparse_copies.copy_,
     "__iadd__": _sparse_copies.add_,
     "to": _sparse_copies.to,
@@ -131,7 +132,7 @@ def dispatch_on_layout(methods):
         if name in SAME_FOR_BOTH:
             continue
         if isinstance(function, property):
-            setter = by_layout(name, function.fset) if function.fset else None
+            setter = by_layout(name + "=", function.fset) if function.fset else None
             setattr(Tensor, name, property(by_layout(name, function.fget), setter))
         elif callable(function):
             setattr(Tensor, name, by_layout(name, function))

@@ -359,6 +359,21 @@ print(r, r._version, a)
 """)
 
 
+def test_assigning_data_between_sparse_tensors_keeps_the_version_counter():
+    assert_same(MAKE + """
+r = torch.sparse_coo_tensor(i, v, (2, 4), requires_grad=True)
+other = torch.sparse_coo_tensor([[1], [3]], [7.0], (3, 5), dtype=torch.float64).coalesce()
+r.data = other
+print(r, r._version, r.is_coalesced(), r.requires_grad)
+print(r._values().data_ptr() == other._values().data_ptr())
+""")
+
+
+@pytest.mark.parametrize("assignment", ["s.data = torch.zeros(2, 4)", "w = torch.zeros(2, 4); w.data = s"])
+def test_data_cannot_switch_between_sparse_and_strided(assignment):
+    assert_same(MAKE + assignment, raises="RuntimeError")
+
+
 def test_add_merges_columns_as_torch_does():
     assert_same("""
 a = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1], [2, 0, 2]]), torch.tensor([1.0, 2.0, 3.0]), (2, 4))
