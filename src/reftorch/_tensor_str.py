@@ -32,10 +32,18 @@ printed text is built in three steps.
    ``requires_grad=True``). A suffix that would pass column 80 starts a new
    line, indented under the ``(`` of ``tensor(``.
 
+A sparse COO tensor (``_sparse_str``) shows no grid of numbers. It prints
+its two dense tensors, ``indices=tensor(...)`` and, on the next line,
+``values=tensor(...)`` (each laid out as in step 2, an empty one with its
+size), then always on a new line the device, ``size=``, ``nnz=`` (how many
+entries it stores), the dtype, ``layout=torch.sparse_coo`` and the autograd
+suffix, wrapped as in step 3.
+
 The same function prints a real ``torch.Tensor`` and a reftorch tensor,
 because it only asks the tensor questions both can answer: ``dim()``,
 ``numel()``, ``shape``, ``tolist()``, ``dtype``, ``device``, ``grad_fn`` and
-``requires_grad``.
+``requires_grad`` (and, for a sparse one, ``_indices()``, ``_values()`` and
+``_nnz()``).
 """
 
 import math
@@ -270,9 +278,5 @@ def _str(self):
             suffixes.append("dtype=" + dtype_name)
         tensor_str = _tensor_str(self, indent)
 
-    if self.grad_fn is not None:
-        suffixes.append("grad_fn=<" + _grad_fn_name(self.grad_fn) + ">")
-    elif self.requires_grad:
-        suffixes.append("requires_grad=True")
-
+    suffixes += _autograd_suffix(self)
     return _add_suffixes(prefix + tensor_str, suffixes, indent)

@@ -663,3 +663,21 @@ except RuntimeError as e:
     print(e)
 print(t, t.is_coalesced(), a.clone().zero_())
 """)
+
+
+@pytest.mark.parametrize("make", [
+    "torch.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [3.0, 4.0, 5.0], (2, 4))",
+    "torch.sparse_coo_tensor([[0, 1]], [[1.5, -2.0], [3.0, 1e-6]], (2, 2), dtype=torch.float64)",
+    "torch.sparse_coo_tensor([[0, 1]], [1, 2], (2,), requires_grad=False).coalesce()",
+    "torch.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (2,), requires_grad=True).clone()",
+    "torch.arange(0.0, 300.0).view(3, 100).to_sparse()",
+    "torch.zeros(2, 3).to_sparse()",
+])
+def test_reftorch_prints_torch_sparse_tensors_as_torch_does(make):
+    """The printing rules alone: reftorch's ``_str`` given a real torch tensor."""
+    torch = load_torch()
+    text = importlib.import_module("reftorch._tensor_str")._str
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = eval(make, {"torch": torch})
+    assert text(t) == repr(t)
