@@ -7,8 +7,8 @@ A sparse tensor's memory is its two dense tensors, indices and values (see
   same coalesced flag, and ``CloneBackward0`` when the source requires grad.
 * ``detach()``: a new sparse tensor on the *same* indices and values, with the
   same version counter, off the graph. ``.data`` is the same with a new
-  version counter; ``s.data = t`` puts ``t``'s indices and values in ``s``. ``copy.copy`` too, but it loses ``requires_grad`` and the
-  coalesced flag is the source's.
+  version counter, and so is ``copy.copy`` (which also drops
+  ``requires_grad``). ``s.data = t`` puts ``t``'s indices and values in ``s``.
 * ``zero_()``, ``add_()``, ``copy_()`` are in-place operations, and bump the
   version counter, but torch 2.13 does not write into the old indices and
   values: it gives the tensor *new* ones. So after ``d = s.detach()``,
@@ -177,12 +177,18 @@ def _as_dtype(numbers, self):
     return Tensor._from_values(np.asarray(numbers).astype(self._dtype._numpy_type), self._dtype, self.device)
 
 
+_NUMBER_TYPES = {bool: "torch.BoolTensor", int: "torch.LongTensor", float: "torch.DoubleTensor"}
+
+
 def copy_(self, src, non_blocking=False):
     """Copies of ``src``'s indices and values (cast to ``self``'s dtype and device);
     ``self`` takes ``src``'s size and coalesced flag."""
+    if not isinstance(src, (Tensor, int, float, bool)):
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
     recording = _recording(self, src)
-    if not (is_sparse_tensor(self) and isinstance(src, Tensor) and is_sparse_tensor(src)):
-        src_type = src.type() if isinstance(src, Tensor) else type(src).__name__
+    if not (is_sparse_tensor(self) and is_sparse_tensor(src)):
+        # torch turns a number into a 0-d tensor first: bool, int64 or float64
+        src_type = src.type() if isinstance(src, Tensor) else _NUMBER_TYPES[type(src)]
         raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src_type))
     _check_resize(self, src)
     node = CopyBackwards(self, src) if recording else None
@@ -235,7 +241,7 @@ def _rebuild_sparse_tensor(indices, values, size, coalesced):
 
 
 def __reduce_ex__(self, protocol):
-    """``copy.copy`` and pickle: rebuild from aliases of the indices and values
+    """``copy.copy`` and pickle: rebuild on the same indices and values
     (torch leaves ``requires_grad`` behind)."""
     held = self._storage
     args = (held.indices, held.values, self._size, held.coalesced)
