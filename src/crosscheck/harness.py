@@ -557,7 +557,7 @@ def _cuda_print_problems(trace: Trace) -> list[str]:
     return problems
 
 
-_SUFFIX_KW = r"(?:device|size|dtype|grad_fn|requires_grad)="
+_SUFFIX_KW = r"(?:device|size|nnz|dtype|layout|grad_fn|requires_grad)="  # nnz, layout: sparse tensors
 _SUFFIX_SEP = re.compile(r"(, |,\n *)(?=" + _SUFFIX_KW + ")")
 _LINEWIDTH = 80  # torch's PRINT_OPTS.linewidth
 _PREFIX = "tensor("

@@ -128,6 +128,8 @@ def sqrt(input):
 
 
 # --- sparse COO ---
+from ._layout import layout, sparse_coo, strided  # noqa: E402
+from ._sparse import sparse_coo_tensor  # noqa: E402
 
 
 __version__ = "2.13.0+reftorch"

@@ -236,6 +236,8 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
 
 def _like(fill, self, dtype, device, requires_grad):
     """A new tensor shaped like ``self``, laid out like ``clone()`` would lay it out."""
+    if self.is_sparse:
+        raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name="*_like"))
     dtype = _check_dtype(dtype, "zeros_like")
     dtype = dtype or self.dtype
     strides = _strides.preserve_format_strides(self._size, self._stride)

@@ -9,6 +9,7 @@ this table is where they become methods, so ``a.clone()`` runs
 from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
+from . import _sparse, _sparse_convert, _sparse_dispatch
 from ._tensor import Tensor
 from .autograd import hooks
 from .autograd.functional_api import backward as _backward
@@ -86,10 +87,20 @@ _METHODS = {
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_, "sqrt": _unary.sqrt,
     "register_hook": hooks.register_hook,
     # sparse COO
+    "layout": property(_sparse.layout), "is_sparse": property(_sparse.is_sparse),
+    "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_convert.to_dense,
+    "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse._nnz,
+    "sparse_dim": _sparse.sparse_dim, "dense_dim": _sparse.dense_dim,
+    "_indices": _sparse._indices, "indices": _sparse.indices, "values": _sparse.values,
 }
 
 for _name, _function in _METHODS.items():
     setattr(Tensor, _name, _function)
+
+# A sparse COO tensor has no storage for these functions to read. Like torch's
+# dispatcher, each method runs its sparse version when a sparse tensor is
+# involved, or refuses with reftorch's message (see _sparse_dispatch).
+_sparse_dispatch.dispatch_on_layout(_METHODS)
 
 # Comparisons make tensors unhashable by default in Python; torch keeps identity hashing.
 Tensor.__hash__ = object.__hash__

@@ -32,10 +32,18 @@ printed text is built in three steps.
    ``requires_grad=True``). A suffix that would pass column 80 starts a new
    line, indented under the ``(`` of ``tensor(``.
 
+A sparse COO tensor (``_sparse_str``) shows no grid of numbers. It prints
+its two dense tensors, ``indices=tensor(...)`` and, on the next line,
+``values=tensor(...)`` (each laid out as in step 2, an empty one with its
+size), then always on a new line the device, ``size=``, ``nnz=`` (how many
+entries it stores), the dtype, ``layout=torch.sparse_coo`` and the autograd
+suffix, wrapped as in step 3.
+
 The same function prints a real ``torch.Tensor`` and a reftorch tensor,
 because it only asks the tensor questions both can answer: ``dim()``,
 ``numel()``, ``shape``, ``tolist()``, ``dtype``, ``device``, ``grad_fn`` and
-``requires_grad``.
+``requires_grad`` (and, for a sparse one, ``_indices()``, ``_values()`` and
+``_nnz()``).
 """
 
 import math
@@ -177,16 +185,20 @@ def _tensor_str(self, indent):
     return _tensor_str_with_formatter(data, dim, indent, summarize, formatter)
 
 
-def _add_suffixes(tensor_str, suffixes, indent):
-    """Append ``, suffix`` pieces and the closing ``)``, wrapping at LINEWIDTH."""
+def _add_suffixes(tensor_str, suffixes, indent, force_newline=False):
+    """Append ``, suffix`` pieces and the closing ``)``, wrapping at LINEWIDTH.
+
+    ``force_newline`` puts the first suffix on a new line whatever its length.
+    """
     pieces = [tensor_str]
     # torch counts two characters more than the last line really has;
     # keeping its arithmetic keeps its line breaks.
     last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > LINEWIDTH:
+        if force_newline or last_line_len + len(suffix) + 2 > LINEWIDTH:
             pieces.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
+            force_newline = False
         else:
             pieces.append(", " + suffix)
             last_line_len += len(suffix) + 2
@@ -202,8 +214,52 @@ def _grad_fn_name(grad_fn):
     return name
 
 
+def _autograd_suffix(self):
+    try:
+        grad_fn_name = None if self.grad_fn is None else _grad_fn_name(self.grad_fn)
+    except RuntimeError:
+        # A view whose history cannot be rebuilt (see autograd.creation_meta).
+        grad_fn_name = "Invalid"
+    if grad_fn_name is not None:
+        return ["grad_fn=<" + grad_fn_name + ">"]
+    if self.requires_grad:
+        return ["requires_grad=True"]
+    return []
+
+
+def _part_str(name, part, indent):
+    """``indices=tensor(...)`` or ``values=tensor(...)`` inside a sparse tensor's text."""
+    prefix = name + "=tensor("
+    if part.numel() == 0:
+        return prefix + "[], size=" + str(tuple(part.shape)) + ")"
+    return prefix + _tensor_str(part, indent + len(prefix)) + ")"
+
+
+def _sparse_str(self):
+    """A sparse COO tensor: its indices and values, one under the other, then
+    its size and nnz (always on a new line), dtype, layout and autograd state."""
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = []
+    if self.device.type != "cpu":
+        suffixes.append("device='" + str(self.device) + "'")
+    suffixes += ["size=" + str(tuple(self.shape)), "nnz=" + str(self._nnz())]
+    if str(self.dtype) not in (str(get_default_dtype()), "torch.int64", "torch.bool"):
+        suffixes.append("dtype=" + str(self.dtype))
+    suffixes.append("layout=" + str(self.layout))
+    suffixes += _autograd_suffix(self)
+    tensor_str = (
+        _part_str("indices", self._indices().detach(), indent)
+        + ",\n" + " " * indent
+        + _part_str("values", self._values().detach(), indent)
+    )
+    return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=True)
+
+
 def _str(self):
-    """The text of ``repr(t)``, exactly as torch 2.13 prints a strided tensor."""
+    """The text of ``repr(t)``, exactly as torch 2.13 prints a tensor."""
+    if getattr(self, "is_sparse", False):  # an object with no layout prints as strided
+        return _sparse_str(self)
     prefix = "tensor("
     indent = len(prefix)
     suffixes = []
@@ -227,14 +283,5 @@ def _str(self):
             suffixes.append("dtype=" + dtype_name)
         tensor_str = _tensor_str(self, indent)
 
-    try:
-        grad_fn_name = None if self.grad_fn is None else _grad_fn_name(self.grad_fn)
-    except RuntimeError:
-        # A view whose history cannot be rebuilt (see autograd.creation_meta).
-        grad_fn_name = "Invalid"
-    if grad_fn_name is not None:
-        suffixes.append("grad_fn=<" + grad_fn_name + ">")
-    elif self.requires_grad:
-        suffixes.append("requires_grad=True")
-
+    suffixes += _autograd_suffix(self)
     return _add_suffixes(prefix + tensor_str, suffixes, indent)

@@ -1,0 +1,26 @@
+"""Layouts: how a tensor's numbers are arranged in memory.
+
+``torch.strided`` is the layout of every ordinary tensor: one storage, and a
+stride per dimension that says how far apart neighbouring elements sit in it.
+``torch.sparse_coo`` is the layout of a sparse COO tensor: no storage of its
+own, only the coordinates and the values of the entries that are stored (see
+``_sparse``). ``t.layout`` tells which one a tensor has.
+"""
+
+
+class layout:
+    """One of torch's layouts. There is one object per layout, as in torch."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        # Layouts are singletons: copying or pickling one gives the same object.
+        return self._name
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
