@@ -85,6 +85,11 @@ def as_strided(input, size, stride, storage_offset=None):
 
 # --- advanced indexing ---
 
+
+def index_select(input, dim, index):
+    return input.index_select(dim, index)
+
+
 # --- saving and loading ---
 
 # --- sparse COO ---

@@ -7,6 +7,7 @@ this table is where they become methods, so ``a.clone()`` runs
 """
 
 from . import _clone, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
+from . import _advanced_indexing, _index_select
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from ._tensor import Tensor
 from .autograd.functional_api import backward as _backward
@@ -68,6 +69,7 @@ _METHODS = {
     # autograd modes
     # multi-output views, as_strided_, in-place metadata ops
     # advanced indexing
+    "index_put_": _advanced_indexing.index_put_, "index_select": _index_select.index_select,
     # nn, optim and hooks
     # sparse COO
 }
