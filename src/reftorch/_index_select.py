@@ -12,20 +12,15 @@ a row picked twice).
 import numpy as np
 
 from . import _strides
+from ._arguments import MISSING, _check_given, _type_name
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
-_MISSING = object()
 
-
-def index_select(self, dim=_MISSING, index=_MISSING):
+def index_select(self, dim=MISSING, index=MISSING):
     """The slices of ``self`` at positions ``index`` along ``dim``, in a new storage."""
-    if dim is _MISSING or index is _MISSING:
-        missing = [name for name, value in (("dim", dim), ("index", index)) if value is _MISSING]
-        raise TypeError(
-            f"index_select() missing {len(missing)} required positional arguments: "
-            + ", ".join(f'"{name}"' for name in missing))
-    if not (isinstance(dim, int) or isinstance(dim, Tensor) and dim.dim() == 0 and not dim.is_floating_point()):
+    _check_given("index_select", dim=dim, index=index)
+    if isinstance(dim, bool) or not (isinstance(dim, int) or _is_int_tensor(dim)):
         raise TypeError(f"index_select(): argument 'dim' (position 1) must be int, not {_type_name(dim)}")
     if not isinstance(index, Tensor):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {_type_name(index)}")
@@ -68,8 +63,8 @@ def _check_range(self, dim, positions):
     raise IndexError("index out of range in self")
 
 
-def _type_name(value):
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+def _is_int_tensor(value):
+    return isinstance(value, Tensor) and value.dim() == 0 and not value.is_floating_point()
 
 
 class IndexSelectBackward0(Node):

@@ -27,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from . import _advanced_indexing, _messages, _strides, _views
+from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
 from ._creation import tensor
 from ._device import cpu
 from ._dtype import int64
@@ -107,7 +107,7 @@ def _as_tuple(index):
 def _dims_named(part):
     """How many dimensions of the tensor a part uses up (a mask: one per mask dimension)."""
     if isinstance(part, Tensor):
-        return part.dim() if _advanced_indexing.is_mask(part) else 1
+        return part.dim() if _advanced_index.is_mask(part) else 1
     if part is None or part is Ellipsis or isinstance(part, builtins.bool):
         return 0
     return 1
@@ -122,7 +122,7 @@ def _as_part(obj):
     if _is_sequence(obj):
         # A list of bools is a mask; any other list is a long index (floats truncated).
         data = tensor(obj.tolist() if isinstance(obj, np.ndarray) else list(obj))
-        if data.dtype is not int64 and not _advanced_indexing.is_mask(data):
+        if data.dtype is not int64 and not _advanced_index.is_mask(data):
             data = Tensor._from_values(data._values().astype(np.int64), int64)
         return data
     try:
@@ -146,7 +146,7 @@ def _apply_slicing(self, parts):
         nonlocal dim
         indices.extend([None] * (dim - len(indices)))
         indices.append(index_tensor)
-        dim += index_tensor.dim() if _advanced_indexing.is_mask(index_tensor) else 1
+        dim += index_tensor.dim() if _advanced_index.is_mask(index_tensor) else 1
 
     for real_dim, obj in enumerate(parts):
         part = _as_part(obj)
@@ -165,7 +165,7 @@ def _apply_slicing(self, parts):
             dim += 1
         elif part.dim() == 0 and not part.dtype.is_floating_point:
             # A 0-d integer tensor is an integer; a 0-d bool tensor is a bool.
-            if _advanced_indexing.is_mask(part):
+            if _advanced_index.is_mask(part):
                 result = _views.unsqueeze(result, dim)
                 record(_bool_index(builtins.bool(part.item()), self.device))
             else:
