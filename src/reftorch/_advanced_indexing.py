@@ -57,7 +57,8 @@ def index(self, indices):
     if error is not None:
         raise error[1]
     values = self._storage.typed(self._dtype._numpy_type)[info.positions()]
-    out = Tensor._from_values(values, self._dtype, self.device, _strides.strides_in_order(info.shape, order))
+    strides = _strides.tensor_iterator_output_strides(info.shape, info.operands())
+    out = Tensor._from_values(values, self._dtype, self.device, strides)
     if any_requires_grad(self):
         out._set_grad_fn(IndexBackward0(self, indices))
     return out

@@ -134,8 +134,9 @@ def _as_part(obj):
 def _apply_slicing(self, parts):
     """Apply the basic parts as views; collect the advanced ones.
 
-    Returns the view and a list with one entry per dimension of that view up
-    to the last indexed one: an index tensor, or None where it is not indexed.
+    Returns the view and the list of index tensors for it, with None for
+    each dimension between them that is not indexed (a mask counts once,
+    however many dimensions it covers).
     """
     specified = sum(_dims_named(part) for part in parts)
     if specified > self.dim():
@@ -144,7 +145,8 @@ def _apply_slicing(self, parts):
 
     def record(index_tensor):
         nonlocal dim
-        indices.extend([None] * (dim - len(indices)))
+        if not indices:
+            indices.extend([None] * dim)
         indices.append(index_tensor)
         dim += index_tensor.dim() if _advanced_index.is_mask(index_tensor) else 1
 
@@ -158,11 +160,14 @@ def _apply_slicing(self, parts):
         elif isinstance(part, slice):
             result = _slice(result, dim, part, skip_whole=True)
             dim += 1
+            indices.extend([None] if indices else [])
         elif part is Ellipsis:
             dim += self.dim() - specified
+            indices.extend([None] * (self.dim() - specified) if indices else [])
         elif part is None:
             result = _views.unsqueeze(result, dim)
             dim += 1
+            indices.extend([None] if indices else [])
         elif part.dim() == 0 and not part.dtype.is_floating_point:
             # A 0-d integer tensor is an integer; a 0-d bool tensor is a bool.
             if _advanced_index.is_mask(part):

@@ -264,7 +264,7 @@ def elementwise_output_strides(shape, operands):
     """
     if len(shape) <= 1:
         return contiguous_strides(shape)
-    return _dense_strides(shape, iteration_order(shape, operands))
+    return strides_in_order(shape, iteration_order(shape, operands))
 
 
 def iteration_order(shape, operands):
@@ -297,6 +297,23 @@ def iteration_order(shape, operands):
         return 0
 
     return _memory_order(ndim, should_swap)
+
+
+def tensor_iterator_output_strides(shape, operands):
+    """Strides of a result that torch's TensorIterator allocates (the advanced index loop).
+
+    When every operand already has the result's shape, a shortcut decides: all
+    contiguous gives a contiguous result; all dense with the same strides gives
+    those strides. Otherwise the result is packed in ``iteration_order``.
+    """
+    if all(tuple(op_shape) == tuple(shape) for op_shape, _ in operands):
+        if all(is_contiguous(op_shape, op_strides) for op_shape, op_strides in operands):
+            return contiguous_strides(shape)
+        first = tuple(operands[0][1])
+        if all(is_non_overlapping_and_dense(op_shape, op_strides) and tuple(op_strides) == first
+               for op_shape, op_strides in operands):
+            return first
+    return strides_in_order(shape, iteration_order(shape, operands))
 
 
 def strides_in_order(shape, order):

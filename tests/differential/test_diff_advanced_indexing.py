@@ -47,6 +47,9 @@ READS = {
     "zero_dim_bool_tensor": "m[torch.tensor(True)]",
     "true_in_a_tuple": "m[True, [0]]",
     "zero_dim_true": "torch.tensor(5.)[True]",
+    "two_dim_mask_then_list": "b[b[:, :, 0] > 4, [0, 3, 1, 2]]",
+    "list_slice_mask": "b[[1, 0], :, torch.tensor([True, False, False, True])]",
+    "two_dim_mask_after_a_slice": "b[:, b[0] > 5]",
     "lists_separated_by_a_slice": "b[[0, 1], :, [0, 3]]",
     "lists_separated_by_an_int": "b[[1], 1, [2]]",
     "adjacent_lists_after_a_slice": "b[:, [0, 2], [[1], [3]]]",
@@ -206,13 +209,14 @@ WRITES = {
     "scalar_into_int_tensor_truncates": "m = m.long()\nm[[0]] = 2.7",
     "duplicates_keep_the_last": "m[[0, 0, 1], [1, 1, 1]] = torch.tensor([1., 2., 3.])",
     "separated_lists": "b[[0, 1], :, [0, 3]] = torch.tensor([[1.], [2.]])",
+    "two_dim_mask_then_list": "b[b[:, :, 0] > 4, [0, 3, 1, 2]] = torch.tensor([1., 2., 3., 4.])",
     "into_a_transposed_tensor": "t = m.t()\nt[[0, 3]] = torch.tensor([[1., 2., 3.]])",
 }
 
 
 @pytest.mark.parametrize("body", WRITES.values(), ids=WRITES.keys())
 def test_index_assignment_writes_in_place_and_bumps_the_version_once(body):
-    _same(f"before = m.data_ptr()\n{body}\nprint(m, m._version, m.data_ptr() == before)\n")
+    _same(f"before = m.data_ptr()\n{body}\nprint(m, b, m._version, b._version, m.data_ptr() == before)\n")
 
 
 def test_python_false_writes_nothing_and_bumps_nothing():
