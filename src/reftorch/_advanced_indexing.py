@@ -173,8 +173,8 @@ def _expandable(shape, target):
 
 
 def _fill_mask(self, indices, values):
-    """``a[mask] = scalar`` is done by ``masked_fill_``: its mask, shaped to broadcast
-    against ``a``, when the index is one bool mask and the value one cpu number."""
+    """``a[mask] = scalar`` is done by ``masked_fill_``: the mask and the shape that
+    lines it up with ``a``, when the index is one mask and the value one cpu number."""
     if values.numel() != 1 or values.device.type != "cpu":
         return None
     mask, dims = None, 0
@@ -192,13 +192,17 @@ def _fill_mask(self, indices, values):
         dims += t.dim()
     if mask is None:
         return None
-    return mask._values().astype(bool).reshape(mask._size + (1,) * (self.dim() - dims))
+    return mask, mask._size + (1,) * (self.dim() - dims)
 
 
-def _masked_fill(self, mask, values):
+def _masked_fill(self, mask_and_shape, values):
+    mask, shape = mask_and_shape
     if _has_internal_overlap(self):
         warnings.warn(_messages.MASKED_FILL_EXPANDED, UserWarning, stacklevel=4)
-    slots = _strides.element_positions(*self._geometry())[np.broadcast_to(mask, self._size)]
+    if mask._dtype._numpy_type == np.uint8:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    hits = np.broadcast_to(mask._values().reshape(shape), self._size)
+    slots = _strides.element_positions(*self._geometry())[hits]
     number = np.asarray(values._values().reshape(()).item()).astype(self._dtype._numpy_type)
     self._storage.typed(self._dtype._numpy_type)[slots] = number
 
