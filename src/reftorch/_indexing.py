@@ -9,10 +9,11 @@ view of the tensor built so far:
 * ``...``             -> skips the dimensions no other part names
 
 If that is all, ``a[...]`` is that view. Tensors, lists and bools are
-*advanced* parts. They are collected, one per dimension they index, and
-handed to ``_advanced_indexing``, which copies (``a[idx]``) or writes in place
-(``a[idx] = v``). ``True`` and ``False`` add a dimension of size 1 and index
-it with ``[0]`` or with nothing.
+*advanced* parts. They are collected in a list, with None for each dimension
+between them that they leave alone, and handed to ``_advanced_indexing``,
+which copies (``a[idx]``) or writes in place (``a[idx] = v``). ``True`` and
+``False`` add a dimension of size 1 and index it with ``[0]`` or with nothing.
+A list of ints becomes a long tensor, a list of bools a mask.
 
 Writing, ``a[idx] = v``: with basic parts only, the view is filled in place
 (``fill_`` for a number, ``copy_`` for a tensor), and a write through a view
@@ -160,14 +161,19 @@ def _apply_slicing(self, parts):
         elif isinstance(part, slice):
             result = _slice(result, dim, part, skip_whole=True)
             dim += 1
-            indices.extend([None] if indices else [])
+            if indices:
+                indices.append(None)
         elif part is Ellipsis:
+            # Every ``...`` skips the dimensions no other part names (torch
+            # accepts several, and each one skips them again).
             dim += self.dim() - specified
-            indices.extend([None] * (self.dim() - specified) if indices else [])
+            if indices:
+                indices.extend([None] * (self.dim() - specified))
         elif part is None:
             result = _views.unsqueeze(result, dim)
             dim += 1
-            indices.extend([None] if indices else [])
+            if indices:
+                indices.append(None)
         elif part.dim() == 0 and not part.dtype.is_floating_point:
             # A 0-d integer tensor is an integer; a 0-d bool tensor is a bool.
             if _advanced_index.is_mask(part):
@@ -221,10 +227,13 @@ def _slice(result, dim, part, skip_whole):
 
 
 def _value_to_tensor(self, value):
-    """A number becomes a 0-d cpu tensor of ``self``'s dtype; a tensor is used as is."""
+    """A number becomes a 0-d cpu tensor of ``self``'s dtype; a tensor is used as is.
+
+    Anything else (a list, a numpy array, a numpy float32) is refused.
+    """
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (int, builtins.float, np.integer, np.floating)):
+    if isinstance(value, (int, builtins.float, np.integer)):
         return Tensor._from_values(value, self._dtype, cpu)
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"

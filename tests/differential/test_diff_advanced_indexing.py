@@ -12,6 +12,7 @@ import pytest
 from crosscheck.harness import assert_same, assert_same_as_gpu
 
 _SETUP = """
+import numpy as np
 m = torch.arange(12.).view(3, 4)
 b = torch.arange(24.).view(2, 3, 4)
 """
@@ -42,6 +43,9 @@ READS = {
     "none_around_list": "m[None, [0, 1], None]",
     "empty_list": "m[[]]",
     "float_list_truncates": "m[[0.0, 1.7]]",
+    "numpy_array": "m[np.array([2, 0])]",
+    "numpy_bool_array": "m[np.array([True, False, True])]",
+    "range": "m[range(1, 3)]",
     "python_true": "m[True]",
     "python_false": "m[False]",
     "zero_dim_bool_tensor": "m[torch.tensor(True)]",
@@ -217,6 +221,10 @@ WRITES = {
 @pytest.mark.parametrize("body", WRITES.values(), ids=WRITES.keys())
 def test_index_assignment_writes_in_place_and_bumps_the_version_once(body):
     _same(f"before = m.data_ptr()\n{body}\nprint(m, b, m._version, b._version, m.data_ptr() == before)\n")
+
+
+def test_numpy_integers_and_float64_are_numbers_for_assignment():
+    _same("m[np.int64(1)] = np.int32(3)\nm[[0]] = np.float64(2.5)\nprint(m)\n")
 
 
 def test_python_false_writes_nothing_and_bumps_nothing():
@@ -482,6 +490,8 @@ WRITE_ERRORS = [
     ("m[[0]] = [1, 2, 3, 4]", "TypeError"),
     ("m[0] = 'a'", "TypeError"),
     ("m[0] = None", "TypeError"),
+    ("m[0] = np.float32(2.5)", "TypeError"),
+    ("m[[0]] = np.array([2.0])", "TypeError"),
 ]
 
 
