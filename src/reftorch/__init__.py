@@ -85,8 +85,13 @@ def as_strided(input, size, stride, storage_offset=None):
 
 # --- advanced indexing ---
 
+from ._arguments import MISSING, _check_given  # noqa: E402
 
-def index_select(input, dim, index):
+
+def index_select(input=MISSING, dim=MISSING, index=MISSING):
+    _check_given("index_select", input=input, dim=dim, index=index)
+    if not isinstance(input, Tensor):
+        raise TypeError(f"index_select(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.index_select(dim, index)
 
 

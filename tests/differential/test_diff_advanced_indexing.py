@@ -156,6 +156,18 @@ def test_index_backward_through_a_view_and_a_mask():
     )
 
 
+def test_index_backward_frees_the_saved_indices():
+    assert_same(
+        """
+        x = torch.arange(3., requires_grad=True)
+        y = x[[0, 1]].sum()
+        y.backward()
+        y.backward()
+        """,
+        raises="RuntimeError",
+    )
+
+
 def test_gradient_of_a_transposed_leaf_is_laid_out_like_the_leaf():
     assert_same(
         """
@@ -442,6 +454,8 @@ SELECT_ERRORS = [
     ("m.index_select(1, [0])", "TypeError"),
     ("m.index_select(0.0, torch.tensor([0]))", "TypeError"),
     ("m.index_select(0)", "TypeError"),
+    ("torch.index_select(m)", "TypeError"),
+    ("torch.index_select([1], 0, torch.tensor([0]))", "TypeError"),
 ]
 
 
