@@ -113,7 +113,14 @@ def index_put_(self, indices=MISSING, values=MISSING, accumulate=False):
 
 
 def write(self, indices, values, accumulate=False):
-    """The in-place write behind ``index_put_`` and ``a[idx] = v`` (indices may hold None)."""
+    """The in-place write behind ``index_put_`` and ``a[idx] = v`` (None: a dimension not indexed).
+
+    The steps of every in-place op (see ``_inplace``): autograd's check, the
+    write, one version bump, then ``IndexPutBackward0`` as the new history.
+    ``a[mask] = number`` is written as torch writes it, with ``masked_fill_``.
+    An error half way (an index out of range) leaves what was written so far
+    and no version bump, as in torch.
+    """
     # Unlike arithmetic, index_put_ records history whatever self's dtype.
     recording = any_requires_grad(self, values)
     check_inplace(self, recording)
@@ -122,9 +129,9 @@ def write(self, indices, values, accumulate=False):
     if _has_internal_overlap(self):
         warnings.warn(_messages.INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
     node = IndexPutBackward0(self, indices, values, accumulate) if recording else None
-    mask = None if accumulate else _fill_mask(self, indices, values)
-    if mask is not None:
-        _masked_fill(self, mask, values)
+    mask_and_shape = None if accumulate else _fill_mask(self, indices, values)
+    if mask_and_shape is not None:
+        _masked_fill(self, mask_and_shape, values)
     else:
         _write_in_order(self, indices, values, accumulate)
     self._version_counter.bump()
