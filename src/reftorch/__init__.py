@@ -110,6 +110,16 @@ def unbind(input, dim=0):
 
 # --- advanced indexing ---
 
+from ._arguments import MISSING, _check_given  # noqa: E402
+
+
+def index_select(input=MISSING, dim=MISSING, index=MISSING):
+    _check_given("index_select", input=input, dim=dim, index=index)
+    if not isinstance(input, Tensor):
+        raise TypeError(f"index_select(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.index_select(dim, index)
+
+
 # --- saving and loading ---
 from . import serialization
 from .serialization import load, save

@@ -82,3 +82,16 @@ def _view_shape_arg(args):
         f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
         f" * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}"
     )
+
+
+# A default that tells "not given" apart from None, for torch's "missing" message.
+MISSING = object()
+
+
+def _check_given(op, **arguments):
+    """torch's TypeError for required arguments left out (its grammar, word for word)."""
+    missing = [name for name, value in arguments.items() if value is MISSING]
+    if missing:
+        plural = "argument" if len(missing) > 1 else "arguments"
+        names = ", ".join(f'"{name}"' for name in missing)
+        raise TypeError(f"{op}() missing {len(missing)} required positional {plural}: {names}")

@@ -1,125 +1,262 @@
-"""Indexing: how ``a[...]`` reads and writes become view operations.
+"""Indexing: how ``a[...]`` reads and writes are taken apart.
 
-Basic indexing (integers, slices, ``None``, ``...``) never copies. Each part of
-the index is applied as one view, from left to right:
+An index is read from left to right. Basic parts never copy; each becomes one
+view of the tensor built so far:
 
 * an integer ``i``    -> ``select``    (the dimension disappears)
 * a slice ``a:b:c``   -> ``slice``     (stride multiplied by ``c``)
 * ``None``            -> ``unsqueeze`` (a new dimension of size 1)
-* ``...``             -> skips the dimensions it stands for
+* ``...``             -> skips the dimensions no other part names
 
-Writing, ``a[idx] = value``, takes that view and fills it in place (``fill_``
-for a number, ``copy_`` for a tensor). If the view is a view of ``a``, the
-write is recorded on ``a`` as a ``CopySlices`` node.
+If that is all, ``a[...]`` is that view. Tensors, lists and bools are
+*advanced* parts. They are collected in a list, with None for each dimension
+between them that they leave alone, and handed to ``_advanced_indexing``,
+which copies (``a[idx]``) or writes in place (``a[idx] = v``). ``True`` and
+``False`` add a dimension of size 1 and index it with ``[0]`` or with nothing.
+A list of ints becomes a long tensor, a list of bools a mask.
+
+Writing, ``a[idx] = v``: with basic parts only, the view is filled in place
+(``fill_`` for a number, ``copy_`` for a tensor), and a write through a view
+is recorded on ``a`` as a ``CopySlices`` node. With advanced parts it is
+``index_put_`` on the view.
 """
 
 import builtins
+import collections.abc
+import operator
+import warnings
 
-from . import _views
-from ._dtype import check_scalar
+import numpy as np
+
+from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
+from ._creation import tensor
+from ._device import cpu
+from ._dtype import check_scalar, int64
 from ._tensor import Tensor
-
-_BAD_INDEX = (
-    "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
-    "valid indices (got {})"
-)
-
-
-def _expand_index(self, index):
-    """Turn an index into a list of parts, with ``...`` replaced by full slices."""
-    parts = list(index) if isinstance(index, tuple) else [index]
-    for part in parts:
-        if isinstance(part, Tensor):
-            if part.dim() == 0 and not part.dtype.is_floating_point and part.dtype.itemsize == 8:
-                continue
-            raise IndexError(
-                "reftorch supports basic indexing only (integers, slices, None, ...): "
-                "indexing with a tensor is advanced indexing, which copies"
-            )
-        if isinstance(part, (list, builtins.bool)):
-            raise IndexError(
-                "reftorch supports basic indexing only (integers, slices, None, ...): "
-                f"indexing with a {type(part).__name__} is advanced indexing, which copies"
-            )
-        if isinstance(part, str):
-            raise TypeError("new(): invalid data type 'str'")
-        if not isinstance(part, (int, slice, type(None), type(Ellipsis))):
-            raise IndexError(_BAD_INDEX.format(type(part).__name__))
-    if sum(part is Ellipsis for part in parts) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for part in parts if part is not None and part is not Ellipsis)
-    if used > self.dim():
-        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
-    if Ellipsis in parts:
-        i = parts.index(Ellipsis)
-        parts[i:i + 1] = [slice(None)] * (self.dim() - used)
-    return parts
-
-
-def _apply_index(self, index, skip_full_slices):
-    """The view that ``index`` selects, or ``self`` if it selects everything as is."""
-    if self.dim() == 0 and isinstance(index, int) and not isinstance(index, bool):
-        if index != 0:
-            raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
-        raise IndexError(
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-            "in C++ to convert a 0-dim tensor to a number"
-        )
-    result = self
-    dim = 0  # position in the result
-    real_dim = 0  # how many parts of the index were applied, for error messages
-    for part in _expand_index(self, index):
-        if part is None:
-            result = _views.unsqueeze(result, dim)
-            dim += 1
-            real_dim += 1
-        elif isinstance(part, slice):
-            step = 1 if part.step is None else part.step
-            stop = part.stop
-            whole = part.start in (None, 0) and (stop is None or stop >= result._size[dim]) and step == 1
-            if not (whole and skip_full_slices):
-                result = _views._slice(result, dim, part.start, part.stop, step)
-            dim += 1
-            real_dim += 1
-        else:
-            n = result._size[dim]
-            if not -n <= int(part) < n:
-                raise IndexError(f"index {int(part)} is out of bounds for dimension {real_dim} with size {n}")
-            result = _views.select(result, dim, int(part))
-            real_dim += 1
-    return result
 
 
 def __getitem__(self, index):
-    if index is Ellipsis or (isinstance(index, tuple) and len(index) == 0):
+    """``self[index]``: a view for basic indices, a copy for advanced ones."""
+    # One basic part on its own (a lone slice is always applied, even ``a[:]``).
+    if index is None:
+        return _views.unsqueeze(self, 0)
+    if index is Ellipsis:
         return _views.alias(self)
-    # A lone slice is always applied (torch does not skip ``a[:]``); inside a
-    # tuple, a slice that keeps everything is skipped.
-    result = _apply_index(self, index, skip_full_slices=isinstance(index, tuple))
-    return _views.alias(self) if result is self else result
+    if _is_int(index):
+        return _select(self, 0, operator.index(index), 0)
+    if isinstance(index, slice):
+        return _slice(self, 0, index, skip_whole=False)
+    if isinstance(index, builtins.bool):
+        result = _views.unsqueeze(self, 0)
+        return _advanced_indexing.index(result, [_bool_index(index, self.device)])
+    sliced, indices = _apply_slicing(self, _as_tuple(index))
+    if not indices:
+        return _views.alias(self) if sliced is self else sliced
+    return _advanced_indexing.index(sliced, _without_trailing_none(indices))
 
 
 def __setitem__(self, index, value):
-    target = _apply_index(self, index, skip_full_slices=True)
-    if not isinstance(value, Tensor):
-        # A number becomes a 0-d tensor of self's dtype and device.
-        check_scalar(value, self._dtype)
-        value = Tensor._from_values(value, self._dtype, self.device)
-    else:
-        # Leading dimensions of size 1 are dropped: a[0] = t[None] works.
-        sizes = list(value._size)
-        while sizes and sizes[0] == 1:
-            sizes.pop(0)
-        if len(sizes) != value.dim():
-            value = value.view(*sizes)
-    _copy_to(target, value)
+    """``self[index] = value``: always in place into ``self``'s storage."""
+    value = _value_to_tensor(self, value)
+    if index is False:
+        return  # indexes nothing: no write, no version bump
+    if index is Ellipsis:
+        return _copy_to(self, value)
+    if index is None or index is True:
+        return _copy_to(_views.unsqueeze(self, 0), value)
+    if _is_int(index):
+        return _copy_to(_select(self, 0, operator.index(index), 0), value)
+    if isinstance(index, slice):
+        return _copy_to(_slice(self, 0, index, skip_whole=True), value)
+    sliced, indices = _apply_slicing(self, _as_tuple(index))
+    if not indices:
+        return _copy_to(sliced, value)
+    stripped = _strip_leading_ones(value._size)
+    if stripped != value._size:
+        value = value.view(stripped)
+    _advanced_indexing.write(sliced, _without_trailing_none(indices), value)
+
+
+# --- reading the index ------------------------------------------------------------
+
+
+def _is_int(part):
+    return (isinstance(part, (int, np.integer))) and not isinstance(part, (builtins.bool, np.bool_))
+
+
+def _is_sequence(part):
+    return isinstance(part, (collections.abc.Sequence, np.ndarray)) and not isinstance(part, Tensor)
+
+
+def _as_tuple(index):
+    """The parts of an index. A short list holding slices, lists, tensors, None
+    or ``...`` is read as a tuple (as numpy once did), with a warning."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, Tensor) or isinstance(index, np.ndarray) or not _is_sequence(index) or len(index) >= 32:
+        return (index,)
+    for item in index:
+        if isinstance(item, (Tensor, slice)) or _is_sequence(item):
+            warnings.warn(_messages.NON_TUPLE_SEQUENCE_INDEX.format(line=349), UserWarning, stacklevel=3)
+            return tuple(index)
+        if item is None or item is Ellipsis:
+            warnings.warn(_messages.NON_TUPLE_SEQUENCE_INDEX.format(line=359), UserWarning, stacklevel=3)
+            return tuple(index)
+    return (index,)
+
+
+def _dims_named(part):
+    """How many dimensions of the tensor a part uses up (a mask: one per mask dimension)."""
+    if isinstance(part, Tensor):
+        return part.dim() if _advanced_index.is_mask(part) else 1
+    if part is None or part is Ellipsis or isinstance(part, builtins.bool):
+        return 0
+    return 1
+
+
+def _as_part(obj):
+    """One part as int, slice, None, ..., bool or Tensor; a list becomes an index tensor."""
+    if _is_int(obj):
+        return operator.index(obj)
+    if obj is None or obj is Ellipsis or isinstance(obj, (slice, builtins.bool, Tensor)):
+        return obj
+    if _is_sequence(obj):
+        # A list of bools is a mask; any other list is a long index (floats truncated).
+        data = tensor(obj.tolist() if isinstance(obj, np.ndarray) else list(obj))
+        if data.dtype is not int64 and not _advanced_index.is_mask(data):
+            data = Tensor._from_values(data._values().astype(np.int64), int64)
+        return data
+    try:
+        return operator.index(obj)
+    except TypeError:
+        raise IndexError(_messages.INVALID_INDEX.format(type(obj).__name__)) from None
+
+
+def _apply_slicing(self, parts):
+    """Apply the basic parts as views; collect the advanced ones.
+
+    Returns the view and the list of index tensors for it, with None for
+    each dimension between them that is not indexed (a mask counts once,
+    however many dimensions it covers).
+    """
+    specified = sum(_dims_named(part) for part in parts)
+    if specified > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    result, dim, indices = self, 0, []
+
+    def record(index_tensor):
+        nonlocal dim
+        if not indices:
+            indices.extend([None] * dim)
+        indices.append(index_tensor)
+        dim += index_tensor.dim() if _advanced_index.is_mask(index_tensor) else 1
+
+    for real_dim, obj in enumerate(parts):
+        part = _as_part(obj)
+        if isinstance(part, builtins.bool):
+            result = _views.unsqueeze(result, dim)
+            record(_bool_index(part, self.device))
+        elif isinstance(part, int):
+            result = _select(result, dim, part, real_dim)
+        elif isinstance(part, slice):
+            result = _slice(result, dim, part, skip_whole=True)
+            dim += 1
+            if indices:
+                indices.append(None)
+        elif part is Ellipsis:
+            # Every ``...`` skips the dimensions no other part names (torch
+            # accepts several, and each one skips them again).
+            dim += self.dim() - specified
+            if indices:
+                indices.extend([None] * (self.dim() - specified))
+        elif part is None:
+            result = _views.unsqueeze(result, dim)
+            dim += 1
+            if indices:
+                indices.append(None)
+        elif part.dim() == 0 and not part.dtype.is_floating_point:
+            # A 0-d integer tensor is an integer; a 0-d bool tensor is a bool.
+            if _advanced_index.is_mask(part):
+                result = _views.unsqueeze(result, dim)
+                record(_bool_index(builtins.bool(part.item()), self.device))
+            else:
+                result = _select(result, dim, int(part.item()), real_dim)
+        else:
+            record(part)
+    return result, indices
+
+
+def _without_trailing_none(indices):
+    while indices and indices[-1] is None:
+        indices = indices[:-1]
+    return indices
+
+
+def _bool_index(flag, device):
+    """``True`` indexes a new size-1 dimension with ``[0]``, ``False`` with nothing."""
+    return Tensor._from_values(np.zeros(1 if flag else 0, dtype=np.int64), int64, device)
+
+
+def _select(result, dim, index, real_dim):
+    if result.dim() == 0:
+        if index == 0:
+            raise IndexError(_messages.INVALID_0_DIM_INDEX)
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size 0")
+    n = result._size[_strides.normalize_dim(dim, result.dim())]
+    if not -n <= index < n:
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {n}")
+    return _views.select(result, dim, index)
+
+
+def _slice(result, dim, part, skip_whole):
+    """``part`` along ``dim``; inside an index, a slice that keeps everything is skipped."""
+    step = 1 if part.step is None else operator.index(part.step)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    if result.dim() == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    n = result._size[_strides.normalize_dim(dim, result.dim())]
+    start = 0 if part.start is None else operator.index(part.start)
+    stop = n if part.stop is None else operator.index(part.stop)
+    if skip_whole and step == 1 and start == 0 and stop >= n:
+        return result
+    return _views._slice(result, dim, part.start, part.stop, step)
+
+
+# --- writing ----------------------------------------------------------------------
+
+
+def _value_to_tensor(self, value):
+    """A number becomes a 0-d cpu tensor of ``self``'s dtype; a tensor is used as is.
+
+    Anything else (a list, a numpy array, a numpy float32) is refused.
+    """
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, builtins.float, np.integer)):
+        check_scalar(value, self._dtype)  # e.g. 300 into uint8: torch's overflow error
+        return Tensor._from_values(value, self._dtype, cpu)
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise TypeError(f"can't assign a {name} to a {self.type()}")
+
+
+def _strip_leading_ones(size):
+    """numpy's rule for values: leading dimensions of size 1 are dropped."""
+    size = list(size)
+    while size and size[0] == 1:
+        size.pop(0)
+    return tuple(size)
 
 
 def _copy_to(target, value):
-    """Same shape: copy_. A 0-d value: fill_. Otherwise expand, then copy_."""
+    """Same shape: copy_. A 0-d cpu value: fill_. Otherwise broadcast, then copy_."""
     if target._size == value._size:
         target.copy_(value)
     elif value.dim() == 0 and value.device.type == "cpu":
         target.fill_(value)
     else:
-        target.copy_(value.expand(target._size))
+        stripped = _strip_leading_ones(value._size)
+        if stripped != value._size:
+            value = value.view(stripped)
+        target.copy_(value if value._size == target._size else value.expand(target._size))

@@ -262,9 +262,20 @@ def elementwise_output_strides(shape, operands):
     transposed like ``a.t()``. Broadcast dimensions (stride 0) do not vote;
     the first input that can decide does.
     """
-    ndim = len(shape)
-    if ndim <= 1:
+    if len(shape) <= 1:
         return contiguous_strides(shape)
+    return strides_in_order(shape, iteration_order(shape, operands))
+
+
+def iteration_order(shape, operands):
+    """The order in which torch's TensorIterator walks the dimensions, innermost first.
+
+    ``operands`` are the (shape, strides) of the tensors it walks together,
+    aligned on the right with ``shape``. The dimension with the smallest
+    stride goes innermost, so memory is read in order. Broadcast dimensions
+    (stride 0) do not vote; the first operand that can decide does.
+    """
+    ndim = len(shape)
     # Each operand's strides as seen in the broadcast shape.
     seen = []
     for op_shape, op_strides in operands:
@@ -285,4 +296,33 @@ def elementwise_output_strides(shape, operands):
                 return 1
         return 0
 
-    return _dense_strides(shape, _memory_order(ndim, should_swap))
+    return _memory_order(ndim, should_swap)
+
+
+def tensor_iterator_output_strides(shape, operands):
+    """Strides of a result that torch's TensorIterator allocates (the advanced index loop).
+
+    When every operand already has the result's shape, a shortcut decides: all
+    contiguous gives a contiguous result; all dense with the same strides gives
+    those strides. Otherwise the result is packed in ``iteration_order``.
+    """
+    if all(tuple(op_shape) == tuple(shape) for op_shape, _ in operands):
+        if all(is_contiguous(op_shape, op_strides) for op_shape, op_strides in operands):
+            return contiguous_strides(shape)
+        first = tuple(operands[0][1])
+        if all(is_non_overlapping_and_dense(op_shape, op_strides) and tuple(op_strides) == first
+               for op_shape, op_strides in operands):
+            return first
+    return strides_in_order(shape, iteration_order(shape, operands))
+
+
+def strides_in_order(shape, order):
+    """Strides of a fresh tensor whose dimensions sit in memory in ``order`` (innermost first).
+
+    This is how TensorIterator allocates a result: in plain row-major order it
+    asks for ordinary contiguous strides, otherwise it packs the dimensions in
+    ``order`` (a dimension of size 0 then makes the strides after it 0).
+    """
+    if list(order) == list(reversed(range(len(shape)))):
+        return contiguous_strides(shape)
+    return _dense_strides(shape, order)

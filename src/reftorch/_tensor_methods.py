@@ -7,6 +7,7 @@ this table is where they become methods, so ``a.clone()`` runs
 """
 
 from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
+from . import _advanced_indexing, _index_select
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_dispatch
@@ -82,6 +83,7 @@ _METHODS = {
     "as_strided_": _metadata_inplace.as_strided_, "resize_": _metadata_inplace.resize_,
     "resize_as_": _metadata_inplace.resize_as_, "set_": _metadata_inplace.set_,
     # advanced indexing
+    "index_put_": _advanced_indexing.index_put_, "index_select": _index_select.index_select,
     # nn, optim and hooks
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_, "sqrt": _unary.sqrt,

@@ -156,9 +156,11 @@ class SavedTensor:
         elif not self._is_leaf:
             where = f", which is output 0 of {_short_name(self._saved_for.name())},"
         sizes = "[" + ", ".join(str(n) for n in t.shape) + "]"
+        # torch names a bool tensor by its dispatch key here: CPUBoolType.
+        kind = f"{t.device.type.upper()}BoolType" if str(t.dtype) == "torch.bool" else t.type()
         return (
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [{t.type()} {sizes}]{where} is at version {t._version}; "
+            f"inplace operation: [{kind} {sizes}]{where} is at version {t._version}; "
             f"expected version {self._version} instead. Hint: enable anomaly detection to find "
             "the operation that failed to compute its gradient, with "
             "torch.autograd.set_detect_anomaly(True, check_nan=False)."

@@ -1,0 +1,87 @@
+"""index_select: whole slices along one dimension, picked by position, copied.
+
+``a.index_select(0, torch.tensor([2, 0, 0]))`` is rows 2, 0 and 0 of ``a``:
+the same numbers as ``a[[2, 0, 0]]``, for exactly one dimension and a 1-d
+index. Like every advanced index it copies: a new Python object, a new
+contiguous storage and a new version counter; nothing is shared with ``a``.
+When ``a`` requires grad the result's ``grad_fn`` is ``IndexSelectBackward0``,
+which adds each row of the gradient back into the row it came from (twice for
+a row picked twice).
+"""
+
+import numpy as np
+
+from . import _strides
+from ._arguments import MISSING, _check_given, _type_name
+from ._tensor import Tensor
+from .autograd.graph import Node, any_requires_grad
+
+
+def index_select(self, dim=MISSING, index=MISSING):
+    """The slices of ``self`` at positions ``index`` along ``dim``, in a new storage."""
+    _check_given("index_select", dim=dim, index=index)
+    if isinstance(dim, bool) or not (isinstance(dim, int) or _is_int_tensor(dim)):
+        raise TypeError(f"index_select(): argument 'dim' (position 1) must be int, not {_type_name(dim)}")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {_type_name(index)}")
+    dim = _strides.normalize_dim(int(dim), self.dim())
+    if index.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._dtype._numpy_type not in (np.int64, np.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    positions = index._values().astype(np.int64).reshape(-1)
+    _check_range(self, dim, positions)
+    values = np.take(self._values(), positions, axis=dim) if self.dim() > 0 else self._values().copy()
+    out = Tensor._from_values(values, self._dtype, self.device)
+    if any_requires_grad(self):
+        out._set_grad_fn(IndexSelectBackward0(self, dim, index))
+    return out
+
+
+def _check_range(self, dim, positions):
+    """torch's cpu kernel checks the positions in three ways, with three messages."""
+    if self.dim() == 0:
+        if positions.size != 1:
+            raise RuntimeError(
+                f"index_select(): Index to scalar can have only 1 value, got {positions.size} value(s)")
+    if self.dim() <= 1:
+        bad = (positions < 0) | (positions >= self.numel())
+        if bad.any():
+            raise IndexError("index out of range in self")
+        return
+    n = self._size[dim]
+    if positions.size == 0:
+        return
+    if self.numel() == 0 and n == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = (positions < 0) | (positions >= n)
+    if not bad.any():
+        return
+    if dim == 1 or self.numel() == 0:
+        value = positions[bad.argmax()]
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={value} axis_dim={n}")
+    raise IndexError("index out of range in self")
+
+
+def _is_int_tensor(value):
+    return isinstance(value, Tensor) and value.dim() == 0 and not value.is_floating_point()
+
+
+class IndexSelectBackward0(Node):
+    """Gradient of ``index_select``: zeros shaped like the input, with each
+    gradient slice added into the slice it was copied from."""
+
+    def __init__(self, source, dim, index):
+        super().__init__(source)
+        self.input_size, self.dim = source._size, dim
+        self.index = self.save(index)
+
+    def apply(self, grad):
+        positions = self.index.unpack()._values().astype(np.int64).reshape(-1)
+        g = grad._values()
+        out = np.zeros(self.input_size, dtype=g.dtype)
+        if out.ndim == 0:
+            out = out + g
+        else:
+            np.add.at(out, (slice(None),) * self.dim + (positions,), g)
+        return (Tensor._from_values(out, grad._dtype, grad.device),)
