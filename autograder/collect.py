@@ -188,8 +188,8 @@ def _store(config, student, assignment, item, when, notes):
     with open(os.path.join(dest, TIMESTAMP_FILE), "w") as f:
         f.write(when.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
     if notes:
-        with open(os.path.join(dest, NOTES_FILE), "w", encoding="utf-8") as f:
-            json.dump(notes, f, indent=1, ensure_ascii=False)
+        with open(os.path.join(dest, NOTES_FILE), "w") as f:
+            json.dump(notes, f, indent=1)  # ASCII (escaped): readable whatever the locale
 
 
 # -- the inbox -----------------------------------------------------------------------------
