@@ -18,11 +18,15 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
 * after every test cell, the kernel is asked whether the objects the tests
   trust (torch, reftorch, builtins, the check library, IPython's hooks) are
   still the originals; a test that ran after a replacement scores 0;
-* a notebook the collector could not read (flagged in its metadata) is not
-  run at all: every test cell gets an error output with the reason.
+* a notebook the collector could not read, or one whose grading raised
+  (``autograder.failsafe``), flagged in its metadata, is not run at all:
+  every test cell gets an error output with the reason;
+* errors and results are cut to a bounded size as each cell finishes
+  (``autograder.truncate``).
 
 Every such event is also written, in plain words, to ``messages.json`` next to
-the graded notebook and shown in a markdown cell at its top (so in feedback).
+the graded notebook and shown, escaped as plain text (``autograder.notes``), in
+a markdown cell at its top (so in feedback).
 """
 
 import ast
