@@ -15,15 +15,25 @@ preprocessor after execution (``Autograde.autograde_preprocessors``), cuts
   credit is unchanged; images over the limit are dropped.
 """
 
+import re
+
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer
 
 NOTE = " ...[cut by the autograder: %d characters]"
+_NOTE_AT_END = re.compile(r" \.\.\.\[cut by the autograder: \d+ characters\]$")
+REST = "[rest of the traceback cut by the autograder]"
 
 
 def _cut(text, limit):
+    """``text`` cut to ``limit`` characters plus a note; a text cut before is left as it is."""
     text = text if isinstance(text, str) else "".join(text) if isinstance(text, list) else str(text)
-    return text if len(text) <= limit else text[:limit] + NOTE % len(text)
+    if len(text) <= limit:
+        return text
+    already = _NOTE_AT_END.search(text)
+    if already and already.start() <= limit:
+        return text
+    return text[:limit] + NOTE % len(text)
 
 
 def _number_text(text):
@@ -53,17 +63,18 @@ class TruncateOutputs(NbGraderPreprocessor):
         return cell
 
     def _truncate_error(self, output):
+        """Cut message and traceback; cutting again changes nothing (it runs twice per cell)."""
         limit = self.max_chars
         output["ename"] = _cut(output.get("ename", "Error"), 200)
         output["evalue"] = _cut(output.get("evalue", ""), limit)
         kept, used = [], 0
         for line in output.get("traceback", []):
+            if used >= limit:
+                kept.append(REST)
+                break
             line = _cut(line, max(limit - used, 200))
             kept.append(line)
             used += len(line)
-            if used >= limit:
-                kept.append("[rest of the traceback cut by the autograder]")
-                break
         output["traceback"] = kept
 
     def _truncate_data(self, output, keep_number):

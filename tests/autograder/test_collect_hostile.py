@@ -7,6 +7,7 @@ forged-notes test then grades, writes feedback and exports with real
 nbgrader, kernels and gradebook.
 """
 
+import copy
 import csv
 import datetime
 import html
@@ -31,6 +32,7 @@ from synthetic_course import messages as notes_of
 
 CORRECT = "def make_copy(t):\n    return t.detach().clone()"
 ODD_NAME = "<img src=z onerror=alert(4)>.ipynb"  # a notebook name is the student's text too
+HUGE_ERROR = "def make_copy(t):\n    raise ValueError('x' * 3_000_000)"
 
 
 @pytest.fixture(scope="module")
@@ -282,17 +284,19 @@ def forged(config, tmp_path_factory):
         "helper.py": "print('never imported')"})
     odd = student_notebook(config, "fixture", replace={"make_copy": CORRECT})
     write_zip(str(inbox / "sam.zip"), {ODD_NAME: nbformat.writes(odd)})
+    huge = student_notebook(config, "fixture", replace={"make_copy": HUGE_ERROR})
+    write_zip(str(inbox / "tom.zip"), {"fixture.ipynb": nbformat.writes(huge)})
     report = collect(config, str(inbox), "fixture")
-    assert sorted(s for s, _, _ in report.collected) == ["rita", "sam"], report.lines()
-    run = autograde(config, "fixture", ["rita", "sam"], workers=1, progress=False)
-    assert run.graded == ["rita", "sam"] and not run.failed
+    assert sorted(s for s, _, _ in report.collected) == ["rita", "sam", "tom"], report.lines()
+    run = autograde(config, "fixture", ["rita", "sam", "tom"], workers=1, progress=False)
+    assert run.graded == ["rita", "sam", "tom"] and not run.failed
     assert generate_feedback(config, ["fixture"]) == {"fixture": True}
     table = os.path.join(config.CourseDirectory.root, "grades.csv")
     export_csv(config, table)
     with open(table, encoding="utf-8") as f:
         rows = {r["student_id"]: r for r in csv.DictReader(f) if r["assignment"] == "fixture"}
     pages = {}
-    for student in ("rita", "sam"):
+    for student in ("rita", "sam", "tom"):
         folder = os.path.join(config.CourseDirectory.root, "autograder", "feedback", student, "fixture")
         assert os.listdir(folder) == ["fixture.html"]
         with open(os.path.join(folder, "fixture.html"), encoding="utf-8") as f:
@@ -331,3 +335,36 @@ def test_notes_are_plain_markdown_and_csv_fields_never_formulas():
                           r"\# heading")
     assert csv_text("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")"
     assert csv_text("-1+2") == "'-1+2" and csv_text("fine") == "fine" and csv_text(3.5) == 3.5
+
+
+def test_a_huge_error_is_cut_as_it_arrives_and_still_scores_zero(config, forged):
+    rows, pages = forged
+    assert float(rows["tom"]["score"]) == 0
+    graded = os.path.join(config.CourseDirectory.root, "autograder", "autograded", "tom", "fixture",
+                          "fixture.ipynb")
+    assert os.path.getsize(graded) < 300_000  # four 3 MB errors, each with a traceback, uncut
+    errors = [o for c in nbformat.read(graded, as_version=4).cells for o in c.get("outputs", [])
+              if o.output_type == "error"]
+    assert len(errors) == 4 and {o.ename for o in errors} == {"ValueError"}
+    assert all("cut by the autograder: 3000000 characters" in o.evalue for o in errors)
+    assert "ValueError" in _text(pages["tom"])
+
+
+def test_truncation_keeps_an_errors_name_and_a_results_number():
+    from autograder.truncate import TruncateOutputs
+
+    cell = nbformat.v4.new_code_cell("", outputs=[
+        nbformat.v4.new_output("error", ename="E" * 500, evalue="v" * 50_000,
+                               traceback=["line %d " % i + "t" * 5_000 for i in range(100)]),
+        nbformat.v4.new_output("execute_result", execution_count=1, data={
+            "text/plain": "0." + "5" * 20_000, "text/html": "<b>" * 10_000, "image/png": "A" * 20_000}),
+        nbformat.v4.new_output("execute_result", execution_count=1, data={"text/plain": "y" * 20_000})])
+    cutter = TruncateOutputs(max_chars=1_000)
+    cutter.truncate_cell(cell)
+    once = copy.deepcopy(cell)
+    assert cutter.truncate_cell(cell) == once  # as each cell ends, then again after the run
+    error, number, text = cell.outputs
+    assert error.output_type == "error" and error.ename.startswith("E" * 200) and len(error.ename) < 300
+    assert len(error.evalue) < 1_100 and sum(map(len, error.traceback)) < 2_500
+    assert number.data == {"text/plain": "0.5555555555555556"}  # same partial credit
+    assert text.data["text/plain"].startswith("y" * 1_000) and len(text.data["text/plain"]) < 1_100
