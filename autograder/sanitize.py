@@ -16,11 +16,13 @@ cells scores full marks.  The repairs become messages in the notebook's
 """
 
 import copy
+import functools
 import json
 import os
+import re
 
 import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell
+from nbformat import NotebookNode
 from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -56,11 +58,17 @@ class RebuildFromRelease(NbGraderPreprocessor):
         cd = CourseDirectory(config=self.config)
         path = os.path.join(cd.root, cd.release_directory, assignment, notebook + ".ipynb")
         try:
-            return nbformat.read(path, as_version=4)
+            return copy.deepcopy(_read_release(path, os.stat(path).st_mtime_ns))
         except (OSError, ValueError) as error:
             self.log.warning("release notebook %s not readable (%s); cells follow the gradebook's "
                              "order", path, error)
             return None
+
+
+@functools.lru_cache(maxsize=32)
+def _read_release(path, mtime_ns):
+    """The release, parsed once per version of the file (a shard grades many submissions)."""
+    return nbformat.read(path, as_version=4)
 
 
 def _gradebook_cells(record):
@@ -84,18 +92,34 @@ def _gradebook_cells(record):
 
 def _forced_cell(grade_id, known, release_cell=None):
     cell_type, source, meta = known["cells"][grade_id]
-    cell = (new_code_cell if cell_type == "code" else new_markdown_cell)(source)
-    cell.metadata = {"nbgrader": dict(meta)}
+    cell = NotebookNode(cell_type=cell_type, metadata={"nbgrader": dict(meta)}, source=source)
+    if cell_type == "code":
+        cell.outputs, cell.execution_count = [], None
     if not meta["solution"]:
         cell.metadata["editable"] = False
     cell.metadata["deletable"] = False
     if release_cell is not None and release_cell.get("id"):
         cell.id = release_cell.id
+    else:  # a cell the release lacks: an id of the form nbformat requires
+        cell.id = re.sub(r"[^A-Za-z0-9_-]", "-", grade_id)[:64] or "cell"
     kind = kind_of(cell)
-    shown = release_cell.source if release_cell is not None else source
+    shown = release_cell.source if release_cell is not None else _visible_part(source)
     if kind != "locked":
         cell.source = shown
     return RefCell(grade_id, kind, cell, shown)
+
+
+def _visible_part(source):
+    """The source as released: without its ``BEGIN/END HIDDEN TESTS`` region."""
+    kept, hidden = [], False
+    for line in source.split("\n"):
+        if "BEGIN HIDDEN TESTS" in line:
+            hidden = True
+        elif "END HIDDEN TESTS" in line:
+            hidden = False
+        elif not hidden:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _reference(release, known, log):
