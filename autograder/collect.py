@@ -118,7 +118,8 @@ def _assign(found, known, unique, wanted):
             continue
         by_ids = match_by_ids(item.nb, None, unique) if item.nb is not None else None
         if by_ids in known:
-            matched.setdefault(by_ids, []).append((item, "renamed from %r" % os.path.basename(item.inner)))
+            renamed = "renamed from %r" % os.path.basename(item.inner)
+            matched.setdefault(by_ids, []).append((item, renamed))
         else:
             unmatched.append(item)
     if wanted and wanted not in matched and len(found) == 1:
@@ -279,7 +280,8 @@ def collect(config, folder, assignment=None, roster=None, manifest=None, pick="r
         clash = _existing_clash(config, student)
         if clash:
             report.rejected.append((entry, "student %r collides with the earlier submission folder "
-                                    "%r (same name but for case); neither was changed" % (student, clash)))
+                                    "%r (same name but for case); neither was changed"
+                                    % (student, clash)))
             continue
         _collect_entry(config, folder, entry, kind, student, known, unique, assignment,
                        manifest_rows, pick, ask, limits, report)
@@ -322,7 +324,8 @@ def _collect_entry(config, folder, entry, kind, student, known, unique, wanted, 
         if picked:
             notes.append(picked)
         if left_out:
-            shown = ", ".join(left_out[:10]) + (" and %d more" % (len(left_out) - 10) if len(left_out) > 10 else "")
+            more = " and %d more" % (len(left_out) - 10) if len(left_out) > 10 else ""
+            shown = ", ".join(left_out[:10]) + more
             notes.append("only notebooks are collected; left out: %s" % shown)
         if manifest is not None:
             when = manifest[unicodedata.normalize("NFC", entry)][1]

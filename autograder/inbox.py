@@ -55,7 +55,8 @@ def _skipped(inner):
 
 def _read_notebook(inner, data, recorded, inbox_time, limits):
     if len(data) > limits.max_notebook_bytes:
-        raise Refused("%s is %d bytes, over the limit of %d" % (inner, len(data), limits.max_notebook_bytes))
+        raise Refused("%s is %d bytes, over the limit of %d"
+                      % (inner, len(data), limits.max_notebook_bytes))
     try:
         nb = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -63,7 +64,8 @@ def _read_notebook(inner, data, recorded, inbox_time, limits):
     if not isinstance(nb, dict):
         nb = None
     if nb is not None and isinstance(nb.get("cells"), list) and len(nb["cells"]) > limits.max_cells:
-        raise Refused("%s has %d cells, over the limit of %d" % (inner, len(nb["cells"]), limits.max_cells))
+        raise Refused("%s has %d cells, over the limit of %d"
+                      % (inner, len(nb["cells"]), limits.max_cells))
     return Found(inner, data, recorded, inbox_time, nb)
 
 
@@ -78,7 +80,8 @@ def _read_zip(path, limits, refused, extras):
     with archive:
         members = archive.infolist()
         if len(members) > limits.max_members:
-            raise Refused("the zip has %d files, over the limit of %d" % (len(members), limits.max_members))
+            raise Refused("the zip has %d files, over the limit of %d"
+                          % (len(members), limits.max_members))
         total = sum(m.file_size for m in members)
         if total > limits.max_unzipped_bytes:
             raise Refused("the zip would unpack to %d bytes, over the limit of %d (a zip bomb?); "
@@ -190,4 +193,5 @@ def entry_kind(path, entry, wanted):
         return "zip"
     if entry.endswith(".ipynb") and wanted:
         return "notebook"
-    raise Refused("neither a folder nor a .zip" + ("" if wanted else " (a single notebook needs --assignment)"))
+    hint = "" if wanted else " (a single notebook needs --assignment)"
+    raise Refused("neither a folder nor a .zip" + hint)

@@ -193,7 +193,8 @@ def rebuild(submitted, reference, notebook_metadata):
             out.append(_new_cell(ref, ref.cell.source))
             notes += _locked_notes(ref, [cells[i] for i in mine])
             continue
-        changed = [i for i in mine if clean_text(cells[i].get("source", "")).strip() != ref.shown.strip()]
+        changed = [i for i in mine
+                   if clean_text(cells[i].get("source", "")).strip() != ref.shown.strip()]
         chosen = changed[-1] if changed else (mine[0] if mine else None)
         if chosen is None:
             out.append(_new_cell(ref, ref.shown))
