@@ -40,14 +40,10 @@ import dataclasses
 import re
 
 from nbformat import NotebookNode
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 LOCKED, ANSWER, PLAIN = "locked", "answer", "plain"
 
-# notebook-level metadata the grader itself may set (``autograder.*``); everything else
-# in the submitted notebook's metadata is replaced by the reference's
-GRADER_KEYS = ("messages", "unreadable", "not_graded")
-MAX_NOTE_CHARS = 300
+MAX_NOTE_CHARS = 1000
 MAX_CELLS_NAMED = 8
 
 
@@ -62,7 +58,9 @@ class RefCell:
 
 
 def nbgrader_meta(cell):
-    meta = cell.get("metadata", {}).get("nbgrader")
+    """A cell's nbgrader metadata, or ``{}`` (also when a student's JSON has the wrong shape)."""
+    metadata = cell.get("metadata")
+    meta = metadata.get("nbgrader") if isinstance(metadata, dict) else None
     return meta if isinstance(meta, dict) else {}
 
 
@@ -119,8 +117,9 @@ def _claims(cells, reference):
         grade_id = nbgrader_meta(cell).get("grade_id")
         text = clean_text(cell.get("source", "")).strip()
         found = by_key.get(grade_id) if isinstance(grade_id, str) else None
-        if found is None and cell.get("id") in by_id:
-            n = by_id[cell.get("id")]
+        cell_id = cell.get("id")
+        if found is None and isinstance(cell_id, str) and cell_id in by_id:
+            n = by_id[cell_id]
             if reference[n].kind != LOCKED or text == reference[n].shown.strip():
                 found = n
         if found is None and len(locked_text.get(text, [])) == 1:
@@ -178,7 +177,8 @@ def rebuild(submitted, reference, notebook_metadata):
     release's: kernelspec, language); the grader's own ``autograder`` entry of
     the submitted notebook is carried over.
     """
-    cells = [c for c in submitted.get("cells", []) if isinstance(c, dict)]
+    cells = submitted.get("cells")
+    cells = [c for c in cells if isinstance(c, dict)] if isinstance(cells, list) else []
     claims = _claims(cells, reference)
     _place_by_position(cells, reference, claims)
     notes = []
@@ -221,7 +221,7 @@ def rebuild(submitted, reference, notebook_metadata):
     state = _grader_metadata(submitted)
     if state:
         nb.metadata["autograder"] = state
-    return nb, [note[:MAX_NOTE_CHARS * 3] for note in notes]
+    return nb, [note[:MAX_NOTE_CHARS] for note in notes]
 
 
 def _locked_notes(ref, copies):
@@ -245,8 +245,3 @@ def _locked_notes(ref, copies):
         except (TypeError, ValueError):
             notes.append("the points of cell %s were changed; they were restored" % ref.key)
     return notes
-
-
-def empty_cell_like(cell_type, source=""):
-    """A fresh cell of ``cell_type`` (used to build references when only types are known)."""
-    return {"code": new_code_cell, "markdown": new_markdown_cell}.get(cell_type, new_raw_cell)(source)

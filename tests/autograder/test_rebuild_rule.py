@@ -155,3 +155,13 @@ def test_sources_that_cannot_be_written_as_utf8_are_repaired():
     nb.cells[1].source = "def f():\n    return 1  # \ud800"
     sources, _ = run(nb)
     assert sources[1].endswith("\ufffd") and sources[1].encode("utf-8")
+
+
+def test_a_notebook_of_the_wrong_shape_is_rebuilt_from_the_release():
+    nb = nbformat.from_dict({"cells": [{"cell_type": "code", "source": ANSWER, "metadata": [],
+                                        "id": ["not", "a", "string"]}, "junk", 3],
+                             "metadata": {"autograder": "not a dict"}})
+    rebuilt, notes = rebuild(nb, reference_from_release(release()), release().metadata)
+    nbformat.validate(rebuilt)
+    assert rebuilt.cells[1].source == ANSWER  # by position, under the exercise's heading
+    assert "autograder" not in rebuilt.metadata
