@@ -57,8 +57,8 @@ class FailSafeExporter(NotebookExporter):
         fallback = copy.deepcopy(nb)
         fallback.metadata["autograder"] = dict(fallback.metadata.get("autograder") or {})
         fallback.metadata["autograder"]["not_graded"] = (
-            "the autograder failed on this notebook (%s), so no test was run and every test "
-            "scores 0; your instructor has the details and can regrade it" % kind)
+            "the autograder failed on this notebook (%s), so no test was run; your instructor "
+            "has the details and can regrade it" % kind)
         return super().from_notebook_node(fallback, resources, **kw)
 
     def _write_log(self, info, details):
