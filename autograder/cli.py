@@ -5,12 +5,13 @@ repository; see autograder/README.md for a whole term):
 
     generate  [a ...]                    solutions/ -> exercises/ (nbgrader generate_assignment)
     collect   FOLDER [--assignment a]    zips or folders of submissions -> autograder/submitted/
+              [--roster CSV] [--manifest CSV] [--pick refuse|newest|ask]
     autograde [a ...] [--workers N]      grade everyone who submitted (parallel shards;
               [--students s ...] [--cold]   default: every assignment)
     feedback  [a ...]                    HTML feedback without hidden tests
     export    [--to grades.csv]          one CSV row per student and assignment
     report    [a ...] [--plots DIR]      per-assignment and per-test summary + histograms
-    check     NOTEBOOK                   the learner's self-check (no gradebook needed)
+    check     NOTEBOOK [--release NB]    the learner's self-check (no gradebook needed)
 """
 
 import argparse
@@ -35,13 +36,26 @@ def cmd_generate(args):
 def cmd_collect(args):
     from .collect import collect
 
-    report = collect(_config(args), args.folder, args.assignment)
+    report = collect(_config(args), args.folder, args.assignment, roster=args.roster,
+                     manifest=args.manifest, pick=args.pick, ask=_ask_on_terminal)
     for line in report.lines():
         print(line)
     return 1 if report.rejected else 0
 
 
+def _ask_on_terminal(entry, assignment, names):
+    """``--pick ask``: the instructor chooses one of several notebooks (None: refuse)."""
+    if not sys.stdin.isatty():
+        return None
+    print("%s has %d notebooks for %s:" % (entry, len(names), assignment))
+    for number, name in enumerate(names, start=1):
+        print("  %d. %s" % (number, name))
+    answer = input("number to collect (Enter: none): ").strip()
+    return int(answer) - 1 if answer.isdigit() else None
+
+
 def cmd_autograde(args):
+    from .failsafe import log_path as failure_log
     from .grade import autograde_all
 
     config = _config(args)
@@ -53,6 +67,10 @@ def cmd_autograde(args):
         print("%s: graded %d submission(s)" % (run.assignment, len(run.graded)))
         for student, reason in sorted(run.failed.items()):
             print("  %s: 0 points: %s" % (student, reason))
+        for student in run.graded:  # graded as 0 because grading itself raised
+            log = failure_log(config, student, run.assignment)
+            if os.path.exists(log):
+                print("  %s: grading failed, 0 points; traceback in %s" % (student, log))
     seconds = next(iter(runs.values())).seconds if runs else 0.0
     print("done in %.1f s with %d worker(s), %s kernels"
           % (seconds, args.workers, "fresh" if args.cold else "warm (forked)"))
@@ -86,7 +104,8 @@ def cmd_report(args):
 def cmd_check(args):
     from .learner_check import check
 
-    result = check(args.notebook, timeout=args.timeout)
+    result = check(args.notebook, timeout=args.timeout, notebook_timeout=args.notebook_timeout,
+                   release=args.release, root=args.root)
     print(result.format())
     return 0 if result.all_passed else 1
 
@@ -104,6 +123,11 @@ def build_parser():
     p = sub.add_parser("collect", help="bring in a folder of zips or folders, one per student")
     p.add_argument("folder")
     p.add_argument("--assignment", help="the assignment these submissions are for")
+    p.add_argument("--roster", help="CSV id,first_name,last_name,email: student ids come from it")
+    p.add_argument("--manifest", help="CSV file,student,timestamp from the LMS: submission times")
+    p.add_argument("--pick", choices=("refuse", "newest", "ask"), default="refuse",
+                   help="several notebooks for one assignment in one entry: refuse (default), "
+                        "take the newest, or ask")
     p.set_defaults(run=cmd_collect)
 
     p = sub.add_parser("autograde", help="grade every submission (default: of every assignment)")
@@ -133,6 +157,10 @@ def build_parser():
     p = sub.add_parser("check", help="self-check one notebook (for learners)")
     p.add_argument("notebook")
     p.add_argument("--timeout", type=int, default=60, help="seconds per cell")
+    p.add_argument("--notebook-timeout", type=int, default=300,
+                   help="seconds for the whole notebook, then its kernel is killed")
+    p.add_argument("--release", help="the release notebook to rebuild on (default: found in "
+                                     "the course's exercises/)")
     p.set_defaults(run=cmd_check)
     return parser
 

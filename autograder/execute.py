@@ -18,11 +18,15 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
 * after every test cell, the kernel is asked whether the objects the tests
   trust (torch, reftorch, builtins, the check library, IPython's hooks) are
   still the originals; a test that ran after a replacement scores 0;
-* a notebook the collector could not read (flagged in its metadata) is not
-  run at all: every test cell gets an error output with the reason.
+* a notebook the collector could not read, or one whose grading raised
+  (``autograder.failsafe``), flagged in its metadata, is not run at all:
+  every test cell gets an error output with the reason;
+* errors and results are cut to a bounded size as each cell finishes
+  (``autograder.truncate``).
 
 Every such event is also written, in plain words, to ``messages.json`` next to
-the graded notebook and shown in a markdown cell at its top (so in feedback).
+the graded notebook and shown, escaped as plain text (``autograder.notes``), in
+a markdown cell at its top (so in feedback).
 """
 
 import ast
@@ -39,6 +43,8 @@ from nbgrader.preprocessors import Execute
 from traitlets import Integer, List, Unicode, default
 
 from .kernel_setup import KERNEL_ARGUMENTS, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
+from .notes import notes_markdown
+from .truncate import TruncateOutputs
 
 MESSAGES_FILE = "messages.json"
 
@@ -84,8 +90,10 @@ class GuardedExecute(Execute):
         self._watchdog_fired = False
         self._output_chars = {}
         self._reported_tampering = False
-        if state.get("unreadable"):
-            reason = "your submitted file could not be read: " + state["unreadable"]
+        self._truncate = TruncateOutputs(parent=self)
+        if state.get("unreadable") or state.get("not_graded"):
+            reason = (("your submitted file could not be read: " + state["unreadable"])
+                      if state.get("unreadable") else state["not_graded"])
             self._messages.append(reason + "; every test scores 0")
             for cell in nb.cells:
                 if is_test_cell(cell):
@@ -170,6 +178,7 @@ class GuardedExecute(Execute):
 
     def on_cell_executed(self, **kwargs):
         super().on_cell_executed(**kwargs)
+        self._truncate.truncate_cell(kwargs["cell"])  # huge errors and results, as they arrive
         reply = kwargs["execute_reply"]
         if reply and reply["content"].get("ename") == "CellTimeoutError":
             self._messages.append("cell %d ran longer than %s s and was interrupted"
@@ -257,7 +266,7 @@ class GuardedExecute(Execute):
         nb.metadata.pop("autograder", None)
         if not self._messages:
             return
-        text = "**Autograder notes**\n\n" + "\n".join("- " + m for m in self._messages)
+        text = notes_markdown(self._messages)  # plain text: a note may quote the student
         nb.cells.insert(0, new_markdown_cell(text, metadata={"autograder_notes": True}))
         path = (resources or {}).get("metadata", {}).get("path")
         if path:

@@ -7,6 +7,8 @@ with score 0 and the message "no submission", as ``nbgrader export`` does.
 ``messages`` joins what the autograder told the student (``messages.json``
 next to the graded notebook: timeouts, dead kernels, repaired cells,
 tampering, unreadable files), so a 0 in the spreadsheet comes with its reason.
+Every text field is written as plain text (``autograder.notes.csv_text``): a
+field never starts with a character a spreadsheet would run as a formula.
 """
 
 import csv
@@ -17,6 +19,7 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from .course import autograded_dir, db_url
 from .execute import MESSAGES_FILE
+from .notes import csv_text
 
 COLUMNS = ["assignment", "student_id", "first_name", "last_name", "email", "timestamp",
            "raw_score", "late_submission_penalty", "score", "max_score", "needs_manual_grade",
@@ -27,7 +30,7 @@ def messages(config, student, assignment):
     path = os.path.join(autograded_dir(config, student, assignment), MESSAGES_FILE)
     if not os.path.exists(path):
         return []
-    with open(path) as f:
+    with open(path, encoding="utf-8") as f:
         return json.load(f)
 
 
@@ -58,8 +61,8 @@ def rows(config):
 def export_csv(config, path):
     """Write the CSV to ``path``; returns the number of rows."""
     table = rows(config)
-    with open(path, "w", newline="") as f:
+    with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(table)
+        writer.writerows({key: csv_text(value) for key, value in row.items()} for row in table)
     return len(table)

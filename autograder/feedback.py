@@ -13,14 +13,27 @@ HTML is written.  In each cell with a ``### BEGIN HIDDEN TESTS`` region it
 
 The score of the cell is read by GetGrades from the gradebook, not from the
 source, so it is unchanged.
+
+Only the HTML reaches ``feedback/``: nbgrader would also copy every other
+file of the graded folder (the grader's ``messages.json`` and
+``grading_error.log``, anything a notebook wrote), so ``generate_feedback``
+runs it with every file name ignored.  A student whose grading failed
+outright (no graded notebook, only the reason in ``messages.json``) still
+gets a page saying why, with the reason as plain text.
 """
+
+import copy
+import html
+import json
+import os
 
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
-from .course import source_assignments
+from .course import autograded_dir, feedback_dir, source_assignments
+from .execute import MESSAGES_FILE
 
 HIDDEN_NOTE = "# (hidden tests ran here; their code is not shown)"
 
@@ -45,6 +58,8 @@ def generate_feedback(config, assignments=None, student=None):
 
     Returns ``{assignment: success}``; nbgrader's log is printed on failure.
     """
+    config = copy.deepcopy(config)
+    config.CourseDirectory.ignore = CourseDirectory(config=config).ignore + ["*", ".*"]
     api = NbGraderAPI(CourseDirectory(config=config), config=config)
     results = {}
     for assignment in assignments or source_assignments(config):
@@ -52,4 +67,26 @@ def generate_feedback(config, assignments=None, student=None):
         results[assignment] = result["success"]
         if not result["success"]:
             print(result.get("log", "") + result.get("error", ""))
+        _pages_for_ungraded(config, assignment, student)
     return results
+
+
+def _pages_for_ungraded(config, assignment, only=None):
+    """A feedback page for each student of ``assignment`` with a reason but no graded notebook."""
+    base = autograded_dir(config)
+    students = [only] if only else (sorted(os.listdir(base)) if os.path.isdir(base) else [])
+    for student in students:
+        folder = autograded_dir(config, student, assignment)
+        reasons = os.path.join(folder, MESSAGES_FILE)
+        if os.path.exists(os.path.join(folder, assignment + ".ipynb")) or not os.path.exists(reasons):
+            continue
+        with open(reasons, encoding="utf-8") as f:
+            messages = json.load(f)
+        target = feedback_dir(config, student, assignment)
+        os.makedirs(target, exist_ok=True)
+        items = "".join("<li>%s</li>" % html.escape(str(m)) for m in messages)
+        with open(os.path.join(target, assignment + ".html"), "w", encoding="utf-8") as f:
+            f.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head>"
+                    "<body><h1>%s</h1><p>Your submission could not be graded; every test scores "
+                    "0 for now. Why:</p><ul>%s</ul><p>Your instructor has the details.</p>"
+                    "</body></html>\n" % (html.escape(assignment), html.escape(assignment), items))

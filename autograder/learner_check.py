@@ -1,10 +1,26 @@
 """The learner's self-check: run a saved exercise notebook, score its visible tests.
 
-No instructor, no gradebook and no nbgrader are needed: the notebook is run
-top to bottom in a fresh kernel (nbclient), and every test cell (an nbgrader
-"autograded tests" cell, recognised by its metadata) is scored the way
-nbgrader scores it: full points when it ran without an error, 0 when it
-raised.  Warnings do not cost points (see ``autograder.kernel_setup``).
+No instructor, no gradebook and no nbgrader are needed: the notebook is
+rebuilt on its release (``autograder.rebuild``, the same rule the grader
+applies), run top to bottom in a fresh kernel (nbclient), and every test cell
+(an nbgrader "autograded tests" cell) is scored the way nbgrader scores it:
+full points when it ran without an error, 0 when it raised.  Warnings do not
+cost points (see ``autograder.kernel_setup``).
+
+The reference for the rebuild is the release notebook of the same assignment
+in the course's ``exercises/`` folder (found by the notebook's name, else by
+the cell ids only that assignment has).  When the notebook checked *is* that
+release file (a learner working in place), the release as committed in git
+(``git show HEAD:...``) is used; without git, the notebook is its own
+reference, and a test cell whose checksum shows it was edited (text or
+points) scores 0.  So duplicated, deleted or metadata-stripped cells are
+handled as the grader handles them, and the points are the release's: a cell
+claiming 100 points still counts its real 2.
+
+Two limits keep the check from hanging: a cell running longer than
+``timeout`` seconds is interrupted; a cell that ignores the interrupt, or a
+notebook running longer than ``notebook_timeout`` seconds, has its kernel
+killed, and the tests after it are reported as not run.
 
 Two ways in:
 
@@ -20,18 +36,24 @@ The released notebooks hold only the visible tests; the instructor's grader
 also runs hidden ones, so a full self-check score is necessary, not sufficient.
 """
 
+import copy
 import dataclasses
 import glob
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+from .collect import match_by_ids
+from .course import course_config, path as course_path
 from .kernel_setup import KERNEL_ARGUMENTS
+from .rebuild import LOCKED, RefCell, nbgrader_meta, rebuild, reference_from_release
 
 SELF_CHECK_ENV = "AUTOGRADER_SELF_CHECK"
 
@@ -53,6 +75,7 @@ class CheckResult:
     path: str
     tests: list
     problems: list  # messages not tied to one test (unreadable file, dead kernel, ...)
+    notes: list = dataclasses.field(default_factory=list)  # repairs made before running
 
     @property
     def score(self):
@@ -76,6 +99,8 @@ class CheckResult:
             if t.message:
                 line += "  " + t.message
             lines.append(line)
+        for note in self.notes:
+            lines.append("  note: " + note)
         for problem in self.problems:
             lines.append("  problem: " + problem)
         failing = sum(not t.passed for t in self.tests)
@@ -84,13 +109,9 @@ class CheckResult:
         return "\n".join(lines)
 
 
-def _nbgrader_meta(cell):
-    return cell.get("metadata", {}).get("nbgrader", {})
-
-
 def is_test_cell(cell):
     """A code cell nbgrader grades automatically: ``grade`` and not ``solution``."""
-    meta = _nbgrader_meta(cell)
+    meta = nbgrader_meta(cell)
     return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
 
 
@@ -106,7 +127,7 @@ def score_test_cell(cell):
     that reads as a number gives that many points (partial credit, capped at
     the cell's points); otherwise all the points.
     """
-    max_points = float(_nbgrader_meta(cell).get("points", 0))
+    max_points = float(nbgrader_meta(cell).get("points", 0))
     for output in cell.get("outputs", []):
         if output.output_type == "error":
             return 0.0, ("%s: %s" % (output.ename, output.evalue)).strip(": ")
@@ -121,22 +142,154 @@ def score_test_cell(cell):
     return max_points, ""
 
 
-def _edited_tests(nb):
-    """Test cells whose source differs from the released version (checksum)."""
+# -- the reference --------------------------------------------------------------------------
+
+def _release_notebooks(root):
+    """``{assignment: path}`` of the release notebooks of the course at ``root``."""
+    config = course_config(root)
+    folder = course_path(config, config.CourseDirectory.release_directory)
+    found = {}
+    for candidate in sorted(glob.glob(os.path.join(folder, "*", "*.ipynb"))):
+        name = os.path.basename(os.path.dirname(candidate))
+        if os.path.basename(candidate) == name + ".ipynb":
+            found[name] = candidate
+    return found
+
+
+def _committed_version(path):
+    """The notebook at ``path`` as committed in git (HEAD), or None."""
     try:
-        from nbgrader.utils import compute_checksum  # optional: only for this hint
+        shown = subprocess.run(["git", "show", "HEAD:./" + os.path.basename(path)],
+                               cwd=os.path.dirname(path), capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if shown.returncode != 0:
+        return None
+    try:
+        return nbformat.reads(shown.stdout.decode("utf-8"), as_version=4)
+    except Exception:  # not a notebook in HEAD
+        return None
+
+
+def find_reference(path, nb, release=None, root=None):
+    """``(reference notebook or None, how it was found)`` for the notebook ``nb`` at ``path``."""
+    if release:
+        return nbformat.read(release, as_version=4), "the release %s" % release
+    releases = _release_notebooks(root)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = stem if stem in releases else None
+    if name is None:
+        loaded = {}
+        for a, candidate in releases.items():
+            try:
+                loaded[a] = nbformat.read(candidate, as_version=4)
+            except Exception:
+                continue
+        name = match_by_ids(nb, loaded)
+    if name is None:
+        return None, "no release of this notebook's assignment was found"
+    candidate = releases[name]
+    if os.path.exists(path) and os.path.samefile(candidate, path):
+        committed = _committed_version(path)
+        if committed is None:
+            return None, "this is the release file itself and git has no committed version of it"
+        return committed, "the release as committed in git"
+    return nbformat.read(candidate, as_version=4), "the release %s" % candidate
+
+
+def _own_reference(nb):
+    """The notebook as its own reference: one cell per grade id; edited tests marked."""
+    try:
+        from nbgrader.utils import compute_checksum  # optional: only to spot edited tests
     except ImportError:
-        return []
-    edited = []
-    for cell in nb.cells:
-        meta = _nbgrader_meta(cell)
-        if is_test_cell(cell) and "checksum" in meta and compute_checksum(cell) != meta["checksum"]:
-            edited.append(meta.get("grade_id", "?"))
-    return edited
+        compute_checksum = None
+    reference, seen, edited = [], set(), set()
+    for ref in reference_from_release(nb):
+        if ref.key in seen:
+            continue
+        seen.add(ref.key)
+        meta = nbgrader_meta(ref.cell)
+        if (compute_checksum and ref.kind == LOCKED and is_test_cell(ref.cell)
+                and "checksum" in meta and compute_checksum(ref.cell) != meta["checksum"]):
+            edited.add(ref.key)
+        reference.append(RefCell(ref.key, ref.kind, ref.cell, ref.shown))
+    return reference, edited
 
 
-def check(path, timeout=60):
-    """Run the notebook at ``path`` in a fresh kernel and score its test cells."""
+# -- running ----------------------------------------------------------------------------------
+
+class LearnerClient(NotebookClient):
+    """nbclient, with a kernel that is killed when it ignores an interrupt or runs too long."""
+
+    def __init__(self, nb, notebook_timeout, **kwargs):
+        super().__init__(nb, **kwargs)
+        self.notebook_timeout = notebook_timeout
+        self.stopped = None  # why the rest of the notebook did not run
+        self.interrupted = []
+        self._watchdog_fired = False
+
+    async def async_start_new_kernel_client(self):
+        result = await super().async_start_new_kernel_client()
+        if self.notebook_timeout:
+            self._watchdog = threading.Timer(self.notebook_timeout, self._watchdog_kill)
+            self._watchdog.daemon = True
+            self._watchdog.start()
+        return result
+
+    def _watchdog_kill(self):
+        self._watchdog_fired = True
+        self.kill_kernel()
+
+    def kill_kernel(self):
+        pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+        if pid is None:
+            return
+        try:
+            if os.getpgid(pid) == pid:  # jupyter_client starts kernels in their own session
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    async def _async_cleanup_kernel(self):
+        watchdog = getattr(self, "_watchdog", None)
+        if watchdog is not None:
+            watchdog.cancel()
+        try:
+            await super()._async_cleanup_kernel()
+        except Exception:  # a killed kernel may refuse a clean shutdown
+            pass
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None,
+                                 store_history=True):
+        if self.stopped:
+            return cell
+        try:
+            return await super().async_execute_cell(cell, cell_index, execution_count,
+                                                    store_history)
+        except CellTimeoutError:
+            self.stopped = ("cell %d did not stop when interrupted after %s s; the check stopped "
+                            "its kernel" % (cell_index + 1, self.timeout))
+            self.kill_kernel()
+        except DeadKernelError:
+            if self._watchdog_fired:
+                self.stopped = ("the notebook ran longer than %s s; the check stopped its kernel "
+                                "in cell %d" % (self.notebook_timeout, cell_index + 1))
+            else:
+                self.stopped = ("the kernel died in cell %d (os._exit, a crash, or too much "
+                                "memory)" % (cell_index + 1))
+        return cell
+
+    def on_cell_executed(self, **kwargs):
+        reply = kwargs.get("execute_reply") or {}
+        if reply.get("content", {}).get("ename") == "CellTimeoutError":
+            self.interrupted.append("cell %d ran longer than %s s and was interrupted"
+                                    % (kwargs["cell_index"] + 1, self.timeout))
+
+
+def check(path, timeout=60, notebook_timeout=300, release=None, root=None):
+    """Rebuild the notebook at ``path`` on its release, run it in a fresh kernel, score its tests."""
     path = os.path.abspath(path)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
     try:
@@ -145,28 +298,49 @@ def check(path, timeout=60):
         return CheckResult(shown, [], ["no such notebook: %s" % path])
     except Exception as error:  # nbformat raises several kinds for a broken file
         return CheckResult(shown, [], ["not a readable notebook (%s)" % str(error).splitlines()[0]])
-    problems = ["test cell %r was edited; the instructor's grader runs the original" % gid
-                for gid in _edited_tests(nb)]
+    reference_nb, how = find_reference(path, nb, release, root)
+    problems, edited = [], set()
+    if reference_nb is None:
+        reference, edited = _own_reference(nb)
+        metadata = copy.deepcopy(nb.metadata)
+    else:
+        reference = reference_from_release(reference_nb)
+        metadata = copy.deepcopy(reference_nb.metadata)
+    metadata.pop("autograder", None)
+    rebuilt, notes = rebuild(nb, reference, metadata)
+    rebuilt.metadata.pop("autograder", None)
     env = dict(os.environ, **{SELF_CHECK_ENV: "1"})
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            interrupt_on_timeout=True, extra_arguments=KERNEL_ARGUMENTS,
-                            resources={"metadata": {"path": os.path.dirname(path)}})
+    client = LearnerClient(rebuilt, notebook_timeout, timeout=timeout, kernel_name="python3",
+                           allow_errors=True, interrupt_on_timeout=True,
+                           error_on_timeout={"ename": "CellTimeoutError",
+                                             "evalue": "interrupted after %s s" % timeout},
+                           raise_on_iopub_timeout=True, iopub_timeout=5,
+                           extra_arguments=KERNEL_ARGUMENTS,
+                           resources={"metadata": {"path": os.path.dirname(path)}})
     try:
         client.execute(env=env, stderr=subprocess.DEVNULL)
     except DeadKernelError:
-        problems.append("the kernel died while running the notebook (os._exit, a crash, "
-                        "or too much memory); tests after that point did not run")
+        client.stopped = client.stopped or "the kernel died while starting"
+    problems += client.interrupted
+    if client.stopped:
+        problems.append(client.stopped + "; tests after that point did not run")
     tests = []
-    for cell in nb.cells:
+    for cell in rebuilt.cells:
         if is_test_cell(cell):
+            grade_id = nbgrader_meta(cell).get("grade_id", "?")
             points, message = score_test_cell(cell)
             if not cell.get("outputs") and cell.get("execution_count") is None:
                 points, message = 0.0, "did not run"
-            tests.append(TestResult(_nbgrader_meta(cell).get("grade_id", "?"), points,
-                                    float(_nbgrader_meta(cell).get("points", 0)), message))
+            if grade_id in edited:
+                points, message = 0.0, ("this test cell was edited (text or points); the "
+                                        "instructor's grader runs the original")
+            tests.append(TestResult(grade_id, points, float(nbgrader_meta(cell).get("points", 0)),
+                                    message))
     if not tests:
         problems.append("no test cells found: is this an exercise notebook?")
-    return CheckResult(shown, tests, problems)
+    if reference_nb is None and tests:
+        notes.append("checked against itself (%s): deleted tests cannot be restored" % how)
+    return CheckResult(shown, tests, problems, notes)
 
 
 def _notebook_path(path):

@@ -29,19 +29,25 @@ c.CourseDirectory.feedback_directory = os.path.join("autograder", "feedback")
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "gradebook.db")
 
 # --- grading hardening (see autograder/README.md, "How grading is made safe") ---
-# Sanitize: nbgrader's list, with OverwriteCells replaced by a subclass that also
-# puts back deleted test cells and records every repair as a message.
+# Sanitize: first rebuild the submission on the release, with the gradebook's cells and
+# metadata (answers by grade_id; duplicates and added cells left out; each repair noted),
+# then nbgrader's own list, which now always sees a well-formed notebook.
 c.Autograde.sanitize_preprocessors = [
+    "autograder.sanitize.RebuildFromRelease",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "autograder.sanitize.RecordingOverwriteCells",
+    "nbgrader.preprocessors.OverwriteCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# A notebook whose grading raises anyway: traceback kept in grading_error.log beside the
+# graded notebook, every test 0 with the reason, feedback as usual (autograder/failsafe.py).
+c.Autograde.exporter_class = "autograder.failsafe.FailSafeExporter"
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
 # stdout, timeouts and watchdog, dead kernels, output cap, tampering check).
 c.Autograde.autograde_preprocessors = [
     "autograder.execute.GuardedExecute",
+    "autograder.truncate.TruncateOutputs",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -52,6 +58,7 @@ c.Autograde.autograde_preprocessors = [
 c.Execute.timeout = 30                     # seconds per cell, then interrupt
 c.GuardedExecute.notebook_timeout = 300    # seconds per notebook, then kill the kernel
 c.GuardedExecute.max_output_chars = 100_000
+c.TruncateOutputs.max_chars = 10_000         # per error message/traceback and result field
 # Feedback: nbgrader's list plus a step that removes hidden-test source (scores
 # and error messages stay).
 c.GenerateFeedback.preprocessors = [

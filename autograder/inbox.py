@@ -1,0 +1,197 @@
+"""What an inbox entry holds, read without trusting it.
+
+An entry is a zip, a folder, or a single notebook.  Only notebooks are read
+(into memory; they are small), each with two times: the one recorded inside
+the entry (a zip member's date, a file's time), which only ever chooses among
+one student's own notebooks, and the inbox's own file time (the zip file's,
+or the notebook file's in a folder), which is the submission time.
+
+Refused, never followed or extracted: symbolic links (as entries, inside
+folders, or as zip members), hard links and special files (a FIFO would hang
+the reader), zip members whose path leaves the archive.  Checked before
+anything is read: a zip's member count and total uncompressed size (a zip
+bomb is refused whole, with the sizes in the reason), a folder's file count,
+each notebook's size and cell count (:class:`Limits`).
+"""
+
+import dataclasses
+import datetime
+import json
+import os
+import re
+import stat
+import zipfile
+
+SKIPPED_PARTS = {"__MACOSX", ".ipynb_checkpoints"}
+
+
+@dataclasses.dataclass
+class Limits:
+    max_members: int = 1000                      # files in one zip or folder entry
+    max_unzipped_bytes: int = 100 * 2 ** 20      # a zip's total uncompressed size
+    max_notebook_bytes: int = 20 * 2 ** 20       # one notebook
+    max_cells: int = 1000                        # cells in one notebook
+
+
+class Refused(Exception):
+    """An entry (or a file in it) that is not collected; the message says why."""
+
+
+@dataclasses.dataclass
+class Found:
+    """One notebook found in an entry, read into memory (it is small: see Limits)."""
+
+    inner: str          # its path inside the entry, as the student named it
+    data: bytes
+    recorded: float     # modification time recorded inside the entry (for --pick newest only)
+    inbox_time: float   # the inbox's own file time (the submission time)
+    nb: dict = None     # the parsed notebook, or None when it is not JSON
+
+
+def _skipped(inner):
+    parts = inner.replace("\\", "/").split("/")
+    return any(p in SKIPPED_PARTS or p.startswith(".") for p in parts if p)
+
+
+def _read_notebook(inner, data, recorded, inbox_time, limits):
+    if len(data) > limits.max_notebook_bytes:
+        raise Refused("%s is %d bytes, over the limit of %d"
+                      % (inner, len(data), limits.max_notebook_bytes))
+    try:
+        nb = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        nb = None
+    if not isinstance(nb, dict):
+        nb = None
+    if nb is not None and isinstance(nb.get("cells"), list) and len(nb["cells"]) > limits.max_cells:
+        raise Refused("%s has %d cells, over the limit of %d"
+                      % (inner, len(nb["cells"]), limits.max_cells))
+    return Found(inner, data, recorded, inbox_time, nb)
+
+
+def _read_zip(path, limits, refused, extras):
+    """The notebooks of a zip; Refused for the whole zip when it is unsafe or too big."""
+    inbox_time = os.lstat(path).st_mtime
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise Refused("not a usable zip file (%s)" % error) from None
+    found = []
+    with archive:
+        members = archive.infolist()
+        if len(members) > limits.max_members:
+            raise Refused("the zip has %d files, over the limit of %d"
+                          % (len(members), limits.max_members))
+        total = sum(m.file_size for m in members)
+        if total > limits.max_unzipped_bytes:
+            raise Refused("the zip would unpack to %d bytes, over the limit of %d (a zip bomb?); "
+                          "nothing was extracted" % (total, limits.max_unzipped_bytes))
+        for member in members:
+            name = member.filename
+            parts = name.replace("\\", "/").split("/")
+            if name.startswith(("/", "\\")) or ".." in parts or re.match(r"^[A-Za-z]:", name):
+                raise Refused("unsafe path in zip: %r" % name)
+            if member.is_dir() or _skipped(name):
+                continue
+            mode = member.external_attr >> 16
+            if stat.S_ISLNK(mode):
+                refused.append((name, "a symbolic link; refused, not followed"))
+                continue
+            if not name.endswith(".ipynb"):
+                extras.append(name)
+                continue
+            if member.file_size > limits.max_notebook_bytes:
+                refused.append((name, "%d bytes, over the limit of %d"
+                                % (member.file_size, limits.max_notebook_bytes)))
+                continue
+            try:
+                with archive.open(member) as f:
+                    data = f.read(limits.max_notebook_bytes + 1)
+            except (zipfile.BadZipFile, RuntimeError, OSError, EOFError) as error:
+                refused.append((name, "could not be read from the zip (%s)" % error))
+                continue
+            recorded = datetime.datetime(*member.date_time).timestamp()
+            try:
+                found.append(_read_notebook(name, data, recorded, inbox_time, limits))
+            except Refused as why:
+                refused.append((name, str(why)))
+    return found
+
+
+def _open_regular(path, limit):
+    """The bytes of a regular, singly linked file at ``path``, never following a link."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused("not a regular file")
+        if info.st_nlink > 1:
+            raise Refused("a hard link to another file; refused")
+        if info.st_size > limit:
+            raise Refused("%d bytes, over the limit of %d" % (info.st_size, limit))
+        with os.fdopen(fd, "rb") as f:
+            fd = None
+            return f.read(limit + 1), info.st_mtime
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _read_folder(top, limits, refused, extras):
+    found, seen = [], 0
+    for here, dirs, files in os.walk(top, followlinks=False):
+        for d in list(dirs):
+            inner = os.path.relpath(os.path.join(here, d), top)
+            if os.path.islink(os.path.join(here, d)):
+                refused.append((inner, "a symbolic link; refused, not followed"))
+                dirs.remove(d)
+            elif _skipped(inner):
+                dirs.remove(d)
+        dirs.sort()
+        for name in sorted(files):
+            inner = os.path.relpath(os.path.join(here, name), top)
+            if _skipped(inner):
+                continue
+            seen += 1
+            if seen > limits.max_members:
+                raise Refused("the folder has more than %d files" % limits.max_members)
+            full = os.path.join(here, name)
+            if os.path.islink(full):
+                refused.append((inner, "a symbolic link; refused, not followed"))
+                continue
+            if not name.endswith(".ipynb"):
+                extras.append(inner)
+                continue
+            try:
+                data, mtime = _open_regular(full, limits.max_notebook_bytes)
+                found.append(_read_notebook(inner, data, mtime, mtime, limits))
+            except Refused as why:
+                refused.append((inner, str(why)))
+            except OSError as error:
+                refused.append((inner, "could not be read (%s)" % error.strerror))
+    return found
+
+
+def read_entry(path, kind, limits, refused, extras):
+    if kind == "zip":
+        return _read_zip(path, limits, refused, extras)
+    if kind == "folder":
+        return _read_folder(path, limits, refused, extras)
+    data, mtime = _open_regular(path, limits.max_notebook_bytes)
+    return [_read_notebook(os.path.basename(path), data, mtime, mtime, limits)]
+
+
+def entry_kind(path, entry, wanted):
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise Refused("a symbolic link; refused, not followed")
+    if stat.S_ISDIR(info.st_mode):
+        return "folder"
+    if not stat.S_ISREG(info.st_mode):
+        raise Refused("not a regular file or folder")
+    if entry.lower().endswith(".zip"):
+        return "zip"
+    if entry.endswith(".ipynb") and wanted:
+        return "notebook"
+    hint = "" if wanted else " (a single notebook needs --assignment)"
+    raise Refused("neither a folder nor a .zip" + hint)

@@ -1,0 +1,95 @@
+"""``TruncateOutputs``: bound the size of errors and results, without changing a score.
+
+``GuardedExecute`` caps printed output as it arrives, but an error or a
+result is kept whole, because nbgrader scores from them: any ``error`` output
+gives the cell 0, and the first ``execute_result`` that reads as a number
+gives that many points.  One ``raise ValueError("x" * 50_000_000)`` would
+still make a notebook of hundreds of megabytes.  This step, run by
+``GuardedExecute`` on each cell as soon as it finishes and again as a
+preprocessor after execution (``Autograde.autograde_preprocessors``), cuts
+
+* an error's message and traceback to ``max_chars`` characters, keeping the
+  error (and its name), so the cell still scores 0;
+* each representation of a result to ``max_chars`` characters; a
+  ``text/plain`` that reads as a number is kept as that number, so partial
+  credit is unchanged; images over the limit are dropped.
+"""
+
+import re
+
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Integer
+
+NOTE = " ...[cut by the autograder: %d characters]"
+_NOTE_AT_END = re.compile(r" \.\.\.\[cut by the autograder: \d+ characters\]$")
+REST = "[rest of the traceback cut by the autograder]"
+
+
+def _cut(text, limit):
+    """``text`` cut to ``limit`` characters plus a note; a text cut before is left as it is."""
+    text = text if isinstance(text, str) else "".join(text) if isinstance(text, list) else str(text)
+    if len(text) <= limit:
+        return text
+    already = _NOTE_AT_END.search(text)
+    if already and already.start() <= limit:
+        return text
+    return text[:limit] + NOTE % len(text)
+
+
+def _number_text(text):
+    try:
+        return str(float(text))
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+class TruncateOutputs(NbGraderPreprocessor):
+
+    max_chars = Integer(
+        10_000, help="Characters kept of an error's message and traceback, and of each result field."
+    ).tag(config=True)
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        self.truncate_cell(cell)
+        return cell, resources
+
+    def truncate_cell(self, cell):
+        for output in cell.get("outputs", []):
+            kind = output.get("output_type")
+            if kind == "error":
+                self._truncate_error(output)
+            elif kind in ("execute_result", "display_data"):
+                self._truncate_data(output, keep_number=kind == "execute_result")
+        return cell
+
+    def _truncate_error(self, output):
+        """Cut message and traceback; cutting again changes nothing (it runs twice per cell)."""
+        limit = self.max_chars
+        output["ename"] = _cut(output.get("ename", "Error"), 200)
+        output["evalue"] = _cut(output.get("evalue", ""), limit)
+        kept, used = [], 0
+        for line in output.get("traceback", []):
+            if used >= limit:
+                kept.append(REST)
+                break
+            line = _cut(line, max(limit - used, 200))
+            kept.append(line)
+            used += len(line)
+        output["traceback"] = kept
+
+    def _truncate_data(self, output, keep_number):
+        data = output.get("data", {})
+        for mime in list(data):
+            value = data[mime]
+            size = len(value) if isinstance(value, (str, list)) else len(str(value))
+            if size <= self.max_chars:
+                continue
+            if mime == "text/plain":
+                number = _number_text(value) if keep_number else None
+                data[mime] = number if number is not None else _cut(value, self.max_chars)
+            elif mime.startswith("text/") and mime != "text/html":
+                data[mime] = _cut(value, self.max_chars)
+            else:  # html, images, json: a cut copy would be broken; the text/plain stays
+                del data[mime]
+        if not data:
+            data["text/plain"] = "[output too large; cut by the autograder]"

@@ -1,0 +1,321 @@
+"""Honest accidents are graded fairly: correct notebooks a careless student mangled score full marks.
+
+A course with the tiny fixture assignment and the real ``clone`` assignment.
+Each careless student hands in a *correct* notebook after an accident:
+duplicated cells, deleted cells (tests included), all nbgrader metadata lost
+(a copy through another editor), even cell ids lost, cells added, points
+"raised" in the metadata.  The whole class is collected from an inbox and
+graded through the command line (``python -m autograder collect`` and
+``autograde``: real nbgrader, real kernels, real gradebook); every one must get
+full marks, with a note naming what was repaired.  The learner's self-check
+must say the same of the same notebooks, with the release's points, and must
+stop a loop that swallows the interrupt.  Finally, a notebook whose grading
+raises anyway gets 0 with a reason, feedback, and a kept traceback.
+"""
+
+import copy
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.converters import Autograde
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from autograder.course import course_config
+from autograder.failsafe import LOG_FILE
+from autograder.feedback import generate_feedback
+from autograder.learner_check import check
+from synthetic_course import (FIXTURES, REPO, grade_id, make_course, read, scores, student_notebook,
+                              write_submission)
+from synthetic_course import messages as notes_of
+
+LOOP_IGNORING_INTERRUPTS = ("import time\nwhile True:\n    try:\n        time.sleep(0.1)\n"
+                            "    except KeyboardInterrupt:\n        pass")
+
+
+def cli(root, *args, check_status=True):
+    result = subprocess.run([sys.executable, "-m", "autograder", "--root", root] + list(args),
+                            capture_output=True, text=True, timeout=900)
+    if check_status:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def max_points(config, assignment, folder="solutions"):
+    return sum(c.metadata["nbgrader"]["points"] for c in read(config, folder, assignment).cells
+               if c.metadata.get("nbgrader", {}).get("grade"))
+
+
+def _copy_of(cell, new_id):
+    twin = copy.deepcopy(cell)
+    twin["id"] = new_id
+    return twin
+
+
+def _index(nb, gid):
+    return [grade_id(c) for c in nb.cells].index(gid)
+
+
+def strip_metadata(nb, ids=True):
+    """What a notebook looks like after an editor that keeps no nbgrader metadata."""
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        cell.metadata = {}
+        if not ids:
+            cell.pop("id", None)
+    if not ids:
+        nb.nbformat_minor = 4
+    return nb
+
+
+def careless_fixture_notebooks(config):
+    good = student_notebook(config, "fixture", solved="all")
+    out = {"Zoë": good}  # the same correct notebook, under a Unicode name
+
+    nb = student_notebook(config, "fixture")  # duplicates: the answer written in the copy
+    at = _index(nb, "make_copy")
+    solved = _copy_of(good.cells[at], "c0ffee01")
+    nb.cells.insert(at + 1, solved)
+    at_test = _index(nb, "test_values")
+    nb.cells.insert(at_test + 1, _copy_of(nb.cells[at_test], "c0ffee02"))
+    nb.cells.append(_copy_of(nb.cells[0], "c0ffee03"))
+    out["duplicated"] = nb
+
+    nb = copy.deepcopy(good)  # tests and a locked markdown cell deleted
+    nb.cells = [c for c in nb.cells if grade_id(c) not in ("test_values", "test_reftorch", "intro")]
+    out["deleted"] = nb
+
+    out["stripped"] = strip_metadata(good)
+    out["stripped_no_ids"] = strip_metadata(good, ids=False)
+
+    nb = copy.deepcopy(good)  # a scratch cell and a note of their own
+    nb.cells.insert(_index(nb, "test_values"), nbformat.v4.new_code_cell("print(make_copy)"))
+    nb.cells.append(nbformat.v4.new_markdown_cell("My notes: clone() keeps the graph."))
+    out["added_cells"] = nb
+
+    nb = copy.deepcopy(good)  # claims 100 points for a 1-point test
+    nb.cells[_index(nb, "test_values")].metadata["nbgrader"]["points"] = 100
+    out["claims_points"] = nb
+    return out
+
+
+def careless_clone_notebooks(config):
+    good = student_notebook(config, "clone", solved="all")
+    nb = strip_metadata(good, ids=False)  # no metadata, no ids: matched by text and position
+    try_cell = [i for i, c in enumerate(good.cells) if not c.metadata.get("nbgrader")][0]
+    nb.cells[try_cell].source += "\nprint('my own experiment')"
+    out = {"clone_stripped": nb}
+
+    nb = copy.deepcopy(good)  # answer duplicated, a test and its heading deleted
+    at = _index(nb, "clone-solution")
+    nb.cells.insert(at, _copy_of(nb.cells[at], "c0ffee04"))
+    nb.cells = [c for c in nb.cells if grade_id(c) not in ("clone-strides", "clone-strides-md")]
+    out["clone_mixed"] = nb
+    return out
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("careless"))
+    config = make_course(root, {"fixture": os.path.join(FIXTURES, "fixture"),
+                                "clone": os.path.join(REPO, "solutions", "clone")})
+    return config, root
+
+
+@pytest.fixture(scope="module")
+def notebooks(course):
+    config, _ = course
+    return {"fixture": careless_fixture_notebooks(config), "clone": careless_clone_notebooks(config)}
+
+
+@pytest.fixture(scope="module")
+def graded(course, notebooks, tmp_path_factory):
+    config, root = course
+    inbox = str(tmp_path_factory.mktemp("inbox"))
+    for assignment, group in notebooks.items():
+        for student, nb in group.items():
+            write_submission(os.path.join(inbox, student), nb, assignment + ".ipynb")
+    collected = cli(root, "collect", inbox).stdout
+    assert "skipped 0" in collected, collected
+    out = cli(root, "autograde", "--workers", "2", "--no-progress").stdout
+    return {a: scores(config, a) for a in notebooks}, out
+
+
+def test_every_careless_notebook_scores_full_marks_in_the_grader(course, notebooks, graded):
+    config, _ = course
+    table, output = graded
+    for assignment, group in notebooks.items():
+        full = max_points(config, assignment)
+        for student in group:
+            got = table[assignment][student]
+            assert sum(got.values()) == full, (assignment, student, got, output)
+            assert len(got) == sum(1 for c in read(config, "solutions", assignment).cells
+                                   if c.metadata.get("nbgrader", {}).get("grade"))
+
+
+def test_each_repair_is_named_in_a_note(course, graded):
+    config, _ = course
+    assert notes_of(config, "Zoë", "fixture") == ""
+    text = notes_of(config, "duplicated", "fixture")
+    assert "answer cell make_copy appeared 2 times" in text
+    assert "locked cell test_values appeared 2 times" in text
+    text = notes_of(config, "deleted", "fixture")
+    assert "test cell test_values was missing" in text and "test cell test_reftorch was missing" in text
+    assert "the cell intro was missing" in text
+    for student in ("stripped", "stripped_no_ids"):
+        assert "lost its nbgrader metadata" in notes_of(config, student, "fixture")
+    text = notes_of(config, "added_cells", "fixture")
+    assert "cells you added are not part of the assignment" in text
+    assert "'print(make_copy)'" in text and "'My notes: clone() keeps the graph.'" in text
+    assert "points of cell test_values were changed" in notes_of(config, "claims_points", "fixture")
+    assert "lost its nbgrader metadata" in notes_of(config, "clone_stripped", "clone")
+    text = notes_of(config, "clone_mixed", "clone")
+    assert "test cell clone-strides was missing" in text and "clone-solution appeared 2 times" in text
+
+
+def test_claimed_points_do_not_raise_the_maximum(course, graded):
+    config, _ = course
+    from nbgrader.api import Gradebook
+
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        sub = gb.find_submission("fixture", "claims_points")
+        assert sub.max_score == max_points(config, "fixture") == 5
+
+
+def test_feedback_is_written_for_every_careless_student(course, notebooks, graded):
+    config, root = course
+    cli(root, "feedback", "fixture")
+    for student in notebooks["fixture"]:
+        folder = os.path.join(root, "autograder", "feedback", student, "fixture")
+        assert os.listdir(folder) == ["fixture.html"], (student, os.listdir(folder))
+
+
+# -- the learner's self-check ---------------------------------------------------------------
+
+def _visible_points(config, assignment):
+    return max_points(config, assignment, folder="exercises")
+
+
+@pytest.mark.parametrize("assignment,student", [
+    ("fixture", "duplicated"), ("fixture", "deleted"), ("fixture", "stripped_no_ids"),
+    ("fixture", "claims_points"), ("clone", "clone_stripped"), ("clone", "clone_mixed")])
+def test_the_self_check_agrees_with_the_grader(course, notebooks, assignment, student, tmp_path):
+    config, root = course
+    path = write_submission(str(tmp_path), notebooks[assignment][student], "%s.ipynb" % assignment)
+    result = check(path, root=root)
+    full = _visible_points(config, assignment)
+    assert result.all_passed, result.format()
+    assert (result.score, result.max_score) == (full, full), result.format()
+    assert "Score: %g/%g  (all tests pass)" % (full, full) in result.format()
+
+
+def test_the_self_check_command_caps_claimed_points(course, notebooks, tmp_path):
+    config, root = course
+    path = write_submission(str(tmp_path), notebooks["fixture"]["claims_points"], "fixture.ipynb")
+    result = cli(root, "check", path)
+    assert "Score: 5/5  (all tests pass)" in result.stdout, result.stdout
+    assert "the points of cell test_values were changed" in result.stdout
+
+
+def test_the_self_check_of_a_release_edited_in_place_uses_the_committed_copy(course, notebooks,
+                                                                              tmp_path):
+    """A learner works in exercises/ itself: the pristine release is git's committed copy."""
+    config, root = course
+    learner = tmp_path / "repo"
+    shutil.copytree(os.path.join(root, "exercises"), learner / "exercises")
+    git = ["git", "-c", "user.name=learner", "-c", "user.email=l@example.org"]
+    subprocess.run(git + ["init", "-q", str(learner)], check=True)
+    subprocess.run(git + ["add", "exercises"], cwd=learner, check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "release"], cwd=learner, check=True)
+    in_place = str(learner / "exercises" / "fixture" / "fixture.ipynb")
+    nbformat.write(notebooks["fixture"]["deleted"], in_place)
+    result = check(in_place, root=str(learner))
+    assert result.all_passed and result.score == 5, result.format()
+    assert "test cell test_values was missing" in result.format()
+
+
+def test_the_self_check_stops_a_loop_that_swallows_the_interrupt(course, tmp_path):
+    config, root = course
+    nb = student_notebook(config, "fixture", replace={"make_copy": LOOP_IGNORING_INTERRUPTS})
+    path = write_submission(str(tmp_path), nb, "fixture.ipynb")
+    result = cli(root, "check", path, "--timeout", "2", check_status=False)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "cell 3 did not stop when interrupted after 2 s" in result.stdout
+    assert "tests after that point did not run" in result.stdout
+    assert "Score: 0/5" in result.stdout
+
+
+def test_the_self_check_stops_a_notebook_past_its_time_limit(course, tmp_path):
+    config, root = course
+    slow = "import time\ntime.sleep(30)\n\ndef make_copy(t):\n    return t.detach().clone()"
+    path = write_submission(str(tmp_path), student_notebook(config, "fixture", replace={"make_copy": slow}),
+                            "fixture.ipynb")
+    result = check(path, root=root, timeout=60, notebook_timeout=3)
+    assert not result.all_passed
+    assert "the notebook ran longer than 3 s" in result.format()
+
+
+# -- when grading fails anyway ----------------------------------------------------------------
+
+class ExplodesOnMarkedAnswers(NbGraderPreprocessor):
+    """Stands for a grader bug: raises on any notebook whose answer mentions EXPLODE."""
+
+    def preprocess(self, nb, resources):
+        if any("EXPLODE" in c.source for c in nb.cells):
+            raise RuntimeError("a grader bug triggered by this notebook")
+        return nb, resources
+
+
+@pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")  # nbgrader's own autoflush notices
+def test_a_notebook_whose_grading_raises_gets_zero_feedback_and_a_kept_traceback(course):
+    config, root = course
+    student = "unlucky"
+    nb = student_notebook(config, "fixture", replace={
+        "make_copy": "def make_copy(t):\n    return t.detach().clone()  # EXPLODE"})
+    write_submission(os.path.join(root, "autograder", "submitted", student, "fixture"), nb,
+                     "fixture.ipynb")
+    graded_config = course_config(root)
+    graded_config.Autograde.sanitize_preprocessors = (
+        list(graded_config.Autograde.sanitize_preprocessors) + [ExplodesOnMarkedAnswers])
+    graded_config.CourseDirectory.assignment_id = "fixture"
+    graded_config.CourseDirectory.student_id = student
+    converter = Autograde(coursedir=CourseDirectory(config=graded_config), config=graded_config)
+    converter.force = True
+    converter.start()  # plain nbgrader, as `nbgrader autograde` runs it: no exception escapes
+
+    assert scores(config, "fixture")[student] == {"test_values": 0, "test_new_memory": 0,
+                                                  "test_warning_is_not_an_error": 0, "test_reftorch": 0}
+    folder = os.path.join(root, "autograder", "autograded", student, "fixture")
+    with open(os.path.join(folder, LOG_FILE)) as f:
+        log = f.read()
+    assert "student unlucky, assignment fixture" in log
+    assert "RuntimeError: a grader bug triggered by this notebook" in log and "Traceback" in log
+    assert "the autograder failed on this notebook (RuntimeError)" in notes_of(config, student, "fixture")
+
+    assert generate_feedback(config, ["fixture"], student) == {"fixture": True}
+    feedback = os.path.join(root, "autograder", "feedback", student, "fixture")
+    assert os.listdir(feedback) == ["fixture.html"]  # the log and messages.json stay private
+    with open(os.path.join(feedback, "fixture.html")) as f:
+        page = html.unescape(re.sub(r"<[^>]+>", "", f.read()))
+    assert "the autograder failed on this notebook (RuntimeError)" in page
+    assert "grader bug" not in page  # the traceback is for the instructor only
+
+
+def test_a_student_not_graded_at_all_still_gets_a_feedback_page(course):
+    config, root = course
+    folder = os.path.join(root, "autograder", "autograded", "crashed", "fixture")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "messages.json"), "w") as f:
+        json.dump(["not graded, 0 points: the grading process crashed (<b>MemoryError</b>)"], f)
+    generate_feedback(config, ["fixture"], "crashed")
+    with open(os.path.join(root, "autograder", "feedback", "crashed", "fixture", "fixture.html")) as f:
+        page = f.read()
+    assert "the grading process crashed (&lt;b&gt;MemoryError&lt;/b&gt;)" in page
+    assert "<b>MemoryError" not in page
