@@ -49,6 +49,15 @@ def tensor_lines(t):
     ]
 
 
+def cell_text(v):
+    """A storage slot's value, short enough for a cell: 3 significant digits, T/F for booleans."""
+    if isinstance(v, bool):
+        return "T" if v else "F"
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    return str(v)
+
+
 def counter_tag(c):
     return f"{c.label}={'-' if c.version is None else c.version}"
 

@@ -42,7 +42,7 @@ TOP = 44              # first row of every panel
 PAD = 16
 
 NAME_X, NAME_H, NAME_STEP = 16, 24, 32
-GUTTER = 44           # between names and tensors: name arrows and .grad links
+GUTTER = 36           # between names and tensors: name arrows and .grad links
 SWATCH = 12           # the patterned strip on a tensor box's left edge
 TEXT_X = SWATCH + 6   # where a tensor box's text starts
 TAG_W, TAG_H = 52, 17
@@ -114,8 +114,10 @@ def fit(arrangements, width):
     The widest arrangement that fits (after shrinking by at most 4%) is
     scaled down to the width; if none fits, the panels are stacked and each
     one wider than the width is shrunk on its own, so a wide graph does not
-    make the tensor boxes small. Sizes are rounded as in ``as_json``."""
-    arrangements = [a.as_json() for a in arrangements]
+    make the tensor boxes small. ``arrangements`` are ``Arrangement`` objects
+    or their ``as_json()`` dicts (as read back from an SVG); sizes are rounded
+    as in ``as_json``."""
+    arrangements = [a if isinstance(a, dict) else a.as_json() for a in arrangements]
     chosen = arrangements[-1]
     for arrangement in arrangements:
         if arrangement["width"] * SHRINK <= width:
@@ -232,23 +234,25 @@ def _layout_objects(layout, snapshots):
         layout.tensors[label] = (tx, TOP + i * TENSOR_STEP)
         layout.colour_index[label] = i
     lanes = _assign_lanes(snapshots, slot)
-    lane_x0 = tx + tw + 18
+    lane_x0 = tx + tw + 14
     for label, lane in lanes.items():
         layout.lanes[label] = lane_x0 + lane * LANE_STEP
     n_lanes = 1 + max(lanes.values(), default=-1)
-    width = (lane_x0 + n_lanes * LANE_STEP if n_lanes else tx + tw) + 24
+    width = (lane_x0 + n_lanes * LANE_STEP if n_lanes else tx + tw) + 12
     height = max(TOP + len(names) * NAME_STEP, TOP + len(tensors) * TENSOR_STEP)
     layout.panels["objects"] = Panel(width, height)
 
 
 def _layout_storages(layout, snapshots, tensor_order):
-    viewers, cells, titles = {}, {}, {}
+    viewers, cells, titles, values = {}, {}, {}, {}
     for snap in snapshots:
         for label, storage in snap.storages.items():
             rows = viewers.setdefault(label, [])
             rows.extend(t for t in storage.tensors if t not in rows)
             count = len(storage.values) if storage.values is not None else 0
             cells[label] = max(cells.get(label, 0), count)
+            values[label] = max([values.get(label, 0)] + [text_width(B.cell_text(v), B.FONT) + 6
+                                                           for v in storage.values or ()])
             big, small = B.storage_title(storage)
             titles[label] = max(titles.get(label, 0), text_width(big, B.FONT), text_width(small, B.SMALL))
     x, y = PAD, TOP
@@ -256,7 +260,8 @@ def _layout_storages(layout, snapshots, tensor_order):
     for label in _first_seen(snapshots, "storages"):
         rows = sorted(viewers[label], key=tensor_order.get)
         count = cells[label]
-        cell_w = max(CELL_MIN, min(CELL_MAX, STRIP_MAX_W // max(count, 1)))
+        # Wide enough for the values (no wider than the strip allows); a value that does not fit is left out.
+        cell_w = max(CELL_MIN, min(max(CELL_MAX, values[label]), STRIP_MAX_W // max(count, 1)))
         row_y = y + STRIP_TOP + STRIP_H + 6
         for t in rows:
             layout.rows[(label, t)] = row_y

@@ -22,8 +22,10 @@ The picture has a ``<title>``, an ``aria-label`` and a ``<desc>`` holding the
 narration, so a screen reader gets the same content as the eye.
 """
 
+import html
 import itertools
 import json
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 from . import _boxes as B
@@ -36,14 +38,6 @@ _ids = itertools.count(1)
 _DASHED = ' stroke-dasharray="4 2"'
 _DOTTED = ' stroke-dasharray="2 2"'
 FONT_FAMILY = "DejaVu Sans Mono, Menlo, Consolas, monospace"
-
-
-def _fmt_value(v):
-    if isinstance(v, bool):
-        return "T" if v else "F"
-    if isinstance(v, float):
-        return f"{v:.3g}"
-    return str(v)
 
 
 def _text(x, y, s, cls="", anchor="start", weight=None, size=None, fill=None):
@@ -149,6 +143,32 @@ def render_svg(snap, layout, changes=None, title="Memory diagram", narration="")
         f'<desc id="{prefix}-desc">{escape(narration)}</desc>'
         + "".join(body) + "</svg>"
     )
+
+
+_ROOT = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" class="md-diagram"[^>]*>')
+_ARRANGEMENTS = re.compile(r"""data-arrangements=(?:'([^']*)'|"([^"]*)")""")
+
+
+def fit_svg(svg, width):
+    """``svg`` (made by ``render_svg``) re-arranged and scaled for ``width`` pixels.
+
+    What ``static/widget.js`` does in the browser, done on the text: each
+    panel moved (and shrunk, when stacked), the storage arrows shown or
+    hidden, the root's size and viewBox set."""
+    head = _ROOT.search(svg).group(0)
+    found = _ARRANGEMENTS.search(head)
+    fitted = L.fit(json.loads(html.unescape(found.group(1) or found.group(2))), width)
+    w, h = round(fitted.width), round(fitted.height)
+    new_head = re.sub(r' width="[^"]*" height="[^"]*" viewBox="[^"]*"',
+                      f' width="{int(w * fitted.scale)}" height="{int(h * fitted.scale)}" viewBox="0 0 {w} {h}"',
+                      head, count=1)
+    new_head = re.sub(r'data-arrangement="[^"]*"', f'data-arrangement="{fitted.name}"', new_head, count=1)
+    svg = svg.replace(head, new_head, 1)
+    for name, placed in fitted.panels.items():
+        svg = re.sub(rf'(<g class="md-panel md-panel-{name}" data-panel="{name}") transform="[^"]*"',
+                     rf'\1 transform="{_transform(*placed)}"', svg, count=1)
+    hidden = "" if fitted.arrows else ' display="none"'
+    return re.sub(r'<g class="md-storage-arrows"[^>]*>', f'<g class="md-storage-arrows"{hidden}>', svg, count=1)
 
 
 def _draw_names(snap, layout, marks, arrow):
@@ -276,7 +296,7 @@ def _draw_storages(snap, layout, changes, prefix):
                      f'stroke="{CHANGE if hot else INK}" stroke-width="{2.5 if hot else 1}"'
                      f'{_DASHED if hot else ""}/>')
             if i < len(values):
-                text = _fmt_value(values[i])
+                text = B.cell_text(values[i])
                 if text_width(text, B.FONT) <= cw - 3:
                     body += _text(cx + cw / 2, strip_y + 17, text, "md-value", anchor="middle",
                                   weight="bold" if hot else None)
