@@ -12,7 +12,8 @@ The three panels (``md-panel-objects``, ``md-panel-storages``,
 ``md-panel-graph``) are groups moved into place by a ``translate``. The root
 ``<svg>`` lists every arrangement of them in ``data-arrangements`` and is
 drawn fitted to ``_layout.STATIC_WIDTH`` for a static picture; the widget
-refits it to the width it has (``static/widget.js``).
+refits it to the width it has (``static/widget.js``), and ``fit_svg`` does
+the same on the text, for any width.
 
 Every box that holds text is a group whose first rectangle has the class
 ``md-frame``: that is the box its labels must stay inside, which is what

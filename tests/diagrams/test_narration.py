@@ -123,6 +123,7 @@ def test_narration_css_is_prose_and_code_wraps_only_at_spaces():
     code = rules[".md-widget code"]
     assert "white-space: normal" in code and "word-break: normal" in code and "overflow-wrap: normal" in code
     assert not re.search(r"break-all|anywhere", css)
-    assert "pre-wrap" not in rules[".md-narration"] if ".md-narration" in rules else True
+    assert "pre" not in rules[".md-narration"] and "font-family" not in rules[".md-narration"]
+    assert "pre-wrap" in rules[".md-narration .md-stmt"]  # a statement keeps its indentation
     js = (STATIC / "widget.js").read_text()
     assert 'el("details"' in js and '"Full state"' in js
