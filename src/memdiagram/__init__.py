@@ -14,14 +14,16 @@ Both work with torch and with reftorch tensors (one ``TensorAdapter`` each,
 see ``_adapter``). The picture is built in four stages, one module each:
 ``_model`` takes a snapshot (plain data), ``_diff`` compares two snapshots,
 ``_layout`` places everything (stable across steps) and ``_svg`` draws it;
-``_narration`` says the same thing in words.
+``_narration`` says the same thing in words. ``_boxes`` says what each box
+holds and ``_geometry`` how much room that takes, and checks that no label
+of a finished figure hides under another or leaves its box.
 """
 
 from ._adapter import adapter_for, adapter_for_module
 from ._diff import Changes, diff
 from ._layout import compute_layout
 from ._model import Labels, Snapshot, take_snapshot
-from ._narration import narrate
+from ._narration import narrate, narration
 from ._run import named_tensors, record
 from ._static import StaticDiagram
 from ._svg import render_svg
@@ -82,7 +84,10 @@ def show(**named):
 
 
 def build_steps(statements, torch=None, namespace=None):
-    """Run the statements once: (snapshots, changes, svgs, narrations), one entry per step."""
+    """Run the statements once: (snapshots, changes, svgs, narrations), one entry per step.
+
+    ``narrations`` are ``_narration.Narration`` objects: ``.text()`` for plain
+    text, ``.changes_html()`` and ``.state_html()`` for the widget."""
     if torch is None:
         import torch as torch_module
 
@@ -95,12 +100,12 @@ def build_steps(statements, torch=None, namespace=None):
     total = len(snapshots)
     for i, snap in enumerate(snapshots, start=1):
         change = diff(previous, snap)
-        text = narrate(snap, change, step=i, total=total)
+        told = narration(snap, change, step=i, total=total, before=previous)
         svg = render_svg(snap, layout, change, title=f"Memory diagram, step {i} of {total}: {snap.statement}",
-                         narration=text)
+                         narration=told.text())
         changes.append(change)
         svgs.append(svg)
-        narrations.append(text)
+        narrations.append(told)
         previous = snap
     return snapshots, changes, svgs, narrations
 

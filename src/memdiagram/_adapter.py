@@ -12,14 +12,26 @@ these questions about a tensor, and nothing else:
 * ``counter_key(t)``   which version counter object the tensor holds (equal
                        keys mean a shared counter), and how that was found out;
 * ``base(t)``          the tensor a view was made from (``t._base``);
+* ``grad(t)``          the tensor ``t.grad`` holds, or None;
 * ``grad_fn(t)``, ``next_functions(node)``, ``node_name(node)``,
-  ``accumulated_variable(node)``: the autograd graph.
+  ``accumulated_variable(node)``: the autograd graph;
+* ``saved_state(node)`` whether the node still keeps the tensors it saved for
+                       backward (see ``SAVED_STATES``).
 
 Every method only reads. Reading must not bump a version, create graph nodes
 or move memory: the diagram has to show the program's state, not its own.
 
 ``adapter_for(tensor)`` and ``adapter_for_module(module)`` pick the adapter.
 """
+
+
+#: what ``saved_state(node)`` answers, and what it means
+SAVED_STATES = {
+    None: "the node saved no tensor for backward (or none that can be seen)",
+    "kept": "the node keeps the tensors it saved for backward",
+    "modified": "a tensor the node saved was modified in place since: backward through it raises",
+    "freed": "a backward pass freed the node's saved tensors: a second backward through it raises",
+}
 
 
 class TensorAdapter:
@@ -58,6 +70,10 @@ class TensorAdapter:
     def base(self, t):
         return getattr(t, "_base", None)
 
+    def grad(self, t):
+        """The tensor ``t.grad`` holds (None when nothing was accumulated)."""
+        raise NotImplementedError
+
     def grad_fn(self, t):
         return t.grad_fn
 
@@ -71,6 +87,10 @@ class TensorAdapter:
     def accumulated_variable(self, node):
         """For an AccumulateGrad node, the leaf it adds gradients into."""
         return getattr(node, "variable", None)
+
+    def saved_state(self, node):
+        """One of the keys of ``SAVED_STATES``, found by reading, never by running backward."""
+        raise NotImplementedError
 
 
 def adapter_for(obj):

@@ -5,12 +5,14 @@ from a set of named tensors:
 
 * ``names``    name -> tensor label (``b = a`` gives two names, one tensor);
 * ``tensors``  one ``TensorInfo`` per tensor *object*: its metadata, the
-               storage it looks into and the storage slots its elements occupy
-               (``offset + sum(index_k * stride_k)``, every index);
+               storage it looks into, the storage slots its elements occupy
+               (``offset + sum(index_k * stride_k)``, every index) and the
+               tensor its ``.grad`` holds;
 * ``storages`` one ``StorageInfo`` per allocation, with its values;
 * ``counters`` one ``CounterInfo`` per version counter object, with the
                tensors that hold it;
-* ``nodes``    the autograd graph reachable from those tensors' ``grad_fn``.
+* ``nodes``    the autograd graph reachable from those tensors' ``grad_fn``,
+               with whether each node still keeps what it saved for backward.
 
 Objects are given short labels (T1, S2, C1, N3) by a ``Labels`` table. In a
 step-through one table is used for every step, and it keeps the objects
@@ -18,8 +20,9 @@ alive, so the same object gets the same label at every step and Python cannot
 reuse an address for a new object while the steps are being recorded.
 
 Besides the named tensors, a snapshot also shows tensors the program can no
-longer name but that still matter: the base of a view, and the leaf at the
-end of an ``AccumulateGrad`` edge.
+longer name but that still matter: the base of a view, the leaf at the end of
+an ``AccumulateGrad`` edge, and the gradient tensor in a drawn tensor's
+``.grad``.
 """
 
 from dataclasses import dataclass, field
@@ -44,6 +47,8 @@ class TensorInfo:
     storage: str         # storage label
     counter: object      # counter label or None
     base: object         # label of the tensor this is a view of, or None
+    grad: object         # label of the tensor in .grad, or None
+    grad_of: tuple       # labels of the drawn tensors whose .grad this tensor is
     slots: tuple         # storage slots covered by the elements, sorted, no repeats
     positions: tuple     # the slot of each element, in index order (flat)
     values: tuple        # the tensor's own elements, flat, in index order
@@ -74,6 +79,7 @@ class NodeInfo:
     next: tuple          # labels of next_functions nodes
     variable: object     # for AccumulateGrad: label of the leaf tensor
     outputs: tuple       # labels of drawn tensors whose grad_fn this is
+    saved: object        # None, "kept", "modified" or "freed" (see _adapter.SAVED_STATES)
 
 
 @dataclass
@@ -119,7 +125,7 @@ def take_snapshot(named, adapter, labels=None, statement=""):
     labels = labels if labels is not None else Labels()
     snap = Snapshot(statement=statement, library=adapter.library)
 
-    # 1. Which tensor objects to draw: the named ones, then bases and graph leaves.
+    # 1. Which tensor objects to draw: the named ones, then bases, graph leaves and gradients.
     objects = {}
     names_of = {}
 
@@ -137,6 +143,12 @@ def take_snapshot(named, adapter, labels=None, statement=""):
             if base is not None:
                 add(base)
 
+    def add_grads():
+        for t in list(objects.values()):
+            grad = adapter.grad(t)
+            if grad is not None:
+                add(grad)
+
     for name, t in named.items():
         add(t, name)
     add_bases()
@@ -146,6 +158,11 @@ def take_snapshot(named, adapter, labels=None, statement=""):
         if leaf is not None:
             add(leaf)
     add_bases()
+    drawn = 0
+    while drawn != len(objects):  # a gradient can have a base, or a gradient of its own
+        drawn = len(objects)
+        add_grads()
+        add_bases()
 
     tensor_label = {key: labels.label("T", key, t) for key, t in objects.items()}
     node_label = {id(n): labels.label("N", id(n), n) for n in nodes}
@@ -153,6 +170,11 @@ def take_snapshot(named, adapter, labels=None, statement=""):
     # 2. Tensors, storages and counters.
     storage_viewers = {}
     counter_holders = {}
+    grads = {key: adapter.grad(t) for key, t in objects.items()}
+    grad_of = {}
+    for key, grad in grads.items():
+        if grad is not None:
+            grad_of.setdefault(id(grad), []).append(tensor_label[key])
     for key, t in objects.items():
         meta = adapter.metadata(t)
         s_label = labels.label("S", adapter.storage_key(t))
@@ -181,6 +203,8 @@ def take_snapshot(named, adapter, labels=None, statement=""):
             grad_fn_label=None if grad_fn is None else node_label.get(id(grad_fn)),
             version=meta["version"], storage=s_label, counter=c_label,
             base=None if base is None else tensor_label[id(base)],
+            grad=None if grads[key] is None else tensor_label[id(grads[key])],
+            grad_of=tuple(grad_of.get(key, ())),
             slots=tuple(sorted(set(positions.reshape(-1).tolist()))),
             positions=tuple(positions.reshape(-1).tolist()),
             values=_values_of(t, adapter, values, meta),
@@ -205,6 +229,7 @@ def take_snapshot(named, adapter, labels=None, statement=""):
             next=tuple(node_label[id(n)] for n in adapter.next_functions(node)),
             variable=None if leaf is None else tensor_label[id(leaf)],
             outputs=tuple(outputs.get(n_label, ())),
+            saved=adapter.saved_state(node),
         )
     snap.names = {name: tensor_label[id(t)] for name, t in named.items()}
     return snap

@@ -38,7 +38,9 @@ def pattern_svg(pattern_id, index):
         "vertical": f'<path d="M2,0 V8 M6,0 V8" stroke="{c}" stroke-width="1.6"/>',
     }[kind]
     opacity = "0.55" if kind == "solid" else "0.22"
+    # The texture is drawn half-transparent, so the "#k" marks written over it stay readable.
     return (
         f'<pattern id="{pattern_id}" patternUnits="userSpaceOnUse" width="8" height="8">'
-        f'<rect width="8" height="8" fill="{c}" fill-opacity="{opacity}"/>{marks}</pattern>'
+        f'<rect width="8" height="8" fill="{c}" fill-opacity="{opacity}"/>'
+        f'<g opacity="0.6">{marks}</g></pattern>'
     )

@@ -3,7 +3,10 @@
 reftorch keeps the storage, the version counter and the graph as ordinary
 objects, so nothing here is inferred: two tensors share memory exactly when
 they hold the same ``UntypedStorage`` object, and share a version counter
-exactly when they hold the same ``VersionCounter`` object.
+exactly when they hold the same ``VersionCounter`` object. ``.grad`` is the
+``_grad`` slot (read directly: the ``grad`` property warns for non-leaves),
+and a node's saved tensors are its ``_saved`` list of ``SavedTensor``, each
+knowing whether backward released it and the version it was saved at.
 """
 
 from ._adapter import TensorAdapter
@@ -42,6 +45,19 @@ class ReftorchAdapter(TensorAdapter):
         itemsize = t._dtype.itemsize
         whole = t._storage.nbytes() // itemsize * itemsize
         return t._storage._bytes[:whole].view(t._dtype._numpy_type).tolist()
+
+    def grad(self, t):
+        return t._grad
+
+    def saved_state(self, node):
+        saved = getattr(node, "_saved", ())
+        if not saved:
+            return None
+        if any(s._released for s in saved):
+            return "freed"
+        if any(s._tensor._version != s._version for s in saved):
+            return "modified"
+        return "kept"
 
     def counter_key(self, t, others):
         return ("reftorch", id(t._version_counter)), "the VersionCounter object the tensor holds"

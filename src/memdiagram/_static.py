@@ -47,13 +47,15 @@ def filmstrip_svg(svgs, captions, title):
         w, h = _size_of(svg)
         parts.append(f'<text class="md-caption" x="8" y="{y + 20:.0f}" font-weight="bold">'
                      f'{escape(caption)}</text>')
-        inner = svg.replace("<svg ", f'<svg x="0" y="{y + 28:.0f}" ', 1)
+        inner = svg.replace("<svg ", f'<svg x="0" y="{y + 28:.0f}" ', 1).replace(
+            ' style="max-width:100%;height:auto"', "", 1)  # a nested svg keeps its own size
         parts.append(inner)
         y += h + 40
         width = max(width, w)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="md-filmstrip" role="img" width="{width:.0f}" '
-        f'height="{y:.0f}" viewBox="0 0 {width:.0f} {y:.0f}" aria-label={quoteattr(title)} '
+        f'height="{y:.0f}" viewBox="0 0 {width:.0f} {y:.0f}" style="max-width:100%;height:auto" '
+        f'aria-label={quoteattr(title)} '
         f'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="13">'
         f'<title>{escape(title)}</title><rect width="100%" height="100%" fill="#fff"/>'
         + "".join(parts) + "</svg>"

@@ -2,35 +2,43 @@
 
 No Graphviz, no browser: the SVG is built as a string from the ``Layout``
 (where things go) and the ``Snapshot`` (what to draw). Every drawn object is a
-``<g>`` with a class (``md-name``, ``md-tensor``, ``md-counter``,
+``<g>`` with a class (``md-name``, ``md-tensor``, ``md-grad``, ``md-counter``,
 ``md-storage``, ``md-view``, ``md-node``, ``md-leaf``) and ``data-*``
 attributes naming the object, so tests and scripts can read the picture
 back. Whatever changed in this step carries the class ``md-changed``, a
 dashed outline and a word saying what changed.
 
+The three panels (``md-panel-objects``, ``md-panel-storages``,
+``md-panel-graph``) are groups moved into place by a ``translate``. The root
+``<svg>`` lists every arrangement of them in ``data-arrangements`` and is
+drawn fitted to ``_layout.STATIC_WIDTH`` for a static picture; the widget
+refits it to the width it has (``static/widget.js``), and ``fit_svg`` does
+the same on the text, for any width.
+
+Every box that holds text is a group whose first rectangle has the class
+``md-frame``: that is the box its labels must stay inside, which is what
+``_geometry.label_problems`` checks.
+
 The picture has a ``<title>``, an ``aria-label`` and a ``<desc>`` holding the
 narration, so a screen reader gets the same content as the eye.
 """
 
+import html
 import itertools
+import json
+import re
 from xml.sax.saxutils import escape, quoteattr
 
+from . import _boxes as B
 from . import _layout as L
 from ._diff import Changes
+from ._geometry import text_width
 from ._palette import CHANGE, INK, MUTED, PAPER, colour, pattern_svg
 
 _ids = itertools.count(1)
-CHAR_W = 7.2
 _DASHED = ' stroke-dasharray="4 2"'
-_DOTTED = ' stroke-dasharray="2 2"'  # width of one character of the 12px monospace font
-
-
-def _fmt_value(v):
-    if isinstance(v, bool):
-        return "T" if v else "F"
-    if isinstance(v, float):
-        return f"{v:.3g}"
-    return str(v)
+_DOTTED = ' stroke-dasharray="2 2"'
+FONT_FAMILY = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 
 
 def _text(x, y, s, cls="", anchor="start", weight=None, size=None, fill=None):
@@ -41,11 +49,17 @@ def _text(x, y, s, cls="", anchor="start", weight=None, size=None, fill=None):
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{escape(str(s))}</text>'
 
 
-def _badge(x, y, word):
-    """A change mark: a word on a vermillion tag (colour and text both say it)."""
-    w = len(word) * 6.6 + 8
-    return (f'<g class="md-badge"><rect x="{x:.1f}" y="{y - 11:.1f}" width="{w:.1f}" height="14" rx="3" '
-            f'fill="{CHANGE}"/>{_text(x + 4, y, word, size=11, fill=PAPER, weight="bold")}</g>')
+def _frame(x, y, w, h, cls="", rx=5, fill="none", stroke="none", extra=""):
+    return (f'<rect class="md-frame{" " + cls if cls else ""}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+            f'height="{h:.1f}" rx="{rx}" fill="{fill}" stroke="{stroke}"{extra}/>')
+
+
+def _badge(right, baseline, word):
+    """A change mark ending at ``right``: a word on a vermillion tag (colour and text both say it)."""
+    w = L.badge_width(word)
+    x = right - w
+    return (f'<g class="md-badge">{_frame(x, baseline - 11, w, 15, rx=3, fill=CHANGE)}'
+            f'{_text(x + 4, baseline, word, size=B.BADGE, fill=PAPER, weight="bold")}</g>')
 
 
 def _outline(x, y, w, h):
@@ -54,9 +68,12 @@ def _outline(x, y, w, h):
             'stroke-dasharray="7 4"/>')
 
 
-def _arrow(x1, y1, x2, y2, cls, marker, colour_=INK, dash=None):
-    mid = (x1 + x2) / 2
-    d = f"M{x1:.1f},{y1:.1f} C{mid:.1f},{y1:.1f} {mid:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
+def _arrow(x1, y1, x2, y2, cls, marker, colour_=INK, dash=None, bend=None):
+    if bend is None:
+        mid = (x1 + x2) / 2
+        d = f"M{x1:.1f},{y1:.1f} C{mid:.1f},{y1:.1f} {mid:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
+    else:  # out to the side by ``bend`` and back: for links within one column
+        d = f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 + bend:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     return (f'<path class="md-arrow {cls}" d="{d}" fill="none" stroke="{colour_}" stroke-width="1.6"'
             f'{dash_attr} marker-end="url(#{marker})"/>')
@@ -68,47 +85,91 @@ def _group(cls, attrs, body, changed):
     return f'<g class="{cls}"{attr_text}>{body}</g>'
 
 
+def _transform(x, y, scale):
+    return f"translate({x:.0f},{y:.0f})" + ("" if scale == 1 else f" scale({scale:.4f})")
+
+
+def _panel(name, placed, size, body, fill="none", stroke="none"):
+    return (f'<g class="md-panel md-panel-{name}" data-panel="{name}" transform="{_transform(*placed)}">'
+            + _frame(0, 0, size.width, size.height, "md-panel-frame", rx=8, fill=fill, stroke=stroke)
+            + "".join(body) + "</g>")
+
+
 def render_svg(snap, layout, changes=None, title="Memory diagram", narration=""):
     """The SVG text for ``snap`` drawn at the places given by ``layout``."""
     prefix = f"md{next(_ids)}"
     changes = changes if changes is not None else Changes()
-    marks = changes.marked()
-    out = []
+    arrow = f"{prefix}-arrow"
+    fitted = layout.fit()
     defs = [
-        f'<marker id="{prefix}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        f'<marker id="{arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
         f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/></marker>',
     ]
     for label in snap.tensors:
         defs.append(pattern_svg(f"{prefix}-fill-{label}", layout.colour_index[label]))
-    out.append("<defs>" + "".join(defs) + "</defs>")
-    out.append(f'<rect class="md-background" width="{layout.width}" height="{layout.height}" fill="{PAPER}"/>')
 
-    heading_y = L.TOP - 30
-    out.append(f'<rect class="md-panel md-graph-panel" x="{layout.graph_x}" y="{heading_y - 18}" '
-               f'width="{layout.width - layout.graph_x - 8}" height="{layout.height - heading_y + 10}" '
-               f'rx="8" fill="#f6f6f6" stroke="{MUTED}"/>')
-    out.append(_text(L.NAME_X, heading_y, "names", "md-heading", weight="bold"))
-    out.append(_text(L.TENSOR_X, heading_y, "tensor objects", "md-heading", weight="bold"))
-    out.append(_text(layout.storage_x, heading_y, "storages (memory)", "md-heading", weight="bold"))
-    out.append(_text(layout.graph_x + 12, heading_y, "autograd graph", "md-heading", weight="bold"))
-    arrow = f"{prefix}-arrow"
+    objects = [_text(L.NAME_X, L.HEAD_Y, "names", "md-heading", weight="bold"),
+               _text(layout.tensor_x, L.HEAD_Y, "tensor objects", "md-heading", weight="bold")]
+    objects += _draw_tensors(snap, layout, changes, prefix)
+    objects += _draw_grad_links(snap, layout, changes, arrow)
+    objects += _draw_counters(snap, layout, changes)
+    objects += _draw_names(snap, layout, changes.marked(), arrow)
+    storages = [_text(L.PAD, L.HEAD_Y, "storages (memory)", "md-heading", weight="bold")]
+    storages += _draw_storages(snap, layout, changes, prefix)
+    graph = [_text(12, L.HEAD_Y, "autograd graph", "md-heading", weight="bold")]
+    graph += _draw_graph(snap, layout, changes, arrow)
 
-    out.extend(_draw_storages(snap, layout, changes, prefix, arrow))
-    out.extend(_draw_tensors(snap, layout, changes, prefix))
-    out.extend(_draw_counters(snap, layout, changes))
-    out.extend(_draw_names(snap, layout, marks, arrow))
-    out.extend(_draw_graph(snap, layout, marks, arrow))
-
+    # Arrows are shown only where the storages sit right of the tensors, both at the top.
+    arrows = _draw_storage_arrows(snap, layout, (0, 0), (layout.panels["objects"].width, 0), arrow)
+    hidden = "" if fitted.arrows else ' display="none"'
+    body = [
+        "<defs>" + "".join(defs) + "</defs>",
+        f'<rect class="md-background" width="100%" height="100%" fill="{PAPER}"/>',
+        _panel("objects", fitted.panels["objects"], layout.panels["objects"], objects),
+        _panel("storages", fitted.panels["storages"], layout.panels["storages"], storages),
+        f'<g class="md-storage-arrows"{hidden}>' + "".join(arrows) + "</g>",
+        _panel("graph", fitted.panels["graph"], layout.panels["graph"], graph, "#f6f6f6", MUTED),
+    ]
     label = title + (". " + narration.split("\n", 1)[0] if narration else "")
+    arrangements = json.dumps([a.as_json() for a in layout.arrangements], separators=(",", ":"))
+    vw, vh = round(fitted.width), round(fitted.height)
+    w, h = round(fitted.width * fitted.scale), round(fitted.height * fitted.scale)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="md-diagram" role="img" '
-        f'width="{layout.width}" height="{layout.height}" viewBox="0 0 {layout.width} {layout.height}" '
+        f'width="{w}" height="{h}" viewBox="0 0 {vw} {vh}" style="max-width:100%;height:auto" '
+        f'data-arrangement="{fitted.name}" data-arrangements={quoteattr(arrangements)} '
         f'aria-label={quoteattr(label)} aria-labelledby="{prefix}-title {prefix}-desc" '
-        f'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12" fill="{INK}">'
+        f'font-family="{FONT_FAMILY}" font-size="{B.FONT}" fill="{INK}">'
         f'<title id="{prefix}-title">{escape(title)}</title>'
         f'<desc id="{prefix}-desc">{escape(narration)}</desc>'
-        + "".join(out) + "</svg>"
+        + "".join(body) + "</svg>"
     )
+
+
+_ROOT = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" class="md-diagram"[^>]*>')
+_ARRANGEMENTS = re.compile(r"""data-arrangements=(?:'([^']*)'|"([^"]*)")""")
+
+
+def fit_svg(svg, width):
+    """``svg`` (made by ``render_svg``) re-arranged and scaled for ``width`` pixels.
+
+    What ``static/widget.js`` does in the browser, done on the text: each
+    panel moved (and shrunk, when stacked), the storage arrows shown or
+    hidden, the root's size and viewBox set."""
+    head = _ROOT.search(svg).group(0)
+    found = _ARRANGEMENTS.search(head)
+    fitted = L.fit(json.loads(html.unescape(found.group(1) or found.group(2))), width)
+    w, h = round(fitted.width), round(fitted.height)
+    new_head = re.sub(r' width="[^"]*" height="[^"]*" viewBox="[^"]*"',
+                      f' width="{int(w * fitted.scale)}" height="{int(h * fitted.scale)}" viewBox="0 0 {w} {h}"',
+                      head, count=1)
+    new_head = re.sub(r'data-arrangement="[^"]*"', f'data-arrangement="{fitted.name}"', new_head, count=1)
+    svg = svg.replace(head, new_head, 1)
+    for name, placed in fitted.panels.items():
+        svg = re.sub(rf'(<g class="md-panel md-panel-{name}" data-panel="{name}") transform="[^"]*"',
+                     rf'\1 transform="{_transform(*placed)}"', svg, count=1)
+    hidden = "" if fitted.arrows else ' display="none"'
+    return re.sub(r'<g class="md-storage-arrows"[^>]*>', f'<g class="md-storage-arrows"{hidden}>', svg, count=1)
 
 
 def _draw_names(snap, layout, marks, arrow):
@@ -117,49 +178,62 @@ def _draw_names(snap, layout, marks, arrow):
         x, y = layout.names[name]
         tx, ty = layout.tensors[target]
         changed = "name:" + name in marks
-        body = (f'<rect x="{x}" y="{y}" width="{L.NAME_W}" height="{L.NAME_H}" rx="12" fill="{PAPER}" '
-                f'stroke="{INK}"/>' + _text(x + L.NAME_W / 2, y + 16, name, anchor="middle", weight="bold"))
+        body = (_frame(x, y, layout.name_w, L.NAME_H, rx=12, fill=PAPER, stroke=INK)
+                + _text(x + layout.name_w / 2, y + 16, name, anchor="middle", weight="bold"))
         if changed:
-            body += _outline(x, y, L.NAME_W, L.NAME_H)
-        body += _arrow(x + L.NAME_W, y + L.NAME_H / 2, tx - 2, ty + 14, "md-arrow-name", arrow)
+            body += _outline(x, y, layout.name_w, L.NAME_H)
+        body += _arrow(x + layout.name_w, y + L.NAME_H / 2, tx - 2, ty + 14, "md-arrow-name", arrow)
         out.append(_group("md-name", {"name": name, "target": target}, body, changed))
     return out
 
 
-def _tensor_lines(t):
-    size = "[" + ", ".join(map(str, t.shape)) + "]"
-    return [
-        f"shape {size}  stride {tuple(t.stride)}",
-        f"offset {t.offset}  {t.dtype.replace('torch.', '')}  {t.device}",
-        f"requires_grad {t.requires_grad}  is_leaf {t.is_leaf}",
-        f"grad_fn {t.grad_fn}" + (f" ({t.grad_fn_label})" if t.grad_fn_label else ""),
-        "_version " + ("-" if t.version is None else str(t.version)),
-    ]
+def _tensor_badge(label, changes):
+    if label in changes.new_tensors:
+        return "new"
+    if label in changes.changed_tensors:
+        return "changed"
+    if label in changes.grads:
+        return ".grad changed" if changes.grads[label][0] is not None else ".grad filled"
+    return None
 
 
 def _draw_tensors(snap, layout, changes, prefix):
     out = []
+    w, h = layout.tensor_w, L.TENSOR_H
     for label, t in snap.tensors.items():
         x, y = layout.tensors[label]
-        changed = label in changes.new_tensors or label in changes.changed_tensors
-        names = ", ".join(t.names) if t.names else "no name"
-        head = f"{label}  ({names})" + (f"  view of {t.base}" if t.base else "")
-        body = (f'<rect x="{x}" y="{y}" width="{L.TENSOR_W}" height="{L.TENSOR_H}" rx="5" fill="{PAPER}" '
-                f'stroke="{colour(layout.colour_index[label])}" stroke-width="2"/>'
-                f'<rect class="md-swatch" x="{x}" y="{y}" width="12" height="{L.TENSOR_H}" '
-                f'fill="url(#{prefix}-fill-{label})"/>')
-        body += _text(x + 18, y + 16, head[:34], weight="bold")
-        for i, line in enumerate(_tensor_lines(t)):
-            body += _text(x + 18, y + 33 + 15 * i, line[:35], "md-field")
-        if changed:
-            body += _outline(x, y, L.TENSOR_W, L.TENSOR_H)
-            word = "new" if label in changes.new_tensors else "changed"
-            body += _badge(x + L.TENSOR_W - 64, y - 4, word)
+        word = _tensor_badge(label, changes)
+        body = (_frame(x, y, w, h, fill=PAPER, stroke=colour(layout.colour_index[label]),
+                       extra=' stroke-width="2"')
+                + f'<rect class="md-swatch" x="{x}" y="{y}" width="{L.SWATCH}" height="{h}" '
+                  f'fill="url(#{prefix}-fill-{label})"/>')
+        body += _text(x + L.TEXT_X, y + 16, B.tensor_head(snap, label), weight="bold")
+        for i, line in enumerate(B.tensor_lines(t), start=1):
+            hot = i == B.GRAD_LINE and label in changes.grads
+            body += _text(x + L.TEXT_X, y + 16 + B.LINE * i, line, "md-field",
+                          weight="bold" if hot else None, fill=CHANGE if hot else None)
+        if word:
+            body += _outline(x, y, w, h) + _badge(x + w - 6, y - 4, word)
         out.append(_group("md-tensor", {
             "label": label, "names": " ".join(t.names), "storage": t.storage,
             "counter": t.counter or "", "version": "" if t.version is None else t.version,
-            "grad-fn": t.grad_fn or "",
-        }, body, changed))
+            "grad-fn": t.grad_fn or "", "grad": t.grad or "",
+        }, body, bool(word)))
+    return out
+
+
+def _draw_grad_links(snap, layout, changes, arrow):
+    """``.grad``: an arrow from the owner's ``.grad`` line, out to the left and into the gradient's box."""
+    out = []
+    for label, t in snap.tensors.items():
+        if t.grad is None:
+            continue
+        x, y = layout.tensors[label]
+        gx, gy = layout.tensors[t.grad]
+        y1 = y + 16 + B.LINE * B.GRAD_LINE - 4
+        path = _arrow(x, y1, gx - 2, gy + 34, "md-arrow-grad", arrow, colour(layout.colour_index[label]),
+                      dash="5 3", bend=-L.GUTTER + 8)
+        out.append(_group("md-grad", {"tensor": label, "grad": t.grad}, path, label in changes.grads))
     return out
 
 
@@ -172,15 +246,16 @@ def _draw_counters(snap, layout, changes):
         ys = []
         for t in c.tensors:
             x, y = layout.tensors[t]
-            bx, by = x + L.TENSOR_W - 58, y + L.TENSOR_H - 22
+            bx, by = x + layout.tensor_w - L.TAG_W - 6, y + L.TENSOR_H - L.TAG_H - 5
             ys.append(by + 8)
-            body += (f'<rect class="md-counter-tag" x="{bx}" y="{by}" width="52" height="17" rx="8" '
-                     f'fill="{PAPER}" stroke="{INK}" stroke-dasharray="3 2"/>'
-                     + _text(bx + 26, by + 13, f"{label}={'-' if c.version is None else c.version}",
-                             anchor="middle", size=11))
+            body += (f'<g class="md-counter-tag">'
+                     + _frame(bx, by, L.TAG_W, L.TAG_H, rx=8, fill=PAPER, stroke=INK,
+                              extra=' stroke-dasharray="3 2"')
+                     + _text(bx + L.TAG_W / 2, by + 13, B.counter_tag(c), anchor="middle", size=B.BADGE)
+                     + "</g>")
             if label in layout.lanes:
                 lane = layout.lanes[label]
-                body += (f'<path class="md-lane-stub" d="M{bx + 52},{by + 8} H{lane}" stroke="{INK}" '
+                body += (f'<path class="md-lane-stub" d="M{bx + L.TAG_W},{by + 8} H{lane}" stroke="{INK}" '
                          'stroke-width="1.4" stroke-dasharray="4 3" fill="none"/>'
                          f'<circle cx="{lane}" cy="{by + 8}" r="3" fill="{INK}"/>')
         if label in layout.lanes and len(ys) > 1:
@@ -194,24 +269,26 @@ def _draw_counters(snap, layout, changes):
                 word = f"v+{after - before}" if before is not None and after is not None else "bumped"
             for t in c.tensors:
                 x, y = layout.tensors[t]
-                body += _badge(x + L.TENSOR_W - 62 - len(word) * 6.6 - 8, y + L.TENSOR_H - 10, word)
+                body += _badge(x + layout.tensor_w - L.TAG_W - 10, y + L.TENSOR_H - 9, word)
         out.append(_group("md-counter", {"label": label, "version": c.version,
                                          "tensors": " ".join(c.tensors), "how": c.how}, body, changed))
     return out
 
 
-def _draw_storages(snap, layout, changes, prefix, arrow):
+def _draw_storages(snap, layout, changes, prefix):
     out = []
     changed_slots = changes.changed_values
     for label, s in snap.storages.items():
-        x, y, cw, count = layout.storages[label]
+        x, y, cw, count, bw, bh = layout.storages[label]
         changed = label in changes.new_storages or label in changed_slots
-        cells_x = x + L.VIEWER_LABEL_W
-        body = _text(x, y + 13, f"{label}  {s.nbytes} bytes  {s.device}  read as "
-                     f"{s.dtype.replace('torch.', '')}", weight="bold")
+        left = x + L.BLOCK_PAD
+        cells_x = left + L.VIEWER_LABEL_W
+        big, small = B.storage_title(s)
+        body = _frame(x, y, bw, bh, "md-storage-frame", rx=6, stroke="#c8c8c8")
+        body += _text(left, y + 16, big, weight="bold") + _text(left, y + 30, small, size=B.SMALL, fill=MUTED)
         values = s.values or ()
-        strip_y = y + L.STORAGE_HEAD
-        body += _text(x, strip_y + 17, "value", size=10, fill=MUTED)
+        strip_y = y + L.STRIP_TOP
+        body += _text(left, strip_y + 17, "value", size=B.SMALL, fill=MUTED)
         for i in range(count):
             cx = cells_x + i * cw
             hot = i in changed_slots.get(label, ())
@@ -220,8 +297,8 @@ def _draw_storages(snap, layout, changes, prefix, arrow):
                      f'stroke="{CHANGE if hot else INK}" stroke-width="{2.5 if hot else 1}"'
                      f'{_DASHED if hot else ""}/>')
             if i < len(values):
-                text = _fmt_value(values[i])
-                if len(text) * CHAR_W <= cw - 2:
+                text = B.cell_text(values[i])
+                if text_width(text, B.FONT) <= cw - 3:
                     body += _text(cx + cw / 2, strip_y + 17, text, "md-value", anchor="middle",
                                   weight="bold" if hot else None)
         for t in s.tensors:
@@ -230,7 +307,7 @@ def _draw_storages(snap, layout, changes, prefix, arrow):
             index_at = {}
             for flat, slot in enumerate(snap.tensors[t].positions):
                 index_at.setdefault(slot, []).append(flat)
-            row = _text(x, row_y + 12, t, size=11)
+            row = _text(left, row_y + 13, t, size=B.BADGE)
             for i in range(count):
                 cx = cells_x + i * cw
                 if i in covered:
@@ -239,65 +316,77 @@ def _draw_storages(snap, layout, changes, prefix, arrow):
                             f'stroke="{colour(layout.colour_index[t])}"/>')
                     held = index_at[i]
                     mark = f"#{held[0]}" + ("+" if len(held) > 1 else "")
-                    if len(mark) * 6 + 4 <= cw:
-                        row += _text(cx + cw / 2, row_y + 13, mark, "md-index", anchor="middle", size=10)
+                    if text_width(mark, B.SMALL) + 4 <= cw:
+                        row += _text(cx + cw / 2, row_y + 13, mark, "md-index", anchor="middle", size=B.SMALL)
                 else:
                     row += (f'<rect class="md-cell" data-slot="{i}" x="{cx + 1}" y="{row_y + 2}" '
                             f'width="{cw - 2}" height="{L.ROW_H - 4}" fill="none" stroke="#d0d0d0"/>')
-            tx, ty = layout.tensors[t]
-            row += _arrow(tx + L.TENSOR_W, ty + 40, x - 4, row_y + L.ROW_H / 2, "md-arrow-storage", arrow,
-                          colour(layout.colour_index[t]))
-            out_attrs = {"tensor": t, "storage": label,
-                         "slots": " ".join(map(str, sorted(covered)))}
-            body += _group("md-view", out_attrs, row, False)
+            body += _group("md-view", {"tensor": t, "storage": label,
+                                       "slots": " ".join(map(str, sorted(covered)))}, row, False)
         if changed:
-            height = layout.rows[(label, s.tensors[-1])] + L.ROW_H - y if s.tensors else L.STRIP_H
-            body += _outline(x, y, L.VIEWER_LABEL_W + count * cw, height)
-            word = "values changed" if label in changed_slots else "new"
-            body += _badge(x + L.VIEWER_LABEL_W + count * cw - len(word) * 6.6 - 8, y - 8, word)
+            body += _outline(x, y, bw, bh)
+            body += _badge(x + bw - 6, y - 4, "values changed" if label in changed_slots else "new")
         out.append(_group("md-storage", {"label": label, "nbytes": s.nbytes,
                                          "tensors": " ".join(s.tensors)}, body, changed))
     return out
 
 
-def _draw_graph(snap, layout, marks, arrow):
+def _draw_storage_arrows(snap, layout, objects_at, storages_at, arrow):
+    """One arrow per tensor, from its box to its row in its storage (in figure coordinates)."""
     out = []
+    (ox, oy), (sx, sy) = objects_at, storages_at
+    for label, t in snap.tensors.items():
+        tx, ty = layout.tensors[label]
+        x, _, _, _, _, _ = layout.storages[t.storage]
+        row_y = layout.rows[(t.storage, label)]
+        out.append(_arrow(ox + tx + layout.tensor_w, oy + ty + 40, sx + x - 2, sy + row_y + L.ROW_H / 2,
+                          "md-arrow-storage", arrow, colour(layout.colour_index[label])))
+    return out
+
+
+def _draw_graph(snap, layout, changes, arrow):
+    out = []
+    nw, nh = layout.node_w, layout.node_h
     for label, n in snap.nodes.items():
         x, y = layout.nodes[label]
         for m in n.next:
             mx, my = layout.nodes[m]
             out.append(f'<path class="md-edge" data-from="{label}" data-to="{m}" '
-                       f'd="M{x + L.NODE_W / 2},{y + L.NODE_H} L{mx + L.NODE_W / 2},{my - 2}" '
+                       f'd="M{x + nw / 2},{y + nh} L{mx + nw / 2},{my - 2}" '
                        f'stroke="{INK}" stroke-width="1.6" marker-end="url(#{arrow})"/>')
     for label, n in snap.nodes.items():
         x, y = layout.nodes[label]
-        changed = label in marks
         accumulate = n.variable is not None
-        body = (f'<rect x="{x}" y="{y}" width="{L.NODE_W}" height="{L.NODE_H}" rx="{4 if accumulate else 14}" '
-                f'fill="{PAPER}" stroke="{INK}" stroke-width="1.5"{_DOTTED if accumulate else ""}/>'
-                + _text(x + L.NODE_W / 2, y + 18, n.name[:22], anchor="middle"))
-        if n.outputs:
-            owners = ", ".join(_short(snap, t) for t in n.outputs)
-            body += _text(x + 4, y - 5, f"grad_fn of {owners}"[:26], size=10, fill=MUTED)
+        body = _frame(x, y, nw, nh, rx=4 if accumulate else 12, fill=PAPER, stroke=INK,
+                      extra=' stroke-width="1.5"' + (_DOTTED if accumulate else ""))
+        baseline = y + 17
+        for i, (text, size) in enumerate(B.node_lines(snap, label)):
+            saved_line = text in B.SAVED_WORDS.values()
+            hot = saved_line and label in changes.saved
+            body += _text(x + nw / 2, baseline, text, anchor="middle", size=None if size == B.FONT else size,
+                          fill=CHANGE if hot else (None if i == 0 else MUTED), weight="bold" if hot else None)
+            baseline += 13
         if accumulate:
-            lx, ly = x + 20, y + L.NODE_H + 34
-            body += (f'<path class="md-edge md-edge-leaf" d="M{x + L.NODE_W / 2},{y + L.NODE_H} '
-                     f'L{lx + 60},{ly - 2}" stroke="{INK}" stroke-width="1.6" stroke-dasharray="2 3" '
+            leaf = B.leaf_text(snap, n.variable)
+            lw = text_width(leaf, B.FONT) + 16
+            lx, ly = x + (nw - lw) / 2, y + nh + 30
+            body += (f'<path class="md-edge md-edge-leaf" d="M{x + nw / 2},{y + nh} '
+                     f'L{x + nw / 2},{ly - 2}" stroke="{INK}" stroke-width="1.6" stroke-dasharray="2 3" '
                      f'marker-end="url(#{arrow})"/>'
-                     f'<g class="md-leaf" data-tensor="{n.variable}"><rect x="{lx}" y="{ly}" width="120" '
-                     f'height="20" rx="3" fill="{PAPER}" stroke="{colour(layout.colour_index[n.variable])}" '
-                     f'stroke-width="2"/>{_text(lx + 60, ly + 14, "leaf " + _short(snap, n.variable, True), anchor="middle")}</g>')
-        if changed:
-            body += _outline(x, y, L.NODE_W, L.NODE_H) + _badge(x + L.NODE_W - 30, y - 6, "new")
+                     f'<g class="md-leaf" data-tensor="{n.variable}">'
+                     + _frame(lx, ly, lw, L.LEAF_H, rx=3, fill=PAPER,
+                              stroke=colour(layout.colour_index[n.variable]), extra=' stroke-width="2"')
+                     + _text(lx + lw / 2, ly + 14, leaf, anchor="middle") + "</g>")
+        word = None
+        if label in changes.new_nodes:
+            word = "new"
+        elif label in changes.saved:
+            word = {"freed": "freed", "modified": "modified"}.get(changes.saved[label][1], "changed")
+        if word:
+            body += _outline(x, y, nw, nh) + _badge(x + nw - 6, y - 4, word)
         out.append(_group("md-node", {"label": label, "name": n.name, "next": " ".join(n.next),
-                                      "variable": n.variable or ""}, body, changed))
+                                      "variable": n.variable or "", "saved": n.saved or ""}, body,
+                          bool(word)))
     if not snap.nodes:
-        out.append(_text(layout.graph_x + 12, L.TOP + 10, "(empty: no grad_fn)", fill=MUTED))
+        out.append(_text(12, L.TOP + 10, "(empty: no grad_fn)", fill=MUTED))
     return out
-
-
-def _short(snap, label, brackets=False):
-    names = snap.tensors[label].names
-    if not names:
-        return label
-    return f"{label} ({names[0]})" if brackets else f"{label} {names[0]}"

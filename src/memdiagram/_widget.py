@@ -2,7 +2,10 @@
 
 ``MemoryDiagram`` is an anywidget. The kernel runs the statements, renders
 the SVG and the narration of every step, and sends them all to the browser as
-widget state (``svgs``, ``narrations``, ``statements``). The browser-side
+widget state (``svgs``; ``narrations`` as plain text; ``changes_html``, what
+each step changed, and ``state_html``, the full state shown on a click, as
+HTML; ``statements``). The browser fits each SVG to the width it is given,
+choosing how to arrange its panels (see ``_layout``). The browser-side
 code (``static/widget.js``, read from this package, nothing loaded from the
 network) shows one step at a time and moves between them with the buttons,
 the slider or the arrow keys, without asking the kernel anything. So the
@@ -33,11 +36,17 @@ class MemoryDiagram(anywidget.AnyWidget):
     statements = traitlets.List(traitlets.Unicode()).tag(sync=True)
     svgs = traitlets.List(traitlets.Unicode()).tag(sync=True)
     narrations = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    changes_html = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    state_html = traitlets.List(traitlets.Unicode()).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)   # 0-based index of the step shown
 
     def __init__(self, snapshots, changes, svgs, narrations, **kwargs):
+        """``narrations``: one ``_narration.Narration`` per step."""
         super().__init__(
-            statements=[s.statement for s in snapshots], svgs=svgs, narrations=narrations, **kwargs
+            statements=[s.statement for s in snapshots], svgs=svgs,
+            narrations=[n.text() for n in narrations],
+            changes_html=[n.changes_html() for n in narrations],
+            state_html=[n.state_html() for n in narrations], **kwargs
         )
         self.snapshots = snapshots
         self.changes = changes

@@ -48,8 +48,10 @@ def test_narration_says_what_changed(steps):
     text = steps.narrations[4]
     assert text.startswith("Step 5 of 8: with torch.no_grad():")
     assert "went from 0 to 1" in text
-    assert "Values changed in storage" in text
-    assert "Name b now points to tensor" in steps.narrations[7]
+    c = steps.snapshots[4].tensors[steps.snapshots[4].names["c"]]
+    assert f"Slots 1, 2 of {c.storage} changed (2 → 10, 2 → 10)" in text
+    k = steps.snapshots[7].names["k"]
+    assert f"b now names {k} (b, k) instead of {steps.snapshots[6].names['a']}." in steps.narrations[7]
 
 
 def test_errors_and_output_are_recorded(lib):

@@ -2,12 +2,75 @@
 // Every step's SVG and narration arrive as widget state; stepping only swaps
 // them in, so no kernel round-trip is needed (Voila, saved widget state).
 // Keys: ArrowRight/ArrowDown next, ArrowLeft/ArrowUp previous, Home/End.
+//
+// Fitting: each SVG lists the ways its three panels can be arranged
+// (data-arrangements). The figure shows the widest one that fits the width it
+// has (shrunk by at most 4%); when none fits, the panels are stacked and each
+// one wider than the width is shrunk on its own. This is
+// memdiagram._layout.fit, step for step. It refits when its width changes.
+
+const SHRINK = 0.96;
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== null) node.textContent = text;
   return node;
+}
+
+function fitted(arrangements, width) {
+  let chosen = arrangements[arrangements.length - 1];
+  for (const a of arrangements) {
+    if (a.width * SHRINK <= width) { chosen = a; break; }
+  }
+  if (!chosen.stack || chosen.width <= width) {
+    const panels = {};
+    for (const [name, [x, y]] of Object.entries(chosen.panels)) panels[name] = [x, y, 1];
+    return { name: chosen.name, width: chosen.width, height: chosen.height,
+             scale: Math.min(1, width / chosen.width), panels, arrows: chosen.arrows };
+  }
+  const panels = {};
+  let y = 0, right = 0;
+  for (const [name, x, gap] of chosen.stack) {
+    const [w, h] = chosen.sizes[name];
+    const scale = Math.min(1, (width - 2 * x) / w);
+    y += gap;
+    panels[name] = [x, y, scale];
+    y += h * scale;
+    right = Math.max(right, 2 * x + w * scale);
+  }
+  return { name: chosen.name, width: right, height: y + 8, scale: 1, panels, arrows: chosen.arrows };
+}
+
+// Arrange the panels of one SVG for `width` pixels and scale it to fit.
+function fit(svg, width) {
+  let arrangements;
+  try { arrangements = JSON.parse(svg.dataset.arrangements || "[]"); } catch (error) { return; }
+  if (!arrangements.length || !(width > 0)) return;
+  const f = fitted(arrangements, width);
+  for (const [name, [x, y, scale]] of Object.entries(f.panels)) {
+    const panel = svg.querySelector(`g.md-panel[data-panel="${name}"]`);
+    if (!panel) continue;
+    let transform = `translate(${Math.round(x)},${Math.round(y)})`;
+    if (scale !== 1) transform += ` scale(${scale.toFixed(4)})`;
+    panel.setAttribute("transform", transform);
+  }
+  const arrows = svg.querySelector("g.md-storage-arrows");
+  if (arrows) {
+    if (f.arrows) arrows.removeAttribute("display");
+    else arrows.setAttribute("display", "none");
+  }
+  const w = Math.round(f.width), h = Math.round(f.height);
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("width", String(Math.floor(w * f.scale)));
+  svg.setAttribute("height", String(Math.floor(h * f.scale)));
+  svg.removeAttribute("style");
+  svg.dataset.arrangement = f.name;
+  svg.dataset.scale = f.scale.toFixed(3);
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
 function render({ model, el: host }) {
@@ -24,13 +87,24 @@ function render({ model, el: host }) {
   controls.append(prev, slider, next, position);
   const list = el("ol", { class: "md-statements" });
   const figure = el("div", { class: "md-figure" });
-  const narration = el("pre", { class: "md-narration", "aria-live": "polite" });
+  const narration = el("div", { class: "md-narration" });
+  const now = el("div", { class: "md-now", "aria-live": "polite" });
+  const details = el("details", { class: "md-state" });
+  details.append(el("summary", {}, "Full state"));
+  const state = el("div", { class: "md-state-body" });
+  details.append(state);
+  narration.append(now, details);
   root.append(controls, list, figure, narration);
   host.appendChild(root);
 
   let current = -1;
 
   function count() { return model.get("svgs").length; }
+
+  function refit() {
+    const svg = figure.querySelector("svg.md-diagram");
+    if (svg) fit(svg, figure.clientWidth);
+  }
 
   function buildList() {
     list.replaceChildren();
@@ -49,7 +123,17 @@ function render({ model, el: host }) {
     i = Math.max(0, Math.min(n - 1, i));
     current = i;
     figure.innerHTML = model.get("svgs")[i];
-    narration.textContent = model.get("narrations")[i];
+    refit();
+    const changes = model.get("changes_html") || [];
+    const full = model.get("state_html") || [];
+    if (changes.length === n) {
+      now.innerHTML = changes[i];
+      state.innerHTML = full[i] || "";
+      details.hidden = !full[i];
+    } else {  // widget state saved by an older version: plain text only
+      now.innerHTML = `<p class="md-plain">${escapeHtml(model.get("narrations")[i] || "")}</p>`;
+      details.hidden = true;
+    }
     slider.value = String(i);
     slider.setAttribute("aria-valuetext", `step ${i + 1} of ${n}`);
     position.textContent = `step ${i + 1} of ${n}`;
@@ -79,6 +163,7 @@ function render({ model, el: host }) {
   next.addEventListener("click", () => go(current + 1));
   slider.addEventListener("input", () => go(Number(slider.value)));
   root.addEventListener("keydown", (event) => {
+    if (event.target.closest && event.target.closest("summary")) return;  // let the details toggle
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
     if (event.key in moves) go(current + moves[event.key]);
     else if (event.key === "Home") go(0);
@@ -88,6 +173,15 @@ function render({ model, el: host }) {
     event.stopPropagation();
   });
 
+  let lastWidth = -1;
+  const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    if (figure.clientWidth !== lastWidth) {
+      lastWidth = figure.clientWidth;
+      refit();
+    }
+  });
+  if (observer) observer.observe(figure);
+
   const onStep = () => { if (model.get("step") !== current) show(model.get("step")); };
   const onData = () => { buildList(); show(Math.min(current < 0 ? 0 : current, count() - 1)); };
   model.on("change:step", onStep);
@@ -95,6 +189,7 @@ function render({ model, el: host }) {
   buildList();
   show(model.get("step"));
   return () => {
+    if (observer) observer.disconnect();
     model.off("change:step", onStep);
     model.off("change:svgs", onData);
   };
