@@ -1,5 +1,5 @@
 """course/myths.toml lists every WRONG or IMPRECISE claim of the source tutorials,
-and course/09_myths.ipynb answers each one with a cell that runs.
+and course/17_myths.ipynb answers each one with a cell that runs.
 
 The list was made from the ledger of the five tutorials (30 claims that torch
 2.13 contradicts in whole or in part: 12 WRONG, 18 IMPRECISE).  Each entry
@@ -22,7 +22,7 @@ import pytest
 from course_paths import COURSE
 
 MYTHS_FILE = COURSE / "myths.toml"
-NOTEBOOK = COURSE / "09_myths.ipynb"
+NOTEBOOK = COURSE / "17_myths.ipynb"
 
 # How many WRONG/IMPRECISE claims each tutorial (seed 0..4) makes, per the ledger.
 CLAIMS_PER_SEED = {0: 4, 1: 4, 2: 12, 3: 4, 4: 6}
