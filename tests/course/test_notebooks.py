@@ -112,7 +112,7 @@ def test_index_links_every_notebook():
 
 # chapters whose subject is drawn with the memory diagram (memdiagram.show or
 # step_through): the primer, assignment, views, in-place ops, clone, detach/.data,
-# copy_, deepcopy
+# the copies that leave the graph, copy_, deepcopy, a state_dict next to a clone
 DIAGRAM_CHAPTERS = [
     "01_reading_memory_diagrams.ipynb",
     "02_names_and_objects.ipynb",
@@ -120,8 +120,10 @@ DIAGRAM_CHAPTERS = [
     "06_version_counter.ipynb",
     "08_clone.ipynb",
     "09_detach_and_data.ipynb",
+    "10_copies_that_leave_the_graph.ipynb",
     "11_copy_into.ipynb",
     "13_python_copy.ipynb",
+    "15_copying_models.ipynb",
 ]
 
 
