@@ -8,8 +8,11 @@ that none always goes first), and keeps every batch:
 
 * the **minimum** is the best case the code allows on this machine;
 * the **median** is what a call typically costs here and now;
-* two statements timed in the same round ran under the same load, so
-  ``compare`` pairs them round by round: the median of the paired
+* ``compare`` sets two statements side by side.  The gap between their
+  minimums is the steadiest estimate of what one saves over the other (load
+  only ever adds time), and its share of a call says whether the saving
+  matters.  Two statements timed in the same round ran under the same load,
+  so ``compare`` also pairs them round by round: the median of the paired
   differences, and in how many rounds the second one was faster.  A real
   difference wins almost every round; no difference wins about half.
 
@@ -46,7 +49,9 @@ class Timing:
 class Comparison:
     """``first`` against ``second``, round by round."""
 
-    median_gap: float  # seconds per call that ``second`` saves (negative: it costs more)
+    best_gap: float  # first.min - second.min: seconds per call ``second`` saves at best
+    best_share: float  # best_gap as a fraction of ``second``'s best call
+    median_gap: float  # median of the round-by-round differences (negative: ``second`` costs more)
     second_faster: int  # rounds in which ``second`` was faster
     rounds: int
 
@@ -73,4 +78,6 @@ def compare(first: Timing, second: Timing) -> Comparison:
     if len(first.per_call) != len(second.per_call):
         raise ValueError("compare needs two timings from the same measure() call")
     gaps = [a - b for a, b in zip(first.per_call, second.per_call)]
-    return Comparison(statistics.median(gaps), sum(g > 0 for g in gaps), len(gaps))
+    best_gap = first.min - second.min
+    return Comparison(best_gap, best_gap / second.min, statistics.median(gaps),
+                      sum(g > 0 for g in gaps), len(gaps))

@@ -86,6 +86,8 @@ def test_compare_finds_a_real_difference_and_says_how_often():
     result = compare(timings[slow], timings[fast])
     assert result.second_faster == result.rounds == 5
     assert result.median_gap > 0.0015
+    assert result.best_gap == timings[slow].min - timings[fast].min > 0.0015
+    assert result.best_share == result.best_gap / timings[fast].min > 10
 
 
 def test_compare_refuses_timings_of_different_runs():
