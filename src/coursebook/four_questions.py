@@ -56,6 +56,7 @@ OPS = (
     CopyOp("b = a", lambda torch, a, dst: a),
     CopyOp("b = a.view(4)", lambda torch, a, dst: a.view(4)),
     CopyOp("b = a[1:]", lambda torch, a, dst: a[1:]),
+    CopyOp("b = a[[0, 1]]", lambda torch, a, dst: a[[0, 1]]),
     CopyOp("b = a.clone()", lambda torch, a, dst: a.clone()),
     CopyOp("b = a.detach()", lambda torch, a, dst: a.detach()),
     CopyOp("b = a.clone().detach()", lambda torch, a, dst: a.clone().detach()),
@@ -73,7 +74,7 @@ def _run(module, op, requires_grad=True):
     """Fresh ``a`` (2x2 float leaf) and ``dst`` (zeros), then ``b = op(a)``.
 
     ``new_tensor(a)`` and ``torch.tensor(a)`` warn that ``a.detach().clone()``
-    says the same thing more clearly (chapter 07 explains it); that one warning
+    says the same thing more clearly (chapter 10 explains it); that one warning
     is silenced here so that the matrix can be computed quietly.
     """
     a = module.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=requires_grad)

@@ -27,9 +27,16 @@ def _qualified_name(obj) -> str:
 
 
 class Source:
-    """The source text of one reftorch function, class or module, ready to display."""
+    """The source text of one reftorch function, class or module, ready to display.
+
+    A decorated function (``functools.wraps``, as grad-mode decorators do) is
+    shown as the function that was decorated: its text, its lines and its
+    file.  ``inspect.getsource`` already unwraps; ``inspect.getsourcefile``
+    does not, and would name the decorator's file.
+    """
 
     def __init__(self, obj):
+        obj = inspect.unwrap(obj)
         if not _qualified_name(obj).startswith("reftorch"):
             raise TypeError(f"show_source shows reftorch code only, got {_qualified_name(obj)!r}")
         self.name = _qualified_name(obj)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
-CHAPTER = "memory_diagrams.ipynb"
+CHAPTER = "01_reading_memory_diagrams.ipynb"
 
 WAIT_IDLE = """async (timeout) => {
     const panel = window.jupyterapp.shell.currentWidget;
@@ -84,7 +84,7 @@ def test_no_news_pop_up_and_no_nbgrader_instructor_interface(learners_lab, brows
 
 def test_a_chapter_opened_and_closed_untouched_is_not_modified(learners_lab, browser):
     root, base, token = learners_lab
-    path = root / "course" / "02_storage_strides_views.ipynb"
+    path = root / "course" / "03_storage_strides_views.ipynb"
     before = path.read_bytes()
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     try:

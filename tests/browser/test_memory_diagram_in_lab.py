@@ -1,6 +1,6 @@
 """The memory diagram in a real JupyterLab, in headless Chromium.
 
-Opens course/memory_diagrams.ipynb, runs every cell with the real kernel, and
+Opens course/01_reading_memory_diagrams.ipynb, runs every cell with the real kernel, and
 reads the diagram back from the page: names, tensor boxes, arrows, covered
 storage slots, change marks and the narration, while stepping with the
 keyboard, the buttons and the slider.
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 REPO = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
 
-NOTEBOOK = REPO / "course" / "memory_diagrams.ipynb"
+NOTEBOOK = REPO / "course" / "01_reading_memory_diagrams.ipynb"
 STATIC = REPO / "src" / "memdiagram" / "static"
 DEMO = ARTIFACTS / "memory-diagram-demo.ipynb"
 DEMO_PROGRAM = [

@@ -4,5 +4,5 @@ from pathlib import Path
 
 COURSE = Path(__file__).resolve().parents[2] / "course"
 NOTEBOOKS = sorted(COURSE.glob("*.ipynb"))
-# numbered chapters, e.g. 05_clone.ipynb; the index is 00
+# numbered chapters, e.g. 08_clone.ipynb; the index is 00
 CHAPTERS = [p for p in NOTEBOOKS if p.name[:2].isdigit()]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import reftorch
 from coursebook import cross_check, show_source
 from coursebook.cross_check import CrossCheck
 from coursebook.execution import EXPLAINED_WARNING_TAG, stderr_outputs
+from coursebook.timing import compare, measure
 import nbformat
 
 
@@ -52,3 +55,43 @@ def test_stderr_outside_explained_cells_is_found():
     explained.outputs = [nbformat.v4.new_output("stream", name="stderr", text="UserWarning: ok")]
     nb.cells = [warned, explained]
     assert stderr_outputs(nb) == [(0, "UserWarning: boo")]
+
+
+def test_show_source_names_the_file_of_a_decorated_function_not_the_decorators():
+    # reftorch's grad-mode decorators wrap with functools.wraps, as torch's do
+    decorated = reftorch.no_grad()(reftorch._clone.clone)
+    assert decorated is not reftorch._clone.clone
+    shown = show_source(decorated)
+    plain = show_source(reftorch._clone.clone)
+    assert shown.header == plain.header
+    assert shown.file == "reftorch/_clone.py", shown.file
+    assert shown.text == plain.text
+
+
+def test_measure_takes_turns_and_keeps_every_batch():
+    order = []
+    namespace = {"order": order}
+    timings = measure(["order.append('a')", "order.append('b')"], namespace, number=1, rounds=4)
+    # one warm-up call each, then a, b / b, a / a, b / b, a
+    assert order == ["a", "b"] + ["a", "b", "b", "a", "a", "b", "b", "a"]
+    assert [len(t.per_call) for t in timings.values()] == [4, 4]
+    for t in timings.values():
+        assert 0 < t.min <= t.median
+
+
+def test_compare_finds_a_real_difference_and_says_how_often():
+    namespace = {"time": time}
+    slow, fast = "time.sleep(0.002)", "pass"
+    timings = measure([slow, fast], namespace, number=1, rounds=5)
+    result = compare(timings[slow], timings[fast])
+    assert result.second_faster == result.rounds == 5
+    assert result.median_gap > 0.0015
+    assert result.best_gap == timings[slow].min - timings[fast].min > 0.0015
+    assert result.best_share == result.best_gap / timings[fast].min > 10
+
+
+def test_compare_refuses_timings_of_different_runs():
+    a = measure(["pass"], {}, number=1, rounds=3)["pass"]
+    b = measure(["pass"], {}, number=1, rounds=4)["pass"]
+    with pytest.raises(ValueError, match="same measure"):
+        compare(a, b)

@@ -1,12 +1,15 @@
-"""course/myths.toml lists every WRONG or IMPRECISE claim of the source tutorials,
-and course/09_myths.ipynb answers each one with a cell that runs.
+"""course/myths.toml lists the myths that course/17_myths.ipynb quizzes, and accounts for every
+WRONG or IMPRECISE claim of the source tutorials.
 
-The list was made from the ledger of the five tutorials (30 claims that torch
-2.13 contradicts in whole or in part: 12 WRONG, 18 IMPRECISE).  Each entry
-names the notebook cell that answers it; here we check that the cell exists
-exactly once, is a ``%%key`` code cell (so it is also replayed on reftorch by
-the chapter's cross-check), printed something when executed, and that the
-prose before it states the correct behaviour in the words of the list.
+The ledger of the five tutorials (seeds 0..4) has 30 claims that torch 2.13 contradicts in whole
+or in part. Each is answered by exactly one myth (claims that say the same thing share one) or
+listed under [[dropped]] with its reason (claims only about print formats). More myths come from
+the confusions practitioners hit most often.
+
+Every myth is one entry of a predict-first quiz: its claim, a "Predict" question, exactly one live
+``%%key`` cell (so it is also replayed on reftorch by the chapter's cross-check), and then a
+verdict, behind a click, that states the correct behaviour in the words of the list. The entries
+are grouped by topic, in the list's order.
 """
 
 from __future__ import annotations
@@ -22,19 +25,21 @@ import pytest
 from course_paths import COURSE
 
 MYTHS_FILE = COURSE / "myths.toml"
-NOTEBOOK = COURSE / "09_myths.ipynb"
+NOTEBOOK = COURSE / "17_myths.ipynb"
 
 # How many WRONG/IMPRECISE claims each tutorial (seed 0..4) makes, per the ledger.
 CLAIMS_PER_SEED = {0: 4, 1: 4, 2: 12, 3: 4, 4: 6}
-FIELDS = {"id", "seed", "verdict", "claim", "correct", "cell_tag"}
+FIELDS = {"id", "topic", "verdict", "ledger", "claim", "correct", "cell_tag"}
+LEDGER_ID = re.compile(r"s00([0-4])-[a-z0-9]+(-[a-z0-9]+)*")
 
 
-def _myths() -> list[dict]:
+def _load() -> dict:
     with MYTHS_FILE.open("rb") as f:
-        return tomllib.load(f)["myth"]
+        return tomllib.load(f)
 
 
-MYTHS = _myths()
+MYTHS = _load()["myth"]
+DROPPED = _load()["dropped"]
 
 
 def _words(text: str) -> str:
@@ -45,77 +50,122 @@ def _tags(cell) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
-def _tagged(nb, tag: str) -> list[int]:
-    return [i for i, cell in enumerate(nb.cells) if tag in _tags(cell)]
+def _is_key(cell) -> bool:
+    return cell.cell_type == "code" and cell.source.lstrip().startswith("%%key")
 
 
-def _section_prose(nb, index: int) -> str:
-    """The markdown between the previous myth cell (or the top) and cell ``index``."""
-    start = index
-    while start > 0 and not any(t.startswith("myth-") for t in _tags(nb.cells[start - 1])):
-        start -= 1
-    return _words("\n".join(c.source for c in nb.cells[start:index] if c.cell_type == "markdown"))
+@pytest.fixture(scope="module")
+def notebook():
+    return nbformat.read(NOTEBOOK, as_version=4)
 
 
-def test_the_list_has_exactly_the_thirty_wrong_or_imprecise_claims():
-    assert len(MYTHS) == 30
-    ids = [m["id"] for m in MYTHS]
-    assert len(set(ids)) == len(ids), [i for i, n in Counter(ids).items() if n > 1]
-    tags = [m["cell_tag"] for m in MYTHS]
-    assert len(set(tags)) == len(tags)
-    assert Counter(m["verdict"] for m in MYTHS) == {"WRONG": 12, "IMPRECISE": 18}
-    assert Counter(m["seed"] for m in MYTHS) == CLAIMS_PER_SEED
+def _sections(nb) -> list[list[int]]:
+    """Cell indices of each quiz entry: from a '### Myth' heading to the next heading."""
+    sections, current = [], None
+    for i, cell in enumerate(nb.cells):
+        heading = cell.cell_type == "markdown" and cell.source.lstrip().startswith("#")
+        if heading:
+            if current is not None:
+                sections.append(current)
+            current = [i] if cell.source.lstrip().startswith("### Myth") else None
+        elif current is not None:
+            current.append(i)
+    if current is not None:
+        sections.append(current)
+    return sections
+
+
+def _section_of(nb, myth) -> list[int]:
+    found = [s for s in _sections(nb) if any(myth["cell_tag"] in _tags(nb.cells[i]) for i in s)]
+    assert len(found) == 1, f"{myth['id']}: its cell is in {len(found)} quiz entries"
+    return found[0]
+
+
+def test_every_tutorial_claim_is_answered_once_or_dropped_with_a_reason():
+    answered = [claim for m in MYTHS for claim in m["ledger"]]
+    dropped = [d["ledger"] for d in DROPPED]
+    every = answered + dropped
+    assert len(every) == 30
+    assert not [c for c, n in Counter(every).items() if n > 1], "a tutorial claim is counted twice"
+    for claim in every:
+        assert LEDGER_ID.fullmatch(claim), claim
+    assert Counter(int(c[3]) for c in every) == CLAIMS_PER_SEED
+    for d in DROPPED:
+        assert len(d["reason"].split()) >= 5, f"{d['ledger']}: say why it is not quizzed"
+
+
+def test_no_myth_is_repeated():
+    for field in ("id", "cell_tag", "claim", "correct"):
+        values = [_words(m[field]) for m in MYTHS]
+        assert not [v for v, n in Counter(values).items() if n > 1], f"two myths share a {field}"
 
 
 @pytest.mark.parametrize("myth", MYTHS, ids=lambda m: m["id"])
-def test_entry_is_complete_and_its_id_names_its_seed(myth):
+def test_entry_is_complete(myth):
     missing = FIELDS - set(myth)
     assert not missing, f"{myth.get('id')}: missing {missing}"
-    assert re.fullmatch(r"s00[0-4]-[a-z0-9]+(-[a-z0-9]+)*", myth["id"]), myth["id"]
-    assert myth["id"].startswith(f"s{myth['seed']:03d}-")
+    assert re.fullmatch(r"[a-z0-9_]+(-[a-z0-9_]+)*", myth["id"]), myth["id"]
+    assert myth["cell_tag"] == f"myth-{myth['id']}"
+    assert myth["verdict"] in {"WRONG", "IMPRECISE"}
     for field in ("claim", "correct"):
         assert len(myth[field].split()) >= 5, f"{myth['id']}: {field} is too short to say anything"
     assert _words(myth["claim"]) != _words(myth["correct"])
 
 
+def test_myths_are_grouped_by_topic_in_the_order_of_the_list(notebook):
+    tagged = {t: i for i, cell in enumerate(notebook.cells) for t in _tags(cell)}
+    in_notebook = sorted(MYTHS, key=lambda m: tagged[m["cell_tag"]])
+    assert [m["id"] for m in in_notebook] == [m["id"] for m in MYTHS]
+    topics = [m["topic"] for m in MYTHS]
+    blocks = [t for i, t in enumerate(topics) if i == 0 or topics[i - 1] != t]
+    assert len(blocks) == len(set(blocks)), f"a topic is split in two: {blocks}"
+    headings = [c.source for c in notebook.cells if c.cell_type == "markdown" and c.source.startswith("## ")]
+    assert len(headings) >= len(blocks) + 1  # one per topic, and the cross-check's
+
+
+def test_no_cell_carries_a_myth_tag_that_is_not_in_the_list(notebook):
+    known = {m["cell_tag"] for m in MYTHS}
+    used = [t for cell in notebook.cells for t in _tags(cell) if t.startswith("myth-")]
+    assert set(used) == known
+    assert len(used) == len(set(used))
+
+
 @pytest.mark.parametrize("myth", MYTHS, ids=lambda m: m["id"])
-def test_exactly_one_key_code_cell_answers_the_myth(myth):
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    found = _tagged(nb, myth["cell_tag"])
-    assert len(found) == 1, f"{myth['id']}: {len(found)} cells tagged {myth['cell_tag']!r}"
-    cell = nb.cells[found[0]]
-    assert cell.cell_type == "code", f"{myth['id']}: the tagged cell is {cell.cell_type}"
-    lines = cell.source.splitlines()
-    assert lines and lines[0].strip() == "%%key", f"{myth['id']}: the answer is not a %%key cell"
-    tree = ast.parse("\n".join(lines[1:]))
+def test_each_entry_has_exactly_one_live_cell(notebook, myth):
+    section = _section_of(notebook, myth)
+    live = [i for i in section if _is_key(notebook.cells[i])]
+    assert len(live) == 1, f"{myth['id']}: {len(live)} %%key cells in its entry"
+    cell = notebook.cells[live[0]]
+    assert myth["cell_tag"] in _tags(cell), f"{myth['id']}: the live cell is not the tagged one"
+    tree = ast.parse("\n".join(cell.source.splitlines()[1:]))
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
     assert any(getattr(c.func, "id", None) == "print" for c in calls), f"{myth['id']}: the cell prints nothing"
     assert len(calls) >= 3, f"{myth['id']}: the cell barely runs anything"
 
 
-def test_no_cell_carries_a_myth_tag_that_is_not_in_the_list():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    known = {m["cell_tag"] for m in MYTHS}
-    used = {t for cell in nb.cells for t in _tags(cell) if t.startswith("myth-")}
-    assert used - known == set()
-    assert known - used == set()
-
-
 @pytest.mark.parametrize("myth", MYTHS, ids=lambda m: m["id"])
-def test_the_prose_before_the_cell_states_the_correct_behaviour(myth):
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    (index,) = _tagged(nb, myth["cell_tag"])
-    prose = _section_prose(nb, index)
-    assert _words(myth["correct"]) in prose, f"{myth['id']}: the correct statement is not in the text"
+def test_claim_then_predict_then_the_check_then_the_verdict(notebook, myth):
+    section = _section_of(notebook, myth)
+    (live,) = [i for i in section if _is_key(notebook.cells[i])]
+    before = _words("\n".join(notebook.cells[i].source for i in section if i < live
+                              and notebook.cells[i].cell_type == "markdown"))
+    after = _words("\n".join(notebook.cells[i].source for i in section if i > live
+                             and notebook.cells[i].cell_type == "markdown"))
+    assert _words(f"> {myth['claim']}") in before, f"{myth['id']}: the claim is not quoted before the check"
+    assert "**Predict.**" in before and before.index("**Predict.**") > before.index(_words(myth["claim"]))
+    assert _words(myth["correct"]) not in before, f"{myth['id']}: the answer is given before the check"
+    assert "<details>" in after and "</details>" in after, f"{myth['id']}: the verdict is not behind a click"
+    assert f"**{myth['verdict']}.**" in after
+    assert _words(myth["correct"]) in after, f"{myth['id']}: the correct statement is not in the verdict"
     if "untestable" in myth:
-        assert _words(myth["untestable"]) in prose, f"{myth['id']}: the GPU caveat is not in the text"
+        assert _words(myth["untestable"]) in before, f"{myth['id']}: the GPU caveat is not in the text"
 
 
 @pytest.mark.parametrize("myth", MYTHS, ids=lambda m: m["id"])
-def test_the_answering_cell_ran_and_printed(executed_notebooks, myth):
+def test_the_live_cell_ran_and_printed(executed_notebooks, myth):
     run = executed_notebooks[NOTEBOOK]
     assert run.error is None, run.error
-    (index,) = _tagged(run.notebook, myth["cell_tag"])
+    (index,) = [i for i, c in enumerate(run.notebook.cells) if myth["cell_tag"] in _tags(c)]
     outputs = run.notebook.cells[index].outputs
     assert not [o for o in outputs if o.output_type == "error"], f"{myth['id']}: the cell raised"
     printed = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stdout")

@@ -14,16 +14,18 @@ from stored import stored_bytes
 
 # the exercise each chapter must link to (exercises/<name>/<name>.ipynb)
 EXERCISE_LINKS = {
-    "05_clone.ipynb": ["clone"],
-    "06_detach_and_data.ipynb": ["detach"],
-    "07_copies_that_leave_the_graph.ipynb": ["new_tensor", "copy_into"],
-    "08_copy_deepcopy_and_models.ipynb": ["python_copy", "model_snapshot"],
+    "08_clone.ipynb": ["clone"],
+    "09_detach_and_data.ipynb": ["detach"],
+    "10_copies_that_leave_the_graph.ipynb": ["new_tensor"],
+    "11_copy_into.ipynb": ["copy_into"],
+    "13_python_copy.ipynb": ["python_copy"],
+    "15_copying_models.ipynb": ["model_snapshot"],
 }
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 
 
-def test_the_course_has_at_least_eleven_notebooks_and_an_index():
-    assert len(NOTEBOOKS) >= 11, [p.name for p in NOTEBOOKS]
+def test_the_course_has_at_least_fourteen_notebooks_and_an_index():
+    assert len(NOTEBOOKS) >= 14, [p.name for p in NOTEBOOKS]
     assert (COURSE / "00_index.ipynb").exists()
 
 
@@ -109,16 +111,19 @@ def test_index_links_every_notebook():
 
 
 # chapters whose subject is drawn with the memory diagram (memdiagram.show or
-# step_through): assignment, views, in-place ops, clone, detach/.data, copy_, deepcopy
+# step_through): the primer, assignment, views, in-place ops, clone, detach/.data,
+# the copies that leave the graph, copy_, deepcopy, a state_dict next to a clone
 DIAGRAM_CHAPTERS = [
-    "01_names_and_objects.ipynb",
-    "02_storage_strides_views.ipynb",
-    "03_version_counter.ipynb",
-    "05_clone.ipynb",
-    "06_detach_and_data.ipynb",
-    "07_copies_that_leave_the_graph.ipynb",
-    "08_copy_deepcopy_and_models.ipynb",
-    "memory_diagrams.ipynb",
+    "01_reading_memory_diagrams.ipynb",
+    "02_names_and_objects.ipynb",
+    "03_storage_strides_views.ipynb",
+    "06_version_counter.ipynb",
+    "08_clone.ipynb",
+    "09_detach_and_data.ipynb",
+    "10_copies_that_leave_the_graph.ipynb",
+    "11_copy_into.ipynb",
+    "13_python_copy.ipynb",
+    "15_copying_models.ipynb",
 ]
 
 
