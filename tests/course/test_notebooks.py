@@ -117,13 +117,18 @@ DIAGRAM_CHAPTERS = [
     "01_reading_memory_diagrams.ipynb",
     "02_names_and_objects.ipynb",
     "03_storage_strides_views.ipynb",
+    "04_indexing_in_depth.ipynb",
     "06_version_counter.ipynb",
+    "07_no_grad_and_inference_mode.ipynb",
     "08_clone.ipynb",
     "09_detach_and_data.ipynb",
     "10_copies_that_leave_the_graph.ipynb",
     "11_copy_into.ipynb",
+    "12_crossing_boundaries.ipynb",
     "13_python_copy.ipynb",
+    "14_saving.ipynb",
     "15_copying_models.ipynb",
+    "16_models_and_optimizers.ipynb",
 ]
 
 
