@@ -62,12 +62,12 @@ def _indexers(size, indices):
                 if n != size[_strides.normalize_dim(dim, len(size))]:
                     raise IndexError(_messages.MASK_SHAPE.format(
                         mask=_strides._fmt(t._size), mask_dim=j, shape=_strides._fmt(size), dim=dim))
-            hits = np.nonzero(t._values()) if t.dim() > 0 else ()
+            hits = np.nonzero(t._elements()) if t.dim() > 0 else ()
             result.extend(_Indexer(column.astype(np.int64), (1,)) for column in hits)
         else:
             # int32 indices are first converted to int64, keeping their layout.
             strides = t._stride if t._dtype._numpy_type == np.int64 else _strides.preserve_format_strides(t._size, t._stride)
-            result.append(_Indexer(t._values().astype(np.int64), strides))
+            result.append(_Indexer(t._elements().astype(np.int64), strides))
     shapes = [ix.shape for ix in result if ix is not None]
     try:
         shape = _strides.broadcast_shapes(*shapes)

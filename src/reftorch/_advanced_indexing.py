@@ -77,7 +77,7 @@ class IndexBackward0(Node):
 
     def apply(self, grad):
         info = _contiguous_info(self.input_size, self.indices)
-        g = grad._values()
+        g = grad._elements()
         out = np.zeros(_strides.numel(self.input_size), dtype=g.dtype)
         np.add.at(out, info.positions().ravel(), g.ravel())
         return (Tensor._from_values(out.reshape(self.input_size), grad._dtype, grad.device),)
@@ -161,7 +161,7 @@ def _write_in_order(self, indices, values, accumulate):
     error = info.first_out_of_bounds(order)
     count = error[0] if error is not None else _strides.numel(info.shape)
     slots = in_order(info.positions(), order)[:count]
-    new = in_order(np.broadcast_to(values._values(), info.shape), order)[:count]
+    new = in_order(np.broadcast_to(values._elements(), info.shape), order)[:count]
     storage = self._storage.typed(self._dtype._numpy_type)
     if accumulate:
         np.add.at(storage, slots, new)
@@ -208,9 +208,9 @@ def _masked_fill(self, mask_and_shape, values):
         warnings.warn(_messages.MASKED_FILL_EXPANDED, UserWarning, stacklevel=4)
     if mask._dtype._numpy_type == np.uint8:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
-    hits = np.broadcast_to(mask._values().reshape(shape), self._size)
+    hits = np.broadcast_to(mask._elements().reshape(shape), self._size)
     slots = _strides.element_positions(*self._geometry())[hits]
-    number = np.asarray(values._values().reshape(()).item()).astype(self._dtype._numpy_type)
+    number = np.asarray(values._elements().reshape(()).item()).astype(self._dtype._numpy_type)
     self._storage.typed(self._dtype._numpy_type)[slots] = number
 
 
@@ -251,7 +251,7 @@ class IndexPutBackward0(Node):
 
     def apply(self, grad):
         info = _contiguous_info(grad._size, self.indices)
-        g = np.array(grad._values()).ravel()
+        g = np.array(grad._elements()).ravel()
         slots = info.positions()
         to_values = None
         if self.needs_input_grad(1):

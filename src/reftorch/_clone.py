@@ -52,7 +52,7 @@ def clone(self, *, memory_format=preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
         raise RuntimeError(f"unsupported memory format {memory_format!r}")
-    copy = plain_kernel_writes(Tensor._from_values(self._values(), self._dtype, self.device, strides), (self,))
+    copy = plain_kernel_writes(Tensor._from_values(self._elements(), self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
     return copy

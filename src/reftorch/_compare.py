@@ -57,8 +57,8 @@ def _equal(a, b):
         return True  # torch's shortcut: the very same integers
     dtype = promote_types(a.dtype, b.dtype)
     with np.errstate(all="ignore"):
-        x = a._values().astype(dtype._numpy_type)
-        y = b._values().astype(dtype._numpy_type)
+        x = a._elements().astype(dtype._numpy_type)
+        y = b._elements().astype(dtype._numpy_type)
     return builtins.bool(np.all(x == y))  # nan == nan is False
 
 
@@ -91,7 +91,7 @@ def _isclose(a, b, rtol, atol, equal_nan):
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
     _strides.broadcast_shapes(a._size, b._size)
-    x, y = a._values(), b._values()
+    x, y = a._elements(), b._elements()
     # torch builds the result with ``a == b`` and then ORs into it in place,
     # once per rule that applies: each OR bumps the result's version.
     writes = 0
@@ -164,10 +164,10 @@ def allclose(input, other, *args, **kwargs):
     _tensor_arg("allclose", "input", 1, input)
     _tensor_arg("allclose", "other", 2, other)
     rtol, atol, equal_nan = _tolerances("allclose", 3, args, kwargs)
-    return builtins.bool(np.all(_isclose(input, other, rtol, atol, equal_nan)._values()))
+    return builtins.bool(np.all(_isclose(input, other, rtol, atol, equal_nan)._elements()))
 
 
 def allclose_method(self, other, *args, **kwargs):
     _tensor_arg("allclose", "other", 1, other)
     rtol, atol, equal_nan = _tolerances("allclose", 2, args, kwargs)
-    return builtins.bool(np.all(_isclose(self, other, rtol, atol, equal_nan)._values()))
+    return builtins.bool(np.all(_isclose(self, other, rtol, atol, equal_nan)._elements()))

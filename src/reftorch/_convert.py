@@ -136,7 +136,7 @@ def numpy(self, *args, force=False):
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
         if is_grad_enabled() and self.requires_grad:
             raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)
-    return to(detach(self), "cpu")._values()
+    return to(detach(self), "cpu")._elements()
 
 
 def __array__(self, dtype=None):

@@ -35,7 +35,7 @@ class CopyBackwards(Node):
         old = Tensor._from_values(np.zeros(self.dst._size), self.dst._dtype, self.dst.device)
         to_src = None
         if self.needs_input_grad(1):
-            to_src = Tensor._from_values(sum_to_shape(grad._values(), self.src._size), self.src._dtype, self.src.device)
+            to_src = Tensor._from_values(sum_to_shape(grad._elements(), self.src._size), self.src._dtype, self.src.device)
         return (old, to_src)
 
 

@@ -137,7 +137,7 @@ def _from_data(data, dtype, device, requires_grad, caller):
         # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()
         strides = _strides.preserve_format_strides(source._size, source._stride)
-        t = Tensor._from_values(source._values(), dtype or data.dtype, as_device(device) or data.device, strides)
+        t = Tensor._from_values(source._elements(), dtype or data.dtype, as_device(device) or data.device, strides)
         return _finish(plain_kernel_writes(t, (data,)), requires_grad)
     if isinstance(data, np.ndarray):
         t = Tensor._from_values(data, dtype or from_numpy_dtype(data.dtype), as_device(device) or cpu)

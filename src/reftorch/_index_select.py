@@ -29,9 +29,9 @@ def index_select(self, dim=MISSING, index=MISSING):
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._dtype._numpy_type not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    positions = index._values().astype(np.int64).reshape(-1)
+    positions = index._elements().astype(np.int64).reshape(-1)
     _check_range(self, dim, positions)
-    values = np.take(self._values(), positions, axis=dim) if self.dim() > 0 else self._values().copy()
+    values = np.take(self._elements(), positions, axis=dim) if self.dim() > 0 else self._elements().copy()
     out = Tensor._from_values(values, self._dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(IndexSelectBackward0(self, dim, index))
@@ -77,8 +77,8 @@ class IndexSelectBackward0(Node):
         self.index = self.save(index)
 
     def apply(self, grad):
-        positions = self.index.unpack()._values().astype(np.int64).reshape(-1)
-        g = grad._values()
+        positions = self.index.unpack()._elements().astype(np.int64).reshape(-1)
+        g = grad._elements()
         out = np.zeros(self.input_size, dtype=g.dtype)
         if out.ndim == 0:
             out = out + g

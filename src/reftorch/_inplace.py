@@ -76,7 +76,7 @@ def write_inplace(self, new_values, make_node, *inputs):
     check_inplace(self, recording)
     values = new_values()
     node = make_node() if recording else None
-    self._values()[...] = values
+    self._elements()[...] = values
     bump(self)
     if node is not None:
         rebase_history(self, node)
@@ -116,14 +116,14 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         storage = np.zeros(self.slots, dtype=g.dtype)
         base_slots = _strides.element_positions(*self.base_geometry)
         view_slots = _strides.element_positions(*self.view_geometry)
         storage[base_slots] = g
         grad_slice = Tensor._from_values(storage[view_slots], grad._dtype, grad.device)
         fn_grads = self.fn.apply(grad_slice)
-        storage[view_slots] = fn_grads[0]._values() if fn_grads[0] is not None else 0
+        storage[view_slots] = fn_grads[0]._elements() if fn_grads[0] is not None else 0
         base_grad = Tensor._from_values(storage[base_slots], grad._dtype, grad.device)
         return (base_grad,) + tuple(fn_grads[1:])
 
@@ -163,7 +163,7 @@ def _arith_inplace(self, other, compute, make_node):
 
 def _snapshot(t):
     """A private copy of the old values, for nodes that need them after the write."""
-    return Tensor._from_values(t._values(), t._dtype, t.device)
+    return Tensor._from_values(t._elements(), t._dtype, t.device)
 
 
 def add_(self, other, *, alpha=1):
@@ -220,7 +220,7 @@ class FillBackward3(Node):
 
     def apply(self, grad):
         zeros = Tensor._from_values(np.zeros(self.a._size), self.a._dtype, self.a.device)
-        total = Tensor._from_values(sum_to_shape(grad._values(), ()), self.value._dtype, self.value.device)
+        total = Tensor._from_values(sum_to_shape(grad._elements(), ()), self.value._dtype, self.value.device)
         return (zeros, total if self.needs_input_grad(1) else None)
 
 

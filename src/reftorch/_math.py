@@ -29,7 +29,7 @@ def values_of(x, dtype):
     """
     with np.errstate(all="ignore"):
         if isinstance(x, Tensor):
-            return x._values().astype(dtype._numpy_type, copy=False)
+            return x._elements().astype(dtype._numpy_type, copy=False)
         return np.array(x).astype(dtype._numpy_type)
 
 
@@ -84,7 +84,7 @@ class AddBackward0(Node):
         self.a, self.b, self.alpha = a, b, alpha
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         return (
             _grad_for(self.a, g) if self.needs_input_grad(0) else None,
             _grad_for(self.b, g * self.alpha) if self.needs_input_grad(1) else None,
@@ -108,13 +108,13 @@ class MulBackward0(Node):
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         grads = [None, None]
         if self.needs_input_grad(0):
-            other = self.saved_b.unpack()._values() if isinstance(self.b, Tensor) else self.b
+            other = self.saved_b.unpack()._elements() if isinstance(self.b, Tensor) else self.b
             grads[0] = _grad_for(self.a, g * other)
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._values())
+            grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._elements())
         return tuple(grads)
 
 
@@ -128,14 +128,14 @@ class DivBackward0(Node):
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._values()
-        b = self.saved_b.unpack()._values() if self.saved_b is not None else self.b
+        g = grad._elements()
+        b = self.saved_b.unpack()._elements() if self.saved_b is not None else self.b
         grads = [None, None]
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.a, g / b)
         if self.needs_input_grad(1):
             # torch's formula, in this order: -grad * ((a / b) / b)
-            grads[1] = _grad_for(self.b, -g * ((self.saved_a.unpack()._values() / b) / b))
+            grads[1] = _grad_for(self.b, -g * ((self.saved_a.unpack()._elements() / b) / b))
         return tuple(grads)
 
 
@@ -227,7 +227,7 @@ class RsubBackward1(Node):
         self.a = a
 
     def apply(self, grad):
-        return (_grad_for(self.a, -grad._values()),)
+        return (_grad_for(self.a, -grad._elements()),)
 
 
 def __rsub__(self, other):

@@ -26,12 +26,12 @@ class _ProductBackward(Node):
         self.saved_a = self.save(a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         grads = [None, None]
         if self.saved_b is not None:
-            grads[0] = self._wrap(self.a, self.grad_a(g, self.saved_b.unpack()._values()))
+            grads[0] = self._wrap(self.a, self.grad_a(g, self.saved_b.unpack()._elements()))
         if self.saved_a is not None:
-            grads[1] = self._wrap(self.b, self.grad_b(g, self.saved_a.unpack()._values()))
+            grads[1] = self._wrap(self.b, self.grad_b(g, self.saved_a.unpack()._elements()))
         return tuple(grads)
 
     @staticmethod
@@ -57,9 +57,9 @@ class DotBackward0(_ProductBackward):
 def _product(a, b, node_class):
     if a._dtype.itemsize == 2 and a._dtype.is_floating_point:
         # torch adds float16 products up in float32 and rounds once at the end.
-        values = a._values().astype(np.float32) @ b._values().astype(np.float32)
+        values = a._elements().astype(np.float32) @ b._elements().astype(np.float32)
     else:
-        values = a._values() @ b._values()
+        values = a._elements() @ b._elements()
     out = Tensor._from_values(values, a._dtype, a.device)
     if any_requires_grad(a, b):
         out._set_grad_fn(node_class(a, b))

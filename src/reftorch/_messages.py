@@ -355,7 +355,7 @@ SPARSE_UNSUPPORTED = (
     "copy.deepcopy and printing. Call .to_dense() first to use {name}()."
 )
 SPARSE_NEEDS_MEMORY = (
-    "reftorch's {where}() reads the numbers in a tensor's memory, and a sparse tensor has no such "
+    "reftorch's strided code reads the numbers in a tensor's memory, and a sparse tensor has no such "
     "memory: reftorch does not implement this operation for sparse tensors. reftorch's sparse COO "
     "tensors support only what the course shows: sparse_coo_tensor, to_sparse, to_dense, "
     "coalesce, indices/values, clone, detach, .data, zero_, add_ and copy_ between sparse "

@@ -47,7 +47,7 @@ class _PiecesBackward(Node):
         result = np.zeros(self.input_shape, dtype=self.dtype._numpy_type)
         for place, grad in zip(self.places, grads):
             if grad is not None:
-                result[(slice(None),) * self.dim + (place,)] = grad._values()
+                result[(slice(None),) * self.dim + (place,)] = grad._elements()
         return (Tensor._from_values(result, self.dtype, self.device),)
 
 

@@ -23,8 +23,8 @@ class PowBackward0(Node):
         self.a, self.exponent, self.saved_a = a, exponent, self.save(a)
 
     def apply(self, grad):
-        x = self.saved_a.unpack()._values()
-        return (_grad_for(self.a, grad._values() * self.exponent * x ** (self.exponent - 1)),)
+        x = self.saved_a.unpack()._elements()
+        return (_grad_for(self.a, grad._elements() * self.exponent * x ** (self.exponent - 1)),)
 
 
 class PowBackward1(Node):
@@ -37,12 +37,12 @@ class PowBackward1(Node):
         self.saved_result = self.save(result, is_output=True)
 
     def apply(self, grad):
-        g, x, y = grad._values(), self.saved_a.unpack()._values(), self.saved_b.unpack()._values()
+        g, x, y = grad._elements(), self.saved_a.unpack()._elements(), self.saved_b.unpack()._elements()
         grads = [None, None]
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.a, g * y * x ** (y - 1))
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._values() * np.log(x))
+            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._elements() * np.log(x))
         return tuple(grads)
 
 
@@ -54,8 +54,8 @@ class PowBackward2(Node):
         self.base, self.b, self.saved_result = base, b, self.save(result, is_output=True)
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._values()
-        return (_grad_for(self.b, grad._values() * r * np.log(self.base)),)
+        r = self.saved_result.unpack()._elements()
+        return (_grad_for(self.b, grad._elements() * r * np.log(self.base)),)
 
 
 def pow(self, exponent):

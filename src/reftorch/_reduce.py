@@ -49,7 +49,7 @@ class _ReductionBackward(Node):
         self.a, self.dims, self.keepdim, self.scale = a, dims, keepdim, scale
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         if not self.keepdim:
             g = np.expand_dims(g, self.dims) if self.dims else g
         spread = np.broadcast_to(g * self.scale, self.a._size)
@@ -76,7 +76,7 @@ def sum(self, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
     with np.errstate(all="ignore"):  # float16 sums add up in float32, as in torch
-        values = self._values().sum(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
+        values = self._elements().sum(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
     out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,))
     if any_requires_grad(self):
         node = SumBackward0 if dim is None else SumBackward1
@@ -91,7 +91,7 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(_MEAN_DTYPE_ERROR.format(self.dtype._short_name))
     dims = _dims(self, dim, "mean")
     with np.errstate(all="ignore"):
-        values = self._values().mean(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
+        values = self._elements().mean(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
     out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,), writes=2)
     if any_requires_grad(self):
         count = _strides.numel([self._size[d] for d in dims])

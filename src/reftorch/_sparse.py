@@ -157,7 +157,7 @@ def _check_arguments(indices, values, size, dtype):
 
 def _inferred_size(indices, values):
     """Without a size: one more than the largest index in each sparse dim."""
-    coords = indices._values()
+    coords = indices._elements()
     for dim, row in enumerate(coords):
         if row.size and row.min() < 0:
             raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
@@ -166,7 +166,7 @@ def _inferred_size(indices, values):
 
 
 def _check_indices_in_bounds(indices, size):
-    for dim, row in enumerate(indices._values()):
+    for dim, row in enumerate(indices._elements()):
         if row.size and row.min() < 0:
             raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
         if row.size and row.max() >= size[dim]:
@@ -202,6 +202,7 @@ def _indices(self):
 
 def _values(self):
     """An alias of the stored values, on the sparse tensor's version counter."""
+    _sparse_only(self, "_values")
     return _alias(self._storage.values, self._version_counter)
 
 

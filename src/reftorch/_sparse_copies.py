@@ -119,23 +119,23 @@ def add_(self, other, *, alpha=1):
     if theirs.indices.shape[1] == 0:
         return _write(self, None, None, None, None, node)
     if mine.indices.shape[1] == 0:  # self becomes alpha * other
-        values = _as_dtype(theirs.values._values() * alpha, self)
-        return _write(self, _new(theirs.indices._values(), theirs.indices), values, other._size,
+        values = _as_dtype(theirs.values._elements() * alpha, self)
+        return _write(self, _new(theirs.indices._elements(), theirs.indices), values, other._size,
                       theirs.coalesced, node)
     if mine.indices.shape[0] != theirs.indices.shape[0]:
         raise RuntimeError(
             "add: expected 'self' and 'other' to have same density, but 'self' has "
             f"{mine.indices.shape[0]} sparse dimensions while 'other' has {theirs.indices.shape[0]} "
             "sparse dimensions")
-    a = mine.values._values().astype(common._numpy_type)
-    b = theirs.values._values().astype(common._numpy_type)
+    a = mine.values._elements().astype(common._numpy_type)
+    b = theirs.values._elements().astype(common._numpy_type)
     if mine.values.is_contiguous() and theirs.values.is_contiguous():
-        indices, values = _merge(mine.indices._values(), a, theirs.indices._values(), b, alpha)
+        indices, values = _merge(mine.indices._elements(), a, theirs.indices._elements(), b, alpha)
         return _write(self, _new(indices, mine.indices), _as_dtype(values, self), self._size,
                       mine.coalesced and theirs.coalesced, node)
     # With strided values torch puts the two lists of columns one after the
     # other, and coalesces only when that stores more entries than numel().
-    indices = np.concatenate([mine.indices._values(), theirs.indices._values()], axis=1)
+    indices = np.concatenate([mine.indices._elements(), theirs.indices._elements()], axis=1)
     values = np.concatenate([a, b * alpha if alpha != 1 else b], axis=0)
     result = _make_sparse(_new(indices, mine.indices), _as_dtype(values, self), self._size, False)
     if len(values) > self.numel():

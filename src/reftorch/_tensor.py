@@ -107,14 +107,14 @@ class Tensor:
         storage = UntypedStorage(max(span, 0) * dtype.itemsize, device)
         t = cls._make(storage, 0, shape, strides, dtype)
         with np.errstate(all="ignore"):  # casts wrap or cut silently, as in C and torch
-            t._values()[...] = values.astype(dtype._numpy_type, copy=False)
+            t._elements()[...] = values.astype(dtype._numpy_type, copy=False)
         return t
 
     def _geometry(self):
         """(size, stride, storage_offset): where this tensor's elements are."""
         return (self._size, self._stride, self._storage_offset)
 
-    def _values(self):
+    def _elements(self):
         """A numpy array over this tensor's elements (writes go to the storage).
 
         This is where metadata becomes memory addresses, so it trusts nothing:
@@ -344,22 +344,22 @@ class Tensor:
             if steal and grad._stride == strides:
                 self._grad = grad
             else:
-                self._grad = Tensor._from_values(grad._values(), self._dtype, self.device, strides)
+                self._grad = Tensor._from_values(grad._elements(), self._dtype, self.device, strides)
         else:
-            self._grad._values()[...] += grad._values()
+            self._grad._elements()[...] += grad._elements()
             self._grad._version_counter.bump()
 
     # --- values -------------------------------------------------------------
 
     def tolist(self):
-        return self._values().tolist()
+        return self._elements().tolist()
 
     def item(self):
         if self.numel() != 1:
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
-        return self._values().reshape(()).item()
+        return self._elements().reshape(()).item()
 
     def __len__(self):
         if self.dim() == 0:

@@ -93,7 +93,7 @@ _METHODS = {
     "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_convert.to_dense,
     "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse._nnz,
     "sparse_dim": _sparse.sparse_dim, "dense_dim": _sparse.dense_dim,
-    "_indices": _sparse._indices, "indices": _sparse.indices, "values": _sparse.values,
+    "_indices": _sparse._indices, "_values": _sparse._values, "indices": _sparse.indices, "values": _sparse.values,
 }
 
 for _name, _function in _METHODS.items():

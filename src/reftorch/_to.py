@@ -24,7 +24,7 @@ class ToCopyBackward0(Node):
         self.source = source
 
     def apply(self, grad):
-        return (Tensor._from_values(grad._values(), self.source._dtype, self.source.device),)
+        return (Tensor._from_values(grad._elements(), self.source._dtype, self.source.device),)
 
 
 _TO_SIGNATURES = (
@@ -82,7 +82,7 @@ def to(self, *args, **kwargs):
     if device == self.device and dtype is self.dtype and not copy:
         return self
     strides = _strides.preserve_format_strides(self._size, self._stride)
-    out = plain_kernel_writes(Tensor._from_values(self._values(), dtype, device, strides), (self,))
+    out = plain_kernel_writes(Tensor._from_values(self._elements(), dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):
         out._set_grad_fn(ToCopyBackward0(self))
     return out

@@ -110,7 +110,7 @@ def _add(total, grad, owned):
     if total is None:
         return grad
     if id(total) in owned:
-        total._values()[...] += grad._values()
+        total._elements()[...] += grad._elements()
         total._version_counter.bump()
         return total
     result = total + grad

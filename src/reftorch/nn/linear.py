@@ -26,12 +26,12 @@ class AddmmBackward0(Node):
     def apply(self, grad):
         from .._math import sum_to_shape
 
-        g = grad._values()
+        g = grad._elements()
         wrap = lambda like, v: Tensor._from_values(v, like._dtype, like.device)  # noqa: E731
         return (
             wrap(self.bias, sum_to_shape(g, self.bias._size)) if self.needs_input_grad(0) else None,
-            wrap(self.x, g @ self.saved_w.unpack()._values().T) if self.saved_w else None,
-            wrap(self.w, self.saved_x.unpack()._values().T @ g) if self.saved_x else None,
+            wrap(self.x, g @ self.saved_w.unpack()._elements().T) if self.saved_w else None,
+            wrap(self.w, self.saved_x.unpack()._elements().T @ g) if self.saved_x else None,
         )
 
 
@@ -65,7 +65,7 @@ def linear(x, weight, bias=None):
         flat = linear(x.reshape(-1, x.shape[-1]), weight, bias)
         return flat.view(*x.shape[:-1], weight.shape[0])
     w = weight.t()
-    values = bias._values() + x._values() @ w._values()
+    values = bias._elements() + x._elements() @ w._elements()
     out = Tensor._from_values(values, x._dtype, x.device)
     if any_requires_grad(bias, x, w):
         out._set_grad_fn(AddmmBackward0(bias, x, w))

@@ -119,5 +119,5 @@ def _adam_update(param, state, group):
 
 def _maximum_into(out, other):
     """``torch.maximum(out, other, out=out)``: the larger number of each pair, written into ``out`` (version + 1)."""
-    out._values()[...] = np.maximum(out._values(), other._values())
+    out._elements()[...] = np.maximum(out._elements(), other._elements())
     out._version_counter.bump()
