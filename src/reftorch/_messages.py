@@ -6,6 +6,27 @@ not a paragraph of text. Every text is checked word for word against torch
 2.13 by the differential suite. Texts with blanks are ``str.format`` templates.
 """
 
+# --- the tensor and autograd (the core) ------------------------------------------
+
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+GRAD_NOT_A_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {}"
+GRAD_SIZE = (
+    "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that "
+    "the gradient and the tensor are the same size"
+)
+REQUIRES_GRAD_NON_LEAF = "you can only change requires_grad flags of leaf variables."
+REQUIRES_GRAD_NON_LEAF_HINT = (
+    " If you want to use a computed variable in a subgraph that doesn't require "
+    "differentiation use var_no_grad = var.detach()."
+)
+
 # --- storage and layout (memory safety) ---------------------------------------
 
 # A layout that reaches past the end of its storage (torch's checkInBoundsForStorage).

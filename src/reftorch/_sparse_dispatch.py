@@ -79,7 +79,8 @@ SPARSE_VERSIONS = {
 # Methods that are right for both layouts as they are: they only touch
 # metadata and the graph, or (``_sparse``) they look at the layout themselves.
 SAME_FOR_BOTH = {
-    "requires_grad_", "backward", "detach_", "__setstate__",
+    "requires_grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
+    "__setstate__",
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
     "_indices", "_values", "indices", "values", "layout", "is_sparse",
 }

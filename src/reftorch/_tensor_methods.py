@@ -12,26 +12,7 @@ from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_dispatch
 from ._tensor import Tensor
-from .autograd import hooks
-from .autograd.functional_api import backward as _backward
-from .autograd.inference_mode import check_requires_grad
-
-
-def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate d(self)/d(leaf) into the ``.grad`` of every leaf that requires grad."""
-    _backward(self, gradient, retain_graph, create_graph, inputs)
-
-
-def requires_grad_(self, requires_grad=True):
-    """Switch gradient tracking on a leaf. Metadata only: no version bump."""
-    if not self.is_leaf and not requires_grad:
-        Tensor.requires_grad.fset(self, False)  # raises torch's message
-    if requires_grad and not self._dtype.is_floating_point:
-        raise RuntimeError("only Tensors of floating point dtype can require gradients")
-    check_requires_grad(self, requires_grad)
-    if self.is_leaf:
-        self._requires_grad = bool(requires_grad)
-    return self
+from .autograd import graph, hooks, variable
 
 
 _METHODS = {
@@ -69,7 +50,12 @@ _METHODS = {
     "__iadd__": _inplace.__iadd__, "__isub__": _inplace.__isub__,
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
-    "backward": backward, "requires_grad_": requires_grad_,
+    "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
+    "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
+    "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
+    "backward": variable.backward,
+    # course/04 shows this one as Tensor._accumulate_grad; it lives in autograd/graph.
+    "_accumulate_grad": graph.accumulate_grad,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__,

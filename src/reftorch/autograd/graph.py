@@ -19,6 +19,8 @@ tensor remembers its version; see ``SavedTensor``.
 
 import re
 
+from .. import _strides
+from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._messages import INFERENCE_SAVED
 from .grad_mode import is_grad_enabled
 from .inference_mode import is_inference_mode_enabled
@@ -89,15 +91,39 @@ class AccumulateGrad(Node):
     def apply(self, grad, steal=False):
         """Add ``grad`` into ``variable.grad``. The engine says whether the
         gradient tensor is its own to hand over without a copy (``steal``)."""
-        self.variable._accumulate_grad(grad, steal=steal)
+        accumulate_grad(self.variable, grad, steal)
         return ()
 
 
-def gradient_edge(x):
-    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, x.output_nr)`` or to its accumulator."""
-    from .._tensor import Tensor
+def accumulate_grad(variable, grad, steal=False):
+    """Add ``grad`` into ``variable.grad`` (a leaf's, or a non-leaf's that retains it).
 
-    if not isinstance(x, Tensor) or not x.requires_grad:
+    The first gradient becomes ``.grad``: a copy, laid out like the tensor
+    itself when that layout is dense, unless autograd made it just for this
+    and can hand it over (``steal``). Later ones are added in place, and that
+    bumps the version of ``.grad``.
+    """
+    if variable._grad is None:
+        if _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
+            strides = variable._stride
+        else:
+            strides = _strides.contiguous_strides(variable._size)
+        if steal and grad._stride == strides:
+            variable._grad = grad
+        else:
+            variable._grad = _tensor.Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+    else:
+        variable._grad._elements()[...] += grad._elements()
+        variable._grad._version_counter.bump()
+
+
+def gradient_edge(x):
+    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, x.output_nr)`` or to its accumulator.
+
+    The first edge to a leaf makes the leaf's ``AccumulateGrad`` node; later
+    edges reuse it, so every path to the leaf ends in the same node.
+    """
+    if not isinstance(x, _tensor.Tensor) or not x.requires_grad:
         return (None, 0)
     if x.grad_fn is not None:
         return (x.grad_fn, x._output_nr)
@@ -105,17 +131,17 @@ def gradient_edge(x):
         # A view made under no_grad of a tensor that requires grad: it requires
         # grad too, but no node leads from it to its base.
         return (None, 0)
-    return (x._grad_accumulator(), 0)
+    if x._grad_acc is None:
+        x._grad_acc = AccumulateGrad(x)
+    return (x._grad_acc, 0)
 
 
 def any_requires_grad(*tensors):
     """Should this operation record a node? Only in grad mode (never inside
     ``inference_mode``), and only if an input asks."""
-    from .._tensor import Tensor
-
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
-    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
+    return any(isinstance(t, _tensor.Tensor) and t.requires_grad for t in tensors)
 
 
 class SavedTensor:
