@@ -9,9 +9,9 @@ prints. Start reading at ``_storage`` (memory), ``_tensor`` (metadata),
 
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
 from ._clone import contiguous_format, memory_format, preserve_format
-from ._creation import (
-    arange, empty, empty_like, from_numpy, full, full_like, ones, ones_like, tensor, zeros, zeros_like,
-)
+from ._convert import from_numpy
+from ._creation import tensor
+from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
 from ._dtype import (
     bool, double, dtype, float, float32, float64, get_default_dtype, int64, long, promote_types,

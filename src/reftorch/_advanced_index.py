@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _messages, _shapes, _strides
 
 
 def is_mask(t):
@@ -70,7 +70,7 @@ def _indexers(size, indices):
             result.append(_Indexer(t._elements().astype(np.int64), strides))
     shapes = [ix.shape for ix in result if ix is not None]
     try:
-        shape = _strides.broadcast_shapes(*shapes)
+        shape = _shapes.broadcast_shapes(*shapes)
     except RuntimeError:
         raise IndexError(_messages.INDICES_NOT_BROADCASTABLE.format(
             ", ".join(_strides._fmt(s) for s in shapes))) from None
@@ -154,7 +154,7 @@ class AdvancedIndex:
 def _reshape(ix, before, after):
     """Give an indexer size-1 dimensions so that it lines up with the result."""
     shape = (1,) * before + ix.shape + (1,) * after
-    strides = _strides.view_strides(ix.shape, ix.strides, shape) or _strides.contiguous_strides(shape)
+    strides = _shapes.view_strides(ix.shape, ix.strides, shape) or _strides.contiguous_strides(shape)
     return _Indexer(ix.values.reshape(shape), strides)
 
 

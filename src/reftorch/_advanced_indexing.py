@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _iterator_strides, _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._advanced_index import AdvancedIndex, in_order, is_mask
 from ._inplace import _OVERLAP, check_inplace, rebase_history
@@ -52,12 +52,12 @@ def index(self, indices):
     """
     _check_indices(self, indices)
     info = AdvancedIndex(self._geometry(), indices)
-    order = _strides.iteration_order(info.shape, info.operands())
+    order = _iterator_strides.iteration_order(info.shape, info.operands())
     error = info.first_out_of_bounds(order)
     if error is not None:
         raise error[1]
     values = self._storage.typed(self._dtype._numpy_type)[info.positions()]
-    strides = _strides.tensor_iterator_output_strides(info.shape, info.operands())
+    strides = _iterator_strides.tensor_iterator_output_strides(info.shape, info.operands())
     out = Tensor._from_values(values, self._dtype, self.device, strides)
     if any_requires_grad(self):
         out._set_grad_fn(IndexBackward0(self, indices))
@@ -157,7 +157,7 @@ def _write_in_order(self, indices, values, accumulate):
     if values._dtype is not self._dtype:
         raise RuntimeError(_messages.INDEX_PUT_DTYPE.format(self._dtype._short_name, values._dtype._short_name))
     operands = info.operands()
-    order = _strides.iteration_order(info.shape, operands[:1] + [(values._size, values._stride)] + operands[1:])
+    order = _iterator_strides.iteration_order(info.shape, operands[:1] + [(values._size, values._stride)] + operands[1:])
     error = info.first_out_of_bounds(order)
     count = error[0] if error is not None else _strides.numel(info.shape)
     slots = in_order(info.positions(), order)[:count]

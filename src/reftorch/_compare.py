@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _messages, _shapes
 from ._dtype import bool as bool_, get_default_dtype, promote_types
 from ._math import _result
 from ._tensor import Tensor
@@ -90,7 +90,7 @@ def _isclose(a, b, rtol, atol, equal_nan):
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
-    _strides.broadcast_shapes(a._size, b._size)
+    _shapes.broadcast_shapes(a._size, b._size)
     x, y = a._elements(), b._elements()
     # torch builds the result with ``a == b`` and then ORs into it in place,
     # once per rule that applies: each OR bumps the result's version.

@@ -17,7 +17,7 @@ write does four things, in this order:
 
 import numpy as np
 
-from . import _strides
+from . import _shapes, _strides
 from ._dtype import _category, check_scalar, result_type
 from ._fma import add_scaled
 from ._math import sum_to_shape, values_of
@@ -145,10 +145,10 @@ def check_inplace_dtype(self, other):
 def check_inplace_shape(self, other):
     """``other`` must broadcast to exactly ``self``'s shape: the result has nowhere else to go."""
     shape = other._size if isinstance(other, Tensor) else ()
-    if _strides.broadcast_shapes(self._size, shape) != self._size:
+    if _shapes.broadcast_shapes(self._size, shape) != self._size:
         raise RuntimeError(
             f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape "
-            f"{_strides._fmt(_strides.broadcast_shapes(self._size, shape))}"
+            f"{_strides._fmt(_shapes.broadcast_shapes(self._size, shape))}"
         )
 
 

@@ -13,7 +13,7 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 
 import numpy as np
 
-from . import _strides
+from . import _iterator_strides, _shapes
 from ._dtype import bool as bool_, compute_dtype, get_default_dtype, result_type
 from ._fma import add_scaled
 from ._tensor import Tensor
@@ -61,10 +61,15 @@ def _shape_of(x):
 
 
 def _result(values, dtype, device, node=None, inputs=()):
-    """A new tensor for an elementwise result, laid out in memory like its inputs."""
+    """A new tensor for an elementwise result, laid out in memory like its inputs.
+
+    A Python number among ``inputs`` counts as a 0-d operand, as the number
+    torch wraps into a tensor for ``t * 2`` does: it has no say in the
+    layout, but the result's shape is then not every operand's shape.
+    """
     values = np.asarray(values)
-    layouts = [(x._size, x._stride) for x in inputs if isinstance(x, Tensor)]
-    strides = _strides.elementwise_output_strides(values.shape, layouts) if layouts else None
+    layouts = [(x._size, x._stride) if isinstance(x, Tensor) else ((), ()) for x in inputs]
+    strides = _iterator_strides.elementwise_output_strides(values.shape, layouts) if layouts else None
     out = Tensor._from_values(values, dtype, device, strides)
     if node is not None:
         out._set_grad_fn(node)
@@ -155,7 +160,7 @@ def _binary(a, b, compute, make_node, dtype=None, alpha=None):
     """
     device = _device_of(a, b)
     dtype = dtype or result_type(a, b)
-    _strides.broadcast_shapes(_shape_of(a), _shape_of(b))
+    _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
     step = compute_dtype(dtype)._numpy_type
     with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
         if alpha is None:
@@ -237,7 +242,7 @@ def __rsub__(self, other):
     _check_bool_subtraction(self, other)
     dtype = result_type(self, other)
     return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
-                   RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self,))
+                   RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self, other))
 
 
 # --- comparisons ----------------------------------------------------------------
@@ -247,7 +252,7 @@ def _compare(op):
         if not isinstance(other, (Tensor, int, float, bool)):
             return NotImplemented
         dtype = result_type(self, other)
-        _strides.broadcast_shapes(self._size, _shape_of(other))
+        _shapes.broadcast_shapes(self._size, _shape_of(other))
         return _result(op(values_of(self, dtype), values_of(other, dtype)), bool_, _device_of(self, other),
                        inputs=(self, other))
     return compare

@@ -27,6 +27,21 @@ REQUIRES_GRAD_NON_LEAF_HINT = (
     "differentiation use var_no_grad = var.detach()."
 )
 
+# torch.tensor(t) / t.new_tensor(t), given a tensor ({} is the function's name).
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
+)
+ARANGE_SIGNATURES = (
+    " * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+)
+
 # --- storage and layout (memory safety) ---------------------------------------
 
 # A layout that reaches past the end of its storage (torch's checkInBoundsForStorage).

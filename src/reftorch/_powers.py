@@ -8,8 +8,9 @@ rounded once, as torch's float32 results are.
 
 import numpy as np
 
+from . import _shapes
 from ._dtype import float64, int64, result_type
-from ._math import _device_of, _grad_for, _is_operand, _result, values_of
+from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
@@ -62,12 +63,15 @@ def pow(self, exponent):
     if not _is_operand(exponent):
         return NotImplemented
     dtype = result_type(self, exponent)
+    _shapes.broadcast_shapes(self._size, _shape_of(exponent))
     if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     compute = float64 if dtype.is_floating_point else dtype
     with np.errstate(all="ignore"):
         values = values_of(self, compute) ** values_of(exponent, compute)
-    out = _result(values, dtype, _device_of(self, exponent), inputs=(self, exponent))
+    # pow(t, 2) takes the number as a parameter of its kernel, not as an operand
+    operands = (self, exponent) if isinstance(exponent, Tensor) else (self,)
+    out = _result(values, dtype, _device_of(self, exponent), inputs=operands)
     if any_requires_grad(self, exponent):
         if isinstance(exponent, Tensor):
             out._set_grad_fn(PowBackward1(self, exponent, out))
@@ -83,7 +87,7 @@ def __rpow__(self, base):
     compute = float64 if dtype.is_floating_point else dtype
     with np.errstate(all="ignore"):
         values = values_of(base, compute) ** values_of(self, compute)
-    out = plain_kernel_writes(_result(values, dtype, self.device, inputs=(self,)), (self,))
+    out = plain_kernel_writes(_result(values, dtype, self.device), (self,))  # row-major, as torch lays it out
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out

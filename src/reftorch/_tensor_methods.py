@@ -7,6 +7,7 @@ this table is where they become methods, so ``a.clone()`` runs
 """
 
 from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
+from . import _factories
 from . import _advanced_indexing, _index_select
 from . import _powers, _python_copy, _reduce, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
@@ -22,8 +23,8 @@ _METHODS = {
     "copy_": _copy_.copy_,
     "to": _to.to, "cpu": _to.cpu, "cuda": _to.cuda,
     "float": _to.float, "double": _to.double, "long": _to.long, "bool": _to.bool,
-    "new_tensor": _creation.new_tensor, "new_zeros": _creation.new_zeros,
-    "new_ones": _creation.new_ones, "new_empty": _creation.new_empty, "new_full": _creation.new_full,
+    "new_tensor": _creation.new_tensor, "new_zeros": _factories.new_zeros,
+    "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
     "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
     # views and indexing

@@ -19,7 +19,7 @@ gives them no backward; they refuse to run where autograd would record them.
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._fma import fma
 from ._inplace import _snapshot, write_inplace
@@ -82,7 +82,7 @@ def _check_lerp_arguments(self, end, weight):
         if isinstance(other, Tensor) and other.dtype is not self.dtype:
             raise RuntimeError(_messages.LERP_DTYPE.format(
                 expected=names[self.dtype._name], argument=argument, got=names[other.dtype._name]))
-    return _strides.broadcast_shapes(*(x._size for x in (self, end, weight) if isinstance(x, Tensor)))
+    return _shapes.broadcast_shapes(*(x._size for x in (self, end, weight) if isinstance(x, Tensor)))
 
 
 def _parse_lerp(op, args, kwargs):
@@ -129,7 +129,8 @@ def lerp(self, *args, **kwargs):
     node = None
     if any_requires_grad(self, end, weight):
         node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
-    return _result(values, self.dtype, _device_of(self, end, weight), node, inputs=(self, end, weight))
+    operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)  # a number weight is a parameter
+    return _result(values, self.dtype, _device_of(self, end, weight), node, inputs=operands)
 
 
 def lerp_(self, *args, **kwargs):
@@ -165,7 +166,7 @@ def _no_backward(op):
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 * tensor2`` in place (one rounding for the final add)."""
     def new_values():
-        _check_fits(self, _strides.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         dtype = self.dtype._numpy_type.type
         return fma(dtype(value) * tensor1._elements(), tensor2._elements(), self._elements())
 
@@ -175,7 +176,7 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
 def addcdiv_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 / tensor2`` in place."""
     def new_values():
-        _check_fits(self, _strides.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         dtype = self.dtype._numpy_type.type
         with np.errstate(all="ignore"):
             return self._elements() + dtype(value) * tensor1._elements() / tensor2._elements()

@@ -13,7 +13,7 @@ elements out of ``a``'s storage. A view
 """
 
 
-from . import _messages, _strides
+from . import _messages, _shapes, _strides
 from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
 from ._tensor import Tensor
 from ._view_backward import (
@@ -53,8 +53,8 @@ def _as_view(source, size, stride, offset, make_node, multi_output=False, output
 def view(self, *shape):
     """Same elements, new shape; only possible when no element has to move."""
     shape = _view_shape_arg(shape)
-    shape = _strides.infer_size(shape, self.numel())
-    stride = _strides.view_strides(self._size, self._stride, shape)
+    shape = _shapes.infer_size(shape, self.numel())
+    stride = _shapes.view_strides(self._size, self._stride, shape)
     if stride is None:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
@@ -65,8 +65,8 @@ def view(self, *shape):
 
 def reshape(self, *shape):
     """A view when the layout allows it, otherwise a contiguous copy."""
-    shape = _strides.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
-    if _strides.view_strides(self._size, self._stride, shape) is not None:
+    shape = _shapes.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
+    if _shapes.view_strides(self._size, self._stride, shape) is not None:
         return view(self, *shape)
     copy = self.clone(memory_format=_contiguous_format())
     out = Tensor._make(copy._storage, 0, shape, _strides.contiguous_strides(shape), copy._dtype)

@@ -28,7 +28,8 @@ result can differ from torch's for some inputs.
 import numpy as np
 
 from .. import _messages
-from .._creation import empty, ones, tensor, zeros
+from .._creation import tensor
+from .._factories import empty, ones, zeros
 from .._dtype import int64
 from .._fma import fma
 from .._tensor import Tensor

@@ -7,7 +7,7 @@ The weights are uniform in ``[-1/sqrt(in_features), 1/sqrt(in_features)]``
 import math
 
 from .. import _messages, _random
-from .._creation import empty
+from .._factories import empty
 from .._tensor import Tensor
 from ..autograd.graph import Node, any_requires_grad
 from .module import Module

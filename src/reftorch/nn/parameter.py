@@ -13,7 +13,7 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __new__(cls, data=None, requires_grad=True):
-        from .._creation import empty
+        from .._factories import empty
 
         data = empty(0) if data is None else data.detach()
         param = cls._make(data._storage, data._storage_offset, data._size, data._stride,
