@@ -19,8 +19,9 @@ is the *same* dict object (assigning ``c.weight = ...`` changes ``m`` too),
 while ``copy.deepcopy(m)`` copies the dicts and, through the memo, every
 Parameter once, so weights shared inside ``m`` stay shared inside the copy.
 
-The rest of Module lives next door: ``state_dict`` and ``load_state_dict`` in
-``state_dict.py``, ``to``/``double``/``cuda`` ... in ``conversion.py``.
+The rest of Module lives next door: ``parameters``, ``named_modules`` ... in
+``tree.py``, ``state_dict`` and ``load_state_dict`` in ``state_dict.py``,
+``to``/``double``/``cuda`` ... in ``conversion.py``.
 """
 
 from collections import OrderedDict
@@ -28,7 +29,7 @@ from collections import OrderedDict
 from .._messages import MODULE_NO_FORWARD
 from .._tensor import Tensor
 from .._typename import typename
-from . import conversion as _conversion, state_dict as _state_dict
+from . import conversion as _conversion, state_dict as _state_dict, tree as _tree
 from .parameter import Parameter
 
 
@@ -162,62 +163,17 @@ class Module:
         keys = dir(type(self)) + list(self.__dict__) + list(self._parameters) + list(self._modules) + list(self._buffers)
         return sorted(key for key in keys if not key[0].isdigit())
 
-    # --- walking the tree ----------------------------------------------------
+    # --- walking the tree (see tree.py) ------------------------------------------
 
-    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
-        """This module and every descendant, each once, with its dotted name."""
-        if memo is None:
-            memo = set()
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        yield prefix, self
-        for name, module in self._modules.items():
-            if module is not None:
-                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
-
-    def _named_members(self, table, prefix="", recurse=True, remove_duplicate=True):
-        """``(dotted name, tensor)`` for one table over the tree; a tensor shared
-        by two modules is listed once, under its first name."""
-        seen = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
-        for module_prefix, module in modules:
-            for name, value in getattr(module, table).items():
-                if value is None or id(value) in seen:
-                    continue
-                if remove_duplicate:
-                    seen.add(id(value))
-                yield module_prefix + ("." if module_prefix else "") + name, value
-
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
-        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
-
-    def parameters(self, recurse=True):
-        for _, param in self.named_parameters(recurse=recurse):
-            yield param
-
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
-        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
-
-    def buffers(self, recurse=True):
-        for _, buf in self.named_buffers(recurse=recurse):
-            yield buf
-
-    def named_children(self):
-        seen = set()
-        for name, module in self._modules.items():
-            if module is not None and module not in seen:
-                seen.add(module)
-                yield name, module
-
-    def children(self):
-        for _, module in self.named_children():
-            yield module
-
-    def modules(self):
-        for _, module in self.named_modules():
-            yield module
+    named_modules = _tree.named_modules
+    _named_members = _tree.named_members
+    named_parameters = _tree.named_parameters
+    parameters = _tree.parameters
+    named_buffers = _tree.named_buffers
+    buffers = _tree.buffers
+    named_children = _tree.named_children
+    children = _tree.children
+    modules = _tree.modules
 
     # --- modes and gradients ---------------------------------------------------
 
