@@ -7,6 +7,7 @@ prints. Start reading at ``_storage`` (memory), ``_tensor`` (metadata),
 ``_python_copy`` (``copy.copy``/``copy.deepcopy``) and ``nn`` (state_dict).
 """
 
+from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
 from ._clone import contiguous_format, memory_format, preserve_format
 from ._convert import from_numpy
@@ -90,7 +91,7 @@ from .autograd.inference_mode import inference_mode, is_inference_mode_enabled
 def is_inference(input):
     if not isinstance(input, Tensor):
         raise TypeError(
-            f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+            _messages.ARGUMENT_TYPE.format(fn='is_inference', name='input', position=1, expected='Tensor', got=type(input).__name__)
         )
     return input.is_inference()
 
@@ -116,7 +117,7 @@ from ._arguments import MISSING, _check_given  # noqa: E402
 def index_select(input=MISSING, dim=MISSING, index=MISSING):
     _check_given("index_select", input=input, dim=dim, index=index)
     if not isinstance(input, Tensor):
-        raise TypeError(f"index_select(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='index_select', name='input', position=1, expected='Tensor', got=type(input).__name__))
     return input.index_select(dim, index)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from . import _iterator_strides, _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._advanced_index import AdvancedIndex, in_order, is_mask
-from ._inplace import _OVERLAP, check_inplace, rebase_history
+from ._inplace import check_inplace, rebase_history
 from ._math import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -101,12 +101,12 @@ def index_put_(self, indices=MISSING, values=MISSING, accumulate=False):
     _check_given("index_put_", indices=indices, values=values)
     if not isinstance(indices, (tuple, list)):
         raise TypeError(
-            f"index_put_(): argument 'indices' (position 1) must be tuple of Tensors, not {_type_name(indices)}")
+            _messages.ARGUMENT_TYPE.format(fn='index_put_', name='indices', position=1, expected='tuple of Tensors', got=_type_name(indices)))
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
     if not isinstance(values, Tensor):
-        raise TypeError(f"index_put_(): argument 'values' (position 2) must be Tensor, not {_type_name(values)}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='index_put_', name='values', position=2, expected='Tensor', got=_type_name(values)))
     if not isinstance(accumulate, bool):
         raise TypeError(f"index_put_(): argument 'accumulate' must be bool, not {_type_name(accumulate)}")
     return write(self, list(indices), values, accumulate)
@@ -144,8 +144,7 @@ def _write_in_order(self, indices, values, accumulate):
     """Write ``values`` at the indexed positions, in the kernel's order, checking as it goes."""
     if values.device != self.device and values.dim() != 0:
         raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{self.device} and {values.device}!")
+            _messages.DEVICES_DIFFER.format(self.device, values.device))
     _check_no_overlap(self, values)
     for t in indices:
         if t is not None:
@@ -207,7 +206,7 @@ def _masked_fill(self, mask_and_shape, values):
     if _has_internal_overlap(self):
         warnings.warn(_messages.MASKED_FILL_EXPANDED, UserWarning, stacklevel=4)
     if mask._dtype._numpy_type == np.uint8:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+        raise RuntimeError(_messages.MASKED_FILL_UINT8_MASK)
     hits = np.broadcast_to(mask._elements().reshape(shape), self._size)
     slots = _strides.element_positions(*self._geometry())[hits]
     number = np.asarray(values._elements().reshape(()).item()).astype(self._dtype._numpy_type)
@@ -223,7 +222,7 @@ def _has_internal_overlap(t):
 def _check_no_overlap(self, other):
     """Refuse to write into memory that an input is read from (torch's assert_no_overlap)."""
     if other is self:
-        raise RuntimeError(_OVERLAP)
+        raise RuntimeError(_messages.INPLACE_OVERLAP)
     if self.numel() == 0 or other.numel() == 0 or other._storage is not self._storage:
         return
     if not all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other)):
@@ -231,7 +230,7 @@ def _check_no_overlap(self, other):
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
     if a[0] < b[1] and b[0] < a[1]:
-        raise RuntimeError(_OVERLAP)
+        raise RuntimeError(_messages.INPLACE_OVERLAP)
 
 
 class IndexPutBackward0(Node):
@@ -259,9 +258,7 @@ class IndexPutBackward0(Node):
             if not _expandable(self.values_size, picked.shape):
                 # Only a[mask] = v with a one-element v of more dimensions gets here.
                 raise RuntimeError(
-                    f"Function IndexPutBackward0 returned an invalid gradient at index 1 - got "
-                    f"{_strides._fmt(picked.shape)} but expected shape compatible with "
-                    f"{_strides._fmt(self.values_size)}")
+                    _messages.INDEX_PUT_BAD_GRAD.format(got=_strides._fmt(picked.shape), expected=_strides._fmt(self.values_size)))
             summed = sum_to_shape(picked, self.values_size)
             to_values = Tensor._from_values(summed, self.values_dtype, self.values_device)
         if not self.accumulate:

@@ -94,7 +94,7 @@ def _check_flag(op, name, value):
 def _set_requires_grad(t, flag):
     """What torch's C++ ``set_requires_grad`` does to the object itself."""
     if flag and not t.dtype.is_floating_point:
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        raise RuntimeError(_messages.NOT_FLOAT_REQUIRES_GRAD)
     if t.is_leaf:
         t._requires_grad = flag
 

@@ -15,6 +15,7 @@
 
 import numpy as np
 
+from . import _messages
 from ._inplace import check_inplace_shape, check_no_partial_overlap, write_inplace
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
@@ -41,7 +42,7 @@ class CopyBackwards(Node):
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__))
 
     def new_values():
         check_no_partial_overlap(self, src)

@@ -26,7 +26,7 @@ def with_requires_grad(t, requires_grad):
     """A new leaf ``t``, asking for gradients if ``requires_grad`` (floating point only)."""
     if requires_grad:
         if not t.dtype.is_floating_point:
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError(_messages.NOT_FLOAT_REQUIRES_GRAD)
         t._requires_grad = True
     return t
 

@@ -36,10 +36,10 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     dtype = check_dtype(dtype, "full")
     if not isinstance(fill_value, (int, builtins.float, np.number)):
         raise TypeError(
-            f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}"
+            _messages.ARGUMENT_TYPE.format(fn='full', name='fill_value', position=2, expected='Number', got=type(fill_value).__name__)
         )
     if not isinstance(size, (tuple, list)):
-        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='full', name='size', position=1, expected='tuple of ints', got=type(size).__name__))
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
@@ -72,7 +72,7 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
     if not 1 <= len(args) <= 3 or not all(is_number):
         got = ", ".join(type(a).__name__ for a in args)
         raise TypeError(
-            f"arange() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            _messages.INVALID_ARGUMENTS.format(op="arange", got=got)
             + _messages.ARANGE_SIGNATURES
         )
     start, end, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]

@@ -17,7 +17,7 @@ write does four things, in this order:
 
 import numpy as np
 
-from . import _shapes, _strides
+from . import _messages, _shapes, _strides
 from ._dtype import _category, check_scalar, result_type
 from ._fma import add_scaled
 from ._math import sum_to_shape, values_of
@@ -35,16 +35,10 @@ def check_inplace(self, recording):
         creation_meta.check_view_write(self, indirect=False)
         if self.requires_grad and self._base_tensor.is_leaf:
             raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place operation."
+                _messages.VIEW_OF_LEAF_INPLACE
             )
     if self.requires_grad and self.is_leaf:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-
-
-_OVERLAP = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation."
-)
+        raise RuntimeError(_messages.LEAF_INPLACE)
 
 
 def check_no_partial_overlap(self, other):
@@ -60,7 +54,7 @@ def check_no_partial_overlap(self, other):
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
     if a[0] < b[1] and b[0] < a[1] and a != b:
-        raise RuntimeError(_OVERLAP)
+        raise RuntimeError(_messages.INPLACE_OVERLAP)
 
 
 def write_inplace(self, new_values, make_node, *inputs):
@@ -191,7 +185,7 @@ def div_(self, other):
 
     if not self.dtype.is_floating_point:
         raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {self.dtype._short_name}"
+            _messages.INPLACE_RESULT_CAST.format(self.dtype._short_name)
         )
     return _arith_inplace(
         self, other, lambda x, y: x / y, lambda: DivBackward0(self, other, old_self=_snapshot(self))
@@ -232,7 +226,7 @@ def fill_(self, value):
     if isinstance(value, Tensor):
         if value.dim() != 0:
             raise RuntimeError(
-                f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
+                _messages.FILL_VALUE_DIM.format(value.dim())
             )
         return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
     check_scalar(value, self.dtype)

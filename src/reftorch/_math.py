@@ -13,7 +13,7 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 
 import numpy as np
 
-from . import _iterator_strides, _shapes
+from . import _iterator_strides, _messages, _shapes
 from ._dtype import bool as bool_, compute_dtype, get_default_dtype, result_type
 from ._fma import add_scaled
 from ._tensor import Tensor
@@ -50,8 +50,7 @@ def _device_of(*operands):
     for d in devices[1:]:
         if d != devices[0]:
             raise RuntimeError(
-                "Expected all tensors to be on the same device, but found at least two devices, "
-                f"{devices[0]} and {d}!"
+                _messages.DEVICES_DIFFER.format(devices[0], d)
             )
     return devices[0]
 
@@ -186,13 +185,11 @@ def _check_bool_subtraction(a, b):
     bools = [x.dtype is bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (a, b)]
     if all(bools):
         raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead."
+            _messages.BOOL_SUBTRACTION_BOTH
         )
     if any(bools):
         raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. "
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            _messages.BOOL_SUBTRACTION_ONE
         )
 
 

@@ -9,6 +9,7 @@ which one ran:
 
 import numpy as np
 
+from . import _messages
 from ._dtype import promote_types
 from ._tensor import Tensor
 from ._version_counter import bump
@@ -68,26 +69,24 @@ def _product(a, b, node_class):
 
 def matmul(self, other):
     if not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='matmul', name='other', position=1, expected='Tensor', got=type(other).__name__))
     if self.dim() == 0 or other.dim() == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {self.dim()}D and {other.dim()}D"
+            _messages.MATMUL_0D.format(self.dim(), other.dim())
         )
     if self.device != other.device:
         raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{self.device} and {other.device}!"
+            _messages.DEVICES_DIFFER.format(self.device, other.device)
         )
     shapes = (self.dim(), other.dim())
     if shapes == (1, 1):
         if self._size != other._size:
             raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{self._size[0]}] and src [{other._size[0]}] "
-                f"to have the same number of elements, but got {self._size[0]} and {other._size[0]} elements respectively"
+                _messages.DOT_SIZES.format(self._size[0], other._size[0])
             )
         if self.dtype is not other.dtype:
             raise RuntimeError(
-                f"dot : expected both vectors to have same dtype, but found {self.dtype._short_name} and {other.dtype._short_name}"
+                _messages.DOT_DTYPES.format(self.dtype._short_name, other.dtype._short_name)
             )
         return plain_kernel_writes(_product(self, other, DotBackward0), (self, other))
     if shapes == (2, 2):
@@ -109,8 +108,7 @@ def matmul(self, other):
         if self.dtype is not other.dtype:
             result = promote_types(self.dtype, other.dtype)._short_name
             raise RuntimeError(
-                f"addmv input tensors must have the same dtype, but got {result}, "
-                f"{self.dtype._short_name}, and {other.dtype._short_name}"
+                _messages.ADDMV_DTYPES.format(result, self.dtype._short_name, other.dtype._short_name)
             )
         return plain_kernel_writes(_product(self, other, MvBackward0), (self, other))
     if shapes == (1, 2):
@@ -126,7 +124,7 @@ def matmul(self, other):
             result._set_grad_fn(node)
         return result
     raise RuntimeError(
-        f"reftorch's matmul supports 1-D and 2-D tensors only; got {self.dim()}-D and {other.dim()}-D"
+        _messages.MATMUL_DIMS_UNSUPPORTED.format(self.dim(), other.dim())
     )
 
 

@@ -191,7 +191,7 @@ def resize_as_(self, the_template, memory_format=None):
     """``resize_`` to the template's size."""
     if not isinstance(the_template, Tensor):
         raise TypeError(
-            f"resize_as_(): argument 'the_template' (position 1) must be Tensor, not {_type_name(the_template)}"
+            _messages.ARGUMENT_TYPE.format(fn='resize_as_', name='the_template', position=1, expected='Tensor', got=_type_name(the_template))
         )
     return resize_(self, the_template._size, memory_format=memory_format)
 
@@ -247,7 +247,7 @@ def _check_layout(offset, size, stride):
         raise RuntimeError("numel: integer multiplication overflow")
     if any(s < 0 for s in stride):
         raise RuntimeError(
-            f"Storage size calculation overflowed with sizes={_strides._fmt(size)} and strides={_strides._fmt(stride)}"
+            _messages.STORAGE_SIZE_OVERFLOW.format(sizes=_strides._fmt(size), strides=_strides._fmt(stride))
         )
 
 

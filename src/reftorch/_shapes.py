@@ -9,6 +9,7 @@
 Pure functions of sizes and strides, as in ``_strides``: no memory is touched.
 """
 
+from . import _messages
 from ._strides import _fmt, contiguous_strides, numel
 
 
@@ -26,8 +27,7 @@ def broadcast_shapes(*shapes):
                 result[-i] = n
             elif n != 1 and n != result[-i]:
                 raise RuntimeError(
-                    f"The size of tensor a ({result[-i]}) must match the size of "
-                    f"tensor b ({n}) at non-singleton dimension {ndim - i}"
+                    _messages.BROADCAST_SIZES.format(result[-i], n, ndim - i)
                 )
     return tuple(result)
 

@@ -28,7 +28,6 @@ from ._copy_ import CopyBackwards
 from ._dtype import _category, promote_types
 from ._inplace import ZeroBackward0, check_inplace, rebase_history
 from ._math import AddBackward0
-from ._python_copy import _DEEPCOPY_NON_LEAF
 from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
 from ._sparse_convert import coalesce
 from ._tensor import Tensor
@@ -109,7 +108,7 @@ def add_(self, other, *, alpha=1):
         raise RuntimeError(_messages.SPARSE_ADD_DENSE)
     if self._size != other._size:
         raise RuntimeError(
-            f"add: expected sizes of 'self' and 'other' to match, but {list(self._size)} != {list(other._size)}")
+            _messages.SPARSE_ADD_SIZES.format(list(self._size), list(other._size)))
     common = promote_types(self._dtype, other._dtype)
     if _category(common) > _category(self._dtype):
         raise RuntimeError(
@@ -124,9 +123,7 @@ def add_(self, other, *, alpha=1):
                       theirs.coalesced, node)
     if mine.indices.shape[0] != theirs.indices.shape[0]:
         raise RuntimeError(
-            "add: expected 'self' and 'other' to have same density, but 'self' has "
-            f"{mine.indices.shape[0]} sparse dimensions while 'other' has {theirs.indices.shape[0]} "
-            "sparse dimensions")
+            _messages.SPARSE_ADD_DENSITY.format(mine.indices.shape[0], theirs.indices.shape[0]))
     a = mine.values._elements().astype(common._numpy_type)
     b = theirs.values._elements().astype(common._numpy_type)
     if mine.values.is_contiguous() and theirs.values.is_contiguous():
@@ -184,7 +181,7 @@ def copy_(self, src, non_blocking=False):
     """Copies of ``src``'s indices and values (cast to ``self``'s dtype and device);
     ``self`` takes ``src``'s size and coalesced flag."""
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__))
     recording = _recording(self, src)
     if not (is_sparse_tensor(self) and is_sparse_tensor(src)):
         # torch turns a number into a 0-d tensor first: bool, int64 or float64
@@ -251,7 +248,7 @@ def __reduce_ex__(self, protocol):
 def __deepcopy__(self, memo):
     """torch's recipe for a sparse tensor: a clone, made without history."""
     if not self.is_leaf:
-        raise RuntimeError(_DEEPCOPY_NON_LEAF)
+        raise RuntimeError(_messages.DEEPCOPY_NON_LEAF)
     if id(self) in memo:
         return memo[id(self)]
     with no_grad():

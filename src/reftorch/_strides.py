@@ -19,6 +19,8 @@ Two neighbours hold the rest of the arithmetic: ``_shapes`` (broadcasting, a
 
 import numpy as np
 
+from . import _messages
+
 Shape = tuple
 Strides = tuple
 
@@ -139,7 +141,7 @@ def normalize_dim(dim, ndim):
     low, high = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not low <= dim <= high:
         raise IndexError(
-            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+            _messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim)
         )
     return dim + max(ndim, 1) if dim < 0 else dim
 

@@ -23,13 +23,12 @@ import warnings
 
 import numpy as np
 
-from . import _bounds, _strides
+from . import _bounds, _messages, _strides
 from ._device import cpu
 from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor_str import _str
 from ._version_counter import VersionCounter
-from ._messages import GRAD_NOT_A_TENSOR, GRAD_SIZE, INFERENCE_NO_VERSION, NON_LEAF_GRAD
 from .autograd import creation_meta
 from .autograd.inference_mode import is_inference_mode_enabled
 
@@ -204,7 +203,7 @@ class Tensor:
     def _version(self):
         """How many in-place writes this memory has seen (an inference tensor has no counter)."""
         if self._version_counter is None:
-            raise RuntimeError(INFERENCE_NO_VERSION)
+            raise RuntimeError(_messages.INFERENCE_NO_VERSION)
         return self._version_counter.version
 
     def is_inference(self):
@@ -233,15 +232,15 @@ class Tensor:
     @property
     def grad(self):
         if self._grad_fn is not None and not self._retains_grad:  # not a leaf
-            warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
+            warnings.warn(_messages.NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
     def grad(self, value):
         if value is not None and not isinstance(value, Tensor):
-            raise TypeError(GRAD_NOT_A_TENSOR.format(type(value).__name__))
+            raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
         if value is not None and value.shape != self.shape:
-            raise RuntimeError(GRAD_SIZE.format(_strides._fmt(value.shape), _strides._fmt(self.shape)))
+            raise RuntimeError(_messages.GRAD_SIZE.format(_strides._fmt(value.shape), _strides._fmt(self.shape)))
         self._grad = value
 
     @property
@@ -273,7 +272,7 @@ class Tensor:
     def __bool__(self):
         if self.numel() != 1:
             raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous"
+                _messages.BOOL_AMBIGUOUS
             )
         return bool(self.item())
 
@@ -285,7 +284,7 @@ class Tensor:
 
     def __index__(self):
         if self._dtype.is_floating_point or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
+            raise TypeError(_messages.NOT_AN_INDEX)
         return int(self.item())
 
     def __format__(self, spec):

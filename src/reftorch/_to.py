@@ -9,7 +9,7 @@ back to ``a``'s dtype and device.
 
 import builtins
 
-from . import _strides
+from . import _messages, _strides
 from ._arguments import _type_name
 from ._device import as_device, device as device_type
 from ._dtype import bool as bool_, dtype as dtype_type, float16, float32, float64, int8, int16, int32, int64, uint8
@@ -25,16 +25,6 @@ class ToCopyBackward0(Node):
 
     def apply(self, grad):
         return (Tensor._from_values(grad._elements(), self.source._dtype, self.source.device),)
-
-
-_TO_SIGNATURES = (
-    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
-    "bool copy = False, *, torch.memory_format memory_format = None)\n"
-    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
-    "torch.memory_format memory_format = None)\n"
-    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
-    "torch.memory_format memory_format = None)\n"
-)
 
 
 def _parse_to_args(self, args, kwargs):
@@ -61,8 +51,8 @@ def _parse_to_args(self, args, kwargs):
     if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags):
         got = ", ".join(_type_name(a) for a in original)
         raise TypeError(
-            f"to() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-            + _TO_SIGNATURES
+            _messages.INVALID_ARGUMENTS.format(op="to", got=got)
+            + _messages.TO_SIGNATURES
         )
     copy = flags[1] if len(flags) > 1 else False
     device = kwargs.pop("device", device)

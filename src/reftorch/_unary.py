@@ -7,6 +7,7 @@ raise. Integer inputs give floating results.
 
 import numpy as np
 
+from . import _messages
 from ._dtype import bool as bool_, float64, get_default_dtype
 from ._math import _grad_for, _is_operand, _result, mul, values_of
 from .autograd.graph import Node, any_requires_grad
@@ -24,8 +25,7 @@ class NegBackward0(Node):
 def neg(self):
     if self.dtype is bool_:
         raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-            "invert a mask, use the `~` or `logical_not()` operator instead."
+            _messages.BOOL_NEGATION
         )
     return _result(-self._elements(), self.dtype, self.device,
                    NegBackward0(self) if any_requires_grad(self) else None, inputs=(self,))

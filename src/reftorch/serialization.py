@@ -154,8 +154,7 @@ def _save(obj, file, folder):
 
 def _unsupported(name):
     return RuntimeError(
-        f"reftorch.load cannot rebuild {name}: reftorch loads tensors of dtypes "
-        f"{', '.join(str(d) for d in StorageType.by_dtype)}, Parameters, dtypes, sizes and devices"
+        _messages.LOAD_UNSUPPORTED_TYPE.format(name=name, dtypes=', '.join(str(d) for d in StorageType.by_dtype))
     )
 
 
@@ -264,7 +263,6 @@ def _read(file):
         if not file.read(1):
             raise EOFError("")
         raise pickle.UnpicklingError(
-            "reftorch.load reads only the zip format torch.save writes (since torch 1.6); "
-            "this file does not start like a zip archive"
+            _messages.LOAD_NOT_A_ZIP
         )
     return _archive.read_records(file)

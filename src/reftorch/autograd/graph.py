@@ -19,20 +19,10 @@ tensor remembers its version; see ``SavedTensor``.
 
 import re
 
-from .. import _strides
+from .. import _messages, _strides
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
-from .._messages import INFERENCE_SAVED
 from .grad_mode import is_grad_enabled
 from .inference_mode import is_inference_mode_enabled
-
-_TWICE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
-
 
 class Node:
     """One recorded operation. Subclasses are named as torch names them.
@@ -154,7 +144,7 @@ class SavedTensor:
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
-            raise RuntimeError(INFERENCE_SAVED)
+            raise RuntimeError(_messages.INFERENCE_SAVED)
         self._tensor = tensor
         self._version = tensor._version
         self._saved_for = saved_for
@@ -168,7 +158,7 @@ class SavedTensor:
 
     def unpack(self):
         if self._released:
-            raise RuntimeError(_TWICE)
+            raise RuntimeError(_messages.BACKWARD_TWICE)
         t = self._tensor
         if t._version != self._version:
             raise RuntimeError(self._modified_message(t))
@@ -185,11 +175,7 @@ class SavedTensor:
         # torch names a bool tensor by its dispatch key here: CPUBoolType.
         kind = f"{t.device.type.upper()}BoolType" if str(t.dtype) == "torch.bool" else t.type()
         return (
-            "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [{kind} {sizes}]{where} is at version {t._version}; "
-            f"expected version {self._version} instead. Hint: enable anomaly detection to find "
-            "the operation that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            _messages.SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=t._version, expected=self._version)
         )
 
 

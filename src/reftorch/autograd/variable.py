@@ -48,7 +48,7 @@ def set_requires_grad(self, flag):
             message += _messages.REQUIRES_GRAD_NON_LEAF_HINT
         raise RuntimeError(message)
     if flag and not self._dtype.is_floating_point:
-        raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        raise RuntimeError(_messages.REQUIRES_GRAD_NOT_FLOAT)
     check_requires_grad(self, flag)
     self._requires_grad = bool(flag)
 

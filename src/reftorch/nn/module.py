@@ -26,7 +26,7 @@ The rest of Module lives next door: ``parameters``, ``named_modules`` ... in
 
 from collections import OrderedDict
 
-from .._messages import MODULE_NO_FORWARD
+from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
 from . import conversion as _conversion, state_dict as _state_dict, tree as _tree
@@ -45,7 +45,7 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
 
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(MODULE_NO_FORWARD.format(name=type(self).__name__))
+        raise NotImplementedError(_messages.MODULE_NO_FORWARD.format(name=type(self).__name__))
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -59,14 +59,11 @@ class Module:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
             raise TypeError(
-                f"cannot assign '{typename(param)}' object to parameter '{name}' "
-                "(torch.nn.Parameter or None required)"
+                _messages.MODULE_PARAMETER_TYPE.format(type=typename(param), name=name)
             )
         elif param.grad_fn:
             raise ValueError(
-                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
-                f"created explicitly. To express '{name}' as a function of another Tensor, compute "
-                "the value in the forward() method."
+                _messages.MODULE_NON_LEAF_PARAMETER.format(name=name)
             )
         else:
             self._parameters[name] = param
@@ -80,7 +77,7 @@ class Module:
         _check_name(self, "buffer", name, self.__dict__.get("_buffers"))
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(
-                f"cannot assign '{typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)"
+                _messages.MODULE_BUFFER_TYPE.format(type=typename(tensor), name=name)
             )
         self._buffers[name] = tensor
         if persistent:
@@ -124,7 +121,7 @@ class Module:
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(
-                    f"cannot assign '{typename(value)}' as parameter '{name}' (torch.nn.Parameter or None expected)"
+                    _messages.MODULE_ASSIGN_PARAMETER.format(type=typename(value), name=name)
                 )
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -135,14 +132,13 @@ class Module:
         elif modules is not None and name in modules:
             if value is not None:
                 raise TypeError(
-                    f"cannot assign '{typename(value)}' as child module '{name}' (torch.nn.Module or None expected)"
+                    _messages.MODULE_ASSIGN_MODULE.format(type=typename(value), name=name)
                 )
             modules[name] = value
         elif buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
-                    f"cannot assign '{typename(value)}' as buffer '{name}' "
-                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                    _messages.MODULE_ASSIGN_BUFFER.format(type=typename(value), name=name)
                 )
             self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
         else:
