@@ -16,8 +16,9 @@ from ._factories import arange, empty, empty_like, full, full_like, ones, ones_l
 from ._device import device
 from ._dtype import (
     bool, double, dtype, float, float32, float64, get_default_dtype, int64, long, promote_types,
-    result_type, set_default_dtype,
+    set_default_dtype,
 )
+from ._math import result_type
 from ._random import manual_seed, rand, randn
 from ._size import Size
 from ._storage import UntypedStorage

@@ -18,9 +18,9 @@ write does four things, in this order:
 import numpy as np
 
 from . import _messages, _shapes, _strides
-from ._dtype import _category, check_scalar, result_type
+from ._dtype import _category, check_scalar
 from ._fma import add_scaled
-from ._math import sum_to_shape, values_of
+from ._math import AddBackward0, DivBackward0, MulBackward0, SubBackward0, result_type, sum_to_shape, values_of
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd import creation_meta
@@ -161,19 +161,16 @@ def _snapshot(t):
 
 
 def add_(self, other, *, alpha=1):
-    from ._math import AddBackward0
 
     return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, alpha), lambda: AddBackward0(self, other, alpha))
 
 
 def sub_(self, other, *, alpha=1):
-    from ._math import SubBackward0
 
     return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, -alpha), lambda: SubBackward0(self, other, alpha))
 
 
 def mul_(self, other):
-    from ._math import MulBackward0
 
     return _arith_inplace(
         self, other, lambda x, y: x * y, lambda: MulBackward0(self, other, old_self=_snapshot(self))
@@ -181,7 +178,6 @@ def mul_(self, other):
 
 
 def div_(self, other):
-    from ._math import DivBackward0
 
     if not self.dtype.is_floating_point:
         raise RuntimeError(

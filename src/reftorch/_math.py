@@ -14,11 +14,31 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 import numpy as np
 
 from . import _iterator_strides, _messages, _shapes
-from ._dtype import bool as bool_, compute_dtype, get_default_dtype, result_type
+from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
 from ._fma import add_scaled
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
+
+def result_type(*operands):
+    """The dtype of an elementwise result, following torch's three tiers.
+
+    Tensors with one or more dimensions decide first. Zero-dimensional tensors
+    and then Python numbers only matter when they belong to a higher category
+    (``int_tensor + 2.5`` is float, ``float32_tensor + float64_scalar_tensor``
+    stays float32).
+    """
+    dim_result = zero_dim_result = scalar_result = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            if x.dim() > 0:
+                dim_result = x.dtype if dim_result is None else promote_types(dim_result, x.dtype)
+            else:
+                zero_dim_result = x.dtype if zero_dim_result is None else promote_types(zero_dim_result, x.dtype)
+        else:
+            d = scalar_dtype(x)
+            scalar_result = d if scalar_result is None else promote_types(scalar_result, d)
+    return _combine_categories(dim_result, _combine_categories(zero_dim_result, scalar_result))
 
 
 def values_of(x, dtype):

@@ -13,6 +13,7 @@ from . import _messages
 from ._dtype import promote_types
 from ._tensor import Tensor
 from ._version_counter import bump
+from ._view_backward import SqueezeBackward4
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
 
@@ -114,8 +115,6 @@ def matmul(self, other):
     if shapes == (1, 2):
         # torch: mm(v.unsqueeze(0), m), then squeeze_(0) in place on the result,
         # which bumps its version and records SqueezeBackward4.
-        from ._view_backward import SqueezeBackward4
-
         result = matmul(self.unsqueeze(0), other)
         node = SqueezeBackward4(result) if any_requires_grad(result) else None
         result._size, result._stride = result._size[1:], result._stride[1:]

@@ -9,8 +9,8 @@ rounded once, as torch's float32 results are.
 import numpy as np
 
 from . import _shapes
-from ._dtype import float64, int64, result_type
-from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, values_of
+from ._dtype import float64, int64
+from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, result_type, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes

@@ -10,6 +10,7 @@ element many times, so its gradient is the sum.
 import numpy as np
 
 from . import _strides
+from ._math import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
 
@@ -89,8 +90,6 @@ class ExpandBackward0(_ViewNode):
     """An expanded element was used many times: its gradient is the sum."""
 
     def apply(self, grad):
-        from ._math import sum_to_shape
-
         return (_wrap(sum_to_shape(grad._elements(), self.input_shape), grad),)
 
 

@@ -15,6 +15,7 @@ elements out of ``a``'s storage. A view
 
 from . import _messages, _shapes, _strides
 from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
+from ._clone import contiguous_format
 from ._tensor import Tensor
 from ._view_backward import (
     AliasBackward0, AsStridedBackward0, ExpandBackward0, PermuteBackward0, SelectBackward0,
@@ -67,7 +68,7 @@ def reshape(self, *shape):
     shape = _shapes.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
     if _shapes.view_strides(self._size, self._stride, shape) is not None:
         return view(self, *shape)
-    copy = self.clone(memory_format=_contiguous_format())
+    copy = self.clone(memory_format=contiguous_format)
     out = Tensor._make(copy._storage, 0, shape, _strides.contiguous_strides(shape), copy._dtype)
     if any_requires_grad(copy):
         out._set_grad_fn(UnsafeViewBackward0(copy))
@@ -263,9 +264,3 @@ def as_strided(self, size, stride, storage_offset=None):
     """
     geometry = as_strided_geometry(self, size, stride, storage_offset)
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
-
-
-def _contiguous_format():
-    from ._clone import contiguous_format
-
-    return contiguous_format

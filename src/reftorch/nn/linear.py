@@ -8,6 +8,7 @@ import math
 
 from .. import _messages, _random
 from .._factories import empty
+from .._math import sum_to_shape
 from .._tensor import Tensor
 from ..autograd.graph import Node, any_requires_grad
 from .module import Module
@@ -24,8 +25,6 @@ class AddmmBackward0(Node):
         self.saved_w = self.save(w) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        from .._math import sum_to_shape
-
         g = grad._elements()
         wrap = lambda like, v: Tensor._from_values(v, like._dtype, like.device)  # noqa: E731
         return (
