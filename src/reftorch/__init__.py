@@ -9,7 +9,7 @@ prints. Start reading at ``_storage`` (memory), ``_tensor`` (metadata),
 
 from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
-from ._clone import contiguous_format, memory_format, preserve_format
+from ._layout import contiguous_format, memory_format, preserve_format
 from ._convert import from_numpy
 from ._creation import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like

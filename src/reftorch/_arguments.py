@@ -6,8 +6,10 @@ position. These helpers give reftorch the same answers, so a mistake in the
 course's code reads the same on both libraries.
 """
 
+import builtins
+
 from . import _messages
-from ._device import device
+from ._device import as_device, device
 from ._dtype import dtype
 from ._tensor import Tensor
 
@@ -91,3 +93,41 @@ def _check_given(op, **arguments):
         plural = "argument" if len(missing) > 1 else "arguments"
         names = ", ".join(f'"{name}"' for name in missing)
         raise TypeError(f"{op}() missing {len(missing)} required positional {plural}: {names}")
+
+
+def _to_arguments(args, kwargs):
+    """Sort ``to``'s arguments into (device, dtype, copy), following torch's three forms:
+
+    ``to(device=None, dtype=None, non_blocking=False, copy=False)``,
+    ``to(dtype, non_blocking=False, copy=False)`` and
+    ``to(tensor, non_blocking=False, copy=False)``.
+    """
+    original = args
+    args = list(args)
+    to_device = to_dtype = None
+    first = args[0] if args else None
+    if isinstance(first, dtype):
+        to_dtype = args.pop(0)
+    elif isinstance(first, Tensor):
+        other = args.pop(0)
+        to_device, to_dtype = other.device, other.dtype
+    elif args and (first is None or isinstance(first, (str, device))):
+        to_device = args.pop(0)
+        if args and (args[0] is None or isinstance(args[0], dtype)):
+            to_dtype = args.pop(0)
+    flags = args  # what is left: non_blocking, copy
+    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags):
+        got = ", ".join(_type_name(a) for a in original)
+        raise TypeError(
+            _messages.INVALID_ARGUMENTS.format(op="to", got=got)
+            + _messages.TO_SIGNATURES
+        )
+    copy = flags[1] if len(flags) > 1 else False
+    to_device = kwargs.pop("device", to_device)
+    to_dtype = kwargs.pop("dtype", to_dtype)
+    copy = kwargs.pop("copy", copy)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return as_device(to_device), to_dtype, copy

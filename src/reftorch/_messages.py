@@ -4,9 +4,13 @@ A lesson module says *when* torch refuses something; the exact words torch
 uses live here, so the reader of ``_views`` or ``_inplace`` sees the rule and
 not a paragraph of text. So does the wording of torch's argument parser
 (``ARGUMENT_TYPE``, ``INVALID_ARGUMENTS`` and the signatures it lists). The
-rules for printing a tensor are in ``_tensor_str``. Every text is checked word for word against torch
-2.13 by the differential suite. Texts with blanks are ``str.format`` templates.
+rules for printing a tensor are in ``_tensor_str``. Every text is checked
+word for word against torch 2.13 by the differential suite. Texts with blanks
+are ``str.format`` templates; the few functions at the end put together texts
+that torch builds from parts.
 """
+
+import re
 
 # --- the tensor and autograd (the core) ------------------------------------------
 
@@ -53,6 +57,7 @@ GRAD_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
     "of {output}."
 )
+# A tensor saved for backward was written in place since (autograd/graph.py).
 SAVED_TENSOR_MODIFIED = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation: [{kind} {sizes}]{where} is at version {version}; expected version {expected} "
@@ -553,21 +558,6 @@ OPTIMIZER_GROUP_NAMES = (
 )
 
 
-def invalid_combination(op, got, overloads):
-    """torch's argument-parser TypeError when no overload of ``op`` matches.
-
-    ``got``: the type names of the arguments as passed (``"weight=str"`` for a
-    keyword); ``overloads``: ``(signature, marked)`` pairs, where ``marked`` is
-    the argument list with mismatches shown as ``!str!``, or None when the
-    number of arguments already rules the overload out.
-    """
-    lines = [f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"]
-    for signature, marked in overloads:
-        lines.append(f" * ({signature})")
-        if marked is not None:
-            lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
-    return "\n".join(lines) + "\n"
-
 # --- sparse COO ----------------------------------------------------------------
 
 SPARSE_INVARIANTS_WARNING = (
@@ -659,3 +649,34 @@ SPARSE_BACKWARD = (
     "reftorch does not implement backward through sparse tensors: the gradient would be a sparse "
     "tensor. Use torch for sparse gradients."
 )
+
+
+def saved_tensor_modified(tensor, node_name, saved_version):
+    """``SAVED_TENSOR_MODIFIED`` for ``tensor``, which is an output of the node
+    ``node_name`` (None for a leaf). torch shortens the node's name
+    (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``) and names a
+    bool tensor by its dispatch key (``CPUBoolType``)."""
+    where = ""
+    if node_name is not None:
+        short = re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
+        where = f", which is output 0 of {short},"
+    sizes = "[" + ", ".join(str(n) for n in tensor.shape) + "]"
+    kind = f"{tensor.device.type.upper()}BoolType" if str(tensor.dtype) == "torch.bool" else tensor.type()
+    return SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=tensor._version,
+                                        expected=saved_version)
+
+
+def invalid_combination(op, got, overloads):
+    """torch's argument-parser TypeError when no overload of ``op`` matches.
+
+    ``got``: the type names of the arguments as passed (``"weight=str"`` for a
+    keyword); ``overloads``: ``(signature, marked)`` pairs, where ``marked`` is
+    the argument list with mismatches shown as ``!str!``, or None when the
+    number of arguments already rules the overload out.
+    """
+    lines = [f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"]
+    for signature, marked in overloads:
+        lines.append(f" * ({signature})")
+        if marked is not None:
+            lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
+    return "\n".join(lines) + "\n"

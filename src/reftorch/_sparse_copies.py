@@ -23,6 +23,7 @@ import copy as copy_module
 import numpy as np
 
 from . import _messages
+from ._arguments import _to_arguments
 from ._clone import CloneBackward0, contiguous_format
 from ._copy_ import CopyBackwards
 from ._dtype import _category, promote_types
@@ -31,7 +32,7 @@ from ._math import AddBackward0
 from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
 from ._sparse_convert import coalesce
 from ._tensor import Tensor
-from ._to import ToCopyBackward0, _parse_to_args
+from ._to import ToCopyBackward0
 from .autograd.graph import any_requires_grad
 from .autograd.grad_mode import no_grad
 
@@ -220,7 +221,7 @@ def _check_resize(self, src):
 def to(self, *args, **kwargs):
     """``self`` when nothing changes; otherwise new indices and values on the new
     device, values in the new dtype."""
-    device, dtype, copy = _parse_to_args(self, args, kwargs)
+    device, dtype, copy = _to_arguments(args, kwargs)
     device, dtype = device or self.device, dtype or self._dtype
     if device == self.device and dtype is self._dtype and not copy:
         return self

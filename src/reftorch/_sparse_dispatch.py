@@ -80,14 +80,14 @@ SPARSE_VERSIONS = {
 # metadata and the graph, or (``_sparse``) they look at the layout themselves.
 SAME_FOR_BOTH = {
     "requires_grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
-    "__setstate__",
+    "__setstate__", "__len__", "__iter__", "__bool__", "__float__", "__int__", "__index__", "__format__",
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
     "_indices", "_values", "indices", "values", "layout", "is_sparse",
 }
 
 # Methods attached to Tensor by its class body (not by the method table) that
 # a sparse tensor answers differently.
-CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "tolist", "numpy", "is_contiguous", "type", "item")
+CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "is_contiguous", "type")
 
 
 def _any_sparse(values):

@@ -247,51 +247,6 @@ class Tensor:
     def retains_grad(self):
         return self._retains_grad
 
-    # --- values -------------------------------------------------------------
-
-    def tolist(self):
-        return self._elements().tolist()
-
-    def item(self):
-        if self.numel() != 1:
-            raise RuntimeError(
-                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
-            )
-        return self._elements().reshape(()).item()
-
-    def __len__(self):
-        if self.dim() == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._size[0]
-
-    def __iter__(self):
-        if self.dim() == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter([self[i] for i in range(self._size[0])])
-
-    def __bool__(self):
-        if self.numel() != 1:
-            raise RuntimeError(
-                _messages.BOOL_AMBIGUOUS
-            )
-        return bool(self.item())
-
-    def __float__(self):
-        return float(self.item())
-
-    def __int__(self):
-        return int(self.item())
-
-    def __index__(self):
-        if self._dtype.is_floating_point or self.numel() != 1:
-            raise TypeError(_messages.NOT_AN_INDEX)
-        return int(self.item())
-
-    def __format__(self, spec):
-        if self.dim() == 0:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
-
     def __repr__(self):
         return _str(self)
 

@@ -9,7 +9,7 @@ this table is where they become methods, so ``a.clone()`` runs
 from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _factories
 from . import _advanced_indexing, _index_select
-from . import _powers, _python_copy, _reduce, _to, _unary, _views
+from . import _powers, _python_copy, _reduce, _scalars, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_dispatch
 from ._tensor import Tensor
@@ -27,6 +27,10 @@ _METHODS = {
     "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
     "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
+    # Python numbers
+    "tolist": _scalars.tolist, "item": _scalars.item, "__len__": _scalars.__len__, "__iter__": _scalars.__iter__,
+    "__bool__": _scalars.__bool__, "__float__": _scalars.__float__, "__int__": _scalars.__int__,
+    "__index__": _scalars.__index__, "__format__": _scalars.__format__,
     # views and indexing
     "view": _views.view, "reshape": _views.reshape, "flatten": _views.flatten,
     "t": _views.t, "transpose": _views.transpose, "permute": _views.permute,

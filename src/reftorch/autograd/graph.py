@@ -17,8 +17,6 @@ needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
 tensor remembers its version; see ``SavedTensor``.
 """
 
-import re
-
 from .. import _messages, _strides
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .grad_mode import is_grad_enabled
@@ -165,20 +163,9 @@ class SavedTensor:
         return t
 
     def _modified_message(self, t):
-        grad_fn = self._saved_for if self._is_output else t.grad_fn
-        where = ""
-        if grad_fn is not None:
-            where = f", which is output 0 of {_short_name(grad_fn.name())},"
-        elif not self._is_leaf:
-            where = f", which is output 0 of {_short_name(self._saved_for.name())},"
-        sizes = "[" + ", ".join(str(n) for n in t.shape) + "]"
-        # torch names a bool tensor by its dispatch key here: CPUBoolType.
-        kind = f"{t.device.type.upper()}BoolType" if str(t.dtype) == "torch.bool" else t.type()
-        return (
-            _messages.SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=t._version, expected=self._version)
-        )
-
-
-def _short_name(node_name):
-    """``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``, as torch's message shows."""
-    return re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
+        """torch names the node ``t`` is an output of: the saving node for an
+        output, else ``t``'s own (for a non-leaf whose node is gone, the saving node)."""
+        node = self._saved_for if self._is_output else t.grad_fn
+        if node is None and not self._is_leaf:
+            node = self._saved_for
+        return _messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)
