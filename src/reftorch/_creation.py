@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from . import _messages, _strides
+from ._arguments import MISSING, _check_given
 from ._device import as_device, cpu
 from ._dtype import from_numpy_dtype
 from ._nested_data import array_of_data, check_dtype, infer_dtype
@@ -55,12 +56,15 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _from_data(data, dtype, device, requires_grad, "torch.tensor")
 
 
-def new_tensor(self, *args, dtype=None, device=None, requires_grad=False):
+def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad=False):
     """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default.
 
-    Everything but ``data`` is keyword-only, as in torch.
+    ``data`` is the only argument that may be positional, as in torch.
     """
-    if len(args) != 1:
+    if len(args) > 1:
         raise TypeError(f"new_tensor() takes 1 positional argument but {len(args)} were given")
-    data = args[0]
+    if args and data is not MISSING:
+        raise TypeError("new_tensor() got multiple values for argument 'data'")
+    data = args[0] if args else data
+    _check_given("new_tensor", data=data)
     return _from_data(data, dtype or self.dtype, device or self.device, requires_grad, "tensor.new_tensor")
