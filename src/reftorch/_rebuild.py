@@ -61,22 +61,26 @@ class TypedStorage(NamedTuple):
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
     """A new tensor object on a loaded storage: the saved size, stride and offset,
-    a new version counter at 1, no history, the saved ``requires_grad``."""
+    a new version counter at 1, no history, the saved ``requires_grad``, and
+    the hooks the file holds (always none: an empty dict, as torch gives)."""
     _check_fits(storage, storage_offset, size, stride)
     t = Tensor._make(storage.untyped, storage_offset, size, stride, storage.dtype)
     t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
     t.requires_grad = requires_grad
+    t._backward_hooks = backward_hooks
     return t
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
     """A Parameter on the rebuilt tensor ``data`` (same storage, same version counter)."""
-    return Parameter(data, requires_grad)
+    param = Parameter(data, requires_grad)
+    param._backward_hooks = backward_hooks
+    return param
 
 
 def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     """A Parameter that had Python attributes: rebuild it, then restore them."""
-    param = Parameter(data, requires_grad)
+    param = _rebuild_parameter(data, requires_grad, backward_hooks)
     param.__dict__.update(state)
     return param
 

@@ -60,6 +60,7 @@ from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._weights_only import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
+from .autograd import hooks
 from .nn.parameter import Parameter
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals"]
@@ -80,12 +81,12 @@ class _Pickler(pickle.Pickler):
         self._keys, self._dtypes = {}, {}
 
     def reducer_override(self, obj):
-        if isinstance(obj, Parameter):  # as torch's Parameter.__reduce_ex__
-            hooks = OrderedDict()
+        if isinstance(obj, Parameter):  # as torch's Parameter.__reduce_ex__ (no warning about hooks)
             if obj.__dict__:
-                return (_rebuild_parameter_with_state, (obj.data, obj.requires_grad, hooks, obj.__dict__))
-            return (_rebuild_parameter, (obj.data, obj.requires_grad, hooks))
+                return (_rebuild_parameter_with_state, (obj.data, obj.requires_grad, OrderedDict(), obj.__dict__))
+            return (_rebuild_parameter, (obj.data, obj.requires_grad, OrderedDict()))
         if isinstance(obj, Tensor):  # as torch's Tensor.__reduce_ex__
+            hooks.warn_if_has_hooks(obj)  # the file cannot hold functions: torch warns per hook
             # torch's size() and stride() make new tuples; pickle writes each one out.
             args = (TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
                     tuple(list(obj.stride())), obj.requires_grad, OrderedDict())
