@@ -20,7 +20,10 @@ import numpy as np
 from . import _messages, _shapes, _strides
 from ._dtype import _category, check_scalar
 from ._fma import add_scaled
-from ._math import AddBackward0, DivBackward0, MulBackward0, SubBackward0, result_type, sum_to_shape, values_of
+from ._math import (
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type, subtract_scaled,
+    sum_to_shape, values_of,
+)
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd import creation_meta
@@ -70,7 +73,8 @@ def write_inplace(self, new_values, make_node, *inputs):
     check_inplace(self, recording)
     values = new_values()
     node = make_node() if recording else None
-    self._elements()[...] = values
+    with np.errstate(all="ignore"):  # the cast to self's dtype wraps or overflows silently, as in torch
+        self._elements()[...] = values
     bump(self)
     if node is not None:
         rebase_history(self, node)
@@ -146,11 +150,12 @@ def check_inplace_shape(self, other):
         )
 
 
-def _arith_inplace(self, other, compute, make_node):
+def _arith_inplace(self, other, compute, make_node, alpha=None):
+    """Compute as the out-of-place op does (``_math.binary_values``), then write."""
     def new_values():
         check_no_partial_overlap(self, other)
         dtype = check_inplace_dtype(self, other)
-        return compute(values_of(self, dtype), values_of(other, dtype))
+        return binary_values(self, other, compute, dtype, alpha)
 
     return write_inplace(self, new_values, make_node, other)
 
@@ -161,28 +166,22 @@ def _snapshot(t):
 
 
 def add_(self, other, *, alpha=1):
-
-    return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, alpha), lambda: AddBackward0(self, other, alpha))
+    return _arith_inplace(self, other, add_scaled, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
-
-    return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, -alpha), lambda: SubBackward0(self, other, alpha))
+    return _arith_inplace(self, other, subtract_scaled, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul_(self, other):
-
     return _arith_inplace(
         self, other, lambda x, y: x * y, lambda: MulBackward0(self, other, old_self=_snapshot(self))
     )
 
 
 def div_(self, other):
-
     if not self.dtype.is_floating_point:
-        raise RuntimeError(
-            _messages.INPLACE_RESULT_CAST.format(self.dtype._short_name)
-        )
+        raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
         self, other, lambda x, y: x / y, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )

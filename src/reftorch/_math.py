@@ -167,30 +167,44 @@ def _is_operand(x):
     return isinstance(x, (Tensor, int, float))
 
 
-def _binary(a, b, compute, make_node, dtype=None, alpha=None):
+def binary_values(a, b, compute, dtype, alpha=None):
     """``compute`` on the numbers of ``a`` and ``b``, in the dtype torch computes ``dtype`` in.
 
-    For float16 that is float32, rounded to float16 at the end; a number
-    operand of mul or div (``h * 0.1``) joins in float32 as it is. add and
-    sub (``alpha`` given; sub passes ``-alpha``) call ``compute(x, y, alpha)``
-    for ``x + alpha * y``: for float16, ``alpha * b`` is first rounded to
-    float16 and then added with alpha 1, as torch's kernels do; for float32
-    and float64, ``compute`` rounds once (``_fma.add_scaled``).
+    For float16 that is float32, rounded to float16 when the result is
+    stored; a number operand of mul or div (``h * 0.1``) joins in float32 as
+    it is. add and sub (``alpha`` given) call ``compute(x, y, alpha)`` for
+    ``x + alpha * y`` (sub's ``compute`` subtracts): for float16,
+    ``alpha * b`` is first rounded to float16 and then added with alpha 1, as
+    torch's kernels do; for float32 and float64, ``compute`` rounds once
+    (``_fma.add_scaled``). The in-place ops (``_inplace``) use the same rules.
     """
-    device = _device_of(a, b)
-    dtype = dtype or result_type(a, b)
-    _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
+    if alpha is not None:
+        _check_alpha(alpha, dtype)
     step = compute_dtype(dtype)._numpy_type
     with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
         if alpha is None:
-            x, y = values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype))
-            values = compute(x, y)
-        elif compute_dtype(dtype) is not dtype:  # float16
+            return compute(values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype)))
+        if compute_dtype(dtype) is not dtype:  # float16
             x = values_of(a, dtype).astype(step)
             y = (values_of(b, dtype) * alpha).astype(dtype._numpy_type).astype(step)
-            values = compute(x, y, 1)
-        else:
-            values = compute(values_of(a, dtype), values_of(b, dtype), alpha)
+            return compute(x, y, 1)
+        return compute(values_of(a, dtype), values_of(b, dtype), alpha)
+
+
+def _check_alpha(alpha, dtype):
+    """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one."""
+    if isinstance(alpha, (bool, np.bool_)) and dtype is not bool_:
+        raise RuntimeError(_messages.ALPHA_BOOL)
+    if not dtype.is_floating_point and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError(_messages.ALPHA_INTEGRAL)
+
+
+def _binary(a, b, compute, make_node, dtype=None, alpha=None):
+    """``compute`` on ``a`` and ``b`` (see ``binary_values``), into a new tensor."""
+    device = _device_of(a, b)
+    dtype = dtype or result_type(a, b)
+    _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
+    values = binary_values(a, b, compute, dtype, alpha)
     node = make_node() if any_requires_grad(a, b) else None
     return _result(values, dtype, device, node, inputs=(a, b))
 
@@ -213,11 +227,16 @@ def _check_bool_subtraction(a, b):
         )
 
 
+def subtract_scaled(x, y, alpha):
+    """``x - alpha * y``, rounded once (``_fma.add_scaled`` with ``-alpha``)."""
+    return add_scaled(x, y, -alpha)
+
+
 def sub(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented
     _check_bool_subtraction(self, other)
-    return _binary(self, other, add_scaled, lambda: SubBackward0(self, other, alpha), alpha=-alpha)
+    return _binary(self, other, subtract_scaled, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul(self, other):

@@ -204,6 +204,8 @@ BOOL_NEGATION = (
     "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
     "invert a mask, use the `~` or `logical_not()` operator instead."
 )
+ALPHA_BOOL = "Boolean alpha only supported for Boolean results."
+ALPHA_INTEGRAL = "For integral input tensors, argument alpha must not be a floating point number."
 MEAN_DTYPE = (
     "mean(): could not infer output dtype. Input dtype must be either a floating point or "
     "complex dtype. Got: {}"
