@@ -137,7 +137,9 @@ from .autograd.inference_mode import inference_mode, is_inference_mode_enabled
 def is_inference(input):
     if not isinstance(input, Tensor):
         raise TypeError(
-            _messages.ARGUMENT_TYPE.format(fn='is_inference', name='input', position=1, expected='Tensor', got=type(input).__name__)
+            _messages.ARGUMENT_TYPE.format(
+                fn='is_inference', name='input', position=1, expected='Tensor', got=type(input).__name__
+            )
         )
     return input.is_inference()
 
@@ -163,7 +165,9 @@ from ._arguments import MISSING, _check_given  # noqa: E402
 def index_select(input=MISSING, dim=MISSING, index=MISSING):
     _check_given("index_select", input=input, dim=dim, index=index)
     if not isinstance(input, Tensor):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='index_select', name='input', position=1, expected='Tensor', got=type(input).__name__))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='input', position=1, expected='Tensor', got=type(input).__name__
+        ))
     return input.index_select(dim, index)
 
 

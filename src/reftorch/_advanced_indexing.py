@@ -101,12 +101,16 @@ def index_put_(self, indices=MISSING, values=MISSING, accumulate=False):
     _check_given("index_put_", indices=indices, values=values)
     if not isinstance(indices, (tuple, list)):
         raise TypeError(
-            _messages.ARGUMENT_TYPE.format(fn='index_put_', name='indices', position=1, expected='tuple of Tensors', got=_type_name(indices)))
+            _messages.ARGUMENT_TYPE.format(
+                fn='index_put_', name='indices', position=1, expected='tuple of Tensors', got=_type_name(indices)
+            ))
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
     if not isinstance(values, Tensor):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='index_put_', name='values', position=2, expected='Tensor', got=_type_name(values)))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_put_', name='values', position=2, expected='Tensor', got=_type_name(values)
+        ))
     if not isinstance(accumulate, bool):
         raise TypeError(f"index_put_(): argument 'accumulate' must be bool, not {_type_name(accumulate)}")
     return write(self, list(indices), values, accumulate)
@@ -258,7 +262,9 @@ class IndexPutBackward0(Node):
             if not _expandable(self.values_size, picked.shape):
                 # Only a[mask] = v with a one-element v of more dimensions gets here.
                 raise RuntimeError(
-                    _messages.INDEX_PUT_BAD_GRAD.format(got=_strides._fmt(picked.shape), expected=_strides._fmt(self.values_size)))
+                    _messages.INDEX_PUT_BAD_GRAD.format(
+                        got=_strides._fmt(picked.shape), expected=_strides._fmt(self.values_size)
+                    ))
             summed = sum_to_shape(picked, self.values_size)
             to_values = Tensor._from_values(summed, self.values_dtype, self.values_device)
         if not self.accumulate:

@@ -39,7 +39,9 @@ def _int_list_arg(op, name, args):
         # torch's parser words it differently for the first element and the rest.
         if args[0] and not _is_int(args[0][0]):
             raise TypeError(
-                _messages.ARGUMENT_ELEMENT_TYPE.format(fn=op, name=name, position=1, got=_type_name(args[0][0]), pos=0)
+                _messages.ARGUMENT_ELEMENT_TYPE.format(
+                    fn=op, name=name, position=1, got=_type_name(args[0][0]), pos=0
+                )
             )
         for pos, n in enumerate(args[0], start=1):
             if not _is_int(n):
@@ -50,7 +52,9 @@ def _int_list_arg(op, name, args):
     if args and not _is_int(args[0]):
         if len(args) > 1:
             raise TypeError(f"{op}() takes 1 positional argument but {len(args)} were given")
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn=op, name=name, position=1, expected='tuple of ints', got=_type_name(args[0])))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn=op, name=name, position=1, expected='tuple of ints', got=_type_name(args[0])
+        ))
     for pos, n in enumerate(args[1:], start=2):
         if not _is_int(n):
             raise TypeError(
@@ -78,7 +82,8 @@ def _view_shape_arg(args):
         shown = got
     why = _messages.DID_NOT_MATCH.format(got=shown)
     raise TypeError(
-        _messages.INVALID_ARGUMENTS.format(op="view", got=got) + "".join(s + why for s in _messages.VIEW_SIGNATURES)
+        _messages.INVALID_ARGUMENTS.format(op="view", got=got)
+        + "".join(signature + why for signature in _messages.VIEW_SIGNATURES)
     )
 
 

@@ -146,7 +146,9 @@ def _tolerances(op, first_position, args, kwargs):
     """rtol, atol, equal_nan from positional and keyword arguments, checked as torch checks them."""
     names = ("rtol", "atol", "equal_nan")
     if len(args) > 3:
-        raise TypeError(_messages.POSITIONAL_COUNT.format(op=op, low=first_position - 1, high=first_position + 2, given=len(args) + first_position - 1))
+        raise TypeError(_messages.POSITIONAL_COUNT.format(
+            op=op, low=first_position - 1, high=first_position + 2, given=len(args) + first_position - 1
+        ))
     values = dict(zip(names, (1e-05, 1e-08, False)))
     values.update(zip(names, args))
     for name, value in kwargs.items():

@@ -42,7 +42,9 @@ class CopyBackwards(Node):
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+        ))
 
     def new_values():
         check_no_partial_overlap(self, src)

@@ -23,7 +23,8 @@ class device:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
             raise TypeError(
-                _messages.INVALID_ARGUMENTS.format(op="device", got=_name(type)) + _messages.DEVICE_SIGNATURES.format(got=_name(type))
+                _messages.INVALID_ARGUMENTS.format(op="device", got=_name(type))
+                + _messages.DEVICE_SIGNATURES.format(got=_name(type))
             )
         if index is None:
             type, index = _parse(type)

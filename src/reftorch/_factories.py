@@ -36,10 +36,14 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     dtype = check_dtype(dtype, "full")
     if not isinstance(fill_value, (int, builtins.float, np.number)):
         raise TypeError(
-            _messages.ARGUMENT_TYPE.format(fn='full', name='fill_value', position=2, expected='Number', got=type(fill_value).__name__)
+            _messages.ARGUMENT_TYPE.format(
+                fn='full', name='fill_value', position=2, expected='Number', got=type(fill_value).__name__
+            )
         )
     if not isinstance(size, (tuple, list)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='full', name='size', position=1, expected='tuple of ints', got=type(size).__name__))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='full', name='size', position=1, expected='tuple of ints', got=type(size).__name__
+        ))
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)

@@ -21,9 +21,13 @@ def index_select(self, dim=MISSING, index=MISSING):
     """The slices of ``self`` at positions ``index`` along ``dim``, in a new storage."""
     _check_given("index_select", dim=dim, index=index)
     if isinstance(dim, bool) or not (isinstance(dim, int) or _is_int_tensor(dim)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='index_select', name='dim', position=1, expected='int', got=_type_name(dim)))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='dim', position=1, expected='int', got=_type_name(dim)
+        ))
     if not isinstance(index, Tensor):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='index_select', name='index', position=2, expected='Tensor', got=_type_name(index)))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='index', position=2, expected='Tensor', got=_type_name(index)
+        ))
     dim = _strides.normalize_dim(int(dim), self.dim())
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")

@@ -210,7 +210,9 @@ def resize_as_(self, the_template, memory_format=None):
     """``resize_`` to the template's size."""
     if not isinstance(the_template, Tensor):
         raise TypeError(
-            _messages.ARGUMENT_TYPE.format(fn='resize_as_', name='the_template', position=1, expected='Tensor', got=_type_name(the_template))
+            _messages.ARGUMENT_TYPE.format(
+                fn='resize_as_', name='the_template', position=1, expected='Tensor', got=_type_name(the_template)
+            )
         )
     return resize_(self, the_template._size, memory_format=memory_format)
 

@@ -108,7 +108,9 @@ def _check_fits(storage, offset, size, stride):
     last = offset + sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else -1
     if (last + 1) * storage.dtype.itemsize > storage.untyped.nbytes():
         raise RuntimeError(
-            _messages.LOAD_PAST_STORAGE.format(size=list(size), stride=list(stride), offset=offset, nbytes=storage.untyped.nbytes())
+            _messages.LOAD_PAST_STORAGE.format(
+                size=list(size), stride=list(stride), offset=offset, nbytes=storage.untyped.nbytes()
+            )
         )
 
 

@@ -142,7 +142,9 @@ def _check_arguments(indices, values, size, dtype):
         for pos, n in enumerate(size[1:], start=2):
             if not _is_int(n):
                 raise TypeError(
-                    _messages.ARGUMENT_UNPACK.format(fn="sparse_coo_tensor", name="size", pos=pos, got=_type_name(n)))
+                    _messages.ARGUMENT_UNPACK.format(
+                        fn="sparse_coo_tensor", name="size", pos=pos, got=_type_name(n)
+                    ))
     good_size = size is None or (isinstance(size, (tuple, list)) and all(_is_int(n) for n in size))
     if not good_size or not (dtype is None or isinstance(dtype, dtype_type)):
         got = [_type_name(a) for a in (indices, values) + (() if size is None else (size,))]

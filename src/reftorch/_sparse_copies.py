@@ -182,7 +182,9 @@ def copy_(self, src, non_blocking=False):
     """Copies of ``src``'s indices and values (cast to ``self``'s dtype and device);
     ``self`` takes ``src``'s size and coalesced flag."""
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+        ))
     recording = _recording(self, src)
     if not (is_sparse_tensor(self) and is_sparse_tensor(src)):
         # torch turns a number into a 0-d tensor first: bool, int64 or float64

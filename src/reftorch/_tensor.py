@@ -240,7 +240,9 @@ class Tensor:
         if value is not None and not isinstance(value, Tensor):
             raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
         if value is not None and value.shape != self.shape:
-            raise RuntimeError(_messages.GRAD_SIZE.format(_strides._fmt(value.shape), _strides._fmt(self.shape)))
+            raise RuntimeError(_messages.GRAD_SIZE.format(
+                _strides._fmt(value.shape), _strides._fmt(self.shape)
+            ))
         self._grad = value
 
     @property

@@ -127,7 +127,9 @@ def expand(self, *sizes):
     sizes = _int_list_arg("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(
-            _messages.EXPAND_TOO_FEW_SIZES.format(type=self.type(), size=', '.join(map(str, self._size)), sizes=', '.join(map(str, sizes)))
+            _messages.EXPAND_TOO_FEW_SIZES.format(
+                type=self.type(), size=', '.join(map(str, self._size)), sizes=', '.join(map(str, sizes))
+            )
             % (len(sizes), self.dim())
         )
     if self.dim() == 0 and -1 in sizes:
@@ -149,7 +151,10 @@ def expand(self, *sizes):
         if old_n != n:
             if old_n != 1:
                 raise RuntimeError(
-                    _messages.EXPAND_MISMATCH.format(size=n, existing=old_n, dim=i, target=', '.join(map(str, sizes)), actual=', '.join(map(str, self._size)))
+                    _messages.EXPAND_MISMATCH.format(
+                        size=n, existing=old_n, dim=i, target=', '.join(map(str, sizes)),
+                        actual=', '.join(map(str, self._size)),
+                    )
                 )
             old_s = 0
         size[i], stride[i] = n, old_s
@@ -228,11 +233,15 @@ def alias(self):
 
 def _int_tuple_arg(op, name, position, value):
     if not isinstance(value, (tuple, list)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn=op, name=name, position=position, expected="tuple of ints", got=_type_name(value)))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn=op, name=name, position=position, expected="tuple of ints", got=_type_name(value)
+        ))
     for pos, n in enumerate(value):
         if not _is_int(n):
             raise TypeError(
-                _messages.ARGUMENT_ELEMENT_TYPE.format(fn=op, name=name, position=position, got=_type_name(n), pos=pos)
+                _messages.ARGUMENT_ELEMENT_TYPE.format(
+                    fn=op, name=name, position=position, got=_type_name(n), pos=pos
+                )
             )
     return tuple(int(n) for n in value)
 

@@ -155,7 +155,9 @@ def _save(obj, file, folder):
 
 def _unsupported(name):
     return RuntimeError(
-        _messages.LOAD_UNSUPPORTED_TYPE.format(name=name, dtypes=', '.join(str(d) for d in StorageType.by_dtype))
+        _messages.LOAD_UNSUPPORTED_TYPE.format(
+            name=name, dtypes=', '.join(str(d) for d in StorageType.by_dtype)
+        )
     )
 
 
@@ -249,7 +251,9 @@ def load(f, map_location=None, *, weights_only=None):
     else:
         records = _read(f)
     if "data.pkl" not in records:
-        raise RuntimeError(_messages.ZIP_READ_FAILED.format(what="locating file data.pkl", why="file not found"))
+        raise RuntimeError(_messages.ZIP_READ_FAILED.format(
+            what="locating file data.pkl", why="file not found"
+        ))
     unpickler = _Unpickler(records["data.pkl"], records, _restore_location(map_location), weights_only)
     if not weights_only:
         return unpickler.load()

@@ -183,5 +183,8 @@ class BatchNorm1d(Module):
 
     def extra_repr(self):
         return (
-            _messages.BATCH_NORM_REPR.format(num_features=self.num_features, eps=self.eps, momentum=self.momentum, affine=self.affine, bias=self.bias is not None, track_running_stats=self.track_running_stats)
+            _messages.BATCH_NORM_REPR.format(
+                num_features=self.num_features, eps=self.eps, momentum=self.momentum, affine=self.affine,
+                bias=self.bias is not None, track_running_stats=self.track_running_stats,
+            )
         )

@@ -37,7 +37,9 @@ class AddmmBackward0(Node):
 def _check_linear(x, weight, bias):
     """torch's refusals, in its order: not a tensor, 0-d, dtypes, then sizes."""
     if not isinstance(x, Tensor):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(fn='linear', name='input', position=1, expected='Tensor', got=type(x).__name__))
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='linear', name='input', position=1, expected='Tensor', got=type(x).__name__
+        ))
     if x.dim() == 0:
         raise RuntimeError(_messages.LINEAR_0D.format(weight.dim()))
     if x.dtype is not weight.dtype:

@@ -144,7 +144,9 @@ def load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missi
                     param.copy_(input_param)  # same object, same storage, version + 1
         except Exception as ex:  # noqa: BLE001 - torch reports it with the others
             error_msgs.append(
-                _messages.LOAD_STATE_DICT_COPY_FAILED.format(key=key, model=param.size(), checkpoint=input_param.size(), args=ex.args)
+                _messages.LOAD_STATE_DICT_COPY_FAILED.format(
+                    key=key, model=param.size(), checkpoint=input_param.size(), args=ex.args
+                )
             )
     if strict:
         for key in state_dict:
