@@ -376,3 +376,39 @@ def test_seed_25_a_module_has_no_clone_but_can_be_deep_copied():
         print(net_copy.weight)
         """
     )
+
+
+def test_seed_26_clone_then_move_to_cuda_is_two_copies_and_to_alone_is_one():
+    # On a GPU, .to("cuda") of a cpu tensor copies by itself; torch on cpu runs
+    # the same copy as .to("cpu", copy=True), which records the same node.
+    program = """
+        src = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        twice = src.clone().to("cuda")
+        once = src.to("cuda")
+        print(twice)
+        print(once)
+        print(twice.grad_fn.name(), twice.grad_fn.next_functions[0][0].name())
+        print(once.grad_fn.name(), once.grad_fn.next_functions[0][0].variable is src)
+        print(once.data_ptr() == src.data_ptr(), once.is_leaf)
+        (twice.sum() + 2 * once.sum()).backward()
+        print(src.grad)
+        """
+    assert_same_as_gpu(
+        program,
+        expect_cuda=["twice", "once"],
+        cpu_program=program.replace('.to("cuda")', '.to("cpu", copy=True)'),
+    )
+
+
+def test_seed_27_new_tensor_takes_only_data_by_position():
+    assert_same(
+        """
+        base = torch.zeros(2)
+        data = [1, 2]
+        print(base.new_tensor(data, dtype=None, device=None, requires_grad=False))
+        print(base.new_tensor(data, dtype=torch.int64))
+        print(base.new_tensor(data=data))
+        base.new_tensor(data, torch.int64)
+        """,
+        raises="TypeError",
+    )

@@ -1,22 +1,69 @@
 """reftorch: a small, readable torch, for seeing what copying a tensor does.
 
 ``import reftorch as torch`` runs the course's examples and prints what torch
-prints. Start reading at ``_storage`` (memory), ``_tensor`` (metadata),
-``_version_counter`` and ``autograd/``, then the copy operations: ``_clone``,
-``_detach``, ``_copy_``, ``_creation`` (``tensor``, ``new_tensor``),
-``_python_copy`` (``copy.copy``/``copy.deepcopy``) and ``nn`` (state_dict).
+prints. Each module explains one idea, and its docstring says what happens to
+the Python object, the metadata, the memory (storage), the version counter
+and the graph.
+
+The core reading path
+---------------------
+What every copy operation shares or renews, in the order to read it:
+
+1. ``_storage``: the flat block of bytes, and what "shares memory" means.
+2. ``_strides``: size, stride and offset: how an index finds its element.
+3. ``_tensor``: the Python object, its fields and its metadata.
+4. ``_version_counter``: how autograd notices in-place writes.
+5. ``autograd/grad_mode``: the switch that says whether history is recorded.
+6. ``autograd/graph``: nodes, edges, saved tensors and ``AccumulateGrad``.
+7. ``autograd/variable``: ``requires_grad``, ``grad_fn`` and ``is_leaf``.
+8. ``autograd/engine``: the backward pass.
+9. ``autograd/functional_api``: ``backward()`` and ``autograd.grad()``.
+10. ``_clone``: new memory, history kept.
+11. ``_detach``: same memory, no history (and ``.data``).
+12. ``_copy_``: numbers written into existing memory.
+13. ``_to``: a copy only when the dtype or device changes.
+14. ``_creation``: ``tensor(data)`` and ``new_tensor``: always a copy.
+15. ``_python_copy``: ``copy.copy`` and ``copy.deepcopy``.
+
+Beyond the core
+---------------
+* Views and indexing: ``_views``, ``_view_backward``, ``_shapes``,
+  ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
+  ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
+* Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
+  ``_unary``, ``_powers``, ``_reduce``, ``_matmul``, ``_fma``, ``_inplace``,
+  ``_update_ops``, ``_compare``.
+* Making and converting tensors: ``_factories``, ``_nested_data``,
+  ``_convert``, ``_scalars``, ``_random``.
+* Types and devices: ``_dtype``, ``_device``, ``_layout``, ``_size``,
+  ``_typename``.
+* Modes and hooks: ``autograd/inference_mode``, ``autograd/creation_meta``,
+  ``autograd/hooks``.
+* Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
+  ``_weights_only``.
+* Sparse COO tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``,
+  ``_sparse_dispatch``.
+* Models and optimizers: ``nn/module``, ``nn/tree``, ``nn/parameter``,
+  ``nn/state_dict``, ``nn/conversion``, ``nn/linear``, ``nn/batchnorm``,
+  ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
+* Plumbing: ``_tensor_methods`` (the table that makes functions methods),
+  ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
+  ``_tensor_str`` (printing), ``_bounds`` (no element outside its storage),
+  ``primitives`` (the exercises' building blocks).
 """
 
+from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
-from ._clone import contiguous_format, memory_format, preserve_format
-from ._creation import (
-    arange, empty, empty_like, from_numpy, full, full_like, ones, ones_like, tensor, zeros, zeros_like,
-)
+from ._layout import contiguous_format, memory_format, preserve_format
+from ._convert import from_numpy
+from ._creation import tensor
+from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
 from ._dtype import (
     bool, double, dtype, float, float32, float64, get_default_dtype, int64, long, promote_types,
-    result_type, set_default_dtype,
+    set_default_dtype,
 )
+from ._math import result_type
 from ._random import manual_seed, rand, randn
 from ._size import Size
 from ._storage import UntypedStorage
@@ -90,7 +137,9 @@ from .autograd.inference_mode import inference_mode, is_inference_mode_enabled
 def is_inference(input):
     if not isinstance(input, Tensor):
         raise TypeError(
-            f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+            _messages.ARGUMENT_TYPE.format(
+                fn='is_inference', name='input', position=1, expected='Tensor', got=type(input).__name__
+            )
         )
     return input.is_inference()
 
@@ -116,7 +165,9 @@ from ._arguments import MISSING, _check_given  # noqa: E402
 def index_select(input=MISSING, dim=MISSING, index=MISSING):
     _check_given("index_select", input=input, dim=dim, index=index)
     if not isinstance(input, Tensor):
-        raise TypeError(f"index_select(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='input', position=1, expected='Tensor', got=type(input).__name__
+        ))
     return input.index_select(dim, index)
 
 

@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _messages, _shapes, _strides
 
 
 def is_mask(t):
@@ -62,15 +62,15 @@ def _indexers(size, indices):
                 if n != size[_strides.normalize_dim(dim, len(size))]:
                     raise IndexError(_messages.MASK_SHAPE.format(
                         mask=_strides._fmt(t._size), mask_dim=j, shape=_strides._fmt(size), dim=dim))
-            hits = np.nonzero(t._values()) if t.dim() > 0 else ()
+            hits = np.nonzero(t._elements()) if t.dim() > 0 else ()
             result.extend(_Indexer(column.astype(np.int64), (1,)) for column in hits)
         else:
             # int32 indices are first converted to int64, keeping their layout.
             strides = t._stride if t._dtype._numpy_type == np.int64 else _strides.preserve_format_strides(t._size, t._stride)
-            result.append(_Indexer(t._values().astype(np.int64), strides))
+            result.append(_Indexer(t._elements().astype(np.int64), strides))
     shapes = [ix.shape for ix in result if ix is not None]
     try:
-        shape = _strides.broadcast_shapes(*shapes)
+        shape = _shapes.broadcast_shapes(*shapes)
     except RuntimeError:
         raise IndexError(_messages.INDICES_NOT_BROADCASTABLE.format(
             ", ".join(_strides._fmt(s) for s in shapes))) from None
@@ -154,7 +154,7 @@ class AdvancedIndex:
 def _reshape(ix, before, after):
     """Give an indexer size-1 dimensions so that it lines up with the result."""
     shape = (1,) * before + ix.shape + (1,) * after
-    strides = _strides.view_strides(ix.shape, ix.strides, shape) or _strides.contiguous_strides(shape)
+    strides = _shapes.view_strides(ix.shape, ix.strides, shape) or _strides.contiguous_strides(shape)
     return _Indexer(ix.values.reshape(shape), strides)
 
 

@@ -24,10 +24,10 @@ import warnings
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _iterator_strides, _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._advanced_index import AdvancedIndex, in_order, is_mask
-from ._inplace import _OVERLAP, check_inplace, rebase_history
+from ._inplace import check_inplace, rebase_history
 from ._math import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -52,12 +52,12 @@ def index(self, indices):
     """
     _check_indices(self, indices)
     info = AdvancedIndex(self._geometry(), indices)
-    order = _strides.iteration_order(info.shape, info.operands())
+    order = _iterator_strides.iteration_order(info.shape, info.operands())
     error = info.first_out_of_bounds(order)
     if error is not None:
         raise error[1]
     values = self._storage.typed(self._dtype._numpy_type)[info.positions()]
-    strides = _strides.tensor_iterator_output_strides(info.shape, info.operands())
+    strides = _iterator_strides.tensor_iterator_output_strides(info.shape, info.operands())
     out = Tensor._from_values(values, self._dtype, self.device, strides)
     if any_requires_grad(self):
         out._set_grad_fn(IndexBackward0(self, indices))
@@ -77,7 +77,7 @@ class IndexBackward0(Node):
 
     def apply(self, grad):
         info = _contiguous_info(self.input_size, self.indices)
-        g = grad._values()
+        g = grad._elements()
         out = np.zeros(_strides.numel(self.input_size), dtype=g.dtype)
         np.add.at(out, info.positions().ravel(), g.ravel())
         return (Tensor._from_values(out.reshape(self.input_size), grad._dtype, grad.device),)
@@ -101,12 +101,16 @@ def index_put_(self, indices=MISSING, values=MISSING, accumulate=False):
     _check_given("index_put_", indices=indices, values=values)
     if not isinstance(indices, (tuple, list)):
         raise TypeError(
-            f"index_put_(): argument 'indices' (position 1) must be tuple of Tensors, not {_type_name(indices)}")
+            _messages.ARGUMENT_TYPE.format(
+                fn='index_put_', name='indices', position=1, expected='tuple of Tensors', got=_type_name(indices)
+            ))
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
     if not isinstance(values, Tensor):
-        raise TypeError(f"index_put_(): argument 'values' (position 2) must be Tensor, not {_type_name(values)}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_put_', name='values', position=2, expected='Tensor', got=_type_name(values)
+        ))
     if not isinstance(accumulate, bool):
         raise TypeError(f"index_put_(): argument 'accumulate' must be bool, not {_type_name(accumulate)}")
     return write(self, list(indices), values, accumulate)
@@ -144,8 +148,7 @@ def _write_in_order(self, indices, values, accumulate):
     """Write ``values`` at the indexed positions, in the kernel's order, checking as it goes."""
     if values.device != self.device and values.dim() != 0:
         raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{self.device} and {values.device}!")
+            _messages.DEVICES_DIFFER.format(self.device, values.device))
     _check_no_overlap(self, values)
     for t in indices:
         if t is not None:
@@ -157,11 +160,11 @@ def _write_in_order(self, indices, values, accumulate):
     if values._dtype is not self._dtype:
         raise RuntimeError(_messages.INDEX_PUT_DTYPE.format(self._dtype._short_name, values._dtype._short_name))
     operands = info.operands()
-    order = _strides.iteration_order(info.shape, operands[:1] + [(values._size, values._stride)] + operands[1:])
+    order = _iterator_strides.iteration_order(info.shape, operands[:1] + [(values._size, values._stride)] + operands[1:])
     error = info.first_out_of_bounds(order)
     count = error[0] if error is not None else _strides.numel(info.shape)
     slots = in_order(info.positions(), order)[:count]
-    new = in_order(np.broadcast_to(values._values(), info.shape), order)[:count]
+    new = in_order(np.broadcast_to(values._elements(), info.shape), order)[:count]
     storage = self._storage.typed(self._dtype._numpy_type)
     if accumulate:
         np.add.at(storage, slots, new)
@@ -207,10 +210,10 @@ def _masked_fill(self, mask_and_shape, values):
     if _has_internal_overlap(self):
         warnings.warn(_messages.MASKED_FILL_EXPANDED, UserWarning, stacklevel=4)
     if mask._dtype._numpy_type == np.uint8:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
-    hits = np.broadcast_to(mask._values().reshape(shape), self._size)
+        raise RuntimeError(_messages.MASKED_FILL_UINT8_MASK)
+    hits = np.broadcast_to(mask._elements().reshape(shape), self._size)
     slots = _strides.element_positions(*self._geometry())[hits]
-    number = np.asarray(values._values().reshape(()).item()).astype(self._dtype._numpy_type)
+    number = np.asarray(values._elements().reshape(()).item()).astype(self._dtype._numpy_type)
     self._storage.typed(self._dtype._numpy_type)[slots] = number
 
 
@@ -223,7 +226,7 @@ def _has_internal_overlap(t):
 def _check_no_overlap(self, other):
     """Refuse to write into memory that an input is read from (torch's assert_no_overlap)."""
     if other is self:
-        raise RuntimeError(_OVERLAP)
+        raise RuntimeError(_messages.INPLACE_OVERLAP)
     if self.numel() == 0 or other.numel() == 0 or other._storage is not self._storage:
         return
     if not all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other)):
@@ -231,7 +234,7 @@ def _check_no_overlap(self, other):
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
     if a[0] < b[1] and b[0] < a[1]:
-        raise RuntimeError(_OVERLAP)
+        raise RuntimeError(_messages.INPLACE_OVERLAP)
 
 
 class IndexPutBackward0(Node):
@@ -251,7 +254,7 @@ class IndexPutBackward0(Node):
 
     def apply(self, grad):
         info = _contiguous_info(grad._size, self.indices)
-        g = np.array(grad._values()).ravel()
+        g = np.array(grad._elements()).ravel()
         slots = info.positions()
         to_values = None
         if self.needs_input_grad(1):
@@ -259,9 +262,9 @@ class IndexPutBackward0(Node):
             if not _expandable(self.values_size, picked.shape):
                 # Only a[mask] = v with a one-element v of more dimensions gets here.
                 raise RuntimeError(
-                    f"Function IndexPutBackward0 returned an invalid gradient at index 1 - got "
-                    f"{_strides._fmt(picked.shape)} but expected shape compatible with "
-                    f"{_strides._fmt(self.values_size)}")
+                    _messages.INDEX_PUT_BAD_GRAD.format(
+                        got=_strides._fmt(picked.shape), expected=_strides._fmt(self.values_size)
+                    ))
             summed = sum_to_shape(picked, self.values_size)
             to_values = Tensor._from_values(summed, self.values_dtype, self.values_device)
         if not self.accumulate:

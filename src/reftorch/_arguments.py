@@ -6,7 +6,10 @@ position. These helpers give reftorch the same answers, so a mistake in the
 course's code reads the same on both libraries.
 """
 
-from ._device import device
+import builtins
+
+from . import _messages
+from ._device import as_device, device
 from ._dtype import dtype
 from ._tensor import Tensor
 
@@ -36,25 +39,26 @@ def _int_list_arg(op, name, args):
         # torch's parser words it differently for the first element and the rest.
         if args[0] and not _is_int(args[0][0]):
             raise TypeError(
-                f"{op}(): argument '{name}' (position 1) must be tuple of ints, "
-                f"but found element of type {_type_name(args[0][0])} at pos 0"
+                _messages.ARGUMENT_ELEMENT_TYPE.format(
+                    fn=op, name=name, position=1, got=_type_name(args[0][0]), pos=0
+                )
             )
         for pos, n in enumerate(args[0], start=1):
             if not _is_int(n):
                 raise TypeError(
-                    f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
-                    f'"type must be tuple of ints,but got {_type_name(n)}"'
+                    _messages.ARGUMENT_UNPACK.format(fn=op, name=name, pos=pos, got=_type_name(n))
                 )
         return tuple(int(n) for n in args[0])
     if args and not _is_int(args[0]):
         if len(args) > 1:
             raise TypeError(f"{op}() takes 1 positional argument but {len(args)} were given")
-        raise TypeError(f"{op}(): argument '{name}' (position 1) must be tuple of ints, not {_type_name(args[0])}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn=op, name=name, position=1, expected='tuple of ints', got=_type_name(args[0])
+        ))
     for pos, n in enumerate(args[1:], start=2):
         if not _is_int(n):
             raise TypeError(
-                f"{op}(): argument '{name}' failed to unpack the object at pos {pos} with error "
-                f'"type must be tuple of ints,but got {_type_name(n)}"'
+                _messages.ARGUMENT_UNPACK.format(fn=op, name=name, pos=pos, got=_type_name(n))
             )
     return tuple(int(n) for n in args)
 
@@ -70,17 +74,16 @@ def _view_shape_arg(args):
     got = ", ".join(_type_name(a) for a in args)
     if len(args) != 1:
         raise TypeError(
-            f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-            " * (torch.dtype dtype)\n * (tuple of ints size)\n"
+            _messages.INVALID_ARGUMENTS.format(op="view", got=got) + "".join(_messages.VIEW_SIGNATURES)
         )
     if single:
         shown = f"{_type_name(args[0])} of ({', '.join(_type_name(n) for n in items)})"
     else:
         shown = got
-    why = f"      didn't match because some of the arguments have invalid types: (!{shown}!)\n"
+    why = _messages.DID_NOT_MATCH.format(got=shown)
     raise TypeError(
-        f"view() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-        f" * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}"
+        _messages.INVALID_ARGUMENTS.format(op="view", got=got)
+        + "".join(signature + why for signature in _messages.VIEW_SIGNATURES)
     )
 
 
@@ -95,3 +98,41 @@ def _check_given(op, **arguments):
         plural = "argument" if len(missing) > 1 else "arguments"
         names = ", ".join(f'"{name}"' for name in missing)
         raise TypeError(f"{op}() missing {len(missing)} required positional {plural}: {names}")
+
+
+def _to_arguments(args, kwargs):
+    """Sort ``to``'s arguments into (device, dtype, copy), following torch's three forms:
+
+    ``to(device=None, dtype=None, non_blocking=False, copy=False)``,
+    ``to(dtype, non_blocking=False, copy=False)`` and
+    ``to(tensor, non_blocking=False, copy=False)``.
+    """
+    original = args
+    args = list(args)
+    to_device = to_dtype = None
+    first = args[0] if args else None
+    if isinstance(first, dtype):
+        to_dtype = args.pop(0)
+    elif isinstance(first, Tensor):
+        other = args.pop(0)
+        to_device, to_dtype = other.device, other.dtype
+    elif args and (first is None or isinstance(first, (str, device))):
+        to_device = args.pop(0)
+        if args and (args[0] is None or isinstance(args[0], dtype)):
+            to_dtype = args.pop(0)
+    flags = args  # what is left: non_blocking, copy
+    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags):
+        got = ", ".join(_type_name(a) for a in original)
+        raise TypeError(
+            _messages.INVALID_ARGUMENTS.format(op="to", got=got)
+            + _messages.TO_SIGNATURES
+        )
+    copy = flags[1] if len(flags) > 1 else False
+    to_device = kwargs.pop("device", to_device)
+    to_dtype = kwargs.pop("dtype", to_dtype)
+    copy = kwargs.pop("copy", copy)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return as_device(to_device), to_dtype, copy

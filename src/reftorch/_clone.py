@@ -16,26 +16,10 @@
 """
 
 from . import _strides
+from ._layout import contiguous_format, preserve_format
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
-
-
-class memory_format:
-    """How a new tensor lays out its elements in memory."""
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return f"torch.{self._name}"
-
-    def __reduce__(self):
-        return self._name
-
-
-preserve_format = memory_format("preserve_format")
-contiguous_format = memory_format("contiguous_format")
 
 
 class CloneBackward0(Node):
@@ -52,7 +36,7 @@ def clone(self, *, memory_format=preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
         raise RuntimeError(f"unsupported memory format {memory_format!r}")
-    copy = plain_kernel_writes(Tensor._from_values(self._values(), self._dtype, self.device, strides), (self,))
+    copy = plain_kernel_writes(Tensor._from_values(self._elements(), self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
     return copy

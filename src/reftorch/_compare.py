@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _messages, _shapes
 from ._dtype import bool as bool_, get_default_dtype, promote_types
 from ._math import _result
 from ._tensor import Tensor
@@ -57,8 +57,8 @@ def _equal(a, b):
         return True  # torch's shortcut: the very same integers
     dtype = promote_types(a.dtype, b.dtype)
     with np.errstate(all="ignore"):
-        x = a._values().astype(dtype._numpy_type)
-        y = b._values().astype(dtype._numpy_type)
+        x = a._elements().astype(dtype._numpy_type)
+        y = b._elements().astype(dtype._numpy_type)
     return builtins.bool(np.all(x == y))  # nan == nan is False
 
 
@@ -90,8 +90,8 @@ def _isclose(a, b, rtol, atol, equal_nan):
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
-    _strides.broadcast_shapes(a._size, b._size)
-    x, y = a._values(), b._values()
+    _shapes.broadcast_shapes(a._size, b._size)
+    x, y = a._elements(), b._elements()
     # torch builds the result with ``a == b`` and then ORs into it in place,
     # once per rule that applies: each OR bumps the result's version.
     writes = 0
@@ -146,8 +146,9 @@ def _tolerances(op, first_position, args, kwargs):
     """rtol, atol, equal_nan from positional and keyword arguments, checked as torch checks them."""
     names = ("rtol", "atol", "equal_nan")
     if len(args) > 3:
-        raise TypeError(f"{op}() takes from {first_position - 1} to {first_position + 2} positional arguments "
-                        f"but {len(args) + first_position - 1} were given")
+        raise TypeError(_messages.POSITIONAL_COUNT.format(
+            op=op, low=first_position - 1, high=first_position + 2, given=len(args) + first_position - 1
+        ))
     values = dict(zip(names, (1e-05, 1e-08, False)))
     values.update(zip(names, args))
     for name, value in kwargs.items():
@@ -164,10 +165,10 @@ def allclose(input, other, *args, **kwargs):
     _tensor_arg("allclose", "input", 1, input)
     _tensor_arg("allclose", "other", 2, other)
     rtol, atol, equal_nan = _tolerances("allclose", 3, args, kwargs)
-    return builtins.bool(np.all(_isclose(input, other, rtol, atol, equal_nan)._values()))
+    return builtins.bool(np.all(_isclose(input, other, rtol, atol, equal_nan)._elements()))
 
 
 def allclose_method(self, other, *args, **kwargs):
     _tensor_arg("allclose", "other", 1, other)
     rtol, atol, equal_nan = _tolerances("allclose", 2, args, kwargs)
-    return builtins.bool(np.all(_isclose(self, other, rtol, atol, equal_nan)._values()))
+    return builtins.bool(np.all(_isclose(self, other, rtol, atol, equal_nan)._elements()))

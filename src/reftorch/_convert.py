@@ -3,6 +3,8 @@
 ``torch.tensor(data)`` always copies. The functions here copy only when they
 must, and that is the whole lesson:
 
+* ``torch.from_numpy(array)`` is a tensor on the array's own memory, always:
+  writes show on both sides.
 * ``torch.as_tensor(data, dtype, device)`` is ``data.to(device, dtype)`` for
   a tensor: the *same object* (history, ``requires_grad`` and all) when
   nothing changes, a copy that stays in the graph otherwise. A numpy array
@@ -20,22 +22,61 @@ must, and that is the whole lesson:
 """
 
 import builtins
+import warnings
 
 import numpy as np
 
 from . import _messages
 from ._clone import clone
-from ._creation import _check_dtype, _from_data, from_numpy, warn_once
+from ._creation import _from_data
 from ._detach import detach
 from ._device import as_device, cpu, device as device_type
+from ._dtype import from_numpy_dtype
+from ._nested_data import check_dtype
+from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._to import to
 from .autograd.grad_mode import is_grad_enabled
 
+_warned = set()
+
+
+def warn_once(message):
+    """A UserWarning that torch gives once per process (its ``TORCH_WARN_ONCE``)."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def from_numpy(array, *, warn=True):
+    """A tensor on the array's own memory: no copy, writes show on both sides."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtype = from_numpy_dtype(array.dtype)
+    if warn and not array.flags.writeable:
+        warn_once(_messages.NUMPY_NOT_WRITABLE)
+    itemsize = array.itemsize
+    if any(s % itemsize for s in array.strides):
+        raise ValueError(_messages.NUMPY_STRIDES_NOT_MULTIPLE)
+    if any(s < 0 for s in array.strides):
+        raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
+    if not array.dtype.isnative:
+        raise ValueError(_messages.NUMPY_BYTE_ORDER)
+    if array.size == 0:
+        return Tensor._make(UntypedStorage(0), 0, array.shape, (0,) * array.ndim, dtype)
+    strides = tuple(s // itemsize for s in array.strides)
+    span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides))
+    # All the bytes from the first element to the last, seen as one flat
+    # buffer. The strides are whole elements and none is negative, so these
+    # are exactly the bytes numpy says the array's elements occupy.
+    flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
+    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False)
+    return Tensor._make(storage, 0, array.shape, strides, dtype)
+
 
 def as_tensor(data, dtype=None, device=None):
     """``data`` as a tensor, sharing its memory when ``dtype`` and ``device`` allow."""
-    dtype = _check_dtype(dtype, "as_tensor")
+    dtype = check_dtype(dtype, "as_tensor")
     device = as_device(device)
     if isinstance(data, Tensor):
         return to(data, device=device or data.device, dtype=dtype or data.dtype)
@@ -53,14 +94,14 @@ def _check_flag(op, name, value):
 def _set_requires_grad(t, flag):
     """What torch's C++ ``set_requires_grad`` does to the object itself."""
     if flag and not t.dtype.is_floating_point:
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        raise RuntimeError(_messages.NOT_FLOAT_REQUIRES_GRAD)
     if t.is_leaf:
         t._requires_grad = flag
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     """``obj`` as a tensor; ``copy`` says whether its memory may, must or must not be shared."""
-    dtype = _check_dtype(dtype, "asarray")
+    dtype = check_dtype(dtype, "asarray")
     # torch compares the device as given: "cuda" is not the same as "cuda:0" here.
     requested = None if device is None else device_type(device)
     device = as_device(device)
@@ -136,7 +177,7 @@ def numpy(self, *args, force=False):
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
         if is_grad_enabled() and self.requires_grad:
             raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)
-    return to(detach(self), "cpu")._values()
+    return to(detach(self), "cpu")._elements()
 
 
 def __array__(self, dtype=None):

@@ -15,6 +15,7 @@
 
 import numpy as np
 
+from . import _messages
 from ._inplace import check_inplace_shape, check_no_partial_overlap, write_inplace
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
@@ -35,13 +36,15 @@ class CopyBackwards(Node):
         old = Tensor._from_values(np.zeros(self.dst._size), self.dst._dtype, self.dst.device)
         to_src = None
         if self.needs_input_grad(1):
-            to_src = Tensor._from_values(sum_to_shape(grad._values(), self.src._size), self.src._dtype, self.src.device)
+            to_src = Tensor._from_values(sum_to_shape(grad._elements(), self.src._size), self.src._dtype, self.src.device)
         return (old, to_src)
 
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+        ))
 
     def new_values():
         check_no_partial_overlap(self, src)

@@ -17,16 +17,8 @@ makes ``a`` look at ``t``'s memory and metadata, keeping ``a``'s own version
 counter and autograd state.
 """
 
+from . import _messages
 from ._tensor import Tensor
-
-_DETACH_VIEW = (
-    "Can't detach views in-place. Use detach() instead. If you are using "
-    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
-    "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
-    "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
-    "function in torch/optim/optimizer.py as the solution."
-)
-
 
 def detach(self):
     """New metadata on the same storage and the same version counter, off the graph.
@@ -42,7 +34,7 @@ def detach(self):
 def detach_(self):
     """Cut ``self`` itself out of the graph: it becomes a leaf without grad."""
     if self._base_tensor is not None:
-        raise RuntimeError(_DETACH_VIEW)
+        raise RuntimeError(_messages.DETACH_VIEW_INPLACE)
     self._grad_fn = None
     self._requires_grad = False
     return self

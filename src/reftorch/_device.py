@@ -7,10 +7,8 @@ copies, mixing it with a cpu tensor in one operation is an error). That lets
 the tutorials' ``device="cuda"`` examples run on a machine without a GPU.
 """
 
-_KNOWN_TYPES = (
-    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
-    "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone"
-)
+from . import _messages
+
 _SUPPORTED = ("cpu", "cuda")
 
 
@@ -25,10 +23,8 @@ class device:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
             raise TypeError(
-                f"device() received an invalid combination of arguments - got ({_name(type)}), but expected one of:\n"
-                " * (torch.device device)\n"
-                f"      didn't match because some of the arguments have invalid types: (!{_name(type)}!)\n"
-                " * (str type, int index = -1)\n"
+                _messages.INVALID_ARGUMENTS.format(op="device", got=_name(type))
+                + _messages.DEVICE_SIGNATURES.format(got=_name(type))
             )
         if index is None:
             type, index = _parse(type)
@@ -66,12 +62,10 @@ def _parse(text):
     if text == "":
         raise RuntimeError("Device string must not be empty")
     name, colon, index_text = text.partition(":")
-    if name not in _KNOWN_TYPES.split(", "):
+    if name not in _messages.DEVICE_TYPES.split(", "):
         if not name.isalpha() or colon and not index_text.isdigit():
             raise RuntimeError(f"Invalid device string: '{text}'")
-        raise RuntimeError(
-            f"Expected one of {_KNOWN_TYPES} device type at start of device string: {text}"
-        )
+        raise RuntimeError(_messages.DEVICE_UNKNOWN_TYPE.format(types=_messages.DEVICE_TYPES, text=text))
     if not colon:
         return name, None
     if not index_text.isdigit() or (len(index_text) > 1 and index_text[0] == "0"):
@@ -91,14 +85,13 @@ def as_device(value):
     d = value if isinstance(value, device) else device(value)
     if d.type not in _SUPPORTED:
         raise RuntimeError(
-            f"Could not run an operation on device '{d.type}': reftorch only simulates cpu and cuda"
+            _messages.DEVICE_NOT_SIMULATED.format(d.type)
         )
     if d.type == "cuda" and d.index is None:
         return device("cuda", 0)
     if d.type == "cuda" and d.index != 0:
         raise RuntimeError(
-            "CUDA error: invalid device ordinal\n"
-            "reftorch simulates exactly one GPU, cuda:0."
+            _messages.CUDA_INVALID_ORDINAL
         )
     if d.type == "cpu":
         return device("cpu")

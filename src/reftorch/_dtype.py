@@ -12,7 +12,7 @@ Each dtype is backed by the numpy type that reads the same bytes, so a storage
 can be a plain numpy byte buffer and a tensor a typed window onto it.
 
 This module also answers "what dtype does ``a + b`` have?" with torch's type
-promotion rules (``result_type``).
+promotion rules (``promote_types``; ``result_type``, which looks at tensors, is in ``_math``).
 """
 
 import builtins
@@ -186,26 +186,3 @@ def scalar_dtype(value):
     if isinstance(value, builtins.int):
         return int64
     return get_default_dtype()
-
-
-def result_type(*operands):
-    """The dtype of an elementwise result, following torch's three tiers.
-
-    Tensors with one or more dimensions decide first. Zero-dimensional tensors
-    and then Python numbers only matter when they belong to a higher category
-    (``int_tensor + 2.5`` is float, ``float32_tensor + float64_scalar_tensor``
-    stays float32).
-    """
-    from ._tensor import Tensor
-
-    dim_result = zero_dim_result = scalar_result = None
-    for x in operands:
-        if isinstance(x, Tensor):
-            if x.dim() > 0:
-                dim_result = x.dtype if dim_result is None else promote_types(dim_result, x.dtype)
-            else:
-                zero_dim_result = x.dtype if zero_dim_result is None else promote_types(zero_dim_result, x.dtype)
-        else:
-            d = scalar_dtype(x)
-            scalar_result = d if scalar_result is None else promote_types(scalar_result, d)
-    return _combine_categories(dim_result, _combine_categories(zero_dim_result, scalar_result))

@@ -11,7 +11,7 @@ a row picked twice).
 
 import numpy as np
 
-from . import _strides
+from . import _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -21,17 +21,21 @@ def index_select(self, dim=MISSING, index=MISSING):
     """The slices of ``self`` at positions ``index`` along ``dim``, in a new storage."""
     _check_given("index_select", dim=dim, index=index)
     if isinstance(dim, bool) or not (isinstance(dim, int) or _is_int_tensor(dim)):
-        raise TypeError(f"index_select(): argument 'dim' (position 1) must be int, not {_type_name(dim)}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='dim', position=1, expected='int', got=_type_name(dim)
+        ))
     if not isinstance(index, Tensor):
-        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {_type_name(index)}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='index', position=2, expected='Tensor', got=_type_name(index)
+        ))
     dim = _strides.normalize_dim(int(dim), self.dim())
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._dtype._numpy_type not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    positions = index._values().astype(np.int64).reshape(-1)
+    positions = index._elements().astype(np.int64).reshape(-1)
     _check_range(self, dim, positions)
-    values = np.take(self._values(), positions, axis=dim) if self.dim() > 0 else self._values().copy()
+    values = np.take(self._elements(), positions, axis=dim) if self.dim() > 0 else self._elements().copy()
     out = Tensor._from_values(values, self._dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(IndexSelectBackward0(self, dim, index))
@@ -43,7 +47,7 @@ def _check_range(self, dim, positions):
     if self.dim() == 0:
         if positions.size != 1:
             raise RuntimeError(
-                f"index_select(): Index to scalar can have only 1 value, got {positions.size} value(s)")
+                _messages.INDEX_SELECT_SCALAR_INDEX.format(positions.size))
     if self.dim() <= 1:
         bad = (positions < 0) | (positions >= self.numel())
         if bad.any():
@@ -77,8 +81,8 @@ class IndexSelectBackward0(Node):
         self.index = self.save(index)
 
     def apply(self, grad):
-        positions = self.index.unpack()._values().astype(np.int64).reshape(-1)
-        g = grad._values()
+        positions = self.index.unpack()._elements().astype(np.int64).reshape(-1)
+        g = grad._elements()
         out = np.zeros(self.input_size, dtype=g.dtype)
         if out.ndim == 0:
             out = out + g

@@ -124,7 +124,7 @@ def _as_part(obj):
         # A list of bools is a mask; any other list is a long index (floats truncated).
         data = tensor(obj.tolist() if isinstance(obj, np.ndarray) else list(obj))
         if data.dtype is not int64 and not _advanced_index.is_mask(data):
-            data = Tensor._from_values(data._values().astype(np.int64), int64)
+            data = Tensor._from_values(data._elements().astype(np.int64), int64)
         return data
     try:
         return operator.index(obj)

@@ -17,10 +17,13 @@ write does four things, in this order:
 
 import numpy as np
 
-from . import _strides
-from ._dtype import _category, check_scalar, result_type
+from . import _messages, _shapes, _strides
+from ._dtype import _category, check_scalar
 from ._fma import add_scaled
-from ._math import sum_to_shape, values_of
+from ._math import (
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type, subtract_scaled,
+    sum_to_shape, values_of,
+)
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd import creation_meta
@@ -35,16 +38,10 @@ def check_inplace(self, recording):
         creation_meta.check_view_write(self, indirect=False)
         if self.requires_grad and self._base_tensor.is_leaf:
             raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place operation."
+                _messages.VIEW_OF_LEAF_INPLACE
             )
     if self.requires_grad and self.is_leaf:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-
-
-_OVERLAP = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation."
-)
+        raise RuntimeError(_messages.LEAF_INPLACE)
 
 
 def check_no_partial_overlap(self, other):
@@ -60,7 +57,7 @@ def check_no_partial_overlap(self, other):
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
     if a[0] < b[1] and b[0] < a[1] and a != b:
-        raise RuntimeError(_OVERLAP)
+        raise RuntimeError(_messages.INPLACE_OVERLAP)
 
 
 def write_inplace(self, new_values, make_node, *inputs):
@@ -76,7 +73,8 @@ def write_inplace(self, new_values, make_node, *inputs):
     check_inplace(self, recording)
     values = new_values()
     node = make_node() if recording else None
-    self._values()[...] = values
+    with np.errstate(all="ignore"):  # the cast to self's dtype wraps or overflows silently, as in torch
+        self._elements()[...] = values
     bump(self)
     if node is not None:
         rebase_history(self, node)
@@ -116,14 +114,14 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         storage = np.zeros(self.slots, dtype=g.dtype)
         base_slots = _strides.element_positions(*self.base_geometry)
         view_slots = _strides.element_positions(*self.view_geometry)
         storage[base_slots] = g
         grad_slice = Tensor._from_values(storage[view_slots], grad._dtype, grad.device)
         fn_grads = self.fn.apply(grad_slice)
-        storage[view_slots] = fn_grads[0]._values() if fn_grads[0] is not None else 0
+        storage[view_slots] = fn_grads[0]._elements() if fn_grads[0] is not None else 0
         base_grad = Tensor._from_values(storage[base_slots], grad._dtype, grad.device)
         return (base_grad,) + tuple(fn_grads[1:])
 
@@ -145,54 +143,45 @@ def check_inplace_dtype(self, other):
 def check_inplace_shape(self, other):
     """``other`` must broadcast to exactly ``self``'s shape: the result has nowhere else to go."""
     shape = other._size if isinstance(other, Tensor) else ()
-    if _strides.broadcast_shapes(self._size, shape) != self._size:
+    if _shapes.broadcast_shapes(self._size, shape) != self._size:
         raise RuntimeError(
             f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape "
-            f"{_strides._fmt(_strides.broadcast_shapes(self._size, shape))}"
+            f"{_strides._fmt(_shapes.broadcast_shapes(self._size, shape))}"
         )
 
 
-def _arith_inplace(self, other, compute, make_node):
+def _arith_inplace(self, other, compute, make_node, alpha=None):
+    """Compute as the out-of-place op does (``_math.binary_values``), then write."""
     def new_values():
         check_no_partial_overlap(self, other)
         dtype = check_inplace_dtype(self, other)
-        return compute(values_of(self, dtype), values_of(other, dtype))
+        return binary_values(self, other, compute, dtype, alpha)
 
     return write_inplace(self, new_values, make_node, other)
 
 
 def _snapshot(t):
     """A private copy of the old values, for nodes that need them after the write."""
-    return Tensor._from_values(t._values(), t._dtype, t.device)
+    return Tensor._from_values(t._elements(), t._dtype, t.device)
 
 
 def add_(self, other, *, alpha=1):
-    from ._math import AddBackward0
-
-    return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, alpha), lambda: AddBackward0(self, other, alpha))
+    return _arith_inplace(self, other, add_scaled, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
-    from ._math import SubBackward0
-
-    return _arith_inplace(self, other, lambda x, y: add_scaled(x, y, -alpha), lambda: SubBackward0(self, other, alpha))
+    return _arith_inplace(self, other, subtract_scaled, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul_(self, other):
-    from ._math import MulBackward0
-
     return _arith_inplace(
         self, other, lambda x, y: x * y, lambda: MulBackward0(self, other, old_self=_snapshot(self))
     )
 
 
 def div_(self, other):
-    from ._math import DivBackward0
-
     if not self.dtype.is_floating_point:
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {self.dtype._short_name}"
-        )
+        raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
         self, other, lambda x, y: x / y, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )
@@ -220,7 +209,7 @@ class FillBackward3(Node):
 
     def apply(self, grad):
         zeros = Tensor._from_values(np.zeros(self.a._size), self.a._dtype, self.a.device)
-        total = Tensor._from_values(sum_to_shape(grad._values(), ()), self.value._dtype, self.value.device)
+        total = Tensor._from_values(sum_to_shape(grad._elements(), ()), self.value._dtype, self.value.device)
         return (zeros, total if self.needs_input_grad(1) else None)
 
 
@@ -232,7 +221,7 @@ def fill_(self, value):
     if isinstance(value, Tensor):
         if value.dim() != 0:
             raise RuntimeError(
-                f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
+                _messages.FILL_VALUE_DIM.format(value.dim())
             )
         return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
     check_scalar(value, self.dtype)

@@ -1,10 +1,15 @@
-"""Layouts: how a tensor's numbers are arranged in memory.
+"""Layouts and memory formats: the names torch gives to ways of arranging memory.
 
 ``torch.strided`` is the layout of every ordinary tensor: one storage, and a
 stride per dimension that says how far apart neighbouring elements sit in it.
 ``torch.sparse_coo`` is the layout of a sparse COO tensor: no storage of its
 own, only the coordinates and the values of the entries that are stored (see
 ``_sparse``). ``t.layout`` tells which one a tensor has.
+
+A memory format is a request made to an operation that allocates
+(``clone(memory_format=...)``): ``torch.contiguous_format`` asks for
+row-major strides, ``torch.preserve_format`` for the source's own layout
+(``_strides.preserve_format_strides``).
 """
 
 
@@ -24,3 +29,20 @@ class layout:
 
 strided = layout("strided")
 sparse_coo = layout("sparse_coo")
+
+
+class memory_format:
+    """How a new tensor lays out its elements in memory."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return self._name
+
+
+preserve_format = memory_format("preserve_format")
+contiguous_format = memory_format("contiguous_format")

@@ -13,12 +13,32 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 
 import numpy as np
 
-from . import _strides
-from ._dtype import bool as bool_, compute_dtype, get_default_dtype, result_type
+from . import _iterator_strides, _messages, _shapes
+from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
 from ._fma import add_scaled
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
+
+def result_type(*operands):
+    """The dtype of an elementwise result, following torch's three tiers.
+
+    Tensors with one or more dimensions decide first. Zero-dimensional tensors
+    and then Python numbers only matter when they belong to a higher category
+    (``int_tensor + 2.5`` is float, ``float32_tensor + float64_scalar_tensor``
+    stays float32).
+    """
+    dim_result = zero_dim_result = scalar_result = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            if x.dim() > 0:
+                dim_result = x.dtype if dim_result is None else promote_types(dim_result, x.dtype)
+            else:
+                zero_dim_result = x.dtype if zero_dim_result is None else promote_types(zero_dim_result, x.dtype)
+        else:
+            d = scalar_dtype(x)
+            scalar_result = d if scalar_result is None else promote_types(scalar_result, d)
+    return _combine_categories(dim_result, _combine_categories(zero_dim_result, scalar_result))
 
 
 def values_of(x, dtype):
@@ -29,7 +49,7 @@ def values_of(x, dtype):
     """
     with np.errstate(all="ignore"):
         if isinstance(x, Tensor):
-            return x._values().astype(dtype._numpy_type, copy=False)
+            return x._elements().astype(dtype._numpy_type, copy=False)
         return np.array(x).astype(dtype._numpy_type)
 
 
@@ -50,8 +70,7 @@ def _device_of(*operands):
     for d in devices[1:]:
         if d != devices[0]:
             raise RuntimeError(
-                "Expected all tensors to be on the same device, but found at least two devices, "
-                f"{devices[0]} and {d}!"
+                _messages.DEVICES_DIFFER.format(devices[0], d)
             )
     return devices[0]
 
@@ -61,10 +80,15 @@ def _shape_of(x):
 
 
 def _result(values, dtype, device, node=None, inputs=()):
-    """A new tensor for an elementwise result, laid out in memory like its inputs."""
+    """A new tensor for an elementwise result, laid out in memory like its inputs.
+
+    A Python number among ``inputs`` counts as a 0-d operand, as the number
+    torch wraps into a tensor for ``t * 2`` does: it has no say in the
+    layout, but the result's shape is then not every operand's shape.
+    """
     values = np.asarray(values)
-    layouts = [(x._size, x._stride) for x in inputs if isinstance(x, Tensor)]
-    strides = _strides.elementwise_output_strides(values.shape, layouts) if layouts else None
+    layouts = [(x._size, x._stride) if isinstance(x, Tensor) else ((), ()) for x in inputs]
+    strides = _iterator_strides.elementwise_output_strides(values.shape, layouts) if layouts else None
     out = Tensor._from_values(values, dtype, device, strides)
     if node is not None:
         out._set_grad_fn(node)
@@ -84,7 +108,7 @@ class AddBackward0(Node):
         self.a, self.b, self.alpha = a, b, alpha
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         return (
             _grad_for(self.a, g) if self.needs_input_grad(0) else None,
             _grad_for(self.b, g * self.alpha) if self.needs_input_grad(1) else None,
@@ -108,13 +132,13 @@ class MulBackward0(Node):
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         grads = [None, None]
         if self.needs_input_grad(0):
-            other = self.saved_b.unpack()._values() if isinstance(self.b, Tensor) else self.b
+            other = self.saved_b.unpack()._elements() if isinstance(self.b, Tensor) else self.b
             grads[0] = _grad_for(self.a, g * other)
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._values())
+            grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._elements())
         return tuple(grads)
 
 
@@ -128,14 +152,14 @@ class DivBackward0(Node):
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._values()
-        b = self.saved_b.unpack()._values() if self.saved_b is not None else self.b
+        g = grad._elements()
+        b = self.saved_b.unpack()._elements() if self.saved_b is not None else self.b
         grads = [None, None]
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.a, g / b)
         if self.needs_input_grad(1):
             # torch's formula, in this order: -grad * ((a / b) / b)
-            grads[1] = _grad_for(self.b, -g * ((self.saved_a.unpack()._values() / b) / b))
+            grads[1] = _grad_for(self.b, -g * ((self.saved_a.unpack()._elements() / b) / b))
         return tuple(grads)
 
 
@@ -143,30 +167,44 @@ def _is_operand(x):
     return isinstance(x, (Tensor, int, float))
 
 
-def _binary(a, b, compute, make_node, dtype=None, alpha=None):
+def binary_values(a, b, compute, dtype, alpha=None):
     """``compute`` on the numbers of ``a`` and ``b``, in the dtype torch computes ``dtype`` in.
 
-    For float16 that is float32, rounded to float16 at the end; a number
-    operand of mul or div (``h * 0.1``) joins in float32 as it is. add and
-    sub (``alpha`` given; sub passes ``-alpha``) call ``compute(x, y, alpha)``
-    for ``x + alpha * y``: for float16, ``alpha * b`` is first rounded to
-    float16 and then added with alpha 1, as torch's kernels do; for float32
-    and float64, ``compute`` rounds once (``_fma.add_scaled``).
+    For float16 that is float32, rounded to float16 when the result is
+    stored; a number operand of mul or div (``h * 0.1``) joins in float32 as
+    it is. add and sub (``alpha`` given) call ``compute(x, y, alpha)`` for
+    ``x + alpha * y`` (sub's ``compute`` subtracts): for float16,
+    ``alpha * b`` is first rounded to float16 and then added with alpha 1, as
+    torch's kernels do; for float32 and float64, ``compute`` rounds once
+    (``_fma.add_scaled``). The in-place ops (``_inplace``) use the same rules.
     """
-    device = _device_of(a, b)
-    dtype = dtype or result_type(a, b)
-    _strides.broadcast_shapes(_shape_of(a), _shape_of(b))
+    if alpha is not None:
+        _check_alpha(alpha, dtype)
     step = compute_dtype(dtype)._numpy_type
     with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
         if alpha is None:
-            x, y = values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype))
-            values = compute(x, y)
-        elif compute_dtype(dtype) is not dtype:  # float16
+            return compute(values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype)))
+        if compute_dtype(dtype) is not dtype:  # float16
             x = values_of(a, dtype).astype(step)
             y = (values_of(b, dtype) * alpha).astype(dtype._numpy_type).astype(step)
-            values = compute(x, y, 1)
-        else:
-            values = compute(values_of(a, dtype), values_of(b, dtype), alpha)
+            return compute(x, y, 1)
+        return compute(values_of(a, dtype), values_of(b, dtype), alpha)
+
+
+def _check_alpha(alpha, dtype):
+    """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one."""
+    if isinstance(alpha, (bool, np.bool_)) and dtype is not bool_:
+        raise RuntimeError(_messages.ALPHA_BOOL)
+    if not dtype.is_floating_point and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError(_messages.ALPHA_INTEGRAL)
+
+
+def _binary(a, b, compute, make_node, dtype=None, alpha=None):
+    """``compute`` on ``a`` and ``b`` (see ``binary_values``), into a new tensor."""
+    device = _device_of(a, b)
+    dtype = dtype or result_type(a, b)
+    _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
+    values = binary_values(a, b, compute, dtype, alpha)
     node = make_node() if any_requires_grad(a, b) else None
     return _result(values, dtype, device, node, inputs=(a, b))
 
@@ -181,21 +219,24 @@ def _check_bool_subtraction(a, b):
     bools = [x.dtype is bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (a, b)]
     if all(bools):
         raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead."
+            _messages.BOOL_SUBTRACTION_BOTH
         )
     if any(bools):
         raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. "
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            _messages.BOOL_SUBTRACTION_ONE
         )
+
+
+def subtract_scaled(x, y, alpha):
+    """``x - alpha * y``, rounded once (``_fma.add_scaled`` with ``-alpha``)."""
+    return add_scaled(x, y, -alpha)
 
 
 def sub(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented
     _check_bool_subtraction(self, other)
-    return _binary(self, other, add_scaled, lambda: SubBackward0(self, other, alpha), alpha=-alpha)
+    return _binary(self, other, subtract_scaled, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul(self, other):
@@ -227,7 +268,7 @@ class RsubBackward1(Node):
         self.a = a
 
     def apply(self, grad):
-        return (_grad_for(self.a, -grad._values()),)
+        return (_grad_for(self.a, -grad._elements()),)
 
 
 def __rsub__(self, other):
@@ -237,7 +278,7 @@ def __rsub__(self, other):
     _check_bool_subtraction(self, other)
     dtype = result_type(self, other)
     return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
-                   RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self,))
+                   RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self, other))
 
 
 # --- comparisons ----------------------------------------------------------------
@@ -247,7 +288,7 @@ def _compare(op):
         if not isinstance(other, (Tensor, int, float, bool)):
             return NotImplemented
         dtype = result_type(self, other)
-        _strides.broadcast_shapes(self._size, _shape_of(other))
+        _shapes.broadcast_shapes(self._size, _shape_of(other))
         return _result(op(values_of(self, dtype), values_of(other, dtype)), bool_, _device_of(self, other),
                        inputs=(self, other))
     return compare

@@ -9,9 +9,11 @@ which one ran:
 
 import numpy as np
 
+from . import _messages
 from ._dtype import promote_types
 from ._tensor import Tensor
 from ._version_counter import bump
+from ._view_backward import SqueezeBackward4
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
 
@@ -26,12 +28,12 @@ class _ProductBackward(Node):
         self.saved_a = self.save(a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         grads = [None, None]
         if self.saved_b is not None:
-            grads[0] = self._wrap(self.a, self.grad_a(g, self.saved_b.unpack()._values()))
+            grads[0] = self._wrap(self.a, self.grad_a(g, self.saved_b.unpack()._elements()))
         if self.saved_a is not None:
-            grads[1] = self._wrap(self.b, self.grad_b(g, self.saved_a.unpack()._values()))
+            grads[1] = self._wrap(self.b, self.grad_b(g, self.saved_a.unpack()._elements()))
         return tuple(grads)
 
     @staticmethod
@@ -57,9 +59,9 @@ class DotBackward0(_ProductBackward):
 def _product(a, b, node_class):
     if a._dtype.itemsize == 2 and a._dtype.is_floating_point:
         # torch adds float16 products up in float32 and rounds once at the end.
-        values = a._values().astype(np.float32) @ b._values().astype(np.float32)
+        values = a._elements().astype(np.float32) @ b._elements().astype(np.float32)
     else:
-        values = a._values() @ b._values()
+        values = a._elements() @ b._elements()
     out = Tensor._from_values(values, a._dtype, a.device)
     if any_requires_grad(a, b):
         out._set_grad_fn(node_class(a, b))
@@ -68,26 +70,26 @@ def _product(a, b, node_class):
 
 def matmul(self, other):
     if not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='matmul', name='other', position=1, expected='Tensor', got=type(other).__name__
+        ))
     if self.dim() == 0 or other.dim() == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {self.dim()}D and {other.dim()}D"
+            _messages.MATMUL_0D.format(self.dim(), other.dim())
         )
     if self.device != other.device:
         raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{self.device} and {other.device}!"
+            _messages.DEVICES_DIFFER.format(self.device, other.device)
         )
     shapes = (self.dim(), other.dim())
     if shapes == (1, 1):
         if self._size != other._size:
             raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{self._size[0]}] and src [{other._size[0]}] "
-                f"to have the same number of elements, but got {self._size[0]} and {other._size[0]} elements respectively"
+                _messages.DOT_SIZES.format(self._size[0], other._size[0])
             )
         if self.dtype is not other.dtype:
             raise RuntimeError(
-                f"dot : expected both vectors to have same dtype, but found {self.dtype._short_name} and {other.dtype._short_name}"
+                _messages.DOT_DTYPES.format(self.dtype._short_name, other.dtype._short_name)
             )
         return plain_kernel_writes(_product(self, other, DotBackward0), (self, other))
     if shapes == (2, 2):
@@ -109,15 +111,12 @@ def matmul(self, other):
         if self.dtype is not other.dtype:
             result = promote_types(self.dtype, other.dtype)._short_name
             raise RuntimeError(
-                f"addmv input tensors must have the same dtype, but got {result}, "
-                f"{self.dtype._short_name}, and {other.dtype._short_name}"
+                _messages.ADDMV_DTYPES.format(result, self.dtype._short_name, other.dtype._short_name)
             )
         return plain_kernel_writes(_product(self, other, MvBackward0), (self, other))
     if shapes == (1, 2):
         # torch: mm(v.unsqueeze(0), m), then squeeze_(0) in place on the result,
         # which bumps its version and records SqueezeBackward4.
-        from ._view_backward import SqueezeBackward4
-
         result = matmul(self.unsqueeze(0), other)
         node = SqueezeBackward4(result) if any_requires_grad(result) else None
         result._size, result._stride = result._size[1:], result._stride[1:]
@@ -126,7 +125,7 @@ def matmul(self, other):
             result._set_grad_fn(node)
         return result
     raise RuntimeError(
-        f"reftorch's matmul supports 1-D and 2-D tensors only; got {self.dim()}-D and {other.dim()}-D"
+        _messages.MATMUL_DIMS_UNSUPPORTED.format(self.dim(), other.dim())
     )
 
 

@@ -2,9 +2,136 @@
 
 A lesson module says *when* torch refuses something; the exact words torch
 uses live here, so the reader of ``_views`` or ``_inplace`` sees the rule and
-not a paragraph of text. Every text is checked word for word against torch
-2.13 by the differential suite. Texts with blanks are ``str.format`` templates.
+not a paragraph of text. So does the wording of torch's argument parser
+(``ARGUMENT_TYPE``, ``INVALID_ARGUMENTS`` and the signatures it lists). The
+rules for printing a tensor are in ``_tensor_str``. Every text is checked
+word for word against torch 2.13 by the differential suite. Texts with blanks
+are ``str.format`` templates; the few functions at the end put together texts
+that torch builds from parts.
 """
+
+import re
+
+# --- the tensor and autograd (the core) ------------------------------------------
+
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+GRAD_NOT_A_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {}"
+GRAD_SIZE = (
+    "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that "
+    "the gradient and the tensor are the same size"
+)
+REQUIRES_GRAD_NON_LEAF = "you can only change requires_grad flags of leaf variables."
+REQUIRES_GRAD_NON_LEAF_HINT = (
+    " If you want to use a computed variable in a subgraph that doesn't require "
+    "differentiation use var_no_grad = var.detach()."
+)
+
+# torch.tensor(t) / t.new_tensor(t), given a tensor ({} is the function's name).
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
+)
+
+NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
+BROADCAST_SIZES = (
+    "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
+    "dimension {}"
+)
+DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+BOOL_AMBIGUOUS = "Boolean value of Tensor with more than one value is ambiguous"
+NOT_AN_INDEX = "only integer tensors of a single element can be converted to an index"
+NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
+BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
+GRAD_UNUSED = (
+    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
+    "allow_unused=True if this is the desired behavior."
+)
+GRAD_SHAPE_MISMATCH = (
+    "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
+    "of {output}."
+)
+# A tensor saved for backward was written in place since (autograd/graph.py).
+SAVED_TENSOR_MODIFIED = (
+    "one of the variables needed for gradient computation has been modified by an inplace "
+    "operation: [{kind} {sizes}]{where} is at version {version}; expected version {expected} "
+    "instead. Hint: enable anomaly detection to find the operation that failed to compute "
+    "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+REQUIRES_GRAD_NOT_FLOAT = "only Tensors of floating point and complex dtype can require gradients"
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+DETACH_VIEW_INPLACE = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution."
+)
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+    "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+    "because of a torch.nn.utils.weight_norm usage, see "
+    "https://github.com/pytorch/pytorch/pull/103001"
+)
+
+# --- torch's argument parser ---------------------------------------------------
+
+ARGUMENT_TYPE = "{fn}(): argument '{name}' (position {position}) must be {expected}, not {got}"
+ARGUMENT_ELEMENT_TYPE = (
+    "{fn}(): argument '{name}' (position {position}) must be tuple of ints, but found "
+    "element of type {got} at pos {pos}"
+)
+ARGUMENT_UNPACK = (
+    "{fn}(): argument '{name}' failed to unpack the object at pos {pos} with error \"type "
+    'must be tuple of ints,but got {got}"'
+)
+POSITIONAL_COUNT = "{op}() takes from {low} to {high} positional arguments but {given} were given"
+
+# A call that matches none of an op's signatures.
+# Each signature is listed; with a single argument, the ones taking one (or
+# none) say why that argument did not fit.
+INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+DID_NOT_MATCH = "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+# Signatures, as the parser lists them.
+VIEW_SIGNATURES = (" * (torch.dtype dtype)\n", " * (tuple of ints size)\n")
+DEVICE_SIGNATURES = (
+    " * (torch.device device)\n"
+    "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+    " * (str type, int index = -1)\n"
+)
+REDUCTION_SIGNATURES = (
+    " * (*, torch.dtype dtype = None)\n"
+    " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
+)
+ARANGE_SIGNATURES = (
+    " * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+)
+TO_SIGNATURES = (
+    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+    "bool copy = False, *, torch.memory_format memory_format = None)\n"
+    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
+    "memory_format = None)\n"
+)
 
 # --- storage and layout (memory safety) ---------------------------------------
 
@@ -43,6 +170,58 @@ CORRUPT_LAYOUT = (
     "Was its metadata changed by hand?"
 )
 PRIMITIVE_ARGUMENT = "{fn}(): argument '{name}' must be {expected}, not {got}"
+
+# --- devices ------------------------------------------------------------------
+
+DEVICE_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
+    "vulkan, mps, meta, hpu, mtia, privateuseone"
+)
+DEVICE_UNKNOWN_TYPE = "Expected one of {types} device type at start of device string: {text}"
+DEVICE_NOT_SIMULATED = "Could not run an operation on device '{}': reftorch only simulates cpu and cuda"
+CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates exactly one GPU, cuda:0."
+
+# --- arithmetic, reductions, matmul ---------------------------------------------
+
+DEVICES_DIFFER = "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
+BOOL_SUBTRACTION_BOTH = (
+    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+    "`logical_xor()` operator instead."
+)
+BOOL_SUBTRACTION_ONE = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+    "to invert a mask, use the `~` or `logical_not()` operator instead."
+)
+MATMUL_DIMS_UNSUPPORTED = "reftorch's matmul supports 1-D and 2-D tensors only; got {}-D and {}-D"
+MATMUL_0D = "both arguments to matmul need to be at least 1D, but they are {}D and {}D"
+DOT_SIZES = (
+    "inconsistent tensor size, expected tensor [{0}] and src [{1}] to have the same number "
+    "of elements, but got {0} and {1} elements respectively"
+)
+DOT_DTYPES = "dot : expected both vectors to have same dtype, but found {} and {}"
+ADDMV_DTYPES = "addmv input tensors must have the same dtype, but got {}, {}, and {}"
+BOOL_NEGATION = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+ALPHA_BOOL = "Boolean alpha only supported for Boolean results."
+ALPHA_INTEGRAL = "For integral input tensors, argument alpha must not be a floating point number."
+MEAN_DTYPE = (
+    "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+    "complex dtype. Got: {}"
+)
+
+# --- in-place writes -------------------------------------------------------------
+
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+INPLACE_RESULT_CAST = "result type Float can't be cast to the desired output type {}"
+VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+FILL_VALUE_DIM = "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions."
+INPLACE_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor "
+    "refer to a single memory location. Please clone() the tensor before performing the "
+    "operation."
+)
 
 # --- comparing and converting (numpy, as_tensor, dtypes) ----------------------
 
@@ -117,13 +296,8 @@ MULTI_OUTPUT_HINT = (
     "an out-of-place one."
 )
 
-# --- views: multi-output views, as_strided, in-place metadata ops -------------
+# --- views: view, expand, select, split, as_strided, in-place metadata ops ---
 
-# torch's argument parser, for a call that matches none of an op's signatures.
-# Each signature is listed; with a single argument, the ones taking one (or
-# none) say why that argument did not fit.
-INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-DID_NOT_MATCH = "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
 SQUEEZE_SIGNATURES = (" * ()\n", " * (int dim)\n", " * (tuple of ints dim)\n")
 # (signature, whether it takes at most one argument)
 SET_SIGNATURES = (
@@ -133,6 +307,38 @@ SET_SIGNATURES = (
     (" * (Tensor source)\n", True),
     (" * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
 )
+
+SPLIT_NEGATIVE = "split expects split_size be non-negative, but got split_size={}"
+SPLIT_ZERO = "split_size can only be 0 if dimension size is 0, but got dimension size of {}"
+SPLIT_SIZES_NEGATIVE = (
+    "split_with_sizes expects split_sizes have only non-negative entries, but got "
+    "split_sizes={}"
+)
+SPLIT_SIZES_SUM = (
+    "split_with_sizes expects split_sizes to sum exactly to {total} (input tensor's size at "
+    "dimension {dim}), but got split_sizes={sizes}"
+)
+VIEW_NOT_COMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+FLATTEN_DIMS = "flatten() has invalid args: start_dim cannot come after end_dim"
+PERMUTE_DIMS = (
+    "permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+    "of the desired ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = "
+    "{}"
+)
+SELECT_OUT_OF_RANGE = "select(): index {index} out of range for tensor of size {size} at dimension {dim}"
+EXPAND_TOO_FEW_SIZES = (
+    "expand({type}{{[{size}]}}, size=[{sizes}]): the number of sizes provided (%d) must be "
+    "greater or equal to the number of dimensions in the tensor (%d)"
+)
+EXPAND_LEADING = "The expanded size of the tensor ({}) isn't allowed in a leading, non-existing dimension {}"
+EXPAND_MISMATCH = (
+    "The expanded size of the tensor ({size}) must match the existing size ({existing}) at "
+    "non-singleton dimension {dim}.  Target sizes: [{target}].  Tensor sizes: [{actual}]"
+)
+SPLIT_SIZES_TYPE = "split_with_sizes(): argument 'split_sizes' (position {position}) must be tuple of ints"
 
 # --- advanced indexing ---------------------------------------------------------
 
@@ -183,6 +389,13 @@ MASKED_FILL_EXPANDED = (
     "scalar (Triggered internally at "
     "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450.)"
 )
+
+MASKED_FILL_UINT8_MASK = "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+INDEX_PUT_BAD_GRAD = (
+    "Function IndexPutBackward0 returned an invalid gradient at index 1 - got {got} but "
+    "expected shape compatible with {expected}"
+)
+INDEX_SELECT_SCALAR_INDEX = "index_select(): Index to scalar can have only 1 value, got {} value(s)"
 
 # --- saving and loading --------------------------------------------------------
 
@@ -237,6 +450,21 @@ WEIGHTS_ONLY_DOCS = (
     "weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
 )
 
+LOAD_NOT_A_STORAGE = "reftorch.load: a tensor must be rebuilt on a storage, not on {}"
+LOAD_PAST_STORAGE = (
+    "reftorch.load: a tensor of size {size}, stride {stride} and storage offset {offset} "
+    "reaches past its storage of {nbytes} bytes in this file (torch would grow the storage; "
+    "reftorch refuses such a file)"
+)
+LOAD_UNSUPPORTED_TYPE = (
+    "reftorch.load cannot rebuild {name}: reftorch loads tensors of dtypes {dtypes}, "
+    "Parameters, dtypes, sizes and devices"
+)
+LOAD_NOT_A_ZIP = (
+    "reftorch.load reads only the zip format torch.save writes (since torch 1.6); this file "
+    "does not start like a zip archive"
+)
+
 # --- nn, optim and hooks -------------------------------------------------------
 
 # C++ names torch's kernels use for dtypes in "expected dtype ..." messages.
@@ -283,21 +511,54 @@ OPTIMIZER_UNSUPPORTED = (
     "reftorch's {optimizer} implements torch's single-tensor step only: {flag}=True is not supported"
 )
 
+BATCH_NORM_REPR = (
+    "{num_features}, eps={eps}, momentum={momentum}, affine={affine}, bias={bias}, "
+    "track_running_stats={track_running_stats}"
+)
+LINEAR_0D = "both arguments to linear need to be at least 1D, but they are 0D and {}D"
+MODULE_BUFFER_TYPE = "cannot assign '{type}' object to buffer '{name}' (torch Tensor or None required)"
+MODULE_PARAMETER_TYPE = (
+    "cannot assign '{type}' object to parameter '{name}' (torch.nn.Parameter or None "
+    "required)"
+)
+MODULE_NON_LEAF_PARAMETER = (
+    "Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created "
+    "explicitly. To express '{name}' as a function of another Tensor, compute the value in "
+    "the forward() method."
+)
+MODULE_ASSIGN_PARAMETER = "cannot assign '{type}' as parameter '{name}' (torch.nn.Parameter or None expected)"
+MODULE_ASSIGN_MODULE = "cannot assign '{type}' as child module '{name}' (torch.nn.Module or None expected)"
+MODULE_ASSIGN_BUFFER = (
+    "cannot assign '{type}' as buffer '{name}' (torch.nn.Buffer, torch.Tensor or None "
+    "expected)"
+)
+LOAD_STATE_DICT_NOT_TENSOR = (
+    'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object '
+    "from checkpoint but received {type}"
+)
+LOAD_STATE_DICT_SIZE = (
+    "size mismatch for {key}: copying a param with shape {got} from checkpoint, the shape in "
+    "current model is {expected}."
+)
+LOAD_STATE_DICT_COPY_FAILED = (
+    'While copying the parameter named "{key}", whose dimensions in the model are {model} '
+    "and whose dimensions in the checkpoint are {checkpoint}, an exception occurred : {args}."
+)
+OPTIMIZER_PARAMS_TYPE = (
+    "params argument given to the optimizer should be an iterable of Tensors or dicts, but "
+    "got {}"
+)
+OPTIMIZER_GROUP_SIZE = (
+    "loaded state dict contains a parameter group that doesn't match the size of optimizer's "
+    "group"
+)
+OPTIMIZER_PARAM_NAMES = "all optimizer params should be with/without names. Some param names are missing"
+OPTIMIZER_NOT_TENSOR = "optimizer can only optimize Tensors, but one of the params is {}"
+OPTIMIZER_GROUP_NAMES = (
+    "all optimizer param groups should be with/without names. cannot add param group {} to "
+    "the optimizer"
+)
 
-def invalid_combination(op, got, overloads):
-    """torch's argument-parser TypeError when no overload of ``op`` matches.
-
-    ``got``: the type names of the arguments as passed (``"weight=str"`` for a
-    keyword); ``overloads``: ``(signature, marked)`` pairs, where ``marked`` is
-    the argument list with mismatches shown as ``!str!``, or None when the
-    number of arguments already rules the overload out.
-    """
-    lines = [f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"]
-    for signature, marked in overloads:
-        lines.append(f" * ({signature})")
-        if marked is not None:
-            lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
-    return "\n".join(lines) + "\n"
 
 # --- sparse COO ----------------------------------------------------------------
 
@@ -347,6 +608,18 @@ SPARSE_LEN_SIZE = (
     "{sparse_dim}, dense_dim = {dense_dim}"
 )
 
+SPARSE_NNZ_MISMATCH = (
+    "indices and values must have same nnz, but got nnz from indices: {}, nnz from values: {}"
+)
+SPARSE_SIZE_INCONSISTENT = (
+    "size is inconsistent with indices: for dim {dim}, size is {size} but found index {index}"
+)
+SPARSE_ADD_SIZES = "add: expected sizes of 'self' and 'other' to match, but {} != {}"
+SPARSE_ADD_DENSITY = (
+    "add: expected 'self' and 'other' to have same density, but 'self' has {} sparse "
+    "dimensions while 'other' has {} sparse dimensions"
+)
+
 # reftorch's own limits (torch can do more with sparse tensors).
 SPARSE_UNSUPPORTED = (
     "reftorch does not implement {name}() for sparse tensors. reftorch's sparse COO tensors "
@@ -355,7 +628,7 @@ SPARSE_UNSUPPORTED = (
     "copy.deepcopy and printing. Call .to_dense() first to use {name}()."
 )
 SPARSE_NEEDS_MEMORY = (
-    "reftorch's {where}() reads the numbers in a tensor's memory, and a sparse tensor has no such "
+    "reftorch's strided code reads the numbers in a tensor's memory, and a sparse tensor has no such "
     "memory: reftorch does not implement this operation for sparse tensors. reftorch's sparse COO "
     "tensors support only what the course shows: sparse_coo_tensor, to_sparse, to_dense, "
     "coalesce, indices/values, clone, detach, .data, zero_, add_ and copy_ between sparse "
@@ -378,3 +651,34 @@ SPARSE_BACKWARD = (
     "reftorch does not implement backward through sparse tensors: the gradient would be a sparse "
     "tensor. Use torch for sparse gradients."
 )
+
+
+def saved_tensor_modified(tensor, node_name, saved_version):
+    """``SAVED_TENSOR_MODIFIED`` for ``tensor``, which is an output of the node
+    ``node_name`` (None for a leaf). torch shortens the node's name
+    (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``) and names a
+    bool tensor by its dispatch key (``CPUBoolType``)."""
+    where = ""
+    if node_name is not None:
+        short = re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
+        where = f", which is output 0 of {short},"
+    sizes = "[" + ", ".join(str(n) for n in tensor.shape) + "]"
+    kind = f"{tensor.device.type.upper()}BoolType" if str(tensor.dtype) == "torch.bool" else tensor.type()
+    return SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=tensor._version,
+                                        expected=saved_version)
+
+
+def invalid_combination(op, got, overloads):
+    """torch's argument-parser TypeError when no overload of ``op`` matches.
+
+    ``got``: the type names of the arguments as passed (``"weight=str"`` for a
+    keyword); ``overloads``: ``(signature, marked)`` pairs, where ``marked`` is
+    the argument list with mismatches shown as ``!str!``, or None when the
+    number of arguments already rules the overload out.
+    """
+    lines = [f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"]
+    for signature, marked in overloads:
+        lines.append(f" * ({signature})")
+        if marked is not None:
+            lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
+    return "\n".join(lines) + "\n"

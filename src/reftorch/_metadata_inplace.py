@@ -25,6 +25,8 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 (older versions refused), and the original tensor keeps its own metadata.
 """
 
+import numpy as np
+
 from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
 from ._clone import contiguous_format
@@ -157,6 +159,23 @@ def as_strided_(self, size, stride, storage_offset=None):
 
 # --- resize_ -------------------------------------------------------------------
 
+def _grow(storage, nbytes):
+    """Make ``storage`` at least ``nbytes`` long (``resize_`` and ``set_`` need room).
+
+    Growing reallocates: a new block at a new ``data_ptr()``, the old bytes
+    copied to its start, the rest zero (torch leaves them uninitialised).
+    Every tensor on this storage now looks into the new block. A storage
+    never shrinks here, so no tensor on it can end up past its end.
+    """
+    if nbytes <= storage.nbytes():
+        return
+    if not storage._resizable:
+        raise RuntimeError("Trying to resize storage that is not resizable")
+    grown = np.zeros(nbytes, dtype=np.uint8)
+    grown[:storage.nbytes()] = storage._bytes
+    storage._bytes = grown
+
+
 def resize_(self, *size, memory_format=None):
     """New size, contiguous strides, same offset; grow the storage if it is too small.
 
@@ -181,7 +200,7 @@ def resize_(self, *size, memory_format=None):
         # reftorch grows the storage before touching the metadata, so a storage
         # that cannot grow (from_numpy) leaves the tensor as it was; torch
         # changes the size first and leaves a tensor that reads past its memory.
-        self._storage._grow((self._storage_offset + numel) * self._dtype.itemsize)
+        _grow(self._storage, (self._storage_offset + numel) * self._dtype.itemsize)
     set_geometry(self, self._storage, self._storage_offset, size, _strides.contiguous_strides(size))
     bump(self)
     return self
@@ -191,7 +210,9 @@ def resize_as_(self, the_template, memory_format=None):
     """``resize_`` to the template's size."""
     if not isinstance(the_template, Tensor):
         raise TypeError(
-            f"resize_as_(): argument 'the_template' (position 1) must be Tensor, not {_type_name(the_template)}"
+            _messages.ARGUMENT_TYPE.format(
+                fn='resize_as_', name='the_template', position=1, expected='Tensor', got=_type_name(the_template)
+            )
         )
     return resize_(self, the_template._size, memory_format=memory_format)
 
@@ -247,7 +268,7 @@ def _check_layout(offset, size, stride):
         raise RuntimeError("numel: integer multiplication overflow")
     if any(s < 0 for s in stride):
         raise RuntimeError(
-            f"Storage size calculation overflowed with sizes={_strides._fmt(size)} and strides={_strides._fmt(stride)}"
+            _messages.STORAGE_SIZE_OVERFLOW.format(sizes=_strides._fmt(size), strides=_strides._fmt(stride))
         )
 
 
@@ -266,7 +287,7 @@ def set_(self, *args, **kwargs):
         node = NotImplemented(self, source) if source is not None else NotImplemented(self)
     if _strides.numel(size) > 0:
         span = offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
-        storage._grow(span * self._dtype.itemsize)
+        _grow(storage, span * self._dtype.itemsize)
     set_geometry(self, storage, offset, size, stride)
     bump(self)
     if recording:

@@ -23,7 +23,7 @@ See ``autograd.creation_meta``.
 
 import numpy as np
 
-from . import _strides
+from . import _messages, _strides
 from ._arguments import _int_arg, _is_int, _type_name
 from ._tensor import Tensor
 from ._views import _as_view
@@ -47,7 +47,7 @@ class _PiecesBackward(Node):
         result = np.zeros(self.input_shape, dtype=self.dtype._numpy_type)
         for place, grad in zip(self.places, grads):
             if grad is not None:
-                result[(slice(None),) * self.dim + (place,)] = grad._values()
+                result[(slice(None),) * self.dim + (place,)] = grad._elements()
         return (Tensor._from_values(result, self.dtype, self.device),)
 
 
@@ -94,10 +94,10 @@ def _split_equal(self, split_size, dim):
     d = _split_dim(self, "split", dim)
     n = self._size[d]
     if split_size < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+        raise RuntimeError(_messages.SPLIT_NEGATIVE.format(split_size))
     if split_size == 0 and n != 0:
         raise RuntimeError(
-            f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+            _messages.SPLIT_ZERO.format(n)
         )
     count = max((n + split_size - 1) // split_size, 1) if split_size else 1
     sizes = [min(split_size, n - i * split_size) for i in range(count)]
@@ -111,7 +111,7 @@ def split_with_sizes(self, split_sizes, dim=0):
 
 def _split_with_sizes(self, split_sizes, dim, position):
     # ``position``: where torch's parser says the sizes were (2 when reached through ``split``).
-    where = f"split_with_sizes(): argument 'split_sizes' (position {position}) must be tuple of ints"
+    where = _messages.SPLIT_SIZES_TYPE.format(position=position)
     if not isinstance(split_sizes, (tuple, list)):
         raise TypeError(f"{where}, not {_type_name(split_sizes)}")
     for pos, n in enumerate(split_sizes):
@@ -122,12 +122,11 @@ def _split_with_sizes(self, split_sizes, dim, position):
     shown = "[" + ", ".join(map(str, sizes)) + "]"
     if any(n < 0 for n in sizes):
         raise RuntimeError(
-            f"split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={shown}"
+            _messages.SPLIT_SIZES_NEGATIVE.format(shown)
         )
     if sum(sizes) != self._size[d]:
         raise RuntimeError(
-            f"split_with_sizes expects split_sizes to sum exactly to {self._size[d]} (input tensor's "
-            f"size at dimension {d}), but got split_sizes={shown}"
+            _messages.SPLIT_SIZES_SUM.format(total=self._size[d], dim=d, sizes=shown)
         )
     return _slices(self, d, sizes, SplitWithSizesBackward0)
 

@@ -8,8 +8,9 @@ rounded once, as torch's float32 results are.
 
 import numpy as np
 
-from ._dtype import float64, int64, result_type
-from ._math import _device_of, _grad_for, _is_operand, _result, values_of
+from . import _shapes
+from ._dtype import float64, int64
+from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, result_type, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
@@ -23,8 +24,8 @@ class PowBackward0(Node):
         self.a, self.exponent, self.saved_a = a, exponent, self.save(a)
 
     def apply(self, grad):
-        x = self.saved_a.unpack()._values()
-        return (_grad_for(self.a, grad._values() * self.exponent * x ** (self.exponent - 1)),)
+        x = self.saved_a.unpack()._elements()
+        return (_grad_for(self.a, grad._elements() * self.exponent * x ** (self.exponent - 1)),)
 
 
 class PowBackward1(Node):
@@ -37,12 +38,12 @@ class PowBackward1(Node):
         self.saved_result = self.save(result, is_output=True)
 
     def apply(self, grad):
-        g, x, y = grad._values(), self.saved_a.unpack()._values(), self.saved_b.unpack()._values()
+        g, x, y = grad._elements(), self.saved_a.unpack()._elements(), self.saved_b.unpack()._elements()
         grads = [None, None]
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.a, g * y * x ** (y - 1))
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._values() * np.log(x))
+            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._elements() * np.log(x))
         return tuple(grads)
 
 
@@ -54,20 +55,23 @@ class PowBackward2(Node):
         self.base, self.b, self.saved_result = base, b, self.save(result, is_output=True)
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._values()
-        return (_grad_for(self.b, grad._values() * r * np.log(self.base)),)
+        r = self.saved_result.unpack()._elements()
+        return (_grad_for(self.b, grad._elements() * r * np.log(self.base)),)
 
 
 def pow(self, exponent):
     if not _is_operand(exponent):
         return NotImplemented
     dtype = result_type(self, exponent)
+    _shapes.broadcast_shapes(self._size, _shape_of(exponent))
     if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     compute = float64 if dtype.is_floating_point else dtype
     with np.errstate(all="ignore"):
         values = values_of(self, compute) ** values_of(exponent, compute)
-    out = _result(values, dtype, _device_of(self, exponent), inputs=(self, exponent))
+    # pow(t, 2) takes the number as a parameter of its kernel, not as an operand
+    operands = (self, exponent) if isinstance(exponent, Tensor) else (self,)
+    out = _result(values, dtype, _device_of(self, exponent), inputs=operands)
     if any_requires_grad(self, exponent):
         if isinstance(exponent, Tensor):
             out._set_grad_fn(PowBackward1(self, exponent, out))
@@ -83,7 +87,7 @@ def __rpow__(self, base):
     compute = float64 if dtype.is_floating_point else dtype
     with np.errstate(all="ignore"):
         values = values_of(base, compute) ** values_of(self, compute)
-    out = plain_kernel_writes(_result(values, dtype, self.device, inputs=(self,)), (self,))
+    out = plain_kernel_writes(_result(values, dtype, self.device), (self,))  # row-major, as torch lays it out
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out

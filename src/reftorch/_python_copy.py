@@ -27,17 +27,11 @@ Hooks are not among the steps: the deep copy has none, and no warning says so.
 import copy
 from collections import OrderedDict
 
+from . import _messages
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.grad_mode import no_grad
 from .autograd.hooks import warn_if_has_hooks
-
-_DEEPCOPY_NON_LEAF = (
-    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
-    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
-    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
-)
-
 
 def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad, backward_hooks=None):
     """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
@@ -62,7 +56,7 @@ def __setstate__(self, state):
 
 def __deepcopy__(self, memo):
     if not self.is_leaf:                                              # 1
-        raise RuntimeError(_DEEPCOPY_NON_LEAF)
+        raise RuntimeError(_messages.DEEPCOPY_NON_LEAF)
     if id(self) in memo:                                              # 2
         return memo[id(self)]
     with no_grad():

@@ -38,6 +38,6 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
 
 def uniform_(tensor, low, high):
     """Fill ``tensor`` in place with uniform numbers (used by ``nn.Linear``)."""
-    tensor._values()[...] = _generator.uniform(low, high, tensor._size)
+    tensor._elements()[...] = _generator.uniform(low, high, tensor._size)
     bump(tensor)
     return tensor

@@ -15,7 +15,7 @@ file share one storage again.
 import pickletools
 from typing import NamedTuple
 
-from . import _dtype
+from . import _dtype, _messages
 from ._device import device
 from ._size import Size
 from ._storage import UntypedStorage
@@ -61,22 +61,26 @@ class TypedStorage(NamedTuple):
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
     """A new tensor object on a loaded storage: the saved size, stride and offset,
-    a new version counter at 1, no history, the saved ``requires_grad``."""
+    a new version counter at 1, no history, the saved ``requires_grad``, and
+    the hooks the file holds (always none: an empty dict, as torch gives)."""
     _check_fits(storage, storage_offset, size, stride)
     t = Tensor._make(storage.untyped, storage_offset, size, stride, storage.dtype)
     t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
     t.requires_grad = requires_grad
+    t._backward_hooks = backward_hooks
     return t
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
     """A Parameter on the rebuilt tensor ``data`` (same storage, same version counter)."""
-    return Parameter(data, requires_grad)
+    param = Parameter(data, requires_grad)
+    param._backward_hooks = backward_hooks
+    return param
 
 
 def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     """A Parameter that had Python attributes: rebuild it, then restore them."""
-    param = Parameter(data, requires_grad)
+    param = _rebuild_parameter(data, requires_grad, backward_hooks)
     param.__dict__.update(state)
     return param
 
@@ -94,7 +98,7 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 def _check_fits(storage, offset, size, stride):
     """Refuse a layout that reaches outside the loaded storage (a damaged or hand-made file)."""
     if not isinstance(storage, TypedStorage):
-        raise RuntimeError(f"reftorch.load: a tensor must be rebuilt on a storage, not on {type(storage).__name__}")
+        raise RuntimeError(_messages.LOAD_NOT_A_STORAGE.format(type(storage).__name__))
     if len(size) != len(stride):
         raise RuntimeError(f"unequal size length ({len(size)}) and stride length ({len(stride)})")
     if offset < 0:
@@ -104,9 +108,9 @@ def _check_fits(storage, offset, size, stride):
     last = offset + sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else -1
     if (last + 1) * storage.dtype.itemsize > storage.untyped.nbytes():
         raise RuntimeError(
-            f"reftorch.load: a tensor of size {list(size)}, stride {list(stride)} and storage offset "
-            f"{offset} reaches past its storage of {storage.untyped.nbytes()} bytes in this file "
-            "(torch would grow the storage; reftorch refuses such a file)"
+            _messages.LOAD_PAST_STORAGE.format(
+                size=list(size), stride=list(stride), offset=offset, nbytes=storage.untyped.nbytes()
+            )
         )
 
 

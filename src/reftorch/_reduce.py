@@ -6,26 +6,18 @@ Backward spreads the gradient back over every element that was summed
 
 import numpy as np
 
-from . import _strides
+from . import _messages, _strides
 from ._dtype import compute_dtype, int64
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
-
-_MEAN_DTYPE_ERROR = (
-    "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-    "complex dtype. Got: {}"
-)
-
 
 def _check_dim_types(dim, op):
     """A dim argument must be None, an int or a tuple of ints (checked before anything else)."""
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     if dim is not None and not all(isinstance(d, int) for d in dims):
         raise TypeError(
-            f"{op}() received an invalid combination of arguments - got ({type(dim).__name__}), but expected one of:\n"
-            " * (*, torch.dtype dtype = None)\n"
-            " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
+            _messages.INVALID_ARGUMENTS.format(op=op, got=type(dim).__name__) + _messages.REDUCTION_SIGNATURES
         )
 
 
@@ -49,7 +41,7 @@ class _ReductionBackward(Node):
         self.a, self.dims, self.keepdim, self.scale = a, dims, keepdim, scale
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         if not self.keepdim:
             g = np.expand_dims(g, self.dims) if self.dims else g
         spread = np.broadcast_to(g * self.scale, self.a._size)
@@ -76,7 +68,7 @@ def sum(self, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
     with np.errstate(all="ignore"):  # float16 sums add up in float32, as in torch
-        values = self._values().sum(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
+        values = self._elements().sum(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
     out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,))
     if any_requires_grad(self):
         node = SumBackward0 if dim is None else SumBackward1
@@ -88,10 +80,10 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     _check_dim_types(dim, "mean")  # argument types first, then dtype, then dim ranges
     out_dtype = dtype or self.dtype
     if not out_dtype.is_floating_point:
-        raise RuntimeError(_MEAN_DTYPE_ERROR.format(self.dtype._short_name))
+        raise RuntimeError(_messages.MEAN_DTYPE.format(self.dtype._short_name))
     dims = _dims(self, dim, "mean")
     with np.errstate(all="ignore"):
-        values = self._values().mean(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
+        values = self._elements().mean(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
     out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,), writes=2)
     if any_requires_grad(self):
         count = _strides.numel([self._size[d] for d in dims])

@@ -118,8 +118,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
             size=len(size), sparse_dim=sparse_dim, dense_dim=dense_dim))
     if indices.shape[1] != values.shape[0]:
         raise RuntimeError(
-            "indices and values must have same nnz, but got nnz from indices: "
-            f"{indices.shape[1]}, nnz from values: {values.shape[0]}")
+            _messages.SPARSE_NNZ_MISMATCH.format(indices.shape[1], values.shape[0]))
     if tuple(values.shape[1:]) != size[sparse_dim:]:
         expected = [values.shape[0], *size[sparse_dim:]]
         raise RuntimeError(f"values has incorrect size, expected {expected}, got {list(values.shape)}")
@@ -132,7 +131,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
         t._set_grad_fn(SparseCooTensorWithDimsAndTensorsBackward0(values))
     if requires_grad and t.is_leaf:
         if not t.dtype.is_floating_point:
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError(_messages.NOT_FLOAT_REQUIRES_GRAD)
         t._requires_grad = True
     return t
 
@@ -143,8 +142,9 @@ def _check_arguments(indices, values, size, dtype):
         for pos, n in enumerate(size[1:], start=2):
             if not _is_int(n):
                 raise TypeError(
-                    "sparse_coo_tensor(): argument 'size' failed to unpack the object at pos "
-                    f'{pos} with error "type must be tuple of ints,but got {_type_name(n)}"')
+                    _messages.ARGUMENT_UNPACK.format(
+                        fn="sparse_coo_tensor", name="size", pos=pos, got=_type_name(n)
+                    ))
     good_size = size is None or (isinstance(size, (tuple, list)) and all(_is_int(n) for n in size))
     if not good_size or not (dtype is None or isinstance(dtype, dtype_type)):
         got = [_type_name(a) for a in (indices, values) + (() if size is None else (size,))]
@@ -157,7 +157,7 @@ def _check_arguments(indices, values, size, dtype):
 
 def _inferred_size(indices, values):
     """Without a size: one more than the largest index in each sparse dim."""
-    coords = indices._values()
+    coords = indices._elements()
     for dim, row in enumerate(coords):
         if row.size and row.min() < 0:
             raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
@@ -166,12 +166,12 @@ def _inferred_size(indices, values):
 
 
 def _check_indices_in_bounds(indices, size):
-    for dim, row in enumerate(indices._values()):
+    for dim, row in enumerate(indices._elements()):
         if row.size and row.min() < 0:
             raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
         if row.size and row.max() >= size[dim]:
             raise RuntimeError(
-                f"size is inconsistent with indices: for dim {dim}, size is {size[dim]} but found index {row.max()}")
+                _messages.SPARSE_SIZE_INCONSISTENT.format(dim=dim, size=size[dim], index=row.max()))
 
 
 # --- what a sparse tensor is made of -----------------------------------------
@@ -202,6 +202,7 @@ def _indices(self):
 
 def _values(self):
     """An alias of the stored values, on the sparse tensor's version counter."""
+    _sparse_only(self, "_values")
     return _alias(self._storage.values, self._version_counter)
 
 

@@ -31,7 +31,7 @@ def _linear_positions(self):
     Refuses indices outside the size: torch does not check, and reads or
     writes outside its memory.
     """
-    coords = self._storage.indices._values()
+    coords = self._storage.indices._elements()
     sparse_size = self._size[:coords.shape[0]]
     for dim, row in enumerate(coords):
         bad = row[(row < 0) | (row >= sparse_size[dim])]
@@ -51,7 +51,7 @@ def coalesce(self):
     positions = _linear_positions(self)
     order = np.argsort(positions, kind="stable")
     unique, first = np.unique(positions[order], return_index=True)
-    stored = self._storage.values._values()[order]
+    stored = self._storage.values._elements()[order]
     summed = np.add.reduceat(stored, first, axis=0) if len(unique) else stored[:0]
     sparse_size = self._size[:self._storage.indices.shape[0]]
     coords = np.array(np.unravel_index(unique, sparse_size) if sparse_size else [], dtype=np.int64)
@@ -72,7 +72,7 @@ def to_dense(self):
     if not is_sparse_tensor(self):
         return self
     dense = np.zeros(self._size, dtype=self._dtype._numpy_type)
-    stored = self._storage.values._values()
+    stored = self._storage.values._elements()
     flat = dense.reshape((-1, *self._size[self._storage.indices.shape[0]:]))
     np.add.at(flat, _linear_positions(self), stored)
     out = Tensor._from_values(dense, self._dtype, self.device)
@@ -90,7 +90,7 @@ def to_sparse(self, *args, **kwargs):
         raise NotImplementedError(_messages.SPARSE_TO_SPARSE_ARGS)
     if is_sparse_tensor(self):
         return self
-    dense = self._values()
+    dense = self._elements()
     coords = np.argwhere(dense).T.astype(np.int64)  # row-major order: already coalesced
     stored = dense[tuple(coords)] if dense.ndim else dense.reshape(-1)[: coords.shape[1]]
     out = _make_sparse(Tensor._from_values(coords, int64, self.device),

@@ -23,16 +23,16 @@ import copy as copy_module
 import numpy as np
 
 from . import _messages
+from ._arguments import _to_arguments
 from ._clone import CloneBackward0, contiguous_format
 from ._copy_ import CopyBackwards
 from ._dtype import _category, promote_types
 from ._inplace import ZeroBackward0, check_inplace, rebase_history
 from ._math import AddBackward0
-from ._python_copy import _DEEPCOPY_NON_LEAF
 from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
 from ._sparse_convert import coalesce
 from ._tensor import Tensor
-from ._to import ToCopyBackward0, _parse_to_args
+from ._to import ToCopyBackward0
 from .autograd.graph import any_requires_grad
 from .autograd.grad_mode import no_grad
 
@@ -109,7 +109,7 @@ def add_(self, other, *, alpha=1):
         raise RuntimeError(_messages.SPARSE_ADD_DENSE)
     if self._size != other._size:
         raise RuntimeError(
-            f"add: expected sizes of 'self' and 'other' to match, but {list(self._size)} != {list(other._size)}")
+            _messages.SPARSE_ADD_SIZES.format(list(self._size), list(other._size)))
     common = promote_types(self._dtype, other._dtype)
     if _category(common) > _category(self._dtype):
         raise RuntimeError(
@@ -119,23 +119,21 @@ def add_(self, other, *, alpha=1):
     if theirs.indices.shape[1] == 0:
         return _write(self, None, None, None, None, node)
     if mine.indices.shape[1] == 0:  # self becomes alpha * other
-        values = _as_dtype(theirs.values._values() * alpha, self)
-        return _write(self, _new(theirs.indices._values(), theirs.indices), values, other._size,
+        values = _as_dtype(theirs.values._elements() * alpha, self)
+        return _write(self, _new(theirs.indices._elements(), theirs.indices), values, other._size,
                       theirs.coalesced, node)
     if mine.indices.shape[0] != theirs.indices.shape[0]:
         raise RuntimeError(
-            "add: expected 'self' and 'other' to have same density, but 'self' has "
-            f"{mine.indices.shape[0]} sparse dimensions while 'other' has {theirs.indices.shape[0]} "
-            "sparse dimensions")
-    a = mine.values._values().astype(common._numpy_type)
-    b = theirs.values._values().astype(common._numpy_type)
+            _messages.SPARSE_ADD_DENSITY.format(mine.indices.shape[0], theirs.indices.shape[0]))
+    a = mine.values._elements().astype(common._numpy_type)
+    b = theirs.values._elements().astype(common._numpy_type)
     if mine.values.is_contiguous() and theirs.values.is_contiguous():
-        indices, values = _merge(mine.indices._values(), a, theirs.indices._values(), b, alpha)
+        indices, values = _merge(mine.indices._elements(), a, theirs.indices._elements(), b, alpha)
         return _write(self, _new(indices, mine.indices), _as_dtype(values, self), self._size,
                       mine.coalesced and theirs.coalesced, node)
     # With strided values torch puts the two lists of columns one after the
     # other, and coalesces only when that stores more entries than numel().
-    indices = np.concatenate([mine.indices._values(), theirs.indices._values()], axis=1)
+    indices = np.concatenate([mine.indices._elements(), theirs.indices._elements()], axis=1)
     values = np.concatenate([a, b * alpha if alpha != 1 else b], axis=0)
     result = _make_sparse(_new(indices, mine.indices), _as_dtype(values, self), self._size, False)
     if len(values) > self.numel():
@@ -184,7 +182,9 @@ def copy_(self, src, non_blocking=False):
     """Copies of ``src``'s indices and values (cast to ``self``'s dtype and device);
     ``self`` takes ``src``'s size and coalesced flag."""
     if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+        ))
     recording = _recording(self, src)
     if not (is_sparse_tensor(self) and is_sparse_tensor(src)):
         # torch turns a number into a 0-d tensor first: bool, int64 or float64
@@ -223,7 +223,7 @@ def _check_resize(self, src):
 def to(self, *args, **kwargs):
     """``self`` when nothing changes; otherwise new indices and values on the new
     device, values in the new dtype."""
-    device, dtype, copy = _parse_to_args(self, args, kwargs)
+    device, dtype, copy = _to_arguments(args, kwargs)
     device, dtype = device or self.device, dtype or self._dtype
     if device == self.device and dtype is self._dtype and not copy:
         return self
@@ -251,7 +251,7 @@ def __reduce_ex__(self, protocol):
 def __deepcopy__(self, memo):
     """torch's recipe for a sparse tensor: a clone, made without history."""
     if not self.is_leaf:
-        raise RuntimeError(_DEEPCOPY_NON_LEAF)
+        raise RuntimeError(_messages.DEEPCOPY_NON_LEAF)
     if id(self) in memo:
         return memo[id(self)]
     with no_grad():

@@ -10,30 +10,18 @@ strided function runs, unchanged; when one is, its sparse version from
 """
 
 import functools
-import sys
 
-from . import _messages, _sparse, _sparse_copies
+from . import _messages, _sparse_copies
 from ._dtype import bool as bool_, float32, float64, int64
 from ._sparse import SparseCOO
 from ._tensor import Tensor
 
 
-# reftorch's strided code reads a tensor's numbers with ``_values()``, a numpy
-# view of its memory; torch gives the same name to the values of a sparse
-# tensor. So a sparse tensor that reaches strided code outside the method table
-# (``torch.tensor(s)``, ``nn.Linear``, ``primitives`` ...) would hand it a
-# tensor instead of numbers. Asked from there, ``_values()`` refuses.
-_SPARSE_AWARE_MODULES = {"reftorch._tensor_str", "reftorch._sparse", "reftorch._sparse_convert",
-                         "reftorch._sparse_copies", "reftorch._sparse_dispatch"}
-
-
-def _values(self):
-    caller = sys._getframe(2)  # [0] is this function, [1] the method wrapper
-    module = caller.f_globals.get("__name__", "")
-    if module.startswith("reftorch.") and module not in _SPARSE_AWARE_MODULES:
-        where = f"{module[len('reftorch.'):]}.{caller.f_code.co_name}"
-        raise NotImplementedError(_messages.SPARSE_NEEDS_MEMORY.format(where=where))
-    return _sparse._values(self)
+def _elements(self):
+    """Strided code outside the method table (``torch.tensor(s)``, ``nn.Linear``,
+    ``primitives`` ...) reads a tensor's numbers through ``Tensor._elements()``,
+    a numpy view of its memory. A sparse tensor has no such memory."""
+    raise NotImplementedError(_messages.SPARSE_NEEDS_MEMORY)
 
 
 def _untyped_storage(self):
@@ -70,7 +58,7 @@ def _item(self):
 # The sparse version of each method that has one.
 SPARSE_VERSIONS = {
     # what a tensor without storage answers
-    "_values": _values, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
+    "_elements": _elements, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
     "tolist": _no_data_pointer, "numpy": _numpy, "is_contiguous": _is_contiguous, "type": _type,
     "item": _item,
     # copies
@@ -91,14 +79,15 @@ SPARSE_VERSIONS = {
 # Methods that are right for both layouts as they are: they only touch
 # metadata and the graph, or (``_sparse``) they look at the layout themselves.
 SAME_FOR_BOTH = {
-    "requires_grad_", "backward", "detach_", "__setstate__",
+    "requires_grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
+    "__setstate__", "__len__", "__iter__", "__bool__", "__float__", "__int__", "__index__", "__format__",
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
-    "_indices", "indices", "values", "layout", "is_sparse",
+    "_indices", "_values", "indices", "values", "layout", "is_sparse",
 }
 
 # Methods attached to Tensor by its class body (not by the method table) that
 # a sparse tensor answers differently.
-CLASS_METHODS = ("_values", "untyped_storage", "data_ptr", "tolist", "numpy", "is_contiguous", "type", "item")
+CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "is_contiguous", "type")
 
 
 def _any_sparse(values):

@@ -20,7 +20,7 @@ from ._device import cpu
 class UntypedStorage:
     """One allocation of raw bytes on a device."""
 
-    _resizable = True  # False for borrowed memory (see _wrap)
+    _resizable = True  # False for borrowed memory (see _wrap); resize_ grows the others (_metadata_inplace)
 
     def __init__(self, nbytes, device=cpu):
         if not isinstance(nbytes, int):
@@ -42,22 +42,6 @@ class UntypedStorage:
         storage.device = device
         storage._resizable = resizable
         return storage
-
-    def _grow(self, nbytes):
-        """Make the allocation at least ``nbytes`` long (``resize_`` and ``set_`` need room).
-
-        Growing reallocates: a new block at a new ``data_ptr()``, the old bytes
-        copied to its start, the rest zero (torch leaves them uninitialised).
-        Every tensor on this storage now looks into the new block. A storage
-        never shrinks here, so no tensor on it can end up past its end.
-        """
-        if nbytes <= self.nbytes():
-            return
-        if not self._resizable:
-            raise RuntimeError("Trying to resize storage that is not resizable")
-        grown = np.zeros(nbytes, dtype=np.uint8)
-        grown[:self.nbytes()] = self._bytes
-        self._bytes = grown
 
     def nbytes(self):
         """Size of the allocation in bytes."""

@@ -11,9 +11,11 @@ operation in this course is described by what it does to each of them:
 4. **The history**: ``grad_fn`` and the autograd graph behind it, plus the
    version counter that lets autograd notice in-place writes.
 
-This module defines the object and its metadata queries. Operations live in
-the modules that explain them (``_views``, ``_math``, ``_clone`` ...) and are
-attached as methods in ``_tensor_methods``.
+This module defines the object, its fields and its metadata queries, nothing
+else. Operations live in the modules that explain them (``_views``,
+``_math``, ``_clone`` ...), the rules for ``requires_grad``, ``grad_fn``,
+``is_leaf`` and ``retain_grad`` in ``autograd/variable``; ``_tensor_methods``
+attaches them all to ``Tensor``.
 """
 
 import operator
@@ -21,25 +23,14 @@ import warnings
 
 import numpy as np
 
-from . import _bounds, _strides
+from . import _bounds, _messages, _strides
 from ._device import cpu
 from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor_str import _str
 from ._version_counter import VersionCounter
-from ._messages import INFERENCE_NO_VERSION
 from .autograd import creation_meta
-from .autograd.inference_mode import check_requires_grad, is_inference_mode_enabled
-
-_NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
-    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
-    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
-    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
-)
-
+from .autograd.inference_mode import is_inference_mode_enabled
 
 
 class Tensor:
@@ -107,14 +98,14 @@ class Tensor:
         storage = UntypedStorage(max(span, 0) * dtype.itemsize, device)
         t = cls._make(storage, 0, shape, strides, dtype)
         with np.errstate(all="ignore"):  # casts wrap or cut silently, as in C and torch
-            t._values()[...] = values.astype(dtype._numpy_type, copy=False)
+            t._elements()[...] = values.astype(dtype._numpy_type, copy=False)
         return t
 
     def _geometry(self):
         """(size, stride, storage_offset): where this tensor's elements are."""
         return (self._size, self._stride, self._storage_offset)
 
-    def _values(self):
+    def _elements(self):
         """A numpy array over this tensor's elements (writes go to the storage).
 
         This is where metadata becomes memory addresses, so it trusts nothing:
@@ -212,7 +203,7 @@ class Tensor:
     def _version(self):
         """How many in-place writes this memory has seen (an inference tensor has no counter)."""
         if self._version_counter is None:
-            raise RuntimeError(INFERENCE_NO_VERSION)
+            raise RuntimeError(_messages.INFERENCE_NO_VERSION)
         return self._version_counter.version
 
     def is_inference(self):
@@ -232,59 +223,7 @@ class Tensor:
     def _is_view(self):
         return self._base_tensor is not None
 
-    # --- autograd metadata -----------------------------------------------
-
-    @property
-    def requires_grad(self):
-        """True for a leaf that asked for it, any tensor with a grad_fn, and any
-        view of a tensor that requires grad (even one made under ``no_grad``)."""
-        base = self._base_tensor
-        return (
-            self._requires_grad
-            or self._grad_fn is not None
-            or (base is not None and base.requires_grad)
-        )
-
-    @requires_grad.setter
-    def requires_grad(self, flag):
-        if not self.is_leaf:
-            message = "you can only change requires_grad flags of leaf variables."
-            if not flag:
-                message += (
-                    " If you want to use a computed variable in a subgraph that doesn't require "
-                    "differentiation use var_no_grad = var.detach()."
-                )
-            raise RuntimeError(message)
-        if flag and not self._dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
-        check_requires_grad(self, flag)
-        self._requires_grad = bool(flag)
-
-    @property
-    def is_leaf(self):
-        """A leaf has no grad_fn: created by the user, or not requiring grad."""
-        return self.grad_fn is None
-
-    @property
-    def grad_fn(self):
-        """The node that made this tensor; None for leaves.
-
-        A view whose memory was written in place since its node was made gets
-        a fresh ``AsStridedBackward0`` node that leads to its base's history,
-        unless it was made under ``no_grad``, in ``inference_mode`` or by
-        ``split``: then that history cannot be rebuilt and torch's error is
-        raised (see ``autograd.creation_meta``).
-        """
-        base = self._base_tensor
-        if base is None or (self._grad_fn is None and not base.requires_grad):
-            return self._grad_fn
-        if self._view_version != self._version:
-            from ._view_backward import AsStridedBackward0
-
-            creation_meta.check_view_write(self, indirect=True)
-            self._grad_fn = AsStridedBackward0(base, self._geometry()) if base.requires_grad else None
-            self._view_version = self._version
-        return self._grad_fn
+    # --- autograd fields (their rules: autograd/variable.py) -------------------
 
     def _set_grad_fn(self, node):
         self._grad_fn = node
@@ -293,106 +232,22 @@ class Tensor:
     @property
     def grad(self):
         if self._grad_fn is not None and not self._retains_grad:  # not a leaf
-            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(_messages.NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
     def grad(self, value):
         if value is not None and not isinstance(value, Tensor):
-            raise TypeError(
-                f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
-            )
+            raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
         if value is not None and value.shape != self.shape:
-            raise RuntimeError(
-                f"attempting to assign a gradient of size '{_strides._fmt(value.shape)}' to a tensor "
-                f"of size '{_strides._fmt(self.shape)}'. Please ensure that the gradient and the "
-                "tensor are the same size"
-            )
+            raise RuntimeError(_messages.GRAD_SIZE.format(
+                _strides._fmt(value.shape), _strides._fmt(self.shape)
+            ))
         self._grad = value
 
     @property
     def retains_grad(self):
         return self._retains_grad
-
-    def retain_grad(self):
-        """Ask a non-leaf to keep its gradient in ``.grad`` during backward."""
-        if not self.requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.is_leaf or self._retains_grad:
-            return
-        self._retains_grad = True
-        self.grad_fn._retained.append(self)
-
-    def _grad_accumulator(self):
-        """The AccumulateGrad node of a leaf that requires grad (made once, then reused)."""
-        from .autograd.graph import AccumulateGrad
-
-        if self._grad_acc is None:
-            self._grad_acc = AccumulateGrad(self)
-        return self._grad_acc
-
-    def _accumulate_grad(self, grad, steal=False):
-        """Add ``grad`` into ``self.grad``: the first gradient becomes ``.grad``
-        (a copy, unless autograd made it just for this and can hand it over),
-        later ones are added in place."""
-        if self._grad is None:
-            # .grad is laid out like the tensor itself when that layout is dense.
-            if _strides.is_non_overlapping_and_dense(self._size, self._stride):
-                strides = self._stride
-            else:
-                strides = _strides.contiguous_strides(self._size)
-            if steal and grad._stride == strides:
-                self._grad = grad
-            else:
-                self._grad = Tensor._from_values(grad._values(), self._dtype, self.device, strides)
-        else:
-            self._grad._values()[...] += grad._values()
-            self._grad._version_counter.bump()
-
-    # --- values -------------------------------------------------------------
-
-    def tolist(self):
-        return self._values().tolist()
-
-    def item(self):
-        if self.numel() != 1:
-            raise RuntimeError(
-                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
-            )
-        return self._values().reshape(()).item()
-
-    def __len__(self):
-        if self.dim() == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._size[0]
-
-    def __iter__(self):
-        if self.dim() == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter([self[i] for i in range(self._size[0])])
-
-    def __bool__(self):
-        if self.numel() != 1:
-            raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous"
-            )
-        return bool(self.item())
-
-    def __float__(self):
-        return float(self.item())
-
-    def __int__(self):
-        return int(self.item())
-
-    def __index__(self):
-        if self._dtype.is_floating_point or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
-    def __format__(self, spec):
-        if self.dim() == 0:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
 
     def __repr__(self):
         return _str(self)

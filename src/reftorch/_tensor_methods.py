@@ -7,31 +7,13 @@ this table is where they become methods, so ``a.clone()`` runs
 """
 
 from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
+from . import _factories
 from . import _advanced_indexing, _index_select
-from . import _powers, _python_copy, _reduce, _to, _unary, _views
+from . import _powers, _python_copy, _reduce, _scalars, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_dispatch
 from ._tensor import Tensor
-from .autograd import hooks
-from .autograd.functional_api import backward as _backward
-from .autograd.inference_mode import check_requires_grad
-
-
-def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate d(self)/d(leaf) into the ``.grad`` of every leaf that requires grad."""
-    _backward(self, gradient, retain_graph, create_graph, inputs)
-
-
-def requires_grad_(self, requires_grad=True):
-    """Switch gradient tracking on a leaf. Metadata only: no version bump."""
-    if not self.is_leaf and not requires_grad:
-        Tensor.requires_grad.fset(self, False)  # raises torch's message
-    if requires_grad and not self._dtype.is_floating_point:
-        raise RuntimeError("only Tensors of floating point dtype can require gradients")
-    check_requires_grad(self, requires_grad)
-    if self.is_leaf:
-        self._requires_grad = bool(requires_grad)
-    return self
+from .autograd import graph, hooks, variable
 
 
 _METHODS = {
@@ -41,10 +23,14 @@ _METHODS = {
     "copy_": _copy_.copy_,
     "to": _to.to, "cpu": _to.cpu, "cuda": _to.cuda,
     "float": _to.float, "double": _to.double, "long": _to.long, "bool": _to.bool,
-    "new_tensor": _creation.new_tensor, "new_zeros": _creation.new_zeros,
-    "new_ones": _creation.new_ones, "new_empty": _creation.new_empty, "new_full": _creation.new_full,
+    "new_tensor": _creation.new_tensor, "new_zeros": _factories.new_zeros,
+    "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
     "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
+    # Python numbers
+    "tolist": _scalars.tolist, "item": _scalars.item, "__len__": _scalars.__len__, "__iter__": _scalars.__iter__,
+    "__bool__": _scalars.__bool__, "__float__": _scalars.__float__, "__int__": _scalars.__int__,
+    "__index__": _scalars.__index__, "__format__": _scalars.__format__,
     # views and indexing
     "view": _views.view, "reshape": _views.reshape, "flatten": _views.flatten,
     "t": _views.t, "transpose": _views.transpose, "permute": _views.permute,
@@ -69,7 +55,12 @@ _METHODS = {
     "__iadd__": _inplace.__iadd__, "__isub__": _inplace.__isub__,
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
-    "backward": backward, "requires_grad_": requires_grad_,
+    "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
+    "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
+    "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
+    "backward": variable.backward,
+    # course/04 shows this one as Tensor._accumulate_grad; it lives in autograd/graph.
+    "_accumulate_grad": graph.accumulate_grad,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__,
@@ -93,7 +84,7 @@ _METHODS = {
     "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_convert.to_dense,
     "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse._nnz,
     "sparse_dim": _sparse.sparse_dim, "dense_dim": _sparse.dense_dim,
-    "_indices": _sparse._indices, "indices": _sparse.indices, "values": _sparse.values,
+    "_indices": _sparse._indices, "_values": _sparse._values, "indices": _sparse.indices, "values": _sparse.values,
 }
 
 for _name, _function in _METHODS.items():

@@ -7,6 +7,7 @@ raise. Integer inputs give floating results.
 
 import numpy as np
 
+from . import _messages
 from ._dtype import bool as bool_, float64, get_default_dtype
 from ._math import _grad_for, _is_operand, _result, mul, values_of
 from .autograd.graph import Node, any_requires_grad
@@ -18,16 +19,15 @@ class NegBackward0(Node):
         self.a = a
 
     def apply(self, grad):
-        return (_grad_for(self.a, -grad._values()),)
+        return (_grad_for(self.a, -grad._elements()),)
 
 
 def neg(self):
     if self.dtype is bool_:
         raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-            "invert a mask, use the `~` or `logical_not()` operator instead."
+            _messages.BOOL_NEGATION
         )
-    return _result(-self._values(), self.dtype, self.device,
+    return _result(-self._elements(), self.dtype, self.device,
                    NegBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
 
 
@@ -43,31 +43,31 @@ class ExpBackward0(_ResultSavingNode):
     """d/dx exp(x) = exp(x)."""
 
     def apply(self, grad):
-        return (_grad_for(self.a, grad._values() * self.saved_result.unpack()._values()),)
+        return (_grad_for(self.a, grad._elements() * self.saved_result.unpack()._elements()),)
 
 
 class SigmoidBackward0(_ResultSavingNode):
     """d/dx sigmoid(x) = s * (1 - s), with s the saved result."""
 
     def apply(self, grad):
-        s = self.saved_result.unpack()._values()
-        return (_grad_for(self.a, grad._values() * s * (1 - s)),)
+        s = self.saved_result.unpack()._elements()
+        return (_grad_for(self.a, grad._elements() * s * (1 - s)),)
 
 
 class ReciprocalBackward0(_ResultSavingNode):
     """d/dx (1 / x) = -r * r, with r the saved result."""
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._values()
-        return (_grad_for(self.a, -grad._values() * r * r),)
+        r = self.saved_result.unpack()._elements()
+        return (_grad_for(self.a, -grad._elements() * r * r),)
 
 
 class SqrtBackward0(_ResultSavingNode):
     """d/dx sqrt(x) = 1 / (2 * r), with r the saved result."""
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._values()
-        return (_grad_for(self.a, grad._values() / (2 * r)),)
+        r = self.saved_result.unpack()._elements()
+        return (_grad_for(self.a, grad._elements() / (2 * r)),)
 
 
 def _floating(self):

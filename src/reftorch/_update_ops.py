@@ -19,7 +19,7 @@ gives them no backward; they refuse to run where autograd would record them.
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._fma import fma
 from ._inplace import _snapshot, write_inplace
@@ -36,7 +36,7 @@ class LerpBackward0(Node):
         self.start, self.end, self.weight = start, end, weight
 
     def apply(self, grad):
-        g = grad._values()
+        g = grad._elements()
         dtype = g.dtype.type
         return (
             _grad_for(self.start, g * dtype(1 - self.weight)) if self.needs_input_grad(0) else None,
@@ -57,15 +57,15 @@ class LerpBackward1(Node):
             self.saved_end = self.save(end)
 
     def apply(self, grad):
-        g = grad._values()
-        w = self.saved_weight.unpack()._values()
+        g = grad._elements()
+        w = self.saved_weight.unpack()._elements()
         grads = [None, None, None]
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.start, g * (1 - w))
         if self.needs_input_grad(1):
             grads[1] = _grad_for(self.end, g * w)
         if self.needs_input_grad(2):
-            difference = self.saved_end.unpack()._values() - self.saved_start.unpack()._values()
+            difference = self.saved_end.unpack()._elements() - self.saved_start.unpack()._elements()
             grads[2] = _grad_for(self.weight, g * difference)
         return tuple(grads)
 
@@ -82,7 +82,7 @@ def _check_lerp_arguments(self, end, weight):
         if isinstance(other, Tensor) and other.dtype is not self.dtype:
             raise RuntimeError(_messages.LERP_DTYPE.format(
                 expected=names[self.dtype._name], argument=argument, got=names[other.dtype._name]))
-    return _strides.broadcast_shapes(*(x._size for x in (self, end, weight) if isinstance(x, Tensor)))
+    return _shapes.broadcast_shapes(*(x._size for x in (self, end, weight) if isinstance(x, Tensor)))
 
 
 def _parse_lerp(op, args, kwargs):
@@ -118,18 +118,19 @@ def _lerp_values(start, end, weight):
 
 
 def _weight_values(weight):
-    return weight._values() if isinstance(weight, Tensor) else weight
+    return weight._elements() if isinstance(weight, Tensor) else weight
 
 
 def lerp(self, *args, **kwargs):
     """A new tensor ``self + weight * (end - self)``, on new memory."""
     end, weight = _parse_lerp("lerp", args, kwargs)
     shape = _check_lerp_arguments(self, end, weight)
-    values = _lerp_values(np.broadcast_to(self._values(), shape), end._values(), _weight_values(weight))
+    values = _lerp_values(np.broadcast_to(self._elements(), shape), end._elements(), _weight_values(weight))
     node = None
     if any_requires_grad(self, end, weight):
         node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
-    return _result(values, self.dtype, _device_of(self, end, weight), node, inputs=(self, end, weight))
+    operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)  # a number weight is a parameter
+    return _result(values, self.dtype, _device_of(self, end, weight), node, inputs=operands)
 
 
 def lerp_(self, *args, **kwargs):
@@ -138,7 +139,7 @@ def lerp_(self, *args, **kwargs):
 
     def new_values():
         _check_fits(self, _check_lerp_arguments(self, end, weight))
-        return _lerp_values(self._values(), end._values(), _weight_values(weight))
+        return _lerp_values(self._elements(), end._elements(), _weight_values(weight))
 
     def make_node():
         if isinstance(weight, Tensor):
@@ -165,9 +166,9 @@ def _no_backward(op):
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 * tensor2`` in place (one rounding for the final add)."""
     def new_values():
-        _check_fits(self, _strides.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         dtype = self.dtype._numpy_type.type
-        return fma(dtype(value) * tensor1._values(), tensor2._values(), self._values())
+        return fma(dtype(value) * tensor1._elements(), tensor2._elements(), self._elements())
 
     return write_inplace(self, new_values, _no_backward("addcmul_"), tensor1, tensor2)
 
@@ -175,9 +176,9 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
 def addcdiv_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 / tensor2`` in place."""
     def new_values():
-        _check_fits(self, _strides.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         dtype = self.dtype._numpy_type.type
         with np.errstate(all="ignore"):
-            return self._values() + dtype(value) * tensor1._values() / tensor2._values()
+            return self._elements() + dtype(value) * tensor1._elements() / tensor2._elements()
 
     return write_inplace(self, new_values, _no_backward("addcdiv_"), tensor1, tensor2)

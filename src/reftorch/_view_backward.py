@@ -10,12 +10,13 @@ element many times, so its gradient is the sum.
 import numpy as np
 
 from . import _strides
+from ._math import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
 
 
 def _zeros_like_input(node, grad):
-    return np.zeros(node.input_shape, dtype=grad._values().dtype)
+    return np.zeros(node.input_shape, dtype=grad._elements().dtype)
 
 
 def _wrap(values, like):
@@ -32,7 +33,7 @@ class _ReshapingNode(_ViewNode):
     """Views that keep every element in order: the gradient just changes shape."""
 
     def apply(self, grad):
-        return (_wrap(grad._values().reshape(self.input_shape), grad),)
+        return (_wrap(grad._elements().reshape(self.input_shape), grad),)
 
 
 class ViewBackward0(_ReshapingNode):
@@ -69,7 +70,7 @@ class TransposeBackward0(_ViewNode):
         self.dims = (dim0, dim1)
 
     def apply(self, grad):
-        return (_wrap(np.swapaxes(grad._values(), *self.dims), grad),)
+        return (_wrap(np.swapaxes(grad._elements(), *self.dims), grad),)
 
 
 class TBackward0(TransposeBackward0):
@@ -82,16 +83,14 @@ class PermuteBackward0(_ViewNode):
         self.dims = dims
 
     def apply(self, grad):
-        return (_wrap(np.transpose(grad._values(), np.argsort(self.dims)), grad),)
+        return (_wrap(np.transpose(grad._elements(), np.argsort(self.dims)), grad),)
 
 
 class ExpandBackward0(_ViewNode):
     """An expanded element was used many times: its gradient is the sum."""
 
     def apply(self, grad):
-        from ._math import sum_to_shape
-
-        return (_wrap(sum_to_shape(grad._values(), self.input_shape), grad),)
+        return (_wrap(sum_to_shape(grad._elements(), self.input_shape), grad),)
 
 
 class SelectBackward0(_ViewNode):
@@ -101,7 +100,7 @@ class SelectBackward0(_ViewNode):
 
     def apply(self, grad):
         result = _zeros_like_input(self, grad)
-        result[(slice(None),) * self.dim + (self.index,)] = grad._values()
+        result[(slice(None),) * self.dim + (self.index,)] = grad._elements()
         return (_wrap(result, grad),)
 
 
@@ -112,7 +111,7 @@ class SliceBackward0(_ViewNode):
 
     def apply(self, grad):
         result = _zeros_like_input(self, grad)
-        result[(slice(None),) * self.dim + (self.where,)] = grad._values()
+        result[(slice(None),) * self.dim + (self.where,)] = grad._elements()
         return (_wrap(result, grad),)
 
 
@@ -132,7 +131,7 @@ class AsStridedBackward0(Node):
         self.slots = base._storage.nbytes() // base._dtype.itemsize
 
     def apply(self, grad):
-        values = grad._values()
+        values = grad._elements()
         storage = np.zeros(self.slots, dtype=values.dtype)
         np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
         return (_wrap(storage[_strides.element_positions(*self.base_geometry)], grad),)

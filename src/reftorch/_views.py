@@ -13,8 +13,9 @@ elements out of ``a``'s storage. A view
 """
 
 
-from . import _messages, _strides
+from . import _messages, _shapes, _strides
 from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
+from ._clone import contiguous_format
 from ._tensor import Tensor
 from ._view_backward import (
     AliasBackward0, AsStridedBackward0, ExpandBackward0, PermuteBackward0, SelectBackward0,
@@ -53,22 +54,21 @@ def _as_view(source, size, stride, offset, make_node, multi_output=False, output
 def view(self, *shape):
     """Same elements, new shape; only possible when no element has to move."""
     shape = _view_shape_arg(shape)
-    shape = _strides.infer_size(shape, self.numel())
-    stride = _strides.view_strides(self._size, self._stride, shape)
+    shape = _shapes.infer_size(shape, self.numel())
+    stride = _shapes.view_strides(self._size, self._stride, shape)
     if stride is None:
         raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            _messages.VIEW_NOT_COMPATIBLE
         )
     return _as_view(self, shape, stride, self._storage_offset, lambda: ViewBackward0(self))
 
 
 def reshape(self, *shape):
     """A view when the layout allows it, otherwise a contiguous copy."""
-    shape = _strides.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
-    if _strides.view_strides(self._size, self._stride, shape) is not None:
+    shape = _shapes.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
+    if _shapes.view_strides(self._size, self._stride, shape) is not None:
         return view(self, *shape)
-    copy = self.clone(memory_format=_contiguous_format())
+    copy = self.clone(memory_format=contiguous_format)
     out = Tensor._make(copy._storage, 0, shape, _strides.contiguous_strides(shape), copy._dtype)
     if any_requires_grad(copy):
         out._set_grad_fn(UnsafeViewBackward0(copy))
@@ -81,7 +81,7 @@ def flatten(self, start_dim=0, end_dim=-1):
     start = _strides.normalize_dim(start_dim, self.dim())
     end = _strides.normalize_dim(end_dim, self.dim())
     if start > end:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        raise RuntimeError(_messages.FLATTEN_DIMS)
     if start == end:
         return self
     merged = _strides.numel(self._size[start:end + 1])
@@ -112,9 +112,7 @@ def permute(self, *dims):
     dims = _int_list_arg("permute", "dims", dims)
     if len(dims) != self.dim():
         raise RuntimeError(
-            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            f"length of the desired ordering of dimensions i.e. input.dim() = {self.dim()} is not "
-            f"equal to len(dims) = {len(dims)}"
+            _messages.PERMUTE_DIMS.format(self.dim(), len(dims))
         )
     dims = tuple(_strides.normalize_dim(d, self.dim()) for d in dims)
     if len(set(dims)) != len(dims):
@@ -129,8 +127,9 @@ def expand(self, *sizes):
     sizes = _int_list_arg("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(
-            f"expand({self.type()}{{[{', '.join(map(str, self._size))}]}}, size=[{', '.join(map(str, sizes))}]): "
-            "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)"
+            _messages.EXPAND_TOO_FEW_SIZES.format(
+                type=self.type(), size=', '.join(map(str, self._size)), sizes=', '.join(map(str, sizes))
+            )
             % (len(sizes), self.dim())
         )
     if self.dim() == 0 and -1 in sizes:
@@ -146,15 +145,16 @@ def expand(self, *sizes):
         if n == -1:
             if i < lead:
                 raise RuntimeError(
-                    f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing dimension {i}"
+                    _messages.EXPAND_LEADING.format(n, i)
                 )
             n = old_n
         if old_n != n:
             if old_n != 1:
                 raise RuntimeError(
-                    f"The expanded size of the tensor ({n}) must match the existing size ({old_n}) at "
-                    f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
-                    f"Tensor sizes: [{', '.join(map(str, self._size))}]"
+                    _messages.EXPAND_MISMATCH.format(
+                        size=n, existing=old_n, dim=i, target=', '.join(map(str, sizes)),
+                        actual=', '.join(map(str, self._size)),
+                    )
                 )
             old_s = 0
         size[i], stride[i] = n, old_s
@@ -173,28 +173,23 @@ def unsqueeze(self, dim):
 
 _ALL_DIMS = object()  # squeeze() with no argument; squeeze(None) is an error in torch
 
-_SQUEEZE_NONE = (
-    "squeeze() received an invalid combination of arguments - got (NoneType), but expected one of:\n"
-    " * ()\n      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
-    " * (int dim)\n      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
-    " * (tuple of ints dim)\n      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
-)
+
+def _squeeze_arguments_error(got):
+    """torch's parser: squeeze takes (), (int dim) or (tuple of ints dim), and ``got`` fits none."""
+    why = _messages.DID_NOT_MATCH.format(got=got)
+    return TypeError(_messages.INVALID_ARGUMENTS.format(op="squeeze", got=got)
+                     + "".join(signature + why for signature in _messages.SQUEEZE_SIGNATURES))
 
 
 def squeeze(self, dim=_ALL_DIMS):
     if dim is None:
-        raise TypeError(_SQUEEZE_NONE)
+        raise _squeeze_arguments_error("NoneType")
     if dim is _ALL_DIMS:
         keep = [i for i, n in enumerate(self._size) if n != 1]
         node = SqueezeBackward0
     else:
         if not _is_int(dim):
-            raise TypeError(
-                f"squeeze() received an invalid combination of arguments - got ({_type_name(dim)}), but expected one of:\n"
-                f" * ()\n      didn't match because some of the arguments have invalid types: (!{_type_name(dim)}!)\n"
-                f" * (int dim)\n      didn't match because some of the arguments have invalid types: (!{_type_name(dim)}!)\n"
-                f" * (tuple of ints dim)\n      didn't match because some of the arguments have invalid types: (!{_type_name(dim)}!)\n"
-            )
+            raise _squeeze_arguments_error(_type_name(dim))
         d = _strides.normalize_dim(dim, self.dim())
         keep = [i for i in range(self.dim()) if i != d or self._size[i] != 1]
         node = SqueezeBackward1
@@ -209,7 +204,7 @@ def select(self, dim, index):
     n = self._size[d]
     if not -n <= index < n:
         raise IndexError(
-            f"select(): index {index} out of range for tensor of size {_strides._fmt(self._size)} at dimension {d}"
+            _messages.SELECT_OUT_OF_RANGE.format(index=index, size=_strides._fmt(self._size), dim=d)
         )
     index = index % n
     size = self._size[:d] + self._size[d + 1:]
@@ -238,12 +233,15 @@ def alias(self):
 
 def _int_tuple_arg(op, name, position, value):
     if not isinstance(value, (tuple, list)):
-        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of ints, not {_type_name(value)}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn=op, name=name, position=position, expected="tuple of ints", got=_type_name(value)
+        ))
     for pos, n in enumerate(value):
         if not _is_int(n):
             raise TypeError(
-                f"{op}(): argument '{name}' (position {position}) must be tuple of ints, "
-                f"but found element of type {_type_name(n)} at pos {pos}"
+                _messages.ARGUMENT_ELEMENT_TYPE.format(
+                    fn=op, name=name, position=position, got=_type_name(n), pos=pos
+                )
             )
     return tuple(int(n) for n in value)
 
@@ -275,9 +273,3 @@ def as_strided(self, size, stride, storage_offset=None):
     """
     geometry = as_strided_geometry(self, size, stride, storage_offset)
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))
-
-
-def _contiguous_format():
-    from ._clone import contiguous_format
-
-    return contiguous_format

@@ -150,7 +150,7 @@ def copy_elements(dst, src):
         _refuse("copy_elements", "src", "a Tensor or a number", src)
     check_no_partial_overlap(dst, src)
     check_inplace_shape(dst, src)
-    dst._values()[...] = values_of(src, dst.dtype)
+    dst._elements()[...] = values_of(src, dst.dtype)
 
 
 # --- version counter --------------------------------------------------------

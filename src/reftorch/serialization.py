@@ -60,6 +60,7 @@ from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._weights_only import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
+from .autograd import hooks
 from .nn.parameter import Parameter
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals"]
@@ -80,12 +81,12 @@ class _Pickler(pickle.Pickler):
         self._keys, self._dtypes = {}, {}
 
     def reducer_override(self, obj):
-        if isinstance(obj, Parameter):  # as torch's Parameter.__reduce_ex__
-            hooks = OrderedDict()
+        if isinstance(obj, Parameter):  # as torch's Parameter.__reduce_ex__ (no warning about hooks)
             if obj.__dict__:
-                return (_rebuild_parameter_with_state, (obj.data, obj.requires_grad, hooks, obj.__dict__))
-            return (_rebuild_parameter, (obj.data, obj.requires_grad, hooks))
+                return (_rebuild_parameter_with_state, (obj.data, obj.requires_grad, OrderedDict(), obj.__dict__))
+            return (_rebuild_parameter, (obj.data, obj.requires_grad, OrderedDict()))
         if isinstance(obj, Tensor):  # as torch's Tensor.__reduce_ex__
+            hooks.warn_if_has_hooks(obj)  # the file cannot hold functions: torch warns per hook
             # torch's size() and stride() make new tuples; pickle writes each one out.
             args = (TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
                     tuple(list(obj.stride())), obj.requires_grad, OrderedDict())
@@ -154,8 +155,9 @@ def _save(obj, file, folder):
 
 def _unsupported(name):
     return RuntimeError(
-        f"reftorch.load cannot rebuild {name}: reftorch loads tensors of dtypes "
-        f"{', '.join(str(d) for d in StorageType.by_dtype)}, Parameters, dtypes, sizes and devices"
+        _messages.LOAD_UNSUPPORTED_TYPE.format(
+            name=name, dtypes=', '.join(str(d) for d in StorageType.by_dtype)
+        )
     )
 
 
@@ -249,7 +251,9 @@ def load(f, map_location=None, *, weights_only=None):
     else:
         records = _read(f)
     if "data.pkl" not in records:
-        raise RuntimeError(_messages.ZIP_READ_FAILED.format(what="locating file data.pkl", why="file not found"))
+        raise RuntimeError(_messages.ZIP_READ_FAILED.format(
+            what="locating file data.pkl", why="file not found"
+        ))
     unpickler = _Unpickler(records["data.pkl"], records, _restore_location(map_location), weights_only)
     if not weights_only:
         return unpickler.load()
@@ -264,7 +268,6 @@ def _read(file):
         if not file.read(1):
             raise EOFError("")
         raise pickle.UnpicklingError(
-            "reftorch.load reads only the zip format torch.save writes (since torch 1.6); "
-            "this file does not start like a zip archive"
+            _messages.LOAD_NOT_A_ZIP
         )
     return _archive.read_records(file)

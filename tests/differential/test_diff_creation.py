@@ -1,5 +1,7 @@
 """Creating tensors: factories, *_like, new_*, from_numpy/numpy."""
 
+import pytest
+
 from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
@@ -137,6 +139,26 @@ def test_new_tensor_of_a_tensor_copies_detached_and_warns():
         print(b, b.requires_grad, b.data_ptr() == a.data_ptr())
         """
     )
+
+
+@pytest.mark.parametrize("call", [
+    "base.new_tensor([1, 2], None)",
+    "base.new_tensor([1], [2], [3])",
+    "base.new_tensor()",
+    "base.new_tensor([1], data=[2])",
+    "base.new_tensor([1], pin_memory=False)",
+    "base.new_tensor([1], layout=torch.strided)",
+    "base.new_tensor([1], dtype='float')",
+])
+def test_new_tensor_argument_errors(call):
+    assert_same(f"base = torch.zeros(2)\n{call}\n", raises="TypeError")
+
+
+def test_new_tensor_takes_data_by_keyword():
+    assert_same("""
+base = torch.zeros(2)
+print(base.new_tensor(data=[1, 2]), base.new_tensor(data=[3], dtype=torch.int64))
+""")
 
 
 def test_new_tensor_on_a_cuda_tensor_lands_on_cuda_unless_told_otherwise():

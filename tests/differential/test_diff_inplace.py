@@ -1,5 +1,7 @@
 """In-place operations, __setitem__, augmented assignment, version bumps."""
 
+import pytest
+
 from crosscheck.harness import assert_same
 
 
@@ -234,3 +236,43 @@ def test_detach_in_place_on_a_view_raises():
         """,
         raises="RuntimeError",
     )
+
+
+# float16: torch computes in float32 and rounds once, with a number operand
+# taken in float32 as it is (h.mul_(0.1) multiplies by 0.1f, not by 0.1 rounded
+# to float16) and alpha * other rounded to float16 first; in place as out of place.
+F16_CASES = [
+    "h.mul_(0.1)", "h.mul_(3.3)", "h.div_(0.001)", "h.div_(123.456)", "h.mul_(torch.tensor(3.3))",
+    "h.div_(torch.tensor(0.001, dtype=torch.float64))", "h.add_(0.3, alpha=0.1)", "h.sub_(7, alpha=0.1)",
+    "h.add_(torch.tensor(0.1), alpha=-3)", "h.sub_(torch.tensor([0.3, -0.3, 0.1, 2.0], dtype=torch.float16), alpha=0.1)",
+    "h.mul_(torch.tensor([3.3, -3.3, 1.1, 2.0], dtype=torch.float16))", "h *= 0.1", "h /= 3.3",
+]
+
+
+@pytest.mark.parametrize("op", F16_CASES)
+def test_float16_in_place_arithmetic_rounds_as_out_of_place(op):
+    out_of_place = op.replace("_(", "(").replace("h *= ", "h * ").replace("h /= ", "h / ")
+    assert_same(f"""
+values = [0.1, 1 / 3, -59.601738240109285, 10000.0]
+h = torch.tensor(values, dtype=torch.float16)
+r = {out_of_place}
+{op}
+print(h, r, h._version)
+print(h.tolist() == r.tolist())
+""")
+
+
+@pytest.mark.parametrize("call", [
+    "torch.tensor([1, 2]).sub(3, alpha=0.5)", "torch.tensor([1, 2]).add_(3, alpha=0.5)",
+    "torch.tensor([1.0, 2.0]).add(3, alpha=True)", "torch.tensor([1.0, 2.0]).sub_(3, alpha=True)",
+    "torch.tensor([1, 2], dtype=torch.int32).add_(torch.tensor([1, 1], dtype=torch.int32), alpha=2.0)",
+])
+def test_alpha_must_suit_the_result_dtype(call):
+    assert_same(call, raises="RuntimeError")
+
+
+def test_alpha_that_suits_the_result_dtype():
+    assert_same("""
+print(torch.tensor([1, 2]).add(3.0, alpha=0.5), torch.tensor([True]).add(torch.tensor([True]), alpha=2))
+print(torch.tensor([True]).add(torch.tensor([False]), alpha=True), torch.tensor([1, 2]).add(3, alpha=2))
+""")

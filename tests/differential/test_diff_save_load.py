@@ -507,3 +507,32 @@ def test_map_location_to_an_unknown_place_is_refused():
         """,
         raises="RuntimeError",
     )
+
+
+def test_saving_a_tensor_with_hooks_warns_once_per_hook_and_loads_none():
+    # The file holds no functions: torch warns for each hook of each tensor
+    # pickled (a tensor met twice is pickled once), never for a Parameter's.
+    assert_same("""
+import io
+
+def double(g):
+    return g * 2
+
+t = torch.ones(2, requires_grad=True)
+t.register_hook(double)
+t.register_hook(lambda g: g + 1)
+y = t * 3
+y.register_hook(double)
+p = torch.nn.Parameter(torch.ones(2))
+p.register_hook(double)
+gone = torch.ones(1, requires_grad=True)
+gone.register_hook(double).remove()
+buf = io.BytesIO()
+torch.save({"t": t, "again": [t], "y": y, "p": p, "gone": gone}, buf)
+buf.seek(0)
+back = torch.load(buf)
+print(back["t"]._backward_hooks, back["p"]._backward_hooks, back["y"]._backward_hooks)
+print(back["t"] is back["again"][0], back["y"].requires_grad, back["y"].is_leaf)
+back["t"].sum().backward()
+print(back["t"].grad)
+""")

@@ -1,4 +1,11 @@
-"""reftorch.autograd: grad mode, the graph, and the backward pass."""
+"""reftorch.autograd: grad mode, the graph, and the backward pass.
+
+Read ``graph`` (nodes, edges, saved tensors, ``AccumulateGrad``), then
+``variable`` (``requires_grad``, ``grad_fn``, ``is_leaf`` on a tensor),
+``engine`` (the backward pass) and ``functional_api`` (``backward``,
+``grad``). ``grad_mode``, ``inference_mode`` and ``creation_meta`` are the
+modes; ``hooks`` is ``register_hook``.
+"""
 
 from . import graph
 from .functional_api import backward, grad

@@ -20,7 +20,7 @@ from collections import defaultdict
 import numpy as np
 
 from .grad_mode import no_grad
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, accumulate_grad
 from .hooks import call_tensor_hooks, has_tensor_hooks
 
 
@@ -73,7 +73,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
                     captured[(id(node), nr)] = g
             for t in node._retained:
                 if incoming.get(t._output_nr) is not None:
-                    t._accumulate_grad(incoming[t._output_nr], steal=False)
+                    accumulate_grad(t, incoming[t._output_nr], steal=False)
             if node.num_outputs == 1:
                 grad = incoming[0]
             else:  # one gradient per output; None for an output nothing flowed into
@@ -110,7 +110,7 @@ def _add(total, grad, owned):
     if total is None:
         return grad
     if id(total) in owned:
-        total._values()[...] += grad._values()
+        total._elements()[...] += grad._elements()
         total._version_counter.bump()
         return total
     result = total + grad

@@ -17,20 +17,10 @@ needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
 tensor remembers its version; see ``SavedTensor``.
 """
 
-import re
-
-from .._messages import INFERENCE_SAVED
+from .. import _messages, _strides
+from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .grad_mode import is_grad_enabled
 from .inference_mode import is_inference_mode_enabled
-
-_TWICE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
-
 
 class Node:
     """One recorded operation. Subclasses are named as torch names them.
@@ -89,15 +79,39 @@ class AccumulateGrad(Node):
     def apply(self, grad, steal=False):
         """Add ``grad`` into ``variable.grad``. The engine says whether the
         gradient tensor is its own to hand over without a copy (``steal``)."""
-        self.variable._accumulate_grad(grad, steal=steal)
+        accumulate_grad(self.variable, grad, steal)
         return ()
 
 
-def gradient_edge(x):
-    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, x.output_nr)`` or to its accumulator."""
-    from .._tensor import Tensor
+def accumulate_grad(variable, grad, steal=False):
+    """Add ``grad`` into ``variable.grad`` (a leaf's, or a non-leaf's that retains it).
 
-    if not isinstance(x, Tensor) or not x.requires_grad:
+    The first gradient becomes ``.grad``: a copy, laid out like the tensor
+    itself when that layout is dense, unless autograd made it just for this
+    and can hand it over (``steal``). Later ones are added in place, and that
+    bumps the version of ``.grad``.
+    """
+    if variable._grad is None:
+        if _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
+            strides = variable._stride
+        else:
+            strides = _strides.contiguous_strides(variable._size)
+        if steal and grad._stride == strides:
+            variable._grad = grad
+        else:
+            variable._grad = _tensor.Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+    else:
+        variable._grad._elements()[...] += grad._elements()
+        variable._grad._version_counter.bump()
+
+
+def gradient_edge(x):
+    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, x.output_nr)`` or to its accumulator.
+
+    The first edge to a leaf makes the leaf's ``AccumulateGrad`` node; later
+    edges reuse it, so every path to the leaf ends in the same node.
+    """
+    if not isinstance(x, _tensor.Tensor) or not x.requires_grad:
         return (None, 0)
     if x.grad_fn is not None:
         return (x.grad_fn, x._output_nr)
@@ -105,17 +119,17 @@ def gradient_edge(x):
         # A view made under no_grad of a tensor that requires grad: it requires
         # grad too, but no node leads from it to its base.
         return (None, 0)
-    return (x._grad_accumulator(), 0)
+    if x._grad_acc is None:
+        x._grad_acc = AccumulateGrad(x)
+    return (x._grad_acc, 0)
 
 
 def any_requires_grad(*tensors):
     """Should this operation record a node? Only in grad mode (never inside
     ``inference_mode``), and only if an input asks."""
-    from .._tensor import Tensor
-
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
-    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
+    return any(isinstance(t, _tensor.Tensor) and t.requires_grad for t in tensors)
 
 
 class SavedTensor:
@@ -128,7 +142,7 @@ class SavedTensor:
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
-            raise RuntimeError(INFERENCE_SAVED)
+            raise RuntimeError(_messages.INFERENCE_SAVED)
         self._tensor = tensor
         self._version = tensor._version
         self._saved_for = saved_for
@@ -142,31 +156,16 @@ class SavedTensor:
 
     def unpack(self):
         if self._released:
-            raise RuntimeError(_TWICE)
+            raise RuntimeError(_messages.BACKWARD_TWICE)
         t = self._tensor
         if t._version != self._version:
             raise RuntimeError(self._modified_message(t))
         return t
 
     def _modified_message(self, t):
-        grad_fn = self._saved_for if self._is_output else t.grad_fn
-        where = ""
-        if grad_fn is not None:
-            where = f", which is output 0 of {_short_name(grad_fn.name())},"
-        elif not self._is_leaf:
-            where = f", which is output 0 of {_short_name(self._saved_for.name())},"
-        sizes = "[" + ", ".join(str(n) for n in t.shape) + "]"
-        # torch names a bool tensor by its dispatch key here: CPUBoolType.
-        kind = f"{t.device.type.upper()}BoolType" if str(t.dtype) == "torch.bool" else t.type()
-        return (
-            "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [{kind} {sizes}]{where} is at version {t._version}; "
-            f"expected version {self._version} instead. Hint: enable anomaly detection to find "
-            "the operation that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-        )
-
-
-def _short_name(node_name):
-    """``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``, as torch's message shows."""
-    return re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
+        """torch names the node ``t`` is an output of: the saving node for an
+        output, else ``t``'s own (for a non-leaf whose node is gone, the saving node)."""
+        node = self._saved_for if self._is_output else t.grad_fn
+        if node is None and not self._is_leaf:
+            node = self._saved_for
+        return _messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)

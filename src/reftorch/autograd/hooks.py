@@ -24,6 +24,8 @@ old node.
 
 Hooks are never copied: ``copy.copy(t)`` warns that they will not be kept and
 gives a tensor with an empty dict; ``copy.deepcopy(t)`` gives one with none.
+``torch.save`` warns as ``copy.copy`` does (a file holds no functions), and
+the loaded tensor has an empty dict.
 A copied model therefore loses the hooks of its parameters.
 """
 

@@ -28,7 +28,8 @@ result can differ from torch's for some inputs.
 import numpy as np
 
 from .. import _messages
-from .._creation import empty, ones, tensor, zeros
+from .._creation import tensor
+from .._factories import empty, ones, zeros
 from .._dtype import int64
 from .._fma import fma
 from .._tensor import Tensor
@@ -51,11 +52,11 @@ class NativeBatchNormBackward0(Node):
     def apply(self, grad):
         shape = _channel_shape(self.x)
         axes = _reduced_axes(self.x)
-        g = grad._values().astype(np.float64)
-        x = self.saved_x.unpack()._values().astype(np.float64)
+        g = grad._elements().astype(np.float64)
+        x = self.saved_x.unpack()._elements().astype(np.float64)
         invstd = self.invstd.astype(np.float64).reshape(shape)
         xhat = (x - self.mean.astype(np.float64).reshape(shape)) * invstd
-        w = self.saved_weight.unpack()._values().astype(np.float64).reshape(shape) if self.saved_weight else 1.0
+        w = self.saved_weight.unpack()._elements().astype(np.float64).reshape(shape) if self.saved_weight else 1.0
         if self.training:  # the batch statistics depend on x too
             grad_x = (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True)) * invstd * w
         else:
@@ -78,7 +79,7 @@ def _channel_shape(x):
 
 def _write(buffer, values):
     """The kernel writes a running statistic in place: same tensor, no version bump (as torch)."""
-    buffer._values()[...] = values
+    buffer._elements()[...] = values
 
 
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps):
@@ -89,23 +90,23 @@ def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, e
     shape, axes = _channel_shape(x), _reduced_axes(x)
     n = x.numel() // x.shape[1]
     if training:
-        values = x._values().astype(np.float64)
+        values = x._elements().astype(np.float64)
         mean64 = values.sum(axis=axes) / n
         var_sum = ((values - mean64.reshape(shape)) ** 2).sum(axis=axes)
         mean = mean64.astype(dtype)
         invstd = (1 / np.sqrt(var_sum / n + eps)).astype(dtype)
         if running_mean is not None:
             m = dtype(momentum)
-            _write(running_mean, m * mean + dtype(1 - momentum) * running_mean._values())
+            _write(running_mean, m * mean + dtype(1 - momentum) * running_mean._elements())
             unbiased = var_sum.astype(dtype) / dtype(n - 1)
-            _write(running_var, fma(m, unbiased, dtype(1 - momentum) * running_var._values()))
+            _write(running_var, fma(m, unbiased, dtype(1 - momentum) * running_var._elements()))
     else:
-        mean = running_mean._values().copy()
-        invstd = dtype(1) / np.sqrt(running_var._values() + dtype(eps))
+        mean = running_mean._elements().copy()
+        invstd = dtype(1) / np.sqrt(running_var._elements() + dtype(eps))
     # out = x * alpha + beta per channel, each rounded once, as torch's kernel does
-    alpha = invstd * (weight._values() if weight is not None else dtype(1))
-    beta = fma(-mean, alpha, bias._values() if bias is not None else dtype(0))
-    out = Tensor._from_values(fma(x._values(), alpha.reshape(shape), beta.reshape(shape)), x._dtype, x.device)
+    alpha = invstd * (weight._elements() if weight is not None else dtype(1))
+    beta = fma(-mean, alpha, bias._elements() if bias is not None else dtype(0))
+    out = Tensor._from_values(fma(x._elements(), alpha.reshape(shape), beta.reshape(shape)), x._dtype, x.device)
     if any_requires_grad(x, weight, bias):
         out._set_grad_fn(NativeBatchNormBackward0(x, weight, bias, mean, invstd, training))
     return out
@@ -182,6 +183,8 @@ class BatchNorm1d(Module):
 
     def extra_repr(self):
         return (
-            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
+            _messages.BATCH_NORM_REPR.format(
+                num_features=self.num_features, eps=self.eps, momentum=self.momentum, affine=self.affine,
+                bias=self.bias is not None, track_running_stats=self.track_running_stats,
+            )
         )

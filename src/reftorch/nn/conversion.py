@@ -24,7 +24,7 @@ Only floating point tensors change dtype: an int64 buffer such as
 """
 
 from .. import _messages
-from .._to import _parse_to_args
+from .._arguments import _to_arguments
 from ..autograd.grad_mode import no_grad
 
 
@@ -48,7 +48,7 @@ def apply(self, fn, recurse=True):
 
 def to(self, *args, **kwargs):
     """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, for every tensor."""
-    device, dtype, copy = _parse_to_args(None, args, kwargs)
+    device, dtype, copy = _to_arguments(args, kwargs)
     if copy:
         raise RuntimeError(".to() does not accept copy argument")
     if dtype is not None and not dtype.is_floating_point:

@@ -7,7 +7,8 @@ The weights are uniform in ``[-1/sqrt(in_features), 1/sqrt(in_features)]``
 import math
 
 from .. import _messages, _random
-from .._creation import empty
+from .._factories import empty
+from .._math import sum_to_shape
 from .._tensor import Tensor
 from ..autograd.graph import Node, any_requires_grad
 from .module import Module
@@ -24,23 +25,23 @@ class AddmmBackward0(Node):
         self.saved_w = self.save(w) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        from .._math import sum_to_shape
-
-        g = grad._values()
+        g = grad._elements()
         wrap = lambda like, v: Tensor._from_values(v, like._dtype, like.device)  # noqa: E731
         return (
             wrap(self.bias, sum_to_shape(g, self.bias._size)) if self.needs_input_grad(0) else None,
-            wrap(self.x, g @ self.saved_w.unpack()._values().T) if self.saved_w else None,
-            wrap(self.w, self.saved_x.unpack()._values().T @ g) if self.saved_x else None,
+            wrap(self.x, g @ self.saved_w.unpack()._elements().T) if self.saved_w else None,
+            wrap(self.w, self.saved_x.unpack()._elements().T @ g) if self.saved_x else None,
         )
 
 
 def _check_linear(x, weight, bias):
     """torch's refusals, in its order: not a tensor, 0-d, dtypes, then sizes."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"linear(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='linear', name='input', position=1, expected='Tensor', got=type(x).__name__
+        ))
     if x.dim() == 0:
-        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are 0D and {weight.dim()}D")
+        raise RuntimeError(_messages.LINEAR_0D.format(weight.dim()))
     if x.dtype is not weight.dtype:
         if bias is None and x.dim() >= 2:
             raise RuntimeError(
@@ -65,7 +66,7 @@ def linear(x, weight, bias=None):
         flat = linear(x.reshape(-1, x.shape[-1]), weight, bias)
         return flat.view(*x.shape[:-1], weight.shape[0])
     w = weight.t()
-    values = bias._values() + x._values() @ w._values()
+    values = bias._elements() + x._elements() @ w._elements()
     out = Tensor._from_values(values, x._dtype, x.device)
     if any_requires_grad(bias, x, w):
         out._set_grad_fn(AddmmBackward0(bias, x, w))

@@ -19,16 +19,17 @@ is the *same* dict object (assigning ``c.weight = ...`` changes ``m`` too),
 while ``copy.deepcopy(m)`` copies the dicts and, through the memo, every
 Parameter once, so weights shared inside ``m`` stay shared inside the copy.
 
-The rest of Module lives next door: ``state_dict`` and ``load_state_dict`` in
-``state_dict.py``, ``to``/``double``/``cuda`` ... in ``conversion.py``.
+The rest of Module lives next door: ``parameters``, ``named_modules`` ... in
+``tree.py``, ``state_dict`` and ``load_state_dict`` in ``state_dict.py``,
+``to``/``double``/``cuda`` ... in ``conversion.py``.
 """
 
 from collections import OrderedDict
 
-from .._messages import MODULE_NO_FORWARD
+from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
-from . import conversion as _conversion, state_dict as _state_dict
+from . import conversion as _conversion, state_dict as _state_dict, tree as _tree
 from .parameter import Parameter
 
 
@@ -44,7 +45,7 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
 
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(MODULE_NO_FORWARD.format(name=type(self).__name__))
+        raise NotImplementedError(_messages.MODULE_NO_FORWARD.format(name=type(self).__name__))
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -58,14 +59,11 @@ class Module:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
             raise TypeError(
-                f"cannot assign '{typename(param)}' object to parameter '{name}' "
-                "(torch.nn.Parameter or None required)"
+                _messages.MODULE_PARAMETER_TYPE.format(type=typename(param), name=name)
             )
         elif param.grad_fn:
             raise ValueError(
-                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
-                f"created explicitly. To express '{name}' as a function of another Tensor, compute "
-                "the value in the forward() method."
+                _messages.MODULE_NON_LEAF_PARAMETER.format(name=name)
             )
         else:
             self._parameters[name] = param
@@ -79,7 +77,7 @@ class Module:
         _check_name(self, "buffer", name, self.__dict__.get("_buffers"))
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(
-                f"cannot assign '{typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)"
+                _messages.MODULE_BUFFER_TYPE.format(type=typename(tensor), name=name)
             )
         self._buffers[name] = tensor
         if persistent:
@@ -123,7 +121,7 @@ class Module:
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(
-                    f"cannot assign '{typename(value)}' as parameter '{name}' (torch.nn.Parameter or None expected)"
+                    _messages.MODULE_ASSIGN_PARAMETER.format(type=typename(value), name=name)
                 )
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -134,14 +132,13 @@ class Module:
         elif modules is not None and name in modules:
             if value is not None:
                 raise TypeError(
-                    f"cannot assign '{typename(value)}' as child module '{name}' (torch.nn.Module or None expected)"
+                    _messages.MODULE_ASSIGN_MODULE.format(type=typename(value), name=name)
                 )
             modules[name] = value
         elif buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
-                    f"cannot assign '{typename(value)}' as buffer '{name}' "
-                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                    _messages.MODULE_ASSIGN_BUFFER.format(type=typename(value), name=name)
                 )
             self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
         else:
@@ -162,62 +159,17 @@ class Module:
         keys = dir(type(self)) + list(self.__dict__) + list(self._parameters) + list(self._modules) + list(self._buffers)
         return sorted(key for key in keys if not key[0].isdigit())
 
-    # --- walking the tree ----------------------------------------------------
+    # --- walking the tree (see tree.py) ------------------------------------------
 
-    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
-        """This module and every descendant, each once, with its dotted name."""
-        if memo is None:
-            memo = set()
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        yield prefix, self
-        for name, module in self._modules.items():
-            if module is not None:
-                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
-
-    def _named_members(self, table, prefix="", recurse=True, remove_duplicate=True):
-        """``(dotted name, tensor)`` for one table over the tree; a tensor shared
-        by two modules is listed once, under its first name."""
-        seen = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
-        for module_prefix, module in modules:
-            for name, value in getattr(module, table).items():
-                if value is None or id(value) in seen:
-                    continue
-                if remove_duplicate:
-                    seen.add(id(value))
-                yield module_prefix + ("." if module_prefix else "") + name, value
-
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
-        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
-
-    def parameters(self, recurse=True):
-        for _, param in self.named_parameters(recurse=recurse):
-            yield param
-
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
-        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
-
-    def buffers(self, recurse=True):
-        for _, buf in self.named_buffers(recurse=recurse):
-            yield buf
-
-    def named_children(self):
-        seen = set()
-        for name, module in self._modules.items():
-            if module is not None and module not in seen:
-                seen.add(module)
-                yield name, module
-
-    def children(self):
-        for _, module in self.named_children():
-            yield module
-
-    def modules(self):
-        for _, module in self.named_modules():
-            yield module
+    named_modules = _tree.named_modules
+    _named_members = _tree.named_members
+    named_parameters = _tree.named_parameters
+    parameters = _tree.parameters
+    named_buffers = _tree.named_buffers
+    buffers = _tree.buffers
+    named_children = _tree.named_children
+    children = _tree.children
+    modules = _tree.modules
 
     # --- modes and gradients ---------------------------------------------------
 

@@ -6,6 +6,7 @@
 
 from collections import OrderedDict
 
+from .._factories import empty
 from .._tensor import Tensor
 
 
@@ -13,8 +14,6 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __new__(cls, data=None, requires_grad=True):
-        from .._creation import empty
-
         data = empty(0) if data is None else data.detach()
         param = cls._make(data._storage, data._storage_offset, data._size, data._stride,
                           data._dtype, data._version_counter)

@@ -126,16 +126,14 @@ def load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missi
         input_param = state_dict[key]
         if not isinstance(input_param, Tensor):
             error_msgs.append(
-                f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object '
-                f"from checkpoint but received {type(input_param)}"
+                _messages.LOAD_STATE_DICT_NOT_TENSOR.format(key=key, type=type(input_param))
             )
             continue
         if len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
             input_param = input_param[0]  # an old checkpoint's 1-element tensor for a 0-d one
         if input_param.shape != param.shape:
             error_msgs.append(
-                f"size mismatch for {key}: copying a param with shape {input_param.shape} from checkpoint, "
-                f"the shape in current model is {param.shape}."
+                _messages.LOAD_STATE_DICT_SIZE.format(key=key, got=input_param.shape, expected=param.shape)
             )
             continue
         try:
@@ -146,9 +144,9 @@ def load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missi
                     param.copy_(input_param)  # same object, same storage, version + 1
         except Exception as ex:  # noqa: BLE001 - torch reports it with the others
             error_msgs.append(
-                f'While copying the parameter named "{key}", whose dimensions in the model are '
-                f"{param.size()} and whose dimensions in the checkpoint are {input_param.size()}, "
-                f"an exception occurred : {ex.args}."
+                _messages.LOAD_STATE_DICT_COPY_FAILED.format(
+                    key=key, model=param.size(), checkpoint=input_param.size(), args=ex.args
+                )
             )
     if strict:
         for key in state_dict:

@@ -23,7 +23,8 @@ so the last bit of a parameter can differ from torch's for some gradients.
 
 import numpy as np
 
-from .._creation import tensor, zeros_like
+from .._creation import tensor
+from .._factories import zeros_like
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
@@ -119,5 +120,5 @@ def _adam_update(param, state, group):
 
 def _maximum_into(out, other):
     """``torch.maximum(out, other, out=out)``: the larger number of each pair, written into ``out`` (version + 1)."""
-    out._values()[...] = np.maximum(out._values(), other._values())
+    out._elements()[...] = np.maximum(out._elements(), other._elements())
     out._version_counter.bump()

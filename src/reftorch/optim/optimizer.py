@@ -34,8 +34,7 @@ class Optimizer:
         self.defaults = defaults
         if isinstance(params, Tensor):
             raise TypeError(
-                "params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                f"but got {typename(params)}"
+                _messages.OPTIMIZER_PARAMS_TYPE.format(typename(params))
             )
         self.state = defaultdict(dict)
         self.param_groups = []
@@ -61,11 +60,11 @@ class Optimizer:
         param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in params]
         if names:
             if len(names) != len(params):
-                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+                raise ValueError(_messages.OPTIMIZER_PARAM_NAMES)
             param_group["param_names"] = names
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(param)}")
+                raise TypeError(_messages.OPTIMIZER_NOT_TENSOR.format(typename(param)))
             if not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
@@ -79,8 +78,7 @@ class Optimizer:
             if ("param_names" in param_group) != ("param_names" in group):
                 which = "with names" if "param_names" in param_group else "without names"
                 raise ValueError(
-                    "all optimizer param groups should be with/without names. "
-                    f"cannot add param group {which} to the optimizer"
+                    _messages.OPTIMIZER_GROUP_NAMES.format(which)
                 )
         if seen & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")
@@ -136,7 +134,7 @@ class Optimizer:
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
             raise ValueError(
-                "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
+                _messages.OPTIMIZER_GROUP_SIZE
             )
         id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
                           chain.from_iterable(g["params"] for g in groups)))

@@ -1,0 +1,140 @@
+"""Tensors filled with one number: ``zeros``, ``ones``, ``full``, ``empty``, ``arange``.
+
+Each allocates a new storage and writes every element. ``*_like(t)`` takes
+``t``'s shape (and dtype and device, unless given) and lays the new memory out
+as ``clone()`` would; it shares nothing else with ``t``: not its memory, not
+its version counter, not its history. ``t.new_zeros`` ... take only their
+default dtype and device from ``t``.
+"""
+
+import builtins
+import math
+
+import numpy as np
+
+from . import _messages, _strides
+from ._arguments import _int_list_arg
+from ._creation import with_requires_grad
+from ._device import as_device, cpu
+from ._dtype import check_scalar, get_default_dtype, int64
+from ._nested_data import check_dtype, infer_dtype
+from ._tensor import Tensor
+from .autograd.inference_mode import plain_kernel_writes
+
+
+def _size_arg(size, op):
+    size = _int_list_arg(op, "size", size)
+    for n in size:
+        if n < 0 and op == "zeros":
+            raise RuntimeError(f"{op}: Dimension size must be non-negative.")
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{', '.join(map(str, size))}]")
+    return tuple(size)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    dtype = check_dtype(dtype, "full")
+    if not isinstance(fill_value, (int, builtins.float, np.number)):
+        raise TypeError(
+            _messages.ARGUMENT_TYPE.format(
+                fn='full', name='fill_value', position=2, expected='Number', got=type(fill_value).__name__
+            )
+        )
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='full', name='size', position=1, expected='tuple of ints', got=type(size).__name__
+        ))
+    size = _size_arg((size,), "full")
+    dtype = dtype or infer_dtype(fill_value)
+    check_scalar(fill_value, dtype)
+    values = np.full(size, fill_value)  # cast to dtype (wrapping, as in C) by _from_values
+    return with_requires_grad(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    dtype = check_dtype(dtype, "zeros")
+    return full(_size_arg(size, "zeros"), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    dtype = check_dtype(dtype, "ones")
+    return full(_size_arg(size, "ones"), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    """New memory that is not initialised (here it happens to hold zeros)."""
+    dtype = check_dtype(dtype, "empty")
+    size = _size_arg(size, "empty")
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def arange(*args, dtype=None, device=None, requires_grad=False):
+    """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``."""
+    is_number = [isinstance(a, (int, builtins.float, np.number)) for a in args]
+    if len(args) == 1 and not is_number[0]:
+        raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {type(args[0]).__name__}")
+    if not 1 <= len(args) <= 3 or not all(is_number):
+        got = ", ".join(type(a).__name__ for a in args)
+        raise TypeError(
+            _messages.INVALID_ARGUMENTS.format(op="arange", got=got)
+            + _messages.ARANGE_SIGNATURES
+        )
+    start, end, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+    dtype = check_dtype(dtype, "arange")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) / step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    kinds = {infer_dtype(x) for x in (start, end, step)}
+    inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
+    count = math.ceil((end - start) / step)
+    values = start + np.arange(count, dtype=np.float64) * step
+    dtype = dtype or inferred
+    return with_requires_grad(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
+
+
+def _like(fill, self, dtype, device, requires_grad):
+    """A new tensor shaped like ``self``, laid out like ``clone()`` would lay it out."""
+    if self.is_sparse:
+        raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name="*_like"))
+    dtype = check_dtype(dtype, "zeros_like")
+    dtype = dtype or self.dtype
+    strides = _strides.preserve_format_strides(self._size, self._stride)
+    t = Tensor._from_values(np.full(self._size, fill, dtype=dtype._numpy_type), dtype,
+                            as_device(device) or self.device, strides)
+    return with_requires_grad(t, requires_grad)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(0, input, dtype, device, requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(1, input, dtype, device, requires_grad)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(0, input, dtype, device, requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(fill_value, input, dtype, device, requires_grad)
+
+
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    t = zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return plain_kernel_writes(t, (self,))
+
+
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    t = ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return plain_kernel_writes(t, (self,))
+
+
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    t = full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return plain_kernel_writes(t, (self,))

@@ -1,0 +1,121 @@
+"""Reading ``tensor(data)``'s data: Python numbers and nested lists to an array.
+
+``torch.tensor([[1, 2], [3, 4.5]])`` has to decide two things before any
+memory is allocated, and this module decides them as torch does:
+
+* **the dtype**, when none is given: a bool, an int or a float gives bool,
+  int64 or the default float dtype; a numpy number or a tensor keeps its own;
+  a list promotes its elements' dtypes (float beats int, int beats bool).
+* **the numbers**: the shape is read along the first element of each level,
+  every list is checked against it, and each element is converted with
+  torch's checks (a string is refused, an int too big for the dtype raises).
+
+Nothing here touches a tensor's memory: the result is a numpy array that
+``_creation`` copies into a new storage.
+"""
+
+import builtins
+import functools
+
+import numpy as np
+
+from . import _messages
+from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
+from ._dtype import overflows, promote_types
+from ._tensor import Tensor
+
+# torch also accepts the Python types as dtypes.
+_PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
+
+
+def check_dtype(dtype, fn):
+    """The dtype argument as a reftorch dtype (or None), with torch's TypeError otherwise."""
+    if dtype in _PYTHON_TYPES:
+        return _PYTHON_TYPES[dtype]
+    if dtype is not None and not isinstance(dtype, dtype_type):
+        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+    return dtype
+
+
+def infer_dtype(data):
+    """The dtype ``tensor(data)`` picks. A Python bool, int or float gives
+    bool, int64 or the default float dtype; a numpy number or a tensor keeps
+    its own dtype; a list promotes its elements' dtypes (float beats int, int
+    beats bool). An empty list is the default float dtype."""
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, np.generic):  # before float: numpy's float64 is a Python float too
+        return from_numpy_dtype(data.dtype)
+    if isinstance(data, builtins.bool):
+        return bool_
+    if isinstance(data, int):
+        return int64
+    if isinstance(data, builtins.float):
+        return get_default_dtype()
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(data, (list, tuple)):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    dtypes = [infer_dtype(item) for item in data]
+    return functools.reduce(promote_types, dtypes) if dtypes else get_default_dtype()
+
+
+def _infer_shape(data):
+    """The shape, read (as torch reads it) along the first element of each level."""
+    shape = []
+    while isinstance(data, (list, tuple)):
+        shape.append(len(data))
+        if not data:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _number(x, dtype):
+    """One element, checked the way torch converts it to ``dtype``."""
+    if isinstance(x, Tensor):
+        if x.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        x = x.item()
+    if dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number, np.bool_)):
+        raise TypeError(f"must be real number, not {type(x).__name__}")
+    if not dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number, np.bool_)):
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    if isinstance(x, int) and not dtype.is_floating_point and not -2 ** 63 <= x < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if overflows(x, dtype):
+        raise RuntimeError(_messages.SCALAR_OVERFLOW.format(str(dtype)[6:]))
+    return x
+
+
+def _flat_numbers(data, shape, dtype, dim=0):
+    """All elements in row-major order, checking every list against ``shape``."""
+    if dim == len(shape):
+        return [_number(data, dtype)]
+    if not isinstance(data, (list, tuple)):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
+    return [x for item in data for x in _flat_numbers(item, shape, dtype, dim + 1)]
+
+
+def _array_of(numbers, dtype):
+    """Checked numbers (see ``_number``) as a numpy array of ``dtype``.
+
+    An integer dtype cuts floats toward zero, and a uint8 takes -255 ... -1
+    around (-1 is 255), as torch's conversion does; a float too big for the
+    dtype becomes inf.
+    """
+    with np.errstate(all="ignore"):
+        if dtype.is_floating_point:
+            return np.array(numbers, dtype=np.float64).astype(dtype._numpy_type)
+        if dtype is bool_:
+            return np.array(numbers).astype(np.bool_)
+        return np.array([int(x) for x in numbers], dtype=np.int64).astype(dtype._numpy_type)
+
+
+def array_of_data(data, dtype):
+    """``data`` (a number or nested lists of them) as a numpy array of ``dtype``."""
+    shape = _infer_shape(data)
+    numbers = _flat_numbers(data, shape, dtype) if 0 not in shape else []
+    return _array_of(numbers, dtype).reshape(shape)

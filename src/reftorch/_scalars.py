@@ -1,0 +1,60 @@
+"""A tensor's numbers as Python objects: ``item()``, ``tolist()``, ``float(t)``, ``len(t)`` ...
+
+Each of these reads the tensor's elements and hands out *new Python objects*
+(floats, ints, bools, nested lists): nothing they return shares memory with
+the tensor, and nothing about the tensor changes (no version bump, no graph).
+``item()`` and ``float(t)`` need exactly one element; ``bool(t)`` too, which
+is why ``if t:`` on a longer tensor raises. ``iter(t)`` and ``len(t)`` walk
+the first dimension: each ``t[i]`` is a view, not a number.
+``_tensor_methods`` attaches these functions to ``Tensor``.
+"""
+
+from . import _messages
+
+
+def tolist(self):
+    return self._elements().tolist()
+
+
+def item(self):
+    if self.numel() != 1:
+        raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+    return self._elements().reshape(()).item()
+
+
+def __len__(self):
+    if self.dim() == 0:
+        raise TypeError("len() of a 0-d tensor")
+    return self._size[0]
+
+
+def __iter__(self):
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter([self[i] for i in range(self._size[0])])
+
+
+def __bool__(self):
+    if self.numel() != 1:
+        raise RuntimeError(_messages.BOOL_AMBIGUOUS)
+    return bool(self.item())
+
+
+def __float__(self):
+    return float(self.item())
+
+
+def __int__(self):
+    return int(self.item())
+
+
+def __index__(self):
+    if self._dtype.is_floating_point or self.numel() != 1:
+        raise TypeError(_messages.NOT_AN_INDEX)
+    return int(self.item())
+
+
+def __format__(self, spec):
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec)
