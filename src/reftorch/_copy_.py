@@ -16,7 +16,7 @@
 import numpy as np
 
 from . import _messages
-from ._inplace import check_inplace_shape, check_no_partial_overlap, write_inplace
+from ._inplace import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node
@@ -47,6 +47,7 @@ def copy_(self, src, non_blocking=False):
         ))
 
     def new_values():
+        check_no_internal_overlap(self)
         check_no_partial_overlap(self, src)
         check_inplace_shape(self, src)
         return values_of(src, self.dtype)

@@ -44,6 +44,21 @@ def check_inplace(self, recording):
         raise RuntimeError(_messages.LEAF_INPLACE)
 
 
+def check_no_internal_overlap(self):
+    """Refuse to write into a tensor whose elements share memory with each other.
+
+    An expanded tensor (a stride of 0 over a size above 1) has many elements
+    in one slot: writing different numbers into them cannot work. torch's
+    element-wise writes (``add_``, ``copy_``, ``fill_`` with a tensor) refuse;
+    ``fill_`` and ``zero_`` with a number write one value everywhere and are
+    allowed. Other overlapping layouts are "too hard" to detect, as in torch.
+    """
+    if _strides.is_non_overlapping_and_dense(self._size, self._stride):
+        return
+    if any(stride == 0 and size > 1 for size, stride in zip(self._size, self._stride)):
+        raise RuntimeError(_messages.INTERNAL_OVERLAP)
+
+
 def check_no_partial_overlap(self, other):
     """Refuse to write into memory that is also being read, unless exactly the same elements.
 
@@ -153,6 +168,7 @@ def check_inplace_shape(self, other):
 def _arith_inplace(self, other, compute, make_node, alpha=None):
     """Compute as the out-of-place op does (``_math.binary_values``), then write."""
     def new_values():
+        check_no_internal_overlap(self)
         check_no_partial_overlap(self, other)
         dtype = check_inplace_dtype(self, other)
         return binary_values(self, other, compute, dtype, alpha)
@@ -223,7 +239,11 @@ def fill_(self, value):
             raise RuntimeError(
                 _messages.FILL_VALUE_DIM.format(value.dim())
             )
-        return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward3(self, value), value)
+        def new_values():
+            check_no_internal_overlap(self)
+            return values_of(value, self.dtype)
+
+        return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
     check_scalar(value, self.dtype)
     return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward2(self))
 

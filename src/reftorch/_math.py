@@ -128,14 +128,16 @@ class MulBackward0(Node):
         super().__init__(a, b)
         self.a, self.b = a, b
         # Each input's gradient needs the *other* input: save only what is needed.
-        self.saved_b = self.save(b) if isinstance(b, Tensor) and self.needs_input_grad(0) else b
+        save_b = self.save if isinstance(b, Tensor) else self.save_number
+        self.saved_b = save_b(b) if self.needs_input_grad(0) else None
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
         g = grad._elements()
         grads = [None, None]
         if self.needs_input_grad(0):
-            other = self.saved_b.unpack()._elements() if isinstance(self.b, Tensor) else self.b
+            other = self.saved_b.unpack()
+            other = other._elements() if isinstance(other, Tensor) else other
             grads[0] = _grad_for(self.a, g * other)
         if self.needs_input_grad(1):
             grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._elements())
@@ -148,12 +150,13 @@ class DivBackward0(Node):
     def __init__(self, a, b, old_self=None):
         super().__init__(a, b)
         self.a, self.b = a, b
-        self.saved_b = self.save(b) if isinstance(b, Tensor) else None
+        self.saved_b = self.save(b) if isinstance(b, Tensor) else self.save_number(b)
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
         g = grad._elements()
-        b = self.saved_b.unpack()._elements() if self.saved_b is not None else self.b
+        b = self.saved_b.unpack()
+        b = b._elements() if isinstance(b, Tensor) else b
         grads = [None, None]
         if self.needs_input_grad(0):
             grads[0] = _grad_for(self.a, g / b)

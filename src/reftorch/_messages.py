@@ -217,6 +217,10 @@ LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place 
 INPLACE_RESULT_CAST = "result type Float can't be cast to the desired output type {}"
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 FILL_VALUE_DIM = "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions."
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 INPLACE_OVERLAP = (
     "unsupported operation: some elements of the input tensor and the written-to tensor "
     "refer to a single memory location. Please clone() the tensor before performing the "

@@ -59,8 +59,6 @@ _METHODS = {
     "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
     "backward": variable.backward,
-    # course/04 shows this one as Tensor._accumulate_grad; it lives in autograd/graph.
-    "_accumulate_grad": graph.accumulate_grad,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__,

@@ -262,12 +262,12 @@ def test_course_notebook_runs_and_steps(lab, browser):
             assert _state(widget)["step"] == "2"
             assert widget.locator(".md-statements li.md-current").inner_text().startswith("b = a")
 
-            # The second diagram runs on reftorch: .data gets its own counter, detach() shares a's.
+            # The second diagram runs on reftorch: r = c[0] is a view of the clone c, so writing r moves C2.
             second = page.locator(".md-widget").nth(1)
             second.locator(".md-figure").click()
             page.keyboard.press("End")
             s = _state(second)
-            assert s["step"] == "4" and "Version counter C2 of T2 (e) went from 0 to 1" in s["narration"]
+            assert s["step"] == "4" and "Version counter C2 of T2 (c) and T3 (r) went from 0 to 1" in s["narration"]
             page.screenshot(path=str(ARTIFACTS / "memory-diagram-lab-page.png"), full_page=True)
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "memory-diagram-failure.png"), full_page=True)

@@ -519,3 +519,24 @@ def test_gradient_of_a_transposed_leaf_has_the_leafs_strides():
         print(leaf.grad, leaf.grad.stride())
         """
     )
+
+
+def test_a_number_saved_for_backward_is_freed_with_the_graph():
+    assert_same(
+        """
+        for make in (lambda a: a * 2, lambda a: 2 * a, lambda a: a / 2, lambda a: a + 2, lambda a: a - 2):
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            y = make(a).sum()
+            y.backward()
+            try:
+                y.backward()
+                print("second backward ran", a.grad)
+            except RuntimeError as err:
+                print(str(err)[:60], a.grad)
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (a * 2).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        print(a.grad)
+        """
+    )

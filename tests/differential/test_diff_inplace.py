@@ -276,3 +276,37 @@ def test_alpha_that_suits_the_result_dtype():
 print(torch.tensor([1, 2]).add(3.0, alpha=0.5), torch.tensor([True]).add(torch.tensor([True]), alpha=2))
 print(torch.tensor([True]).add(torch.tensor([False]), alpha=True), torch.tensor([1, 2]).add(3, alpha=2))
 """)
+
+
+def test_writing_into_an_expanded_tensor_is_refused_unless_one_number_fills_it():
+    assert_same(
+        """
+        def attempt(name, f):
+            e = torch.tensor([1.0, 2.0]).expand(3, 2)
+            try:
+                f(e)
+                print(name, "ok", e.tolist(), e._version)
+            except RuntimeError as err:
+                print(name, err, e.tolist(), e._version)
+        attempt("add_", lambda e: e.add_(1))
+        attempt("mul_", lambda e: e.mul_(2))
+        attempt("iadd", lambda e: e.__iadd__(1))
+        attempt("copy_", lambda e: e.copy_(torch.ones(3, 2)))
+        attempt("copy_ 0-d", lambda e: e.copy_(torch.tensor(4.0)))
+        attempt("fill_ number", lambda e: e.fill_(4.0))
+        attempt("fill_ tensor", lambda e: e.fill_(torch.tensor(4.0)))
+        attempt("zero_", lambda e: e.zero_())
+        attempt("setitem all", lambda e: e.__setitem__(slice(None), 4.0))
+        attempt("setitem ...", lambda e: e.__setitem__(Ellipsis, 4.0))
+        attempt("setitem row", lambda e: e.__setitem__(0, 4.0))
+        attempt("setitem column", lambda e: e.__setitem__((slice(None), 0), 4.0))
+        x = torch.ones(3, requires_grad=True)
+        try:
+            x.expand(2, 3).add_(1)
+        except RuntimeError as err:
+            print(err)
+        c = torch.tensor([1.0, 2.0]).expand(3, 2).clone()
+        c.add_(1)
+        print(c, c.stride())
+        """
+    )
