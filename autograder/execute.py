@@ -75,9 +75,11 @@ class GuardedExecute(Execute):
     def _kernel_name_default(self):
         return "python3"
 
-    @default("kernel_manager_class")
-    def _kernel_manager_class_default(self):
-        return GradingKernelManager  # a sandbox per kernel (autograder.grading_kernels)
+    def __init__(self, *args, **kwargs):
+        # a sandbox per kernel (autograder.grading_kernels); nbgrader's Execute would
+        # otherwise pass AsyncKernelManager here (configuration still wins)
+        kwargs.setdefault("kernel_manager_class", GradingKernelManager)
+        super().__init__(*args, **kwargs)
 
     # -- the run --------------------------------------------------------------------------
 
