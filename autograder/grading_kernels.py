@@ -39,6 +39,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 
@@ -105,6 +106,7 @@ class Zygote:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
             env=kernel_environment(os.environ, sandboxed), start_new_session=True)
         self._ready = None
+        self._lock = threading.Lock()
 
     def wait_ready(self):
         if self._ready is None:
@@ -113,10 +115,11 @@ class Zygote:
 
     def launch(self, request):
         """Ask for a kernel; returns its pid."""
-        self.wait_ready()
-        self.process.stdin.write(json.dumps(request).encode() + b"\n")
-        self.process.stdin.flush()
-        reply = _read_reply(self.process.stdout, "the kernel zygote")
+        with self._lock:
+            self.wait_ready()
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+            reply = _read_reply(self.process.stdout, "the kernel zygote")
         if "error" in reply:
             raise RuntimeError("the kernel zygote could not start a kernel: %s" % reply["error"])
         return int(reply["pid"])
@@ -245,20 +248,21 @@ class SandboxProvisioner(LocalProvisioner):
         km = self.parent
         cwd = str(kwargs.get("cwd") or os.getcwd())
         request = {"argv": cmd[cmd.index("-f"):], "env": kwargs["env"], "cwd": cwd, "sandbox": None}
-        loop = asyncio.get_running_loop()
+        # Started from this (the event loop's) thread, not a pool thread: bwrap's
+        # --die-with-parent and the launcher's parent-death signal follow the thread
+        # that started them.  Both calls return within milliseconds.
         sandbox = None
         if not km.unsandboxed:
             _copy_notebooks(cwd, os.path.join(km.kernel_dir, "notebooks"))
             limits = km.limits()
-            sandbox = await loop.run_in_executor(None, Sandbox, km.kernel_dir, limits)
+            sandbox = Sandbox(km.kernel_dir, limits)
             request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": km.kernel_dir,
                                   "limits": dataclasses.asdict(limits)}
         try:
             if km.warm:
-                zygote = start_zygote(sandboxed=not km.unsandboxed)
-                launcher, pid = None, await loop.run_in_executor(None, zygote.launch, request)
+                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed).launch(request)
             else:
-                launcher, pid = await loop.run_in_executor(None, cold_launch, request)
+                launcher, pid = cold_launch(request)
         except BaseException:
             if sandbox is not None:
                 sandbox.close()

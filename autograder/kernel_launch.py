@@ -174,7 +174,6 @@ def run_kernel(request):
     if sandbox:
         _give_to(sandbox["uid"], folder, HOME)
         _become(sandbox["uid"])
-        os.chdir(folder)
     app.start()
 
 
