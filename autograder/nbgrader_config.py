@@ -39,7 +39,9 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
-# stdout, timeouts and watchdog, dead kernels, output cap, tampering check).
+# stdout, timeouts and watchdog, dead kernels, output cap, tampering check). Each of
+# its kernels runs in a bubblewrap sandbox (autograder/grading_kernels.py: needs root
+# and bwrap); for trusted notebooks only: --GradingKernelManager.unsandboxed=True
 c.Autograde.autograde_preprocessors = [
     "autograder.execute.GuardedExecute",
     "nbgrader.preprocessors.IgnorePattern",
