@@ -281,3 +281,16 @@ def test_grading_refuses_without_a_sandbox_unless_told(fixture_course, monkeypat
     with pytest.raises(sandbox_module.SandboxUnavailable) as refusal:
         autograde(fixture_course, "fixture", progress=False)
     assert "bubblewrap" in str(refusal.value) and "--unsandboxed" in str(refusal.value)
+
+
+def test_the_run_deadline_ends_a_notebook_that_outlasts_every_other_limit(battle):
+    config = battle["config"]
+    _submit(config, "sleeper", "import time\ntime.sleep(3600)\n" + hostile.CORRECT)
+    patient = dict(CONFIG, **{"Execute.timeout": 7200, "GuardedExecute.notebook_timeout": 7200})
+    started = time.monotonic()
+    run = autograde(config, "fixture", ["sleeper"], workers=1, progress=False,
+                    shard_config=patient, deadline=15)
+    assert time.monotonic() - started < 15 + 30
+    assert run.failed == {"sleeper": "the run's deadline passed before it was graded"}
+    assert _total(config, "sleeper") == 0
+    assert _no_kernel_left() == []  # the worker ended itself, and its kernel with it
