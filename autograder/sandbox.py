@@ -35,6 +35,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 from .course import CourseError
 
@@ -79,13 +80,31 @@ def bwrap_path():
     return shutil.which("bwrap")
 
 
+_probed = {}  # bwrap path -> why a trial sandbox failed ("" when it worked)
+
+
 def why_unavailable():
-    """``None`` when kernels can be sandboxed here, else the reason in a few words."""
-    if not bwrap_path():
+    """``None`` when kernels can be sandboxed here, else the reason in a few words.
+
+    The first call builds and removes one empty sandbox, so a machine where
+    bwrap is installed but may not create namespaces (an unprivileged
+    container) is found out before any student is graded.
+    """
+    bwrap = bwrap_path()
+    if not bwrap:
         return "bubblewrap (`bwrap`) is not installed"
     if os.geteuid() != 0:
         return "the grader is not running as root (the sandbox switches each kernel to a uid of its own)"
-    return None
+    if bwrap not in _probed:
+        folder = tempfile.mkdtemp(prefix="autograder-probe-")
+        try:
+            Sandbox(folder).close()
+            _probed[bwrap] = ""
+        except (OSError, RuntimeError) as error:
+            _probed[bwrap] = "bubblewrap cannot build a sandbox here (%s)" % error
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    return _probed[bwrap] or None
 
 
 def require_sandbox():

@@ -294,3 +294,15 @@ def test_the_run_deadline_ends_a_notebook_that_outlasts_every_other_limit(battle
     assert run.failed == {"sleeper": "the run's deadline passed before it was graded"}
     assert _total(config, "sleeper") == 0
     assert _no_kernel_left() == []  # the worker ended itself, and its kernel with it
+
+
+def test_the_command_line_refuses_when_bwrap_cannot_sandbox(fixture_course, tmp_path):
+    fake = tmp_path / "bwrap"  # a bwrap that may not create namespaces, as in some containers
+    fake.write_text("#!/bin/sh\necho 'bwrap: Creating new namespace failed' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    env = dict(os.environ, PATH=str(tmp_path) + os.pathsep + os.environ["PATH"])
+    result = subprocess.run([sys.executable, "-m", "autograder", "--root",
+                             fixture_course.CourseDirectory.root, "autograde", "--no-progress"],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 2
+    assert "Creating new namespace failed" in result.stderr and "--unsandboxed" in result.stderr
