@@ -101,10 +101,15 @@ class Zygote:
     """The grading process's end of the pipe to its zygote (``autograder.kernel_zygote``)."""
 
     def __init__(self, sandboxed=True):
+        env = kernel_environment(os.environ, sandboxed)
+        if sandboxed:  # a home of its own on the host, not the kernels' /tmp/home
+            home = os.path.join(_kernel_folders_root(), "zygote-home")
+            os.makedirs(home, mode=0o700, exist_ok=True)
+            env.update(HOME=home, MPLCONFIGDIR=home)
         self.process = subprocess.Popen(
             [sys.executable, "-P", "-m", "autograder.kernel_zygote"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
-            env=kernel_environment(os.environ, sandboxed), start_new_session=True)
+            env=env, start_new_session=True)
         self._ready = None
         self._lock = threading.Lock()
 
@@ -225,8 +230,8 @@ class KernelProcess:
         self.kill()
 
     def close(self):
+        self.kill()  # also when the kernel is gone: its daemons may not be
         if self._pidfd is not None:
-            self.kill()
             os.close(self._pidfd)
             self._pidfd = None
         if self.launcher is not None:

@@ -32,10 +32,12 @@ import sys
 
 from . import kernel_launch
 
-# What every grading kernel needs, imported once here.
+# What every grading kernel needs, imported once here.  Not matplotlib: its inline
+# backend hooks into the IPython shell when imported, and no shell exists here, so
+# a notebook that plots imports it in its own kernel, as a fresh kernel would.
 PRELOAD = ["numpy", "torch", "reftorch", "autograder.checks", "autograder.kernel_setup",
            "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger", "ipykernel.zmqshell",
-           "IPython", "IPython.core.completerlib", "matplotlib_inline.backend_inline", "jedi"]
+           "IPython", "IPython.core.completerlib", "jedi"]
 
 
 def _reap(signum, frame):
