@@ -76,8 +76,16 @@ def next_uid():
 _kernel_folders = None
 
 
+def use_kernel_folders(folder):
+    """Keep this process's kernel folders in ``folder`` (a grading worker: inside its run's folder)."""
+    global _kernel_folders
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    _kernel_folders = folder
+
+
 def _kernel_folders_root():
-    """``/tmp/autograder-kernels-*``: this process's kernel folders, removed when it exits."""
+    """Where this process's kernel folders go: by default ``/tmp/autograder-kernels-*``,
+    removed when the process exits."""
     global _kernel_folders
     if _kernel_folders is None or not os.path.isdir(_kernel_folders):
         _kernel_folders = tempfile.mkdtemp(prefix="autograder-kernels-")

@@ -35,7 +35,7 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
-from . import execute, shared_engine
+from . import execute, grading_kernels, shared_engine
 from .course import course_config, db_url, release_notebook
 from .collect import NOTES_FILE
 from .merge import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS
@@ -189,9 +189,10 @@ def start_worker(spec):
     if spec.get("deadline") is not None:
         _end_at_deadline(spec["deadline"])
     shared_engine.install()
+    # kernel folders inside the run's folder, which the parent removes (workers skip atexit)
+    grading_kernels.use_kernel_folders(os.path.join(spec["work"], "kernels-%d" % os.getpid()))
     if spec.get("warm"):
-        from .grading_kernels import start_zygote
-        start_zygote(sandboxed=not spec.get("unsandboxed"))  # imports torch while nbgrader loads
+        grading_kernels.start_zygote(sandboxed=not spec.get("unsandboxed"))  # imports torch now
     _worker = Worker(spec)
 
 
