@@ -271,6 +271,9 @@ class SandboxProvisioner(LocalProvisioner):
             sandbox = Sandbox(km.kernel_dir, limits)
             request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": km.kernel_dir,
                                   "limits": dataclasses.asdict(limits)}
+            # only the folder's name (the assignment): the zygote's memory, which later
+            # kernels are forked from, keeps no student's id or path
+            request["cwd"] = os.path.basename(cwd.rstrip("/"))
         try:
             if km.warm:
                 launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed).launch(request)

@@ -7,7 +7,7 @@ pid).  A request is a JSON object::
 
     {"argv": ["-f", "<kernel dir>/kernel.json", ...],   ipykernel's arguments
      "env": {...},                                      the kernel's whole environment
-     "cwd": "<folder of the notebook on the host>",
+     "cwd": "<folder of the notebook>" (unsandboxed) or "<its name>" (sandboxed),
      "sandbox": null, or {"pid": <first process of the sandbox>, "uid": <kernel's uid>,
                           "kernel_dir": "...", "limits": {...}}}
 
