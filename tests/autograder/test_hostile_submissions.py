@@ -219,9 +219,10 @@ def test_a_disk_bomb_fills_only_its_own_small_tmpfs(battle):
 def test_a_huge_error_message_is_graded(battle):
     config = battle["config"]
     assert _total(config, "huge_error") == 5
-    # formatting a 50 MB message runs the kernel into its own memory limit, not the grader's
+    # the error is in the notebook (possibly cut short: formatting 50 MB can run the kernel
+    # into its memory limit, or a loaded machine into the cell's timeout)
     errors = [o.ename for o in _outputs(_graded(config, "huge_error")) if o.output_type == "error"]
-    assert errors and set(errors) <= {"ValueError", "MemoryError"}
+    assert errors and set(errors) <= {"ValueError", "MemoryError", "CellTimeoutError"}
 
 
 def _outputs(notebook):
