@@ -6,8 +6,9 @@ repository; see autograder/README.md for a whole term):
     generate  [a ...]                    solutions/ -> exercises/ (nbgrader generate_assignment)
     collect   FOLDER [--assignment a]    zips or folders of submissions -> autograder/submitted/
               [--roster CSV] [--manifest CSV] [--pick refuse|newest|ask]
-    autograde [a ...] [--workers N]      grade everyone who submitted (parallel shards;
-              [--students s ...] [--cold]   default: every assignment)
+    autograde [a ...] [--workers N]      grade everyone who submitted (parallel workers, a
+              [--students s ...] [--cold]   sandbox per kernel; default: every assignment)
+              [--unsandboxed]
     feedback  [a ...]                    HTML feedback without hidden tests
     export    [--to grades.csv]          one CSV row per student and assignment
     report    [a ...] [--plots DIR]      per-assignment and per-test summary + histograms
@@ -61,8 +62,12 @@ def cmd_autograde(args):
     config = _config(args)
     assignments = args.assignments or source_assignments(config)
     students = {a: args.students for a in assignments} if args.students else None
+    if args.unsandboxed:
+        print("warning: grading without a sandbox: the notebooks run with your rights",
+              file=sys.stderr)
     runs = autograde_all(config, assignments, students, workers=args.workers,
-                         warm=not args.cold, progress=not args.no_progress)
+                         warm=not args.cold, progress=not args.no_progress,
+                         unsandboxed=args.unsandboxed)
     for run in runs.values():
         print("%s: graded %d submission(s)" % (run.assignment, len(run.graded)))
         for student, reason in sorted(run.failed.items()):
@@ -134,9 +139,11 @@ def build_parser():
     p.add_argument("assignments", nargs="*")
     p.add_argument("--students", nargs="*", help="only these students")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="parallel shards (default: number of cores)")
+                   help="parallel workers (default: number of cores)")
     p.add_argument("--cold", action="store_true",
                    help="start each kernel from scratch (stock nbgrader) instead of forking warm ones")
+    p.add_argument("--unsandboxed", action="store_true",
+                   help="run kernels without a sandbox, with your rights (trusted notebooks only)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(run=cmd_autograde)
 

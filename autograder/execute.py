@@ -32,7 +32,6 @@ a markdown cell at its top (so in feedback).
 import ast
 import json
 import os
-import signal
 import threading
 import time
 
@@ -42,6 +41,7 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import Execute
 from traitlets import Integer, List, Unicode, default
 
+from .grading_kernels import GradingKernelManager
 from .kernel_setup import KERNEL_ARGUMENTS, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
 from .notes import notes_markdown
 from .truncate import TruncateOutputs
@@ -80,6 +80,12 @@ class GuardedExecute(Execute):
     @default("kernel_name")
     def _kernel_name_default(self):
         return "python3"
+
+    def __init__(self, *args, **kwargs):
+        # a sandbox per kernel (autograder.grading_kernels); nbgrader's Execute would
+        # otherwise pass AsyncKernelManager here (configuration still wins)
+        kwargs.setdefault("kernel_manager_class", GradingKernelManager)
+        super().__init__(*args, **kwargs)
 
     # -- the run --------------------------------------------------------------------------
 
@@ -128,16 +134,19 @@ class GuardedExecute(Execute):
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
+    def _kernel_process(self):
+        """The kernel's process object (killing it ends the kernel's whole sandbox)."""
+        return getattr(getattr(self.km, "provisioner", None), "process", None)
+
     def _arm_watchdog(self):
-        provisioner = getattr(self.km, "provisioner", None)
-        pid = getattr(provisioner, "pid", None)
-        if pid is None or not self.notebook_timeout:
+        process = self._kernel_process()
+        if process is None or not self.notebook_timeout:
             return
 
         def kill():
             self._watchdog_fired = True
             try:
-                os.kill(pid, signal.SIGKILL)
+                process.kill()
             except OSError:
                 pass
         timer = threading.Timer(self.notebook_timeout, kill)
@@ -199,10 +208,10 @@ class GuardedExecute(Execute):
         add_error(cell, "KernelDied" if "died" in reason else "Stopped", reason)
 
     def _kill_kernel(self):
-        pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
-        if pid is not None:
+        process = self._kernel_process()
+        if process is not None:
             try:
-                os.kill(pid, signal.SIGKILL)
+                process.kill()
             except OSError:
                 pass
 

@@ -1,37 +1,54 @@
-"""Autograde a whole class: shards of students in parallel, one writer for the gradebook.
+"""Autograde a whole class: a pool of workers, one writer for the gradebook.
 
 ``autograde(config, assignment, workers=2)``:
 
-1. splits the students who submitted into ``workers`` shards (round robin);
-2. gives each shard a private course folder with a copy of the gradebook and
-   starts ``python -m autograder.shard`` on it: stock nbgrader Autograde, with
-   kernels forked from a warm zygote unless ``warm=False``;
-3. shows one progress bar fed by the shards' "graded" lines;
-4. when all shards are done, merges each student's grades into the course
-   gradebook (``autograder.merge``) and copies the graded notebooks back.
+1. lists the submissions to grade (every student who submitted, or those named);
+2. refuses to go on if kernels cannot be sandboxed here (``autograder.sandbox``),
+   unless ``unsandboxed=True``;
+3. grades them with a ``concurrent.futures.ProcessPoolExecutor`` of ``workers``
+   processes (``autograder.shard``), one task per submission, with one
+   progress bar.  Each task *returns* its student's grades and graded notebook;
+   a result is accepted only as the answer to the task that asked for that
+   student.  Kernels cannot reach the pool's pipes;
+4. merges each student's grades into the course gradebook (``autograder.merge``)
+   and writes the graded notebooks.
+
+A whole-run deadline (``deadline`` seconds, by default enough for every
+notebook to run into its own time limit) guarantees the run ends: past it,
+the submissions not graded get 0 with that reason and every worker ends
+itself, taking its kernels with it.  A worker that dies takes the pool down
+(that is how ``concurrent.futures`` reports it); its unfinished submissions
+are graded again once, in a fresh pool, before they get 0.
 
 Only this process writes the course gradebook, and only the rows of the
 students it graded.  A student whose grading failed gets 0 with the reason;
 every other student's grade is left exactly as it was.  With ``workers=1``
-the same code runs as one shard, so sequential and parallel runs go through
+the same code runs with one worker, so sequential and parallel runs go through
 identical steps and give identical scores.
 """
 
+import concurrent.futures
 import dataclasses
-import json
+import math
+import multiprocessing
 import os
-import queue
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 
 from tqdm import tqdm
 
+from . import shard
 from .course import (CourseError, autograded_dir, check_assignment, db_url, submitted_students)
 from .merge import merge_student, open_gradebook, record_failure
+from .sandbox import require_sandbox
+
+# Seconds each submission may take before the whole-run deadline, by default:
+# the notebook's own limit (GuardedExecute.notebook_timeout) plus nbgrader's work.
+SECONDS_PER_SUBMISSION = 300 + 60
+STARTUP_SECONDS = 120
 
 
 @dataclasses.dataclass
@@ -42,21 +59,6 @@ class GradeRun:
     timings: list         # one dict per notebook: kernel_start, imports, tests, total
     seconds: float
     workers: int
-
-
-def split(students, workers):
-    """Round-robin shards, so each gets a similar mix of early and late students."""
-    shards = [students[i::workers] for i in range(workers)]
-    return [shard for shard in shards if shard]
-
-
-def _read_lines(shard_id, stream, events):
-    for line in stream:
-        try:
-            events.put((shard_id, json.loads(line)))
-        except json.JSONDecodeError:
-            continue  # not ours (a library printed something)
-    events.put((shard_id, None))
 
 
 def _ensure_in_gradebook(config, assignment):
@@ -74,13 +76,16 @@ def autograde(config, assignment, students=None, **options):
 
 
 def autograde_all(config, assignments, students=None, workers=2, warm=True, progress=True,
-                  shard_config=None, keep_shards=False):
-    """Grade several assignments in one set of shards: ``{assignment: GradeRun}``.
+                  shard_config=None, keep_shards=False, unsandboxed=False, deadline=None):
+    """Grade several assignments with one pool of workers: ``{assignment: GradeRun}``.
 
     ``students`` optionally maps an assignment to the students to grade.
-    The shards' start-up (Python, nbgrader, the zygote's ``import torch``) is
-    paid once for all the assignments.
+    The workers' start-up (Python, nbgrader, the zygote's ``import torch``) is
+    paid once for all the assignments.  ``deadline``: seconds the whole run
+    may take (default: see ``SECONDS_PER_SUBMISSION``).
     """
+    if not unsandboxed:
+        require_sandbox()
     plan = {}
     for assignment in assignments:
         check_assignment(config, assignment)
@@ -94,21 +99,20 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
             everyone = [s for s in everyone if s in wanted]
         plan[assignment] = everyone
     started = time.perf_counter()
+    workers = max(1, workers)
     runs = {a: GradeRun(a, [], {}, [], 0.0, workers) for a in assignments}
-    shards = []  # {assignment: [students]} per shard
-    for assignment, group in plan.items():
-        for index, part in enumerate(split(group, max(1, workers))):
-            while len(shards) <= index:
-                shards.append({})
-            shards[index][assignment] = part
-    total = sum(len(group) for group in plan.values())
-    work = tempfile.mkdtemp(prefix="autograder-shards-")
+    tasks = [(a, s) for a, group in plan.items() for s in group]
+    if deadline is None:
+        deadline = STARTUP_SECONDS + SECONDS_PER_SUBMISSION * math.ceil(len(tasks) / workers)
+    work = tempfile.mkdtemp(prefix="autograder-run-")
     try:
-        if total:
-            timings = _run_shards(config, shards, work, warm, progress, shard_config, runs, total)
-            _merge(config, shards, work, runs)
-            for run in runs.values():
-                run.timings = timings
+        if tasks:
+            spec = {"root": config.CourseDirectory.root, "work": work,
+                    "gradebook": db_url(config)[len("sqlite:///"):], "warm": warm,
+                    "unsandboxed": unsandboxed, "config": shard_config or {},
+                    "deadline": time.monotonic() + deadline}
+            results = _grade_in_pool(spec, tasks, workers, progress, ", ".join(runs))
+            _merge(config, results, runs)
     finally:
         if not keep_shards:
             shutil.rmtree(work, ignore_errors=True)
@@ -117,77 +121,75 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
     return runs
 
 
-def _run_shards(config, shards, work, warm, progress, shard_config, runs, total):
-    """Start one ``autograder.shard`` process per shard; follow them with a progress bar."""
-    db_file = db_url(config)[len("sqlite:///"):]
-    processes = {}
-    events = queue.Queue()
-    for shard_id, plan in enumerate(shards):
-        shard_root = os.path.join(work, "shard%d" % shard_id)
-        os.makedirs(os.path.join(shard_root, "autograder"))
-        shutil.copy(db_file, os.path.join(shard_root, "autograder", "gradebook.db"))
-        spec = {"root": config.CourseDirectory.root, "shard_root": shard_root, "plan": plan,
-                "warm": warm, "config": shard_config or {}}
-        spec_path = os.path.join(work, "shard%d.json" % shard_id)
-        with open(spec_path, "w") as f:
-            json.dump(spec, f)
-        log = open(os.path.join(work, "shard%d.log" % shard_id), "w")
-        process = subprocess.Popen([sys.executable, "-m", "autograder.shard", spec_path],
-                                   stdout=subprocess.PIPE, stderr=log, text=True)
-        processes[shard_id] = (process, log)
-        threading.Thread(target=_read_lines, args=(shard_id, process.stdout, events),
-                         daemon=True).start()
-    reported = set()
-    timings = []
-    running = set(processes)
-    label = "autograde " + ", ".join(runs)
-    with tqdm(total=total, desc=label, unit="submission", disable=not progress,
-              file=sys.stderr) as bar:
-        while running:
-            shard_id, event = events.get()
-            if event is None:
-                running.discard(shard_id)
-            elif "timings" in event:
-                timings.extend(event["timings"])
-            elif "graded" in event or "failed" in event:
-                student = event.get("graded") or event.get("failed")
-                reported.add((event["assignment"], student))
-                if "failed" in event:
-                    runs[event["assignment"]].failed[student] = event["error"]
-                bar.update(1)
-    for shard_id, (process, log) in processes.items():
-        process.wait()
-        log.close()
-        for assignment, group in shards[shard_id].items():
-            for student in group:
-                if (assignment, student) not in reported:
-                    with open(log.name) as f:
-                        tail = f.read().strip().splitlines()[-1:] or ["no output"]
-                    runs[assignment].failed[student] = ("the grading process crashed (%s)"
-                                                        % tail[0][:300])
-    return timings
+def _failure(task, reason):
+    return {"assignment": task[0], "student": task[1], "error": reason, "timings": []}
 
 
-def _merge(config, shards, work, runs):
+def _grade_in_pool(spec, tasks, workers, progress, label):
+    """``{(assignment, student): result}`` for every task, whatever happens to the workers."""
+    results = {}
+    pending = list(tasks)
+    with tqdm(total=len(tasks), desc="autograde " + label, unit="submission",
+              disable=not progress, file=sys.stderr) as bar:
+        for attempt in range(2):
+            if not pending or time.monotonic() >= spec["deadline"]:
+                break
+            pending = _one_pool(spec, pending, workers, results, bar)
+    for task in tasks:
+        if task not in results:
+            reason = ("the grading worker crashed while grading it (twice)" if task in pending
+                      else "the run's deadline passed before it was graded")
+            results[task] = _failure(task, reason)
+    return results
+
+
+def _one_pool(spec, tasks, workers, results, bar):
+    """Grade ``tasks`` in a fresh pool; returns the tasks lost to a worker that died."""
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=min(workers, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
+        initializer=shard.start_worker, initargs=(spec,))
+    futures = {pool.submit(shard.grade_submission, *task): task for task in tasks}
+    lost = []
+    finished = False
+    try:
+        for future in concurrent.futures.as_completed(futures, max(0.0, spec["deadline"] - time.monotonic())):
+            task = futures[future]
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                lost.append(task)
+                continue
+            except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
+                result = _failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+            if not isinstance(result, dict) or (result.get("assignment"), result.get("student")) != task:
+                result = _failure(task, "the grading worker returned a result for someone else")
+            results[task] = result
+            bar.update(1)
+        finished = True
+    except concurrent.futures.TimeoutError:
+        pass  # the workers end themselves at the deadline
+    finally:
+        pool.shutdown(wait=finished, cancel_futures=True)
+    return lost
+
+
+def _merge(config, results, runs):
     course_id = config.CourseDirectory.course_id
     with open_gradebook(db_url(config), course_id) as main:
-        for shard_id, plan in enumerate(shards):
-            shard_root = os.path.join(work, "shard%d" % shard_id)
-            shard_db = "sqlite:///" + os.path.join(shard_root, "autograder", "gradebook.db")
-            with open_gradebook(shard_db, course_id) as shard:
-                for assignment, group in plan.items():
-                    run = runs[assignment]
-                    for student in group:
-                        target = autograded_dir(config, student, assignment)
-                        if student in run.failed:
-                            shutil.rmtree(target, ignore_errors=True)
-                            record_failure(main, assignment, student, run.failed[student], target)
-                            continue
-                        merge_student(main, shard, assignment, student)
-                        source = os.path.join(shard_root, config.CourseDirectory.autograded_directory,
-                                              student, assignment)
-                        shutil.rmtree(target, ignore_errors=True)
-                        shutil.copytree(source, target)
-                        run.graded.append(student)
+        for (assignment, student), result in sorted(results.items()):
+            run = runs[assignment]
+            run.timings.extend(result.get("timings", []))
+            target = autograded_dir(config, student, assignment)
+            shutil.rmtree(target, ignore_errors=True)
+            if result["error"]:
+                run.failed[student] = result["error"]
+                record_failure(main, assignment, student, result["error"], target)
+                continue
+            merge_student(main, result)
+            os.makedirs(target)
+            for name, data in result["files"].items():
+                with open(os.path.join(target, os.path.basename(name)), "wb") as f:
+                    f.write(data)
+            run.graded.append(student)
     for run in runs.values():
         run.graded.sort()

@@ -162,10 +162,21 @@ def import_trusted_modules():
                 pass
 
 
+def _forget_notebook_folder():
+    """Take the kernel's folder off ``sys.path``: nothing there may shadow a module the tests import.
+
+    Kernels are started with ``python -P`` and ``ignore_cwd``, so it should
+    not be there; this makes sure before anything is imported.
+    """
+    here = os.getcwd()
+    sys.path[:] = [p for p in sys.path if p not in ("", ".") and os.path.abspath(p) != here]
+
+
 def install():
     """Route warnings to stdout and fingerprint the trusted objects."""
     global setup_seconds
     started = time.perf_counter()
+    _forget_notebook_folder()
     warnings.showwarning = _show_on_stdout
     import_trusted_modules()
     _fingerprint.clear()
@@ -176,6 +187,7 @@ def install():
 # Passed to every grading kernel; runs install() before the first cell.
 KERNEL_ARGUMENTS = [
     "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.ignore_cwd=True",
     "--IPKernelApp.exec_lines=['import autograder.kernel_setup as _ag_setup', "
     "'_ag_setup.install()', 'del _ag_setup']",
 ]

@@ -1,12 +1,13 @@
-"""Copy one shard's grades into the course gradebook, one student at a time.
+"""Copy one worker's result into the course gradebook, one student at a time.
 
-Each shard autograded its students in a copy of the gradebook (see
-``autograder.shard``).  For every student it graded, this module copies the
-submission (timestamp, late penalty, flag) and every grade and comment into
-the course gradebook through nbgrader's own ``Gradebook`` API, in one
-transaction per student: a student is either fully updated or not at all, and
-no other student's rows are touched.  A student the shard could not grade gets
-0 on every test, and the reason is kept in ``messages.json``.
+A worker (``autograder.shard``) autogrades a student in a copy of the
+gradebook and returns what it found as plain data (``shard.read_grades``).
+For each such result this module writes the submission (timestamp, late
+penalty, flag) and every grade and comment into the course gradebook through
+nbgrader's own ``Gradebook`` API, in one transaction per student: a student is
+either fully updated or not at all, and no other student's rows are touched.
+A student who could not be graded gets 0 on every test, and the reason is
+kept in ``messages.json``.
 """
 
 import json
@@ -19,37 +20,35 @@ from sqlalchemy.exc import SAWarning
 from .execute import MESSAGES_FILE
 
 STUDENT_FIELDS = ("first_name", "last_name", "email", "lms_user_id")
-# what a shard decided, copied field by field into the course gradebook
+# what a worker decided, copied field by field into the course gradebook
 GRADE_FIELDS = ("auto_score", "manual_score", "extra_credit", "needs_manual_grade")
 COMMENT_FIELDS = ("auto_comment", "manual_comment")
 
 
-def merge_student(main, shard, assignment, student):
-    """Copy ``student``'s submission of ``assignment`` from ``shard`` into ``main``."""
+def merge_student(main, result):
+    """Write one worker ``result`` (see ``autograder.shard``) into the gradebook ``main``."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)  # nbgrader's own autoflush notices
-        return _merge_student(main, shard, assignment, student)
+        return _merge_student(main, result)
 
 
-def _merge_student(main, shard, assignment, student):
-    source = shard.find_submission(assignment, student)
+def _merge_student(main, result):
+    assignment, student = result["assignment"], result["student"]
     try:
-        found = shard.find_student(student)
-        fields = {name: getattr(found, name) for name in STUDENT_FIELDS if getattr(found, name, None)}
-        main.update_or_create_student(student, **fields)
-        target = main.update_or_create_submission(assignment, student, timestamp=source.timestamp)
-        for notebook in source.notebooks:
-            target_nb = main.find_submission_notebook(notebook.name, assignment, student)
-            target_nb.flagged = notebook.flagged
-            target_nb.late_submission_penalty = notebook.late_submission_penalty
-            for grade in notebook.grades:
-                copy = main.find_grade(grade.name, notebook.name, assignment, student)
-                for name in GRADE_FIELDS:
-                    setattr(copy, name, getattr(grade, name))
-            for comment in notebook.comments:
-                copy = main.find_comment(comment.name, notebook.name, assignment, student)
-                for name in COMMENT_FIELDS:
-                    setattr(copy, name, getattr(comment, name))
+        main.update_or_create_student(student, **result["student_fields"])
+        target = main.update_or_create_submission(assignment, student, timestamp=result["timestamp"])
+        for notebook in result["notebooks"]:
+            target_nb = main.find_submission_notebook(notebook["name"], assignment, student)
+            target_nb.flagged = notebook["flagged"]
+            target_nb.late_submission_penalty = notebook["late_submission_penalty"]
+            for name, fields in notebook["grades"].items():
+                copy = main.find_grade(name, notebook["name"], assignment, student)
+                for field in GRADE_FIELDS:
+                    setattr(copy, field, fields[field])
+            for name, fields in notebook["comments"].items():
+                copy = main.find_comment(name, notebook["name"], assignment, student)
+                for field in COMMENT_FIELDS:
+                    setattr(copy, field, fields[field])
         main.db.commit()
         return target
     except Exception:

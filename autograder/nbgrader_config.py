@@ -44,7 +44,9 @@ c.Autograde.sanitize_preprocessors = [
 # graded notebook, every test 0 with the reason, feedback as usual (autograder/failsafe.py).
 c.Autograde.exporter_class = "autograder.failsafe.FailSafeExporter"
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
-# stdout, timeouts and watchdog, dead kernels, output cap, tampering check).
+# stdout, timeouts and watchdog, dead kernels, output cap, tampering check). Each of
+# its kernels runs in a bubblewrap sandbox (autograder/grading_kernels.py: needs root
+# and bwrap); for trusted notebooks only: --GradingKernelManager.unsandboxed=True
 c.Autograde.autograde_preprocessors = [
     "autograder.execute.GuardedExecute",
     "autograder.truncate.TruncateOutputs",

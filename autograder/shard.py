@@ -1,46 +1,49 @@
-"""One shard: autograde a group of students in a private copy of the course.
+"""A grading worker: one process of the pool that autogrades submissions one at a time.
 
-nbgrader keeps every grade in one SQLite gradebook and has no parallel mode;
-two nbgrader processes writing the same gradebook would step on each other.
-So each shard works in its own *shard root*, a throw-away folder that looks
-like the course::
+``autograder.grade`` starts its workers with ``concurrent.futures``.  When a
+worker starts (:func:`start_worker`) it makes a private folder that looks
+like the course, its *worker root*::
 
-    <shard>/solutions/<a>     -> symlink to the course's source folder (read only)
-    <shard>/exercises/<a>     -> symlink to the release (for unreadable files)
-    <shard>/autograder/gradebook.db          a copy of the course gradebook
-    <shard>/autograder/submitted/<student>/<a>/   copies of this shard's submissions
+    <worker>/solutions/<a>     -> symlink to the course's source folder
+    <worker>/exercises/<a>     -> symlink to the release (for unreadable files)
+    <worker>/autograder/gradebook.db          a copy of the course gradebook
+    <worker>/autograder/submitted/<student>/<a>/   the submissions it grades, copied in
 
-and runs stock nbgrader ``Autograde`` there, with the course's own
-configuration.  Only the kernels differ when ``warm`` is on: they are forked
-from a zygote that imported torch once (``autograder.warm_kernels``).  The
-parent (``autograder.grade``) copies the results back into the course
-gradebook (``autograder.merge``).
+starts its kernel zygote (``warm``: torch is imported once, in the
+background) and arms the run's deadline: past it the worker ends itself, and
+every kernel it started ends with it.
 
-Run as ``python -m autograder.shard spec.json``, where the spec's ``plan``
-maps each assignment to this shard's students; it prints one JSON line per
-submission as it finishes (``{"assignment": a, "graded": id}`` or
-``{"assignment": a, "failed": id, "error": ...}``), then ``{"timings": [...]}``.
+For each task, :func:`grade_submission` copies one submission in, runs stock
+nbgrader ``Autograde`` on that one student with the course's configuration,
+and *returns* the result: the student's grades and comments read back from
+the worker's gradebook, and the graded notebook.  Returned values travel back
+through the pool's own pipe: no kernel holds it (kernels run in sandboxes and
+inherit no file descriptor), so no notebook can forge or hide a result, and
+``autograder.grade`` accepts each result only as the answer to the task that
+asked for that student.
 """
 
 import json
 import logging
 import os
 import shutil
-import sys
+import threading
+import time
 
 import nbformat
+from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
-from . import execute, shared_engine
-from .course import course_config, release_notebook
+from . import execute, failsafe, grading_kernels, shared_engine
+from .course import course_config, db_url, release_notebook
 from .collect import NOTES_FILE
+from .merge import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS
 from .sanitize import substitute_unreadable
 
-
-def _emit(**record):
-    sys.__stdout__.write(json.dumps(record) + "\n")
-    sys.__stdout__.flush()
+# Files of a graded submission that go back to the course (nothing the student shipped).
+# the graded notebook, its notes, and the traceback of a grading that raised (failsafe)
+RETURNED_FILES = (".ipynb", execute.MESSAGES_FILE, failsafe.LOG_FILE)
 
 
 def _note_in_notebook(path, message):
@@ -76,95 +79,124 @@ def prepare_submission(source_dir, dest_dir, assignment, release_path):
         _note_in_notebook(expected, note)
 
 
-def build_shard_root(spec):
-    root, shard = spec["root"], spec["shard_root"]
-    config = course_config(root)
-    cd = config.CourseDirectory
-    for assignment, students in spec["plan"].items():
-        for folder in (cd.source_directory, cd.release_directory):
-            os.makedirs(os.path.join(shard, folder), exist_ok=True)
-            link = os.path.join(shard, folder, assignment)
-            if not os.path.lexists(link):
-                os.symlink(os.path.join(root, folder, assignment), link)
-        for student in students:
-            prepare_submission(os.path.join(root, cd.submitted_directory, student, assignment),
-                               os.path.join(shard, cd.submitted_directory, student, assignment),
-                               assignment, release_notebook(config, assignment))
-
-
-class _ErrorsByStudent(logging.Handler):
-    """Keeps nbgrader's error log lines, keyed by the student being graded."""
+class _ErrorLog(logging.Handler):
+    """Keeps nbgrader's error log lines while one submission is graded."""
 
     def __init__(self):
         super().__init__(logging.ERROR)
-        self.current = None
-        self.errors = {}
+        self.lines = []
 
     def emit(self, record):
-        if self.current:
-            self.errors.setdefault(self.current, []).append(record.getMessage())
+        self.lines.append(record.getMessage())
 
 
-def grade_assignment(config, assignment, students, log_level):
-    """Run nbgrader's Autograde on ``students``; emits one line per student."""
-    config.CourseDirectory.assignment_id = assignment
-    submitted = os.path.join(config.CourseDirectory.root, config.CourseDirectory.submitted_directory)
-    errors = _ErrorsByStudent()
-    graded = set()
+class Worker:
+    """One worker's state: its private course folder, configuration and deadline."""
 
-    def student_of(notebooks):  # nbgrader passes the glob "*" as student; the path has the id
-        return os.path.relpath(notebooks[0], submitted).split(os.sep)[0] if notebooks else None
+    def __init__(self, spec):
+        self.spec = spec
+        self.root = os.path.join(spec["work"], "worker-%d" % os.getpid())
+        os.makedirs(os.path.join(self.root, "autograder"))
+        shutil.copy(spec["gradebook"], os.path.join(self.root, "autograder", "gradebook.db"))
+        self.course = course_config(spec["root"])
+        overrides = dict(spec.get("config", {}))
+        overrides["GradingKernelManager.warm"] = bool(spec.get("warm"))
+        overrides["GradingKernelManager.unsandboxed"] = bool(spec.get("unsandboxed"))
+        self.overrides = overrides
+        self.log_level = spec.get("log_level", logging.WARNING)
 
-    def before(assignment, student, notebooks):
-        errors.current = student_of(notebooks)
+    def link_assignment(self, assignment):
+        cd = self.course.CourseDirectory
+        for folder in (cd.source_directory, cd.release_directory):
+            os.makedirs(os.path.join(self.root, folder), exist_ok=True)
+            link = os.path.join(self.root, folder, assignment)
+            if not os.path.lexists(link):
+                os.symlink(os.path.join(cd.root, folder, assignment), link)
 
-    def after(assignment, student, notebooks):
-        graded.add(student_of(notebooks))
-        _emit(assignment=config.CourseDirectory.assignment_id, graded=student_of(notebooks))
+    def grade(self, assignment, student):
+        cd = self.course.CourseDirectory
+        self.link_assignment(assignment)
+        prepare_submission(os.path.join(cd.root, cd.submitted_directory, student, assignment),
+                           os.path.join(self.root, cd.submitted_directory, student, assignment),
+                           assignment, release_notebook(self.course, assignment))
+        config = course_config(self.root, **self.overrides)
+        config.CourseDirectory.assignment_id = assignment
+        config.CourseDirectory.student_id = student
+        converter = Autograde(coursedir=CourseDirectory(config=config), config=config)
+        converter.force = True
+        errors = _ErrorLog()
+        converter.log.addHandler(errors)
+        converter.log.setLevel(self.log_level)
+        first_timing = len(execute.TIMINGS)
+        error = None
+        try:
+            converter.start()
+        except Exception as problem:  # nbgrader raises once at the end if the student failed
+            lines = [line for line in errors.lines if "Traceback" not in line] or errors.lines
+            error = (lines[-1].strip().splitlines()[-1] if lines and lines[-1].strip()
+                     else "%s: %s" % (type(problem).__name__, problem))[:500]
+        finally:
+            converter.log.removeHandler(errors)
+        graded = os.path.join(self.root, cd.autograded_directory, student, assignment)
+        if error is None and not os.path.exists(os.path.join(graded, assignment + ".ipynb")):
+            error = "no notebook named %s.ipynb was submitted" % assignment
+        result = {"assignment": assignment, "student": student, "error": error,
+                  "timings": execute.TIMINGS[first_timing:]}
+        if error is None:
+            result.update(read_grades(config, assignment, student))
+            result["files"] = {name: _read(os.path.join(graded, name)) for name in os.listdir(graded)
+                               if name.endswith(RETURNED_FILES) and os.path.isfile(os.path.join(graded, name))}
+        return result
 
-    config.BaseConverter.pre_convert_hook = before
-    config.BaseConverter.post_convert_hook = after
-    converter = Autograde(coursedir=CourseDirectory(config=config), config=config)
-    converter.force = True
-    converter.log.addHandler(errors)
-    converter.log.setLevel(log_level)
-    try:
-        converter.start()
-    except Exception as error:  # nbgrader raises once at the end if any student failed
-        if not errors.errors and not set(students) - graded:
-            raise
-        converter.log.info("shard finished with failures: %s", error)
-    finally:
-        converter.log.removeHandler(errors)
-    for student in students:
-        if student not in graded:
-            missing = "no notebook named %s.ipynb was submitted" % assignment
-            lines = errors.errors.get(student) or [missing]
-            detail = [line for line in lines if "Traceback" not in line][-1:] or lines[-1:]
-            _emit(assignment=assignment, failed=student,
-                  error=detail[0].strip().splitlines()[-1][:500])
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
-def run_shard(spec):
+def read_grades(config, assignment, student):
+    """The student's submission as plain data: what ``autograder.merge`` copies into the course."""
+    with Gradebook(db_url(config), config.CourseDirectory.course_id) as gb:
+        found = gb.find_student(student)
+        submission = gb.find_submission(assignment, student)
+        return {
+            "student_fields": {name: getattr(found, name) for name in STUDENT_FIELDS
+                               if getattr(found, name, None)},
+            "timestamp": submission.timestamp,
+            "notebooks": [{
+                "name": nb.name, "flagged": nb.flagged,
+                "late_submission_penalty": nb.late_submission_penalty,
+                "grades": {g.name: {f: getattr(g, f) for f in GRADE_FIELDS} for g in nb.grades},
+                "comments": {c.name: {f: getattr(c, f) for f in COMMENT_FIELDS} for c in nb.comments},
+            } for nb in submission.notebooks],
+        }
+
+
+_worker = None
+
+
+def _end_at_deadline(deadline):
+    """Past the run's deadline this worker ends at once; its sandboxes and zygote die with it."""
+    def expire():
+        os._exit(70)
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), expire)
+    timer.daemon = True
+    timer.start()
+
+
+def start_worker(spec):
+    """``concurrent.futures`` initializer: set this worker up (see the module docstring)."""
+    global _worker
+    if spec.get("deadline") is not None:
+        _end_at_deadline(spec["deadline"])
     shared_engine.install()
+    # kernel folders inside the run's folder, which the parent removes (workers skip atexit)
+    grading_kernels.use_kernel_folders(os.path.join(spec["work"], "kernels-%d" % os.getpid()))
     if spec.get("warm"):
-        from .warm_kernels import start_zygote
-        start_zygote()  # imports torch in the background while nbgrader starts
-    build_shard_root(spec)
-    overrides = dict(spec.get("config", {}))
-    if spec.get("warm"):
-        overrides["GuardedExecute.kernel_manager_class"] = "autograder.warm_kernels.ForkedKernelManager"
-    for assignment, students in spec["plan"].items():
-        config = course_config(spec["shard_root"], **overrides)
-        grade_assignment(config, assignment, students, spec.get("log_level", logging.WARNING))
-    _emit(timings=execute.TIMINGS)
+        grading_kernels.start_zygote(sandboxed=not spec.get("unsandboxed"))  # imports torch now
+    _worker = Worker(spec)
 
 
-def main():
-    with open(sys.argv[1]) as f:
-        spec = json.load(f)
-    run_shard(spec)
-
-
-if __name__ == "__main__":
-    main()
+def grade_submission(assignment, student):
+    """The task: grade one student's submission of one assignment, return the result (a dict)."""
+    return _worker.grade(assignment, student)

@@ -9,7 +9,7 @@ process.  Nothing else changes: every ``Gradebook`` still has its own
 session and still commits and closes it; ``engine.dispose()`` on close only
 empties the connection pool, and the next session opens a new connection.
 
-Only shard processes (``autograder.shard``) install it: each has its own
+Only grading workers (``autograder.shard``) install it: each has its own
 gradebook file and a single thread.
 """
 

@@ -34,7 +34,7 @@ def cli(root, *args):
 
 
 @pytest.fixture(scope="module")
-def term(tmp_path_factory):
+def term(tmp_path_factory, needs_sandbox):
     names = real_assignments()
     if names:
         sources = {a: os.path.join(REPO, "solutions", a) for a in names}
