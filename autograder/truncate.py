@@ -12,7 +12,9 @@ preprocessor after execution (``Autograde.autograde_preprocessors``), cuts
   error (and its name), so the cell still scores 0;
 * each representation of a result to ``max_chars`` characters; a
   ``text/plain`` that reads as a number is kept as that number, so partial
-  credit is unchanged; images over the limit are dropped.
+  credit is unchanged; html, json and images, which a cut would break, are
+  kept whole up to ``max_rich_chars`` (a plot is tens of kilobytes) and
+  dropped above it.
 """
 
 import re
@@ -48,6 +50,9 @@ class TruncateOutputs(NbGraderPreprocessor):
     max_chars = Integer(
         10_000, help="Characters kept of an error's message and traceback, and of each result field."
     ).tag(config=True)
+    max_rich_chars = Integer(
+        2_000_000, help="Characters kept of an image, html or json result before it is dropped."
+    ).tag(config=True)
 
     def preprocess_cell(self, cell, resources, cell_index):
         self.truncate_cell(cell)
@@ -82,12 +87,13 @@ class TruncateOutputs(NbGraderPreprocessor):
         for mime in list(data):
             value = data[mime]
             size = len(value) if isinstance(value, (str, list)) else len(str(value))
-            if size <= self.max_chars:
+            rich = not mime.startswith("text/") or mime == "text/html"
+            if size <= (self.max_rich_chars if rich else self.max_chars):
                 continue
             if mime == "text/plain":
                 number = _number_text(value) if keep_number else None
                 data[mime] = number if number is not None else _cut(value, self.max_chars)
-            elif mime.startswith("text/") and mime != "text/html":
+            elif not rich:
                 data[mime] = _cut(value, self.max_chars)
             else:  # html, images, json: a cut copy would be broken; the text/plain stays
                 del data[mime]
