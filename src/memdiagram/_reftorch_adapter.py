@@ -55,7 +55,8 @@ class ReftorchAdapter(TensorAdapter):
             return None
         if any(s._released for s in saved):
             return "freed"
-        if any(s._tensor._version != s._version for s in saved):
+        # a saved number (``a * 2`` keeps the 2) has no version to compare
+        if any(getattr(s, "_tensor", None) is not None and s._tensor._version != s._version for s in saved):
             return "modified"
         return "kept"
 

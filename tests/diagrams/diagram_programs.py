@@ -13,7 +13,7 @@ COURSE = pathlib.Path(__file__).resolve().parents[2] / "course"
 
 
 def course_programs():
-    """``{"05_clone.ipynb:1": (statements, namespace)}`` for every step_through call in the course."""
+    """``{"08_clone.ipynb:1": (statements, namespace)}`` for every step_through call in the course."""
     found = {}
     for path in sorted(COURSE.glob("*.ipynb")):
         cells = json.loads(path.read_text())["cells"]

@@ -41,7 +41,7 @@ def steps_of(name):
 
 def test_the_course_programs_are_found():
     assert len(COURSE) >= 9
-    assert COURSE["05_clone.ipynb:1"][0][-1] == "(b * 2).sum().backward()"
+    assert COURSE["08_clone.ipynb:1"][0][-1] == "(b * 2).sum().backward()"
 
 
 @pytest.mark.parametrize("name", list(COURSE) + list(HARD))
@@ -103,7 +103,7 @@ def test_panels_never_overlap_in_any_arrangement(name):
 
 
 def test_narrow_figure_stacks_panels_and_names_storages_instead_of_arrows():
-    w = step_through(COURSE["memory_diagrams.ipynb:1"][0], torch=torch)
+    w = step_through(COURSE["01_reading_memory_diagrams.ipynb:1"][0], torch=torch)
     wide, narrow = fit_svg(w.svgs[4], 2000), fit_svg(w.svgs[4], 366)
     assert 'data-arrangement="wide"' in wide and 'data-arrangement="stacked"' in narrow
     assert '<g class="md-storage-arrows">' in wide and '<g class="md-storage-arrows" display="none">' in narrow
