@@ -13,8 +13,9 @@ row-major strides, ``torch.preserve_format`` for the source's own layout
 """
 
 
-class layout:
-    """One of torch's layouts. There is one object per layout, as in torch."""
+class _Name:
+    """A named singleton that prints as ``torch.<name>``; copying or pickling
+    one gives the same object (pickle looks the name up in this module)."""
 
     def __init__(self, name):
         self._name = name
@@ -23,25 +24,19 @@ class layout:
         return f"torch.{self._name}"
 
     def __reduce__(self):
-        # Layouts are singletons: copying or pickling one gives the same object.
         return self._name
+
+
+class layout(_Name):
+    """One of torch's layouts. There is one object per layout, as in torch."""
 
 
 strided = layout("strided")
 sparse_coo = layout("sparse_coo")
 
 
-class memory_format:
+class memory_format(_Name):
     """How a new tensor lays out its elements in memory."""
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return f"torch.{self._name}"
-
-    def __reduce__(self):
-        return self._name
 
 
 preserve_format = memory_format("preserve_format")

@@ -27,7 +27,6 @@ from .._creation import tensor
 from .._factories import zeros_like
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer, check_supported
 
 
@@ -68,17 +67,8 @@ class Adam(Optimizer):
                 if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
                     p_state["step"] = tensor(float(p_state["step"]), dtype=get_default_dtype())
 
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        _adam_update(param, self.state[param], group)
-        return loss
+    def _update(self, param, group):
+        _adam_update(param, self.state[param], group)
 
 
 def _init_state(state, param, amsgrad):

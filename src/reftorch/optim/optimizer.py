@@ -27,6 +27,7 @@ from itertools import chain
 from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
+from ..autograd.grad_mode import enable_grad, no_grad
 
 
 class Optimizer:
@@ -100,6 +101,22 @@ class Optimizer:
                     p.grad.zero_()
 
     def step(self, closure=None):
+        """One update of every parameter that has a gradient, under ``no_grad``:
+        the optimizer writes into the Parameters in place (their versions move).
+        ``closure`` re-computes the loss with grad enabled, and its result is returned."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for param in group["params"]:
+                    if param.grad is not None:
+                        self._update(param, group)
+        return loss
+
+    def _update(self, param, group):
+        """The update rule of one parameter; each optimizer has its own."""
         raise NotImplementedError
 
     # --- state_dict ---------------------------------------------------------------

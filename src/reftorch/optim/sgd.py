@@ -16,7 +16,6 @@ The buffer lives in ``optimizer.state[param]["momentum_buffer"]``, and
 """
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer, check_supported
 
 
@@ -50,17 +49,8 @@ class SGD(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
 
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        _sgd_update(param, self.state[param] if group["momentum"] != 0 else None, group)
-        return loss
+    def _update(self, param, group):
+        _sgd_update(param, self.state[param] if group["momentum"] != 0 else None, group)
 
 
 def _sgd_update(param, state, group):
