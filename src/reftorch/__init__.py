@@ -44,7 +44,7 @@ Beyond the core
 * Sparse COO tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``,
   ``_sparse_dispatch``.
 * Models and optimizers: ``nn/module``, ``nn/tree``, ``nn/parameter``,
-  ``nn/state_dict``, ``nn/conversion``, ``nn/linear``, ``nn/batchnorm``,
+  ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),

@@ -492,6 +492,13 @@ HOOK_NOT_SERIALIZED = (
 )
 
 MODULE_NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
+MODULE_PRE_HOOK_RESULT = (
+    "forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {got}."
+)
+MODULE_ALWAYS_CALL_HOOK_RAISED = (
+    "module forward hook with ``always_call=True`` raised an exception that was silenced as "
+    "another error was raised in forward: {err}"
+)
 
 STATE_DICT_POSITIONAL = (
     "Positional args are being deprecated, use kwargs instead. Refer to "

@@ -41,21 +41,27 @@ from .graph import AccumulateGrad
 class RemovableHandle:
     """The ticket ``register_hook`` returns: ``remove()`` deletes that one hook.
 
-    It holds only a weak reference to the dict, so it does not keep a tensor's
-    hooks alive. Ids come from one counter shared by all handles.
+    It holds only weak references to the dicts, so it does not keep a tensor's
+    (or a module's) hooks alive. Ids come from one counter shared by all
+    handles. ``extra_dict`` (a dict or a list of dicts) names the side tables
+    a module keeps per hook id (``with_kwargs``, ``always_call``): removing the
+    hook removes its id from them too.
     """
 
     next_id = 0
 
-    def __init__(self, hooks_dict):
+    def __init__(self, hooks_dict, *, extra_dict=None):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.id = RemovableHandle.next_id
         RemovableHandle.next_id += 1
+        extras = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict or [])
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras)
 
     def remove(self):
-        hooks_dict = self.hooks_dict_ref()
-        if hooks_dict is not None and self.id in hooks_dict:
-            del hooks_dict[self.id]
+        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
+            table = ref()
+            if table is not None and self.id in table:
+                del table[self.id]
 
     def __enter__(self):
         return self

@@ -21,7 +21,8 @@ Parameter once, so weights shared inside ``m`` stay shared inside the copy.
 
 The rest of Module lives next door: ``parameters``, ``named_modules`` ... in
 ``tree.py``, ``state_dict`` and ``load_state_dict`` in ``state_dict.py``,
-``to``/``double``/``cuda`` ... in ``conversion.py``.
+``to``/``double``/``cuda`` ... in ``conversion.py``, forward hooks (and what
+copies do with them) in ``hooks.py``.
 """
 
 from collections import OrderedDict
@@ -29,7 +30,7 @@ from collections import OrderedDict
 from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
-from . import conversion as _conversion, state_dict as _state_dict, tree as _tree
+from . import conversion as _conversion, hooks as _hooks, state_dict as _state_dict, tree as _tree
 from .parameter import Parameter
 
 
@@ -43,12 +44,17 @@ class Module:
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", OrderedDict())
+        _hooks.add_hook_tables(self)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(_messages.MODULE_NO_FORWARD.format(name=type(self).__name__))
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        """``forward``, with the module's forward hooks around it (see hooks.py)."""
+        return _hooks.call_with_hooks(self, args, kwargs)
+
+    register_forward_pre_hook = _hooks.register_forward_pre_hook
+    register_forward_hook = _hooks.register_forward_hook
 
     # --- registering ---------------------------------------------------------
 
