@@ -35,8 +35,8 @@ Beyond the core
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
   ``_convert``, ``_scalars``, ``_random``.
-* Types and devices: ``_dtype``, ``_device``, ``_layout``, ``_size``,
-  ``_typename``.
+* Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
+  ``_layout``, ``_size``, ``_typename``.
 * Modes and hooks: ``autograd/inference_mode``, ``autograd/creation_meta``,
   ``autograd/hooks``.
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
@@ -59,6 +59,7 @@ from ._convert import from_numpy
 from ._creation import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
+from ._default_device import get_default_device, set_default_device
 from ._dtype import (
     bool, double, dtype, float, float32, float64, get_default_dtype, int64, long, promote_types,
     set_default_dtype,

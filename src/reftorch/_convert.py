@@ -173,7 +173,7 @@ def numpy(self, *args, force=False):
     if not isinstance(force, builtins.bool):
         raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
     if not force:
-        if self.is_cuda:
+        if self.device.type != "cpu":
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
         if is_grad_enabled() and self.requires_grad:
             raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)

@@ -15,7 +15,7 @@
 
 import numpy as np
 
-from . import _messages
+from . import _messages, _meta
 from ._inplace import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
 from ._math import sum_to_shape, values_of
 from ._tensor import Tensor
@@ -50,6 +50,8 @@ def copy_(self, src, non_blocking=False):
         check_no_internal_overlap(self)
         check_no_partial_overlap(self, src)
         check_inplace_shape(self, src)
+        if isinstance(src, Tensor):
+            _meta.check_copy(self.device, src)
         return values_of(src, self.dtype)
 
     return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)

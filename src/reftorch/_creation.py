@@ -2,7 +2,8 @@
 
 ``tensor(data)`` copies ``data`` into fresh memory, always. Given a tensor it
 still copies (and warns that ``t.detach().clone()`` says the same thing more
-clearly); it keeps that tensor's dtype and device and never keeps its history.
+clearly); it keeps that tensor's dtype and, unless a default device is set
+(``_default_device``), its device, and never keeps its history.
 ``new_tensor`` takes its default dtype and device from ``self``, and nothing
 else. Reading nested lists and picking a dtype is ``_nested_data``'s job;
 tensors filled with one number (``zeros``, ``ones``, ``full``, ``arange``,
@@ -16,7 +17,7 @@ import numpy as np
 
 from . import _messages, _strides
 from ._arguments import MISSING, _check_given
-from ._device import as_device, cpu
+from ._default_device import factory_device
 from ._dtype import from_numpy_dtype
 from ._nested_data import array_of_data, check_dtype, infer_dtype
 from ._tensor import Tensor
@@ -41,14 +42,14 @@ def _from_data(data, dtype, device, requires_grad, caller):
         # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()
         strides = _strides.preserve_format_strides(source._size, source._stride)
-        t = Tensor._from_values(source._elements(), dtype or data.dtype, as_device(device) or data.device, strides)
+        t = Tensor._from_values(source._elements(), dtype or data.dtype, factory_device(device, fallback=data.device), strides)
         return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
     if isinstance(data, np.ndarray):
-        t = Tensor._from_values(data, dtype or from_numpy_dtype(data.dtype), as_device(device) or cpu)
+        t = Tensor._from_values(data, dtype or from_numpy_dtype(data.dtype), factory_device(device))
         return with_requires_grad(t, requires_grad)
     dtype = dtype or infer_dtype(data)
     values = array_of_data(data, dtype)
-    return with_requires_grad(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
+    return with_requires_grad(Tensor._from_values(values, dtype, factory_device(device)), requires_grad)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):

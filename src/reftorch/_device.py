@@ -5,11 +5,12 @@ its bytes are also in ordinary memory, but every rule torch applies to a GPU
 tensor is applied to it (it prints as ``device='cuda:0'``, moving to or from it
 copies, mixing it with a cpu tensor in one operation is an error). That lets
 the tutorials' ``device="cuda"`` examples run on a machine without a GPU.
+``meta`` holds no numbers, only metadata (``_meta``).
 """
 
 from . import _messages
 
-_SUPPORTED = ("cpu", "cuda")
+_SUPPORTED = ("cpu", "cuda", "meta")
 
 
 class device:
@@ -78,7 +79,7 @@ def as_device(value):
 
     ``"cuda"`` means the current GPU, ``cuda:0``, as in torch. Devices other than
     cpu and the simulated cuda are refused with torch's message for a build that
-    lacks them.
+    lacks them. ``meta`` has no index (``"meta:0"`` is ``meta``).
     """
     if value is None:
         return None
@@ -93,8 +94,8 @@ def as_device(value):
         raise RuntimeError(
             _messages.CUDA_INVALID_ORDINAL
         )
-    if d.type == "cpu":
-        return device("cpu")
+    if d.type in ("cpu", "meta"):
+        return device(d.type)
     return d
 
 

@@ -15,7 +15,8 @@ import numpy as np
 from . import _messages, _strides
 from ._arguments import _int_list_arg
 from ._creation import with_requires_grad
-from ._device import as_device, cpu
+from ._default_device import factory_device
+from ._device import as_device
 from ._dtype import check_scalar, get_default_dtype, int64
 from ._nested_data import check_dtype, infer_dtype
 from ._tensor import Tensor
@@ -48,7 +49,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
     values = np.full(size, fill_value)  # cast to dtype (wrapping, as in C) by _from_values
-    return with_requires_grad(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
+    return with_requires_grad(Tensor._from_values(values, dtype, factory_device(device)), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
@@ -90,7 +91,7 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
     count = math.ceil((end - start) / step)
     values = start + np.arange(count, dtype=np.float64) * step
     dtype = dtype or inferred
-    return with_requires_grad(Tensor._from_values(values, dtype, as_device(device) or cpu), requires_grad)
+    return with_requires_grad(Tensor._from_values(values, dtype, factory_device(device)), requires_grad)
 
 
 def _like(fill, self, dtype, device, requires_grad):

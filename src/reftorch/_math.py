@@ -13,7 +13,7 @@ smaller input is summed over the stretched dimensions (``sum_to_shape``).
 
 import numpy as np
 
-from . import _iterator_strides, _messages, _shapes
+from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
 from ._fma import add_scaled
 from ._tensor import Tensor
@@ -68,6 +68,7 @@ def _device_of(*operands):
     devices = [x.device for x in operands if isinstance(x, Tensor) and not (x.dim() == 0 and x.device.type == "cpu")]
     devices = devices or [x.device for x in operands if isinstance(x, Tensor)]
     for d in devices[1:]:
+        _meta.check_same_device(devices[0], d)
         if d != devices[0]:
             raise RuntimeError(
                 _messages.DEVICES_DIFFER.format(devices[0], d)

@@ -491,6 +491,9 @@ HOOK_NOT_SERIALIZED = (
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
 )
 
+META_NO_DATA = "Cannot copy out of meta tensor; no data!"
+META_ITEM = "Tensor.item() cannot be called on meta tensors"
+META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"
 MODULE_NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
 MODULE_PRE_HOOK_RESULT = (
     "forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {got}."

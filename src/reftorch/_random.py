@@ -7,7 +7,7 @@ compares random values with torch; it sets weights explicitly when it does.
 
 import numpy as np
 
-from ._device import as_device, cpu
+from ._default_device import factory_device
 from ._dtype import get_default_dtype
 from ._tensor import Tensor
 from ._version_counter import bump
@@ -21,7 +21,7 @@ def manual_seed(seed):
 
 
 def _make(values, dtype, device, requires_grad):
-    t = Tensor._from_values(values, dtype or get_default_dtype(), as_device(device) or cpu)
+    t = Tensor._from_values(values, dtype or get_default_dtype(), factory_device(device))
     t._requires_grad = requires_grad
     return t
 

@@ -9,14 +9,16 @@ the first dimension: each ``t[i]`` is a view, not a number.
 ``_tensor_methods`` attaches these functions to ``Tensor``.
 """
 
-from . import _messages
+from . import _messages, _meta
 
 
 def tolist(self):
+    _meta.check_readable(self)
     return self._elements().tolist()
 
 
 def item(self):
+    _meta.check_item(self)
     if self.numel() != 1:
         raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
     return self._elements().reshape(()).item()

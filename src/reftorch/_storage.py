@@ -54,9 +54,10 @@ class UntypedStorage:
     def data_ptr(self):
         """The address of the first byte. Equal addresses mean shared memory.
 
-        An allocation of 0 bytes has no address: 0, as in torch.
+        An allocation of 0 bytes, or one on the meta device (which holds no
+        numbers), has no address: 0, as in torch.
         """
-        return self._bytes.ctypes.data if self._bytes.nbytes else 0
+        return self._bytes.ctypes.data if self._bytes.nbytes and self.device.type != "meta" else 0
 
     def typed(self, numpy_type, start=0, stop=None):
         """Bytes ``[start, stop)`` read as elements of one numpy type (no copy).

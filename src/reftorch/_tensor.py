@@ -184,9 +184,10 @@ class Tensor:
     def data_ptr(self):
         """Address of this tensor's first element: storage address plus offset in bytes.
 
-        A tensor with no elements has no first element: 0, as in torch.
+        A tensor with no elements has no first element, and a meta tensor no
+        memory: 0, as in torch.
         """
-        if self.numel() == 0:
+        if self.numel() == 0 or self.device.type == "meta":
             return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 

@@ -48,6 +48,7 @@ because it only asks the tensor questions both can answer: ``dim()``,
 
 import math
 
+from . import _meta
 from ._dtype import get_default_dtype
 
 # torch's default print options (torch.set_printoptions changes them in torch).
@@ -269,7 +270,10 @@ def _str(self):
 
     dtype_name = str(self.dtype)
     default_name = str(get_default_dtype())
-    if self.numel() == 0:
+    if self.device.type == "meta":
+        suffixes += _meta.meta_suffixes(self, default_name)
+        tensor_str = "..."
+    elif self.numel() == 0:
         # No numbers to look at: say the shape (unless it is (0,)) and the dtype.
         if self.dim() != 1:
             suffixes.append("size=" + str(tuple(self.shape)))

@@ -7,7 +7,7 @@ storage, with strides preserved as ``clone()`` preserves them, and a
 back to ``a``'s dtype and device.
 """
 
-from . import _strides
+from . import _meta, _strides
 from ._arguments import _to_arguments
 from ._dtype import bool as bool_, float16, float32, float64, int8, int16, int32, int64, uint8
 from ._tensor import Tensor
@@ -31,6 +31,7 @@ def to(self, *args, **kwargs):
     dtype = dtype or self.dtype
     if device == self.device and dtype is self.dtype and not copy:
         return self
+    _meta.check_copy(device, self)
     strides = _strides.preserve_format_strides(self._size, self._stride)
     out = plain_kernel_writes(Tensor._from_values(self._elements(), dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):

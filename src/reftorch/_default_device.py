@@ -1,0 +1,40 @@
+"""``set_default_device``: where factory functions put a tensor when no device is given.
+
+``torch.set_default_device("meta")`` changes the device every *factory*
+(``zeros``, ``ones``, ``full``, ``empty``, ``arange``, ``rand``, ``randn``, and
+``tensor``) uses when its call names none. ``torch.tensor(t)`` counts as a
+factory: given a cpu tensor it no longer keeps ``t``'s device but copies to
+the default one. Functions that start from an existing tensor are not
+factories and keep that tensor's device: ``*_like``, ``new_tensor``,
+``new_zeros`` ..., ``clone``, ``copy.deepcopy``, and ``from_numpy`` (which
+shares memory and so cannot move). ``set_default_device(None)`` goes back to
+the start: no default, ``get_default_device()`` is cpu again.
+
+Nothing already made moves: the setting changes only where new storages go.
+"""
+
+from ._device import as_device, cpu, device as device_
+
+_default = None  # the device as given; None: no default (factories use cpu, tensor(t) keeps t's)
+
+
+def set_default_device(device):
+    """Remember ``device`` as given (``"meta:0"`` keeps its index, as in torch)."""
+    global _default
+    if device is None:
+        _default = None
+    else:
+        as_device(device)  # refuse a device reftorch cannot make, now rather than later
+        _default = device_(device)
+
+
+def get_default_device():
+    """The default as given if it names an index, else the device a new tensor gets."""
+    if _default is None:
+        return cpu
+    return _default if _default.index is not None else as_device(_default)
+
+
+def factory_device(device, fallback=cpu):
+    """The device a factory call uses: the one it names, else the default, else ``fallback``."""
+    return as_device(device) or as_device(_default) or fallback

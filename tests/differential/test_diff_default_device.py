@@ -1,0 +1,100 @@
+"""set_default_device: which calls follow the default device, which keep their input's,
+and the meta device the course uses as a second device (it has metadata and no numbers).
+
+Every program resets the default device in ``finally``, and deletes its meta
+tensors before it ends: a meta tensor has no numbers for the harness to observe.
+"""
+
+import pytest
+
+from crosscheck.harness import assert_same
+
+
+def test_factories_and_torch_tensor_follow_the_default_device_and_the_rest_keep_their_inputs():
+    assert_same(
+        """
+        import copy
+        import warnings
+        t = torch.ones(2)
+        print(torch.get_default_device())
+        torch.set_default_device("meta")
+        try:
+            print(torch.get_default_device())
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                moved = torch.tensor(t)
+            print([str(w.message)[:40] for w in caught])
+            made = [torch.zeros(2), torch.ones(2, 3), torch.full((2,), 1.0), torch.empty(1),
+                    torch.arange(3), torch.tensor([1.0]), torch.rand(2), torch.randn(2)]
+            kept = [torch.ones_like(t), torch.zeros_like(t), t.new_tensor([1.0]), t.new_zeros(2),
+                    t.clone(), copy.deepcopy(t), t * 2]
+            named = [torch.zeros(2, device="cpu"), torch.tensor(t, device="cpu")]
+            print(t.device, moved.device)
+            print([m.device.type for m in made], [k.device.type for k in kept], [n.device.type for n in named])
+            layer = torch.nn.Linear(2, 1)
+            print(layer.weight.device, layer.weight.shape, layer.weight.requires_grad)
+        finally:
+            torch.set_default_device(None)
+        print(torch.get_default_device(), torch.zeros(1).device)
+        del moved, made, layer
+        """
+    )
+
+
+def test_the_default_device_can_be_set_to_cpu_or_a_device_object_and_bad_names_are_refused():
+    assert_same(
+        """
+        for choice in ["cpu", torch.device("meta"), "meta:0", "cpu"]:
+            torch.set_default_device(choice)
+            print(repr(torch.get_default_device()), torch.ones(1).device)
+        torch.set_default_device(None)
+        for bad in ["nonsense", 3]:
+            try:
+                torch.set_default_device(bad)
+            except RuntimeError as err:
+                print("RuntimeError:", err)
+            finally:
+                torch.set_default_device(None)
+        print(repr(torch.get_default_device()))
+        """
+    )
+
+
+def test_a_meta_tensor_has_metadata_and_a_graph_but_no_numbers():
+    assert_same(
+        """
+        m = torch.ones(2, 3, device="meta", requires_grad=True)
+        y = (m * 2).t()
+        print(m.shape, m.stride(), m.dtype, m.device, m.data_ptr(), m.untyped_storage().data_ptr())
+        print(y.shape, y.stride(), y.grad_fn, y.requires_grad, y.is_leaf)
+        print(repr(m))
+        print(repr(y))
+        print(repr(torch.zeros(0, device="meta")), repr(torch.tensor(2.0, device="meta")))
+        print(repr(torch.zeros(2, dtype=torch.int64, device="meta")), repr(torch.zeros(2).to("meta")))
+        print(repr(torch.zeros(1, device="meta").copy_(torch.ones(1))))
+        del m, y
+        """
+    )
+
+
+@pytest.mark.parametrize("statement, error", [
+    ("m.tolist()", "NotImplementedError"),
+    ("m.item()", "RuntimeError"),
+    ("float(m)", "RuntimeError"),
+    ("m.cpu()", "NotImplementedError"),
+    ("torch.zeros(1).copy_(m)", "NotImplementedError"),
+    ("m.numpy()", "TypeError"),
+    ("m + torch.ones(1)", "RuntimeError"),
+    ("torch.ones(1) + m", "RuntimeError"),
+])
+def test_reading_the_numbers_of_a_meta_tensor_or_mixing_it_with_cpu_raises_torchs_error(statement, error):
+    assert_same(
+        f"""
+        m = torch.ones(1, device="meta")
+        try:
+            {statement}
+        finally:
+            del m
+        """,
+        raises=error,
+    )
