@@ -31,12 +31,12 @@ Beyond the core
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
-  ``_unary``, ``_powers``, ``_reduce``, ``_matmul``, ``_fma``, ``_inplace``,
+  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_fma``, ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
   ``_convert``, ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
-  ``_layout``, ``_size``, ``_typename``.
+  ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
 * Modes and hooks: ``autograd/inference_mode``, ``autograd/creation_meta``,
   ``autograd/hooks``.
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
@@ -54,7 +54,7 @@ Beyond the core
 
 from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
-from ._layout import contiguous_format, memory_format, preserve_format
+from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._convert import from_numpy
 from ._creation import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
@@ -87,6 +87,14 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     return input.mean(dim, keepdim, dtype=dtype)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return input.argmax(dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    return input.argmin(dim, keepdim)
 
 
 def exp(input):

@@ -11,6 +11,7 @@ import builtins
 from . import _messages
 from ._device import as_device, device
 from ._dtype import dtype
+from ._layout import preserve_format
 from ._tensor import Tensor
 
 
@@ -132,7 +133,8 @@ def _to_arguments(args, kwargs):
     to_dtype = kwargs.pop("dtype", to_dtype)
     copy = kwargs.pop("copy", copy)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
+    if kwargs.pop("memory_format", preserve_format) is not preserve_format:
+        raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     return as_device(to_device), to_dtype, copy

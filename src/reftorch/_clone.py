@@ -6,7 +6,8 @@
 * Metadata: new, with the same size, dtype and device. The strides follow
   ``memory_format``: ``preserve_format`` (the default) keeps a dense layout
   exactly and packs any other layout densely in the same order;
-  ``contiguous_format`` always gives row-major strides.
+  ``contiguous_format`` always gives row-major strides, ``channels_last``
+  the channel-innermost ones (``_memory_formats``).
 * Memory: a new storage; the numbers are copied. Writing to ``b`` never
   changes ``a``.
 * History: kept. If ``a`` requires grad (and grad mode is on), ``b.grad_fn``
@@ -15,7 +16,7 @@
 * Version counter: new, starting at 0.
 """
 
-from . import _strides
+from . import _memory_formats, _messages, _strides
 from ._layout import contiguous_format, preserve_format
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -30,12 +31,10 @@ class CloneBackward0(Node):
 
 
 def clone(self, *, memory_format=preserve_format):
-    if memory_format is contiguous_format:
-        strides = _strides.contiguous_strides(self._size)
-    elif memory_format is preserve_format:
+    if memory_format is preserve_format:
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
-        raise RuntimeError(f"unsupported memory format {memory_format!r}")
+        strides = _memory_formats.strides_for(self._size, memory_format)
     copy = plain_kernel_writes(Tensor._from_values(self._elements(), self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
@@ -43,7 +42,7 @@ def clone(self, *, memory_format=preserve_format):
 
 
 def contiguous(self, memory_format=contiguous_format):
-    """``self`` if already row-major, otherwise a contiguous ``clone``."""
-    if self.is_contiguous():
-        return self
-    return clone(self, memory_format=contiguous_format)
+    """``self`` if already laid out in ``memory_format``, otherwise a ``clone`` in it."""
+    if memory_format is preserve_format:
+        raise RuntimeError(_messages.CONTIGUOUS_PRESERVE)
+    return self if self.is_contiguous(memory_format=memory_format) else clone(self, memory_format=memory_format)

@@ -12,12 +12,13 @@ import math
 
 import numpy as np
 
-from . import _messages, _strides
+from . import _memory_formats, _messages, _strides
 from ._arguments import _int_list_arg
 from ._creation import with_requires_grad
 from ._default_device import factory_device
 from ._device import as_device
 from ._dtype import check_scalar, get_default_dtype, int64
+from ._layout import preserve_format
 from ._nested_data import check_dtype, infer_dtype
 from ._tensor import Tensor
 from .autograd.inference_mode import plain_kernel_writes
@@ -94,32 +95,35 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
     return with_requires_grad(Tensor._from_values(values, dtype, factory_device(device)), requires_grad)
 
 
-def _like(fill, self, dtype, device, requires_grad):
-    """A new tensor shaped like ``self``, laid out like ``clone()`` would lay it out."""
+def _like(fill, self, dtype, device, requires_grad, memory_format):
+    """A new tensor shaped like ``self``, laid out as ``clone(memory_format=...)`` would lay it out."""
     if self.is_sparse:
         raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name="*_like"))
     dtype = check_dtype(dtype, "zeros_like")
     dtype = dtype or self.dtype
-    strides = _strides.preserve_format_strides(self._size, self._stride)
+    if memory_format in (None, preserve_format):
+        strides = _strides.preserve_format_strides(self._size, self._stride)
+    else:
+        strides = _memory_formats.strides_for(self._size, memory_format)
     t = Tensor._from_values(np.full(self._size, fill, dtype=dtype._numpy_type), dtype,
                             as_device(device) or self.device, strides)
     return with_requires_grad(t, requires_grad)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(0, input, dtype, device, requires_grad)
+    return _like(0, input, dtype, device, requires_grad, memory_format)
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(1, input, dtype, device, requires_grad)
+    return _like(1, input, dtype, device, requires_grad, memory_format)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(0, input, dtype, device, requires_grad)
+    return _like(0, input, dtype, device, requires_grad, memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(fill_value, input, dtype, device, requires_grad)
+    return _like(fill_value, input, dtype, device, requires_grad, memory_format)
 
 
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):

@@ -9,7 +9,8 @@ own, only the coordinates and the values of the entries that are stored (see
 A memory format is a request made to an operation that allocates
 (``clone(memory_format=...)``): ``torch.contiguous_format`` asks for
 row-major strides, ``torch.preserve_format`` for the source's own layout
-(``_strides.preserve_format_strides``).
+(``_strides.preserve_format_strides``), ``torch.channels_last`` and
+``torch.channels_last_3d`` for image layouts (``_memory_formats``).
 """
 
 
@@ -41,3 +42,5 @@ class memory_format(_Name):
 
 preserve_format = memory_format("preserve_format")
 contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")  # 4-D images, channel innermost (_memory_formats)
+channels_last_3d = memory_format("channels_last_3d")  # the same for 5-D

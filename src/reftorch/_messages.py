@@ -491,6 +491,14 @@ HOOK_NOT_SERIALIZED = (
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
 )
 
+ARGMAX_BOOL = "{op}(): does not support bool input"
+ARGMAX_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
+ARGMAX_EMPTY_DIM = "{op}(): Expected reduction dim {dim} to have non-zero size."
+MEMORY_FORMAT_RANK = "required rank {rank} tensor to use {name} format"
+MEMORY_FORMAT_ARGUMENT = "is_contiguous(): argument 'memory_format' must be torch.memory_format, not {got}"
+CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
+TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is not implemented; use clone(memory_format=...)"
+KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
 META_NO_DATA = "Cannot copy out of meta tensor; no data!"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
 META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"

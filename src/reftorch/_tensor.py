@@ -23,7 +23,8 @@ import warnings
 
 import numpy as np
 
-from . import _bounds, _messages, _strides
+from . import _bounds, _memory_formats, _messages, _strides
+from ._layout import contiguous_format
 from ._device import cpu
 from ._size import Size
 from ._storage import UntypedStorage
@@ -172,8 +173,8 @@ class Tensor:
     def is_floating_point(self):
         return self._dtype.is_floating_point
 
-    def is_contiguous(self, memory_format=None):
-        return _strides.is_contiguous(self._size, self._stride)
+    def is_contiguous(self, *args, memory_format=contiguous_format):
+        return _memory_formats.is_contiguous(self, *args, memory_format=memory_format)
 
     def element_size(self):
         return self._dtype.itemsize

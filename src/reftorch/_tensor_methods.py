@@ -8,7 +8,7 @@ this table is where they become methods, so ``a.clone()`` runs
 
 from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
 from . import _factories
-from . import _advanced_indexing, _index_select
+from . import _advanced_indexing, _argmax, _index_select
 from . import _powers, _python_copy, _reduce, _scalars, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_dispatch
@@ -47,7 +47,7 @@ _METHODS = {
     "__eq__": _math.eq, "__ne__": _math.ne, "__lt__": _math.lt, "__le__": _math.le,
     "__gt__": _math.gt, "__ge__": _math.ge,
     "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
-    "sum": _reduce.sum, "mean": _reduce.mean,
+    "sum": _reduce.sum, "mean": _reduce.mean, "argmax": _argmax.argmax, "argmin": _argmax.argmin,
     "matmul": _matmul.matmul, "__matmul__": _matmul.matmul,
     # in place
     "add_": _inplace.add_, "sub_": _inplace.sub_, "mul_": _inplace.mul_, "div_": _inplace.div_,

@@ -1,0 +1,57 @@
+"""channels_last and channels_last_3d: same size and numbers, other strides; what clone,
+contiguous, *_like and preserve_format do with them, and torch's errors."""
+
+import pytest
+
+from crosscheck.harness import assert_same
+
+
+def test_clone_in_channels_last_is_an_ordinary_copy_with_channel_innermost_strides():
+    assert_same(
+        """
+        images = torch.arange(12.0).reshape(1, 3, 2, 2).requires_grad_()
+        nhwc = images.clone(memory_format=torch.channels_last)
+        print(images.stride(), nhwc.stride(), nhwc.shape, torch.equal(images, nhwc))
+        print(nhwc.is_contiguous(), nhwc.is_contiguous(memory_format=torch.channels_last),
+              images.is_contiguous(memory_format=torch.channels_last))
+        print(nhwc.grad_fn, nhwc._version, nhwc.untyped_storage().nbytes())
+        kept = nhwc.clone()                                   # preserve_format keeps channels-last
+        flat = nhwc.contiguous()                              # a row-major copy
+        same = nhwc.contiguous(memory_format=torch.channels_last)
+        print(kept.stride(), flat.stride(), same is nhwc, flat is nhwc)
+        print(images.contiguous(memory_format=torch.channels_last).stride())
+        print(torch.zeros_like(images, memory_format=torch.channels_last).stride(), torch.empty_like(nhwc).stride(),
+              torch.ones_like(nhwc, memory_format=torch.contiguous_format).stride())
+        print((nhwc * 2).stride(), nhwc.permute(0, 2, 3, 1).is_contiguous())
+        print(torch.channels_last, torch.channels_last_3d, torch.contiguous_format)
+        """
+    )
+
+
+def test_sizes_of_one_and_zero_and_the_3d_format():
+    assert_same(
+        """
+        print(torch.zeros(2, 3, 1, 1).clone(memory_format=torch.channels_last).stride(),
+              torch.zeros(2, 3, 1, 1).is_contiguous(memory_format=torch.channels_last),
+              torch.zeros(2, 0, 2, 2).clone(memory_format=torch.channels_last).stride(),
+              torch.zeros(0, 3, 2, 2).is_contiguous(memory_format=torch.channels_last))
+        volume = torch.zeros(1, 2, 3, 4, 5).clone(memory_format=torch.channels_last_3d)
+        print(volume.stride(), volume.is_contiguous(memory_format=torch.channels_last_3d),
+              volume.is_contiguous(memory_format=torch.channels_last))
+        print(torch.zeros(2, 3).is_contiguous(memory_format=torch.channels_last),
+              torch.zeros(2, 3).t().is_contiguous(memory_format=torch.preserve_format))
+        """
+    )
+
+
+@pytest.mark.parametrize("statement, error", [
+    ("torch.zeros(2, 3).clone(memory_format=torch.channels_last)", "RuntimeError"),
+    ("torch.zeros(2, 3, 4, 5).clone(memory_format=torch.channels_last_3d)", "RuntimeError"),
+    ("torch.zeros(2, 3).contiguous(memory_format=torch.channels_last)", "RuntimeError"),
+    ("torch.zeros(2, 3).t().contiguous(memory_format=torch.preserve_format)", "RuntimeError"),
+    ("torch.zeros(2, 3).is_contiguous(memory_format=3)", "TypeError"),
+    ("torch.zeros(2, 3).is_contiguous(torch.channels_last)", "TypeError"),
+    ("torch.zeros_like(torch.zeros(3), memory_format=torch.channels_last)", "RuntimeError"),
+])
+def test_torchs_errors(statement, error):
+    assert_same(statement, raises=error)
