@@ -111,9 +111,17 @@ class AddBackward0(Node):
     def apply(self, grad):
         g = grad._elements()
         return (
-            _grad_for(self.a, g) if self.needs_input_grad(0) else None,
-            _grad_for(self.b, g * self.alpha) if self.needs_input_grad(1) else None,
+            _passed_on(self.a, grad) if self.needs_input_grad(0) else None,
+            (_passed_on(self.b, grad) if self.alpha == 1 else _grad_for(self.b, g * self.alpha))
+            if self.needs_input_grad(1) else None,
         )
+
+
+def _passed_on(x, grad):
+    """``grad`` itself when it already fits ``x`` (as torch hands it on), else a fitted copy."""
+    if isinstance(x, Tensor) and grad._size == x._size and grad._dtype is x._dtype and grad.device == x.device:
+        return grad
+    return _grad_for(x, grad._elements())
 
 
 class SubBackward0(AddBackward0):

@@ -48,11 +48,25 @@ class _ReductionBackward(Node):
         return (Tensor._from_values(spread, self.a._dtype, self.a.device),)
 
 
-class SumBackward0(_ReductionBackward):
+class _SumBackward(_ReductionBackward):
+    """Every summed element gets the gradient of its sum: the gradient *expanded*
+    back to the input's size, a view with stride 0 that holds each number once
+    (as in torch; the engine never adds into such a tensor in place)."""
+
+    def apply(self, grad):
+        if grad._dtype is not self.a._dtype or self.a.device != grad.device:
+            return super().apply(grad)
+        if not self.keepdim:
+            for d in self.dims:
+                grad = grad.unsqueeze(d)
+        return (grad.expand(self.a._size),)
+
+
+class SumBackward0(_SumBackward):
     """sum() of all elements."""
 
 
-class SumBackward1(_ReductionBackward):
+class SumBackward1(_SumBackward):
     """sum(dim)."""
 
 

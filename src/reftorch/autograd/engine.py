@@ -19,6 +19,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from .. import _strides
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, accumulate_grad
 from .hooks import call_tensor_hooks, has_tensor_hooks
@@ -105,11 +106,13 @@ def _receive(pending, node, nr, grad, owned):
 
 
 def _add(total, grad, owned):
-    """Sum gradients arriving at one node: in place into a buffer this pass made
-    (as torch does, so that buffer's version goes up), otherwise into a new one."""
+    """Sum gradients arriving at one node: in place into a dense buffer this pass
+    made and handed to no one else (as torch does, so that buffer's version goes
+    up), otherwise into a new one (an expanded gradient, or one that reached two
+    edges, is never written)."""
     if total is None:
         return grad
-    if id(total) in owned:
+    if id(total) in owned and total is not grad and _strides.is_non_overlapping_and_dense(total._size, total._stride):
         total._elements()[...] += grad._elements()
         total._version_counter.bump()
         return total
