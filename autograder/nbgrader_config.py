@@ -39,9 +39,15 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
-# stdout, timeouts and watchdog, dead kernels, output cap, tampering check).
+# stdout, timeouts and watchdog, dead kernels, output cap, tampering check), the
+# exercises' static rules checked before it runs and scored after it
+# (autograder/static_rules.py), and the student's variant seed set for the kernel
+# (autograder/variants.py).
 c.Autograde.autograde_preprocessors = [
+    "autograder.static_rules.CheckRules",
+    "autograder.variants.AssignVariant",
     "autograder.execute.GuardedExecute",
+    "autograder.static_rules.ScoreRuleViolations",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",

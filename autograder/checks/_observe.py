@@ -265,6 +265,16 @@ def battery(cases, salt="cases", **drawn):
     return tuple(cases)
 
 
+def choose(battery, basic, full, drawn=()):
+    """The cases of a named battery: ``"basic"`` the visible ones, ``"full"`` the hidden ones
+    plus those drawn for this student, ``"drawn"`` only the drawn ones (the property tests)."""
+    if battery == "basic":
+        return tuple(basic)
+    if battery == "drawn":
+        return tuple(drawn)
+    return tuple(full) + tuple(drawn)
+
+
 def _show(value):
     return repr(value)
 

@@ -11,7 +11,7 @@ import reftorch
 import torch
 
 from . import _battery
-from ._observe import M, battery as resolve_battery, expect_same
+from ._observe import M, battery as resolve_battery, choose, expect_same
 
 OP = "clone"
 
@@ -137,11 +137,9 @@ def check_clone_metadata(my_clone, battery="basic"):
 
 def check_clone_strides(my_clone, battery="basic"):
     """preserve_format strides on every layout, and contiguous_format when asked."""
-    if battery == "basic":
-        cases = (_battery.TRANSPOSED, _battery.PERMUTED, _battery.STEPPED)
-        contiguous = (_battery.TRANSPOSED,)
-    else:
-        cases = contiguous = _battery.LAYOUTS + resolve_battery("drawn", OP + "/strides")
+    drawn = resolve_battery("drawn", OP + "/strides")
+    cases = choose(battery, (_battery.TRANSPOSED, _battery.PERMUTED, _battery.STEPPED), _battery.LAYOUTS, drawn)
+    contiguous = choose(battery, (_battery.TRANSPOSED,), _battery.LAYOUTS, drawn)
     _check(battery, my_clone, ("size", "stride", "values"), cases)
     _check(battery, lambda t: my_clone(t, memory_format=reftorch.preserve_format), ("stride",), cases,
            OP + "(memory_format=torch.preserve_format)",
@@ -160,8 +158,8 @@ def check_clone_graph(my_clone, battery="basic"):
 
 def check_clone_no_grad(my_clone, battery="basic"):
     """Inside no_grad a clone is a plain leaf without grad."""
-    cases = (_battery.LEAF_NO_GRAD_MODE, _battery.GPU_NO_GRAD_MODE) if battery == "basic" else (
-        _battery.NO_GRAD + resolve_battery("drawn", OP + "/no_grad"))
+    cases = choose(battery, (_battery.LEAF_NO_GRAD_MODE, _battery.GPU_NO_GRAD_MODE), _battery.NO_GRAD,
+                   resolve_battery("drawn", OP + "/no_grad"))
     _check(battery, my_clone, ("requires_grad", "is_leaf", "grad_fn"), cases)
 
 

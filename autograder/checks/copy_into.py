@@ -12,7 +12,7 @@ was: same numbers, same version.
 """
 
 from . import _variants
-from ._observe import M, expect_same
+from ._observe import M, choose, expect_same
 
 OP = "copy_"
 
@@ -250,7 +250,7 @@ def _torch(dst, src):
 
 
 def _pick(battery, basic, full, salt):
-    return basic if battery == "basic" else full + _drawn(OP + "/" + salt)
+    return choose(battery, basic, full, _drawn(OP + "/" + salt))
 
 
 def _check(cases, my_copy_, fields):

@@ -23,7 +23,7 @@ the (simulated) GPU, and in the hidden tests models drawn for each student
 import warnings
 
 from . import _variants
-from ._observe import M, failure, is_stub, not_written, where
+from ._observe import M, choose, failure, is_stub, not_written, where
 from ._readers import NotATensor, reader
 
 
@@ -176,7 +176,7 @@ def _compare(facts, messages, battery, snapshot, restore=None, salt=""):
     import reftorch
     import torch
 
-    models = VISIBLE if battery == "basic" else HIDDEN + _drawn_models("snapshot/" + salt)
+    models = choose(battery, VISIBLE, HIDDEN, _drawn_models("snapshot/" + salt))
     for recipe in models:
         with warnings.catch_warnings(record=True):
             warnings.simplefilter("always")

@@ -10,7 +10,7 @@ as the defaults.
 """
 
 from . import _battery, _variants
-from ._observe import M, battery as resolve_battery, expect_same
+from ._observe import M, battery as resolve_battery, choose, expect_same
 
 
 def _tensor_dtype(theirs, yours, context):
@@ -120,11 +120,10 @@ def _drawn_owners(salt):
 
 
 def _owned(battery, salt, owners=OWNERS):
-    if battery == "basic":
-        return [WithOwner(case, owner) for case in _battery.BASIC for owner in owners]
-    fixed = [WithOwner(case, owner) for case in _battery.FULL for owner in owners]
-    drawn = zip(resolve_battery("drawn", salt), _drawn_owners(salt))
-    return fixed + [WithOwner(case, owner) for case, owner in drawn]
+    return choose(battery, [WithOwner(case, owner) for case in _battery.BASIC for owner in owners],
+                  [WithOwner(case, owner) for case in _battery.FULL for owner in owners],
+                  [WithOwner(case, owner) for case, owner in zip(resolve_battery("drawn", salt),
+                                                                 _drawn_owners(salt))])
 
 
 def _check(op, cases, torch_op, your_op, fields, misconceptions=MISCONCEPTIONS):

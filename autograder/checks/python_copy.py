@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import _battery, _variants
-from ._observe import M, battery as resolve_battery, expect_same, failure
+from ._observe import M, battery as resolve_battery, choose, expect_same, failure
 from ._readers import reader
 
 
@@ -134,9 +134,7 @@ AUTOGRAD_FIELDS = ("requires_grad", "is_leaf", "grad_fn", "version", "source_ver
 
 
 def _copy_cases(battery, salt):
-    if battery == "basic":
-        return _battery.BASIC
-    return _battery.FULL + _drawn(salt, leaf_only=False)
+    return choose(battery, _battery.BASIC, _battery.FULL, _drawn(salt, leaf_only=False))
 
 
 def _expect(op, cases, theirs, yours, fields, misconceptions=MISCONCEPTIONS, topic="copy.copy"):
@@ -168,7 +166,7 @@ def installed(my_deepcopy):
 
 def check_deepcopy_copy(my_deepcopy, battery="basic"):
     """deepcopy of a leaf: new memory (whole storage), same metadata, .grad and attributes copied."""
-    cases = LEAVES if battery == "basic" else FULL_LEAVES + _drawn("deepcopy/copy", leaf_only=True)
+    cases = choose(battery, LEAVES, FULL_LEAVES, _drawn("deepcopy/copy", leaf_only=True))
     with installed(my_deepcopy):
         _expect("copy.deepcopy", cases, copy.deepcopy, copy.deepcopy,
                 ALIAS_FIELDS + AUTOGRAD_FIELDS + ("grad_shares_memory",), topic="deepcopy")
@@ -176,8 +174,8 @@ def check_deepcopy_copy(my_deepcopy, battery="basic"):
 
 def check_deepcopy_non_leaf(my_deepcopy, battery="basic"):
     """deepcopy refuses a non-leaf, with torch's error."""
-    cases = (_battery.NON_LEAF, _battery.TRANSPOSED) if battery == "basic" else (
-        _battery.NON_LEAF, _battery.TRANSPOSED, _battery.STEPPED, _battery.PERMUTED, _battery.NON_LEAF_ON_GPU)
+    cases = choose(battery, (_battery.NON_LEAF, _battery.TRANSPOSED), (
+        _battery.NON_LEAF, _battery.TRANSPOSED, _battery.STEPPED, _battery.PERMUTED, _battery.NON_LEAF_ON_GPU))
     with installed(my_deepcopy):
         _expect("copy.deepcopy", cases, copy.deepcopy, copy.deepcopy, ("same_object",), {
             "same_object": MISCONCEPTIONS["same_object"],
