@@ -80,8 +80,7 @@ EXERCISES = {
                    Implements("copy_as", ("new_tensor", "tensor", "as_tensor")),
                    Implements("my_tensor", ("new_tensor", "tensor", "as_tensor"))),
     "copy_into": (Implements("my_copy_", ("copy_",)),),
-    "python_copy": (Implements("my_copy", _COPY_PROTOCOL, calls=("copy.copy",),
-                               calls_on_self=("copy.deepcopy",)),
+    "python_copy": (Implements("my_copy", _COPY_PROTOCOL, calls_on_self=("copy.copy", "copy.deepcopy")),
                     Implements("my_deepcopy", _COPY_PROTOCOL, calls_on_self=("copy.deepcopy", "copy.copy"))),
     "model_snapshot": (),
 }

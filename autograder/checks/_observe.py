@@ -337,6 +337,11 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
                 continue
             if theirs.get(field) != yours.get(field):
                 what = _pick(misconceptions[field], theirs.get(field), yours.get(field), context)
+                for cause in ("returns_an_argument", "same_object"):
+                    if cause in misconceptions and cause in theirs and theirs[cause] != yours.get(cause):
+                        # the data shows the cause of every other difference: the wrong object came back
+                        what = _pick(misconceptions[cause], theirs[cause], yours.get(cause), context)
+                        break
                 raise failure(what, _evidence(
                     case, f"{field}: torch's {op_name} gives {_show(theirs.get(field))}, "
                           f"yours gives {_show(yours.get(field))}"))

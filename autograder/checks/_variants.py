@@ -74,7 +74,7 @@ class TensorSpec:
     """Everything drawn for one input tensor; ``build(T, device)`` makes it in torch or reftorch."""
 
     def __init__(self, r, *, dtypes=_DTYPES, leaf_only=False, allow_empty=True, grad=True, shape=None,
-                 overlapping=True):
+                 overlapping=True, true_leaf=False):
         self.dtype = r.choice(dtypes)
         floating = self.dtype.startswith("float")
         self.ndim = r.choice((0, 1, 2, 2, 3)) if shape is None else len(shape)
@@ -109,6 +109,8 @@ class TensorSpec:
         # (no empty non-leaf: reftorch's x * 2 of an empty tensor does not give torch's strides)
         self.requires_grad = grad and floating and not empty and r.random() < 0.6
         self.non_leaf = self.requires_grad and not leaf_only and r.random() < 0.4
+        if true_leaf and self.layout != "contiguous":
+            self.requires_grad = False   # a view of a leaf that requires grad is not a leaf
         self.written = r.random() < 0.3 and not self.requires_grad and self.dtype != "bool"
 
     def build(self, T, device):
@@ -148,13 +150,15 @@ class TensorSpec:
         return ", ".join(parts)
 
 
-def tensor_cases(salt, n=CASES_PER_CHECK, *, leaf_only=False, grad_mode_only=False, dtypes=_DTYPES):
-    """``n`` battery cases drawn for the current seed: random tensors, layouts, devices, grad mode."""
+def tensor_cases(salt, n=CASES_PER_CHECK, *, leaf_only=False, grad_mode=None, dtypes=_DTYPES, true_leaf=False):
+    """``n`` battery cases drawn for the current seed: random tensors, layouts, devices, and grad
+    mode (drawn too, unless ``grad_mode`` is given)."""
     r = generator(salt)
     cases = []
     for i in range(n):
-        spec = TensorSpec(r, leaf_only=leaf_only, dtypes=dtypes)
+        spec = TensorSpec(r, leaf_only=leaf_only, dtypes=dtypes, true_leaf=true_leaf)
         on = "cuda" if r.random() < 0.25 else "cpu"
-        grad_mode = grad_mode_only or r.random() < 0.8
+        drawn_mode = r.random() < 0.8
+        grad_mode = drawn_mode if grad_mode is None else grad_mode
         cases.append(Case(f"drawn input #{i + 1} ({spec.label()})", spec.build, grad_mode, on))
     return tuple(cases)

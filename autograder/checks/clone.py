@@ -151,7 +151,7 @@ def check_clone_strides(my_clone, battery="basic"):
 
 def check_clone_graph(my_clone, battery="basic"):
     """CloneBackward0 leading to the source; gradients flow back unchanged; the source's .grad untouched."""
-    cases = [case for case in resolve_battery(battery, OP + "/graph") if case.grad_mode]
+    cases = [case for case in resolve_battery(battery, OP + "/graph", grad_mode=True) if case.grad_mode]
     _check(battery, my_clone, ("warnings", "requires_grad", "is_leaf", "grad_fn", "next_functions",
                                "gradient", "input_grads"), cases)
 
@@ -159,7 +159,7 @@ def check_clone_graph(my_clone, battery="basic"):
 def check_clone_no_grad(my_clone, battery="basic"):
     """Inside no_grad a clone is a plain leaf without grad."""
     cases = choose(battery, (_battery.LEAF_NO_GRAD_MODE, _battery.GPU_NO_GRAD_MODE), _battery.NO_GRAD,
-                   resolve_battery("drawn", OP + "/no_grad"))
+                   resolve_battery("drawn", OP + "/no_grad", grad_mode=False))
     _check(battery, my_clone, ("requires_grad", "is_leaf", "grad_fn"), cases)
 
 

@@ -19,16 +19,19 @@ OP = "copy_"
 
 def _raised(theirs, yours, context):
     message = theirs[1] if theirs else ""
+    if theirs and yours:
+        return M("copy_/raises-differently", "your copy_ raises another error than torch's here: torch checks "
+                 "autograd's leaf rule first (check_inplace_allowed), then whether src broadcasts to self's "
+                 "shape (copy_elements); any other refusal is one torch does not make")
     if "leaf Variable" in message:
-        return M("copy_/no-leaf-check", "your copy_ lets a forbidden write through (or raises another "
-                 "error): outside no_grad, autograd refuses to overwrite a leaf that requires grad, or a "
-                 "view of one, because its .grad would no longer describe its values")
+        return M("copy_/no-leaf-check", "your copy_ lets a forbidden write through: outside no_grad, "
+                 "autograd refuses to overwrite a leaf that requires grad, or a view of one, because its "
+                 ".grad would no longer describe its values")
     if "must match the size" in message or "expand" in message or "broadcast" in message:
-        return M("copy_/no-broadcast-check", "your copy_ accepts a src that does not broadcast to dst's shape "
-                 "(or raises another error): src is broadcast to dst's shape, and torch refuses when the "
-                 "sizes do not match and are not 1")
-    return M("copy_/raises-differently", "torch's copy_ raises an error here and yours does not (or raises "
-             "another one)")
+        return M("copy_/no-broadcast-check", "your copy_ accepts a src that does not broadcast to self's "
+                 "shape: src is broadcast to self's shape, and torch refuses when the sizes do not match "
+                 "and are not 1")
+    return M("copy_/raises-differently", "torch's copy_ raises an error here and yours does not")
 
 
 def _raised_unexpectedly(theirs, yours, context):
@@ -149,6 +152,10 @@ def _src_row(T, d):
     return x, x
 
 
+def _row_plain(T, d):
+    return T.tensor([7.25, 8.5, -9.75], device=d), None
+
+
 def _src_plain(T, d):
     return T.tensor([[1.5, -2.5, 3.5], [4.5, 5.5, -6.5]], device=d), None
 
@@ -200,13 +207,13 @@ BASIC_VALUES = (
     CopyCase("transposed dst <- src", _transposed, _src_plain),
     CopyCase("dst on the GPU (cuda:0) <- src leaf on the CPU", _plain, _src_leaf, dst_on="cuda"),
     CopyCase("a row view of a non-leaf as dst <- a row that requires grad", _view_of_non_leaf, _src_row),
+    CopyCase("plain dst <- src leaf that requires grad", _plain, _src_leaf, grad_mode=False),
 )
 VALUES = BASIC_VALUES + (
     CopyCase("float64 dst <- float32 src", _float64, _src_leaf),
     CopyCase("stepped dst [:, ::2] <- broadcast row", _stepped, _src_row),
     CopyCase("non-leaf dst (x * 2) <- src leaf", _non_leaf, _src_leaf),
     CopyCase("plain dst <- src without grad", _plain, _src_plain),
-    CopyCase("plain dst <- src leaf that requires grad", _plain, _src_leaf, grad_mode=False),
     CopyCase("dst on the CPU <- src on the GPU (cuda:0)", _float64, _src_leaf, src_on="cuda"),
 )
 BASIC_ERRORS = (
@@ -214,6 +221,7 @@ BASIC_ERRORS = (
     CopyCase("a leaf that requires grad as dst", _grad_leaf, _src_plain),
     CopyCase("a leaf that requires grad as dst", _grad_leaf, _src_leaf, grad_mode=False),
     CopyCase("a view of a leaf that requires grad as dst", _view_of_grad_leaf, _src_row),
+    CopyCase("a view of a leaf that requires grad as dst <- src without grad", _view_of_grad_leaf, _row_plain),
     CopyCase("dst (2, 3) <- src (4,) that cannot broadcast", _plain, _wrong_shape_plain),
 )
 ERRORS = BASIC_ERRORS + (
@@ -224,23 +232,28 @@ ERRORS = BASIC_ERRORS + (
 )
 
 
-def _drawn(salt):
-    """Pairs drawn for this student: dst of any layout, src broadcastable (mostly), any devices."""
+def _drawn(salt, refusals):
+    """Pairs drawn for this student: dst of any layout, src broadcastable, any devices; with
+    ``refusals``, some pairs torch refuses (a dst that requires grad, a src that does not broadcast)."""
     r = _variants.generator(salt)
     cases = []
     for i in range(_variants.CASES_PER_CHECK):
         dst = _variants.TensorSpec(r, dtypes=("float32", "float64", "int64"), leaf_only=True,
                                    allow_empty=False, overlapping=False)
-        dst.requires_grad = dst.requires_grad and r.random() < 0.3   # mostly writable
+        dst.requires_grad = dst.requires_grad and refusals and r.random() < 0.3   # mostly writable
         shape = list(dst.shape)
-        if r.random() < 0.1 and shape:
+        if refusals and r.random() < 0.1 and shape:
             shape[-1] += 1                       # does not broadcast
         else:
             shape = shape[r.randint(0, len(shape)):] if r.random() < 0.4 else shape
             shape = [1 if r.random() < 0.3 else n for n in shape]
         src = _variants.TensorSpec(r, dtypes=("float32", "float64", "int64"), allow_empty=False, shape=shape)
         name = f"drawn pair #{i + 1}: dst = {dst.label()}; src = {src.label()}"
-        cases.append(CopyCase(name, dst.build, src.build, grad_mode=r.random() < 0.8,
+        # A dst that requires grad is drawn in grad mode only (the write is refused): inside
+        # no_grad, reftorch does not yet give a written view of such a leaf torch's
+        # AsStridedBackward0 (a disagreement for the reftorch views work, not for this check).
+        grad_mode = dst.requires_grad or r.random() < 0.8
+        cases.append(CopyCase(name, dst.build, src.build, grad_mode=grad_mode,
                               dst_on=r.choice(("cpu", "cpu", "cuda")), src_on=r.choice(("cpu", "cpu", "cuda"))))
     return tuple(cases)
 
@@ -249,8 +262,8 @@ def _torch(dst, src):
     return dst.copy_(src)
 
 
-def _pick(battery, basic, full, salt):
-    return choose(battery, basic, full, _drawn(OP + "/" + salt))
+def _pick(battery, basic, full, salt, refusals=False):
+    return choose(battery, basic, full, _drawn(OP + "/" + salt, refusals))
 
 
 def _check(cases, my_copy_, fields):
@@ -260,13 +273,14 @@ def _check(cases, my_copy_, fields):
 def check_copy_values(my_copy_, battery="basic"):
     """Same object, memory and metadata (device included); numbers broadcast and cast into self's layout."""
     _check(_pick(battery, BASIC_VALUES, VALUES, "values"), my_copy_,
-           ("same_object", "returns_an_argument", "shares_memory", "size", "stride", "storage_offset", "dtype",
+           ("returns_an_argument", "same_object", "shares_memory", "size", "stride", "storage_offset", "dtype",
             "device", "values"))
 
 
 def check_copy_version(my_copy_, battery="basic"):
     """self's version counter goes up by one; src's does not move."""
-    _check(_pick(battery, BASIC_VALUES, VALUES + ERRORS, "version"), my_copy_, ("version", "input_versions"))
+    _check(_pick(battery, BASIC_VALUES, VALUES + ERRORS, "version", refusals=True), my_copy_,
+           ("version", "input_versions"))
 
 
 def check_copy_graph(my_copy_, battery="basic"):
@@ -277,5 +291,5 @@ def check_copy_graph(my_copy_, battery="basic"):
 
 def check_copy_leaf_rules(my_copy_, battery="basic"):
     """torch's errors exactly where torch raises them, and nowhere else; a refused write changes nothing."""
-    _check(_pick(battery, BASIC_ERRORS, ERRORS, "leaf_rules"), my_copy_,
+    _check(_pick(battery, BASIC_ERRORS, ERRORS, "leaf_rules", refusals=True), my_copy_,
            ("same_object", "values", "after_refusal"))

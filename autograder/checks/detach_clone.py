@@ -29,8 +29,12 @@ MISCONCEPTIONS = {
                         "its own storage"),
     "stride": M("detach-clone/wrong-strides", "your detach().clone() does not lay the copy out as clone() "
                 "does (preserve_format: a dense layout is kept, any other is packed densely)"),
-    "requires_grad": M("detach-clone/stops-after-clone", "your detach().clone() requires grad: it stopped "
-                       "after clone, and a clone stays in the graph; the detach must cut it off"),
+    "requires_grad": lambda theirs, yours, context: (
+        M("detach-clone/keeps-requires-grad", "your detach().clone() requires grad: the copy is a new leaf "
+          "without grad; copying the source's requires_grad puts it back in the graph")
+        if context["yours"].get("is_leaf") else
+        M("detach-clone/stops-after-clone", "your detach().clone() requires grad: it stopped after clone, and "
+          "a clone stays in the graph; the detach must cut it off")),
     "is_leaf": M("detach-clone/keeps-history", "your detach().clone() is not a leaf: the copy must carry "
                  "no history"),
     "grad_fn": M("detach-clone/keeps-history", "your detach().clone() keeps a grad_fn: the copy must carry "

@@ -61,7 +61,10 @@ MISCONCEPTIONS = {
 }
 
 
-TENSOR = dict(MISCONCEPTIONS, dtype=_tensor_dtype, device=M(
+TENSOR = {field: m if callable(m) else M(m.tag.replace("new_tensor/", "tensor/"),
+                                          m.text.replace("new_tensor and torch.tensor", "torch.tensor"))
+          for field, m in MISCONCEPTIONS.items()}
+TENSOR.update(dtype=_tensor_dtype, device=M(
     "tensor/wrong-device", "your torch.tensor(t) picks the wrong device: the copy goes to t's device unless "
     "device= is given"))
 

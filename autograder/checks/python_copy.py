@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import _battery, _variants
-from ._observe import M, battery as resolve_battery, choose, expect_same, failure
+from ._observe import M, battery as resolve_battery, choose, clean, expect_same, failure, is_stub, not_written, where
 from ._readers import reader
 
 
@@ -112,7 +112,7 @@ class Annotated(_battery.Case):
 def _drawn(salt, leaf_only):
     r = _variants.generator(salt + "/extras")
     cases = []
-    for case in resolve_battery("drawn", salt, leaf_only=leaf_only):
+    for case in resolve_battery("drawn", salt, leaf_only=leaf_only, true_leaf=leaf_only):
         extra = (r.choice((None, "n%d" % r.randint(0, 99))), r.choice((None, (r.randint(0, 9),))),
                  r.random() < 0.5)
         cases.append(Annotated(case.name + (" with .grad" if extra[2] else "")
@@ -130,7 +130,7 @@ FULL_LEAVES = LEAVES + (_battery.EXPANDED, _battery.INT64, _battery.BOOL, _batte
 
 ALIAS_FIELDS = ("same_object", "shares_memory", "values", "size", "stride", "storage_offset", "dtype",
                 "device", "grad", "attributes", "attribute_identity")
-AUTOGRAD_FIELDS = ("requires_grad", "is_leaf", "grad_fn", "version", "source_version", "shares_version_counter")
+AUTOGRAD_FIELDS = ("requires_grad", "is_leaf", "grad_fn", "shares_version_counter", "version", "source_version")
 
 
 def _copy_cases(battery, salt):
@@ -235,7 +235,14 @@ def check_deepcopy_memo(my_deepcopy, battery="basic"):
 
     theirs = _memo_facts(torch)
     with installed(my_deepcopy):
-        yours = _memo_facts(reftorch)
+        try:
+            yours = _memo_facts(reftorch)
+        except Exception as error:
+            given = ["input: copy.deepcopy of the containers " + ", ".join(theirs)]
+            if is_stub(error):
+                raise failure(not_written("deepcopy", "deepcopy"), given) from None
+            raise failure(M("deepcopy/raises", "your deepcopy raised an error where torch's does not"),
+                          given + [f"yours raised {type(error).__name__}: {clean(error)}{where(error)}"]) from None
     for name, facts in theirs.items():
         for fact, value in facts.items():
             if yours[name][fact] != value:
