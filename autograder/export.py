@@ -7,6 +7,8 @@ with score 0 and the message "no submission", as ``nbgrader export`` does.
 ``messages`` joins what the autograder told the student (``messages.json``
 next to the graded notebook: timeouts, dead kernels, repaired cells,
 tampering, unreadable files), so a 0 in the spreadsheet comes with its reason.
+``misconceptions`` lists the tags of the student's failed tests
+(``clone/shares-memory; clone/keeps-offset``; see ``autograder.misconceptions``).
 """
 
 import csv
@@ -17,10 +19,11 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from .course import autograded_dir, db_url
 from .execute import MESSAGES_FILE
+from .misconceptions import student_tags
 
 COLUMNS = ["assignment", "student_id", "first_name", "last_name", "email", "timestamp",
            "raw_score", "late_submission_penalty", "score", "max_score", "needs_manual_grade",
-           "messages"]
+           "messages", "misconceptions"]
 
 
 def messages(config, student, assignment):
@@ -44,13 +47,14 @@ def rows(config):
                     sub = gb.find_submission(assignment.name, student.id)
                 except MissingEntry:
                     row.update(timestamp="", raw_score=0.0, late_submission_penalty=0.0, score=0.0,
-                               needs_manual_grade=False, messages="no submission")
+                               needs_manual_grade=False, messages="no submission", misconceptions="")
                 else:
                     row.update(timestamp=sub.timestamp or "", raw_score=sub.score,
                                late_submission_penalty=sub.late_submission_penalty,
                                score=max(0.0, sub.score - sub.late_submission_penalty),
                                needs_manual_grade=sub.needs_manual_grade,
-                               messages=" | ".join(messages(config, student.id, assignment.name)))
+                               messages=" | ".join(messages(config, student.id, assignment.name)),
+                               misconceptions="; ".join(student_tags(config, student.id, assignment.name)))
                 out.append(row)
     return out
 
