@@ -173,7 +173,7 @@ def tampering():
     found = []
     rewrapped = set()  # functions torch itself wrapped since install (their parts changed with them)
     for name, before in _fingerprint.items():
-        if name in _VOLATILE:
+        if name in _VOLATILE or name.endswith(_CACHED_BY_PYTHON):
             continue
         if name not in now:
             found.append(name + " was deleted")
@@ -183,7 +183,7 @@ def tampering():
             elif not _part_of_rewrapped(name, rewrapped):
                 found.append(name + " was replaced")
     for name in now:
-        if name not in _fingerprint and _class_attribute(name):
+        if name not in _fingerprint and _class_attribute(name) and not name.endswith(_CACHED_BY_PYTHON):
             found.append(name + " was added")
     return sorted(found)[:20]
 
@@ -196,6 +196,9 @@ def _part_of_rewrapped(name, rewrapped):
 
 # Names the tripwire itself rebinds after taking the fingerprint.
 _VOLATILE = {"autograder.kernel_setup.setup_seconds"}
+# Attributes Python itself caches on classes when they are first used (copyreg stores
+# __slotnames__ the first time an object with __slots__ is copied or pickled).
+_CACHED_BY_PYTHON = ("__slotnames__",)
 
 
 def _class_attribute(name):
