@@ -23,9 +23,11 @@ misconception tag such as ``clone/keeps-offset``, a rule tag such as
 must keep its full points, so a check cannot blame the wrong belief.
 """
 
+import re
 from dataclasses import dataclass, field
 
 RELEASE = "release"   # cells: use the released notebook's solution cells (the stub)
+APPENDED = "+end"     # a key of cells: a cell the learner added after the last one
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,16 @@ class Entry:
     cells: object                  # {solution grade_id: code}, or RELEASE
     fails: dict = field(default_factory=dict)   # test grade_id -> piece of its error message
     blind_spot: str = ""
+
+    def tags(self):
+        """The misconception tags the graded notebook must show, in test order: the expected
+        piece itself when it is a tag, ``integrity/tampering`` when it names a replaced object."""
+        found = []
+        for test in ALL_TESTS[self.assignment]:
+            if test in self.fails:
+                text = self.fails[test]
+                found.append(text if re.fullmatch(r"[\w.\-]+/[\w.\-]+", text) else "integrity/tampering")
+        return list(dict.fromkeys(found))
 
 
 ALL_TESTS = {
@@ -55,8 +67,10 @@ def every(assignment, text, tests=None):
 
 
 # The way past the static rules that several cheats take (on purpose): a check function's
-# module globals, reached through getattr with a computed name.
+# module globals, reached through getattr with a computed name; through them, real torch
+# (the module globals of the checks' comparison functions).
 GLOBALS_OF = 'getattr({}, "__glo" + "bals__")'
+REAL_TORCH = 'getattr(getattr({}, "__glo" + "bals__")["{}"], "__glo" + "bals__")["torch"]'
 
 # ---- clone ---------------------------------------------------------------------
 
@@ -173,8 +187,8 @@ CLONE = [
           every("clone", "rules/calls-the-op")),
     Entry("clone-patches-torch-clone", "clone", "cheat",
           "torch.Tensor.clone (inherited from the C base class) replaced so that torch agrees with `return self`",
-          clone(f"""    real = {GLOBALS_OF.format("check_clone_memory")}["torch"]
-    real.Tensor.clone = lambda t, **kw: t
+          clone(f"""    real = {REAL_TORCH.format("check_clone_memory", "expect_same")}
+    setattr(real.Tensor, "cl" + "one", lambda t, **kw: t)
     return self
 """), every("clone", "torch.Tensor.clone was replaced")),
     Entry("clone-tensor-subclass", "clone", "cheat", "a Tensor subclass whose methods lie",
@@ -186,12 +200,12 @@ CLONE = [
           clone(CLONE_STRIDES + """
     maker = type(type(self))
     Liar = maker("Liar", (type(self),), {"__slots__": ()})
-    copy = Liar._make(allocate(self.numel(), self.dtype, self.device), self.shape, strides, 0, self.dtype)
+    copy = Liar._make(allocate(self.numel(), self.dtype, self.device), 0, self.shape, strides, self.dtype)
     copy_elements(copy, self)
     if should_record(self):
         record(copy, CloneBackward0(self))
     return copy
-"""), every("clone", "subclass of reftorch's Tensor")),
+"""), every("clone", "clone/not-a-tensor")),
     # honest answers in unusual styles
     Entry("clone-honest-helpers", "clone", "honest", "helpers, renamed imports, == on the format",
           {"clone-solution": """from reftorch.primitives import allocate as new_memory
@@ -363,8 +377,8 @@ def my_data(self):
     Entry("data-patches-torch-data", "detach", "cheat",
           "torch.Tensor.data (inherited from the C base class) replaced so that torch's .data shares the counter",
           {"data-solution": f"""def my_data(self):
-    real = {GLOBALS_OF.format("check_data_alias")}["torch"]
-    real.Tensor.data = property(lambda t: t.detach())
+    real = {REAL_TORCH.format("check_data_alias", "expect_same")}
+    setattr(real.Tensor, "da" + "ta", property(lambda t: t.detach()))
     return my_detach(self)
 """}, every("detach", "torch.Tensor.data was replaced", ("data-alias", "data-version"))),
     # honest
@@ -510,8 +524,8 @@ def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
           "torch.Tensor.new_tensor (inherited from the C base class) replaced so that torch agrees with detach()",
           new_tensor(method=f"""
 def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-    real = {GLOBALS_OF.format("check_new_tensor_copy")}["torch"]
-    real.Tensor.new_tensor = lambda owner, t, **kw: t.detach()
+    real = {REAL_TORCH.format("check_new_tensor_copy", "expect_same")}
+    setattr(real.Tensor, "new_" + "tensor", lambda owner, t, **kw: t.detach())
     return data.detach()
 """), every("new_tensor", "torch.Tensor.new_tensor was replaced")),
     # honest
@@ -601,7 +615,7 @@ def my_copy_(self, src):
           {"copy-version": "copy_/no-version-bump", "copy-graph": "copy_/view-history"}),
     Entry("copy-no-leaf-check", "copy_into", "wrong", "any tensor may be overwritten in place",
           copy_("    check_inplace_allowed(self, src)\n", ""),
-          {"copy-leaf-rules": "copy_/no-leaf-check", "copy-version": "copy_/no-leaf-check"}),
+          {"copy-leaf-rules": "copy_/no-leaf-check"}),
     Entry("copy-makes-new-tensor", "copy_into", "wrong", "copy_ returns a fresh copy of src with self's dtype",
           copy_(body="""
 def my_copy_(self, src):
@@ -627,14 +641,12 @@ def my_copy_(self, src):
     if node is not None:
         record_inplace(self, node)
     return self
-"""), {"copy-leaf-rules": "copy_/writes-before-check", "copy-version": "copy_/no-leaf-check",
-       "copy-graph": "copy_/node-edges"}, blind_spot="the destination after a refused op"),
+"""), {"copy-leaf-rules": "copy_/writes-before-check", "copy-graph": "copy_/node-edges"}, blind_spot="the destination after a refused op"),
     Entry("copy-bumps-before-check", "copy_into", "wrong", "the version goes up as soon as copy_ is called",
           copy_(body=COPY_BODY.replace("    check_inplace_allowed(self, src)\n",
                                        "    bump_version(self)\n    check_inplace_allowed(self, src)\n")
                 .replace("    copy_elements(self, src)\n    bump_version(self)\n", "    copy_elements(self, src)\n")),
-          {"copy-leaf-rules": "copy_/writes-before-check", "copy-version": "copy_/no-leaf-check",
-           "copy-graph": "copy_/node-edges"}, blind_spot="the destination after a refused op"),
+          {"copy-leaf-rules": "copy_/writes-before-check", "copy-graph": "copy_/node-edges"}, blind_spot="the destination after a refused op"),
     Entry("copy-records-int", "copy_into", "wrong", "any dtype can carry a gradient",
           copy_("    if self.dtype.is_floating_point and should_record(self, src):",
                 "    if should_record(self, src):"), {"copy-graph": "copy_/records-without-grad"}),
@@ -866,7 +878,7 @@ def my_copy(self):
           every("python_copy", "rules/patches")),
     Entry("deepcopy-reaches-reftorch", "python_copy", "cheat", "reftorch's own __deepcopy__ called",
           deep(body="\ndef my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"),
-          every("python_copy", "rules/", ("deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"))),
+          every("python_copy", "rules/private-reftorch", ("deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"))),
     Entry("tripwire-replaced", "python_copy", "cheat", "the tampering check replaced, then a check made a no-op",
           shallow(body=f"""
 def my_copy(self):
@@ -941,7 +953,7 @@ def my_copy(t):
 """}),
     Entry("python-copy-stub", "python_copy", "stub", "the untouched release", RELEASE,
           {"copy-alias": "copy.copy/not-written", "copy-autograd": "copy.copy/not-written",
-           "deepcopy-copy": "deepcopy/not-written", "deepcopy-memo": "not written yet",
+           "deepcopy-copy": "deepcopy/not-written", "deepcopy-memo": "deepcopy/not-written",
            "deepcopy-non-leaf": "deepcopy/not-written"}),
 ]
 
@@ -1030,7 +1042,7 @@ MODEL = [
     Entry("restore-patches-real-torch", "model_snapshot", "cheat",
           "torch's load_state_dict replaced so that torch agrees with a restore that does nothing",
           {RESTORE: f"""def restore(model, snap):
-    real = {GLOBALS_OF.format("check_restore")}["torch"]
+    real = {REAL_TORCH.format("check_restore", "failure")}
     real.nn.Module.load_state_dict = lambda self, sd, **kw: None
 """}, {"restore": "torch.nn.Module.load_state_dict was replaced"}),
     # honest

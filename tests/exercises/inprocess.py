@@ -12,7 +12,7 @@ import contextlib
 import io
 import warnings
 
-from exercise_mutants import RELEASE
+from exercise_mutants import APPENDED, RELEASE
 from nbgrader_course import EXERCISES, SOLUTIONS, read_notebook
 from stored import stored_notebook
 
@@ -38,6 +38,8 @@ def notebook_cells(entry):
         meta = cell.metadata.get("nbgrader", {})
         code = replacements.get(_grade_id(cell), cell.source)
         out.append((_grade_id(cell), code, bool(meta.get("grade") and not meta.get("solution"))))
+    if APPENDED in replacements:
+        out.append((None, replacements[APPENDED], False))
     return out
 
 
@@ -51,9 +53,10 @@ def test_code(source, battery):
     return visible + hidden
 
 
-def run(entry, battery="full", tests=None):
-    """``{test grade_id: message or None}`` (None: the test passed)."""
-    namespace = {"__name__": "__main__"}
+def run(entry, battery="full", tests=None, namespace=None):
+    """``{test grade_id: message or None}`` (None: the test passed); ``namespace`` (a dict) is
+    the notebook's global namespace, to look into afterwards."""
+    namespace = {"__name__": "__main__"} if namespace is None else namespace
     results = {}
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
             contextlib.redirect_stderr(io.StringIO()):
