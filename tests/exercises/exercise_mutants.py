@@ -673,6 +673,10 @@ def my_copy_(self, src):
                 "    check_inplace_allowed(self, src)\n"),
           {"copy-values": "copy_/raises", "copy-version": "copy_/raises", "copy-graph": "copy_/raises",
            "copy-leaf-rules": "copy_/raises-differently"}),
+    Entry("copy-swallows-broadcast-error", "copy_into", "wrong", "a src that does not fit is simply not copied",
+          copy_("    copy_elements(self, src)\n", "    try:\n        copy_elements(self, src)\n"
+                "    except RuntimeError:\n        pass\n"),
+          {"copy-leaf-rules": "copy_/no-broadcast-check"}),
     Entry("copy-self-becomes-leaf", "copy_into", "wrong", "self just starts requiring grad",
           copy_(body="""
 def my_copy_(self, src):

@@ -78,6 +78,19 @@ def test_each_entry_gets_exactly_the_grade_it_deserves(graded_class, entry):
     assert not problems, "\n".join(problems)
 
 
+def test_no_message_contradicts_its_own_data(graded_class):
+    """A message that names torch's node shows that node in its evidence; "not written yet" is
+    said only of code that still raises NotImplementedError."""
+    for entry in BANK:
+        results, _ = outcome(graded_class, entry.name, entry.assignment)
+        for test, (_, _, errors) in results.items():
+            claimed = set(re.findall(r"torch records (\w+)", errors))
+            shown = set(re.findall(r"grad_fn: torch's .*? gives '(\w+)'", errors))
+            assert not (claimed and shown) or claimed <= shown, (entry.name, test, errors)
+            if "not written yet" in errors:
+                assert entry.kind == "stub" or "NotImplementedError" in str(entry.cells), (entry.name, test)
+
+
 def _listed(message):
     found = re.search(r"score 0: ([\w\-, ]+)$", message)
     return found.group(1).split(", ") if found else []
