@@ -48,8 +48,11 @@ import builtins
 from dataclasses import dataclass
 
 from nbconvert.preprocessors import Preprocessor
-from traitlets import Bool
 from nbformat.v4 import new_output
+from traitlets import Bool
+
+from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
+                           nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
 
 TAG_LINE = "misconception: "   # the same marker as the checks' messages (autograder.checks._observe)
 
@@ -125,153 +128,6 @@ class Violation:
                 f"    {TAG_LINE}rules/{self.rule}")
 
 
-# --- which cells are the learner's ---------------------------------------------
-
-def _meta(cell):
-    return cell.get("metadata", {}).get("nbgrader", {})
-
-
-def is_learner_cell(cell):
-    """Code the learner wrote: solution cells, and cells without nbgrader metadata (added or scratch)."""
-    meta = _meta(cell)
-    return cell.get("cell_type") == "code" and (not meta or meta.get("solution") or not meta.get("locked")) \
-        and not (meta.get("grade") and not meta.get("solution"))
-
-
-def is_test_cell(cell):
-    meta = _meta(cell)
-    return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
-
-
-def _parse(cell):
-    try:
-        return ast.parse(cell.get("source", ""))
-    except (SyntaxError, ValueError):
-        return None   # it will fail when it runs; nothing to check
-
-
-def _cell_name(nb, index):
-    return _meta(nb.cells[index]).get("grade_id") or f"cell {index}"
-
-
-# --- names: what the notebook's global names are bound to ----------------------
-
-class _Globals:
-    """What each top-level name of the notebook stands for, as far as the tree tells.
-
-    ``dotted[name]`` is the dotted path of an imported module or object
-    (``torch`` -> ``reftorch``, ``tensor_on`` -> ``reftorch.primitives.tensor_on``),
-    kept only for names that are never bound to anything else at the top level
-    (aliases of such names count as imports too).
-    """
-
-    def __init__(self, trees):
-        dotted, other = {}, set()
-        for tree in trees:
-            for node in tree.body:
-                self._collect(node, dotted, other)
-        self.dotted = {name: path for name, path in dotted.items() if name not in other}
-        self.bound = set(dotted) | other   # every name the notebook binds at the top level
-
-    def _collect(self, node, dotted, other):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    dotted[alias.asname] = alias.name
-                else:
-                    top = alias.name.split(".")[0]
-                    dotted[top] = top
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                dotted[alias.asname or alias.name] = f"{node.module or ''}.{alias.name}"
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            value = node.value
-            for target in targets:
-                for name in _bound_names(target):
-                    path = self._resolve_with(value, dotted) if isinstance(target, ast.Name) else None
-                    if path and not isinstance(node, ast.AugAssign):
-                        dotted.setdefault(name, path)
-                        if dotted[name] != path:
-                            other.add(name)
-                    else:
-                        other.add(name)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            other.add(node.name)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.If, ast.While, ast.Try)):
-            for child in ast.walk(node):
-                for target in _targets_of(child):
-                    other.update(_bound_names(target))
-                if isinstance(child, (ast.Import, ast.ImportFrom)):
-                    self._collect(child, dotted, other)
-
-    @staticmethod
-    def _resolve_with(node, dotted):
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if isinstance(node, ast.Name) and node.id in dotted:
-            return ".".join([dotted[node.id]] + parts[::-1])
-        return None
-
-    def resolve(self, node, local):
-        """The dotted path of ``node`` if it names an imported module or object (not shadowed)."""
-        root = node
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in local:
-            return None
-        return self._resolve_with(node, self.dotted)
-
-
-def _bound_names(target):
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [n for t in target.elts for n in _bound_names(t)]
-    if isinstance(target, ast.Starred):
-        return _bound_names(target.value)
-    return []
-
-
-def _targets_of(node):
-    if isinstance(node, ast.Assign):
-        return node.targets
-    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension)):
-        return [node.target]
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        return [item.optional_vars for item in node.items if item.optional_vars is not None]
-    if isinstance(node, ast.NamedExpr):
-        return [node.target]
-    return []
-
-
-def _local_names(function):
-    """Names bound inside a function (its parameters included): they shadow the globals."""
-    names = set()
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        args = function.args
-        for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
-            if arg is not None:
-                names.add(arg.arg)
-    body = function.body if isinstance(function.body, list) else [function.body]
-    global_names = set()
-    for statement in body:
-        for node in ast.walk(statement):
-            for target in _targets_of(node):
-                names.update(_bound_names(target))
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            if isinstance(node, ast.Global):
-                global_names.update(node.names)
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                names.update(a.asname or a.name.split(".")[0] for a in node.names)
-            if isinstance(node, ast.ExceptHandler) and node.name:
-                names.add(node.name)
-    return names - global_names
-
-
 # --- the rules ------------------------------------------------------------------
 
 class _Checker:
@@ -286,7 +142,7 @@ class _Checker:
     def add(self, rule, node, detail, function):
         line = getattr(node, "lineno", 1)
         code = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        self.found.append(Violation(rule, self.index, _cell_name(self.nb, self.index), line, code, detail,
+        self.found.append(Violation(rule, self.index, cell_name(self.nb, self.index), line, code, detail,
                                     function))
 
     def run(self):
@@ -296,7 +152,7 @@ class _Checker:
 
     def visit_statement(self, node, function, local):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = set(local) | _local_names(node)
+            inner = set(local) | local_names(node)
             for decorator in node.decorator_list:
                 self.check(decorator, function or node.name, local)
             for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
@@ -316,7 +172,7 @@ class _Checker:
     def check(self, node, function, local):
         for child in ast.walk(node):
             if isinstance(child, ast.Lambda):
-                local = set(local) | _local_names(child)
+                local = set(local) | local_names(child)
             self.check_node(child, function, local)
 
     def check_class(self, node, function, local):
@@ -394,39 +250,6 @@ class _Checker:
                     self.check_patch(node, node.args[0], "<computed name>", function, local)
 
 
-def _function_nodes(trees_by_cell):
-    """Every function (or class) the learner defines at a cell's top level: name -> (cell, node)."""
-    found = {}
-    for index, tree in trees_by_cell.items():
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                found[node.name] = (index, node)
-            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
-                for target in node.targets:
-                    for name in _bound_names(target):
-                        found[name] = (index, node.value)
-    return found
-
-
-def _referenced(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-
-def _reach(functions):
-    """name -> every learner function it reaches through calls (itself included)."""
-    calls = {name: _referenced(node) & set(functions) for name, (_, node) in functions.items()}
-    reach = {}
-    for name in functions:
-        seen, todo = set(), [name]
-        while todo:
-            current = todo.pop()
-            if current not in seen:
-                seen.add(current)
-                todo.extend(calls[current])
-        reach[name] = seen
-    return reach
-
-
 def _op_violations(nb, trees, functions, reach, implements, names):
     """``calls-the-op``: each implemented function and every helper it reaches."""
     found = []
@@ -441,7 +264,7 @@ def _op_violations(nb, trees, functions, reach, implements, names):
         for helper in sorted(reach[rule.function]):
             index, node = functions[helper]
             lines = nb.cells[index].get("source", "").splitlines()
-            local = _local_names(node) if not isinstance(node, ast.ClassDef) else set()
+            local = local_names(node) if not isinstance(node, ast.ClassDef) else set()
             for child in ast.walk(node):
                 hit = None
                 if isinstance(child, ast.Attribute) and child.attr in rule.attributes:
@@ -460,7 +283,7 @@ def _op_violations(nb, trees, functions, reach, implements, names):
                 if hit:
                     line = getattr(child, "lineno", 1)
                     code = lines[line - 1] if 0 < line <= len(lines) else ""
-                    found.append(Violation("calls-the-op", index, _cell_name(nb, index), line, code,
+                    found.append(Violation("calls-the-op", index, cell_name(nb, index), line, code,
                                            f"{rule.function} uses {hit}", helper if helper != rule.function
                                            else rule.function))
     return found
@@ -477,19 +300,19 @@ def find_violations(nb, assignment):
     trees = {}
     for index, cell in enumerate(nb.cells):
         if cell.get("cell_type") == "code":
-            tree = _parse(cell)
+            tree = parse_cell(cell)
             if tree is not None:
                 trees[index] = tree
     learner = {i: t for i, t in trees.items() if is_learner_cell(nb.cells[i])}
-    names = _Globals([trees[i] for i in sorted(trees)])
-    functions = _function_nodes(learner)
-    reach = _reach(functions)
+    names = GlobalNames([trees[i] for i in sorted(trees)])
+    functions = top_level_functions(learner)
+    reach = reachable(functions)
     implements = EXERCISES[assignment]
     violations = []
     for index, tree in sorted(learner.items()):
         violations += _Checker(nb, index, tree, names, implements).run()
     violations += _op_violations(nb, trees, functions, reach, implements, names)
-    tests = [(i, _meta(c).get("grade_id"), _referenced(trees[i]) if i in trees else set())
+    tests = [(i, nbgrader_metadata(c).get("grade_id"), referenced_names(trees[i]) if i in trees else set())
              for i, c in enumerate(nb.cells) if is_test_cell(c)]
     out, seen = [], set()
     for violation in violations:
@@ -550,6 +373,6 @@ class ScoreRuleViolations(Preprocessor):
     def preprocess(self, nb, resources):
         costs = (resources or {}).get(RESOURCE_KEY) or {}
         for cell in nb.cells:
-            if is_test_cell(cell) and _meta(cell).get("grade_id") in costs:
-                fail_first(cell, "RuleBroken", costs[_meta(cell)["grade_id"]])
+            if is_test_cell(cell) and nbgrader_metadata(cell).get("grade_id") in costs:
+                fail_first(cell, "RuleBroken", costs[nbgrader_metadata(cell)["grade_id"]])
         return nb, resources
