@@ -250,7 +250,7 @@ class _Checker:
                     self.check_patch(node, node.args[0], "<computed name>", function, local)
 
 
-def _op_violations(nb, trees, functions, reach, implements, names):
+def _op_violations(nb, functions, reach, implements, names):
     """``calls-the-op``: each implemented function and every helper it reaches."""
     found = []
     for rule in implements:
@@ -311,7 +311,7 @@ def find_violations(nb, assignment):
     violations = []
     for index, tree in sorted(learner.items()):
         violations += _Checker(nb, index, tree, names, implements).run()
-    violations += _op_violations(nb, trees, functions, reach, implements, names)
+    violations += _op_violations(nb, functions, reach, implements, names)
     tests = [(i, nbgrader_metadata(c).get("grade_id"), referenced_names(trees[i]) if i in trees else set())
              for i, c in enumerate(nb.cells) if is_test_cell(c)]
     out, seen = [], set()
