@@ -67,8 +67,12 @@ def _grad_fn(theirs, yours, context):
     if theirs is None:
         return M("clone/records-without-grad", "your clone records a node where torch records none: "
                  "inside no_grad, or for a source that does not require grad, nothing is recorded")
-    return M("clone/drops-history", f"your clone is cut off from the graph: torch records a {theirs} "
-             "node (not nothing, and not another node) whenever the source requires grad in grad mode")
+    if yours is None:
+        return M("clone/drops-history", f"your clone is cut off from the graph: torch records a {theirs} "
+                 "node whenever the source requires grad in grad mode")
+    return M("clone/wrong-node", f"your clone records a {yours} node where torch records {theirs}: the node "
+             "says which operation made the result, and a clone is its own operation (a view's node, for "
+             "example, makes the result an alias of the source)")
 
 
 MISCONCEPTIONS = {

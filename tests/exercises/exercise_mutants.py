@@ -176,7 +176,7 @@ CLONE = [
     Entry("clone-is-a-view", "clone", "wrong", "slicing the whole tensor copies it",
           clone("    return self[...]\n"),
           {"clone-memory": "clone/shares-memory", "clone-metadata": "clone/keeps-offset",
-           "clone-strides": "clone/wrong-strides", "clone-graph": "clone/drops-history",
+           "clone-strides": "clone/wrong-strides", "clone-graph": "clone/wrong-node",
            "clone-no-grad": "clone/records-without-grad", "clone-version": "clone/shares-version-counter"}),
     # cheats
     Entry("clone-calls-clone", "clone", "cheat", "my_clone returns self.clone()",
