@@ -167,8 +167,10 @@ CLONE = [
           clone("""
     storage = allocate(self.numel(), self.dtype, self.device)
     copy = tensor_on(storage, self.shape, contiguous_strides(self.shape), 0, dtype=self.dtype)
-    flat = tensor_on(self.untyped_storage(), (self.numel(),), (1,), 0, dtype=self.dtype)
-    copy_elements(tensor_on(storage, (self.numel(),), (1,), 0, dtype=self.dtype), flat)
+    # as many leading slots as the storage has (reftorch refuses to read past it)
+    n = min(self.numel(), self.untyped_storage().nbytes() // self.element_size())
+    flat = tensor_on(self.untyped_storage(), (n,), (1,), 0, dtype=self.dtype)
+    copy_elements(tensor_on(storage, (n,), (1,), 0, dtype=self.dtype), flat)
     if should_record(self):
         record(copy, CloneBackward0(self))
     return copy
