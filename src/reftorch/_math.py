@@ -120,6 +120,26 @@ class SubBackward0(AddBackward0):
         super().__init__(a, b, -alpha)
 
 
+class SavedNumber:
+    """A Python number a node keeps for backward (``a * 2`` keeps the 2).
+
+    torch wraps it in a 0-d tensor and saves that, so it is freed with the
+    node's saved tensors, and a second backward through the node raises.
+    """
+
+    def __init__(self, node, value):
+        self._value, self._released = value, False
+        node._saved.append(self)
+
+    def release(self):
+        self._released = True
+
+    def unpack(self):
+        if self._released:
+            raise RuntimeError(_messages.BACKWARD_TWICE)
+        return self._value
+
+
 class MulBackward0(Node):
     """``a * b``. For the in-place ``a.mul_(b)``, ``old_self`` is a private copy
     of ``a`` taken before the write, because ``a`` itself is overwritten."""
@@ -128,7 +148,7 @@ class MulBackward0(Node):
         super().__init__(a, b)
         self.a, self.b = a, b
         # Each input's gradient needs the *other* input: save only what is needed.
-        save_b = self.save if isinstance(b, Tensor) else self.save_number
+        save_b = self.save if isinstance(b, Tensor) else (lambda number: SavedNumber(self, number))
         self.saved_b = save_b(b) if self.needs_input_grad(0) else None
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
@@ -150,7 +170,7 @@ class DivBackward0(Node):
     def __init__(self, a, b, old_self=None):
         super().__init__(a, b)
         self.a, self.b = a, b
-        self.saved_b = self.save(b) if isinstance(b, Tensor) else self.save_number(b)
+        self.saved_b = self.save(b) if isinstance(b, Tensor) else SavedNumber(self, b)
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):

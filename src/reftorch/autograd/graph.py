@@ -54,13 +54,6 @@ class Node:
         self._saved.append(saved)
         return saved
 
-    def save_number(self, value):
-        """Keep a Python number for backward. torch wraps it in a 0-d tensor
-        and saves that, so it is freed with the rest: a second backward raises."""
-        saved = SavedNumber(value)
-        self._saved.append(saved)
-        return saved
-
     def release_saved_tensors(self):
         for saved in self._saved:
             saved.release()
@@ -137,21 +130,6 @@ def any_requires_grad(*tensors):
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
     return any(isinstance(t, _tensor.Tensor) and t.requires_grad for t in tensors)
-
-
-class SavedNumber:
-    """A number kept for backward (``a * 2``): no version to check, but freed."""
-
-    def __init__(self, value):
-        self._value, self._released = value, False
-
-    def release(self):
-        self._released = True
-
-    def unpack(self):
-        if self._released:
-            raise RuntimeError(_messages.BACKWARD_TWICE)
-        return self._value
 
 
 class SavedTensor:
