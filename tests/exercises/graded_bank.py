@@ -10,6 +10,7 @@ plain ``nbgrader autograde`` (run from autograder/, as the README says), in a co
 the course, so that both grading paths can be compared.
 """
 
+import ast
 import copy
 import json
 import os
@@ -152,6 +153,7 @@ PROBE_CODE = '''SEEN = []
 
 def my_clone(self, *, memory_format=torch.preserve_format):
     SEEN.append([list(self.shape), list(self.stride()), self.storage_offset(), str(self.dtype), str(self.device)])
+    print("SEEN=" + repr(SEEN[-1]))  # on stdout in the test cell that called it
     if memory_format is torch.contiguous_format:
         strides = contiguous_strides(self.shape)
     else:
@@ -162,23 +164,22 @@ def my_clone(self, *, memory_format=torch.preserve_format):
         record(copy, CloneBackward0(self))
     return copy
 '''
-PROBE_PRINT = "import json\nprint('SEEN=' + json.dumps(SEEN))\n"
 
 
 def probe_entries():
     from exercise_mutants import Entry
 
     return [Entry(name, "clone", "honest", "the reference clone, recording its inputs",
-                  {"clone-solution": PROBE_CODE, APPENDED: PROBE_PRINT}) for name in ("probe-a", "probe-b")]
+                  {"clone-solution": PROBE_CODE}) for name in ("probe-a", "probe-b")]
 
 
 def printed_inputs(config, student, root=None):
     """What the probe's last cell printed in the graded notebook."""
     root = Path(root or config.CourseDirectory.root)
     nb = nbformat.read(str(root / "autograder" / "autograded" / student / "clone" / "clone.ipynb"), as_version=4)
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            text = output.get("text", "")
-            if output.get("output_type") == "stream" and text.startswith("SEEN="):
-                return json.loads(text[len("SEEN="):])
-    return None
+    # the grader drops cells a student adds, so the probe prints each input as it is called
+    seen = [ast.literal_eval(line[len("SEEN="):])
+            for cell in nb.cells for output in cell.get("outputs", [])
+            if output.get("output_type") == "stream"
+            for line in output.get("text", "").splitlines() if line.startswith("SEEN=")]
+    return seen or None
