@@ -42,7 +42,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Integer, List, Unicode, default
 
 from .grading_kernels import GradingKernelManager
-from .kernel_setup import KERNEL_ARGUMENTS, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
+from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
 from .notes import notes_markdown
 from .truncate import TruncateOutputs
 
@@ -57,10 +57,16 @@ def is_test_cell(cell):
     return cell.cell_type == "code" and meta.get("grade") and not meta.get("solution")
 
 
-def add_error(cell, ename, evalue):
-    """Give ``cell`` an error output, which makes nbgrader score it 0."""
-    cell.setdefault("outputs", []).append(
-        new_output("error", ename=ename, evalue=evalue, traceback=["%s: %s" % (ename, evalue)]))
+def add_error(cell, ename, evalue, first=False):
+    """Give ``cell`` an error output, which makes nbgrader score it 0.
+
+    nbgrader's ``determine_grade`` reads the outputs in order and the first error
+    or ``execute_result`` decides, so an error that must win whatever the cell
+    printed (tampering) goes ``first``.
+    """
+    output = new_output("error", ename=ename, evalue=evalue, traceback=["%s: %s" % (ename, evalue)])
+    outputs = cell.setdefault("outputs", [])
+    outputs.insert(0, output) if first else outputs.append(output)
 
 
 class GuardedExecute(Execute):
@@ -95,7 +101,9 @@ class GuardedExecute(Execute):
         self._stopped = None          # why the rest of the notebook did not run
         self._watchdog_fired = False
         self._output_chars = {}
-        self._reported_tampering = False
+        self._tampering = []          # what was found replaced (first report)
+        self._untrusted_tests = []    # the tests zeroed because of it
+        self._seal = None
         self._truncate = TruncateOutputs(parent=self)
         if state.get("unreadable") or state.get("not_graded"):
             reason = (("your submitted file could not be read: " + state["unreadable"])
@@ -130,6 +138,8 @@ class GuardedExecute(Execute):
             self._timing["kernel_start"] = time.perf_counter() - self._kernel_started
             self._timing["imports"] = await self._async_ask_kernel(SETUP_SECONDS_EXPRESSION, 0.0)
             self._timing["kernel_start"] -= self._timing["imports"]
+        # the tripwire's seal before any cell ran, to notice a notebook that replaces the tripwire
+        self._seal = await self._async_ask_kernel(SEAL_EXPRESSION, None)
         return result
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
@@ -252,26 +262,41 @@ class GuardedExecute(Execute):
     _ask_kernel = run_sync(_async_ask_kernel)
 
     def _check_tampering(self, cell):
-        broken = ["the integrity check itself was broken"]
+        """After a test cell: are the trusted objects (and the tripwire) still the originals?
+
+        From the first test after which something was found, every test scores 0
+        (the error output goes first), whatever it printed, and the message in
+        ``messages.json`` lists exactly those tests.
+        """
+        broken = (["the integrity check itself was broken"], None)
         try:
-            found = self._ask_kernel(TAMPERING_EXPRESSION, broken)
+            found, seal = self._ask_kernel(TAMPERING_EXPRESSION, broken)
         except DeadKernelError:
             raise
         except Exception as error:  # no reply, unreadable reply: do not trust the test
-            found = ["the integrity check got no answer (%s)" % type(error).__name__]
-        if not found:
+            found, seal = ["the integrity check got no answer (%s)" % type(error).__name__], self._seal
+        found = list(found)
+        if self._seal is None:  # the kernel did not answer before the first cell: start from here
+            self._seal = seal
+        if seal != self._seal:
+            found.append("the tampering check itself (autograder.kernel_setup) was replaced")
+        if not found and not self._tampering:
             return
-        what = ", ".join(found)
+        if found and not self._tampering:
+            self._tampering = found
+        what = ", ".join(found or self._tampering)
         add_error(cell, "TamperingDetected",
-                  "this test is not trusted: the notebook changed what the tests rely on (%s)" % what)
-        if not self._reported_tampering:
-            self._reported_tampering = True
-            self._messages.append("the notebook replaced objects the tests rely on (%s); every "
-                                  "test that ran after that scores 0" % what)
+                  "this test is not trusted: the notebook changed what the tests rely on (%s)" % what,
+                  first=True)
+        self._untrusted_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
 
     # -- messages -------------------------------------------------------------------------
 
     def _record_messages(self, nb, resources):
+        if self._untrusted_tests:
+            self._messages.append(
+                "the notebook replaced objects the tests rely on (%s); the tests that ran from then on "
+                "score 0: %s" % (", ".join(self._tampering), ", ".join(self._untrusted_tests)))
         nb.metadata.pop("autograder", None)
         if not self._messages:
             return

@@ -9,6 +9,8 @@ next to the graded notebook: timeouts, dead kernels, repaired cells,
 tampering, unreadable files), so a 0 in the spreadsheet comes with its reason.
 Every text field is written as plain text (``autograder.notes.csv_text``): a
 field never starts with a character a spreadsheet would run as a formula.
+``misconceptions`` lists the tags of the student's failed tests
+(``clone/shares-memory; clone/keeps-offset``; see ``autograder.misconceptions``).
 """
 
 import csv
@@ -20,10 +22,11 @@ from nbgrader.api import Gradebook, MissingEntry
 from .course import autograded_dir, db_url
 from .execute import MESSAGES_FILE
 from .notes import csv_text
+from .misconceptions import student_tags
 
 COLUMNS = ["assignment", "student_id", "first_name", "last_name", "email", "timestamp",
            "raw_score", "late_submission_penalty", "score", "max_score", "needs_manual_grade",
-           "messages"]
+           "messages", "misconceptions"]
 
 
 def messages(config, student, assignment):
@@ -47,13 +50,14 @@ def rows(config):
                     sub = gb.find_submission(assignment.name, student.id)
                 except MissingEntry:
                     row.update(timestamp="", raw_score=0.0, late_submission_penalty=0.0, score=0.0,
-                               needs_manual_grade=False, messages="no submission")
+                               needs_manual_grade=False, messages="no submission", misconceptions="")
                 else:
                     row.update(timestamp=sub.timestamp or "", raw_score=sub.score,
                                late_submission_penalty=sub.late_submission_penalty,
                                score=max(0.0, sub.score - sub.late_submission_penalty),
                                needs_manual_grade=sub.needs_manual_grade,
-                               messages=" | ".join(messages(config, student.id, assignment.name)))
+                               messages=" | ".join(messages(config, student.id, assignment.name)),
+                               misconceptions="; ".join(student_tags(config, student.id, assignment.name)))
                 out.append(row)
     return out
 

@@ -48,11 +48,13 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import Bool, DottedObjectName, Integer, Type
 
+from .checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
 from .sandbox import Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
+# VARIANT_VARIABLE carries "<student>/<assignment>", the seed of the hidden inputs (autograder.variants).
 KEPT_ENVIRONMENT = ["PATH", "PYTHONPATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
-                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME"]
+                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME", VARIANT_VARIABLE]
 # Each kernel runs as a uid no other process uses: UID_BASE + 16 * (grading process pid) + n.
 UID_BASE = 100_000
 _uids = itertools.count()

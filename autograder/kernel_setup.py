@@ -10,12 +10,20 @@ Two jobs, both installed by :func:`install`:
    Anything else a cell writes to stderr still counts as nbgrader says.
 
 2. A fingerprint of the objects the tests trust.  ``install`` records the
-   identity of every attribute of ``builtins``, ``torch``, ``torch.Tensor``,
-   ``reftorch``, ``reftorch.Tensor``, the check library ``autograder.checks``
-   and of IPython's execution hooks.  :func:`tampering` compares them again
-   after each test cell: a notebook that replaced ``torch.equal``,
-   ``builtins.isinstance`` or a check function to fake a pass is caught, and
-   the grader gives 0 to every test that ran after the replacement.
+   identity of every attribute of ``builtins``, ``torch``, ``reftorch`` and all
+   its modules, the check library ``autograder.checks``, the standard-library
+   modules the checks use (``copy``, ``warnings``, ...), this module itself (the
+   tripwire), and of IPython's execution hooks; for classes (``torch.Tensor``,
+   ``nn.Module``, every reftorch class...) the attribute each name resolves to
+   through the class's MRO, so a method inherited from torch's C base class
+   (``clone``, ``new_tensor``, ``data``) that is shadowed by an assignment on
+   ``torch.Tensor`` counts as replaced; and for functions, their code, defaults
+   and closure.  :func:`tampering` compares them again after each test cell: a
+   notebook that replaced ``torch.equal``, ``builtins.isinstance``, ``copy.deepcopy``,
+   a check function or the tripwire to fake a pass is caught, and the grader
+   gives 0 to every test from then on.  Because a replaced tripwire would
+   report nothing, the grader also compares a *seal* (:data:`TAMPERING_EXPRESSION`
+   computes it with builtins only) with the one it read before the first cell.
 
 The grader asks for the comparison through the kernel's ``user_expressions``
 (see ``autograder.execute``); nothing here is visible in the notebook's
@@ -27,6 +35,7 @@ import os
 import pkgutil
 import sys
 import time
+import types
 import warnings
 
 # Names that IPython and ipykernel themselves rebind while cells run.
@@ -35,9 +44,16 @@ _REBOUND_BY_JUPYTER = {
     "input", "raw_input", "getpass", "display", "get_ipython", "exit", "quit",
 }
 
-# The modules (and classes) whose attributes the tests rely on.
-WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "reftorch", "reftorch.Tensor",
-           "autograder.checks"]
+# The modules (and classes) whose attributes the tests rely on; every module whose name starts
+# with a prefix in WATCHED_PACKAGES is watched too, with the classes it defines.
+WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "torch.nn", "torch.nn.Module",
+           "torch.nn.Parameter", "torch.nn.Linear", "torch.nn.Sequential", "torch.optim",
+           "torch.optim.SGD", "torch.optim.Optimizer", "torch.autograd", "reftorch", "reftorch.Tensor",
+           "autograder.checks", "autograder.kernel_setup",
+           # the standard library (and numpy) as the checks use it
+           "copy", "copyreg", "warnings", "re", "contextlib", "dataclasses", "random", "functools",
+           "operator", "traceback", "linecache", "os", "os.path", "types", "numpy", "numpy.ndarray"]
+WATCHED_PACKAGES = ("reftorch.", "autograder.checks.")
 
 _fingerprint = {}
 setup_seconds = 0.0  # how long install() took: mostly importing torch, unless already imported
@@ -50,17 +66,50 @@ def _show_on_stdout(message, category, filename, lineno, file=None, line=None):
 
 
 def _watched_objects():
-    """``{label: object}`` for everything :data:`WATCHED` names, plus the check submodules."""
+    """``{label: object}`` for everything :data:`WATCHED` names, plus the modules of the watched
+    packages and the classes they define."""
     objects = {}
     for dotted in WATCHED:
         try:
             objects[dotted] = pkgutil.resolve_name(dotted)
-        except (ImportError, AttributeError):
+        except (ImportError, AttributeError, ValueError):
             continue
-    for name, module in list(sys.modules.items()):
-        if name.startswith("autograder.checks.") and module is not None:
+    for name, module in sorted(sys.modules.items()):
+        if name.startswith(WATCHED_PACKAGES) and module is not None:
             objects[name] = module
+            for attribute, value in list(vars(module).items()):
+                if isinstance(value, type) and getattr(value, "__module__", None) == name:
+                    objects[name + "." + attribute] = value
     return objects
+
+
+def _resolved(cls):
+    """``{name: value}`` as attribute lookup on the class finds them: the first class of the MRO
+    whose ``__dict__`` has the name wins (``object`` left out: it cannot be changed)."""
+    found = {}
+    for klass in reversed(cls.__mro__[:-1] if cls.__mro__[-1] is object else cls.__mro__):
+        found.update(vars(klass))
+    return found
+
+
+_FUNCTION = types.FunctionType
+_BOUND = (staticmethod, classmethod, types.MethodType)
+
+
+def _function_parts(key, value, prints):
+    """What can be swapped inside a function without replacing it: code, defaults, closure."""
+    if type(value) in _BOUND:
+        value = value.__func__
+    if type(value) is not _FUNCTION:
+        return
+    prints[key + ".__code__"] = id(value.__code__)
+    prints[key + ".__defaults__"] = id(value.__defaults__)
+    prints[key + ".__kwdefaults__"] = id(value.__kwdefaults__)
+    for i, cell in enumerate(value.__closure__ or ()):
+        try:
+            prints["%s.__closure__[%d]" % (key, i)] = id(cell.cell_contents)
+        except ValueError:  # an empty cell
+            pass
 
 
 def _ipython_hooks():
@@ -91,12 +140,15 @@ def _take_fingerprint(objects=None):
     """``{name: id(object)}`` for everything watched; fills ``objects`` with the objects."""
     prints = {}
     for label, obj in _watched_objects().items():
-        for name, value in list(vars(obj).items()):
+        items = _resolved(obj) if isinstance(obj, type) else vars(obj)
+        for name, value in list(items.items()):
             if label == "builtins" and name in _REBOUND_BY_JUPYTER:
                 continue
-            prints[label + "." + name] = id(value)
+            key = label + "." + name
+            prints[key] = id(value)
             if objects is not None:
-                objects[label + "." + name] = value
+                objects[key] = value
+            _function_parts(key, value, prints)
     for name in ("torch", "reftorch", "builtins", "autograder.checks"):
         if name in sys.modules:
             prints["sys.modules[%r]" % name] = id(sys.modules[name])
@@ -114,15 +166,49 @@ def tampering():
     Attributes added after ``install`` (torch imports submodules lazily) are
     not reported: a new name cannot change what an existing test calls.
     """
+    if not _fingerprint:
+        return ["autograder.kernel_setup._fingerprint was emptied"]
     current = {}
     now = _take_fingerprint(current)
     found = []
+    rewrapped = set()  # functions torch itself wrapped since install (their parts changed with them)
     for name, before in _fingerprint.items():
+        if name in _VOLATILE or name.endswith(_CACHED_BY_PYTHON):
+            continue
         if name not in now:
             found.append(name + " was deleted")
-        elif now[name] != before and not _wrapped_by_torch(current.get(name), before):
-            found.append(name + " was replaced")
+        elif now[name] != before:
+            if _wrapped_by_torch(current.get(name), before):
+                rewrapped.add(name)
+            elif not _part_of_rewrapped(name, rewrapped):
+                found.append(name + " was replaced")
+    for name in now:
+        if name not in _fingerprint and _class_attribute(name) and not name.endswith(_CACHED_BY_PYTHON):
+            found.append(name + " was added")
     return sorted(found)[:20]
+
+
+def _part_of_rewrapped(name, rewrapped):
+    """``torch.f.__code__`` (or ``__closure__[0]``...) of a function torch re-wrapped."""
+    owner, _, part = name.rpartition(".")
+    return part.startswith(("__code__", "__defaults__", "__kwdefaults__", "__closure__")) and owner in rewrapped
+
+
+# Names the tripwire itself rebinds after taking the fingerprint.
+_VOLATILE = {"autograder.kernel_setup.setup_seconds"}
+# Attributes Python itself caches on classes when they are first used (copyreg stores
+# __slotnames__ the first time an object with __slots__ is copied or pickled).
+_CACHED_BY_PYTHON = ("__slotnames__",)
+
+
+def _class_attribute(name):
+    """True for a fingerprint entry that is an attribute of a watched class (a new name on a
+    class changes what its instances do; a new name in a module is a lazy import)."""
+    owner = name.rsplit(".", 1)[0]
+    return owner in _classes
+
+
+_classes = set()  # labels of the watched classes, set by install()
 
 
 def _wrapped_by_torch(obj, original_id):
@@ -181,6 +267,8 @@ def install():
     import_trusted_modules()
     _fingerprint.clear()
     _fingerprint.update(_take_fingerprint())
+    _classes.clear()
+    _classes.update(label for label, obj in _watched_objects().items() if isinstance(obj, type))
     setup_seconds = time.perf_counter() - started
 
 
@@ -192,6 +280,17 @@ KERNEL_ARGUMENTS = [
     "'_ag_setup.install()', 'del _ag_setup']",
 ]
 
-# The expression the grader evaluates (through user_expressions) after each test cell.
-TAMPERING_EXPRESSION = "__import__('autograder.kernel_setup').kernel_setup.tampering()"
+# The expression the grader evaluates (through user_expressions) after each test cell: what
+# tampering() found, and a seal of the tripwire itself computed with builtins only (the module
+# object, its functions and their code, the fingerprint's size), which the grader compares with
+# the seal it read before the first cell. A notebook that replaces tampering() (or empties the
+# fingerprint) changes the seal.
+SEAL_EXPRESSION = (
+    "(lambda m: (id(m), id(m.tampering), id(m.tampering.__code__), id(m._take_fingerprint), "
+    "id(m._take_fingerprint.__code__), id(m._fingerprint), len(m._fingerprint), id(m._classes), "
+    "len(m._classes)))(__import__('sys').modules['autograder.kernel_setup'])"
+)
+TAMPERING_EXPRESSION = (
+    "(__import__('sys').modules['autograder.kernel_setup'].tampering(), " + SEAL_EXPRESSION + ")"
+)
 SETUP_SECONDS_EXPRESSION = "__import__('autograder.kernel_setup').kernel_setup.setup_seconds"

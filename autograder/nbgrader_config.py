@@ -47,9 +47,15 @@ c.Autograde.exporter_class = "autograder.failsafe.FailSafeExporter"
 # stdout, timeouts and watchdog, dead kernels, output cap, tampering check). Each of
 # its kernels runs in a bubblewrap sandbox (autograder/grading_kernels.py: needs root
 # and bwrap); for trusted notebooks only: --GradingKernelManager.unsandboxed=True
+# Also: the exercises' static rules checked before it runs and scored after it
+# (autograder/static_rules.py), and the student's variant seed set for the kernel
+# (autograder/variants.py).
 c.Autograde.autograde_preprocessors = [
+    "autograder.static_rules.CheckRules",
+    "autograder.variants.AssignVariant",
     "autograder.execute.GuardedExecute",
     "autograder.truncate.TruncateOutputs",
+    "autograder.static_rules.ScoreRuleViolations",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",

@@ -1,14 +1,19 @@
 """``report``: how the class did, per assignment and per test, with a histogram.
 
 For each assignment with submissions it prints the number of submissions and
-the mean, median, lowest and highest score; then, for each test cell, its
-points, its mean score and the share of students who got all its points (a
-test almost nobody passes is worth a second look: a hard question or a wrong
-test).  It also counts the submissions that came with autograder messages.
-One PNG histogram of total scores per assignment is written with matplotlib
-(Agg backend: no display needed).
+the mean, median, lowest and highest score; then, for each test cell in
+notebook order, its points, its mean score and the share of students who got
+all its points (a test almost nobody passes is worth a second look: a hard
+question or a wrong test).  It also counts the submissions that came with
+autograder messages, and lists the class's most common misconceptions: each
+tag (``clone/shares-memory``; see ``autograder.misconceptions``) with the
+number of students whose failed tests showed it.  Per assignment, two PNG
+charts are written with matplotlib (Agg backend: no display needed): a
+histogram of total scores (one bar per whole point, integer ticks) and a bar
+chart of the misconception counts.
 """
 
+import math
 import os
 import statistics
 
@@ -16,10 +21,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+import nbformat  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 from nbgrader.api import Gradebook  # noqa: E402
 
 from .course import db_url, path  # noqa: E402
 from .export import messages  # noqa: E402
+from .misconceptions import class_counts, student_tags  # noqa: E402
 
 
 def assignment_summary(gb, config, assignment):
@@ -33,24 +41,76 @@ def assignment_summary(gb, config, assignment):
                 entry = tests.setdefault((nb.name, grade.name), {"max": grade.max_score, "scores": []})
                 entry["scores"].append(grade.score or 0.0)
     with_messages = sum(1 for s in subs if messages(config, s.student.id, assignment.name))
+    tags = {s.student.id: student_tags(config, s.student.id, assignment.name) for s in subs}
     return {"name": assignment.name, "max_score": assignment.max_score, "scores": scores,
-            "tests": tests, "with_messages": with_messages}
+            "tests": tests, "order": test_order(config, assignment.name), "with_messages": with_messages,
+            "misconceptions": class_counts(tags)}
 
 
-def histogram(summary, folder):
-    os.makedirs(folder, exist_ok=True)
+def test_order(config, assignment):
+    """The grade ids of the source notebook, in notebook order (the order learners meet them)."""
+    source = path(config, config.CourseDirectory.source_directory, assignment, assignment + ".ipynb")
+    try:
+        nb = nbformat.read(source, as_version=4)
+    except (OSError, ValueError):
+        return []
+    return [c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("grade")]
+
+
+def _in_order(summary):
+    """The per-test entries, in notebook order (tests the notebook does not list come last, by name)."""
+    order = {name: i for i, name in enumerate(summary.get("order", []))}
+    return sorted(summary["tests"].items(), key=lambda item: (order.get(item[0][1], len(order)), item[0]))
+
+
+def score_bins(max_score):
+    """Histogram bin edges centred on whole points: one bar per possible integer score."""
+    top = max(1, int(math.ceil(max_score or 0)))
+    return [i - 0.5 for i in range(top + 2)]
+
+
+def score_figure(summary):
+    """The histogram of total scores: integer bins, integer ticks on both axes."""
     figure, axes = plt.subplots(figsize=(6, 3.5))
     top = summary["max_score"] or 1
-    bins = [i * top / 10 for i in range(11)]
-    axes.hist(summary["scores"], bins=bins, edgecolor="black")
+    axes.hist(summary["scores"], bins=score_bins(top), edgecolor="black")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("score (out of %g)" % top)
     axes.set_ylabel("students")
     axes.set_title("%s: %d submission(s)" % (summary["name"], len(summary["scores"])))
-    target = os.path.join(folder, "%s_scores.png" % summary["name"])
     figure.tight_layout()
+    return figure
+
+
+def misconception_figure(summary):
+    """A horizontal bar per misconception tag: how many students showed it (integer ticks)."""
+    counts = summary["misconceptions"]
+    figure, axes = plt.subplots(figsize=(7, 0.6 + 0.35 * max(1, len(counts))))
+    tags = [tag for tag, _ in counts][::-1]
+    axes.barh(tags, [n for _, n in counts][::-1], edgecolor="black")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("students")
+    axes.set_title("%s: misconceptions shown by failed tests" % summary["name"])
+    figure.tight_layout()
+    return figure
+
+
+def _save(figure, folder, name):
+    os.makedirs(folder, exist_ok=True)
+    target = os.path.join(folder, name)
     figure.savefig(target, dpi=100)
     plt.close(figure)
     return target
+
+
+def histogram(summary, folder):
+    return _save(score_figure(summary), folder, "%s_scores.png" % summary["name"])
+
+
+def misconception_chart(summary, folder):
+    return _save(misconception_figure(summary), folder, "%s_misconceptions.png" % summary["name"])
 
 
 def format_summary(summary):
@@ -63,11 +123,15 @@ def format_summary(summary):
                     min(scores), max(scores), summary["with_messages"]))
     width = max(len(name) for _, name in summary["tests"]) if summary["tests"] else 4
     lines.append("   %-*s  %6s  %6s  %s" % (width, "test", "points", "mean", "full marks"))
-    for (_, name), entry in sorted(summary["tests"].items()):
+    for (_, name), entry in _in_order(summary):
         full = sum(1 for s in entry["scores"] if s >= entry["max"])
         lines.append("   %-*s  %6g  %6.2f  %d/%d (%.0f%%)" % (
             width, name, entry["max"], statistics.mean(entry["scores"]), full,
             len(entry["scores"]), 100.0 * full / len(entry["scores"])))
+    counts = summary.get("misconceptions") or []
+    if counts:
+        lines.append("   most common misconceptions (students):")
+        lines.extend("   %4d  %s" % (n, tag) for tag, n in counts)
     return lines
 
 
@@ -83,4 +147,6 @@ def report(config, assignments=None, plots=None):
             out += format_summary(summary)
             if summary["scores"]:
                 out.append("   histogram: %s" % histogram(summary, plots))
+            if summary["misconceptions"]:
+                out.append("   misconceptions chart: %s" % misconception_chart(summary, plots))
     return "\n".join(out) if out else "no assignments in the gradebook"

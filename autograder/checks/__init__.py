@@ -1,1 +1,12 @@
-"""Checks used by the exercise notebooks' test cells."""
+"""Checks used by the exercise notebooks' test cells.
+
+One module per operation (``clone``, ``detach``, ``detach_clone``, ``data``,
+``new_tensor``, ``copy_into``, ``python_copy``, ``model_snapshot``), built on:
+
+``_battery``   the inputs: twin tensors built the same in torch and reftorch
+``_variants``  the hidden inputs drawn for each student
+``_readers``   how a result is read: torch's API for torch, reftorch's own functions
+               (never the object's methods) for the learner's result
+``_observe``   what an operation does to a case, and the comparison that names the
+               misconception behind the first difference (and its tag)
+"""

@@ -2,52 +2,117 @@
 
 torch's answer, for comparison: a new object, new metadata with the same size,
 dtype and device, strides chosen by ``memory_format``, new memory holding the
-same numbers, a ``CloneBackward0`` node when the source requires grad (in grad
-mode), and a new version counter at 0.
+same numbers (and nothing else: no ``.grad``, no Python attributes), a
+``CloneBackward0`` node when the source requires grad (in grad mode), and a
+new version counter at 0.
 """
 
+import reftorch
+import torch
+
 from . import _battery
-from ._observe import battery as resolve_battery, expect_same
+from ._observe import M, battery as resolve_battery, choose, expect_same
 
 OP = "clone"
 
+
+def _shares_memory(theirs, yours, context):
+    mine = context["yours"]
+    if mine.get("same_object"):
+        return M("clone/returns-source", "your clone returns the source itself: `b = a` is not a copy; "
+                 "clone must build a new tensor object")
+    if mine.get("stride") == context["theirs"].get("stride") and not mine.get("is_view"):
+        return M("clone/shares-memory", "your clone shares memory with its source: it is an alias (what "
+                 "detach() gives), so writing to the clone would change the original")
+    return M("clone/shares-memory", "your clone shares memory with its source: writing to the clone "
+             "would change the original")
+
+
+def _strides(theirs, yours, context):
+    size = context["yours"].get("size") or ()
+    row_major, step = [], 1
+    for n in reversed(size):
+        row_major.insert(0, step)
+        step *= max(n, 1)
+    if tuple(row_major) == yours:
+        return M("clone/always-contiguous", "your clone does not preserve the layout: \"a clone is always "
+                 "contiguous\" is a myth; with preserve_format a dense tensor keeps its strides exactly "
+                 "(a transposed matrix stays transposed) and only other layouts are packed densely")
+    return M("clone/wrong-strides", "your clone lays the copy out with other strides than torch: with "
+             "preserve_format a dense layout is kept and any other one (stepped, expanded) is packed "
+             "densely in the same memory order, and contiguous_format always gives row-major strides")
+
+
+def _requires_grad(theirs, yours, context):
+    if theirs:
+        return M("clone/drops-history", "your clone drops requires_grad: a clone stays in the graph, it is "
+                 "not a detach")
+    return M("clone/records-without-grad", "your clone requires grad where torch's does not: nothing is "
+             "recorded inside no_grad or for a source that does not require grad")
+
+
+def _is_leaf(theirs, yours, context):
+    if not theirs:
+        if context["yours"].get("requires_grad"):
+            return M("clone/new-leaf", "your clone is a leaf that requires grad where torch's is not a "
+                     "leaf: copying requires_grad is not recording history; a clone of a tensor that "
+                     "requires grad is an intermediate result with a grad_fn")
+        return M("clone/drops-history", "your clone is a leaf where torch's is not: a clone of a tensor "
+                 "that requires grad is an intermediate result with a grad_fn, not a new leaf")
+    return M("clone/records-without-grad", "your clone is not a leaf where torch's is: inside no_grad, or "
+             "for a source without grad, clone records no history")
+
+
+def _grad_fn(theirs, yours, context):
+    if theirs is None:
+        return M("clone/records-without-grad", "your clone records a node where torch records none: "
+                 "inside no_grad, or for a source that does not require grad, nothing is recorded")
+    if yours is None:
+        return M("clone/drops-history", f"your clone is cut off from the graph: torch records a {theirs} "
+                 "node whenever the source requires grad in grad mode")
+    return M("clone/wrong-node", f"your clone records a {yours} node where torch records {theirs}: the node "
+             "says which operation made the result, and a clone is its own operation (a view's node, for "
+             "example, makes the result an alias of the source)")
+
+
 MISCONCEPTIONS = {
-    "same_object": "your clone returns the source itself: `b = a` is not a copy; clone must build a new tensor object",
-    "shares_memory": "your clone shares memory with its source: writing to the clone would change the original",
-    "values": "your clone does not hold the source's numbers: each element must be read from where the "
-              "source's size, stride and offset say it is",
-    "size": "your clone has another size than its source",
-    "dtype": "your clone changes the dtype: clone keeps the source's dtype",
-    "device": "your clone changes the device: clone keeps the source's device",
-    "storage_offset": "your clone does not start at offset 0: a clone owns a fresh storage that holds only its "
-                      "own elements, so copying the source's offset (or its whole storage) is wrong",
-    "stride": "your clone does not preserve the layout: with preserve_format a dense tensor keeps its strides "
-              "exactly (a transposed matrix stays transposed) and any other layout is packed densely in the "
-              "same memory order; contiguous_format always gives row-major strides",
-    "requires_grad": lambda theirs, yours: (
-        "your clone drops requires_grad: a clone stays in the graph, it is not a detach"
-        if theirs else
-        "your clone requires grad where torch's does not: nothing is recorded inside no_grad or for a "
-        "source that does not require grad"
-    ),
-    "is_leaf": lambda theirs, yours: (
-        "your clone is a leaf where torch's is not: a clone of a tensor that requires grad is an "
-        "intermediate result with a grad_fn, not a new leaf"
-        if not theirs else
-        "your clone is not a leaf where torch's is: inside no_grad, or for a source without grad, "
-        "clone records no history"
-    ),
-    "grad_fn": "your clone is cut off from the graph: torch records a CloneBackward0 node (not nothing, "
-               "and not another node) whenever the source requires grad in grad mode",
-    "next_functions": "your CloneBackward0 does not lead back to the source: its next_functions must point "
-                      "to the source's grad_fn, or to the AccumulateGrad node of a leaf source",
-    "gradient": "gradients through your clone do not reach the source unchanged: the gradient of a copy "
-                "is the gradient of the original",
-    "warnings": "your clone warns where torch's clone is silent (or the other way round)",
-    "version": "your clone does not start at version 0: making a copy is not an in-place write into it",
-    "shares_version_counter": "your clone shares the source's version counter: a clone has its own memory, "
-                              "so it gets its own counter and in-place writes to the source must not show in it",
-    "source_version": "your clone bumped the source's version: reading a tensor is not writing into it",
+    "same_object": M("clone/returns-source", "your clone returns the source itself: `b = a` is not a "
+                     "copy; clone must build a new tensor object"),
+    "shares_memory": _shares_memory,
+    "values": M("clone/wrong-values", "your clone does not hold the source's numbers: each element must be "
+                "read from where the source's size, stride and offset say it is (reading the storage from "
+                "its start, or ignoring the strides, gives other numbers)"),
+    "grad": M("clone/copies-grad", "your clone copies .grad: a clone copies the numbers of the tensor, "
+              "not its gradient; torch's clone starts with .grad = None"),
+    "attributes": M("clone/copies-attributes", "your clone carries the source's Python attributes "
+                    "(t.note = ...): clone copies the tensor's numbers, not its __dict__ (that is what "
+                    "copy.copy and copy.deepcopy do)"),
+    "size": M("clone/wrong-size", "your clone has another size than its source"),
+    "dtype": M("clone/changes-dtype", "your clone changes the dtype: clone keeps the source's dtype"),
+    "device": M("clone/changes-device", "your clone changes the device: clone allocates its new memory "
+                "on the source's device (a clone of a GPU tensor stays on the GPU)"),
+    "storage_offset": M("clone/keeps-offset", "your clone does not start at offset 0: a clone owns a "
+                        "fresh storage that holds only its own elements, so keeping the source's offset "
+                        "(or copying its whole storage) is wrong"),
+    "stride": _strides,
+    "requires_grad": _requires_grad,
+    "is_leaf": _is_leaf,
+    "grad_fn": _grad_fn,
+    "next_functions": M("clone/node-to-nowhere", "your CloneBackward0 does not lead back to the source: "
+                        "its next_functions must point to the source's grad_fn, or to the AccumulateGrad "
+                        "node of a leaf source"),
+    "gradient": M("clone/wrong-gradient", "gradients through your clone do not reach the source unchanged: "
+                  "the gradient of a copy is the gradient of the original"),
+    "input_grads": M("clone/touches-source-grad", "your clone changes the source's .grad: making a copy "
+                     "leaves the source alone"),
+    "warnings": M("clone/warns", "your clone warns where torch's clone is silent (or the other way round)"),
+    "version": M("clone/version-not-zero", "your clone does not start at version 0: making a copy is not "
+                 "an in-place write into it (copy_elements fills new memory; do not bump its version)"),
+    "shares_version_counter": M("clone/shares-version-counter", "your clone shares the source's version "
+                                "counter: a clone has its own memory, so it gets its own counter and "
+                                "in-place writes to the source must not show in it"),
+    "source_version": M("clone/bumps-source-version", "your clone bumped the source's version: reading a "
+                        "tensor is not writing into it"),
 }
 
 
@@ -55,51 +120,53 @@ def _torch_clone(t):
     return t.clone()
 
 
+def _check(battery, your_op, fields, cases=None, op=OP, torch_op=_torch_clone, misconceptions=MISCONCEPTIONS):
+    expect_same(op, cases or battery, torch_op, your_op, fields, misconceptions, topic="clone")
+
+
+CONTIGUOUS_FORMAT = dict(MISCONCEPTIONS, stride=M(
+    "clone/ignores-memory-format", "your clone ignores memory_format=torch.contiguous_format: asked for "
+    "it, clone lays the copy out row-major whatever the source's layout"))
+
+
 def check_clone_memory(my_clone, battery="basic"):
-    """New object, new memory, same numbers."""
-    expect_same(OP, battery, _torch_clone, my_clone,
-                ("same_object", "shares_memory", "values"), MISCONCEPTIONS)
+    """New object, new memory, same numbers; not the .grad or the attributes."""
+    _check(battery, my_clone, ("same_object", "shares_memory", "values", "grad", "attributes"))
 
 
 def check_clone_metadata(my_clone, battery="basic"):
     """Same size, dtype and device; offset 0 in the new storage."""
-    expect_same(OP, battery, _torch_clone, my_clone,
-                ("size", "dtype", "device", "storage_offset"), MISCONCEPTIONS)
+    _check(battery, my_clone, ("size", "dtype", "device", "storage_offset"))
 
 
 def check_clone_strides(my_clone, battery="basic"):
     """preserve_format strides on every layout, and contiguous_format when asked."""
-    import reftorch
-    import torch
-
-    cases = (_battery.TRANSPOSED, _battery.PERMUTED) if battery == "basic" else _battery.LAYOUTS
-    expect_same(OP, cases, _torch_clone, my_clone, ("size", "stride", "values"), MISCONCEPTIONS)
-    expect_same(OP, cases, lambda t: t.clone(memory_format=torch.preserve_format),
-                lambda t: my_clone(t, memory_format=reftorch.preserve_format),
-                ("stride",), MISCONCEPTIONS)
-    if battery != "basic":
-        expect_same(OP + "(memory_format=torch.contiguous_format)", cases,
-                    lambda t: t.clone(memory_format=torch.contiguous_format),
-                    lambda t: my_clone(t, memory_format=reftorch.contiguous_format),
-                    ("stride", "values"), MISCONCEPTIONS)
+    drawn = resolve_battery("drawn", OP + "/strides")
+    cases = choose(battery, (_battery.TRANSPOSED, _battery.PERMUTED, _battery.STEPPED), _battery.LAYOUTS, drawn)
+    contiguous = choose(battery, (_battery.TRANSPOSED,), _battery.LAYOUTS, drawn)
+    _check(battery, my_clone, ("size", "stride", "values"), cases)
+    _check(battery, lambda t: my_clone(t, memory_format=reftorch.preserve_format), ("stride",), cases,
+           OP + "(memory_format=torch.preserve_format)",
+           lambda t: t.clone(memory_format=torch.preserve_format))
+    _check(battery, lambda t: my_clone(t, memory_format=reftorch.contiguous_format), ("stride", "values"),
+           contiguous, OP + "(memory_format=torch.contiguous_format)",
+           lambda t: t.clone(memory_format=torch.contiguous_format), CONTIGUOUS_FORMAT)
 
 
 def check_clone_graph(my_clone, battery="basic"):
-    """CloneBackward0 leading to the source; gradients flow back unchanged."""
-    cases = [case for case in resolve_battery(battery) if case.grad_mode]
-    expect_same(OP, cases, _torch_clone, my_clone,
-                ("warnings", "requires_grad", "is_leaf", "grad_fn", "next_functions", "gradient"),
-                MISCONCEPTIONS)
+    """CloneBackward0 leading to the source; gradients flow back unchanged; the source's .grad untouched."""
+    cases = [case for case in resolve_battery(battery, OP + "/graph", grad_mode=True) if case.grad_mode]
+    _check(battery, my_clone, ("warnings", "requires_grad", "is_leaf", "grad_fn", "next_functions",
+                               "gradient", "input_grads"), cases)
 
 
 def check_clone_no_grad(my_clone, battery="basic"):
     """Inside no_grad a clone is a plain leaf without grad."""
-    cases = (_battery.LEAF_NO_GRAD_MODE,) if battery == "basic" else _battery.NO_GRAD
-    expect_same(OP, cases, _torch_clone, my_clone,
-                ("requires_grad", "is_leaf", "grad_fn"), MISCONCEPTIONS)
+    cases = choose(battery, (_battery.LEAF_NO_GRAD_MODE, _battery.GPU_NO_GRAD_MODE), _battery.NO_GRAD,
+                   resolve_battery("drawn", OP + "/no_grad", grad_mode=False))
+    _check(battery, my_clone, ("requires_grad", "is_leaf", "grad_fn"), cases)
 
 
 def check_clone_version(my_clone, battery="basic"):
     """A new version counter at 0; the source's counter untouched."""
-    expect_same(OP, battery, _torch_clone, my_clone,
-                ("version", "source_version", "shares_version_counter"), MISCONCEPTIONS)
+    _check(battery, my_clone, ("version", "source_version", "shares_version_counter"))

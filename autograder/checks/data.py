@@ -6,19 +6,28 @@ same metadata, no history, not a view) except for the last safety net: a
 a gradient computed afterwards can be silently wrong.
 """
 
-from ._observe import expect_same
+from ._observe import M, expect_same
 from .detach import MISCONCEPTIONS as DETACH
 
 OP = ".data"
 
-MISCONCEPTIONS = {field: text.replace("your detach", "your .data").replace("detach ", ".data ")
-                  for field, text in DETACH.items()}
+
+def _as_data(m):
+    return M(m.tag.replace("detach/", "data/"),
+             m.text.replace("your detach", "your .data").replace("detach ", ".data ")
+             .replace("detached tensor", ".data tensor"))
+
+
+MISCONCEPTIONS = {field: _as_data(m) for field, m in DETACH.items()}
 MISCONCEPTIONS.update({
-    "shares_memory": "your .data copies the memory: .data is an alias of the same storage",
-    "shares_version_counter": "your .data shares the source's version counter: .data is the alias "
-                              "autograd cannot see through, it gets a counter of its own (that is "
-                              "exactly why writing through it can give silently wrong gradients)",
-    "version": "your .data does not start a new counter at 0: it must not carry the source's version",
+    "shares_memory": M("data/copies-memory", "your .data copies the memory: .data is an alias of the same "
+                       "storage"),
+    "shares_version_counter": M("data/shares-version-counter", "your .data shares the source's version "
+                                "counter: .data is the alias autograd cannot see through, it gets a "
+                                "counter of its own (that is exactly why writing through it can give "
+                                "silently wrong gradients)"),
+    "version": M("data/carries-version", "your .data does not start a new counter at 0: it must not carry "
+                 "the source's version"),
 })
 
 
@@ -28,12 +37,13 @@ def _torch(t):
 
 def check_data_alias(my_data, battery="basic"):
     """Same memory, same metadata, off the graph."""
-    expect_same(OP, battery, _torch, lambda t: my_data(t),
+    expect_same(OP, battery, _torch, my_data,
                 ("same_object", "shares_memory", "values", "size", "stride", "storage_offset",
-                 "dtype", "is_view", "requires_grad", "is_leaf", "grad_fn"), MISCONCEPTIONS)
+                 "dtype", "device", "is_view", "requires_grad", "is_leaf", "grad_fn", "grad", "attributes"),
+                MISCONCEPTIONS, topic="data")
 
 
 def check_data_version(my_data, battery="basic"):
     """A version counter of its own, starting at 0."""
-    expect_same(OP, battery, _torch, lambda t: my_data(t),
-                ("shares_version_counter", "version", "source_version"), MISCONCEPTIONS)
+    expect_same(OP, battery, _torch, my_data, ("shares_version_counter", "version", "source_version"),
+                MISCONCEPTIONS, topic="data")

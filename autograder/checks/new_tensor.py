@@ -4,95 +4,168 @@
 holding ``data``'s numbers, laid out as ``data.detach().clone()`` would be,
 with ``owner``'s dtype and device unless ``dtype=``/``device=`` say otherwise,
 ``requires_grad`` only from the argument, and a UserWarning recommending
-``detach().clone()``. ``torch.tensor(t)`` is the same with ``t``'s own dtype
-and device as the defaults.
+``detach().clone()``. ``owner`` itself is left alone: it only lends its
+defaults. ``torch.tensor(t)`` is the same with ``t``'s own dtype and device
+as the defaults.
 """
 
-from . import _battery
-from ._observe import battery as resolve_battery, expect_same
+from . import _battery, _variants
+from ._observe import M, battery as resolve_battery, choose, expect_same
+
+
+def _tensor_dtype(theirs, yours, context):
+    if yours in ("torch.float32", "torch.float64"):
+        return M("tensor/default-dtype", "your torch.tensor(t) picks the wrong dtype: the dtype comes from the "
+                 "data t, never from the default float dtype; dtype= overrides it")
+    return M("tensor/wrong-dtype", "your torch.tensor(t) picks the wrong dtype: it keeps t's dtype unless "
+             "dtype= is given")
+
 
 MISCONCEPTIONS = {
-    "warnings": "your version does not give torch's UserWarning (or gives one torch does not): copying a "
-                "tensor this way warns that t.detach().clone() says the same thing more clearly",
-    "same_object": "your version returns the data tensor itself instead of a copy",
-    "shares_memory": "your version shares memory with the data: new_tensor and torch.tensor always copy",
-    "values": "your version holds other numbers than the data (after the cast to the result's dtype)",
-    "size": "your version changes the size",
-    "dtype": "your version picks the wrong dtype: new_tensor takes it from self (the tensor whose method "
-             "you call), torch.tensor from the data; never the default float dtype; dtype= overrides both",
-    "device": "your version picks the wrong device: it follows the same rule as the dtype",
-    "stride": "your version lays the copy out differently from torch: like detach().clone(), a dense "
-              "layout is kept and any other one is packed densely",
-    "storage_offset": "your version does not start at offset 0 of its own storage",
-    "requires_grad": "your version gets requires_grad wrong: the result is a new leaf that requires grad "
-                     "only when requires_grad=True is passed, whatever the data or self",
-    "is_leaf": "your version is not a leaf: the copy carries no history",
-    "grad_fn": "your version records history: the copy carries none",
-    "version": "your version does not start a new version counter at 0",
-    "shares_version_counter": "your version shares the data's version counter",
+    "warnings": M("new_tensor/no-warning", "your version does not give torch's UserWarning (or gives one "
+                  "torch does not): copying a tensor this way warns that t.detach().clone() says the same "
+                  "thing more clearly"),
+    "same_object": M("new_tensor/returns-data", "your version returns the data tensor itself instead of a "
+                     "copy"),
+    "returns_an_argument": M("new_tensor/copies-into-self", "your new_tensor returns self: new_tensor does "
+                             "not copy into the tensor you call it on, it builds a new one (self only lends "
+                             "its dtype and device)"),
+    "shares_memory": M("new_tensor/shares-memory", "your version shares memory with the data: new_tensor "
+                       "and torch.tensor always copy"),
+    "values": M("new_tensor/wrong-values", "your version holds other numbers than the data (after the cast "
+                "to the result's dtype)"),
+    "size": M("new_tensor/wrong-size", "your version changes the size"),
+    "dtype": M("new_tensor/dtype-from-data", "your new_tensor picks the wrong dtype: new_tensor takes it "
+               "from self (the tensor whose method you call), not from the data, and dtype= overrides it"),
+    "device": M("new_tensor/device-from-data", "your new_tensor picks the wrong device: like the dtype, it "
+                "comes from self (the tensor whose method you call) unless device= is given"),
+    "stride": M("new_tensor/wrong-strides", "your version lays the copy out differently from torch: like "
+                "detach().clone(), a dense layout is kept and any other one is packed densely"),
+    "storage_offset": M("new_tensor/keeps-offset", "your version does not start at offset 0 of its own "
+                        "storage"),
+    "requires_grad": M("new_tensor/requires-grad-from-data", "your version gets requires_grad wrong: the "
+                       "result is a new leaf that requires grad only when requires_grad=True is passed, "
+                       "whatever the data or self"),
+    "is_leaf": M("new_tensor/keeps-history", "your version is not a leaf: the copy carries no history"),
+    "grad_fn": M("new_tensor/keeps-history", "your version records history: the copy carries none"),
+    "grad": M("new_tensor/copies-grad", "your version carries a .grad: the copy starts without one"),
+    "attributes": M("new_tensor/copies-attributes", "your version carries the data's Python attributes: "
+                    "it copies numbers only"),
+    "version": M("new_tensor/version-not-zero", "your version does not start a new version counter at 0"),
+    "shares_version_counter": M("new_tensor/shares-version-counter", "your version shares the data's "
+                                "version counter"),
+    "source_version": M("new_tensor/writes-data", "your version bumped the data's version: copying from a "
+                        "tensor does not write into it"),
+    "input_versions": M("new_tensor/writes-self", "your new_tensor bumped self's version: it does not "
+                        "write into self"),
 }
+
+
+TENSOR = {field: m if callable(m) else M(m.tag.replace("new_tensor/", "tensor/"),
+                                          m.text.replace("new_tensor and torch.tensor", "torch.tensor"))
+          for field, m in MISCONCEPTIONS.items()}
+TENSOR.update(dtype=_tensor_dtype, device=M(
+    "tensor/wrong-device", "your torch.tensor(t) picks the wrong device: the copy goes to t's device unless "
+    "device= is given"))
+
+
+class Owner:
+    """The tensor whose ``new_tensor`` is called."""
+
+    def __init__(self, name, recipe, on="cpu"):
+        self.name, self.recipe, self.on = name, recipe, on
+
+    def build(self, module):
+        return self.recipe(module, "cuda" if self.on == "cuda" and module.__name__ == "reftorch" else None)
 
 
 class WithOwner:
     """A battery case as the data, plus the tensor whose ``new_tensor`` is called."""
 
-    def __init__(self, case, owner_name, owner_recipe):
-        self.case, self.owner_name, self.owner_recipe = case, owner_name, owner_recipe
+    roles = ("data", "self")
+
+    def __init__(self, case, owner):
+        self.case, self.owner = case, owner
         self.grad_mode = case.grad_mode
 
     def build(self, module):
         tensor, leaves, _ = self.case.build(module)
-        return tensor, leaves, (self.owner_recipe(module),)
+        return tensor, leaves, (self.owner.build(module),)
+
+    def devices(self):
+        return {"source": self.case.devices()["source"], "owner": "cuda:0" if self.owner.on == "cuda" else "cpu"}
 
     def label(self):
-        return f"data = {self.case.label()}; self = {self.owner_name}"
+        return f"data = {self.case.label()}; self = {self.owner.name}"
 
 
 OWNERS = (
-    ("a float64 tensor", lambda T: T.zeros(2, dtype=T.float64)),
-    ("an int64 tensor", lambda T: T.zeros(2, dtype=T.int64)),
-    ("a float32 leaf that requires grad", lambda T: T.zeros(2, requires_grad=True)),
+    Owner("a float64 tensor", lambda T, d: T.zeros(2, dtype=T.float64, device=d)),
+    Owner("an int64 tensor", lambda T, d: T.zeros(2, dtype=T.int64, device=d)),
+    Owner("a float32 leaf that requires grad", lambda T, d: T.zeros(2, requires_grad=True, device=d)),
+    Owner("a float64 tensor on the GPU (cuda:0)", lambda T, d: T.zeros(2, dtype=T.float64, device=d), "cuda"),
 )
 
-COPY_FIELDS = ("same_object", "shares_memory", "size", "stride", "storage_offset")
-GRAPH_FIELDS = ("requires_grad", "is_leaf", "grad_fn", "version", "shares_version_counter")
+COPY_FIELDS = ("same_object", "returns_an_argument", "shares_memory", "size", "stride", "storage_offset",
+               "grad", "attributes")
+GRAPH_FIELDS = ("requires_grad", "is_leaf", "grad_fn", "version", "shares_version_counter", "source_version",
+                "input_versions")
 
 
-def _owned(battery, owners=OWNERS):
-    return [WithOwner(case, name, recipe) for case in resolve_battery(battery) for name, recipe in owners]
+def _drawn_owners(salt):
+    r = _variants.generator(salt + "/owners")
+    owners = []
+    for i in range(_variants.CASES_PER_CHECK):
+        spec = _variants.TensorSpec(r, leaf_only=True, allow_empty=False)
+        on = "cuda" if r.random() < 0.3 else "cpu"
+        owners.append(Owner(f"drawn self #{i + 1} ({spec.label()})", lambda T, d, s=spec: s.build(T, d)[0], on))
+    return owners
+
+
+def _owned(battery, salt, owners=OWNERS):
+    return choose(battery, [WithOwner(case, owner) for case in _battery.BASIC for owner in owners],
+                  [WithOwner(case, owner) for case in _battery.FULL for owner in owners],
+                  [WithOwner(case, owner) for case, owner in zip(resolve_battery("drawn", salt),
+                                                                 _drawn_owners(salt))])
+
+
+def _check(op, cases, torch_op, your_op, fields, misconceptions=MISCONCEPTIONS):
+    expect_same(op, cases, torch_op, your_op, fields, misconceptions, topic="new_tensor", device_of="owner")
 
 
 def check_new_tensor_copy(my_new_tensor, battery="basic"):
-    """A copy in new memory, laid out like detach().clone(), with torch's warning."""
+    """A copy in new memory (never self, never the data), laid out like detach().clone(), with torch's warning."""
     owners = OWNERS[:1] if battery == "basic" else OWNERS
-    expect_same("new_tensor", _owned(battery, owners), lambda data, owner: owner.new_tensor(data),
-                lambda data, owner: my_new_tensor(owner, data), ("warnings",) + COPY_FIELDS, MISCONCEPTIONS)
+    _check("new_tensor", _owned(battery, "new_tensor/copy", owners), lambda data, owner: owner.new_tensor(data),
+           lambda data, owner: my_new_tensor(owner, data), ("warnings",) + COPY_FIELDS)
 
 
 def check_new_tensor_dtype(my_new_tensor, battery="basic"):
     """dtype and device come from self, unless given."""
-    expect_same("new_tensor", _owned(battery), lambda data, owner: owner.new_tensor(data),
-                lambda data, owner: my_new_tensor(owner, data), ("dtype", "device", "values"), MISCONCEPTIONS)
-    if battery != "basic":
-        import reftorch
-        import torch
+    import reftorch
+    import torch
 
-        expect_same("new_tensor(data, dtype=torch.int64)", _owned(battery),
-                    lambda data, owner: owner.new_tensor(data, dtype=torch.int64),
-                    lambda data, owner: my_new_tensor(owner, data, dtype=reftorch.int64),
-                    ("dtype", "values"), MISCONCEPTIONS)
+    cases = _owned(battery, "new_tensor/dtype")
+    _check("new_tensor", cases, lambda data, owner: owner.new_tensor(data),
+           lambda data, owner: my_new_tensor(owner, data), ("dtype", "device", "values"))
+    if battery != "basic":
+        _check("new_tensor(data, dtype=torch.int64)", cases,
+               lambda data, owner: owner.new_tensor(data, dtype=torch.int64),
+               lambda data, owner: my_new_tensor(owner, data, dtype=reftorch.int64),
+               ("dtype", "values"))
 
 
 def check_new_tensor_graph(my_new_tensor, battery="basic"):
-    """A new leaf: requires_grad only from the argument; a new version counter."""
-    cases = _owned(battery)
-    expect_same("new_tensor", cases, lambda data, owner: owner.new_tensor(data),
-                lambda data, owner: my_new_tensor(owner, data), GRAPH_FIELDS, MISCONCEPTIONS)
-    floating = [c for c in cases if c.case not in (_battery.INT64, _battery.BOOL)]
-    expect_same("new_tensor(data, requires_grad=True)", floating,
-                lambda data, owner: owner.new_tensor(data, requires_grad=True, dtype=data.dtype),
-                lambda data, owner: my_new_tensor(owner, data, requires_grad=True, dtype=data.dtype),
-                ("requires_grad", "is_leaf", "grad_fn"), MISCONCEPTIONS)
+    """A new leaf: requires_grad only from the argument; a new version counter; self and data untouched."""
+    cases = _owned(battery, "new_tensor/graph")
+    _check("new_tensor", cases, lambda data, owner: owner.new_tensor(data),
+           lambda data, owner: my_new_tensor(owner, data), GRAPH_FIELDS)
+    floating = [c for c in cases if c.case not in (_battery.INT64, _battery.BOOL)
+                and "int64" not in c.case.name and "bool" not in c.case.name]
+    _check("new_tensor(data, requires_grad=True)", floating,
+           lambda data, owner: owner.new_tensor(data, requires_grad=True, dtype=data.dtype),
+           lambda data, owner: my_new_tensor(owner, data, requires_grad=True, dtype=data.dtype),
+           ("requires_grad", "is_leaf", "grad_fn"))
 
 
 def check_tensor_from_tensor(my_tensor, battery="basic"):
@@ -100,4 +173,5 @@ def check_tensor_from_tensor(my_tensor, battery="basic"):
     import torch
 
     expect_same("torch.tensor", battery, lambda t: torch.tensor(t), lambda t: my_tensor(t),
-                ("warnings", "dtype", "device") + COPY_FIELDS + ("values",) + GRAPH_FIELDS, MISCONCEPTIONS)
+                ("warnings", "dtype", "device") + COPY_FIELDS + ("values",) + GRAPH_FIELDS, TENSOR,
+                topic="tensor")

@@ -1,0 +1,132 @@
+"""The static rules: each one catches what it is for, names the rule and the line, charges the
+right tests, and never rejects honest code (the references, the honest answers of the bank, the
+untouched releases, and every wrong answer: those must lose points to the checks, not to a rule).
+"""
+
+import nbformat
+import pytest
+
+from autograder.static_rules import EXERCISES, RULES, find_violations
+from exercise_mutants import BANK, RELEASE
+from nbgrader_course import ASSIGNMENTS, EXERCISES as RELEASES, SOLUTIONS, read_notebook
+from stored import stored_notebook
+
+
+def notebook(assignment, cells=None, appended=None):
+    """The source notebook with ``cells`` ({grade_id: code}) swapped in and ``appended`` cells."""
+    nb = read_notebook(SOLUTIONS / assignment / f"{assignment}.ipynb", drop_self_check=False)
+    if cells == RELEASE:
+        release = stored_notebook(RELEASES / assignment / f"{assignment}.ipynb")
+        cells = {c.metadata["nbgrader"]["grade_id"]: c.source for c in release.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cells and gid in cells:
+            cell.source = cells[gid]
+    for code in appended or ():
+        nb.cells.insert(4, nbformat.v4.new_code_cell(code))
+    return nb
+
+
+def found(assignment, cells=None, appended=None):
+    return [(v.rule, v.line, v.code.strip(), tests) for v, tests in
+            find_violations(notebook(assignment, cells, appended), assignment)]
+
+
+HONEST = [e for e in BANK if e.kind in ("honest", "wrong", "stub")]
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_assignment_has_rules_and_its_reference_breaks_none(assignment):
+    assert assignment in EXERCISES
+    assert found(assignment) == []
+
+
+@pytest.mark.parametrize("entry", HONEST, ids=[e.name for e in HONEST])
+def test_no_honest_attempt_breaks_a_rule(entry):
+    cells = entry.cells if entry.cells == RELEASE else {k: v for k, v in entry.cells.items() if k != "+end"}
+    assert found(entry.assignment, cells) == []
+
+
+CLONE = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
+CLONE_TESTS = ["clone-memory", "clone-metadata", "clone-strides", "clone-graph", "clone-no-grad", "clone-version"]
+
+
+@pytest.mark.parametrize("code, rule, line", [
+    (CLONE + "    return self.clone()\n", "calls-the-op", 2),
+    (CLONE + "    return torch.clone(self)\n", "calls-the-op", 2),
+    (CLONE + "    make = getattr(self, 'clone')\n    return make()\n", "calls-the-op", 2),
+    ("import sys\n" + CLONE + "    return self\n", "imports", 1),
+    ("from importlib import import_module\n" + CLONE + "    return self\n", "imports", 1),
+    (CLONE + "    import torch as real\n    return self\n", "imports", 2),
+    (CLONE + "    torch.Tensor.stride = lambda t: (1,)\n    return self\n", "patches", 2),
+    (CLONE + "    setattr(torch.Tensor, 'stride', None)\n    return self\n", "patches", 2),
+    (CLONE + "    type(self).stride = None\n    return self\n", "patches", 2),
+    (CLONE + "    del torch.zeros\n    return self\n", "patches", 2),
+    (CLONE + "    tensor_on.__doc__ = ''\n    return self\n", "patches", 2),
+    (CLONE + "    int.real = 3\n    return self\n", "patches", 2),
+    ("class Liar(torch.Tensor):\n    pass\n\n\n" + CLONE + "    return self\n", "subclasses-tensor", 1),
+    (CLONE + "    self.__class__ = object\n    return self\n", "subclasses-tensor", 2),
+    (CLONE + "    Liar = type('Liar', (type(self),), {})\n    return self\n", "subclasses-tensor", 2),
+    (CLONE + "    g = my_clone.__globals__\n    return self\n", "forbidden-name", 2),
+    (CLONE + "    g = getattr(my_clone, '__code__')\n    return self\n", "forbidden-name", 2),
+    (CLONE + "    return eval('self')\n", "forbidden-name", 2),
+    (CLONE + "    return __import__('copy').copy(self)\n", "forbidden-name", 2),
+    (CLONE + "    return torch._clone.clone(self)\n", "private-reftorch", 2),
+])
+def test_each_rule_names_itself_and_the_line(code, rule, line):
+    violations = found("clone", {"clone-solution": code})
+    assert (rule, line) in [(r, n) for r, n, _, _ in violations], violations
+    for r, n, text, tests in violations:
+        assert text == code.splitlines()[n - 1].strip()
+        assert tests == CLONE_TESTS, "a violation in my_clone costs every test of my_clone"
+    assert rule in RULES
+
+
+def test_a_helper_is_held_to_the_rule_of_the_function_that_calls_it():
+    code = "def helper(t):\n    return t.clone()\n\n\n" + CLONE + "    return helper(self)\n"
+    assert [(r, n) for r, n, _, _ in found("clone", {"clone-solution": code})] == [("calls-the-op", 2)]
+    unused = "def helper(t):\n    return t.clone()\n\n\n" + CLONE + "    return self\n"
+    assert found("clone", {"clone-solution": unused}) == []
+
+
+def test_a_violation_costs_only_the_tests_of_its_exercise():
+    detach = found("detach", {"detach-solution": "def my_detach(self):\n    return self.detach()\n"})
+    assert detach == [("calls-the-op", 2, "return self.detach()",
+                       ["detach-memory", "detach-metadata", "detach-graph", "detach-version"])]
+    data = found("detach", {"data-solution": "def my_data(self):\n    return self.data\n"})
+    assert data == [("calls-the-op", 2, "return self.data", ["data-alias", "data-version"])]
+    shared = found("new_tensor", {"new-tensor-solution": "import copy\n\ndef copy_as(data, dtype, device, rg):\n"
+                                                         "    return torch.tensor(data)\n\n"
+                                                         "def my_new_tensor(self, data, **kw):\n"
+                                                         "    return copy_as(data, None, None, False)\n"})
+    assert {tuple(t) for *_, t in shared} == {("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph",
+                                               "tensor-from-tensor")}
+
+
+def test_code_at_the_top_level_of_a_cell_costs_every_test_after_it():
+    top = found("python_copy", appended=["import copy as c\nc.copy = None\n"])
+    assert top == [("patches", 2, "c.copy = None", ["copy-alias", "copy-autograd", "deepcopy-copy",
+                                                     "deepcopy-memo", "deepcopy-non-leaf"])]
+
+
+def test_scratch_work_and_local_names_are_not_mistaken_for_modules():
+    scratch = ["input = torch.ones(2)\ninput.note = 'mine'\n", "copy = torch.ones(3)\ncopy.tags = [1]\n",
+               "import numpy as np\nimport math, itertools\nx = np.arange(3)\n"]
+    assert found("clone", appended=scratch) == []
+    own_copy = "def my_deepcopy(self, memo):\n    copy = self\n    copy.note = 1\n    return copy\n"
+    assert found("python_copy", {"deepcopy-solution": own_copy}) == []
+
+
+def test_the_op_on_other_objects_is_not_the_op():
+    honest = ("def my_copy(self):\n    new = tensor_on(self.untyped_storage(), self.shape, self.stride(),\n"
+              "                    self.storage_offset(), dtype=self.dtype)\n"
+              "    new.__dict__.update(copy.copy(self.__dict__))\n    return new\n")
+    assert found("python_copy", {"copy-solution": honest}) == []
+    cheat = "def my_copy(self):\n    return copy.copy(self)\n"
+    assert [r for r, *_ in found("python_copy", {"copy-solution": cheat})] == ["calls-the-op"]
+
+
+def test_an_assignment_without_rules_is_graded_without_them():
+    nb = notebook("clone", {"clone-solution": CLONE + "    return self.clone()\n"})
+    assert find_violations(nb, "some-other-assignment") == []
