@@ -178,3 +178,19 @@ def test_use_mine_skips_an_unwritten_stub():
 def test_use_mine_refuses_an_unknown_piece():
     with pytest.raises(LookupError, match="no build-it piece is called 'strides'"):
         use_mine(strides=lambda shape: shape)
+
+
+def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, private_progress):
+    import subprocess
+
+    from autograder import learner_check
+
+    notebook = tmp_path / "clone.ipynb"
+    notebook.write_text("{}")
+    printed = "Self-check of clone.ipynb\n  ok    test_a  2/2\nScore: 3/5  (1 test(s) failing)\n"
+    monkeypatch.setattr(learner_check.subprocess, "run",
+                        lambda *a, **k: subprocess.CompletedProcess(a, 1, printed, ""))
+    learner_check.self_check(str(notebook))
+    assert "Score: 3/5" in capsys.readouterr().out
+    assert json.loads(private_progress.read_text())["exercises"]["clone"]["score"] == 3.0
+    assert "clone: 3/5" in repr(progress_table())
