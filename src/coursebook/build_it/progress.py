@@ -1,0 +1,123 @@
+"""The learner's progress: which build-it pieces pass, and the self-check scores.
+
+A small JSON file in the learner's course folder, ``course/.progress.json``
+(git-ignored), written when a check cell passes fully and when an exercise's
+self-check runs.  The index chapter reads it with :func:`progress_table`.
+
+Where the file is: ``$COURSEBOOK_PROGRESS`` if set (the tests use it), else
+``course/.progress.json`` next to this package's ``src`` folder, else
+``.progress.json`` in the working directory (an installed package without
+the course folder).
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import os
+from pathlib import Path
+
+from coursebook.build_it.registry import pieces
+
+__all__ = ["progress_path", "load", "record_piece", "record_exercise", "progress_table"]
+
+PROGRESS_ENV = "COURSEBOOK_PROGRESS"
+
+
+def progress_path() -> Path:
+    if os.environ.get(PROGRESS_ENV):
+        return Path(os.environ[PROGRESS_ENV])
+    course = Path(__file__).resolve().parents[3] / "course"  # src/coursebook/build_it -> repo
+    if course.is_dir():
+        return course / ".progress.json"
+    return Path.cwd() / ".progress.json"
+
+
+def load() -> dict:
+    """The saved progress, ``{"pieces": {...}, "exercises": {...}}``; empty if none or unreadable."""
+    try:
+        data = json.loads(progress_path().read_text())
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    data.setdefault("pieces", {})
+    data.setdefault("exercises", {})
+    return data
+
+
+def _save(data: dict) -> str:
+    """Write atomically; return a note for the learner ("" when all went well)."""
+    path = progress_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        temporary.replace(path)
+    except OSError as error:
+        return f"(progress not saved: {error})"
+    return ""
+
+
+def _now() -> str:
+    return datetime.datetime.now().isoformat(timespec="seconds")
+
+
+def record_piece(name: str, chapter: str) -> str:
+    """Mark a build-it piece done."""
+    data = load()
+    data["pieces"][name] = {"chapter": chapter, "passed": _now()}
+    return _save(data)
+
+
+def record_exercise(assignment: str, score: float, max_score: float) -> str:
+    """Save the latest self-check score of a graded exercise."""
+    data = load()
+    data["exercises"][assignment] = {"score": score, "max_score": max_score, "checked": _now()}
+    return _save(data)
+
+
+class ProgressTable:
+    """Every build-it piece by chapter, done or not, and the exercises' scores."""
+
+    def __init__(self, rows, exercises):
+        self.rows = rows  # (chapter, piece, summary, done)
+        self.exercises = exercises  # (assignment, score, max_score)
+
+    @property
+    def done(self) -> list[str]:
+        return [name for _, name, _, done in self.rows if done]
+
+    def __repr__(self):
+        lines = [f"Build-it pieces: {len(self.done)} of {len(self.rows)} done"]
+        for chapter, name, summary, done in self.rows:
+            lines.append(f"  {'[x]' if done else '[ ]'} {chapter}  {name}  {summary}")
+        if self.exercises:
+            lines.append("Exercises (latest self-check):")
+            for assignment, score, max_score in self.exercises:
+                lines.append(f"  {assignment}: {score:g}/{max_score:g}")
+        return "\n".join(lines)
+
+    def _repr_html_(self):
+        body = "".join(
+            f"<tr><td>{html.escape(chapter)}</td><td><code>{html.escape(name)}</code></td>"
+            f"<td>{html.escape(summary)}</td><td>{'&#10003; done' if done else ''}</td></tr>"
+            for chapter, name, summary, done in self.rows)
+        table = (f"<p>Build-it pieces: {len(self.done)} of {len(self.rows)} done</p>"
+                 f"<table><tr><th>chapter</th><th>piece</th><th>what it does</th><th></th></tr>"
+                 f"{body}</table>")
+        if self.exercises:
+            rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{s:g}/{m:g}</td></tr>"
+                           for a, s, m in self.exercises)
+            table += f"<p>Exercises (latest self-check)</p><table>{rows}</table>"
+        return f"<div class='coursebook-progress'>{table}</div>"
+
+
+def progress_table() -> ProgressTable:
+    """The index's table, read from the progress file now."""
+    data = load()
+    rows = [(p.chapter, p.name, p.summary, p.name in data["pieces"]) for p in pieces()]
+    exercises = [(name, e.get("score", 0), e.get("max_score", 0))
+                 for name, e in sorted(data["exercises"].items())]
+    return ProgressTable(rows, exercises)

@@ -1,0 +1,130 @@
+"""Run reftorch on the learner's own pieces: ``use_mine`` and ``use_reference``.
+
+``use_mine(contiguous_strides=my_contiguous_strides)`` puts the learner's
+function wherever reftorch holds the reference one: every module attribute
+(``_strides.contiguous_strides``, and the names other modules imported with
+``from ._strides import contiguous_strides``), every class attribute
+(``SavedTensor.unpack``), every entry of a module-level table, and the
+function inside a class attribute that wraps it (``Tensor.__iadd__`` is
+``_inplace.__iadd__`` wrapped by ``_sparse_dispatch.by_layout``).  From then on the chapter, and its final
+``cross_check_key_cells()`` against torch, run on the learner's piece.
+
+Only memory changes: the files of the package are never written.
+``use_reference()`` puts the package's own functions back (all of them, or
+the pieces named), and ``with use_mine(...):`` does so at the end of the block.
+
+A swap is a search for the object, not a list of places kept from the
+first call.  So a reftorch module imported after ``use_mine`` (it reads the
+learner's function from the module it imports from) is covered, and switching
+back searches again.  ``crosscheck.harness.import_reftorch`` imports reftorch
+once and never reloads it; should reftorch be reloaded anyway, call
+``use_mine`` again: the new modules hold new reference objects.
+
+A stub that is not written yet (it raises ``NotImplementedError`` on its
+first case) is not switched in: the chapter keeps running on reftorch's own.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from coursebook.build_it.check import NOT_WRITTEN, run_battery
+from coursebook.build_it.registry import piece as find_piece
+
+__all__ = ["use_mine", "use_reference", "active", "Switch"]
+
+_ACTIVE: dict[str, object] = {}  # piece name -> the learner's function in use
+
+
+def _reftorch_modules():
+    return [m for name, m in list(sys.modules.items())
+            if m is not None and (name == "reftorch" or name.startswith("reftorch."))]
+
+
+def _rewrap(member, old, new) -> int:
+    """A wrapper made with ``functools.wraps`` around ``old`` (reftorch wraps every Tensor
+    method to dispatch on the layout) keeps ``old`` in its closure: point that cell at ``new``."""
+    if getattr(member, "__wrapped__", None) is not old or not getattr(member, "__closure__", None):
+        return 0
+    cells = [cell for cell in member.__closure__ if cell.cell_contents is old]
+    for cell in cells:
+        cell.cell_contents = new
+    member.__wrapped__ = new
+    return len(cells)
+
+
+def _replace(old, new) -> int:
+    """Make every reftorch module, class and module-level table that holds ``old`` hold ``new``."""
+    count = 0
+    for module in _reftorch_modules():
+        for name, value in list(vars(module).items()):
+            if value is old:
+                setattr(module, name, new)
+                count += 1
+            elif isinstance(value, type) and value.__module__.startswith("reftorch"):
+                for attr, member in list(vars(value).items()):
+                    if member is old:
+                        setattr(value, attr, new)
+                        count += 1
+                    else:
+                        count += _rewrap(member, old, new)
+            elif isinstance(value, dict):
+                for key, member in list(value.items()):
+                    if member is old:
+                        value[key] = new
+                        count += 1
+    return count
+
+
+class Switch:
+    """What ``use_mine`` did; as a context manager it switches back on exit."""
+
+    def __init__(self, switched: dict[str, int], skipped: list[str]):
+        self.switched = switched  # piece name -> number of places
+        self.skipped = skipped
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        use_reference(*self.switched)
+        return False
+
+    def __repr__(self):
+        lines = []
+        for name, places in self.switched.items():
+            lines.append(f"reftorch now runs your {name} ({places} place(s) in the package use it).")
+        for name in self.skipped:
+            lines.append(f"your {name} is not written yet: reftorch keeps its own.")
+        if self.switched:
+            lines.append("use_reference() switches back. The package files are unchanged.")
+        return "\n".join(lines)
+
+
+def use_mine(**functions) -> Switch:
+    """Switch the learner's pieces in: ``use_mine(contiguous_strides=my_contiguous_strides)``."""
+    switched, skipped = {}, []
+    for name, fn in functions.items():
+        piece = find_piece(name)
+        if not callable(fn):
+            raise TypeError(f"use_mine({name}=...) needs a function, got {type(fn).__name__}")
+        if run_battery(fn, piece).status == NOT_WRITTEN:
+            skipped.append(name)
+            continue
+        current = _ACTIVE.get(name, piece.reference)
+        switched[name] = _replace(current, fn)
+        _ACTIVE[name] = fn
+    return Switch(switched, skipped)
+
+
+def use_reference(*names) -> str:
+    """Switch back to reftorch's own pieces (all of them, or those named)."""
+    for name in names or list(_ACTIVE):
+        if name in _ACTIVE:
+            _replace(_ACTIVE.pop(name), find_piece(name).reference)
+    return "reftorch runs its own pieces again."
+
+
+def active() -> dict[str, object]:
+    """The learner's functions now in use, by piece name."""
+    return dict(_ACTIVE)

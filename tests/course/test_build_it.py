@@ -1,0 +1,196 @@
+"""Build-it cells: every piece's battery, the misconceptions it names, use_mine, progress.
+
+Generic over the registry (``coursebook.build_it.pieces_*``), so a chapter's
+new pieces are tested as soon as they are registered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import types
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import reftorch
+from coursebook.build_it import check, progress_table, reveal, use_mine, use_reference
+from coursebook.build_it.registry import piece, pieces
+from coursebook.build_it.swap import _reftorch_modules
+from coursebook.cross_check import CrossCheck
+from course_paths import CHAPTERS
+
+PIECES = pieces()
+ID = lambda p: p.name  # noqa: E731
+REFTORCH = Path(reftorch.__file__).resolve().parent
+# chapters that must have build-it pieces (add a chapter here when its cells are written)
+CHAPTERS_WITH_BUILD_IT = ["02", "03", "04", "05", "06", "07"]
+
+
+@pytest.fixture(autouse=True)
+def private_progress(tmp_path, monkeypatch):
+    path = tmp_path / "progress.json"
+    monkeypatch.setenv("COURSEBOOK_PROGRESS", str(path))
+    yield path
+    use_reference()
+
+
+def _copy(fn):
+    """The same code as a new function object: a learner's correct answer."""
+    clone = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    clone.__kwdefaults__ = fn.__kwdefaults__
+    return clone
+
+
+def _chapter(number: str) -> Path:
+    return next(p for p in CHAPTERS if p.name.startswith(number + "_"))
+
+
+def _key_program(number: str) -> str:
+    nb = nbformat.read(_chapter(number), as_version=4)
+    cells = [c.source.split("\n", 1)[1] for c in nb.cells
+             if c.cell_type == "code" and c.source.startswith("%%key")]
+    return "\n\n".join(cells)
+
+
+def _package_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(REFTORCH.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_every_chapter_from_02_has_pieces():
+    registered = {p.chapter for p in PIECES}
+    assert set(CHAPTERS_WITH_BUILD_IT) <= registered, set(CHAPTERS_WITH_BUILD_IT) - registered
+
+
+@pytest.mark.parametrize("piece", PIECES, ids=ID)
+def test_the_reference_passes_its_battery(piece, private_progress):
+    report = check(piece.name, _copy(piece.reference))
+    assert report.passed, report.text()
+    assert piece.name in json.loads(private_progress.read_text())["pieces"]
+
+
+@pytest.mark.parametrize("piece", PIECES, ids=ID)
+def test_each_wrong_answer_is_named_by_its_misconception(piece, private_progress):
+    assert piece.wrong, f"{piece.name} has no wrong answer to test its messages"
+    for wrong in piece.wrong:
+        report = check(piece.name, wrong.fn)
+        assert not report.passed, f"{piece.name}: {wrong.fn.__name__} passes the battery"
+        assert any(wrong.misconception in m for m in report.misconceptions), (
+            f"{piece.name}: {wrong.fn.__name__} should be told {wrong.misconception!r}:\n{report.text()}")
+        assert wrong.misconception in report.text()
+    assert not private_progress.exists(), "a failing check must not be recorded as done"
+
+
+def test_an_unwritten_stub_is_reported_and_nothing_raises():
+    def my_contiguous_strides(shape):
+        raise NotImplementedError
+
+    report = check(my_contiguous_strides)
+    assert report.status == "not written yet"
+    assert "not written yet" in repr(report) and "Traceback" not in repr(report)
+
+
+def test_an_exception_is_shown_with_its_input_and_line():
+    def my_contiguous_strides(shape):
+        return tuple(1 // (n - 1) for n in shape)  # divides by zero on a size of 1
+
+    text = check(my_contiguous_strides).text()
+    assert "FAIL  contiguous_strides((3, 1, 2))" in text
+    assert "your code raised ZeroDivisionError: integer division or modulo by zero" in text
+    assert "return tuple(1 // (n - 1) for n in shape)" in text
+    assert "Traceback" not in text
+
+
+def test_reveal_shows_the_package_source_folded():
+    bundle, metadata = reveal(reftorch._strides.contiguous_strides)._repr_mimebundle_()
+    assert bundle["text/html"].startswith("<details><summary>Reference answer")
+    assert "def contiguous_strides(shape):" in bundle["text/html"]
+    assert metadata["coursebook"]["object"] == "reftorch._strides.contiguous_strides"
+
+
+def test_progress_table_marks_passed_pieces(private_progress):
+    first = PIECES[0]
+    assert first.name not in progress_table().done
+    check(first.name, _copy(first.reference))
+    table = progress_table()
+    assert table.done == [first.name]
+    assert f"[x] {first.chapter}  {first.name}" in repr(table)
+    assert "&#10003; done" in table._repr_html_()
+
+
+def _holders(obj):
+    places = []
+    for module in _reftorch_modules():
+        for name, value in vars(module).items():
+            if value is obj:
+                places.append(f"{module.__name__}.{name}")
+            elif isinstance(value, type):
+                places += [f"{value.__qualname__}.{a}" for a, v in vars(value).items()
+                           if v is obj or getattr(v, "__wrapped__", None) is obj]
+    return places
+
+
+@pytest.mark.parametrize("piece", PIECES, ids=ID)
+def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
+    before = _package_hash()
+    places = _holders(piece.reference)
+    program = _key_program(piece.chapter)
+    mine = _copy(piece.reference)
+    with use_mine(**{piece.name: mine}) as switch:
+        assert switch.switched[piece.name] >= 1
+        assert not _holders(piece.reference)
+        assert _holders(mine) == places
+        result = CrossCheck(program)
+        assert result.agree, result.differences
+    assert _holders(piece.reference) == places
+    breaking = [w for w in piece.wrong if w.breaks]
+    for wrong in breaking:
+        use_mine(**{piece.name: wrong.fn})
+        result = CrossCheck(program)
+        use_reference()
+        assert not result.agree, f"{piece.name}: {wrong.fn.__name__} keeps chapter {piece.chapter} green"
+        assert any(wrong.breaks in d for d in result.differences), result.differences
+    assert _holders(piece.reference) == places
+    assert _package_hash() == before
+
+
+def test_some_wrong_piece_turns_each_chapter_red():
+    for chapter in CHAPTERS_WITH_BUILD_IT:
+        assert any(w.breaks for p in pieces(chapter) for w in p.wrong), (
+            f"chapter {chapter}: no wrong piece is shown to break its cross-check")
+
+
+def test_use_mine_skips_an_unwritten_stub():
+    def my_contiguous_strides(shape):
+        raise NotImplementedError
+
+    switch = use_mine(contiguous_strides=my_contiguous_strides)
+    assert switch.skipped == ["contiguous_strides"]
+    assert reftorch._strides.contiguous_strides is piece("contiguous_strides").reference
+    assert "not written yet" in repr(switch)
+
+
+def test_use_mine_refuses_an_unknown_piece():
+    with pytest.raises(LookupError, match="no build-it piece is called 'strides'"):
+        use_mine(strides=lambda shape: shape)
+
+
+def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, private_progress):
+    import subprocess
+
+    from autograder import learner_check
+
+    notebook = tmp_path / "clone.ipynb"
+    notebook.write_text("{}")
+    printed = "Self-check of clone.ipynb\n  ok    test_a  2/2\nScore: 3/5  (1 test(s) failing)\n"
+    monkeypatch.setattr(learner_check.subprocess, "run",
+                        lambda *a, **k: subprocess.CompletedProcess(a, 1, printed, ""))
+    learner_check.self_check(str(notebook))
+    assert "Score: 3/5" in capsys.readouterr().out
+    assert json.loads(private_progress.read_text())["exercises"]["clone"]["score"] == 3.0
+    assert "clone: 3/5" in repr(progress_table())
