@@ -96,6 +96,10 @@ EXERCISES = {
         Implements("my_transpose", ("t", "T", "mT", "transpose", "transpose_", "permute", "swapaxes", "swapdims",
                                     "movedim", "as_strided")),
         Implements("my_expand", ("expand", "expand_as", "broadcast_to", "as_strided"))),
+    "numpy_bridge": (
+        Implements("my_from_numpy", ("from_numpy", "as_tensor", "asarray", "frombuffer")),
+        Implements("my_as_tensor", ("as_tensor", "asarray", "from_numpy", "frombuffer")),
+        Implements("my_numpy", ("numpy", "__array__"), calls_on_self=("numpy.asarray", "numpy.array"))),
 }
 
 ALLOWED_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings",

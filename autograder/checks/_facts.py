@@ -50,8 +50,9 @@ def close(a, b):
     return a == b
 
 
-def run_both(scenario, torch_side, reftorch_side, topic, label):
-    """Facts from torch's run and the learner's; a learner's exception fails here."""
+def run_both(scenario, torch_side, reftorch_side, topic, label, explain=None):
+    """Facts from torch's run and the learner's; a learner's exception fails here (``explain(error)``
+    may name the misconception an exception shows, else it is reported as raised)."""
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         theirs = scenario(torch, torch_side)
@@ -60,7 +61,9 @@ def run_both(scenario, torch_side, reftorch_side, topic, label):
         except LearnerRaised as raised:
             if is_stub(raised.error):
                 raise failure(not_written(topic, raised.step), [label]) from None
-            raise failure(M(f"{topic}/raises", f"your {raised.step} raised an error where torch does not"),
+            what = (explain and explain(raised.error)) or M(f"{topic}/raises",
+                                                            f"your {raised.step} raised an error where torch does not")
+            raise failure(what,
                           [label, f"yours raised {type(raised.error).__name__}: {raised.error}"
                                   f"{where(raised.error)}"]) from None
     return theirs, yours

@@ -16,6 +16,7 @@ SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
 NEW_TESTS = {
     "strides_and_views": ("sv-strides", "sv-positions", "sv-slice", "sv-transpose", "sv-expand"),
+    "numpy_bridge": ("nb-from-numpy", "nb-as-tensor", "nb-numpy"),
 }
 
 
@@ -209,4 +210,136 @@ def my_storage_positions(t):
     Entry("sv-stub", SV, "stub", "the untouched release", RELEASE, every(SV, f"{SV}/not-written")),
 ]
 
-NEW_BANK = STRIDES_AND_VIEWS
+
+# ---- numpy_bridge ---------------------------------------------------------------------
+
+NB = "numpy_bridge"
+FROM_NUMPY, AS_TENSOR, NUMPY = "nb-from-numpy-solution", "nb-as-tensor-solution", "nb-numpy-solution"
+
+
+def nb(grade_id, *pairs):
+    return mutate(NB, grade_id, *pairs)
+
+
+def nb_wrong(name, about, cells, fails, **kw):
+    return Entry(f"nb-{name}", NB, "wrong", about, cells,
+                 {test: f"{NB}/{tag}" for test, tag in fails.items()}, **kw)
+
+
+NUMPY_BRIDGE = [
+    nb_wrong("from-numpy-copies", "from_numpy copies the array (so it is safe to change it later)",
+             nb(FROM_NUMPY, "array_memory(array)", "array_memory(array.copy(order='K'))"),
+             {"nb-from-numpy": "copies-when-it-could-share", "nb-as-tensor": "copies-when-it-could-share"}),
+    nb_wrong("from-numpy-float32", "tensors are float32, whatever numpy had",
+             nb(FROM_NUMPY, "dtype=dtype_of_numpy(array.dtype)", "dtype=torch.float32"),
+             {"nb-from-numpy": "default-dtype", "nb-as-tensor": "default-dtype"}, blind_spot="float64 models"),
+    nb_wrong("from-numpy-byte-strides", "numpy's strides are torch's strides",
+             nb(FROM_NUMPY, "tuple(s // array.itemsize for s in array.strides)", "tuple(array.strides)"),
+             {"nb-from-numpy": "strides-in-bytes", "nb-as-tensor": "strides-in-bytes"}),
+    nb_wrong("from-numpy-row-major", "an array's memory is always row-major",
+             nb(FROM_NUMPY, "strides = tuple(s // array.itemsize for s in array.strides)",
+                "strides = tuple(int(np.prod(array.shape[i + 1:])) for i in range(array.ndim))"),
+             {"nb-from-numpy": "wrong-strides", "nb-as-tensor": "wrong-strides"}),
+    nb_wrong("as-tensor-copies-arrays", "as_tensor copies an array, like torch.tensor",
+             nb(AS_TENSOR, "shared = my_from_numpy(data)", "shared = my_from_numpy(data.copy())"),
+             {"nb-as-tensor": "copies-when-it-could-share"}),
+    nb_wrong("as-tensor-detaches", "as_tensor of a tensor gives fresh data, cut from the graph",
+             nb(AS_TENSOR, "return data.to(device=device or data.device, dtype=dtype or data.dtype)",
+                "return data.detach().to(device=device or data.device, dtype=dtype or data.dtype)"),
+             {"nb-as-tensor": "new-object"}),
+    nb_wrong("as-tensor-copy-drops-history", "a converted copy of a tensor is plain data",
+             nb(AS_TENSOR, "return data.to(device=device or data.device, dtype=dtype or data.dtype)",
+                "out = data.to(device=device or data.device, dtype=dtype or data.dtype)\n"
+                "        return out if out is data else out.detach()"),
+             {"nb-as-tensor": "drops-history"}),
+    nb_wrong("as-tensor-ignores-dtype", "an array keeps its dtype: as_tensor shares it as it is",
+             nb(AS_TENSOR, 'return shared.to(device=device or "cpu", dtype=dtype or shared.dtype)',
+                'return shared.to(device=device or "cpu")'), {"nb-as-tensor": "ignores-dtype"}),
+    nb_wrong("as-tensor-ignores-device", "an array's tensor lives on the CPU",
+             nb(AS_TENSOR, 'return shared.to(device=device or "cpu", dtype=dtype or shared.dtype)',
+                'return shared.to(dtype=dtype or shared.dtype)'), {"nb-as-tensor": "ignores-device"},
+             blind_spot="device"),
+    nb_wrong("as-tensor-list-ignores-dtype", "Python data gets the default dtype",
+             nb(AS_TENSOR, "return torch.tensor(data, dtype=dtype, device=device)",
+                "return torch.tensor(data, device=device)"), {"nb-as-tensor": "default-dtype"}),
+    nb_wrong("numpy-copies", "numpy() gives a copy of the numbers",
+             nb(NUMPY, "    return elements_of(t)\n", "    return elements_of(t).copy()\n"),
+             {"nb-numpy": "copies-when-it-could-share"}),
+    nb_wrong("numpy-ignores-grad", "numpy() is just a view, there is nothing to refuse",
+             nb(NUMPY, "    if torch.is_grad_enabled() and t.requires_grad:\n"
+                       "        raise RuntimeError(\"Can't call numpy() on Tensor that requires grad\")\n", ""),
+             {"nb-numpy": "ignores-requires-grad"}),
+    nb_wrong("numpy-refuses-in-no-grad", "a tensor that requires grad never gives its memory away",
+             nb(NUMPY, "if torch.is_grad_enabled() and t.requires_grad:", "if t.requires_grad:"),
+             {"nb-numpy": "refuses-without-need"}),
+    nb_wrong("numpy-of-gpu", "numpy can read any tensor's memory",
+             nb(NUMPY, "    if t.device.type != \"cpu\":\n"
+                       "        raise TypeError(f\"can't convert {t.device} device type tensor to numpy\")\n", ""),
+             {"nb-numpy": "numpy-of-gpu"}, blind_spot="device"),
+    nb_wrong("numpy-force-shares-gpu", "force=True only skips the checks",
+             nb(NUMPY, "return elements_of(t.detach().cpu())", "return elements_of(t.detach())"),
+             {"nb-numpy": "shares-when-it-must-copy"}),
+    nb_wrong("numpy-bumps-version", "handing out the memory counts as a write",
+             nb(NUMPY, "    return elements_of(t)\n",
+                "    from reftorch.primitives import bump_version\n    bump_version(t)\n    return elements_of(t)\n"),
+             {"nb-numpy": "bumps-version"}, blind_spot="version counters"),
+    nb_wrong("numpy-ignores-force", "force=True changes nothing",
+             nb(NUMPY, "    if force:\n        return elements_of(t.detach().cpu())\n", ""),
+             {"nb-numpy": "refuses-without-need"}),
+    nb_wrong("numpy-wrong-error", "a GPU tensor is a bad value (ValueError)",
+             nb(NUMPY, "raise TypeError(f\"can't convert", "raise ValueError(f\"can't convert"),
+             {"nb-numpy": "wrong-refusal"}),
+    Entry("nb-honest-explicit", NB, "honest", "explicit defaults, divmod, the checks in another order", {
+        FROM_NUMPY: """def my_from_numpy(array):
+    strides = []
+    for step in array.strides:
+        count, rest = divmod(step, array.dtype.itemsize)
+        strides.append(count)
+    return tensor_on(array_memory(array), tuple(array.shape), tuple(strides), dtype=dtype_of_numpy(array.dtype))
+""", AS_TENSOR: """def my_as_tensor(data, dtype=None, device=None):
+    if isinstance(data, (list, tuple, int, float, bool)):
+        return torch.tensor(data, dtype=dtype, device=device)
+    t = data if isinstance(data, torch.Tensor) else my_from_numpy(data)
+    if dtype is None:
+        dtype = t.dtype
+    if device is None:
+        device = t.device
+    return t.to(device=device, dtype=dtype)
+""", NUMPY: """def my_numpy(t, force=False):
+    if not force and t.requires_grad and torch.is_grad_enabled():
+        if t.device.type == "cpu":
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad")
+    if not force and t.device.type != "cpu":
+        raise TypeError("can't convert a GPU tensor to numpy")
+    source = t.detach().cpu() if force else t
+    return elements_of(source)
+"""}),
+    Entry("nb-honest-helpers", NB, "honest", "helpers and a table of refusals", {
+        NUMPY: """REFUSALS = [
+    (lambda t: t.device.type != "cpu", TypeError, "can't convert a non-CPU tensor to numpy"),
+    (lambda t: torch.is_grad_enabled() and t.requires_grad, RuntimeError, "requires grad: detach() first"),
+]
+
+
+def my_numpy(t, force=False):
+    for applies, error, text in ([] if force else REFUSALS):
+        if applies(t):
+            raise error(text)
+    return elements_of(t.detach().cpu() if force else t)
+"""}),
+    Entry("nb-honest-list-strides", NB, "honest", "a list comprehension, positional offset, a guard clause", {
+        FROM_NUMPY: """def my_from_numpy(array):
+    size = array.itemsize
+    return tensor_on(array_memory(array), array.shape, [s // size for s in array.strides], 0,
+                     dtype=dtype_of_numpy(array.dtype))
+""", AS_TENSOR: """def my_as_tensor(data, dtype=None, device=None):
+    if not isinstance(data, (torch.Tensor, np.ndarray)):
+        return torch.tensor(data, dtype=dtype, device=device)
+    base = my_from_numpy(data) if isinstance(data, np.ndarray) else data
+    return base.to(device=device if device is not None else base.device,
+                   dtype=dtype if dtype is not None else base.dtype)
+"""}),
+    Entry("nb-stub", NB, "stub", "the untouched release", RELEASE, every(NB, f"{NB}/not-written")),
+]
+
+NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE
