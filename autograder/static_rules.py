@@ -64,12 +64,14 @@ class Implements:
     ``attributes``: attribute names (``clone`` catches ``self.clone()``,
     ``torch.clone(self)``, ``getattr(self, "clone")``); ``calls``: dotted
     functions (``copy.copy``); ``calls_on_self``: dotted functions that may
-    not be applied to the function's first parameter.
+    not be applied to the function's first parameter; ``indexes_self``: the
+    function may not index its first parameter (``t[1:]`` inside ``my_slice``).
     """
     function: str
     attributes: tuple = ()
     calls: tuple = ()
     calls_on_self: tuple = ()
+    indexes_self: bool = False
 
 
 _COPY_PROTOCOL = ("__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__")
@@ -86,6 +88,18 @@ EXERCISES = {
     "python_copy": (Implements("my_copy", _COPY_PROTOCOL, calls_on_self=("copy.copy", "copy.deepcopy")),
                     Implements("my_deepcopy", _COPY_PROTOCOL, calls_on_self=("copy.deepcopy", "copy.copy"))),
     "model_snapshot": (),
+    "strides_and_views": (
+        Implements("my_contiguous_strides", ("empty", "zeros", "ones", "stride", "contiguous_strides", "new_empty")),
+        Implements("my_storage_positions", ("as_strided", "element_positions")),
+        Implements("my_slice", ("narrow", "select", "__getitem__", "as_strided", "unfold", "split", "chunk"),
+                   indexes_self=True),
+        Implements("my_transpose", ("t", "T", "mT", "transpose", "transpose_", "permute", "swapaxes", "swapdims",
+                                    "movedim", "as_strided")),
+        Implements("my_expand", ("expand", "expand_as", "broadcast_to", "as_strided"))),
+    "numpy_bridge": (
+        Implements("my_from_numpy", ("from_numpy", "as_tensor", "asarray", "frombuffer")),
+        Implements("my_as_tensor", ("as_tensor", "asarray", "from_numpy", "frombuffer")),
+        Implements("my_numpy", ("numpy", "__array__"), calls_on_self=("numpy.asarray", "numpy.array"))),
 }
 
 ALLOWED_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings",
@@ -280,6 +294,9 @@ def _op_violations(nb, functions, reach, implements, names):
                     elif path in rule.calls_on_self and child.args and isinstance(child.args[0], ast.Name) \
                             and child.args[0].id == first_param and helper == rule.function:
                         hit = f"{path}({first_param}, ...)"
+                if rule.indexes_self and isinstance(child, ast.Subscript) and helper == rule.function \
+                        and isinstance(child.value, ast.Name) and child.value.id == first_param:
+                    hit = f"{first_param}[...]"
                 if hit:
                     line = getattr(child, "lineno", 1)
                     code = lines[line - 1] if 0 < line <= len(lines) else ""

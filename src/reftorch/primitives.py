@@ -15,6 +15,8 @@ Metadata
     ``contiguous_strides``, ``preserve_format_strides``   strides for a new layout
 Numbers
     ``copy_elements(dst, src)``         write ``src``'s numbers into ``dst``'s elements
+Numpy
+    ``array_memory(array)``, ``dtype_of_numpy(np_dtype)``, ``elements_of(t)``
 Version counter
     ``version_counter_of(t)``, ``bump_version(t)``
 Autograd
@@ -29,11 +31,14 @@ the steps together in the right order is your part.
 import numbers
 import operator
 
+import numpy as np
+
 from . import _messages
 from ._clone import CloneBackward0
 from ._copy_ import CopyBackwards
 from ._device import as_device, cpu
-from ._dtype import dtype as dtype_type
+from ._convert import from_numpy
+from ._dtype import dtype as dtype_type, from_numpy_dtype
 from ._inplace import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
 from ._math import values_of
 from ._storage import UntypedStorage
@@ -45,7 +50,7 @@ from .autograd.graph import any_requires_grad
 __all__ = [
     "allocate", "copy_storage", "tensor_on", "contiguous_strides", "preserve_format_strides",
     "copy_elements", "version_counter_of", "bump_version", "should_record", "record", "record_inplace",
-    "CloneBackward0", "CopyBackwards", "check_inplace_allowed",
+    "CloneBackward0", "CopyBackwards", "check_inplace_allowed", "array_memory", "dtype_of_numpy", "elements_of",
 ]
 
 
@@ -151,6 +156,34 @@ def copy_elements(dst, src):
     check_no_partial_overlap(dst, src)
     check_inplace_shape(dst, src)
     dst._elements()[...] = values_of(src, dst.dtype)
+
+
+# --- numpy ------------------------------------------------------------------
+
+def array_memory(array):
+    """A storage on a numpy ``array``'s own bytes, from its first element to its last.
+
+    Nothing is copied: writing into the array shows in every tensor on this
+    storage, and the other way round. Slot 0 holds the array's first element;
+    the strides of the array are not applied (that is the tensor's metadata).
+    """
+    _check_type("array_memory", "array", array, np.ndarray, "a numpy array")
+    return from_numpy(array, warn=False).untyped_storage()
+
+
+def dtype_of_numpy(np_dtype):
+    """The torch dtype that holds numpy's ``np_dtype`` exactly (``float64`` -> ``torch.float64``)."""
+    return from_numpy_dtype(np.dtype(np_dtype))
+
+
+def elements_of(t):
+    """A numpy array on ``t``'s elements: ``t``'s memory, read with its size, stride and offset.
+
+    Nothing is copied and nothing is checked: no device, no autograd rule, no
+    version bump.
+    """
+    _check_type("elements_of", "t", t, Tensor, "a Tensor")
+    return t._elements()
 
 
 # --- version counter --------------------------------------------------------

@@ -1082,4 +1082,7 @@ def snapshot(model):
           every("model_snapshot", "snapshot/not-written")),
 ]
 
-BANK = CLONE + DETACH_ENTRIES + NEW_TENSOR_ENTRIES + COPY_ENTRIES + PYTHON_COPY + MODEL
+from exercise_mutants_new import NEW_BANK, NEW_TESTS  # noqa: E402 (it builds on Entry, above)
+
+ALL_TESTS.update(NEW_TESTS)
+BANK = CLONE + DETACH_ENTRIES + NEW_TENSOR_ENTRIES + COPY_ENTRIES + PYTHON_COPY + MODEL + NEW_BANK

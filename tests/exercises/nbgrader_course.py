@@ -25,7 +25,8 @@ from traitlets.config import Config
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS = REPO / "solutions"
 EXERCISES = REPO / "exercises"
-ASSIGNMENTS = ("clone", "detach", "new_tensor", "copy_into", "python_copy", "model_snapshot")
+ASSIGNMENTS = ("clone", "detach", "new_tensor", "copy_into", "python_copy", "model_snapshot",
+               "strides_and_views", "numpy_bridge")
 SELF_CHECK_TAG = "self-check"
 
 

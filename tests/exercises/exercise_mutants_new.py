@@ -1,0 +1,345 @@
+"""The bank's entries for the four newer assignments (strides_and_views, numpy_bridge,
+save_and_load, target_network), merged into ``exercise_mutants.BANK``.
+
+Each wrong answer is the reference solution, read from ``solutions/``, with one
+misconception written in (``mutate`` refuses a replacement that no longer
+matches the solution, so the bank cannot drift from it silently).
+"""
+
+from pathlib import Path
+
+import nbformat
+
+from exercise_mutants import RELEASE, Entry
+
+SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
+
+NEW_TESTS = {
+    "strides_and_views": ("sv-strides", "sv-positions", "sv-slice", "sv-transpose", "sv-expand"),
+    "numpy_bridge": ("nb-from-numpy", "nb-as-tensor", "nb-numpy"),
+}
+
+
+def reference(assignment, grade_id):
+    """The instructor's code of one solution cell, without nbgrader's markers."""
+    nb = nbformat.read(str(SOLUTIONS / assignment / f"{assignment}.ipynb"), as_version=4)
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == grade_id:
+            return "\n".join(line for line in cell.source.splitlines()
+                             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
+    raise KeyError(grade_id)
+
+
+def mutate(assignment, grade_id, *pairs):
+    """``{grade_id: the reference with each (old, new) replaced}``; every ``old`` must occur."""
+    code = reference(assignment, grade_id)
+    for old, new in zip(pairs[::2], pairs[1::2]):
+        assert old in code, f"{assignment}/{grade_id}: {old!r} is not in the solution any more"
+        code = code.replace(old, new)
+    return {grade_id: code}
+
+
+def every(assignment, text, tests=None):
+    return {test: text for test in (tests or NEW_TESTS[assignment])}
+
+
+# ---- strides_and_views ---------------------------------------------------------------
+
+SV = "strides_and_views"
+STRIDES, POSITIONS, VIEWS = "sv-strides-solution", "sv-positions-solution", "sv-views-solution"
+
+
+def sv(grade_id, *pairs):
+    return mutate(SV, grade_id, *pairs)
+
+
+def sv_wrong(name, about, cells, fails, **kw):
+    return Entry(f"sv-{name}", SV, "wrong", about, cells,
+                 {test: f"{SV}/{tag}" for test, tag in fails.items()}, **kw)
+
+
+SLICE_VIEW = """    return tensor_on(t.untyped_storage(), size, stride, offset, dtype=t.dtype,
+                     version_counter=version_counter_of(t))
+"""
+
+STRIDES_AND_VIEWS = [
+    sv_wrong("column-major", "strides: the first dimension moves fastest (Fortran order)",
+             sv(STRIDES, "for n in reversed(size):", "for n in size:", "strides.insert(0, step)",
+                "strides.append(step)"), {"sv-strides": "column-major"}),
+    sv_wrong("strides-are-sizes", "the stride of a dimension is its size",
+             {STRIDES: "def my_contiguous_strides(size):\n    return tuple(size)\n"},
+             {"sv-strides": "strides-are-sizes"}),
+    sv_wrong("zero-size-dims", "a size-0 dimension multiplies the later strides by 0",
+             sv(STRIDES, "step *= max(n, 1)", "step *= n"), {"sv-strides": "zero-size-dims"}),
+    sv_wrong("counts-own-dim", "a stride is the product of the sizes from that dimension on",
+             sv(STRIDES, "        strides.insert(0, step)\n        step *= max(n, 1)\n",
+                "        step *= max(n, 1)\n        strides.insert(0, step)\n"), {"sv-strides": "counts-own-dim"}),
+    sv_wrong("positions-ignore-offset", "element [0, 0] sits at slot 0",
+             sv(POSITIONS, "positions = [t.storage_offset()]", "positions = [0]"),
+             {"sv-positions": "ignores-offset"}),
+    sv_wrong("positions-contiguous", "the elements are the next numel slots of the storage",
+             {POSITIONS: "def my_storage_positions(t):\n"
+                         "    return list(range(t.storage_offset(), t.storage_offset() + t.numel()))\n"},
+             {"sv-positions": "assumes-contiguous"}),
+    sv_wrong("positions-column-order", "elements listed with the first index moving fastest",
+             sv(POSITIONS, "[p + i * s for p in positions for i in range(n)]",
+                "[p + i * s for i in range(n) for p in positions]"), {"sv-positions": "column-major-order"}),
+    sv_wrong("slice-ignores-step", "a step only changes the size of a slice",
+             sv(VIEWS, "    stride[dim] *= step\n", ""), {"sv-slice": "slice-ignores-step"}),
+    sv_wrong("slice-forgets-offset", "a slice starts start*stride slots into the storage",
+             sv(VIEWS, "offset = t.storage_offset() + start * stride[dim]", "offset = start * stride[dim]"),
+             {"sv-slice": "slice-offset"}),
+    sv_wrong("slice-size-floor", "a stepped slice keeps (stop - start) // step elements",
+             sv(VIEWS, "size[dim] = len(range(start, stop, step))", "size[dim] = (stop - start) // step"),
+             {"sv-slice": "slice-size"}),
+    sv_wrong("slice-copies", "slicing copies the selected elements",
+             sv(VIEWS, SLICE_VIEW, """    view = tensor_on(t.untyped_storage(), size, stride, offset, dtype=t.dtype)
+    from reftorch.primitives import allocate, copy_elements
+    out = tensor_on(allocate(view.numel(), view.dtype, view.device), view.shape,
+                    my_contiguous_strides(view.shape), 0, dtype=view.dtype)
+    copy_elements(out, view)
+    return out
+"""), {"sv-slice": "copies"}),
+    sv_wrong("slice-own-counter", "a view is a new tensor, so it gets a version counter of its own",
+             sv(VIEWS, SLICE_VIEW, """    return tensor_on(t.untyped_storage(), size, stride, offset, dtype=t.dtype)
+"""), {"sv-slice": "own-version-counter"}, blind_spot="version counters"),
+    sv_wrong("transpose-sizes-only", "transposing swaps the sizes",
+             sv(VIEWS, "    stride[dim0], stride[dim1] = stride[dim1], stride[dim0]\n", ""),
+             {"sv-transpose": "transpose-keeps-strides"}),
+    sv_wrong("transpose-row-major", "a transposed tensor is laid out row-major in its new shape",
+             sv(VIEWS, "    stride[dim0], stride[dim1] = stride[dim1], stride[dim0]\n",
+                "    stride = my_contiguous_strides(size)\n"), {"sv-transpose": "transpose-copies-layout"}),
+    sv_wrong("transpose-offset-zero", "a view starts at the beginning of the storage",
+             sv(VIEWS, "return tensor_on(t.untyped_storage(), size, stride, t.storage_offset(), dtype=t.dtype,\n"
+                       "                     version_counter=version_counter_of(t))\n\n\n"
+                       "def my_expand",
+                "return tensor_on(t.untyped_storage(), size, stride, 0, dtype=t.dtype,\n"
+                "                     version_counter=version_counter_of(t))\n\n\n"
+                "def my_expand"), {"sv-transpose": "transpose-offset"}),
+    sv_wrong("expand-keeps-stride", "an expanded dimension keeps its stride",
+             sv(VIEWS, "size[i], stride[i] = n, s if n == old else 0", "size[i], stride[i] = n, s"),
+             {"sv-expand": "expand-keeps-stride"}),
+    sv_wrong("expand-copies", "expand repeats the numbers in new memory",
+             sv(VIEWS, """        size[i], stride[i] = n, s if n == old else 0
+    return tensor_on(t.untyped_storage(), size, stride, t.storage_offset(), dtype=t.dtype,
+                     version_counter=version_counter_of(t))
+""", """        size[i], stride[i] = n, s if n == old else 0
+    from reftorch.primitives import allocate, copy_elements
+    out = tensor_on(allocate(_numel(size), t.dtype, t.device), size, my_contiguous_strides(size), 0,
+                    dtype=t.dtype)
+    copy_elements(out, t)
+    return out
+
+
+def _numel(size):
+    count = 1
+    for n in size:
+        count *= n
+    return count
+"""), {"sv-expand": "copies"}),
+    # honest answers in unusual styles
+    Entry("sv-honest-math", SV, "honest", "math.prod, itertools.product, a comprehension", {
+        STRIDES: """import math
+
+
+def my_contiguous_strides(size):
+    return tuple(math.prod(max(n, 1) for n in size[i + 1:]) for i in range(len(size)))
+""", POSITIONS: """import itertools
+
+
+def my_storage_positions(t):
+    stride = t.stride()
+    return [t.storage_offset() + sum(i * s for i, s in zip(index, stride))
+            for index in itertools.product(*(range(n) for n in t.shape))]
+"""}),
+    Entry("sv-honest-helper", SV, "honest", "a shared helper, math.ceil, a permutation list", {
+        VIEWS: """import math
+
+
+def _view(t, size, stride, offset):
+    return tensor_on(t.untyped_storage(), tuple(size), tuple(stride), offset, dtype=t.dtype,
+                     version_counter=version_counter_of(t))
+
+
+def my_slice(t, dim, start, stop, step):
+    first, last, _ = slice(start, stop, step).indices(t.shape[dim])
+    size = list(t.shape)
+    size[dim] = max(0, math.ceil((last - first) / step))
+    stride = [s * step if d == dim else s for d, s in enumerate(t.stride())]
+    return _view(t, size, stride, t.storage_offset() + first * t.stride()[dim])
+
+
+def my_transpose(t, dim0, dim1):
+    order = list(range(len(t.shape)))
+    order[dim0], order[dim1] = dim1, dim0
+    return _view(t, [t.shape[d] for d in order], [t.stride()[d] for d in order], t.storage_offset())
+
+
+def my_expand(t, *sizes):
+    size, stride = list(sizes), [0] * len(sizes)
+    old = [1] * (len(sizes) - len(t.shape)) + list(t.shape)
+    kept = [None] * (len(sizes) - len(t.shape)) + list(t.stride())
+    inner = 0
+    for i in range(len(sizes) - 1, -1, -1):
+        if size[i] == -1:
+            size[i] = old[i]
+        own = kept[i] if kept[i] is not None else inner
+        stride[i] = own if size[i] == old[i] else 0
+        inner = size[i] * stride[i]
+    return _view(t, size, stride, t.storage_offset())
+"""}),
+    Entry("sv-honest-numpy", SV, "honest", "numpy broadcasting for the positions, a while loop", {
+        STRIDES: """def my_contiguous_strides(size):
+    out, step, i = [], 1, len(size)
+    while i > 0:
+        i -= 1
+        out.append(step)
+        step *= size[i] or 1
+    return tuple(reversed(out))
+""", POSITIONS: """import numpy as np
+
+
+def my_storage_positions(t):
+    grid = np.zeros(tuple(t.shape), dtype=np.int64) + t.storage_offset()
+    for d, (n, s) in enumerate(zip(t.shape, t.stride())):
+        shape = [1] * len(t.shape)
+        shape[d] = n
+        grid = grid + (np.arange(n) * s).reshape(shape)
+    return [int(p) for p in grid.reshape(-1)]
+"""}),
+    Entry("sv-stub", SV, "stub", "the untouched release", RELEASE, every(SV, f"{SV}/not-written")),
+]
+
+
+# ---- numpy_bridge ---------------------------------------------------------------------
+
+NB = "numpy_bridge"
+FROM_NUMPY, AS_TENSOR, NUMPY = "nb-from-numpy-solution", "nb-as-tensor-solution", "nb-numpy-solution"
+
+
+def nb(grade_id, *pairs):
+    return mutate(NB, grade_id, *pairs)
+
+
+def nb_wrong(name, about, cells, fails, **kw):
+    return Entry(f"nb-{name}", NB, "wrong", about, cells,
+                 {test: f"{NB}/{tag}" for test, tag in fails.items()}, **kw)
+
+
+NUMPY_BRIDGE = [
+    nb_wrong("from-numpy-copies", "from_numpy copies the array (so it is safe to change it later)",
+             nb(FROM_NUMPY, "array_memory(array)", "array_memory(array.copy(order='K'))"),
+             {"nb-from-numpy": "copies-when-it-could-share", "nb-as-tensor": "copies-when-it-could-share"}),
+    nb_wrong("from-numpy-float32", "tensors are float32, whatever numpy had",
+             nb(FROM_NUMPY, "dtype=dtype_of_numpy(array.dtype)", "dtype=torch.float32"),
+             {"nb-from-numpy": "default-dtype", "nb-as-tensor": "default-dtype"}, blind_spot="float64 models"),
+    nb_wrong("from-numpy-byte-strides", "numpy's strides are torch's strides",
+             nb(FROM_NUMPY, "tuple(s // array.itemsize for s in array.strides)", "tuple(array.strides)"),
+             {"nb-from-numpy": "strides-in-bytes", "nb-as-tensor": "strides-in-bytes"}),
+    nb_wrong("from-numpy-row-major", "an array's memory is always row-major",
+             nb(FROM_NUMPY, "strides = tuple(s // array.itemsize for s in array.strides)",
+                "strides = tuple(int(np.prod(array.shape[i + 1:])) for i in range(array.ndim))"),
+             {"nb-from-numpy": "wrong-strides", "nb-as-tensor": "wrong-strides"}),
+    nb_wrong("as-tensor-copies-arrays", "as_tensor copies an array, like torch.tensor",
+             nb(AS_TENSOR, "shared = my_from_numpy(data)", "shared = my_from_numpy(data.copy())"),
+             {"nb-as-tensor": "copies-when-it-could-share"}),
+    nb_wrong("as-tensor-detaches", "as_tensor of a tensor gives fresh data, cut from the graph",
+             nb(AS_TENSOR, "return data.to(device=device or data.device, dtype=dtype or data.dtype)",
+                "return data.detach().to(device=device or data.device, dtype=dtype or data.dtype)"),
+             {"nb-as-tensor": "new-object"}),
+    nb_wrong("as-tensor-copy-drops-history", "a converted copy of a tensor is plain data",
+             nb(AS_TENSOR, "return data.to(device=device or data.device, dtype=dtype or data.dtype)",
+                "out = data.to(device=device or data.device, dtype=dtype or data.dtype)\n"
+                "        return out if out is data else out.detach()"),
+             {"nb-as-tensor": "drops-history"}),
+    nb_wrong("as-tensor-ignores-dtype", "an array keeps its dtype: as_tensor shares it as it is",
+             nb(AS_TENSOR, 'return shared.to(device=device or "cpu", dtype=dtype or shared.dtype)',
+                'return shared.to(device=device or "cpu")'), {"nb-as-tensor": "ignores-dtype"}),
+    nb_wrong("as-tensor-ignores-device", "an array's tensor lives on the CPU",
+             nb(AS_TENSOR, 'return shared.to(device=device or "cpu", dtype=dtype or shared.dtype)',
+                'return shared.to(dtype=dtype or shared.dtype)'), {"nb-as-tensor": "ignores-device"},
+             blind_spot="device"),
+    nb_wrong("as-tensor-list-ignores-dtype", "Python data gets the default dtype",
+             nb(AS_TENSOR, "return torch.tensor(data, dtype=dtype, device=device)",
+                "return torch.tensor(data, device=device)"), {"nb-as-tensor": "default-dtype"}),
+    nb_wrong("numpy-copies", "numpy() gives a copy of the numbers",
+             nb(NUMPY, "    return elements_of(t)\n", "    return elements_of(t).copy()\n"),
+             {"nb-numpy": "copies-when-it-could-share"}),
+    nb_wrong("numpy-ignores-grad", "numpy() is just a view, there is nothing to refuse",
+             nb(NUMPY, "    if torch.is_grad_enabled() and t.requires_grad:\n"
+                       "        raise RuntimeError(\"Can't call numpy() on Tensor that requires grad\")\n", ""),
+             {"nb-numpy": "ignores-requires-grad"}),
+    nb_wrong("numpy-refuses-in-no-grad", "a tensor that requires grad never gives its memory away",
+             nb(NUMPY, "if torch.is_grad_enabled() and t.requires_grad:", "if t.requires_grad:"),
+             {"nb-numpy": "refuses-without-need"}),
+    nb_wrong("numpy-of-gpu", "numpy can read any tensor's memory",
+             nb(NUMPY, "    if t.device.type != \"cpu\":\n"
+                       "        raise TypeError(f\"can't convert {t.device} device type tensor to numpy\")\n", ""),
+             {"nb-numpy": "numpy-of-gpu"}, blind_spot="device"),
+    nb_wrong("numpy-force-shares-gpu", "force=True only skips the checks",
+             nb(NUMPY, "return elements_of(t.detach().cpu())", "return elements_of(t.detach())"),
+             {"nb-numpy": "shares-when-it-must-copy"}),
+    nb_wrong("numpy-bumps-version", "handing out the memory counts as a write",
+             nb(NUMPY, "    return elements_of(t)\n",
+                "    from reftorch.primitives import bump_version\n    bump_version(t)\n    return elements_of(t)\n"),
+             {"nb-numpy": "bumps-version"}, blind_spot="version counters"),
+    nb_wrong("numpy-ignores-force", "force=True changes nothing",
+             nb(NUMPY, "    if force:\n        return elements_of(t.detach().cpu())\n", ""),
+             {"nb-numpy": "refuses-without-need"}),
+    nb_wrong("numpy-wrong-error", "a GPU tensor is a bad value (ValueError)",
+             nb(NUMPY, "raise TypeError(f\"can't convert", "raise ValueError(f\"can't convert"),
+             {"nb-numpy": "wrong-refusal"}),
+    Entry("nb-honest-explicit", NB, "honest", "explicit defaults, divmod, the checks in another order", {
+        FROM_NUMPY: """def my_from_numpy(array):
+    strides = []
+    for step in array.strides:
+        count, rest = divmod(step, array.dtype.itemsize)
+        strides.append(count)
+    return tensor_on(array_memory(array), tuple(array.shape), tuple(strides), dtype=dtype_of_numpy(array.dtype))
+""", AS_TENSOR: """def my_as_tensor(data, dtype=None, device=None):
+    if isinstance(data, (list, tuple, int, float, bool)):
+        return torch.tensor(data, dtype=dtype, device=device)
+    t = data if isinstance(data, torch.Tensor) else my_from_numpy(data)
+    if dtype is None:
+        dtype = t.dtype
+    if device is None:
+        device = t.device
+    return t.to(device=device, dtype=dtype)
+""", NUMPY: """def my_numpy(t, force=False):
+    if not force and t.requires_grad and torch.is_grad_enabled():
+        if t.device.type == "cpu":
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad")
+    if not force and t.device.type != "cpu":
+        raise TypeError("can't convert a GPU tensor to numpy")
+    source = t.detach().cpu() if force else t
+    return elements_of(source)
+"""}),
+    Entry("nb-honest-helpers", NB, "honest", "helpers and a table of refusals", {
+        NUMPY: """REFUSALS = [
+    (lambda t: t.device.type != "cpu", TypeError, "can't convert a non-CPU tensor to numpy"),
+    (lambda t: torch.is_grad_enabled() and t.requires_grad, RuntimeError, "requires grad: detach() first"),
+]
+
+
+def my_numpy(t, force=False):
+    for applies, error, text in ([] if force else REFUSALS):
+        if applies(t):
+            raise error(text)
+    return elements_of(t.detach().cpu() if force else t)
+"""}),
+    Entry("nb-honest-list-strides", NB, "honest", "a list comprehension, positional offset, a guard clause", {
+        FROM_NUMPY: """def my_from_numpy(array):
+    size = array.itemsize
+    return tensor_on(array_memory(array), array.shape, [s // size for s in array.strides], 0,
+                     dtype=dtype_of_numpy(array.dtype))
+""", AS_TENSOR: """def my_as_tensor(data, dtype=None, device=None):
+    if not isinstance(data, (torch.Tensor, np.ndarray)):
+        return torch.tensor(data, dtype=dtype, device=device)
+    base = my_from_numpy(data) if isinstance(data, np.ndarray) else data
+    return base.to(device=device if device is not None else base.device,
+                   dtype=dtype if dtype is not None else base.dtype)
+"""}),
+    Entry("nb-stub", NB, "stub", "the untouched release", RELEASE, every(NB, f"{NB}/not-written")),
+]
+
+NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE
