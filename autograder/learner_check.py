@@ -40,6 +40,7 @@ import copy
 import dataclasses
 import glob
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -49,6 +50,8 @@ import time
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+from coursebook.build_it.progress import record_exercise
 
 from .collect import match_by_ids
 from .course import course_config, path as course_path
@@ -380,3 +383,6 @@ def self_check(path=None):
     print(completed.stdout, end="")
     if completed.stderr.strip() and completed.returncode not in (0, 1):
         print(completed.stderr)
+    score = re.search(r"^Score: ([\d.]+)/([\d.]+)", completed.stdout, re.M)
+    if score:  # the index chapter shows the latest score (coursebook.build_it.progress)
+        record_exercise(os.path.splitext(os.path.basename(path))[0], float(score[1]), float(score[2]))

@@ -6,6 +6,7 @@ marked modified, and a chapter run and saved shows its memory diagrams again
 after the page is reloaded and the chapter reopened.
 """
 
+import os
 import pathlib
 import shutil
 import tempfile
@@ -41,6 +42,8 @@ def learners_lab(start_jupyterlab):
     shutil.copytree(REPO / "course", root / "course")
     scratch = root / "scratch"
     scratch.mkdir()
+    previous = os.environ.get("COURSEBOOK_PROGRESS")
+    os.environ["COURSEBOOK_PROGRESS"] = str(root / "course" / ".progress.json")  # the kernels inherit it
     try:
         # no user settings of ours: only what `make lab` applies (binder/lab-settings)
         with start_jupyterlab(root, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}") as (base, token):
@@ -49,6 +52,10 @@ def learners_lab(start_jupyterlab):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         shutil.copy(scratch / "lab.log", ARTIFACTS / "learners-lab.log")
         shutil.rmtree(root, ignore_errors=True)
+        if previous is None:
+            os.environ.pop("COURSEBOOK_PROGRESS")
+        else:
+            os.environ["COURSEBOOK_PROGRESS"] = previous
 
 
 def _open(page, base, token, name):
@@ -120,3 +127,38 @@ def test_a_saved_chapter_shows_its_diagrams_after_reopening(learners_lab, browse
         page.close()
     saved = (root / "course" / CHAPTER).read_text()
     assert "application/vnd.jupyter.widget-state+json" in saved
+
+
+FILL_STUB = """(source) => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const cell = panel.content.widgets.find((c) => c.model.sharedModel.getSource().includes('def my_contiguous_strides'));
+    cell.model.sharedModel.setSource(source);
+}"""
+
+
+def test_a_build_it_cell_filled_and_checked_shows_as_done_in_the_index(learners_lab, browser):
+    root, base, token = learners_lab
+    answer = (
+        "def my_contiguous_strides(shape):\n"
+        "    strides, step = [], 1\n"
+        "    for n in reversed(shape):\n"
+        "        strides.append(step)\n"
+        "        step *= max(n, 1)\n"
+        "    return tuple(reversed(strides))\n"
+    )
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        _open(page, base, token, "03_storage_strides_views.ipynb")
+        page.evaluate(FILL_STUB, answer)
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.get_by_text("All 6 cases pass: contiguous_strides is done.").wait_for(timeout=90_000)
+        page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
+        page.get_by_role("button", name="Discard").click(timeout=10_000)
+        _open(page, base, token, "00_index.ipynb")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        row = page.locator(".coursebook-progress tr", has_text="contiguous_strides")
+        row.get_by_text("done").wait_for(timeout=90_000)
+        assert page.locator(".coursebook-progress tr", has_text="is_contiguous").get_by_text("done").count() == 0
+        page.screenshot(path=str(ARTIFACTS / "learners-lab-progress.png"), full_page=True)
+    finally:
+        page.close()

@@ -1,8 +1,8 @@
 """Find the build-it cells of a chapter, and fill them with the reference answers.
 
-A build-it cell is a code cell defining ``my_<piece>`` (a registered piece)
-whose body still raises ``NotImplementedError``; its check cell calls
-``check(my_<piece>)``.  Filling replaces the stub's ``def`` (nothing else in
+A build-it cell is a code cell defining a registered piece's stub
+(``my_<piece>``, or the piece's ``stub`` name) whose body still raises
+``NotImplementedError``; its check cell calls ``check(my_<piece>)``.  Filling replaces the stub's ``def`` (nothing else in
 the cell: the imports above it stay) by the reference's own source, the one
 ``reveal`` shows, renamed ``my_<piece>``.  A reference that needs a name the
 stub cell does not import fails with a NameError, so the stub's imports are
@@ -27,27 +27,29 @@ def _parse(source: str):
 
 def stubs(nb) -> dict[str, int]:
     """{piece name: index of its stub cell}."""
-    names = {p.name for p in pieces()}
+    by_stub = {p.stub_name: p.name for p in pieces()}
     found = {}
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
         for node in _parse(cell.source).body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("my_") and node.name[3:] in names:
+            if isinstance(node, ast.FunctionDef) and node.name in by_stub:
                 raises = any(isinstance(n, ast.Raise) and "NotImplementedError" in ast.unparse(n)
                              for n in ast.walk(node))
                 if raises:
-                    found[node.name[3:]] = index
+                    found[by_stub[node.name]] = index
     return found
 
 
 def check_cells(nb) -> dict[str, int]:
     """{piece name: index of the cell that runs check(my_<piece>)}."""
+    by_stub = {p.stub_name: p.name for p in pieces()}
     found = {}
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
-            for name in re.findall(r"\bcheck\(\s*my_(\w+)\s*\)", cell.source):
-                found[name] = index
+            for stub in re.findall(r"\bcheck\(\s*(my_\w+)\s*\)", cell.source):
+                if stub in by_stub:
+                    found[by_stub[stub]] = index
     return found
 
 
@@ -58,15 +60,15 @@ def reference_source(piece, name: str) -> str:
 
 
 def filled(nb, fill=reference_source):
-    """A copy of ``nb`` with every stub's ``def`` replaced by ``fill(piece, "my_<name>")``."""
+    """A copy of ``nb`` with every stub's ``def`` replaced by ``fill(piece, piece.stub_name)``."""
     by_name = {p.name: p for p in pieces()}
     nb = copy.deepcopy(nb)
     for name, index in stubs(nb).items():
         cell = nb.cells[index]
         lines = cell.source.splitlines()
-        node = next(n for n in _parse(cell.source).body
-                    if isinstance(n, ast.FunctionDef) and n.name == f"my_{name}")
+        stub = by_name[name].stub_name
+        node = next(n for n in _parse(cell.source).body if isinstance(n, ast.FunctionDef) and n.name == stub)
         start = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
-        new = fill(by_name[name], f"my_{name}").rstrip("\n").splitlines()
+        new = fill(by_name[name], stub).rstrip("\n").splitlines()
         cell.source = "\n".join(lines[:start] + new + lines[node.end_lineno:])
     return nb

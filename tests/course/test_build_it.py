@@ -17,7 +17,7 @@ import pytest
 
 import reftorch
 from coursebook.build_it import check, progress_table, reveal, use_mine, use_reference
-from coursebook.build_it.registry import pieces
+from coursebook.build_it.registry import piece, pieces
 from coursebook.build_it.swap import _reftorch_modules
 from coursebook.cross_check import CrossCheck
 from course_paths import CHAPTERS
@@ -26,11 +26,12 @@ PIECES = pieces()
 ID = lambda p: p.name  # noqa: E731
 REFTORCH = Path(reftorch.__file__).resolve().parent
 # chapters that must have build-it pieces (add a chapter here when its cells are written)
-CHAPTERS_WITH_BUILD_IT = ["03", "08", "09", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19"]
+CHAPTERS_WITH_BUILD_IT = ["02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13", "14", "15",
+                          "16", "17", "18", "19"]
 # pieces that reftorch itself runs (the others are course-only logic, referenced in coursebook)
 IN_REFTORCH = [p for p in PIECES if p.reference.__module__.startswith("reftorch")]
 # chapters where a wrong piece is shown to turn the cross-check red
-CHAPTERS_TURNED_RED = ["03", "12"]
+CHAPTERS_TURNED_RED = ["02", "03", "04", "05", "06", "07", "12"]
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +44,7 @@ def private_progress(tmp_path, monkeypatch):
 
 def _copy(fn):
     """The same code as a new function object: a learner's correct answer."""
-    clone = types.FunctionType(fn.__code__, fn.__globals__, f"my_{fn.__name__}", fn.__defaults__, fn.__closure__)
+    clone = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     clone.__kwdefaults__ = fn.__kwdefaults__
     return clone
 
@@ -134,7 +135,8 @@ def _holders(obj):
             if value is obj:
                 places.append(f"{module.__name__}.{name}")
             elif isinstance(value, type):
-                places += [f"{value.__qualname__}.{a}" for a, v in vars(value).items() if v is obj]
+                places += [f"{value.__qualname__}.{a}" for a, v in vars(value).items()
+                           if v is obj or getattr(v, "__wrapped__", None) is obj]
     return places
 
 
@@ -174,11 +176,26 @@ def test_use_mine_skips_an_unwritten_stub():
 
     switch = use_mine(contiguous_strides=my_contiguous_strides)
     assert switch.skipped == ["contiguous_strides"]
-    assert reftorch._strides.contiguous_strides is PIECES[0].reference or "contiguous_strides" not in {
-        p.name for p in PIECES}
+    assert reftorch._strides.contiguous_strides is piece("contiguous_strides").reference
     assert "not written yet" in repr(switch)
 
 
 def test_use_mine_refuses_an_unknown_piece():
     with pytest.raises(LookupError, match="no build-it piece is called 'strides'"):
         use_mine(strides=lambda shape: shape)
+
+
+def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, private_progress):
+    import subprocess
+
+    from autograder import learner_check
+
+    notebook = tmp_path / "clone.ipynb"
+    notebook.write_text("{}")
+    printed = "Self-check of clone.ipynb\n  ok    test_a  2/2\nScore: 3/5  (1 test(s) failing)\n"
+    monkeypatch.setattr(learner_check.subprocess, "run",
+                        lambda *a, **k: subprocess.CompletedProcess(a, 1, printed, ""))
+    learner_check.self_check(str(notebook))
+    assert "Score: 3/5" in capsys.readouterr().out
+    assert json.loads(private_progress.read_text())["exercises"]["clone"]["score"] == 3.0
+    assert "clone: 3/5" in repr(progress_table())

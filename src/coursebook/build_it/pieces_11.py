@@ -1,9 +1,11 @@
-"""Chapter 11's piece: the destinations ``copy_`` refuses, ``check_no_internal_overlap``.
+"""Chapter 11's piece: reading and writing the same memory, ``check_no_partial_overlap``.
 
-A warm-up for the copy_into exercise (which builds the whole op): before
-writing, torch refuses a destination in which several elements share one
-memory slot.  The answer comes from real torch: ``dst.copy_(src)`` on a
-destination with that size and stride either goes through (None) or raises.
+A warm-up for the copy_into exercise (which builds the whole op): when
+``dst`` and ``src`` live in one storage, ``dst.copy_(src)`` could overwrite
+numbers it has not read yet.  torch refuses when the two overlap in part,
+and lets the write through when they are exactly the same elements or do
+not overlap at all.  The answer comes from real torch: ``dst.copy_(src)``
+on the same pair either goes through (None) or raises.
 """
 
 import torch
@@ -14,54 +16,70 @@ import reftorch._inplace
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def _torch_refuses(shape, strides):
-    dst = torch.empty_strided(shape, strides)
-    dst.copy_(torch.arange(float(dst.numel())).reshape(shape))
+def _pair(mod, which):
+    a = mod.arange(8.0)
+    return {
+        "a, a": (a, a),
+        "a[:4], a[4:]": (a[:4], a[4:]),
+        "a[1:5], a[:4]": (a[1:5], a[:4]),
+        "a[:4], a[2:6]": (a[:4], a[2:6]),
+        "a[::2], a[1::2]": (a[::2], a[1::2]),
+        "a[:4], torch.zeros(4)": (a[:4], mod.zeros(4)),
+    }[which]
 
 
-def _destination(shape, strides):
-    span = sum((n - 1) * s for n, s in zip(shape, strides)) + 1 if 0 not in shape else 0
-    return (reftorch.as_strided(reftorch.zeros(max(span, 1)), shape, strides),)
+def _torch_copy(which):
+    dst, src = _pair(torch, which)
+    dst.copy_(src)
 
 
-def _case(shape, strides, misconception):
-    return Case(f"(a destination of size {shape!r}, stride {strides!r})",
-                lambda: _destination(shape, strides), misconception,
-                expected=lambda: _torch_refuses(shape, strides))
+def _case(which, misconception):
+    return Case(f"(dst, src = {which})", lambda: _pair(reftorch, which), misconception,
+                expected=lambda: _torch_copy(which))
 
 
-def _any_zero_stride(self):
-    if 0 in self.stride():
-        raise RuntimeError("more than one element refers to a single memory location")
+def _refuse(*args):
+    raise RuntimeError(reftorch._messages.INPLACE_OVERLAP)
 
 
-def _any_not_dense(self):
-    if not reftorch._strides.is_non_overlapping_and_dense(tuple(self.shape), self.stride()):
-        raise RuntimeError("more than one element refers to a single memory location")
+def _same_storage_refuses(self, other):
+    if other.untyped_storage().data_ptr() == self.untyped_storage().data_ptr():
+        _refuse()
 
 
-def _never(self):
-    return None
+def _any_overlap_even_identical(self, other):
+    if other is self:
+        _refuse()
+    reftorch._inplace.check_no_partial_overlap(self, other)
 
+
+def _ranges_only(self, other):
+    if other.untyped_storage().data_ptr() != self.untyped_storage().data_ptr():
+        return
+    a = (self.data_ptr(), self.data_ptr() + (self.numel() * self.stride()[0]) * self.element_size())
+    b = (other.data_ptr(), other.data_ptr() + (other.numel() * other.stride()[0]) * other.element_size())
+    if a[0] < b[1] and b[0] < a[1] and a != b:
+        _refuse()
+
+
+_PART = ("dst and src overlap in part: copying would overwrite numbers before they are read, "
+         "so torch refuses (RuntimeError)")
 
 register(Piece(
-    name="check_no_internal_overlap",
+    name="check_no_partial_overlap",
     chapter="11",
-    reference=reftorch._inplace.check_no_internal_overlap,
-    summary="refuse to write into a tensor whose elements share memory (expand)",
+    reference=reftorch._inplace.check_no_partial_overlap,
+    summary="refuse a copy_ whose source and destination overlap in part",
     cases=[
-        _case((2, 3), (3, 1), "a plain tensor has a slot for every element: the write goes through"),
-        _case((3, 2), (1, 3), "a transposed tensor still has one slot per element: the write goes through"),
-        _case((3,), (2,), "gaps are harmless: a stepped slice has one slot per element, so the write "
-                          "goes through (only shared slots are refused)"),
-        _case((2, 3), (0, 1), "an expanded tensor (stride 0) has several elements in one slot: which "
-                              "number should the slot keep? torch refuses (RuntimeError)"),
-        _case((3,), (0,), "a stride of 0 over several elements shares one slot: torch refuses (RuntimeError)"),
-        _case((1, 3), (0, 1), "a stride of 0 on a dimension of size 1 repeats nothing: the write goes through"),
-        _case((2, 2), (1, 1), "torch only refuses the case it can see cheaply (a stride of 0); other "
-                              "overlapping layouts are 'too hard' to detect and the write goes through"),
+        _case("a, a", "a tensor copied into itself reads and writes exactly the same elements: allowed"),
+        _case("a[:4], a[4:]", "one storage is not enough to refuse: two halves that do not overlap are fine"),
+        _case("a[1:5], a[:4]", _PART),
+        _case("a[:4], a[2:6]", _PART),
+        _case("a[::2], a[1::2]", "interleaved slices share no element; torch only compares the memory "
+                                 "ranges of dense tensors, and lets other layouts through"),
+        _case("a[:4], torch.zeros(4)", "tensors in different storages can never overlap"),
     ],
-    wrong=[Wrong(_never, "torch refuses"),
-           Wrong(_any_zero_stride, "dimension of size 1 repeats nothing"),
-           Wrong(_any_not_dense, "gaps are harmless")],
+    wrong=[Wrong(_same_storage_refuses, "one storage is not enough"),
+           Wrong(_any_overlap_even_identical, "exactly the same elements"),
+           Wrong(_ranges_only, "interleaved slices")],
 ))

@@ -84,6 +84,11 @@ class Piece:
     cases: list[Case]
     wrong: list[Wrong] = field(default_factory=list)
     summary: str = ""  # one line for the index: what the piece does
+    stub: str = ""  # the learner's function name, when not my_<name> (``my_iadd`` for ``__iadd__``)
+
+    @property
+    def stub_name(self) -> str:
+        return self.stub or f"my_{self.name}"
 
     @property
     def qualified_name(self) -> str:
@@ -124,7 +129,8 @@ def piece(name_or_fn) -> Piece:
     name = name_or_fn
     if callable(name_or_fn):
         name = getattr(name_or_fn, "__name__", "")
-        name = name[3:] if name.startswith("my_") else name
+        by_stub = {p.stub_name: p.name for p in _REGISTRY.values()}
+        name = by_stub.get(name, name[3:] if name.startswith("my_") else name)
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         raise LookupError(

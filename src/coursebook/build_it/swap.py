@@ -4,8 +4,9 @@
 function wherever reftorch holds the reference one: every module attribute
 (``_strides.contiguous_strides``, and the names other modules imported with
 ``from ._strides import contiguous_strides``), every class attribute
-(``Tensor.__iadd__``, ``SavedTensor.unpack``) and every entry of a
-module-level table.  From then on the chapter, and its final
+(``SavedTensor.unpack``), every entry of a module-level table, and the
+function inside a class attribute that wraps it (``Tensor.__iadd__`` is
+``_inplace.__iadd__`` wrapped by ``_sparse_dispatch.by_layout``).  From then on the chapter, and its final
 ``cross_check_key_cells()`` against torch, run on the learner's piece.
 
 Only memory changes: the files of the package are never written.
@@ -40,6 +41,18 @@ def _reftorch_modules():
             if m is not None and (name == "reftorch" or name.startswith("reftorch."))]
 
 
+def _rewrap(member, old, new) -> int:
+    """A wrapper made with ``functools.wraps`` around ``old`` (reftorch wraps every Tensor
+    method to dispatch on the layout) keeps ``old`` in its closure: point that cell at ``new``."""
+    if getattr(member, "__wrapped__", None) is not old or not getattr(member, "__closure__", None):
+        return 0
+    cells = [cell for cell in member.__closure__ if cell.cell_contents is old]
+    for cell in cells:
+        cell.cell_contents = new
+    member.__wrapped__ = new
+    return len(cells)
+
+
 def _replace(old, new) -> int:
     """Make every reftorch module, class and module-level table that holds ``old`` hold ``new``."""
     count = 0
@@ -53,6 +66,8 @@ def _replace(old, new) -> int:
                     if member is old:
                         setattr(value, attr, new)
                         count += 1
+                    else:
+                        count += _rewrap(member, old, new)
             elif isinstance(value, dict):
                 for key, member in list(value.items()):
                     if member is old:
