@@ -133,11 +133,10 @@ def build(data=None) -> nbformat.NotebookNode:
         "language_info": {"name": "python"},
     }
     nb.cells.append(_cell("markdown", f"# {page['title']}\n\n" + _text(page["intro"]), "page-intro"))
-    nb.cells.append(_cell(
-        "code",
-        "%load_ext coursebook\nimport torch\nimport reftorch\nfrom coursebook import cross_check_key_cells",
-        "page-imports",
-    ))
+    imports = "%load_ext coursebook\nimport torch\nimport reftorch\nfrom coursebook import cross_check_key_cells"
+    if "build_it" in data:
+        imports += "\nfrom coursebook.build_it import check, reveal"
+    nb.cells.append(_cell("code", imports, "page-imports"))
     nb.cells.append(_cell("markdown", _text(page["predict"]), "page-predict"))
     nb.cells.append(_cell("code", "%%key\n" + _text(page["predict_code"]), "page-predict-check"))
     for group in data["group"]:
@@ -147,9 +146,23 @@ def build(data=None) -> nbformat.NotebookNode:
             tag = f"error-{entry['id']}"
             nb.cells.append(_cell("markdown", entry_markdown(entry, chapters), tag, [tag]))
             nb.cells.append(_cell("code", page_code(entry), tag + "-run", [tag]))
+    if "build_it" in data:
+        nb.cells += _build_it_cells(data["build_it"])
     nb.cells.append(_cell("markdown", _text(page["outro"]), "page-outro"))
     nb.cells.append(_cell("code", "cross_check_key_cells()", "page-cross-check"))
     return nb
+
+
+def _build_it_cells(build_it) -> list:
+    """The page's build-it cell: its text, the stub, the check and the reference on click."""
+    piece = build_it["piece"]
+    return [
+        _cell("markdown", _text(build_it["intro"]), "build-it-intro"),
+        _cell("code", _text(build_it["stub"]), "build-it-stub"),
+        _cell("code", f"check(my_{piece})", "build-it-check"),
+        _cell("markdown", "The reference answer, the package's own code, opens on click:", "build-it-reference"),
+        _cell("code", f"reveal({build_it['reference']})", "build-it-reveal"),
+    ]
 
 
 def _slug(text: str) -> str:

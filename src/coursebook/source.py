@@ -37,7 +37,8 @@ class Source:
 
     def __init__(self, obj):
         obj = inspect.unwrap(obj)
-        if not _qualified_name(obj).startswith("reftorch"):
+        # reftorch, or the reference of a build-it piece that torch has no function for
+        if not _qualified_name(obj).startswith(("reftorch", "coursebook.build_it.pieces_")):
             raise TypeError(f"show_source shows reftorch code only, got {_qualified_name(obj)!r}")
         self.name = _qualified_name(obj)
         self.text = inspect.getsource(obj)
@@ -46,7 +47,8 @@ class Source:
         self.last_line = self.first_line + len(lines) - 1
         path = Path(inspect.getsourcefile(obj))
         parts = path.parts
-        self.file = "/".join(parts[parts.index("reftorch"):]) if "reftorch" in parts else path.name
+        root = "reftorch" if "reftorch" in parts else "coursebook" if "coursebook" in parts else None
+        self.file = "/".join(parts[parts.index(root):]) if root else path.name
 
     @property
     def header(self) -> str:

@@ -42,22 +42,26 @@ def infer_dtype(data):
     bool, int64 or the default float dtype; a numpy number or a tensor keeps
     its own dtype; a list promotes its elements' dtypes (float beats int, int
     beats bool). An empty list is the default float dtype."""
-    if isinstance(data, Tensor):
-        return data.dtype
-    if isinstance(data, np.generic):  # before float: numpy's float64 is a Python float too
-        return from_numpy_dtype(data.dtype)
-    if isinstance(data, builtins.bool):
-        return bool_
-    if isinstance(data, int):
-        return int64
-    if isinstance(data, builtins.float):
-        return get_default_dtype()
-    if isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
-    if not isinstance(data, (list, tuple)):
-        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
-    dtypes = [infer_dtype(item) for item in data]
-    return functools.reduce(promote_types, dtypes) if dtypes else get_default_dtype()
+    found, pending = [], [data]
+    while pending:
+        item = pending.pop(0)
+        if isinstance(item, (list, tuple)):
+            pending[:0] = item  # its elements come next, in order
+        elif isinstance(item, Tensor):
+            found.append(item.dtype)
+        elif isinstance(item, np.generic):  # before float: numpy's float64 is a Python float too
+            found.append(from_numpy_dtype(item.dtype))
+        elif isinstance(item, builtins.bool):
+            found.append(bool_)
+        elif isinstance(item, int):
+            found.append(int64)
+        elif isinstance(item, builtins.float):
+            found.append(get_default_dtype())
+        elif isinstance(item, str):
+            raise TypeError("new(): invalid data type 'str'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
+    return functools.reduce(promote_types, found) if found else get_default_dtype()
 
 
 def _infer_shape(data):

@@ -1,0 +1,59 @@
+"""Chapter 10's piece: the dtype ``torch.tensor(data)`` picks, ``infer_dtype``.
+
+``x.new_tensor(data)`` takes its dtype from ``x``; ``torch.tensor(data)`` has
+no ``x`` to ask and reads it off the data.  The answer comes from real torch:
+``torch.tensor(data).dtype``.
+"""
+
+import numpy as np
+import torch
+
+import reftorch._nested_data
+
+from coursebook.build_it.registry import Case, Piece, Wrong, register
+
+
+def _case(data, misconception):
+    return Case(f"({data!r})", (data,), misconception,
+                expected=lambda: str(torch.tensor(data).dtype),
+                observe=lambda result, args: str(result))
+
+
+def _first_element_decides(data):
+    while isinstance(data, (list, tuple)) and data:
+        data = data[0]
+    return reftorch._nested_data.infer_dtype(data)
+
+
+def _floats_are_float64(data):
+    found = reftorch._nested_data.infer_dtype(data)
+    return reftorch.float64 if found is reftorch.float32 else found
+
+
+def _bool_is_int(data):
+    found = reftorch._nested_data.infer_dtype(data)
+    return reftorch.int64 if found is reftorch.bool else found
+
+
+register(Piece(
+    name="infer_dtype",
+    chapter="10",
+    reference=reftorch._nested_data.infer_dtype,
+    summary="the dtype torch.tensor(data) gives when no dtype is asked for",
+    cases=[
+        _case([3, 4], "Python ints give int64: torch.tensor keeps whole numbers whole"),
+        _case([3.0, 4.0], "Python floats give the default float dtype, float32, not Python's "
+                          "own 64-bit float"),
+        _case([1, 2.5], "one float among ints makes the whole tensor float: the elements' dtypes "
+                        "are promoted, the first element does not decide"),
+        _case([[1, 2], [3, 4.5]], "promotion looks at every element of every row, not the first one"),
+        _case([True, False], "Python bools give torch.bool"),
+        _case([True, 2], "an int beats a bool: the result is int64"),
+        _case(7, "a single Python int gives a 0-d int64 tensor"),
+        _case([], "an empty list has nothing to read: the default float dtype"),
+        _case(np.float64(1.5), "a numpy number keeps its own dtype (float64 here), unlike a Python float"),
+    ],
+    wrong=[Wrong(_first_element_decides, "the first element does not decide"),
+           Wrong(_floats_are_float64, "default float dtype, float32"),
+           Wrong(_bool_is_int, "Python bools give torch.bool")],
+))

@@ -1,0 +1,85 @@
+"""Chapter 11's piece: reading and writing the same memory, ``check_no_partial_overlap``.
+
+A warm-up for the copy_into exercise (which builds the whole op): when
+``dst`` and ``src`` live in one storage, ``dst.copy_(src)`` could overwrite
+numbers it has not read yet.  torch refuses when the two overlap in part,
+and lets the write through when they are exactly the same elements or do
+not overlap at all.  The answer comes from real torch: ``dst.copy_(src)``
+on the same pair either goes through (None) or raises.
+"""
+
+import torch
+
+import reftorch
+import reftorch._inplace
+
+from coursebook.build_it.registry import Case, Piece, Wrong, register
+
+
+def _pair(mod, which):
+    a = mod.arange(8.0)
+    return {
+        "a, a": (a, a),
+        "a[:4], a[4:]": (a[:4], a[4:]),
+        "a[1:5], a[:4]": (a[1:5], a[:4]),
+        "a[:4], a[2:6]": (a[:4], a[2:6]),
+        "a[::2], a[1::2]": (a[::2], a[1::2]),
+        "a[:4], torch.zeros(4)": (a[:4], mod.zeros(4)),
+    }[which]
+
+
+def _torch_copy(which):
+    dst, src = _pair(torch, which)
+    dst.copy_(src)
+
+
+def _case(which, misconception):
+    return Case(f"(dst, src = {which})", lambda: _pair(reftorch, which), misconception,
+                expected=lambda: _torch_copy(which))
+
+
+def _refuse(*args):
+    raise RuntimeError(reftorch._messages.INPLACE_OVERLAP)
+
+
+def _same_storage_refuses(self, other):
+    if other.untyped_storage().data_ptr() == self.untyped_storage().data_ptr():
+        _refuse()
+
+
+def _any_overlap_even_identical(self, other):
+    if other is self:
+        _refuse()
+    reftorch._inplace.check_no_partial_overlap(self, other)
+
+
+def _ranges_only(self, other):
+    if other.untyped_storage().data_ptr() != self.untyped_storage().data_ptr():
+        return
+    a = (self.data_ptr(), self.data_ptr() + (self.numel() * self.stride()[0]) * self.element_size())
+    b = (other.data_ptr(), other.data_ptr() + (other.numel() * other.stride()[0]) * other.element_size())
+    if a[0] < b[1] and b[0] < a[1] and a != b:
+        _refuse()
+
+
+_PART = ("dst and src overlap in part: copying would overwrite numbers before they are read, "
+         "so torch refuses (RuntimeError)")
+
+register(Piece(
+    name="check_no_partial_overlap",
+    chapter="11",
+    reference=reftorch._inplace.check_no_partial_overlap,
+    summary="refuse a copy_ whose source and destination overlap in part",
+    cases=[
+        _case("a, a", "a tensor copied into itself reads and writes exactly the same elements: allowed"),
+        _case("a[:4], a[4:]", "one storage is not enough to refuse: two halves that do not overlap are fine"),
+        _case("a[1:5], a[:4]", _PART),
+        _case("a[:4], a[2:6]", _PART),
+        _case("a[::2], a[1::2]", "interleaved slices share no element; torch only compares the memory "
+                                 "ranges of dense tensors, and lets other layouts through"),
+        _case("a[:4], torch.zeros(4)", "tensors in different storages can never overlap"),
+    ],
+    wrong=[Wrong(_same_storage_refuses, "one storage is not enough"),
+           Wrong(_any_overlap_even_identical, "exactly the same elements"),
+           Wrong(_ranges_only, "interleaved slices")],
+))

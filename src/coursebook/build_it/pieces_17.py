@@ -1,0 +1,97 @@
+"""Chapter 17's piece, for myth 3 ("indexing never copies"): ``is_basic_index``.
+
+Whether ``t[index]`` is a view or a copy depends only on the *kind* of
+index, not on which elements it picks.  torch makes this decision inside
+``__getitem__`` and exposes no function for it, so the reference lives here,
+in the course; the answer of every case comes from real torch: does
+``m[index]`` share ``m``'s storage?
+"""
+
+import torch
+
+import reftorch
+
+from coursebook.build_it.registry import Case, Piece, Wrong, register
+
+
+def is_basic_index(index):
+    """True when ``t[index]`` is a view of ``t`` (basic indexing), False when it copies.
+
+    A tuple in the brackets is several parts, one per dimension; anything
+    else is one part.  The index is basic when every part is an int, a
+    slice, None, ``...`` or a 0-d integer tensor (read as an int).  A list, a
+    tensor with dimensions, a mask or a Python bool (a mask of one element)
+    make it advanced: a copy.
+    """
+    parts = index if isinstance(index, tuple) else (index,)
+    for part in parts:
+        if isinstance(part, bool):
+            return False
+        if isinstance(part, (int, slice)) or part is None or part is Ellipsis:
+            continue
+        if not (isinstance(part, reftorch.Tensor) and part.dim() == 0
+                and not part.dtype.is_floating_point and part.dtype is not reftorch.bool):
+            return False
+    return True
+
+
+def _torch_shares(make_index):
+    m = torch.arange(24.0).reshape(2, 3, 4)
+    return m[make_index(torch)].untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
+
+
+def _case(label, make_index, misconception):
+    return Case(label, lambda: (make_index(reftorch),), misconception,
+                expected=lambda: _torch_shares(make_index))
+
+
+def _never_copies(index):
+    return True
+
+
+def _only_ints_and_slices(index):
+    return isinstance(index, (int, slice)) and not isinstance(index, bool)
+
+
+def _tensors_always_copy(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, reftorch.Tensor) for p in parts):
+        return False
+    return is_basic_index(index)
+
+
+def _bool_is_an_int(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(is_basic_index(p) or isinstance(p, bool) for p in parts)
+
+
+_ADVANCED = ("a list, a tensor of indices or a mask in the brackets is advanced indexing: it "
+             "copies, whichever elements it picks")
+_TUPLE = "a tuple in the brackets is one index per dimension, not a list: m[0, 1] is basic, a view"
+
+register(Piece(
+    name="is_basic_index",
+    chapter="17",
+    reference=is_basic_index,
+    summary="does t[index] give a view (basic indexing) or a copy (advanced)?",
+    cases=[
+        _case("m[0]", lambda mod: 0, "an integer picks one row: a view"),
+        _case("m[1:]", lambda mod: slice(1, None), "a slice is a view"),
+        _case("m[0, 1]", lambda mod: (0, 1), _TUPLE),
+        _case("m[..., 1]", lambda mod: (Ellipsis, 1), _TUPLE + "; ... and None are basic too"),
+        _case("m[None]", lambda mod: None, "None adds a dimension of size 1: a view"),
+        _case("m[[0, 1]]", lambda mod: [0, 1], _ADVANCED + " (even both rows, in order)"),
+        _case("m[:, [0, 2]]", lambda mod: (slice(None), [0, 2]), _ADVANCED + "; one advanced part "
+                                                                             "makes the whole index advanced"),
+        _case("m[m > 2]", lambda mod: mod.arange(24.0).reshape(2, 3, 4) > 2, _ADVANCED),
+        _case("m[torch.tensor([1])]", lambda mod: mod.tensor([1]), _ADVANCED),
+        _case("m[torch.tensor(1)]", lambda mod: mod.tensor(1), "a 0-d integer tensor is read as an "
+                                                              "integer: a view"),
+        _case("m[True]", lambda mod: True, "a Python bool is not an integer here: it is a mask with "
+                                           "one element, advanced, a copy"),
+    ],
+    wrong=[Wrong(_never_copies, "advanced indexing"),
+           Wrong(_only_ints_and_slices, "a tuple in the brackets"),
+           Wrong(_tensors_always_copy, "0-d integer tensor"),
+           Wrong(_bool_is_an_int, "Python bool")],
+))
