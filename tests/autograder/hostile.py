@@ -241,7 +241,7 @@ def disk_bomb(targets):
 def huge_error(targets):
     return _cell(targets, """\
         report(reached=[])
-        """, CORRECT + '\nraise ValueError("x" * 50_000_000)\n')
+        """, CORRECT + '\nraise ValueError("x" * 5_000_000)\n')
 
 
 def ships_torch_py(targets):
