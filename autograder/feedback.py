@@ -56,6 +56,8 @@ class FeedbackExporter(HTMLExporter):
 class NameTests(Preprocessor):
     """``resources["test_names"]``: each graded cell's grade id and the heading above it."""
 
+    enabled = Bool(True)
+
     def preprocess(self, nb, resources):
         resources["test_names"] = {grade_id(cell): test_name(nb.cells, index)
                                    for index, cell in enumerate(nb.cells) if grade_id(cell)}

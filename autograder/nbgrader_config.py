@@ -98,9 +98,13 @@ c.GenerateFeedback.preprocessors = [
 # nbgrader's: every test named in the summary, table borders, nothing from the network.
 c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"
 c.FeedbackExporter.template_name = "autograder_feedback"
-c.FeedbackExporter.extra_template_basedirs = [
-    os.path.join(HERE, "templates"),
-    os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader", "templates"),
+NBGRADER_TEMPLATES = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+c.FeedbackExporter.extra_template_basedirs = [os.path.join(HERE, "templates"),
+                                              os.path.join(NBGRADER_TEMPLATES, "templates")]
+# ours extends "feedback/index.html.j2" (nbgrader's), found from here; bootstrap.min.css is inlined
+c.FeedbackExporter.extra_template_paths = [
+    os.path.join(NBGRADER_TEMPLATES, "templates"),
+    os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
 ]
 # nbgrader's exchange (only used with `nbgrader release_assignment`/`collect` on a
 # shared JupyterHub): kept inside the course, git-ignored.
