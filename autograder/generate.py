@@ -82,8 +82,7 @@ def may_replace(config, assignment, new):
 
 def generate(config, assignments=None, force=False):
     """Generate ``assignments`` (default: all in solutions/); returns ``{a: success}``."""
-    state = state_dir(config)
-    os.makedirs(state, exist_ok=True)
+    os.makedirs(state_dir(config, "exchange"), exist_ok=True)  # nbgrader checks it exists
     record = _record(config)
     results = {}
     for assignment in assignments or source_assignments(config):

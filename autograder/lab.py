@@ -54,7 +54,7 @@ def lab_command(config, port, token, browser=False):
 
 def run_lab(config, port=8889, browser=False):
     """Start the lab and wait for it (Ctrl+C stops it); returns its exit status."""
-    os.makedirs(state_dir(config), exist_ok=True)
+    os.makedirs(state_dir(config, "exchange"), exist_ok=True)
     token = secrets.token_hex(16)
     print("Formgrader: http://127.0.0.1:%d/formgrader?token=%s  (Ctrl+C stops it)" % (port, token),
           flush=True)
