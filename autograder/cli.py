@@ -1,18 +1,7 @@
 """``python -m autograder <command>``: the instructor's command line, and the learner's check.
 
-Commands (each takes ``--root`` to work on a course folder other than this
-repository; see autograder/README.md for a whole term):
-
-    generate  [a ...]                    solutions/ -> exercises/ (nbgrader generate_assignment)
-    collect   FOLDER [--assignment a]    zips or folders of submissions -> autograder/submitted/
-              [--roster CSV] [--manifest CSV] [--pick refuse|newest|ask]
-    autograde [a ...] [--workers N]      grade everyone who submitted (parallel workers, a
-              [--students s ...] [--cold]   sandbox per kernel; default: every assignment)
-              [--unsandboxed]
-    feedback  [a ...]                    HTML feedback without hidden tests
-    export    [--to grades.csv]          one CSV row per student and assignment
-    report    [a ...] [--plots DIR]      per-assignment and per-test summary + histograms
-    check     NOTEBOOK [--release NB]    the learner's self-check (no gradebook needed)
+``HELP`` is what ``--help`` prints (plain text); autograder/README.md walks
+through a whole term.
 """
 
 import argparse
@@ -21,17 +10,47 @@ import sys
 
 from .course import CourseError, course_config, source_assignments
 
+HELP = """The instructor's grading commands, and the learner's self-check.
+
+A term, in order (autograder/README.md shows each step):
+
+  roster    CSV                     import the class list (id,first_name,last_name,email)
+  generate  [A ...] [--force]       solutions/ -> exercises/, tests into the gradebook
+  collect   FOLDER                  an inbox of zips or folders, one per student
+  autograde [A ...]                 grade everyone who submitted (parallel, sandboxed)
+  feedback  [A ...]                 an HTML page per graded submission, no hidden tests
+  export    [--wide] [--tests]      grades as CSV (default: STATE/grades.csv)
+  report    [A ...]                 per-assignment and per-test summary, charts
+  lab                               JupyterLab with formgrader: browse, grade by hand
+  check     NOTEBOOK                the learner's self-check (no gradebook needed)
+
+Everything about the students (gradebook, roster, submissions, graded copies,
+feedback, grades, charts) lives in the course-state folder STATE:
+autograder/state/ by default (git-ignored), or --state, or $AUTOGRADER_STATE.
+Run "python -m autograder COMMAND --help" for a command's options.
+"""
+
 
 def _config(args):
-    return course_config(args.root)
+    return course_config(args.root, args.state)
+
+
+def cmd_roster(args):
+    from .roster import import_roster, roster_path
+
+    config = _config(args)
+    count = import_roster(config, args.csv)
+    print("imported %d student(s) into the gradebook; collect now uses %s"
+          % (count, roster_path(config)))
+    return 0
 
 
 def cmd_generate(args):
     from .generate import generate
 
     config = _config(args)
-    failures = [a for a, ok in generate(config, args.assignments or None).items() if not ok]
-    return 1 if failures else 0
+    results = generate(config, args.assignments or None, force=args.force)
+    return 0 if all(results.values()) else 1
 
 
 def cmd_collect(args):
@@ -82,20 +101,32 @@ def cmd_autograde(args):
     return 0
 
 
+def _say_skipped(skipped):
+    for assignment in skipped:
+        print("%s: skipped, nothing graded" % assignment)
+
+
 def cmd_feedback(args):
     from .feedback import generate_feedback
 
     results = generate_feedback(_config(args), args.assignments or None, args.student)
+    _say_skipped(a for a, ok in results.items() if ok is None)
     for assignment, ok in results.items():
-        print("%s: feedback %s" % (assignment, "written" if ok else "FAILED"))
-    return 0 if all(results.values()) else 1
+        if ok is not None:
+            print("%s: feedback %s" % (assignment, "written" if ok else "FAILED"))
+    return 0 if all(ok is not False for ok in results.values()) else 1
 
 
 def cmd_export(args):
-    from .export import export_csv
+    from .export import default_target, export_csv
 
-    rows = export_csv(_config(args), args.to)
-    print("wrote %d row(s) to %s" % (rows, args.to))
+    config = _config(args)
+    chosen = [a.strip() for a in args.assignments.split(",") if a.strip()] if args.assignments else None
+    target = args.to or default_target(config)
+    written = export_csv(config, target, wide=args.wide, tests=args.tests,
+                         misconceptions=args.misconceptions, assignments=chosen)
+    _say_skipped(written.skipped)
+    print("wrote %d row(s) to %s" % (len(written.rows), target))
     return 0
 
 
@@ -104,6 +135,12 @@ def cmd_report(args):
 
     print(report(_config(args), args.assignments or None, args.plots))
     return 0
+
+
+def cmd_lab(args):
+    from .lab import run_lab
+
+    return run_lab(_config(args), port=args.port, browser=args.browser)
 
 
 def cmd_check(args):
@@ -115,27 +152,43 @@ def cmd_check(args):
     return 0 if result.all_passed else 1
 
 
+class _PlainHelp(argparse.RawDescriptionHelpFormatter):
+    """Descriptions printed as written: plain text, our own line breaks."""
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="python -m autograder", description=HELP,
+                                     formatter_class=_PlainHelp)
     parser.add_argument("--root", help="course folder (default: this repository)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--state", help="course-state folder (default: $AUTOGRADER_STATE, "
+                                        "else ROOT/autograder/state)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("generate", help="make exercises/ from solutions/")
+    def command(name, summary, run):
+        p = sub.add_parser(name, help=summary, description=summary, formatter_class=_PlainHelp)
+        p.set_defaults(run=run)
+        return p
+
+    p = command("roster", "import the class list into the gradebook (nbgrader's student import)",
+                cmd_roster)
+    p.add_argument("csv", help="CSV with the columns id,first_name,last_name,email")
+
+    p = command("generate", "make exercises/ from solutions/ and record the tests in the gradebook",
+                cmd_generate)
     p.add_argument("assignments", nargs="*")
-    p.set_defaults(run=cmd_generate)
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an exercise notebook even if it was edited since generate wrote it")
 
-    p = sub.add_parser("collect", help="bring in a folder of zips or folders, one per student")
+    p = command("collect", "bring in a folder of zips or folders, one per student", cmd_collect)
     p.add_argument("folder")
     p.add_argument("--assignment", help="the assignment these submissions are for")
-    p.add_argument("--roster", help="CSV id,first_name,last_name,email: student ids come from it")
+    p.add_argument("--roster", help="CSV id,first_name,last_name,email (default: the imported roster)")
     p.add_argument("--manifest", help="CSV file,student,timestamp from the LMS: submission times")
     p.add_argument("--pick", choices=("refuse", "newest", "ask"), default="refuse",
                    help="several notebooks for one assignment in one entry: refuse (default), "
                         "take the newest, or ask")
-    p.set_defaults(run=cmd_collect)
 
-    p = sub.add_parser("autograde", help="grade every submission (default: of every assignment)")
+    p = command("autograde", "grade every submission (default: of every assignment)", cmd_autograde)
     p.add_argument("assignments", nargs="*")
     p.add_argument("--students", nargs="*", help="only these students")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -145,38 +198,51 @@ def build_parser():
     p.add_argument("--unsandboxed", action="store_true",
                    help="run kernels without a sandbox, with your rights (trusted notebooks only)")
     p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(run=cmd_autograde)
 
-    p = sub.add_parser("feedback", help="HTML feedback (hidden tests removed)")
+    p = command("feedback", "HTML feedback for each graded submission (hidden tests removed)",
+                cmd_feedback)
     p.add_argument("assignments", nargs="*")
     p.add_argument("--student")
-    p.set_defaults(run=cmd_feedback)
 
-    p = sub.add_parser("export", help="grades as CSV")
-    p.add_argument("--to", default="grades.csv")
-    p.set_defaults(run=cmd_export)
+    p = command("export", "grades as CSV", cmd_export)
+    p.add_argument("--to", help="the CSV file (default: STATE/grades.csv)")
+    p.add_argument("--wide", action="store_true",
+                   help="one row per student, a column per assignment (for an LMS gradebook)")
+    p.add_argument("--tests", action="store_true", help="a column per test")
+    p.add_argument("--misconceptions", action="store_true",
+                   help="with --wide: a column of misconception tags per assignment")
+    p.add_argument("--assignments", help="comma-separated assignments (default: all graded)")
 
-    p = sub.add_parser("report", help="per-assignment and per-test summary, with histograms")
+    p = command("report", "per-assignment and per-test summary, with charts", cmd_report)
     p.add_argument("assignments", nargs="*")
-    p.add_argument("--plots", default=None, help="folder for the histogram PNGs")
-    p.set_defaults(run=cmd_report)
+    p.add_argument("--plots", default=None, help="folder for the charts (default: STATE/reports)")
 
-    p = sub.add_parser("check", help="self-check one notebook (for learners)")
+    p = command("lab", "JupyterLab for the instructor, with formgrader on the course", cmd_lab)
+    p.add_argument("--port", type=int, default=8889)
+    p.add_argument("--browser", action="store_true", help="open a browser")
+
+    p = command("check", "self-check one notebook (for learners)", cmd_check)
     p.add_argument("notebook")
     p.add_argument("--timeout", type=int, default=60, help="seconds per cell")
     p.add_argument("--notebook-timeout", type=int, default=300,
                    help="seconds for the whole notebook, then its kernel is killed")
     p.add_argument("--release", help="the release notebook to rebuild on (default: found in "
                                      "the course's exercises/)")
-    p.set_defaults(run=cmd_check)
     return parser
+
+
+def use_own_environment(environ=os.environ):
+    """Put this Python's bin/ first on PATH: nbgrader runs `alembic` (and kernels) from PATH."""
+    own = os.path.dirname(sys.executable)
+    if environ.get("PATH", "").split(os.pathsep)[0] != own:
+        environ["PATH"] = own + os.pathsep + environ.get("PATH", "")
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    use_own_environment()
     try:
         return args.run(args)
     except (CourseError, OSError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 2
-

@@ -7,7 +7,9 @@ The inbox holds one entry per student, named after the student::
     inbox/carol.ipynb          or, with ``--assignment``, a single notebook
 
 1. **Who** (``autograder.students``): the entry's name gives the student id
-   (Unicode-aware), or the roster does.  Two entries that would get the same
+   (Unicode-aware), or the roster does (``--roster``, or the one imported
+   with ``python -m autograder roster``; the roster's students without a
+   submission are reported as missing).  Two entries that would get the same
    id are an error naming both; neither is collected, and no earlier
    submission is replaced.
 2. **What** (``autograder.inbox``): the entry's notebooks, read without
@@ -41,6 +43,7 @@ import unicodedata
 
 from .course import CourseError, check_assignment, release_notebook, source_assignments, submitted_dir
 from .inbox import Limits, Refused, entry_kind, read_entry
+from .roster import current_roster
 from .students import id_key, read_manifest, read_roster, roster_id, student_id
 
 NOTES_FILE = "collect_notes.json"
@@ -53,12 +56,15 @@ class CollectReport:
     collected: list = dataclasses.field(default_factory=list)  # (student, assignment, note)
     rejected: list = dataclasses.field(default_factory=list)   # (entry, reason)
     notes: list = dataclasses.field(default_factory=list)      # (entry, remark): nothing lost
+    missing: dict = dataclasses.field(default_factory=dict)    # assignment -> roster ids without one
 
     def lines(self):
         out = ["%s: %s%s" % (student, assignment, " (%s)" % note if note else "")
                for student, assignment, note in self.collected]
         out += ["note %s: %s" % (entry, remark) for entry, remark in self.notes]
         out += ["skipped %s: %s" % (entry, reason) for entry, reason in self.rejected]
+        out += ["missing %s: %s (on the roster, no submission)" % (assignment, ", ".join(ids))
+                for assignment, ids in sorted(self.missing.items()) if ids]
         out.append("collected %d submission(s), skipped %d" % (len(self.collected), len(self.rejected)))
         return out
 
@@ -264,7 +270,7 @@ def collect(config, folder, assignment=None, roster=None, manifest=None, pick="r
     if not os.path.isdir(folder):
         report.rejected.append((folder, "not a folder"))
         return report
-    roster_rows = read_roster(roster) if roster else None
+    roster_rows = read_roster(roster) if roster else current_roster(config)
     manifest_rows = read_manifest(manifest) if manifest else None
     own_files = {os.path.realpath(p) for p in (roster, manifest) if p}
     entries = sorted(e for e in os.listdir(folder) if not e.startswith(".")
@@ -285,6 +291,10 @@ def collect(config, folder, assignment=None, roster=None, manifest=None, pick="r
             continue
         _collect_entry(config, folder, entry, kind, student, known, unique, assignment,
                        manifest_rows, pick, ask, limits, report)
+    if roster_rows is not None:
+        for name in sorted({a for _, a, _ in report.collected} | ({assignment} if assignment else set())):
+            report.missing[name] = sorted(row["id"] for row in roster_rows
+                                          if not os.path.isdir(submitted_dir(config, row["id"], name)))
     return report
 
 

@@ -41,6 +41,7 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import Execute
 from traitlets import Integer, List, Unicode, default
 
+from .cell_names import describe
 from .grading_kernels import GradingKernelManager
 from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
 from .notes import notes_markdown
@@ -184,11 +185,11 @@ class GuardedExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            self._stop(cell, index, self._death_reason(index))
+            self._stop(cell, index, self._death_reason(self._where(index)))
             return cell, self.resources
         except CellTimeoutError:
-            self._stop(cell, index, "cell %d did not stop when interrupted after %s s"
-                       % (index, self.timeout))
+            self._stop(cell, index, "%s did not stop when interrupted after %s s"
+                       % (self._where(index), self.timeout))
             self._kill_kernel()
             return cell, self.resources
         if is_test_cell(cell):
@@ -200,17 +201,21 @@ class GuardedExecute(Execute):
         self._truncate.truncate_cell(kwargs["cell"])  # huge errors and results, as they arrive
         reply = kwargs["execute_reply"]
         if reply and reply["content"].get("ename") == "CellTimeoutError":
-            self._messages.append("cell %d ran longer than %s s and was interrupted"
-                                  % (kwargs["cell_index"], self.timeout))
+            self._messages.append("%s ran longer than %s s and was interrupted"
+                                  % (self._where(kwargs["cell_index"]), self.timeout))
 
     # -- kernel death ---------------------------------------------------------------------
 
-    def _death_reason(self, index):
+    def _where(self, index):
+        """The cell as the student can find it (its test's name or the heading above it)."""
+        return describe(self.nb.cells, index)
+
+    def _death_reason(self, where):
         if self._watchdog_fired:
             return ("the notebook ran longer than the autograder's limit of %d s and was "
-                    "stopped in cell %d" % (self.notebook_timeout, index))
-        return ("the kernel died in cell %d (the code ended its own process, crashed or ran "
-                "out of memory)" % index)
+                    "stopped in %s" % (self.notebook_timeout, where))
+        return ("the kernel died in %s (the code ended its own process, crashed or ran "
+                "out of memory)" % where)
 
     def _stop(self, cell, index, reason):
         self._stopped = reason
@@ -239,8 +244,8 @@ class GuardedExecute(Execute):
             return super().output(outs, msg, display_id, cell_index)
         if used <= self.max_output_chars:  # first message over the cap: say so once
             note = "\n[autograder: output beyond %d characters was dropped]\n" % self.max_output_chars
-            self._messages.append("cell %d printed more than %d characters; the rest was dropped"
-                                  % (cell_index, self.max_output_chars))
+            self._messages.append("%s printed more than %d characters; the rest was dropped"
+                                  % (self._where(cell_index), self.max_output_chars))
             outs.append(new_output("stream", name="stdout", text=note))
         if kind == "stream" and content.get("name") == "stderr" and not any(
                 o.get("name") == "stderr" for o in outs if o.output_type == "stream"):

@@ -20,6 +20,13 @@ file of the graded folder (the grader's ``messages.json`` and
 runs it with every file name ignored.  A student whose grading failed
 outright (no graded notebook, only the reason in ``messages.json``) still
 gets a page saying why, with the reason as plain text.
+
+The page is the course's own template (``autograder/templates/autograder_feedback``,
+through ``FeedbackExporter``, set in ``nbgrader_config.py``): it needs nothing
+from the network (no MathJax from a CDN; styles inlined), markdown tables keep
+their borders, and its summary names every test by its grade id and the
+heading above it (``NameTests``) instead of "Test cell".  An assignment
+nobody has a graded submission of is skipped, and the command says so.
 """
 
 import copy
@@ -27,13 +34,34 @@ import html
 import json
 import os
 
+from nbconvert.exporters import HTMLExporter
+from nbconvert.preprocessors import Preprocessor
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
+from .cell_names import grade_id, test_name
 from .course import autograded_dir, feedback_dir, source_assignments
 from .execute import MESSAGES_FILE
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+
+
+class FeedbackExporter(HTMLExporter):
+    """nbgrader's HTML exporter under a name of its own, so the course's feedback template
+    (``c.FeedbackExporter.template_name``) applies to feedback and not to formgrader."""
+
+
+class NameTests(Preprocessor):
+    """``resources["test_names"]``: each graded cell's grade id and the heading above it."""
+
+    enabled = Bool(True)
+
+    def preprocess(self, nb, resources):
+        resources["test_names"] = {grade_id(cell): test_name(nb.cells, index)
+                                   for index, cell in enumerate(nb.cells) if grade_id(cell)}
+        return nb, resources
 
 HIDDEN_NOTE = "# (hidden tests ran here; their code is not shown)"
 
@@ -53,16 +81,27 @@ class HideHiddenTests(ClearHiddenTests):
         return cell, resources
 
 
+def graded_students(config, assignment, only=None):
+    """Students with a graded folder for ``assignment`` (of ``[only]`` if given)."""
+    base = autograded_dir(config)
+    candidates = [only] if only else (sorted(os.listdir(base)) if os.path.isdir(base) else [])
+    return [s for s in candidates if os.path.isdir(autograded_dir(config, s, assignment))]
+
+
 def generate_feedback(config, assignments=None, student=None):
     """HTML feedback for every autograded submission of ``assignments`` (default: all).
 
-    Returns ``{assignment: success}``; nbgrader's log is printed on failure.
+    Returns ``{assignment: success}``, with None for an assignment skipped
+    because nothing of it is graded; nbgrader's log is printed on failure.
     """
     config = copy.deepcopy(config)
     config.CourseDirectory.ignore = CourseDirectory(config=config).ignore + ["*", ".*"]
     api = NbGraderAPI(CourseDirectory(config=config), config=config)
     results = {}
     for assignment in assignments or source_assignments(config):
+        if not graded_students(config, assignment, student):
+            results[assignment] = None
+            continue
         result = api.generate_feedback(assignment, student, force=True)
         results[assignment] = result["success"]
         if not result["success"]:

@@ -41,7 +41,9 @@ from concurrent.futures.process import BrokenProcessPool
 from tqdm import tqdm
 
 from . import shard
-from .course import (CourseError, autograded_dir, check_assignment, db_url, submitted_students)
+from .course import (CourseError, autograded_dir, check_assignment, db_url, state_dir,
+                     submitted_students)
+from .late import record_due_dates
 from .merge import merge_student, open_gradebook, record_failure
 from .sandbox import require_sandbox
 
@@ -67,6 +69,7 @@ def _ensure_in_gradebook(config, assignment):
     if assignment not in names:
         raise CourseError("assignment %r is not in the gradebook yet: run "
                           "`python -m autograder generate %s` first" % (assignment, assignment))
+    record_due_dates(config, [assignment])  # the configured due date, as of now
 
 
 def autograde(config, assignment, students=None, **options):
@@ -107,7 +110,7 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
     work = tempfile.mkdtemp(prefix="autograder-run-")
     try:
         if tasks:
-            spec = {"root": config.CourseDirectory.root, "work": work,
+            spec = {"root": config.CourseDirectory.root, "state": state_dir(config), "work": work,
                     "gradebook": db_url(config)[len("sqlite:///"):], "warm": warm,
                     "unsandboxed": unsandboxed, "config": shard_config or {},
                     "deadline": time.monotonic() + deadline}

@@ -1,32 +1,42 @@
 """nbgrader configuration for the course.
 
-nbgrader reads this file only from the current directory, so run nbgrader
-from autograder/ (or pass --NbGrader.config_file=autograder/nbgrader_config.py).
-Paths are anchored at the repository root:
+nbgrader reads this file only from the current directory or Jupyter's config
+path (its --config option is ignored), so run nbgrader from autograder/, or
+let `python -m autograder` do it (`python -m autograder lab` puts this folder
+on JUPYTER_CONFIG_PATH so formgrader finds it). Paths:
 
     solutions/<assignment>/            source notebooks with solutions and hidden tests
     exercises/<assignment>/            student versions (committed, generated)
-    autograder/submitted/<student>/<assignment>/     collected submissions   (git-ignored)
-    autograder/autograded/<student>/<assignment>/    graded copies           (git-ignored)
-    autograder/feedback/<student>/<assignment>/      feedback HTML           (git-ignored)
-    autograder/gradebook.db                          SQLite gradebook        (git-ignored)
+    <state>/submitted/<student>/<assignment>/    collected submissions
+    <state>/autograded/<student>/<assignment>/   graded copies
+    <state>/feedback/<student>/<assignment>/     feedback HTML
+    <state>/gradebook.db                         SQLite gradebook
+
+<state> is the course-state folder: autograder/state/ (git-ignored) unless the
+environment variable AUTOGRADER_STATE names another. AUTOGRADER_ROOT names
+another course root than this repository.
 """
 
 import os
 
+import nbgrader
+
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.abspath(os.environ.get("AUTOGRADER_ROOT") or os.path.dirname(HERE))
+STATE = os.path.abspath(os.environ.get("AUTOGRADER_STATE") or os.path.join(REPO, "autograder", "state"))
+# nbgrader joins these to the root: relative when the state folder is inside it
+STATE_BASE = (os.path.relpath(STATE, REPO) if os.path.commonpath([REPO, STATE]) == REPO else STATE)
 
 c.CourseDirectory.course_id = "tensor-copies"
 c.CourseDirectory.root = REPO
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
-c.CourseDirectory.submitted_directory = os.path.join("autograder", "submitted")
-c.CourseDirectory.autograded_directory = os.path.join("autograder", "autograded")
-c.CourseDirectory.feedback_directory = os.path.join("autograder", "feedback")
-c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "gradebook.db")
+c.CourseDirectory.submitted_directory = os.path.join(STATE_BASE, "submitted")
+c.CourseDirectory.autograded_directory = os.path.join(STATE_BASE, "autograded")
+c.CourseDirectory.feedback_directory = os.path.join(STATE_BASE, "feedback")
+c.CourseDirectory.db_url = "sqlite:///" + os.path.join(STATE, "gradebook.db")
 
 # --- grading hardening (see autograder/README.md, "How grading is made safe") ---
 # Sanitize: first rebuild the submission on the release, with the gradebook's cells and
@@ -63,6 +73,15 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# Due dates (ISO 8601; UTC when no offset is given), per assignment, written into the gradebook by
+# `generate` and `autograde`; an assignment without one is never late. Submission times
+# come from `collect` (the inbox's file times, or the LMS manifest's). The penalty is
+# nbgrader's AssignLatePenalties step above with our plugin (autograder/late.py):
+# percent_per_day of the score for each started day late, at most the whole score.
+c.DueDates.dates = {}                  # set per term in <state>/term_config.py (below)
+c.AssignLatePenalties.plugin_class = "autograder.late.LatePenalty"
+c.LatePenalty.percent_per_day = 10.0
+c.LatePenalty.grace_minutes = 0.0
 c.Execute.timeout = 30                     # seconds per cell, then interrupt
 c.GuardedExecute.notebook_timeout = 300    # seconds per notebook, then kill the kernel
 c.GuardedExecute.max_output_chars = 100_000
@@ -72,8 +91,25 @@ c.TruncateOutputs.max_chars = 10_000         # per error message/traceback and r
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.feedback.HideHiddenTests",
+    "autograder.feedback.NameTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
+# The page: the course's template (autograder/templates/autograder_feedback), built on
+# nbgrader's: every test named in the summary, table borders, nothing from the network.
+c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"
+c.FeedbackExporter.template_name = "autograder_feedback"
+NBGRADER_TEMPLATES = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+c.FeedbackExporter.extra_template_basedirs = [os.path.join(HERE, "templates"),
+                                              os.path.join(NBGRADER_TEMPLATES, "templates")]
+# ours extends "feedback/index.html.j2" (nbgrader's), found from here; bootstrap.min.css is inlined
+c.FeedbackExporter.extra_template_paths = [
+    os.path.join(NBGRADER_TEMPLATES, "templates"),
+    os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
 ]
 # nbgrader's exchange (only used with `nbgrader release_assignment`/`collect` on a
 # shared JupyterHub): kept inside the course, git-ignored.
-c.Exchange.root = os.path.join(HERE, "exchange")
+c.Exchange.root = os.path.join(STATE, "exchange")
+
+# The term's own settings (due dates, a different late penalty...): a configuration file
+# of the same kind in the course-state folder, read last, so it overrides this one.
+load_subconfig("term_config.py", path=STATE)  # noqa: F821  (provided by traitlets; a missing file is fine)

@@ -1,6 +1,6 @@
 """``report``: how the class did, per assignment and per test, with a histogram.
 
-For each assignment with submissions it prints the number of submissions and
+For each assignment with submissions (the others are named as skipped) it prints the number of submissions and
 the mean, median, lowest and highest score; then, for each test cell in
 notebook order, its points, its mean score and the share of students who got
 all its points (a test almost nobody passes is worth a second look: a hard
@@ -21,11 +21,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-import nbformat  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 from nbgrader.api import Gradebook  # noqa: E402
 
-from .course import db_url, path  # noqa: E402
+from .course import db_url, state_dir, test_order  # noqa: E402
 from .export import messages  # noqa: E402
 from .misconceptions import class_counts, student_tags  # noqa: E402
 
@@ -45,17 +44,6 @@ def assignment_summary(gb, config, assignment):
     return {"name": assignment.name, "max_score": assignment.max_score, "scores": scores,
             "tests": tests, "order": test_order(config, assignment.name), "with_messages": with_messages,
             "misconceptions": class_counts(tags)}
-
-
-def test_order(config, assignment):
-    """The grade ids of the source notebook, in notebook order (the order learners meet them)."""
-    source = path(config, config.CourseDirectory.source_directory, assignment, assignment + ".ipynb")
-    try:
-        nb = nbformat.read(source, as_version=4)
-    except (OSError, ValueError):
-        return []
-    return [c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("grade")]
 
 
 def _in_order(summary):
@@ -136,17 +124,24 @@ def format_summary(summary):
 
 
 def report(config, assignments=None, plots=None):
-    """The report as text; histograms go to ``plots`` (default autograder/reports/)."""
-    plots = plots or path(config, "autograder", "reports")
-    out = []
+    """The report as text; charts go to ``plots`` (default ``<state>/reports/``).
+
+    An assignment with nothing graded is skipped, and the report says so.
+    """
+    plots = plots or state_dir(config, "reports")
+    out, skipped = [], []
     with Gradebook(db_url(config), config.CourseDirectory.course_id) as gb:
         for assignment in sorted(gb.assignments, key=lambda a: a.name):
             if assignments and assignment.name not in assignments:
                 continue
             summary = assignment_summary(gb, config, assignment)
+            if not summary["scores"]:
+                skipped.append(assignment.name)
+                continue
             out += format_summary(summary)
-            if summary["scores"]:
-                out.append("   histogram: %s" % histogram(summary, plots))
+            out.append("   histogram: %s" % histogram(summary, plots))
             if summary["misconceptions"]:
                 out.append("   misconceptions chart: %s" % misconception_chart(summary, plots))
+    if skipped:
+        out.append("skipped (nothing graded): %s" % ", ".join(skipped))
     return "\n".join(out) if out else "no assignments in the gradebook"

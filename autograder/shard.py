@@ -6,8 +6,8 @@ like the course, its *worker root*::
 
     <worker>/solutions/<a>     -> symlink to the course's source folder
     <worker>/exercises/<a>     -> symlink to the release (for unreadable files)
-    <worker>/autograder/gradebook.db          a copy of the course gradebook
-    <worker>/autograder/submitted/<student>/<a>/   the submissions it grades, copied in
+    <worker>/autograder/gradebook.db          a copy of the course gradebook (the worker's
+    <worker>/autograder/submitted/<student>/<a>/   state folder), and the submissions it grades
 
 starts its kernel zygote (``warm``: torch is imported once, in the
 background) and arms the run's deadline: past it the worker ends itself, and
@@ -36,7 +36,7 @@ from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
 from . import execute, failsafe, grading_kernels, shared_engine
-from .course import course_config, db_url, release_notebook
+from .course import TERM_CONFIG, autograded_dir, course_config, db_url, release_notebook, submitted_dir
 from .collect import NOTES_FILE
 from .merge import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS
 from .sanitize import substitute_unreadable
@@ -96,9 +96,13 @@ class Worker:
     def __init__(self, spec):
         self.spec = spec
         self.root = os.path.join(spec["work"], "worker-%d" % os.getpid())
-        os.makedirs(os.path.join(self.root, "autograder"))
-        shutil.copy(spec["gradebook"], os.path.join(self.root, "autograder", "gradebook.db"))
-        self.course = course_config(spec["root"])
+        self.state = os.path.join(self.root, "autograder")  # the worker's own state folder
+        os.makedirs(self.state)
+        shutil.copy(spec["gradebook"], os.path.join(self.state, "gradebook.db"))
+        term = os.path.join(spec["state"], TERM_CONFIG)  # the term's late penalty applies here too
+        if os.path.exists(term):
+            shutil.copy(term, os.path.join(self.state, TERM_CONFIG))
+        self.course = course_config(spec["root"], spec["state"])
         overrides = dict(spec.get("config", {}))
         overrides["GradingKernelManager.warm"] = bool(spec.get("warm"))
         overrides["GradingKernelManager.unsandboxed"] = bool(spec.get("unsandboxed"))
@@ -114,12 +118,11 @@ class Worker:
                 os.symlink(os.path.join(cd.root, folder, assignment), link)
 
     def grade(self, assignment, student):
-        cd = self.course.CourseDirectory
         self.link_assignment(assignment)
-        prepare_submission(os.path.join(cd.root, cd.submitted_directory, student, assignment),
-                           os.path.join(self.root, cd.submitted_directory, student, assignment),
+        config = course_config(self.root, self.state, **self.overrides)
+        prepare_submission(submitted_dir(self.course, student, assignment),
+                           submitted_dir(config, student, assignment),
                            assignment, release_notebook(self.course, assignment))
-        config = course_config(self.root, **self.overrides)
         config.CourseDirectory.assignment_id = assignment
         config.CourseDirectory.student_id = student
         converter = Autograde(coursedir=CourseDirectory(config=config), config=config)
@@ -137,7 +140,7 @@ class Worker:
                      else "%s: %s" % (type(problem).__name__, problem))[:500]
         finally:
             converter.log.removeHandler(errors)
-        graded = os.path.join(self.root, cd.autograded_directory, student, assignment)
+        graded = autograded_dir(config, student, assignment)
         if error is None and not os.path.exists(os.path.join(graded, assignment + ".ipynb")):
             error = "no notebook named %s.ipynb was submitted" % assignment
         result = {"assignment": assignment, "student": student, "error": error,

@@ -85,7 +85,7 @@ def test_collect_brings_in_every_submission(term, graded):
     config, root, inbox, main, students, assignments = term
     assert "skipped 0" in graded["collect"]
     for student in students:
-        assert os.path.exists(os.path.join(root, "autograder", "submitted", student, main,
+        assert os.path.exists(os.path.join(root, "autograder", "state", "submitted", student, main,
                                            main + ".ipynb"))
 
 
@@ -136,7 +136,7 @@ def test_feedback_shows_scores_but_no_hidden_test(term, graded):
             elif inside and len(line.strip()) > 12:
                 hidden.append(line.strip())
     for student in students:
-        path = os.path.join(root, "autograder", "feedback", student, main, main + ".html")
+        path = os.path.join(root, "autograder", "state", "feedback", student, main, main + ".html")
         with open(path) as f:
             page = f.read()
         text = html.unescape(re.sub(r"<[^>]+>", "", page))

@@ -193,7 +193,7 @@ def test_feedback_is_written_for_every_careless_student(course, notebooks, grade
     config, root = course
     cli(root, "feedback", "fixture")
     for student in notebooks["fixture"]:
-        folder = os.path.join(root, "autograder", "feedback", student, "fixture")
+        folder = os.path.join(root, "autograder", "state", "feedback", student, "fixture")
         assert os.listdir(folder) == ["fixture.html"], (student, os.listdir(folder))
 
 
@@ -279,7 +279,7 @@ def test_a_notebook_whose_grading_raises_gets_zero_feedback_and_a_kept_traceback
     student = "unlucky"
     nb = student_notebook(config, "fixture", replace={
         "make_copy": "def make_copy(t):\n    return t.detach().clone()  # EXPLODE"})
-    write_submission(os.path.join(root, "autograder", "submitted", student, "fixture"), nb,
+    write_submission(os.path.join(root, "autograder", "state", "submitted", student, "fixture"), nb,
                      "fixture.ipynb")
     graded_config = course_config(root)
     graded_config.Autograde.sanitize_preprocessors = (
@@ -292,7 +292,7 @@ def test_a_notebook_whose_grading_raises_gets_zero_feedback_and_a_kept_traceback
 
     assert scores(config, "fixture")[student] == {"test_values": 0, "test_new_memory": 0,
                                                   "test_warning_is_not_an_error": 0, "test_reftorch": 0}
-    folder = os.path.join(root, "autograder", "autograded", student, "fixture")
+    folder = os.path.join(root, "autograder", "state", "autograded", student, "fixture")
     with open(os.path.join(folder, LOG_FILE)) as f:
         log = f.read()
     assert "student unlucky, assignment fixture" in log
@@ -300,7 +300,7 @@ def test_a_notebook_whose_grading_raises_gets_zero_feedback_and_a_kept_traceback
     assert "the autograder failed on this notebook (RuntimeError)" in notes_of(config, student, "fixture")
 
     assert generate_feedback(config, ["fixture"], student) == {"fixture": True}
-    feedback = os.path.join(root, "autograder", "feedback", student, "fixture")
+    feedback = os.path.join(root, "autograder", "state", "feedback", student, "fixture")
     assert os.listdir(feedback) == ["fixture.html"]  # the log and messages.json stay private
     with open(os.path.join(feedback, "fixture.html")) as f:
         page = html.unescape(re.sub(r"<[^>]+>", "", f.read()))
@@ -310,12 +310,12 @@ def test_a_notebook_whose_grading_raises_gets_zero_feedback_and_a_kept_traceback
 
 def test_a_student_not_graded_at_all_still_gets_a_feedback_page(course):
     config, root = course
-    folder = os.path.join(root, "autograder", "autograded", "crashed", "fixture")
+    folder = os.path.join(root, "autograder", "state", "autograded", "crashed", "fixture")
     os.makedirs(folder)
     with open(os.path.join(folder, "messages.json"), "w") as f:
         json.dump(["not graded, 0 points: the grading process crashed (<b>MemoryError</b>)"], f)
     generate_feedback(config, ["fixture"], "crashed")
-    with open(os.path.join(root, "autograder", "feedback", "crashed", "fixture", "fixture.html")) as f:
+    with open(os.path.join(root, "autograder", "state", "feedback", "crashed", "fixture", "fixture.html")) as f:
         page = f.read()
     assert "the grading process crashed (&lt;b&gt;MemoryError&lt;/b&gt;)" in page
     assert "<b>MemoryError" not in page

@@ -51,7 +51,7 @@ def inbox(tmp_path):
 
 
 def submitted(config, *parts):
-    return os.path.join(config.CourseDirectory.root, "autograder", "submitted", *parts)
+    return os.path.join(config.CourseDirectory.root, "autograder", "state", "submitted", *parts)
 
 
 def write_zip(path, members, when=(2024, 5, 1, 12, 0, 0)):
@@ -297,7 +297,7 @@ def forged(config, tmp_path_factory):
         rows = {r["student_id"]: r for r in csv.DictReader(f) if r["assignment"] == "fixture"}
     pages = {}
     for student in ("rita", "sam", "tom"):
-        folder = os.path.join(config.CourseDirectory.root, "autograder", "feedback", student, "fixture")
+        folder = os.path.join(config.CourseDirectory.root, "autograder", "state", "feedback", student, "fixture")
         assert os.listdir(folder) == ["fixture.html"]
         with open(os.path.join(folder, "fixture.html"), encoding="utf-8") as f:
             pages[student] = f.read()
@@ -340,7 +340,7 @@ def test_notes_are_plain_markdown_and_csv_fields_never_formulas():
 def test_a_huge_error_is_cut_as_it_arrives_and_still_scores_zero(config, forged):
     rows, pages = forged
     assert float(rows["tom"]["score"]) == 0
-    graded = os.path.join(config.CourseDirectory.root, "autograder", "autograded", "tom", "fixture",
+    graded = os.path.join(config.CourseDirectory.root, "autograder", "state", "autograded", "tom", "fixture",
                           "fixture.ipynb")
     assert os.path.getsize(graded) < 300_000  # four 3 MB errors, each with a traceback, uncut
     errors = [o for c in nbformat.read(graded, as_version=4).cells for o in c.get("outputs", [])

@@ -68,7 +68,7 @@ def _rows(config, students):
 
 
 def _folder(config, kind, student):
-    return os.path.join(config.CourseDirectory.root, "autograder", kind, student, "fixture")
+    return os.path.join(config.CourseDirectory.root, "autograder", "state", kind, student, "fixture")
 
 
 def _graded(config, student):
@@ -89,9 +89,9 @@ def _targets(config):
     root = config.CourseDirectory.root
     victims = sorted(HONEST)
     return {
-        "course": root, "gradebook": os.path.join(root, "autograder", "gradebook.db"),
+        "course": root, "gradebook": os.path.join(root, "autograder", "state", "gradebook.db"),
         "solutions": os.path.join(root, "solutions"),
-        "submitted": os.path.join(root, "autograder", "submitted"),
+        "submitted": os.path.join(root, "autograder", "state", "submitted"),
         "observe": os.path.join(CHECKS, "_observe.py"),
         "victims": victims,
         "victim_files": [os.path.join(_folder(config, kind, v), name) for v in victims
@@ -256,7 +256,7 @@ def test_shipped_modules_are_never_imported_by_plain_nbgrader(battle, unsandboxe
     command = [os.path.join(os.path.dirname(sys.executable), "nbgrader"), "autograde", "fixture",
                "--student=ships_torch_py", "--force", "--CourseDirectory.root=" + root,
                "--CourseDirectory.db_url=" + config.CourseDirectory.db_url,
-               "--Exchange.root=" + os.path.join(root, "autograder", "exchange")]
+               "--Exchange.root=" + os.path.join(root, "autograder", "state", "exchange")]
     if unsandboxed:
         command.append("--GradingKernelManager.unsandboxed=True")
     subprocess.run(command, cwd=os.path.join(REPO, "autograder"), check=True, timeout=600,

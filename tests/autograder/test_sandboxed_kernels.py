@@ -40,7 +40,7 @@ def looked(request, fixture_course):
     config = fixture_course
     student = "looks_%s" % request.param
     nb = student_notebook(config, "fixture", replace={"make_copy": LOOK_AROUND})
-    write_submission(os.path.join(config.CourseDirectory.root, "autograder", "submitted", student,
+    write_submission(os.path.join(config.CourseDirectory.root, "autograder", "state", "submitted", student,
                                   "fixture"), nb, "fixture.ipynb")
     os.environ["GRADER_SECRET_TOKEN"] = "hunter2"  # the grader's environment: never a kernel's
     try:
@@ -49,7 +49,7 @@ def looked(request, fixture_course):
     finally:
         del os.environ["GRADER_SECRET_TOKEN"]
     assert run.graded == [student]
-    graded = nbformat.read(os.path.join(config.CourseDirectory.root, "autograder", "autograded",
+    graded = nbformat.read(os.path.join(config.CourseDirectory.root, "autograder", "state", "autograded",
                                         student, "fixture", "fixture.ipynb"), 4)
     outputs = [o for c in graded.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "make_copy"
                for o in c.outputs]

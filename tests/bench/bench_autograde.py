@@ -74,7 +74,7 @@ def build_base(root, assignment, source, students):
             if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
                 cell.source = solution[ids[i]]
         name = "student%03d" % n
-        folder = os.path.join(root, "autograder", "submitted", name, assignment)
+        folder = os.path.join(root, "autograder", "state", "submitted", name, assignment)
         os.makedirs(folder)
         nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
         names.append(name)
@@ -84,8 +84,8 @@ def build_base(root, assignment, source, students):
 def copy_course(base, target, students, assignment):
     shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
     for name in students:
-        shutil.copytree(os.path.join(base, "autograder", "submitted", name),
-                        os.path.join(target, "autograder", "submitted", name))
+        shutil.copytree(os.path.join(base, "autograder", "state", "submitted", name),
+                        os.path.join(target, "autograder", "state", "submitted", name))
     return course_config(target)
 
 
@@ -101,7 +101,7 @@ def stock_run(config, assignment):
     subprocess.run(["nbgrader", "autograde", assignment, "--force",
                     "--CourseDirectory.root=" + root,
                     "--CourseDirectory.db_url=" + config.CourseDirectory.db_url,
-                    "--Exchange.root=" + os.path.join(root, "autograder", "exchange"),
+                    "--Exchange.root=" + os.path.join(root, "autograder", "state", "exchange"),
                     "--GuardedExecute.kernel_manager_class=jupyter_client.manager.AsyncKernelManager",
                     "--log-level=ERROR"],
                    cwd=os.path.join(REPO, "autograder"), check=True,

@@ -25,7 +25,7 @@ BINDER = REPO / "binder"
 # what Binder copies: the repository without local state
 IGNORED = shutil.ignore_patterns(
     ".venv", ".git", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis", "artifacts",
-    "submitted", "autograded", "feedback", "gradebook.db",
+    "state", "submitted", "autograded", "feedback", "gradebook.db",
 )
 
 

@@ -77,7 +77,7 @@ def student_notebook(config, assignment, cells=None):
 
 
 def submit(config, student, assignment, nb):
-    folder = Path(config.CourseDirectory.root) / "autograder" / "submitted" / student / assignment
+    folder = Path(config.CourseDirectory.root) / "autograder" / "state" / "submitted" / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, str(folder / f"{assignment}.ipynb"))
 
@@ -104,11 +104,11 @@ def grade_bank(config, entries, workers=2):
 def outcome(config, student, assignment, root=None):
     """``{test grade_id: (score, max score, text of its error outputs)}``, and the messages."""
     root = Path(root or config.CourseDirectory.root)
-    db = f"sqlite:///{root / 'autograder' / 'gradebook.db'}"
+    db = f"sqlite:///{root / 'autograder' / 'state' / 'gradebook.db'}"
     with Gradebook(db, config.CourseDirectory.course_id) as gb:
         nb = gb.find_submission_notebook(assignment, assignment, student)
         scores = {g.name: (g.score, g.max_score) for g in nb.grades}
-    folder = root / "autograder" / "autograded" / student / assignment
+    folder = root / "autograder" / "state" / "autograded" / student / assignment
     graded = nbformat.read(str(folder / f"{assignment}.ipynb"), as_version=4)
     errors = {}
     for cell in graded.cells:
@@ -131,15 +131,15 @@ def plain_nbgrader(config, assignment, students, scratch):
     source = Path(config.CourseDirectory.root)
     for folder in ("solutions", "exercises"):
         shutil.copytree(source / folder, root / folder, dirs_exist_ok=True)
-    (root / "autograder").mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "autograder" / "gradebook.db", root / "autograder" / "gradebook.db")
+    (root / "autograder" / "state").mkdir(parents=True, exist_ok=True)
+    shutil.copy(source / "autograder" / "state" / "gradebook.db", root / "autograder" / "state" / "gradebook.db")
     for student in students:
-        shutil.copytree(source / "autograder" / "submitted" / student / assignment,
-                        root / "autograder" / "submitted" / student / assignment)
+        shutil.copytree(source / "autograder" / "state" / "submitted" / student / assignment,
+                        root / "autograder" / "state" / "submitted" / student / assignment)
     command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--force",
                f"--CourseDirectory.root={root}",
-               f"--CourseDirectory.db_url=sqlite:///{root / 'autograder' / 'gradebook.db'}",
-               f"--Exchange.root={root / 'autograder' / 'exchange'}"]
+               f"--CourseDirectory.db_url=sqlite:///{root / 'autograder' / 'state' / 'gradebook.db'}",
+               f"--Exchange.root={root / 'autograder' / 'state' / 'exchange'}"]
     done = subprocess.run(command, cwd=AUTOGRADER_DIR, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     return root
@@ -176,7 +176,7 @@ def probe_entries():
 def printed_inputs(config, student, root=None):
     """What the probe's last cell printed in the graded notebook."""
     root = Path(root or config.CourseDirectory.root)
-    nb = nbformat.read(str(root / "autograder" / "autograded" / student / "clone" / "clone.ipynb"), as_version=4)
+    nb = nbformat.read(str(root / "autograder" / "state" / "autograded" / student / "clone" / "clone.ipynb"), as_version=4)
     # the grader drops cells a student adds, so the probe prints each input as it is called
     seen = [ast.literal_eval(line[len("SEEN="):])
             for cell in nb.cells for output in cell.get("outputs", [])
