@@ -30,6 +30,7 @@ from ._advanced_index import AdvancedIndex, in_order, is_mask
 from ._inplace import check_inplace, rebase_history
 from ._math import sum_to_shape
 from ._tensor import Tensor
+from ._version_counter import bump
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -138,7 +139,7 @@ def write(self, indices, values, accumulate=False):
         _masked_fill(self, mask_and_shape, values)
     else:
         _write_in_order(self, indices, values, accumulate)
-    self._version_counter.bump()
+    bump(self)
     if node is not None:
         rebase_history(self, node)
     return self

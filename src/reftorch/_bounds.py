@@ -5,7 +5,7 @@ is at slot ``offset + i*stride[0] + j*stride[1]``. Nothing in the formula stops
 that slot from lying past the storage's last byte, where other objects live.
 So torch checks a layout against the storage before any tensor may use it,
 and so does reftorch: ``Tensor._make``, which builds every tensor, calls
-``check_fits``. A layout that does not fit raises torch's RuntimeError and no
+``check_fits``, whose bounds step is ``check_in_bounds_for_storage``. A layout that does not fit raises torch's RuntimeError and no
 tensor object is made.
 
 The rule. A tensor with no elements fits any storage. Otherwise its last
@@ -84,19 +84,35 @@ def _check_numel(size):
 def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available):
     """Refuse, with torch's RuntimeError, a layout that reaches outside a storage.
 
-    The checks run in torch's order: lengths, offset, the size calculation,
-    the bounds, then the element count.
+    The checks run in torch's order: lengths, offset, the size calculation
+    (which refuses what overflows), the bounds, then the element count.
     """
     if len(size) != len(stride):
         raise RuntimeError(_messages.SIZE_STRIDE_LENGTHS.format(len(size), len(stride)))
     if storage_offset < 0:
         raise RuntimeError(_messages.INVALID_STORAGE_OFFSET.format(storage_offset))
-    needed = storage_nbytes(size, stride, itemsize, storage_offset)
-    if needed > storage_nbytes_available:
+    storage_nbytes(size, stride, itemsize, storage_offset)
+    check_in_bounds_for_storage(size, stride, storage_offset, itemsize, storage_nbytes_available)
+    _check_numel(size)
+
+
+def check_in_bounds_for_storage(size, stride, storage_offset, itemsize, nbytes):
+    """Raise torch's RuntimeError when the layout's last element lies past the storage's
+    ``nbytes`` bytes (torch's ``checkInBoundsForStorage``).
+
+    With no elements, nothing is read: any storage will do. Otherwise the
+    last element sits at slot ``offset + sum((n - 1) * s)``, and the storage
+    must hold that slot and every one before it: ``(slot + 1) * itemsize``
+    bytes. (``check_fits`` has refused negative offsets and strides before.)
+    """
+    if 0 in size:
+        return
+    last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
+    needed = (last + 1) * itemsize
+    if needed > nbytes:
         raise RuntimeError(_messages.OUT_OF_BOUNDS.format(
             sizes=_fmt(size), strides=_fmt(stride), offset=storage_offset, itemsize=itemsize,
-            needed=needed, available=storage_nbytes_available))
-    _check_numel(size)
+            needed=needed, available=nbytes))
 
 
 def element_bytes(size, stride, storage_offset, itemsize, storage_nbytes_available):

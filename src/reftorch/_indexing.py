@@ -105,6 +105,18 @@ def _as_tuple(index):
     return (index,)
 
 
+def is_advanced(part):
+    """Does this part of an index make ``a[...]`` a copy? Its kind decides, never its values.
+
+    Advanced: a bool, a list (or other sequence), a tensor; but a 0-d integer
+    tensor is read as the integer it holds. Basic (a view): an integer, a
+    slice, None and ``...``.
+    """
+    if isinstance(part, Tensor):
+        return part.dim() > 0 or part.dtype.is_floating_point or _advanced_index.is_mask(part)
+    return isinstance(part, builtins.bool) or _is_sequence(part)
+
+
 def _dims_named(part):
     """How many dimensions of the tensor a part uses up (a mask: one per mask dimension)."""
     if isinstance(part, Tensor):
@@ -153,9 +165,15 @@ def _apply_slicing(self, parts):
 
     for real_dim, obj in enumerate(parts):
         part = _as_part(obj)
-        if isinstance(part, builtins.bool):
-            result = _views.unsqueeze(result, dim)
-            record(_bool_index(part, self.device))
+        if is_advanced(obj):
+            if isinstance(part, builtins.bool) or (part.dim() == 0 and _advanced_index.is_mask(part)):
+                result = _views.unsqueeze(result, dim)  # True/False, or a 0-d bool tensor
+                record(_bool_index(builtins.bool(part if isinstance(part, builtins.bool) else part.item()),
+                                   self.device))
+            else:
+                record(part)
+        elif isinstance(part, Tensor):  # a 0-d integer tensor is the integer it holds
+            result = _select(result, dim, int(part.item()), real_dim)
         elif isinstance(part, int):
             result = _select(result, dim, part, real_dim)
         elif isinstance(part, slice):
@@ -174,15 +192,6 @@ def _apply_slicing(self, parts):
             dim += 1
             if indices:
                 indices.append(None)
-        elif part.dim() == 0 and not part.dtype.is_floating_point:
-            # A 0-d integer tensor is an integer; a 0-d bool tensor is a bool.
-            if _advanced_index.is_mask(part):
-                result = _views.unsqueeze(result, dim)
-                record(_bool_index(builtins.bool(part.item()), self.device))
-            else:
-                result = _select(result, dim, int(part.item()), real_dim)
-        else:
-            record(part)
     return result, indices
 
 

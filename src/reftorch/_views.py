@@ -88,14 +88,21 @@ def flatten(self, start_dim=0, end_dim=-1):
     return reshape(self, *self._size[:start], merged, *self._size[end + 1:])
 
 
+def transpose_geometry(size, stride, dim0, dim1):
+    """The size and stride of a transpose: dimensions ``dim0`` and ``dim1`` swap both their
+    size and their stride. The storage and the offset stay: no element moves."""
+    size, stride = list(size), list(stride)
+    size[dim0], size[dim1] = size[dim1], size[dim0]
+    stride[dim0], stride[dim1] = stride[dim1], stride[dim0]
+    return tuple(size), tuple(stride)
+
+
 def transpose(self, dim0, dim1):
     _int_arg("transpose", "dim0", 1, dim0)
     _int_arg("transpose", "dim1", 2, dim1)
     d0 = _strides.normalize_dim(dim0, self.dim())
     d1 = _strides.normalize_dim(dim1, self.dim())
-    size, stride = list(self._size), list(self._stride)
-    size[d0], size[d1] = size[d1], size[d0]
-    stride[d0], stride[d1] = stride[d1], stride[d0]
+    size, stride = transpose_geometry(self._size, self._stride, d0, d1)
     return _as_view(self, size, stride, self._storage_offset, lambda: TransposeBackward0(self, d0, d1))
 
 
@@ -104,7 +111,7 @@ def t(self):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
     if self.dim() < 2:
         return _as_view(self, self._size, self._stride, self._storage_offset, lambda: TBackward0(self, 0, 0))
-    size, stride = self._size[::-1], self._stride[::-1]
+    size, stride = transpose_geometry(self._size, self._stride, 0, 1)
     return _as_view(self, size, stride, self._storage_offset, lambda: TBackward0(self, 0, 1))
 
 
@@ -135,30 +142,42 @@ def expand(self, *sizes):
     if self.dim() == 0 and -1 in sizes:
         # torch does not resolve -1 for a 0-d tensor; its size arithmetic overflows.
         raise RuntimeError("numel: integer multiplication overflow")
-    # Like torch, walk from the last dimension backwards; new leading
-    # dimensions (that the tensor does not have) get stride 0.
-    lead = len(sizes) - self.dim()
-    size, stride = [0] * len(sizes), [0] * len(sizes)
+    size, stride = infer_expand_geometry(self._size, self._stride, sizes)
+    return _as_view(self, size, stride, self._storage_offset, lambda: ExpandBackward0(self))
+
+
+def infer_expand_geometry(size, stride, sizes):
+    """The size and stride of ``expand(*sizes)`` (torch's ``inferExpandGeometry``).
+
+    Walk from the last dimension back, matching ``sizes`` with the tensor's
+    own dimensions; ``sizes`` may have more, which are new leading ones.
+    A dimension keeps its size and stride, or grows from size 1 with stride
+    0 (every position reads the same elements); -1 means "keep the size".
+    A new leading dimension strides over the dimensions after it
+    (size * stride, as a fresh tensor would), or 0 when it grows past 1.
+    """
+    lead = len(sizes) - len(size)
+    new_size, new_stride = [1] * len(sizes), [0] * len(sizes)
     for i in reversed(range(len(sizes))):
+        if i >= lead:
+            old_n, old_s = size[i - lead], stride[i - lead]
+        elif i + 1 < len(sizes):  # a new leading dimension steps over the one after it
+            old_n, old_s = 1, new_size[i + 1] * new_stride[i + 1]
+        else:  # a 0-d tensor has no dimension after it: stride 0
+            old_n, old_s = 1, 0
         n = sizes[i]
-        old_n, old_s = (self._size[i - lead], self._stride[i - lead]) if i >= lead else (1, 0)
         if n == -1:
             if i < lead:
-                raise RuntimeError(
-                    _messages.EXPAND_LEADING.format(n, i)
-                )
+                raise RuntimeError(_messages.EXPAND_LEADING.format(n, i))
             n = old_n
         if old_n != n:
             if old_n != 1:
-                raise RuntimeError(
-                    _messages.EXPAND_MISMATCH.format(
-                        size=n, existing=old_n, dim=i, target=', '.join(map(str, sizes)),
-                        actual=', '.join(map(str, self._size)),
-                    )
-                )
+                raise RuntimeError(_messages.EXPAND_MISMATCH.format(
+                    size=n, existing=old_n, dim=i, target=", ".join(map(str, sizes)),
+                    actual=", ".join(map(str, size))))
             old_s = 0
-        size[i], stride[i] = n, old_s
-    return _as_view(self, size, stride, self._storage_offset, lambda: ExpandBackward0(self))
+        new_size[i], new_stride[i] = n, old_s
+    return tuple(new_size), tuple(new_stride)
 
 
 def unsqueeze(self, dim):
@@ -213,18 +232,28 @@ def select(self, dim, index):
     return _as_view(self, size, stride, offset, lambda: SelectBackward0(self, d, index))
 
 
+def slice_geometry(size, stride, storage_offset, dim, start, stop, step):
+    """The size, stride and offset of positions ``start:stop:step`` along ``dim``.
+
+    ``start`` and ``stop`` (None, negative or too large) are clamped as Python
+    clamps them (``slice(start, stop, step).indices(n)``); the length is how
+    many steps fit between them; the stride along ``dim`` is multiplied by
+    ``step``; the offset moves on to the first element kept.
+    """
+    start, stop, _ = slice(start, stop, step).indices(size[dim])
+    length = max(0, (stop - start + step - 1) // step)
+    new_size = tuple(size[:dim]) + (length,) + tuple(size[dim + 1:])
+    new_stride = tuple(stride[:dim]) + (stride[dim] * step,) + tuple(stride[dim + 1:])
+    return new_size, new_stride, storage_offset + start * stride[dim]
+
+
 def _slice(self, dim, start, stop, step):
     """Positions ``start:stop:step`` along ``dim``, clamped as Python clamps."""
     if step <= 0:
         raise ValueError("step must be greater than zero")
-    n = self._size[dim]
-    start, stop, _ = slice(start, stop, step).indices(n)
-    stop = max(stop, start)
-    length = (stop - start + step - 1) // step
-    size = self._size[:dim] + (length,) + self._size[dim + 1:]
-    stride = self._stride[:dim] + (self._stride[dim] * step,) + self._stride[dim + 1:]
-    offset = self._storage_offset + start * self._stride[dim]
-    return _as_view(self, size, stride, offset, lambda: SliceBackward0(self, dim, start, stop, step))
+    geometry = slice_geometry(self._size, self._stride, self._storage_offset, dim, start, stop, step)
+    start, stop, _ = slice(start, stop, step).indices(self._size[dim])
+    return _as_view(self, *geometry, lambda: SliceBackward0(self, dim, start, max(stop, start), step))
 
 
 def alias(self):

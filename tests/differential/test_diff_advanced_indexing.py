@@ -573,3 +573,24 @@ def test_advanced_indexing_backward_on_simulated_cuda():
         """,
         expect_cuda=["w", "y", "r"],
     )
+
+
+def test_the_kind_of_each_index_part_decides_view_or_copy():
+    assert_same(
+        """
+        import numpy as np
+        m = torch.arange(6.0).reshape(2, 3)
+        parts = {"1": 1, "np.int64(1)": np.int64(1), "slice": slice(0, 2), "step": slice(None, None, 2),
+                 "None": None, "...": ..., "True": True, "False": False, "[0, 1]": [0, 1], "(0, 1)": (0, 1),
+                 "tensor([1])": torch.tensor([1]), "tensor(1)": torch.tensor(1), "tensor(True)": torch.tensor(True),
+                 "uint8 0-d": torch.tensor(1, dtype=torch.uint8), "mask": torch.tensor([True, False]),
+                 "tensor(1.)": torch.tensor(1.0)}
+        for name, part in parts.items():
+            for index in (part, (slice(None), part) if part is not ... else (part, 0)):
+                try:
+                    r = m[index]
+                    print(name, tuple(r.shape), r._is_view(), r.untyped_storage().data_ptr() == m.untyped_storage().data_ptr())
+                except (IndexError, RuntimeError, TypeError) as err:
+                    print(name, type(err).__name__, str(err)[:60])
+        """
+    )

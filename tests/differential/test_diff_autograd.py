@@ -540,3 +540,44 @@ def test_a_number_saved_for_backward_is_freed_with_the_graph():
         print(a.grad)
         """
     )
+
+
+def test_the_first_grad_is_handed_over_copied_or_cloned_and_its_version_says_which():
+    # AccumulateGrad keeps a gradient the engine made when its layout fits (version as made);
+    # otherwise it copies it with copy_ into the leaf's dense layout (version 1), or clones
+    # it contiguous for a leaf that is not dense (version 0).
+    assert_same(
+        """
+        cases = {
+            "made for it": (lambda: torch.zeros(2, 3), lambda x: (x * 1).backward(torch.ones(2, 3))),
+            "sum: an expanded gradient": (lambda: torch.zeros(2, 3), lambda x: x.sum().backward()),
+            "the caller's own gradient": (lambda: torch.zeros(2, 3), lambda x: x.backward(torch.ones(2, 3))),
+            "transposed leaf": (lambda: torch.zeros(2, 3).t(), lambda x: (x * 1).backward(torch.ones(3, 2))),
+            "transposed leaf, sum": (lambda: torch.zeros(2, 3).t(), lambda x: x.sum().backward()),
+            "transposed leaf, x + x": (lambda: torch.zeros(2, 3).t(), lambda x: (x + x).sum().backward()),
+            "leaf with gaps": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: (x * 1).backward(torch.ones(2, 3))),
+            "leaf with gaps, sum": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: x.sum().backward()),
+        }
+        for name, (make, run) in cases.items():
+            x = make().requires_grad_()
+            run(x)
+            print(name, x.grad.stride(), x.grad._version)
+            run(x)
+            print("  again", x.grad._version, x.grad)
+        """
+    )
+
+
+def test_a_retained_grad_is_a_contiguous_clone_then_a_new_sum_each_backward():
+    assert_same(
+        """
+        b = torch.ones(3, 2, requires_grad=True)
+        y = b.t() * 1
+        y.retain_grad()
+        y.sum().backward(retain_graph=True)
+        first = y.grad
+        print(y.stride(), first.stride(), first._version)
+        y.sum().backward()
+        print(y.grad.stride(), y.grad._version, y.grad is first, first, y.grad)
+        """
+    )

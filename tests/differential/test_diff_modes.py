@@ -689,3 +689,21 @@ def test_view_of_a_no_grad_view_made_in_inference_mode_gets_the_inference_messag
         """,
         raises="RuntimeError",
     )
+
+
+def test_an_advanced_index_write_into_an_inference_tensor_counts_nothing_inside_and_raises_outside():
+    assert_same(
+        """
+        with torch.inference_mode():
+            t = torch.zeros(3)
+            t[[0]] = 1.0
+            t[t > 0] = 5.0
+        print(t)
+        for write in (lambda: t.__setitem__([1], 2.0), lambda: t.index_put_((torch.tensor([2]),), torch.tensor(7.0))):
+            try:
+                write()
+            except RuntimeError as err:
+                print("RuntimeError:", str(err)[:70])
+        print(t)
+        """
+    )

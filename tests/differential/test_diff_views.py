@@ -227,3 +227,16 @@ def test_squeeze_of_a_dimension_that_is_not_one_is_a_no_op_view():
         print(s.shape, s1.shape, s is a, s._is_view(), s._base is a)
         """
     )
+
+
+def test_expand_gives_a_new_leading_dimension_of_size_1_the_stride_over_the_rest():
+    assert_same(
+        """
+        row, col, scalar = torch.zeros(3), torch.zeros(2, 1), torch.tensor(1.0)
+        for name, e in [("row (1, 3)", row.expand(1, 3)), ("row (2, 1, 3)", row.expand(2, 1, 3)),
+                        ("col (1, 2, 4)", col.expand(1, 2, 4)), ("col (1, 1, 2, 1)", col.expand(1, 1, 2, 1)),
+                        ("col (2, -1)", col.expand(2, -1)), ("scalar (1, 3)", scalar.expand(1, 3)),
+                        ("t (1, 1, 3, 2)", torch.zeros(2, 3).t().expand(1, 1, 3, 2))]:
+            print(name, e.shape, e.stride(), e.is_contiguous(), e.clone().stride())
+        """
+    )

@@ -1,4 +1,9 @@
-"""Chapter 04's piece: the check that refuses to write into an expanded tensor.
+"""Chapter 04's pieces: which index copies, and the check that refuses to write into an expanded tensor.
+
+``is_advanced(part)`` decides, for one part of an index, whether ``m[...]``
+becomes a copy (advanced) or stays a view (basic).  Each case indexes a 2x3
+tensor with that part on real torch and asks whether the result shares the
+tensor's memory.
 
 ``check_no_internal_overlap(self)`` raises RuntimeError when several
 elements of ``self`` share one storage slot in the way torch detects: a
@@ -9,7 +14,10 @@ writes or raises.
 
 import torch
 
+import numpy as np
+
 import reftorch
+import reftorch._indexing
 import reftorch._inplace
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
@@ -64,4 +72,61 @@ register(Piece(
     wrong=[Wrong(_never, "several elements in one slot", breaks="add_"),
            Wrong(_any_zero_stride, "size 1 is never stepped along"),
            Wrong(_not_contiguous, "a transpose has one slot per element")],
+))
+
+
+# --- is_advanced -----------------------------------------------------------------
+
+
+def _index_case(label, make, misconception):
+    def on_torch():
+        m = torch.arange(6.0).reshape(2, 3)
+        result = m[make(torch)]
+        return result.untyped_storage().data_ptr() != m.untyped_storage().data_ptr()
+    return Case(f"({label})", lambda: (make(reftorch),), misconception, expected=on_torch)
+
+
+def _tensors_always(part):
+    return isinstance(part, (bool, list, tuple, reftorch.Tensor))
+
+
+def _lists_in_order_are_views(part):
+    if isinstance(part, list):
+        return part != list(range(part[0], part[0] + len(part))) if part else True
+    return reftorch._indexing.is_advanced(part)
+
+
+def _bools_are_integers(part):
+    if isinstance(part, bool):
+        return False
+    return reftorch._indexing.is_advanced(part)
+
+
+_KIND = "the kind of index decides, not its values"
+
+register(Piece(
+    name="is_advanced",
+    chapter="04",
+    reference=reftorch._indexing.is_advanced,
+    summary="which part of an index makes a copy",
+    cases=[
+        _index_case("1", lambda m: 1, "an integer picks one position, a fixed step from the start: a view"),
+        _index_case("slice(0, 2)", lambda m: slice(0, 2), "a slice is regular steps: a view"),
+        _index_case("None", lambda m: None, "None adds a dimension of size 1 and moves nothing: a view"),
+        _index_case("...", lambda m: ..., "... stands for the dimensions left alone: a view"),
+        _index_case("np.int64(1)", lambda m: np.int64(1), "a numpy integer is an integer: a view"),
+        _index_case("[0, 1]", lambda m: [0, 1], _KIND + ": a list is advanced, and copies, even when it "
+                                                      "picks every row in order"),
+        _index_case("tensor([1])", lambda m: m.tensor([1]), "an index tensor with a dimension is advanced: a copy"),
+        _index_case("tensor(1)", lambda m: m.tensor(1), "a 0-d integer tensor is read as the integer it "
+                                                        "holds: basic, a view"),
+        _index_case("True", lambda m: True, "True is not the integer 1 here: a bool is advanced (it adds a "
+                                            "dimension indexed with [0]) and copies"),
+        _index_case("tensor(True)", lambda m: m.tensor(True), "a 0-d bool tensor is a bool, not an integer: "
+                                                              "advanced, a copy"),
+        _index_case("tensor([True, False])", lambda m: m.tensor([True, False]), "a mask is advanced: a copy"),
+    ],
+    wrong=[Wrong(_tensors_always, "read as the integer it holds", breaks="stdout"),
+           Wrong(_lists_in_order_are_views, _KIND),
+           Wrong(_bools_are_integers, "True is not the integer 1 here")],
 ))

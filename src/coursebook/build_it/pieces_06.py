@@ -1,4 +1,13 @@
-"""Chapter 06's piece: ``SavedTensor.unpack``, the check a saved tensor makes in backward.
+"""Chapter 06's pieces: ``bump``, the count of an in-place write, and ``SavedTensor.unpack``.
+
+``bump(tensor)`` is what every in-place op does after it wrote: one more on
+the counter ``tensor`` shares with its views (and its ``detach()``), none on
+a clone's; a tensor made in ``inference_mode`` has no counter, so inside the
+mode nothing is counted and outside it the write is refused.  Each case makes
+the same tensors on real torch, calls ``add_(1)`` on one of them, and
+compares every ``_version``.
+
+``SavedTensor.unpack`` is the check a saved tensor makes in backward.
 
 A node saved a tensor with the version it had then.  When backward needs
 it, ``unpack`` compares that version with the tensor's counter now: equal,
@@ -11,9 +20,102 @@ real torch, does something to ``h``, and sees whether ``backward`` raises.
 import torch
 
 import reftorch
+import reftorch._version_counter
 import reftorch.autograd.graph
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
+
+# --- bump ----------------------------------------------------------------------------
+
+
+def _family(module):
+    """A tensor and its relatives: a view, a detach (a view with no history) and a clone."""
+    a = module.zeros(4)
+    return {"a": a, "a[1:]": a[1:], "a.detach()": a.detach(), "a.clone()": a.clone()}
+
+
+def _versions(family):
+    return tuple(f"{name}: {t._version}" for name, t in family.items())
+
+
+def _bump_case(label, written, misconception, before=0):
+    """``written``: which relative the in-place op writes; ``before``: earlier writes into ``a``."""
+    def on_torch():
+        family = _family(torch)
+        for _ in range(before):
+            family["a"].add_(1)
+        family[written].add_(1)
+        return _versions(family)
+
+    made = {}
+
+    def args():
+        made.clear()
+        made.update(_family(reftorch))
+        for _ in range(before):
+            made["a"].add_(1)
+        return (made[written],)
+    return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: _versions(made))
+
+
+def _inference_case(label, inside, misconception):
+    def on_torch():
+        with torch.inference_mode():
+            t = torch.zeros(3)
+        with torch.inference_mode(inside):
+            t.add_(1)
+        return None
+
+    def args():
+        with reftorch.inference_mode():
+            return (reftorch.zeros(3),)
+    return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: None,
+                within=lambda: reftorch.inference_mode(inside))
+
+
+def _own_counter(tensor):
+    tensor._version_counter = reftorch._version_counter.VersionCounter(tensor._version + 1)
+
+
+def _set_to_one(tensor):
+    if tensor._inference and reftorch._version_counter.is_inference_mode_enabled():
+        return
+    if tensor._version_counter is None:
+        raise RuntimeError("inference tensor")
+    tensor._version_counter.version = 1
+
+
+def _ignores_inference(tensor):
+    tensor._version_counter.bump()
+
+
+_SHARED = ("a view shares its base's counter object (so does detach()): bump that shared counter, "
+           "do not give the tensor a counter of its own; a clone keeps its own, untouched")
+_NO_COUNTER = ("a tensor made in inference_mode has no counter (None): inside the mode its writes "
+               "are not counted; outside it torch refuses the write with RuntimeError")
+
+register(Piece(
+    name="bump",
+    chapter="06",
+    reference=reftorch._version_counter.bump,
+    summary="count one in-place write on the counter a tensor shares with its views",
+    cases=[
+        _bump_case("(a)", "a", "an in-place write adds one to the counter of the tensor it writes"),
+        _bump_case("(a, after 2 earlier writes into a)", "a",
+                   "add one to the counter, do not set it to 1: every write counts", before=2),
+        _bump_case("(a[1:])", "a[1:]", _SHARED),
+        _bump_case("(a): what its view and its detach read", "a",
+                   _SHARED + " (the view and the detach see a write into a)"),
+        _bump_case("(a.detach())", "a.detach()", _SHARED),
+        _inference_case("(an inference tensor, inside inference_mode)", True, _NO_COUNTER),
+        _inference_case("(an inference tensor, outside inference_mode)", False, _NO_COUNTER),
+    ],
+    wrong=[Wrong(_own_counter, "bump that shared counter", breaks="stdout"),
+           Wrong(_set_to_one, "do not set it to 1"),
+           Wrong(_ignores_inference, "has no counter (None)")],
+))
+
+# --- SavedTensor.unpack ------------------------------------------------------------
 
 _HANDED_OVER = "the saved tensor"
 

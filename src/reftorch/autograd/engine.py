@@ -21,25 +21,31 @@ import numpy as np
 
 from .. import _strides
 from .grad_mode import no_grad
-from .graph import AccumulateGrad, accumulate_grad
+from .graph import AccumulateGrad, update_retained_grad
 from .hooks import call_tensor_hooks, has_tensor_hooks
 
 
-def _count_dependencies(roots):
-    """How many edges point at each node reachable from ``roots``."""
-    dependencies = defaultdict(int)
-    seen = set()
-    stack = list(roots)
+def execution_order(roots):
+    """The order backward runs the nodes reachable from ``roots``: each after every node that
+    sends it a gradient (count the edges into each node; release it when its count hits 0)."""
+    dependencies, seen, stack = defaultdict(int), set(), list(roots)
     while stack:
         node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for next_node, _ in node.next_functions:
+        if node not in seen:
+            seen.add(node)
+            for next_node, _ in node.next_functions:
+                if next_node is not None:
+                    dependencies[next_node] += 1
+                    stack.append(next_node)
+    order, ready = [], [node for node in dict.fromkeys(roots) if dependencies[node] == 0]
+    while ready:
+        order.append(ready.pop())
+        for next_node, _ in order[-1].next_functions:
             if next_node is not None:
-                dependencies[id(next_node)] += 1
-                stack.append(next_node)
-    return dependencies
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:
+                    ready.append(next_node)
+    return order
 
 
 def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
@@ -51,34 +57,27 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     keyed by ``(id(node), output_nr)`` and no ``.grad`` is touched: that is
     ``torch.autograd.grad``.
     """
-    root_nodes = [node for node, _ in roots]
-    dependencies = _count_dependencies(root_nodes)
     pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
     for (node, nr), grad in zip(roots, grad_outputs):
         _receive(pending, node, nr, grad, owned)
-    ready = list({id(node): node for node in root_nodes if dependencies[id(node)] == 0}.values())
     captured = {}
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
     with no_grad(), np.errstate(all="ignore"):
-        while ready:
-            node = ready.pop()
+        for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node))
             if has_tensor_hooks(node):
                 for nr, g in list(incoming.items()):
                     if g is not None:
                         owned.discard(id(g))  # a hook may keep this tensor: never write into it again
                         incoming[nr] = call_tensor_hooks(node, g, nr)
-            for nr, g in incoming.items():
-                if capture_ids is not None and (id(node), nr) in capture_ids:
-                    captured[(id(node), nr)] = g
+            if capture_ids is not None:
+                captured.update({(id(node), nr): g for nr, g in incoming.items() if (id(node), nr) in capture_ids})
             for t in node._retained:
                 if incoming.get(t._output_nr) is not None:
-                    accumulate_grad(t, incoming[t._output_nr], steal=False)
-            if node.num_outputs == 1:
-                grad = incoming[0]
-            else:  # one gradient per output; None for an output nothing flowed into
-                grad = tuple(incoming.get(nr) for nr in range(node.num_outputs))
+                    update_retained_grad(t, incoming[t._output_nr])
+            # one gradient per output; None for an output nothing flowed into
+            grad = incoming[0] if node.num_outputs == 1 else tuple(map(incoming.get, range(node.num_outputs)))
             if isinstance(node, AccumulateGrad):
                 if capture_ids is None:  # autograd.grad never writes .grad
                     node.apply(grad, steal=id(grad) in owned)
@@ -89,13 +88,8 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
             if not retain_graph:
                 node.release_saved_tensors()
             for (next_node, nr), g in zip(node.next_functions, grads_in):
-                if next_node is None:
-                    continue
-                key = id(next_node)
-                _receive(pending, next_node, nr, g, owned)
-                dependencies[key] -= 1
-                if dependencies[key] == 0:
-                    ready.append(next_node)
+                if next_node is not None:
+                    _receive(pending, next_node, nr, g, owned)
     return captured
 
 

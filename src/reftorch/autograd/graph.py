@@ -84,25 +84,30 @@ class AccumulateGrad(Node):
 
 
 def accumulate_grad(variable, grad, steal=False):
-    """Add ``grad`` into ``variable.grad`` (a leaf's, or a non-leaf's that retains it).
+    """Add ``grad`` into a leaf's ``variable.grad``: what ``AccumulateGrad`` does.
 
-    The first gradient becomes ``.grad``: a copy, laid out like the tensor
-    itself when that layout is dense, unless autograd made it just for this
-    and can hand it over (``steal``). Later ones are added in place, and that
-    bumps the version of ``.grad``.
+    The first gradient becomes ``.grad``: handed over if autograd made it for this and its
+    layout fits (``steal``), else copied into the leaf's layout if that is dense (with
+    ``copy_``: version 1) or cloned contiguous (version 0). Later ones add in place (a bump).
     """
     if variable._grad is None:
-        if _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
-            strides = variable._stride
-        else:
-            strides = _strides.contiguous_strides(variable._size)
+        dense = _strides.is_non_overlapping_and_dense(variable._size, variable._stride)
+        strides = variable._stride if dense else _strides.contiguous_strides(variable._size)
         if steal and grad._stride == strides:
             variable._grad = grad
         else:
             variable._grad = _tensor.Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+            if dense:
+                variable._grad._version_counter.bump()
     else:
         variable._grad._elements()[...] += grad._elements()
         variable._grad._version_counter.bump()
+
+
+def update_retained_grad(tensor, grad):
+    """A retained non-leaf ``.grad``: a contiguous clone of the first gradient, then a new ``.grad + grad``."""
+    first = _tensor.Tensor._from_values(grad._elements(), grad._dtype, grad.device)
+    tensor._grad = first if tensor._grad is None else tensor._grad + grad
 
 
 def gradient_edge(x):

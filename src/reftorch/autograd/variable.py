@@ -21,7 +21,7 @@ and ``_tensor_methods`` attaches its functions to ``Tensor``:
   ``no_grad``, in ``inference_mode`` or by ``split``: ``creation_meta``).
 * ``is_leaf`` is ``grad_fn is None``.
 * ``retain_grad()`` asks a non-leaf to keep its gradient: its node lists it,
-  and the engine accumulates into its ``.grad`` (``graph.accumulate_grad``).
+  and the engine keeps it in its ``.grad`` (``graph.update_retained_grad``).
 """
 
 from .. import _messages
