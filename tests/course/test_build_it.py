@@ -173,7 +173,8 @@ def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
         result = CrossCheck(program)
         assert result.agree, result.differences
         # the swap reached a place reftorch runs: the chapter ran the learner's function
-        assert mine.calls > 0, f"use_mine({piece.name}=...) never reaches reftorch: chapter {piece.chapter} ran its own"
+        assert mine.calls > 0, (
+            f"use_mine({piece.name}=...) never reaches reftorch: chapter {piece.chapter} ran its own")
     assert _holders(piece.reference) == places
     breaking = [w for w in piece.wrong if w.breaks]
     for wrong in breaking:
