@@ -12,6 +12,11 @@ from ``autograder/``.  This command starts JupyterLab with:
 * the server's root at the course root (formgrader needs the course inside it);
 * nbgrader's server extensions as nbgrader installs them (on; the learner's
   lab, ``make lab``, switches them off);
+* ``jupyter_server_mathjax`` switched on: it serves MathJax from the server
+  itself, at ``/static/jupyter_server_mathjax/``, where the course's
+  formgrader page takes it (``autograder/templates/formgrader``; nbgrader's
+  own page takes MathJax from a CDN, and offline its scripts stop before
+  they save a grade or a comment), so manual grading needs no network;
 * the environment's own ``bin/`` first on ``PATH`` (nbgrader calls ``alembic``).
 
 Formgrader is at ``/formgrader`` (or Nbgrader > Formgrader in the menu): the
@@ -44,7 +49,8 @@ def lab_command(config, port, token, browser=False):
     command = [sys.executable, "-m", "jupyter", "lab", "--ip=127.0.0.1", "--port=%d" % port,
                "--IdentityProvider.token=" + token,
                "--ServerApp.root_dir=" + config.CourseDirectory.root,
-               "--LabApp.default_url=/formgrader"]
+               "--LabApp.default_url=/formgrader",
+               "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True"]
     if not browser:
         command.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -106,6 +106,12 @@ c.FeedbackExporter.extra_template_paths = [
     os.path.join(NBGRADER_TEMPLATES, "templates"),
     os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
 ]
+# Formgrader's grading page: formgrader renders it with a plain HTMLExporter whose template
+# (nbgrader's "formgrade") it sets itself, over this file; the template file is ours, built on
+# it, with MathJax from the lab (jupyter_server_mathjax) instead of a CDN, so manual grading
+# works offline. Feedback keeps its own template's index.
+c.HTMLExporter.template_file = os.path.join(HERE, "templates", "formgrader", "formgrade_offline.html.j2")
+c.FeedbackExporter.template_file = "index.html.j2"
 # nbgrader's exchange (only used with `nbgrader release_assignment`/`collect` on a
 # shared JupyterHub): kept inside the course, git-ignored.
 c.Exchange.root = os.path.join(STATE, "exchange")

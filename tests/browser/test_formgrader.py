@@ -7,7 +7,8 @@ because the notebook is our own) serves both tests:
 * ``python -m autograder lab``'s server (its command line and environment,
   from ``autograder.lab``) is started on the course; formgrader lists the
   graded submission with its score, opens it, and a comment typed into it
-  reaches the gradebook (manual grading);
+  reaches the gradebook (manual grading), with every request that would
+  leave the machine refused: MathJax comes from the lab itself;
 * the student's feedback page is opened from disk with every network request
   refused: nothing is requested, every test is named in the summary, and the
   markdown table keeps its borders.
@@ -19,6 +20,7 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 
 import nbformat
@@ -103,18 +105,30 @@ def formgrader(graded, tmp_path_factory):
             process.wait()
 
 
-# formgrader's pages load MathJax from a CDN; the test machine may be offline, so the
-# browser gets a stand-in with the calls formgrader's scripts make at start-up
-MATHJAX_STAND_IN = ("window.MathJax = {Hub: {Startup: {signal: {Interest: function () {}}}, "
-                    "Config: function () {}, Queue: function () {}}};")
+# what the instructor's lab serves MathJax from (jupyter_server_mathjax), not a CDN
+LOCAL_MATHJAX = "/static/jupyter_server_mathjax/MathJax.js"
 
 
-def test_formgrader_lists_the_graded_submission_and_takes_a_comment(graded, formgrader, browser):
+def _loopback_only(context):
+    """Refuse every request that leaves the machine; returns the list of those refused."""
+    refused = []
+
+    def route(route):
+        if urllib.parse.urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+    return refused
+
+
+def test_formgrader_lists_the_graded_submission_and_takes_a_comment_offline(graded, formgrader, browser):
     config, score = graded
     base, token, log_path = formgrader
     context = browser.new_context(extra_http_headers={"Authorization": "token " + token})
-    context.route("**/*mathjax*/**", lambda route: route.fulfill(
-        status=200, content_type="application/javascript", body=MATHJAX_STAND_IN))
+    refused = _loopback_only(context)
     page = context.new_page()
     try:
         page.goto(base + "/formgrader/manage_submissions/clone")
@@ -127,6 +141,9 @@ def test_formgrader_lists_the_graded_submission_and_takes_a_comment(graded, form
         comment = page.locator("textarea.comment").first
         comment.wait_for(timeout=60_000)
         page.wait_for_load_state("networkidle")  # the page's scripts have bound the form
+        # MathJax came from the lab itself and ran
+        assert page.locator("script[src*='MathJax.js']").get_attribute("src").startswith(LOCAL_MATHJAX)
+        assert page.evaluate("typeof MathJax !== 'undefined' && typeof MathJax.Hub.Queue") == "function"
         deadline = time.monotonic() + 60
         while True:
             comment.fill("")
@@ -138,7 +155,8 @@ def test_formgrader_lists_the_graded_submission_and_takes_a_comment(graded, form
                         for c in nb.comments]
             if "Good work on the strides." in said:
                 break
-            assert time.monotonic() < deadline, (said, log_path.read_text()[-3000:])
+            assert time.monotonic() < deadline, (said, refused, log_path.read_text()[-3000:])
+        assert refused == []
     finally:
         context.close()
 

@@ -128,16 +128,35 @@ def test_progress_table_marks_passed_pieces(private_progress):
     assert "&#10003; done" in table._repr_html_()
 
 
+def _held(value, obj) -> bool:
+    """``value`` is ``obj``, wraps it, or is a property whose getter, setter or deleter is or wraps it."""
+    if isinstance(value, property):
+        return any(_held(accessor, obj) for accessor in (value.fget, value.fset, value.fdel)
+                   if accessor is not None)
+    return value is obj or getattr(value, "__wrapped__", None) is obj
+
+
 def _holders(obj):
     places = []
     for module in _reftorch_modules():
         for name, value in vars(module).items():
-            if value is obj:
+            if isinstance(value, type):
+                places += [f"{value.__qualname__}.{a}" for a, v in vars(value).items() if _held(v, obj)]
+            elif value is obj or isinstance(value, property) and _held(value, obj):
                 places.append(f"{module.__name__}.{name}")
-            elif isinstance(value, type):
-                places += [f"{value.__qualname__}.{a}" for a, v in vars(value).items()
-                           if v is obj or getattr(v, "__wrapped__", None) is obj]
     return places
+
+
+def _counted_copy(fn):
+    """A learner's correct answer that counts its calls (``.calls``)."""
+    copy = _copy(fn)
+
+    def mine(*args, **kwargs):
+        mine.calls += 1
+        return copy(*args, **kwargs)
+
+    mine.__name__, mine.calls = fn.__name__, 0
+    return mine
 
 
 @pytest.mark.parametrize("piece", IN_REFTORCH, ids=ID)
@@ -145,13 +164,17 @@ def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
     before = _package_hash()
     places = _holders(piece.reference)
     program = _key_program(piece.chapter)
-    mine = _copy(piece.reference)
+    mine = _counted_copy(piece.reference)
     with use_mine(**{piece.name: mine}) as switch:
         assert switch.switched[piece.name] >= 1
         assert not _holders(piece.reference)
         assert _holders(mine) == places
+        mine.calls = 0
         result = CrossCheck(program)
         assert result.agree, result.differences
+        # the swap reached a place reftorch runs: the chapter ran the learner's function
+        assert mine.calls > 0, (
+            f"use_mine({piece.name}=...) never reaches reftorch: chapter {piece.chapter} ran its own")
     assert _holders(piece.reference) == places
     breaking = [w for w in piece.wrong if w.breaks]
     for wrong in breaking:
@@ -162,6 +185,25 @@ def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
         assert any(wrong.breaks in d for d in result.differences), result.differences
     assert _holders(piece.reference) == places
     assert _package_hash() == before
+
+
+def test_use_mine_reaches_the_setter_a_property_holds():
+    """``x.data = new`` runs the setter the property ``Tensor.data`` holds itself."""
+    set_data = piece("set_data")
+    storage_only = next(w.fn for w in set_data.wrong if w.fn.__name__ == "_points_at_storage_only")
+    x, new = reftorch.ones(2), reftorch.zeros(3, dtype=reftorch.float64)
+    with use_mine(set_data=storage_only):
+        assert _held(reftorch.Tensor.__dict__["data"], storage_only)
+        # a property holding the function itself is replaced by one holding the learner's
+        assert reftorch._detach.data.fset is storage_only
+        x.data = new  # the learner's setter: x takes new's memory and keeps its own metadata
+        assert (tuple(x.shape), x.dtype) == ((2,), reftorch.float32)
+        assert x.untyped_storage().data_ptr() == new.untyped_storage().data_ptr()
+    assert _held(reftorch.Tensor.__dict__["data"], set_data.reference)
+    assert reftorch._detach.data.fset is set_data.reference
+    y = reftorch.ones(2)
+    y.data = new  # reftorch's own again
+    assert (tuple(y.shape), y.dtype) == ((3,), reftorch.float64)
 
 
 def test_some_wrong_piece_turns_each_chapter_red():

@@ -6,7 +6,13 @@ function wherever reftorch holds the reference one: every module attribute
 ``from ._strides import contiguous_strides``), every class attribute
 (``SavedTensor.unpack``), every entry of a module-level table, and the
 function inside a class attribute that wraps it (``Tensor.__iadd__`` is
-``_inplace.__iadd__`` wrapped by ``_sparse_dispatch.by_layout``).  From then on the chapter, and its final
+``_inplace.__iadd__`` wrapped by ``_sparse_dispatch.by_layout``), and the
+getter, setter or deleter a property holds itself (``x.data = new`` runs the
+setter held by the property ``Tensor.data``).  A property cannot be changed:
+one holding the reference function (``_detach.data``) is replaced, on its
+class, module or table, by a new property holding the learner's; one holding
+a wrapper of it (``Tensor.data``) has the wrapper pointed at the learner's
+function, as above.  From then on the chapter, and its final
 ``cross_check_key_cells()`` against torch, run on the learner's piece.
 
 Only memory changes: the files of the package are never written.
@@ -53,26 +59,56 @@ def _rewrap(member, old, new) -> int:
     return len(cells)
 
 
+def _reproperty(prop, old, new):
+    """``prop`` with ``new`` where it holds ``old`` as its getter, setter or deleter, and how
+    many places that is.  A property cannot be changed, so that is a new property of the same
+    kind (same doc); an accessor that wraps ``old`` is rewrapped in place."""
+    accessors, count = {}, 0
+    for role in ("fget", "fset", "fdel"):
+        accessor = getattr(prop, role)
+        if accessor is old:
+            accessors[role], count = new, count + 1
+        else:
+            accessors[role] = accessor
+            count += _rewrap(accessor, old, new)
+    if any(accessors[role] is not getattr(prop, role) for role in accessors):
+        prop = type(prop)(accessors["fget"], accessors["fset"], accessors["fdel"], prop.__doc__)
+    return prop, count
+
+
+def _swapped(value, old, new):
+    """``value`` with ``new`` in the place of ``old`` (itself, or inside a property), and how
+    many places that is."""
+    if value is old:
+        return new, 1
+    if isinstance(value, property):
+        return _reproperty(value, old, new)
+    return value, 0
+
+
 def _replace(old, new) -> int:
-    """Make every reftorch module, class and module-level table that holds ``old`` hold ``new``."""
+    """Make every reftorch module, class, property and module-level table that holds ``old``
+    hold ``new``."""
     count = 0
     for module in _reftorch_modules():
         for name, value in list(vars(module).items()):
-            if value is old:
-                setattr(module, name, new)
-                count += 1
-            elif isinstance(value, type) and value.__module__.startswith("reftorch"):
+            if isinstance(value, type) and value.__module__.startswith("reftorch"):
                 for attr, member in list(vars(value).items()):
-                    if member is old:
-                        setattr(value, attr, new)
-                        count += 1
-                    else:
-                        count += _rewrap(member, old, new)
+                    replaced, places = _swapped(member, old, new)
+                    if replaced is not member:
+                        setattr(value, attr, replaced)
+                    count += places or _rewrap(member, old, new)
             elif isinstance(value, dict):
                 for key, member in list(value.items()):
-                    if member is old:
-                        value[key] = new
-                        count += 1
+                    replaced, places = _swapped(member, old, new)
+                    if replaced is not member:
+                        value[key] = replaced
+                    count += places
+            else:
+                replaced, places = _swapped(value, old, new)
+                if replaced is not value:
+                    setattr(module, name, replaced)
+                count += places
     return count
 
 
