@@ -100,6 +100,9 @@ EXERCISES = {
         Implements("my_from_numpy", ("from_numpy", "as_tensor", "asarray", "frombuffer")),
         Implements("my_as_tensor", ("as_tensor", "asarray", "from_numpy", "frombuffer")),
         Implements("my_numpy", ("numpy", "__array__"), calls_on_self=("numpy.asarray", "numpy.array"))),
+    "save_and_load": (
+        Implements("my_saved_bytes", ("save", "load", "getvalue", "getbuffer")),
+        Implements("my_rebuild", ("load", "save", "_rebuild_tensor_v2"))),
 }
 
 ALLOWED_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings",

@@ -296,7 +296,9 @@ AS_TENSOR = (
     Story("a float64 array", _array("float64", (2, 3))),
     Story("a float64 array, asked for float32", _array("float64", (2, 3)), kwargs=(("dtype", "float32"),)),
     Story("a float32 array, asked for the GPU", _array("float32", (2, 2)), kwargs=(("device", "cuda"),)),
+    Story("a transposed float32 array", _array("float32", (2, 3), "transposed")),
     Story("a Python list of ints", _list([[1, 2], [3, 4]])),
+    Story("a list of floats, asked for float64", _list([0.5, 1.5]), kwargs=(("dtype", "float64"),)),
     Story("a leaf that requires grad", _tensor([1.0, 2.0, 3.0], grad=True)),
     Story("a leaf that requires grad, asked for float64", _tensor([1.0, 2.0, 3.0], grad=True),
           kwargs=(("dtype", "float64"),)),
@@ -307,7 +309,7 @@ MORE_AS_TENSOR = (
     Story("a transposed non-leaf", _tensor([[1.0, 2.0], [3.0, 4.0]], grad=True, layout="transposed", non_leaf=True)),
     Story("an int64 tensor, asked for int64", _tensor([1, 2, 3], dtype="int64"), kwargs=(("dtype", "int64"),)),
     Story("a stepped float32 array", _array("float32", (2, 4), "stepped")),
-    Story("a list of floats, asked for float64", _list([0.5, 1.5]), kwargs=(("dtype", "float64"),)),
+    Story("a list of ints, asked for float32", _list([1, 2]), kwargs=(("dtype", "float32"),)),
     Story("a float32 array, asked for the CPU", _array("float32", (3,)), kwargs=(("device", "cpu"),)),
 )
 
