@@ -103,6 +103,8 @@ EXERCISES = {
     "save_and_load": (
         Implements("my_saved_bytes", ("save", "load", "getvalue", "getbuffer")),
         Implements("my_rebuild", ("load", "save", "_rebuild_tensor_v2"))),
+    "target_network": (
+        Implements("update_target", ("deepcopy", "make_target"), calls=("copy.deepcopy", "make_target")),),
 }
 
 ALLOWED_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings",

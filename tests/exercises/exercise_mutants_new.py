@@ -18,6 +18,7 @@ NEW_TESTS = {
     "strides_and_views": ("sv-strides", "sv-positions", "sv-slice", "sv-transpose", "sv-expand"),
     "numpy_bridge": ("nb-from-numpy", "nb-as-tensor", "nb-numpy"),
     "save_and_load": ("sl-bytes", "sl-compact", "sl-rebuild"),
+    "target_network": ("tn-make", "tn-update", "tn-train"),
 }
 
 
@@ -477,4 +478,117 @@ def my_rebuild(entries, records):
     Entry("sl-stub", SL, "stub", "the untouched release", RELEASE, every(SL, f"{SL}/not-written")),
 ]
 
-NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE + SAVE_AND_LOAD
+
+# ---- target_network --------------------------------------------------------------------
+
+TN = "target_network"
+MAKE, UPDATE, TRAIN = "tn-make-solution", "tn-update-solution", "tn-train-solution"
+PARAMS_LOOP = """        for t, p in zip(target.parameters(), model.parameters()):
+            t.lerp_(p, tau)
+"""
+BUFFERS_LOOP = """        for t, b in zip(target.buffers(), model.buffers()):
+            t.copy_(b)
+"""
+
+
+def tn(grade_id, *pairs):
+    return mutate(TN, grade_id, *pairs)
+
+
+def tn_wrong(name, about, cells, fails, **kw):
+    return Entry(f"tn-{name}", TN, "wrong", about, cells,
+                 {test: f"{TN}/{tag}" for test, tag in fails.items()}, **kw)
+
+
+TARGET_NETWORK = [
+    tn_wrong("target-is-model", "assignment makes the target",
+             tn(MAKE, "target = copy.deepcopy(model)", "target = model"),
+             {"tn-make": "alias", "tn-train": "raises"}),
+    tn_wrong("shallow-copy", "copy.copy of a module is a copy of the model",
+             tn(MAKE, "copy.deepcopy(model)", "copy.copy(model)"),
+             {"tn-make": "shares-parameters", "tn-train": "raises"}),
+    tn_wrong("not-frozen", "a deep copy is enough: nobody trains the target anyway",
+             tn(MAKE, "    for p in target.parameters():\n        p.requires_grad_(False)\n", ""),
+             {"tn-make": "not-frozen", "tn-train": "not-frozen"}),
+    tn_wrong("freezes-online", "freeze the model whose weights must not move by themselves",
+             tn(MAKE, "for p in target.parameters():", "for p in model.parameters():"),
+             {"tn-make": "freezes-online", "tn-train": "raises"}),
+    tn_wrong("float-copy", "a target made with .float() is the same model",
+             tn(MAKE, "target = copy.deepcopy(model)", "target = copy.deepcopy(model).float()"),
+             {"tn-make": "changes-dtype", "tn-train": "raises"}, blind_spot="float64 models"),
+    tn_wrong("update-without-no-grad", "an in-place update of a frozen tensor is invisible to autograd",
+             tn(UPDATE, "    with torch.no_grad():\n" + PARAMS_LOOP + BUFFERS_LOOP,
+                "    if True:\n" + PARAMS_LOOP + BUFFERS_LOOP),
+             {"tn-update": "forgets-no-grad", "tn-train": "forgets-no-grad"}),
+    tn_wrong("update-new-tensors", "assigning a new tensor to .data updates the target",
+             tn(UPDATE, "            t.lerp_(p, tau)\n", "            t.data = t * (1 - tau) + p * tau\n"),
+             {"tn-update": "moves-parameters"}, blind_spot="parameter memory"),
+    tn_wrong("update-forgets-buffers", "only parameters are learned, so only parameters need updating",
+             tn(UPDATE, BUFFERS_LOOP, ""), {"tn-update": "stale-buffers", "tn-train": "stale-buffers"}),
+    tn_wrong("update-wrong-direction", "lerp_ moves the online model towards the target",
+             tn(UPDATE, "t.lerp_(p, tau)", "p.lerp_(t, tau)"),
+             {"tn-update": "moves-online", "tn-train": "moves-online"}),
+    tn_wrong("update-tau-swapped", "tau is the share the target keeps",
+             tn(UPDATE, "t.lerp_(p, tau)", "t.lerp_(p, 1 - tau)"),
+             {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    tn_wrong("update-rebinds", "t = new value updates the target's parameter",
+             tn(UPDATE, "            t.lerp_(p, tau)\n", "            t = t + tau * (p - t)\n"),
+             {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    tn_wrong("update-hard-copy", "a target update is a copy of the weights",
+             tn(UPDATE, "t.lerp_(p, tau)", "t.copy_(p)"), {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    tn_wrong("train-copies-every-step", "the target is a fresh copy of the model after every step",
+             tn(TRAIN, "        update_target(target, model, tau)\n", "        target = make_target(model)\n"),
+             {"tn-train": "wrong-ema"}),
+    tn_wrong("train-optimizer-on-target", "the optimizer belongs to the target network",
+             tn(TRAIN, "torch.optim.SGD(model.parameters(), lr=lr)", "torch.optim.SGD(target.parameters(), lr=lr)"),
+             {"tn-train": "optimizer-on-target"}),
+    tn_wrong("train-optimizer-on-a-copy", "the optimizer may be built on any copy of the model",
+             tn(TRAIN, "torch.optim.SGD(model.parameters(), lr=lr)",
+                "torch.optim.SGD(copy.deepcopy(model).parameters(), lr=lr)"),
+             {"tn-train": "optimizer-on-target"}),
+    tn_wrong("train-update-before-step", "update the target, then step: the order does not matter",
+             tn(TRAIN, "        optimizer.step()\n        update_target(target, model, tau)\n",
+                "        update_target(target, model, tau)\n        optimizer.step()\n"),
+             {"tn-train": "wrong-ema"}),
+    Entry("tn-honest-state-dict", TN, "honest", "load_state_dict with a dict comprehension, a mul_/add_ EMA", {
+        UPDATE: """def update_target(target, model, tau):
+    online = model.state_dict()
+    mine = target.state_dict()
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            mine[name].mul_(1 - tau).add_(p, alpha=tau)
+    target.load_state_dict({name: (mine[name] if name in dict(model.named_parameters()) else online[name])
+                            for name in mine})
+"""}),
+    Entry("tn-honest-explicit", TN, "honest", "named parameters, a decorator for no_grad, a separate optimizer loop", {
+        MAKE: """def make_target(model):
+    target = copy.deepcopy(model)
+    target.requires_grad_(False)
+    return target
+""", UPDATE: """@torch.no_grad()
+def update_target(target, model, tau):
+    mine = dict(target.named_parameters())
+    for name, p in model.named_parameters():
+        mine[name].add_(tau * (p - mine[name]))
+    buffers = dict(target.named_buffers())
+    for name, b in model.named_buffers():
+        buffers[name].copy_(b)
+"""}),
+    Entry("tn-honest-loop", TN, "honest", "set_to_none, the loss computed apart, an enumerate", {
+        TRAIN: """def my_train(model, batches, lr, tau):
+    target = None
+    optimizer = torch.optim.SGD(list(model.parameters()), lr=lr)
+    for i, x in enumerate(batches):
+        if target is None:
+            target = make_target(model)
+        optimizer.zero_grad(set_to_none=True)
+        loss = (model(x) ** 2).sum()
+        loss.backward()
+        optimizer.step()
+        update_target(target, model, tau)
+    return target
+"""}),
+    Entry("tn-stub", TN, "stub", "the untouched release", RELEASE, every(TN, f"{TN}/not-written")),
+]
+
+NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE + SAVE_AND_LOAD + TARGET_NETWORK
