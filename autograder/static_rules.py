@@ -75,9 +75,17 @@ class Implements:
 
 
 _COPY_PROTOCOL = ("__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__")
+# the clone exercise's strides are computed from size and stride, not read off a tensor torch makes
+_STRIDE_HELPERS = ("preserve_format_strides", "contiguous_strides", "dense_strides_like", "empty", "empty_like",
+                   "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "new_empty", "clone", "contiguous",
+                   "stride")
+_STRIDE_FUNCTIONS = ("reftorch.primitives.preserve_format_strides", "reftorch.primitives.contiguous_strides")
 
 EXERCISES = {
-    "clone": (Implements("my_clone", ("clone",)),),
+    "clone": (Implements("my_clone", ("clone", "preserve_format_strides", "contiguous_strides", "dense_strides_like",
+                                      "empty_like"), calls=_STRIDE_FUNCTIONS),
+              Implements("my_contiguous_strides", _STRIDE_HELPERS, calls=_STRIDE_FUNCTIONS),
+              Implements("my_preserve_format_strides", _STRIDE_HELPERS, calls=_STRIDE_FUNCTIONS)),
     "detach": (Implements("my_detach", ("detach", "detach_")),
                Implements("my_detach_clone", ("detach", "detach_", "clone")),
                Implements("my_data", ("data",))),

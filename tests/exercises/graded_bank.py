@@ -155,9 +155,9 @@ def my_clone(self, *, memory_format=torch.preserve_format):
     SEEN.append([list(self.shape), list(self.stride()), self.storage_offset(), str(self.dtype), str(self.device)])
     print("SEEN=" + repr(SEEN[-1]))  # on stdout in the test cell that called it
     if memory_format is torch.contiguous_format:
-        strides = contiguous_strides(self.shape)
+        strides = my_contiguous_strides(self.shape)
     else:
-        strides = preserve_format_strides(self.shape, self.stride())
+        strides = my_preserve_format_strides(self.shape, self.stride())
     copy = tensor_on(allocate(self.numel(), self.dtype, self.device), self.shape, strides, 0, dtype=self.dtype)
     copy_elements(copy, self)
     if should_record(self):
