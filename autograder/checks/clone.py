@@ -216,8 +216,8 @@ def _layout_message(which, size, stride, theirs, yours):
                  "strides: the last dimension moves fastest (stride 1), each stride is the product of the "
                  "sizes after it, and a size-0 dimension counts as 1")
     if yours == _row_major(size) and theirs != yours:
-        return M("clone/always-contiguous", "your my_preserve_format_strides packs every layout row-major: "
-                 "a dense layout (a transpose, a permutation) keeps its strides exactly")
+        return M("clone/always-contiguous", "your my_preserve_format_strides packs this layout row-major: a "
+                 "dense layout (a transpose, a permutation: every slot used once) keeps its strides exactly")
     if yours == tuple(stride):
         return M("clone/keeps-gaps", "your my_preserve_format_strides keeps strides that are not dense: a "
                  "stepped or expanded layout leaves gaps or reuses slots, so the copy packs its elements "

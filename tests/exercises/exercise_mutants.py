@@ -283,12 +283,12 @@ def my_clone(self, *, memory_format=torch.preserve_format) -> "torch.Tensor":
     return result
 """}),
     # the layout the learner computes (my_contiguous_strides, my_preserve_format_strides)
-    Entry("clone-layout-keeps-all", "clone", "wrong", "a preserve_format copy keeps the source's strides",
+    Entry("clone-layout-transposes-only", "clone", "wrong", "a copy keeps a transposed matrix; anything else is row-major",
           {"clone-layout-solution": LAYOUT_CONTIGUOUS + "\n\ndef my_preserve_format_strides(size, stride):\n"
-                                    "    return tuple(stride)\n"},
-          # a stepped source's strides reach past the copy's numel slots: my_clone's tensor_on refuses
-          dict(every("clone", "clone/raises", ("clone-memory", "clone-metadata", "clone-strides", "clone-graph",
-                                                "clone-version")), **{"clone-layout": "clone/keeps-gaps"})),
+                                    "    if len(size) == 2 and stride[0] < stride[1]:\n"
+                                    "        return tuple(stride)\n"
+                                    "    return my_contiguous_strides(size)\n"},
+          {"clone-layout": "clone/keeps-gaps", "clone-strides": "clone/always-contiguous"}),
     Entry("clone-layout-row-major", "clone", "wrong", "a copy is always laid out row-major",
           {"clone-layout-solution": LAYOUT_CONTIGUOUS + "\n\ndef my_preserve_format_strides(size, stride):\n"
                                     "    return my_contiguous_strides(size)\n"},
@@ -656,6 +656,13 @@ def my_new_tensor(self, data, **options):
 
 # ---- copy_ ---------------------------------------------------------------------------
 
+# autograd's rule, written by the learner (the primitives no longer hand it over)
+LEAF_CHECK = """    if self.dtype.is_floating_point and should_record(self, src):   # the write would be recorded
+        if self._base is not None and self._base.is_leaf and self.requires_grad:
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+        if self.is_leaf and self.requires_grad:
+            raise RuntimeError(LEAF_INPLACE)
+"""
 COPY_BODY = """
 def my_copy_(self, src):
     check_inplace_allowed(self, src)
@@ -826,6 +833,30 @@ def my_copy_(self, src):
     return record_inplace(self, node) if node is not None else self
 """)),
     Entry("copy-stub", "copy_into", "stub", "the untouched release", RELEASE, every("copy_into", "copy_/not-written")),
+]
+
+
+def _with_the_learners_leaf_check(entry):
+    """The entry with the primitive check_inplace_allowed written out as the learner now writes it."""
+    if entry.cells == RELEASE:
+        return entry
+    cells = {k: v.replace("    check_inplace_allowed(self, src)\n", LEAF_CHECK)
+             .replace("    P.check_inplace_allowed(self, src)\n", LEAF_CHECK.replace("should_record", "P.should_record"))
+             for k, v in entry.cells.items()}
+    assert not any("check_inplace_allowed" in v for v in cells.values()), entry.name
+    return Entry(entry.name, entry.assignment, entry.kind, entry.about, cells, entry.fails, entry.blind_spot)
+
+
+COPY_ENTRIES = [_with_the_learners_leaf_check(e) for e in COPY_ENTRIES] + [
+    Entry("copy-leaf-check-misses-views", "copy_into", "wrong", "only a leaf itself is protected; its views are fair game",
+          copy_(body=COPY_BODY.replace("    check_inplace_allowed(self, src)\n", LEAF_CHECK.replace(
+              "        if self._base is not None and self._base.is_leaf and self.requires_grad:\n"
+              "            raise RuntimeError(VIEW_OF_LEAF_INPLACE)\n", ""))),
+          {"copy-leaf-rules": "copy_/no-leaf-check"}),
+    Entry("copy-leaf-check-ignores-grad-mode", "copy_into", "wrong", "a leaf that requires grad is never written in place",
+          copy_(body=COPY_BODY.replace("    check_inplace_allowed(self, src)\n", LEAF_CHECK.replace(
+              "    if self.dtype.is_floating_point and should_record(self, src):", "    if True:"))),
+          {"copy-leaf-rules": "copy_/refuses-allowed-write"}),
 ]
 
 # ---- copy.copy and copy.deepcopy ---------------------------------------------------
