@@ -216,7 +216,7 @@ CLONE = [
     Entry("clone-tensor-subclass", "clone", "cheat", "a Tensor subclass whose methods lie",
           {"clone-solution": "class Liar(torch.Tensor):\n    def storage_offset(self):\n        return 0\n\n\n"
                              + CLONE_HEAD + "    return self\n"},
-          every("clone", "rules/subclasses-tensor", MY_CLONE_TESTS)),
+          every("clone", "rules/subclasses-tensor")),   # at the top level of the cell: every test after it
     Entry("clone-dynamic-subclass", "clone", "cheat",
           "a lying Tensor subclass built at run time (past the static rules)",
           clone(CLONE_STRIDES + """
@@ -285,10 +285,10 @@ def my_clone(self, *, memory_format=torch.preserve_format) -> "torch.Tensor":
     # the layout the learner computes (my_contiguous_strides, my_preserve_format_strides)
     Entry("clone-layout-transposes-only", "clone", "wrong", "a copy keeps a transposed matrix; anything else is row-major",
           {"clone-layout-solution": LAYOUT_CONTIGUOUS + "\n\ndef my_preserve_format_strides(size, stride):\n"
-                                    "    if len(size) == 2 and stride[0] < stride[1]:\n"
+                                    "    if len(size) == 2 and stride == (1, size[0]):\n"
                                     "        return tuple(stride)\n"
                                     "    return my_contiguous_strides(size)\n"},
-          {"clone-layout": "clone/keeps-gaps", "clone-strides": "clone/always-contiguous"}),
+          {"clone-layout": "clone/always-contiguous", "clone-strides": "clone/always-contiguous"}),
     Entry("clone-layout-row-major", "clone", "wrong", "a copy is always laid out row-major",
           {"clone-layout-solution": LAYOUT_CONTIGUOUS + "\n\ndef my_preserve_format_strides(size, stride):\n"
                                     "    return my_contiguous_strides(size)\n"},
