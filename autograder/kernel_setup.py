@@ -52,7 +52,9 @@ WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "torch.nn", "to
            "autograder.checks", "autograder.kernel_setup",
            # the standard library (and numpy) as the checks use it
            "copy", "copyreg", "warnings", "re", "contextlib", "dataclasses", "random", "functools",
-           "operator", "traceback", "linecache", "os", "os.path", "types", "numpy", "numpy.ndarray"]
+           "operator", "traceback", "linecache", "os", "os.path", "types", "numpy", "numpy.ndarray",
+           # save_and_load reads the files both sides write; target_network trains BatchNorm1d
+           "io", "zipfile", "zipfile.ZipFile", "torch.serialization", "torch.nn.BatchNorm1d"]
 WATCHED_PACKAGES = ("reftorch.", "autograder.checks.")
 
 _fingerprint = {}

@@ -75,16 +75,25 @@ class Implements:
 
 
 _COPY_PROTOCOL = ("__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__")
+# the clone exercise's strides are computed from size and stride, not read off a tensor torch makes
+_STRIDE_HELPERS = ("preserve_format_strides", "contiguous_strides", "dense_strides_like", "empty", "empty_like",
+                   "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "new_empty", "clone", "contiguous",
+                   "stride")
+_STRIDE_FUNCTIONS = ("reftorch.primitives.preserve_format_strides", "reftorch.primitives.contiguous_strides")
 
 EXERCISES = {
-    "clone": (Implements("my_clone", ("clone",)),),
+    "clone": (Implements("my_clone", ("clone", "preserve_format_strides", "contiguous_strides", "dense_strides_like",
+                                      "empty_like"), calls=_STRIDE_FUNCTIONS),
+              Implements("my_contiguous_strides", _STRIDE_HELPERS, calls=_STRIDE_FUNCTIONS),
+              Implements("my_preserve_format_strides", _STRIDE_HELPERS, calls=_STRIDE_FUNCTIONS)),
     "detach": (Implements("my_detach", ("detach", "detach_")),
                Implements("my_detach_clone", ("detach", "detach_", "clone")),
                Implements("my_data", ("data",))),
     "new_tensor": (Implements("my_new_tensor", ("new_tensor", "tensor", "as_tensor")),
                    Implements("copy_as", ("new_tensor", "tensor", "as_tensor")),
                    Implements("my_tensor", ("new_tensor", "tensor", "as_tensor"))),
-    "copy_into": (Implements("my_copy_", ("copy_",)),),
+    "copy_into": (Implements("my_copy_", ("copy_", "check_inplace_allowed"),
+                             calls=("reftorch.primitives.check_inplace_allowed",)),),
     "python_copy": (Implements("my_copy", _COPY_PROTOCOL, calls_on_self=("copy.copy", "copy.deepcopy")),
                     Implements("my_deepcopy", _COPY_PROTOCOL, calls_on_self=("copy.deepcopy", "copy.copy"))),
     "model_snapshot": (),
@@ -100,6 +109,11 @@ EXERCISES = {
         Implements("my_from_numpy", ("from_numpy", "as_tensor", "asarray", "frombuffer")),
         Implements("my_as_tensor", ("as_tensor", "asarray", "from_numpy", "frombuffer")),
         Implements("my_numpy", ("numpy", "__array__"), calls_on_self=("numpy.asarray", "numpy.array"))),
+    "save_and_load": (
+        Implements("my_saved_bytes", ("save", "load", "getvalue", "getbuffer")),
+        Implements("my_rebuild", ("load", "save", "_rebuild_tensor_v2"))),
+    "target_network": (
+        Implements("update_target", ("deepcopy", "make_target"), calls=("copy.deepcopy", "make_target")),),
 }
 
 ALLOWED_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings",

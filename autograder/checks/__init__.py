@@ -1,7 +1,8 @@
 """Checks used by the exercise notebooks' test cells.
 
 One module per operation (``clone``, ``detach``, ``detach_clone``, ``data``,
-``new_tensor``, ``copy_into``, ``python_copy``, ``model_snapshot``), built on:
+``new_tensor``, ``copy_into``, ``python_copy``, ``model_snapshot``) or topic
+(``strides_and_views``, ``numpy_bridge``, ``save_and_load``, ``target_network``), built on:
 
 ``_battery``   the inputs: twin tensors built the same in torch and reftorch
 ``_variants``  the hidden inputs drawn for each student
@@ -9,4 +10,5 @@ One module per operation (``clone``, ``detach``, ``detach_clone``, ``data``,
                (never the object's methods) for the learner's result
 ``_observe``   what an operation does to a case, and the comparison that names the
                misconception behind the first difference (and its tag)
+``_facts``     a story played in torch and in reftorch, its facts compared in order
 """

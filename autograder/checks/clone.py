@@ -10,8 +10,8 @@ new version counter at 0.
 import reftorch
 import torch
 
-from . import _battery
-from ._observe import M, battery as resolve_battery, choose, expect_same
+from . import _battery, _variants
+from ._observe import M, battery as resolve_battery, choose, expect_same, failure, is_stub, not_written, where
 
 OP = "clone"
 
@@ -170,3 +170,82 @@ def check_clone_no_grad(my_clone, battery="basic"):
 def check_clone_version(my_clone, battery="basic"):
     """A new version counter at 0; the source's counter untouched."""
     _check(battery, my_clone, ("version", "source_version", "shares_version_counter"))
+
+
+# --- the learner's strides: my_contiguous_strides(size), my_preserve_format_strides(size, stride) ---
+
+LAYOUTS = (   # (what it is, size, stride)
+    ("a contiguous 2x3", (2, 3), (3, 1)),
+    ("a transposed 3x2 (x.t() of a 2x3)", (3, 2), (1, 3)),
+    ("a stepped 2x2 (x[:, ::2] of a 2x4)", (2, 2), (4, 2)),
+    ("an expanded 3x4 (x.expand(3, 4) of a 1x4)", (3, 4), (0, 1)),
+    ("a permuted 3-d 3x4x2 (x.permute(1, 2, 0) of a 2x3x4)", (3, 4, 2), (4, 1, 12)),
+    ("an empty 0x3", (0, 3), (3, 1)),
+)
+MORE_LAYOUTS = (
+    ("a transposed stepped 2x2 (x[::2].t() of a 4x2)", (2, 2), (1, 4)),
+    ("a 0-d tensor", (), ()),
+    ("a 1x3 with an odd stride on its size-1 dimension", (1, 3), (7, 1)),
+    ("a 2x2 whose rows overlap (strides 1, 1)", (2, 2), (1, 1)),
+    ("an expanded middle dimension 2x3x2", (2, 3, 2), (2, 0, 1)),
+    ("a size-0 dimension after a transpose (3x0)", (3, 0), (1, 3)),
+)
+
+
+def _drawn_layouts(salt):
+    r = _variants.generator(salt)
+    out = []
+    for i in range(4):
+        size = tuple(r.randint(1, 3) for _ in range(r.randint(1, 3)))
+        stride = tuple(r.choice((0, 1, 2, 3, 4, 6, 12)) for _ in size)
+        out.append((f"drawn layout #{i + 1}", size, stride))
+    return tuple(out)
+
+
+def _row_major(size):
+    strides, step = [], 1
+    for n in reversed(size):
+        strides.insert(0, step)
+        step *= max(n, 1)
+    return tuple(strides)
+
+
+def _layout_message(which, size, stride, theirs, yours):
+    if which == "contiguous":
+        return M("clone/contiguous-strides", "your my_contiguous_strides differs from torch's row-major "
+                 "strides: the last dimension moves fastest (stride 1), each stride is the product of the "
+                 "sizes after it, and a size-0 dimension counts as 1")
+    if yours == _row_major(size) and theirs != yours:
+        return M("clone/always-contiguous", "your my_preserve_format_strides packs this layout row-major: a "
+                 "dense layout (a transpose, a permutation: every slot used once) keeps its strides exactly")
+    if yours == tuple(stride):
+        return M("clone/keeps-gaps", "your my_preserve_format_strides keeps strides that are not dense: a "
+                 "stepped or expanded layout leaves gaps or reuses slots, so the copy packs its elements "
+                 "densely, in the memory order of the source's dimensions")
+    return M("clone/wrong-strides", "your my_preserve_format_strides differs from torch: a dense layout is "
+             "kept; any other is packed densely, dimensions ordered by their stride (smallest innermost, a "
+             "stride-0 dimension keeps its place, on equal strides the bigger size goes outside)")
+
+
+def check_clone_layout(my_contiguous_strides, my_preserve_format_strides, battery="basic"):
+    """Row-major strides for a size, and the strides a preserve_format copy of a layout gets."""
+    layouts = choose(battery, LAYOUTS, LAYOUTS + MORE_LAYOUTS, _drawn_layouts(OP + "/layout"))
+    for label, size, stride in layouts:
+        pairs = (("contiguous", lambda: my_contiguous_strides(size), torch.empty(size).stride()),
+                 ("preserve", lambda: my_preserve_format_strides(size, stride),
+                  torch.empty_strided(size, stride).clone().stride()))
+        for which, yours_of, theirs in pairs:
+            name = "my_contiguous_strides" if which == "contiguous" else "my_preserve_format_strides"
+            call_text = f"{name}({size!r})" if which == "contiguous" else f"{name}({size!r}, {stride!r})"
+            try:
+                yours = yours_of()
+            except Exception as error:  # the learner's exception is the observation
+                if is_stub(error):
+                    raise failure(not_written("clone", name), [f"input: {label}"]) from None
+                raise failure(M("clone/strides-raise", f"your {name} raised an error"),
+                              [f"input: {label}: {call_text}",
+                               f"yours raised {type(error).__name__}: {error}{where(error)}"]) from None
+            got = tuple(yours) if isinstance(yours, (tuple, list)) else yours
+            if got != tuple(theirs):
+                raise failure(_layout_message(which, size, stride, tuple(theirs), got),
+                              [f"input: {label}: {call_text}", f"torch gives {tuple(theirs)}, yours gives {got!r}"])

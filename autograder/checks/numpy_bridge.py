@@ -156,30 +156,27 @@ def _write_tensor(T, t):
 
 
 def _conversion_scenario(step):
-    def scenario(T, function):
-        data = STORY.make(T, STORY.device(T))
-        with T.set_grad_enabled(STORY.grad_mode):
-            result = call(step, function, data, **STORY.arguments(T))
+    def scenario(T, function, story):
+        data = story.make(T, story.device(T))
+        with T.set_grad_enabled(story.grad_mode):
+            result = call(step, function, data, **story.arguments(T))
         if isinstance(data, np.ndarray):
             write = _write_array(data)
         elif reader(T).is_tensor(data) and not _meta(T, data):
             write = _write_tensor(T, data)
         else:
             write = None
-        return _tensor_facts(T, STORY, data, result, write)
+        return _tensor_facts(T, story, data, result, write)
     return scenario
 
 
-STORY = None   # the story being played (set by _play; a check runs one story at a time)
-
-
 def _play(stories, scenario, torch_side, yours, messages, step):
-    global STORY
+    """Each story in torch and in reftorch (no module state: the tripwire fingerprints the checks' globals)."""
     for story in stories:
-        STORY = story
         label = f"input: {story.label}" + (f", called with {dict(story.kwargs)}" if story.kwargs else "") + \
             ("" if story.grad_mode else ", inside no_grad")
-        theirs, mine = run_both(scenario, torch_side, yours, TOPIC, label, _out_of_bounds)
+        theirs, mine = run_both(lambda T, function: scenario(T, function, story), torch_side, yours, TOPIC, label,
+                                _out_of_bounds)
         if "_error" in mine and mine["raised"] != theirs.get("raised"):
             label += f"\n    yours raised {type(mine['_error']).__name__}: {mine['_error']}{where(mine['_error'])}"
         theirs.pop("_error", None)
@@ -296,7 +293,9 @@ AS_TENSOR = (
     Story("a float64 array", _array("float64", (2, 3))),
     Story("a float64 array, asked for float32", _array("float64", (2, 3)), kwargs=(("dtype", "float32"),)),
     Story("a float32 array, asked for the GPU", _array("float32", (2, 2)), kwargs=(("device", "cuda"),)),
+    Story("a transposed float32 array", _array("float32", (2, 3), "transposed")),
     Story("a Python list of ints", _list([[1, 2], [3, 4]])),
+    Story("a list of floats, asked for float64", _list([0.5, 1.5]), kwargs=(("dtype", "float64"),)),
     Story("a leaf that requires grad", _tensor([1.0, 2.0, 3.0], grad=True)),
     Story("a leaf that requires grad, asked for float64", _tensor([1.0, 2.0, 3.0], grad=True),
           kwargs=(("dtype", "float64"),)),
@@ -307,7 +306,7 @@ MORE_AS_TENSOR = (
     Story("a transposed non-leaf", _tensor([[1.0, 2.0], [3.0, 4.0]], grad=True, layout="transposed", non_leaf=True)),
     Story("an int64 tensor, asked for int64", _tensor([1, 2, 3], dtype="int64"), kwargs=(("dtype", "int64"),)),
     Story("a stepped float32 array", _array("float32", (2, 4), "stepped")),
-    Story("a list of floats, asked for float64", _list([0.5, 1.5]), kwargs=(("dtype", "float64"),)),
+    Story("a list of ints, asked for float32", _list([1, 2]), kwargs=(("dtype", "float32"),)),
     Story("a float32 array, asked for the CPU", _array("float32", (3,)), kwargs=(("device", "cpu"),)),
 )
 
@@ -316,8 +315,7 @@ def _dtype_argument(T, name):
     return None if name is None else getattr(T, name)
 
 
-def _as_tensor_scenario(T, function):
-    story = STORY
+def _as_tensor_scenario(T, function, story):
     data = story.make(T, story.device(T))
     kwargs = story.arguments(T)
     if "dtype" in kwargs:
@@ -361,8 +359,7 @@ def check_as_tensor(my_as_tensor, battery="basic"):
 
 # --- numpy() -----------------------------------------------------------------------
 
-def _numpy_scenario(T, function):
-    story = STORY
+def _numpy_scenario(T, function, story):
     R = reader(T)
     source = story.make(T, story.device(T))
     kwargs = story.arguments(T)

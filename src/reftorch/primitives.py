@@ -9,6 +9,7 @@ the others yourself and compare them with torch.
 Memory
     ``allocate(numel, dtype)``          a new storage, big enough for ``numel`` elements
     ``copy_storage(storage)``           a new storage holding the same bytes
+    ``storage_from_bytes(data)``        a new storage holding a copy of ``data`` (what a file's record holds)
 Metadata
     ``tensor_on(storage, size, stride, storage_offset, dtype=..., version_counter=...)``
                                         a new tensor object looking into ``storage``
@@ -48,7 +49,7 @@ from ._version_counter import VersionCounter, bump
 from .autograd.graph import any_requires_grad
 
 __all__ = [
-    "allocate", "copy_storage", "tensor_on", "contiguous_strides", "preserve_format_strides",
+    "allocate", "copy_storage", "storage_from_bytes", "tensor_on", "contiguous_strides", "preserve_format_strides",
     "copy_elements", "version_counter_of", "bump_version", "should_record", "record", "record_inplace",
     "CloneBackward0", "CopyBackwards", "check_inplace_allowed", "array_memory", "dtype_of_numpy", "elements_of",
 ]
@@ -106,6 +107,17 @@ def copy_storage(storage):
     """
     _check_type("copy_storage", "storage", storage, UntypedStorage, "a storage such as t.untyped_storage()")
     return UntypedStorage._wrap(storage._bytes.copy(), storage.device)
+
+
+def storage_from_bytes(data, device=None):
+    """A new storage holding a copy of ``data`` (``bytes``, such as a record of a saved file).
+
+    Memory only, as ``allocate``: its length in elements is ``len(data)`` over
+    the item size of whatever dtype a tensor on it reads it as. Two calls give
+    two storages, even for the same bytes.
+    """
+    _check_type("storage_from_bytes", "data", data, (bytes, bytearray), "bytes")
+    return UntypedStorage._wrap(np.frombuffer(bytes(data), dtype=np.uint8).copy(), as_device(device) or cpu)
 
 
 # --- metadata ---------------------------------------------------------------

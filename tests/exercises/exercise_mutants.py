@@ -52,7 +52,7 @@ class Entry:
 
 
 ALL_TESTS = {
-    "clone": ("clone-memory", "clone-metadata", "clone-strides", "clone-graph", "clone-no-grad", "clone-version"),
+    "clone": ("clone-layout", "clone-memory", "clone-metadata", "clone-strides", "clone-graph", "clone-no-grad", "clone-version"),
     "detach": ("detach-memory", "detach-metadata", "detach-graph", "detach-version", "detach-clone-copy",
                "detach-clone-graph", "data-alias", "data-version"),
     "new_tensor": ("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph", "tensor-from-tensor"),
@@ -66,6 +66,26 @@ def every(assignment, text, tests=None):
     return {test: text for test in (tests or ALL_TESTS[assignment])}
 
 
+# the clone tests that call my_clone (clone-layout calls only the learner's strides functions)
+MY_CLONE_TESTS = ALL_TESTS["clone"][1:]
+
+
+def _solution_code(assignment, grade_id):
+    """The instructor's code of one solution cell, without nbgrader's markers."""
+    import nbformat
+    from pathlib import Path
+    nb = nbformat.read(str(Path(__file__).resolve().parents[2] / "solutions" / assignment / f"{assignment}.ipynb"), 4)
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == grade_id:
+            return "\n".join(line for line in cell.source.splitlines()
+                             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
+    raise KeyError(grade_id)
+
+
+LAYOUT_PRESERVE = _solution_code("clone", "clone-layout-solution")   # both strides functions, as solved
+LAYOUT_CONTIGUOUS = LAYOUT_PRESERVE[:LAYOUT_PRESERVE.index("\n\ndef my_preserve_format_strides")]
+
+
 # The way past the static rules that several cheats take (on purpose): a check function's
 # module globals, reached through getattr with a computed name; through them, real torch
 # (the module globals of the checks' comparison functions).
@@ -77,9 +97,9 @@ REAL_TORCH = 'getattr(getattr({}, "__glo" + "bals__")["{}"], "__glo" + "bals__")
 CLONE_HEAD = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
 CLONE_STRIDES = """
     if memory_format is torch.contiguous_format:
-        strides = contiguous_strides(self.shape)
+        strides = my_contiguous_strides(self.shape)
     else:
-        strides = preserve_format_strides(self.shape, self.stride())
+        strides = my_preserve_format_strides(self.shape, self.stride())
 """
 CLONE_REST = """
     storage = allocate(self.numel(), self.dtype, self.device)
@@ -101,17 +121,17 @@ def clone_with(old, new):
 
 CLONE = [
     Entry("clone-is-assignment", "clone", "wrong", "assignment `b = a` already is a copy",
-          clone("    return self\n"), every("clone", "clone/returns-source")),
+          clone("    return self\n"), every("clone", "clone/returns-source", MY_CLONE_TESTS)),
     Entry("clone-is-detach", "clone", "wrong", "for data that is not shared, clone() or detach() will do",
           clone("    return self.detach()\n"),
           {"clone-memory": "clone/shares-memory", "clone-metadata": "clone/keeps-offset",
            "clone-strides": "clone/wrong-strides", "clone-graph": "clone/drops-history",
            "clone-version": "clone/shares-version-counter"}),
     Entry("clone-always-contiguous", "clone", "wrong", "a clone is always contiguous",
-          clone_with(CLONE_STRIDES, "\n    strides = contiguous_strides(self.shape)\n"),
+          clone_with(CLONE_STRIDES, "\n    strides = my_contiguous_strides(self.shape)\n"),
           {"clone-strides": "clone/always-contiguous"}),
     Entry("clone-ignores-memory-format", "clone", "wrong", "memory_format does not matter",
-          clone_with(CLONE_STRIDES, "\n    strides = preserve_format_strides(self.shape, self.stride())\n"),
+          clone_with(CLONE_STRIDES, "\n    strides = my_preserve_format_strides(self.shape, self.stride())\n"),
           {"clone-strides": "clone/ignores-memory-format"}),
     Entry("clone-without-history", "clone", "wrong", "a clone has nothing to do with the original graph",
           clone_with("    if should_record(self):\n        record(copy, CloneBackward0(self))\n", ""),
@@ -166,7 +186,7 @@ CLONE = [
     Entry("clone-reads-the-storage", "clone", "wrong", "the numbers of a tensor are the first numel slots of its storage",
           clone("""
     storage = allocate(self.numel(), self.dtype, self.device)
-    copy = tensor_on(storage, self.shape, contiguous_strides(self.shape), 0, dtype=self.dtype)
+    copy = tensor_on(storage, self.shape, my_contiguous_strides(self.shape), 0, dtype=self.dtype)
     # as many leading slots as the storage has (reftorch refuses to read past it)
     n = min(self.numel(), self.untyped_storage().nbytes() // self.element_size())
     flat = tensor_on(self.untyped_storage(), (n,), (1,), 0, dtype=self.dtype)
@@ -182,21 +202,21 @@ CLONE = [
            "clone-no-grad": "clone/records-without-grad", "clone-version": "clone/shares-version-counter"}),
     # cheats
     Entry("clone-calls-clone", "clone", "cheat", "my_clone returns self.clone()",
-          clone("    return self.clone(memory_format=memory_format)\n"), every("clone", "rules/calls-the-op")),
+          clone("    return self.clone(memory_format=memory_format)\n"), every("clone", "rules/calls-the-op", MY_CLONE_TESTS)),
     Entry("clone-helper-calls-clone", "clone", "cheat", "the op hidden in a helper, called with getattr",
           {"clone-solution": "def _copy_of(t, fmt):\n    return getattr(t, 'clone')(memory_format=fmt)\n\n\n"
                              + CLONE_HEAD + "    return _copy_of(self, memory_format)\n"},
-          every("clone", "rules/calls-the-op")),
+          every("clone", "rules/calls-the-op", MY_CLONE_TESTS)),
     Entry("clone-patches-torch-clone", "clone", "cheat",
           "torch.Tensor.clone (inherited from the C base class) replaced so that torch agrees with `return self`",
           clone(f"""    real = {REAL_TORCH.format("check_clone_memory", "expect_same")}
     setattr(real.Tensor, "cl" + "one", lambda t, **kw: t)
     return self
-"""), every("clone", "torch.Tensor.clone was replaced")),
+"""), every("clone", "torch.Tensor.clone was replaced", MY_CLONE_TESTS)),
     Entry("clone-tensor-subclass", "clone", "cheat", "a Tensor subclass whose methods lie",
           {"clone-solution": "class Liar(torch.Tensor):\n    def storage_offset(self):\n        return 0\n\n\n"
                              + CLONE_HEAD + "    return self\n"},
-          every("clone", "rules/subclasses-tensor")),
+          every("clone", "rules/subclasses-tensor")),   # at the top level of the cell: every test after it
     Entry("clone-dynamic-subclass", "clone", "cheat",
           "a lying Tensor subclass built at run time (past the static rules)",
           clone(CLONE_STRIDES + """
@@ -207,15 +227,15 @@ CLONE = [
     if should_record(self):
         record(copy, CloneBackward0(self))
     return copy
-"""), every("clone", "clone/not-a-tensor")),
+"""), every("clone", "clone/not-a-tensor", MY_CLONE_TESTS)),
     # honest answers in unusual styles
     Entry("clone-honest-helpers", "clone", "honest", "helpers, renamed imports, == on the format",
           {"clone-solution": """from reftorch.primitives import allocate as new_memory
 
 
 def _strides_for(t, fmt):
-    return contiguous_strides(t.shape) if fmt == torch.contiguous_format else \\
-        preserve_format_strides(t.shape, t.stride())
+    return my_contiguous_strides(t.shape) if fmt == torch.contiguous_format else \\
+        my_preserve_format_strides(t.shape, t.stride())
 
 
 def my_clone(src, *, memory_format=torch.preserve_format):
@@ -228,11 +248,11 @@ def my_clone(src, *, memory_format=torch.preserve_format):
           {"clone-solution": """import reftorch
 import reftorch.primitives as P
 
-LAYOUTS = {reftorch.contiguous_format: lambda t: P.contiguous_strides(t.shape)}
+LAYOUTS = {reftorch.contiguous_format: lambda t: my_contiguous_strides(t.shape)}
 
 
 def my_clone(self, *, memory_format=reftorch.preserve_format):
-    pick = LAYOUTS.get(memory_format, lambda t: P.preserve_format_strides(t.shape, t.stride()))
+    pick = LAYOUTS.get(memory_format, lambda t: my_preserve_format_strides(t.shape, t.stride()))
     copy = P.tensor_on(P.allocate(self.numel(), self.dtype, device=self.untyped_storage().device),
                        self.shape, pick(self), storage_offset=0, dtype=self.dtype)
     P.copy_elements(copy, self)
@@ -252,15 +272,75 @@ class Layout:
 
 
 def my_clone(self, *, memory_format=torch.preserve_format) -> "torch.Tensor":
-    layout = Layout(tuple(self.shape), contiguous_strides(self.shape))
+    layout = Layout(tuple(self.shape), my_contiguous_strides(self.shape))
     if memory_format is not torch.contiguous_format:
-        layout.stride = preserve_format_strides(self.shape, self.stride())
+        layout.stride = my_preserve_format_strides(self.shape, self.stride())
     result = tensor_on(allocate(self.numel(), self.dtype, self.device), layout.size, layout.stride,
                        dtype=self.dtype)
     copy_elements(result, self)
     if should_record(self):
         record(result, CloneBackward0(self))
     return result
+"""}),
+    # the layout the learner computes (my_contiguous_strides, my_preserve_format_strides)
+    Entry("clone-layout-transposes-only", "clone", "wrong", "a copy keeps a transposed matrix; anything else is row-major",
+          {"clone-layout-solution": LAYOUT_CONTIGUOUS + "\n\ndef my_preserve_format_strides(size, stride):\n"
+                                    "    if len(size) == 2 and stride == (1, size[0]):\n"
+                                    "        return tuple(stride)\n"
+                                    "    return my_contiguous_strides(size)\n"},
+          {"clone-layout": "clone/always-contiguous", "clone-strides": "clone/always-contiguous"}),
+    Entry("clone-layout-row-major", "clone", "wrong", "a copy is always laid out row-major",
+          {"clone-layout-solution": LAYOUT_CONTIGUOUS + "\n\ndef my_preserve_format_strides(size, stride):\n"
+                                    "    return my_contiguous_strides(size)\n"},
+          {"clone-layout": "clone/always-contiguous", "clone-strides": "clone/always-contiguous"}),
+    Entry("clone-layout-column-major", "clone", "wrong", "the first dimension moves fastest in memory",
+          {"clone-layout-solution": LAYOUT_PRESERVE.replace("for n in reversed(size):", "for n in size:")
+                                    .replace("strides.insert(0, step)", "strides.append(step)")},
+          {"clone-layout": "clone/contiguous-strides", "clone-strides": "clone/ignores-memory-format"}),
+    Entry("clone-layout-plain-sort", "clone", "wrong", "dense packing orders the dimensions by stride, expanded ones too",
+          {"clone-layout-solution": LAYOUT_PRESERVE.replace(
+              "            if inner == 0 or outer == 0 or (inner == outer and size[order[k]] <= size[order[moving]]):\n",
+              "            if inner == outer:\n")},
+          {"clone-layout": "clone/wrong-strides", "clone-strides": "clone/wrong-strides"}),
+    Entry("clone-honest-layout", "clone", "honest", "math.prod, sorted() with a key that keeps stride-0 dims in place", {
+        "clone-layout-solution": """import math
+
+
+def my_contiguous_strides(size):
+    return tuple(math.prod(max(n, 1) for n in size[i + 1:]) for i in range(len(size)))
+
+
+def _dense(size, stride):
+    if 0 in size:
+        return True
+    big = sorted((stride[d], size[d]) for d in range(len(size)) if size[d] > 1)
+    expected = 1
+    for s, n in big:
+        if s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def my_preserve_format_strides(size, stride):
+    if _dense(size, stride):
+        return tuple(stride)
+    order = list(range(len(size)))[::-1]
+    for i in range(1, len(order)):
+        pos, k = i, i - 1
+        while k >= 0:
+            a, b = stride[order[k]], stride[order[pos]]
+            if a and b and (a > b or (a == b and size[order[k]] > size[order[pos]])):
+                order[k], order[pos] = order[pos], order[k]
+                pos = k
+            elif a and b and a < b:
+                break
+            k -= 1
+    out, step = [0] * len(size), 1
+    for d in order:
+        out[d] = step
+        step *= size[d]
+    return tuple(out)
 """}),
     Entry("clone-stub", "clone", "stub", "the untouched release", RELEASE, every("clone", "clone/not-written")),
 ]
@@ -576,6 +656,13 @@ def my_new_tensor(self, data, **options):
 
 # ---- copy_ ---------------------------------------------------------------------------
 
+# autograd's rule, written by the learner (the primitives no longer hand it over)
+LEAF_CHECK = """    if self.dtype.is_floating_point and should_record(self, src):   # the write would be recorded
+        if self._base is not None and self._base.is_leaf and self.requires_grad:
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+        if self.is_leaf and self.requires_grad:
+            raise RuntimeError(LEAF_INPLACE)
+"""
 COPY_BODY = """
 def my_copy_(self, src):
     check_inplace_allowed(self, src)
@@ -746,6 +833,30 @@ def my_copy_(self, src):
     return record_inplace(self, node) if node is not None else self
 """)),
     Entry("copy-stub", "copy_into", "stub", "the untouched release", RELEASE, every("copy_into", "copy_/not-written")),
+]
+
+
+def _with_the_learners_leaf_check(entry):
+    """The entry with the primitive check_inplace_allowed written out as the learner now writes it."""
+    if entry.cells == RELEASE:
+        return entry
+    cells = {k: v.replace("    check_inplace_allowed(self, src)\n", LEAF_CHECK)
+             .replace("    P.check_inplace_allowed(self, src)\n", LEAF_CHECK.replace("should_record", "P.should_record"))
+             for k, v in entry.cells.items()}
+    assert not any("check_inplace_allowed" in v for v in cells.values()), entry.name
+    return Entry(entry.name, entry.assignment, entry.kind, entry.about, cells, entry.fails, entry.blind_spot)
+
+
+COPY_ENTRIES = [_with_the_learners_leaf_check(e) for e in COPY_ENTRIES] + [
+    Entry("copy-leaf-check-misses-views", "copy_into", "wrong", "only a leaf itself is protected; its views are fair game",
+          copy_(body=COPY_BODY.replace("    check_inplace_allowed(self, src)\n", LEAF_CHECK.replace(
+              "        if self._base is not None and self._base.is_leaf and self.requires_grad:\n"
+              "            raise RuntimeError(VIEW_OF_LEAF_INPLACE)\n", ""))),
+          {"copy-leaf-rules": "copy_/no-leaf-check"}),
+    Entry("copy-leaf-check-ignores-grad-mode", "copy_into", "wrong", "a leaf that requires grad is never written in place",
+          copy_(body=COPY_BODY.replace("    check_inplace_allowed(self, src)\n", LEAF_CHECK.replace(
+              "    if self.dtype.is_floating_point and should_record(self, src):", "    if True:"))),
+          {"copy-leaf-rules": "copy_/refuses-allowed-write"}),
 ]
 
 # ---- copy.copy and copy.deepcopy ---------------------------------------------------

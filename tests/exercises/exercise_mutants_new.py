@@ -17,6 +17,8 @@ SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 NEW_TESTS = {
     "strides_and_views": ("sv-strides", "sv-positions", "sv-slice", "sv-transpose", "sv-expand"),
     "numpy_bridge": ("nb-from-numpy", "nb-as-tensor", "nb-numpy"),
+    "save_and_load": ("sl-bytes", "sl-compact", "sl-rebuild"),
+    "target_network": ("tn-make", "tn-update", "tn-train"),
 }
 
 
@@ -342,4 +344,251 @@ def my_numpy(t, force=False):
     Entry("nb-stub", NB, "stub", "the untouched release", RELEASE, every(NB, f"{NB}/not-written")),
 ]
 
-NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE
+
+# ---- save_and_load ---------------------------------------------------------------------
+
+SL = "save_and_load"
+BYTES, COMPACT, REBUILD = "sl-bytes-solution", "sl-compact-solution", "sl-rebuild-solution"
+
+
+def sl(grade_id, *pairs):
+    return mutate(SL, grade_id, *pairs)
+
+
+def sl_wrong(name, about, cells, fails, **kw):
+    return Entry(f"sl-{name}", SL, "wrong", about, cells,
+                 {test: f"{SL}/{tag}" for test, tag in fails.items()}, **kw)
+
+
+SAVE_AND_LOAD = [
+    sl_wrong("bytes-of-the-view", "saving a view writes the view's elements",
+             {BYTES: "def my_saved_bytes(tensors):\n    return sum(t.numel() * t.element_size() for t in tensors)\n"},
+             {"sl-bytes": "view-elements"}),
+    sl_wrong("bytes-per-tensor", "every saved tensor writes its own copy of its storage",
+             sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()", "sizes[id(t)] = storage.nbytes()"),
+             {"sl-bytes": "counts-each-tensor"}),
+    sl_wrong("bytes-by-data-ptr", "t.data_ptr() names the memory a tensor looks into",
+             sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()", "sizes[t.data_ptr()] = storage.nbytes()"),
+             {"sl-bytes": "identifies-by-data-ptr"}),
+    sl_wrong("bytes-four-each", "every element is 4 bytes",
+             sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()",
+                "sizes[storage.data_ptr()] = storage.nbytes() // t.element_size() * 4"),
+             {"sl-bytes": "four-bytes-each"}, blind_spot="float64 models"),
+    sl_wrong("compact-saves-the-view", "torch.save(view) writes only the view",
+             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t, f)"), {"sl-compact": "saves-whole-storage"}),
+    sl_wrong("compact-detach", "detach() gives a new tensor, so its file is new too",
+             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.detach(), f)"),
+             {"sl-compact": "saves-whole-storage"}),
+    sl_wrong("compact-contiguous", "contiguous() always makes a compact copy",
+             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.contiguous(), f)"),
+             {"sl-compact": "saves-whole-storage"}),
+    sl_wrong("compact-through-python", "a tensor rebuilt from its numbers is the same tensor",
+             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(torch.tensor(t.tolist()), f)"),
+             {"sl-compact": "changes-dtype"}, blind_spot="float64 models"),
+    sl_wrong("compact-detach-clone", "a saved snapshot never requires grad",
+             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.detach().clone(), f)"),
+             {"sl-compact": "drops-requires-grad"}),
+    sl_wrong("compact-row-major", "a copy is always laid out row-major",
+             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.clone(memory_format=torch.contiguous_format), f)"),
+             {"sl-compact": "changes-layout"}),
+    sl_wrong("rebuild-storage-each", "every loaded tensor gets memory of its own",
+             sl(REBUILD, "        if key not in storages:\n            storages[key] = storage_from_bytes(records[key])\n",
+                "        storages[key] = storage_from_bytes(records[key])\n"),
+             {"sl-rebuild": "no-sharing"}),
+    sl_wrong("rebuild-offset-zero", "a loaded tensor starts at the beginning of its storage",
+             sl(REBUILD, 'entry["stride"], entry["storage_offset"], dtype', 'entry["stride"], 0, dtype'),
+             {"sl-rebuild": "ignores-offset"}),
+    sl_wrong("rebuild-row-major", "a loaded tensor is laid out row-major",
+             sl(REBUILD, '    tensors = []\n', '    tensors = []\n\n    def row_major(size):\n'
+                '        out, step = [], 1\n        for n in reversed(size):\n            out.insert(0, step)\n'
+                '            step *= max(n, 1)\n        return out\n',
+                'entry["size"], entry["stride"], entry["storage_offset"]',
+                'entry["size"], row_major(entry["size"]), entry["storage_offset"]'),
+             {"sl-rebuild": "ignores-stride"}),
+    sl_wrong("rebuild-float32", "the numbers in a file are float32",
+             sl(REBUILD, 'dtype=entry["dtype"])', 'dtype=torch.float32)'),
+             {"sl-rebuild": "ignores-dtype"}, blind_spot="float64 models"),
+    sl_wrong("rebuild-version-zero", "a freshly loaded tensor has never been written: version 0",
+             sl(REBUILD, "        bump_version(t)\n", ""), {"sl-rebuild": "version"}, blind_spot="version counters"),
+    sl_wrong("rebuild-shared-counter", "tensors on one storage share a version counter",
+             {REBUILD: """from reftorch.primitives import version_counter_of
+
+
+def my_rebuild(entries, records):
+    storages, counters, tensors = {}, {}, []
+    for entry in entries:
+        key = entry["key"]
+        if key not in storages:
+            storages[key] = storage_from_bytes(records[key])
+        t = tensor_on(storages[key], entry["size"], entry["stride"], entry["storage_offset"], dtype=entry["dtype"],
+                      version_counter=counters.get(key))
+        if key not in counters:
+            counters[key] = version_counter_of(t)
+            bump_version(t)
+        t.requires_grad_(entry["requires_grad"])
+        tensors.append(t)
+    return tensors
+"""}, {"sl-rebuild": "shares-version-counter"}, blind_spot="version counters"),
+    sl_wrong("rebuild-no-grad-flag", "a file holds numbers only: loaded tensors never require grad",
+             sl(REBUILD, '        t.requires_grad_(entry["requires_grad"])\n', ""),
+             {"sl-rebuild": "drops-requires-grad"}),
+    Entry("sl-honest-set", SL, "honest", "a set of storages, a generator, sorted keys", {
+        BYTES: """def my_saved_bytes(tensors):
+    seen = set()
+    total = 0
+    for t in tensors:
+        s = t.untyped_storage()
+        if s.data_ptr() not in seen:
+            seen.add(s.data_ptr())
+            total += s.nbytes()
+    return total
+""", COMPACT: """def my_save_compact(t, f):
+    snapshot = t.clone()
+    torch.save(snapshot, f)
+    return None
+"""}),
+    Entry("sl-honest-two-passes", SL, "honest", "storages first, then tensors; requires_grad set before the bump", {
+        REBUILD: """def my_rebuild(entries, records):
+    storages = {key: storage_from_bytes(data) for key, data in records.items()}
+    out = []
+    for e in entries:
+        t = tensor_on(storages[e["key"]], tuple(e["size"]), tuple(e["stride"]), e["storage_offset"],
+                      dtype=e["dtype"])
+        if e["requires_grad"]:
+            t.requires_grad_()
+        bump_version(t)
+        out.append(t)
+    return out
+"""}),
+    Entry("sl-honest-dict-lookup", SL, "honest", "dict.get for the cache, a list comprehension", {
+        REBUILD: """def my_rebuild(entries, records):
+    made = {}
+
+    def storage(key):
+        if made.get(key) is None:
+            made[key] = storage_from_bytes(records[key])
+        return made[key]
+
+    def one(e):
+        t = tensor_on(storage(e["key"]), e["size"], e["stride"], e["storage_offset"], dtype=e["dtype"])
+        bump_version(t)
+        return t.requires_grad_(e["requires_grad"])
+    return [one(e) for e in entries]
+"""}),
+    Entry("sl-stub", SL, "stub", "the untouched release", RELEASE, every(SL, f"{SL}/not-written")),
+]
+
+
+# ---- target_network --------------------------------------------------------------------
+
+TN = "target_network"
+MAKE, UPDATE, TRAIN = "tn-make-solution", "tn-update-solution", "tn-train-solution"
+PARAMS_LOOP = """        for t, p in zip(target.parameters(), model.parameters()):
+            t.lerp_(p, tau)
+"""
+BUFFERS_LOOP = """        for t, b in zip(target.buffers(), model.buffers()):
+            t.copy_(b)
+"""
+
+
+def tn(grade_id, *pairs):
+    return mutate(TN, grade_id, *pairs)
+
+
+def tn_wrong(name, about, cells, fails, **kw):
+    return Entry(f"tn-{name}", TN, "wrong", about, cells,
+                 {test: f"{TN}/{tag}" for test, tag in fails.items()}, **kw)
+
+
+TARGET_NETWORK = [
+    tn_wrong("target-is-model", "assignment makes the target",
+             tn(MAKE, "target = copy.deepcopy(model)", "target = model"),
+             {"tn-make": "alias", "tn-train": "raises"}),
+    tn_wrong("shallow-copy", "copy.copy of a module is a copy of the model",
+             tn(MAKE, "copy.deepcopy(model)", "copy.copy(model)"),
+             {"tn-make": "shares-parameters", "tn-train": "raises"}),
+    tn_wrong("not-frozen", "a deep copy is enough: nobody trains the target anyway",
+             tn(MAKE, "    for p in target.parameters():\n        p.requires_grad_(False)\n", ""),
+             {"tn-make": "not-frozen", "tn-train": "not-frozen"}),
+    tn_wrong("freezes-online", "freeze the model whose weights must not move by themselves",
+             tn(MAKE, "for p in target.parameters():", "for p in model.parameters():"),
+             {"tn-make": "freezes-online", "tn-train": "raises"}),
+    tn_wrong("float-copy", "a target made with .float() is the same model",
+             tn(MAKE, "target = copy.deepcopy(model)", "target = copy.deepcopy(model).float()"),
+             {"tn-make": "changes-dtype", "tn-train": "raises"}, blind_spot="float64 models"),
+    tn_wrong("update-without-no-grad", "an in-place update of a frozen tensor is invisible to autograd",
+             tn(UPDATE, "    with torch.no_grad():\n" + PARAMS_LOOP + BUFFERS_LOOP,
+                "    if True:\n" + PARAMS_LOOP + BUFFERS_LOOP),
+             {"tn-update": "forgets-no-grad", "tn-train": "forgets-no-grad"}),
+    tn_wrong("update-new-tensors", "assigning a new tensor to .data updates the target",
+             tn(UPDATE, "            t.lerp_(p, tau)\n", "            t.data = t * (1 - tau) + p * tau\n"),
+             {"tn-update": "moves-parameters"}, blind_spot="parameter memory"),
+    tn_wrong("update-forgets-buffers", "only parameters are learned, so only parameters need updating",
+             tn(UPDATE, BUFFERS_LOOP, ""), {"tn-update": "stale-buffers", "tn-train": "stale-buffers"}),
+    tn_wrong("update-wrong-direction", "lerp_ moves the online model towards the target",
+             tn(UPDATE, "t.lerp_(p, tau)", "p.lerp_(t, tau)"),
+             {"tn-update": "moves-online", "tn-train": "moves-online"}),
+    tn_wrong("update-tau-swapped", "tau is the share the target keeps",
+             tn(UPDATE, "t.lerp_(p, tau)", "t.lerp_(p, 1 - tau)"),
+             {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    tn_wrong("update-rebinds", "t = new value updates the target's parameter",
+             tn(UPDATE, "            t.lerp_(p, tau)\n", "            t = t + tau * (p - t)\n"),
+             {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    tn_wrong("update-hard-copy", "a target update is a copy of the weights",
+             tn(UPDATE, "t.lerp_(p, tau)", "t.copy_(p)"), {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    tn_wrong("train-copies-every-step", "the target is a fresh copy of the model after every step",
+             tn(TRAIN, "        update_target(target, model, tau)\n", "        target = make_target(model)\n"),
+             {"tn-train": "wrong-ema"}),
+    tn_wrong("train-optimizer-on-target", "the optimizer belongs to the target network",
+             tn(TRAIN, "torch.optim.SGD(model.parameters(), lr=lr)", "torch.optim.SGD(target.parameters(), lr=lr)"),
+             {"tn-train": "optimizer-on-target"}),
+    tn_wrong("train-optimizer-on-a-copy", "the optimizer may be built on any copy of the model",
+             tn(TRAIN, "torch.optim.SGD(model.parameters(), lr=lr)",
+                "torch.optim.SGD(copy.deepcopy(model).parameters(), lr=lr)"),
+             {"tn-train": "optimizer-on-target"}),
+    tn_wrong("train-update-before-step", "update the target, then step: the order does not matter",
+             tn(TRAIN, "        optimizer.step()\n        update_target(target, model, tau)\n",
+                "        update_target(target, model, tau)\n        optimizer.step()\n"),
+             {"tn-train": "wrong-ema"}),
+    Entry("tn-honest-state-dict", TN, "honest", "load_state_dict with a dict comprehension, a mul_/add_ EMA", {
+        UPDATE: """def update_target(target, model, tau):
+    online = model.state_dict()
+    mine = target.state_dict()
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            mine[name].mul_(1 - tau).add_(p, alpha=tau)
+    target.load_state_dict({name: (mine[name] if name in dict(model.named_parameters()) else online[name])
+                            for name in mine})
+"""}),
+    Entry("tn-honest-explicit", TN, "honest", "named parameters, a decorator for no_grad, a separate optimizer loop", {
+        MAKE: """def make_target(model):
+    target = copy.deepcopy(model)
+    target.requires_grad_(False)
+    return target
+""", UPDATE: """@torch.no_grad()
+def update_target(target, model, tau):
+    mine = dict(target.named_parameters())
+    for name, p in model.named_parameters():
+        mine[name].add_(tau * (p - mine[name]))
+    buffers = dict(target.named_buffers())
+    for name, b in model.named_buffers():
+        buffers[name].copy_(b)
+"""}),
+    Entry("tn-honest-loop", TN, "honest", "set_to_none, the loss computed apart, an enumerate", {
+        TRAIN: """def my_train(model, batches, lr, tau):
+    target = None
+    optimizer = torch.optim.SGD(list(model.parameters()), lr=lr)
+    for i, x in enumerate(batches):
+        if target is None:
+            target = make_target(model)
+        optimizer.zero_grad(set_to_none=True)
+        loss = (model(x) ** 2).sum()
+        loss.backward()
+        optimizer.step()
+        update_target(target, model, tau)
+    return target
+"""}),
+    Entry("tn-stub", TN, "stub", "the untouched release", RELEASE, every(TN, f"{TN}/not-written")),
+]
+
+NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE + SAVE_AND_LOAD + TARGET_NETWORK

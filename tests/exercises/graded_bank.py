@@ -3,7 +3,8 @@ nbgrader, the course's nbgrader_config.py with its static rules, variants and tr
 forked kernels, two workers), in a throw-away course.
 
 Each bank entry is one student who hands in one notebook: the release, every solution
-cell filled with the instructor's solution, then the entry's cells swapped in. The
+cell filled with the instructor's solution, then the entry's cells swapped in (a stub
+hands in git's copy of the committed release as it is). The
 reference solution of each assignment is graded alongside as the student
 ``reference-<assignment>``. ``plain_nbgrader`` grades chosen students again with
 plain ``nbgrader autograde`` (run from autograder/, as the README says), in a copy of
@@ -23,7 +24,8 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from exercise_mutants import APPENDED, RELEASE
-from nbgrader_course import ASSIGNMENTS, SOLUTIONS
+from nbgrader_course import ASSIGNMENTS, EXERCISES, SOLUTIONS
+from stored import stored_notebook
 
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
@@ -63,15 +65,18 @@ def student_notebook(config, assignment, cells=None):
     """The release with the instructor's solutions, then ``cells`` ({grade_id: code}) swapped in;
     ``cells[APPENDED]`` is a cell the learner added at the very end."""
     source = {_grade_id(c): c.source for c in _read(config, "solutions", assignment).cells}
+    if cells == RELEASE:
+        # git's copy of the committed release (a learner may have solved the one on disk); the
+        # drift test proves it is what nbgrader generates, so this student also shows that an
+        # untouched release scores 0 under real nbgrader
+        return stored_notebook(EXERCISES / assignment / f"{assignment}.ipynb")
     nb = copy.deepcopy(_read(config, "exercises", assignment))
     for cell in nb.cells:
-        if cells == RELEASE:
-            continue
         if _is_solution(cell):
             cell.source = source[_grade_id(cell)]
         if cells and _grade_id(cell) in cells:
             cell.source = cells[_grade_id(cell)]
-    if cells and cells != RELEASE and APPENDED in cells:
+    if cells and APPENDED in cells:
         nb.cells.append(nbformat.v4.new_code_cell(cells[APPENDED]))
     return nb
 
@@ -155,9 +160,9 @@ def my_clone(self, *, memory_format=torch.preserve_format):
     SEEN.append([list(self.shape), list(self.stride()), self.storage_offset(), str(self.dtype), str(self.device)])
     print("SEEN=" + repr(SEEN[-1]))  # on stdout in the test cell that called it
     if memory_format is torch.contiguous_format:
-        strides = contiguous_strides(self.shape)
+        strides = my_contiguous_strides(self.shape)
     else:
-        strides = preserve_format_strides(self.shape, self.stride())
+        strides = my_preserve_format_strides(self.shape, self.stride())
     copy = tensor_on(allocate(self.numel(), self.dtype, self.device), self.shape, strides, 0, dtype=self.dtype)
     copy_elements(copy, self)
     if should_record(self):

@@ -45,9 +45,12 @@ def notebook_cells(entry):
 
 def test_code(source, battery):
     """The test cell's code for ``battery``: ``"full"`` = visible then hidden (as graded),
-    ``"drawn"`` = only the hidden line, on the inputs drawn for the current seed."""
+    ``"visible"`` = what the learner's self-check runs, ``"drawn"`` = only the hidden line,
+    on the inputs drawn for the current seed."""
     visible, _, rest = source.partition(BEGIN)
     hidden = rest.partition(END)[0]
+    if battery == "visible":
+        return visible
     if battery == "drawn":
         return hidden.replace('battery="full"', 'battery="drawn"')
     return visible + hidden

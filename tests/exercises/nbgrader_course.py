@@ -26,7 +26,8 @@ REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS = REPO / "solutions"
 EXERCISES = REPO / "exercises"
 ASSIGNMENTS = ("clone", "detach", "new_tensor", "copy_into", "python_copy", "model_snapshot",
-               "strides_and_views", "numpy_bridge")
+               "strides_and_views", "numpy_bridge", "save_and_load",
+               "target_network")
 SELF_CHECK_TAG = "self-check"
 
 

@@ -1,58 +1,38 @@
 """Real nbgrader, real kernels, real gradebook: the solutions score full marks, the release scores 0.
 
-One temporary course holds every assignment. For each, two "students" submit:
-``solution`` hands in the instructor's source notebook, ``untouched`` hands in
-the committed student notebook from exercises/ without changing a thing.
-nbgrader autogrades both into a SQLite gradebook and the tests read the scores
-back from it, test cell by test cell.
+Both are read from the class graded once per session (``conftest.graded_class``: real
+nbgrader with the course's configuration): each assignment's reference solution is the
+student ``reference-<assignment>``, and its stub entry hands in git's copy of the committed
+release, untouched (``graded_bank.student_notebook``). The tests read the scores back from
+the gradebook, test cell by test cell. (Grading both a second time in a course of their
+own, without the course's configuration, cost three minutes and proved nothing more:
+the static rules and the tripwire never take points from the reference, which
+``test_mutants`` checks, and the release is byte-identical to nbgrader's output, which
+``test_release_drift`` checks.)
 """
-
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from nbgrader_course import ASSIGNMENTS, EXERCISES, SELF_CHECK_TAG, SOLUTIONS, TempCourse, read_notebook
+from exercise_mutants import ALL_TESTS, BANK
+from graded_bank import outcome, reference_student
+from nbgrader_course import ASSIGNMENTS, EXERCISES, SELF_CHECK_TAG, SOLUTIONS, read_notebook
 from stored import stored_notebook
 
 
-def stored_release(assignment):
-    nb = stored_notebook(EXERCISES / assignment / f"{assignment}.ipynb")
-    nb.cells = [c for c in nb.cells if SELF_CHECK_TAG not in c.metadata.get("tags", [])]
-    return nb
-
-
-def _grade(root, assignment):
-    """One course (and gradebook) per assignment, so that two can be graded at once."""
-    course = TempCourse(root, assignments=(assignment,))
-    course.generate(assignment)
-    course.submit("solution", assignment, read_notebook(SOLUTIONS / assignment / f"{assignment}.ipynb"))
-    # git's copy of the release: a learner may have solved the one on disk.
-    course.submit("untouched", assignment, stored_release(assignment))
-    course.autograde_in_subprocess(assignment)
-    return course
-
-
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    roots = [tmp_path_factory.mktemp(f"course-{a}") for a in ASSIGNMENTS]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        courses = list(pool.map(_grade, roots, ASSIGNMENTS))
-    return dict(zip(ASSIGNMENTS, courses))
-
-
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_the_solution_scores_full_marks(graded, assignment):
-    scores = graded[assignment].scores(assignment, "solution")
-    assert scores, f"{assignment}: nbgrader found no graded cell"
-    lost = {grade_id: s for grade_id, s in scores.items() if s[0] != s[1]}
+def test_the_solution_scores_full_marks(graded_class, assignment):
+    results, _ = outcome(graded_class, reference_student(assignment), assignment)
+    assert set(results) == set(ALL_TESTS[assignment]), f"{assignment}: nbgrader found other graded cells"
+    lost = {test: r[:2] for test, r in results.items() if r[0] != r[1] or r[1] <= 0}
     assert not lost, f"{assignment}: the solution loses points on {lost}"
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_the_untouched_release_scores_zero(graded, assignment):
-    scores = graded[assignment].scores(assignment, "untouched")
-    assert scores, f"{assignment}: nbgrader found no graded cell"
-    earned = {grade_id: s for grade_id, s in scores.items() if s[0] != 0}
+def test_the_untouched_release_scores_zero(graded_class, assignment):
+    [stub] = [e for e in BANK if e.assignment == assignment and e.kind == "stub"]
+    results, _ = outcome(graded_class, stub.name, assignment)
+    assert set(results) == set(ALL_TESTS[assignment]), f"{assignment}: nbgrader found other graded cells"
+    earned = {test: r[:2] for test, r in results.items() if r[0] != 0}
     assert not earned, f"{assignment}: an untouched notebook earns points on {earned}"
 
 

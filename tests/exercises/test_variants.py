@@ -16,6 +16,7 @@ from autograder.checks.model_snapshot import _drawn_models
 from autograder.checks.new_tensor import _drawn_owners
 from autograder.grade import autograde
 from exercise_mutants import BANK, Entry
+from exercise_mutants_new import NEW_BANK
 from graded_bank import PROBE_CODE, outcome, printed_inputs, probe_entries
 from inprocess import run
 from nbgrader_course import ASSIGNMENTS
@@ -51,6 +52,17 @@ def test_each_entry_keeps_its_verdict_over_a_sample_of_seeds(entry):
             given = [line for line in results[test].splitlines() if line.strip().startswith("input:")]
             assert not any("drawn" in line for line in given), (
                 f"{test} fails only on a drawn input: its verdict would depend on the student\n{results[test]}")
+
+
+NEW_WRONG = [e for e in NEW_BANK if e.kind == "wrong"]
+
+
+@pytest.mark.parametrize("entry", NEW_WRONG, ids=[e.name for e in NEW_WRONG])
+def test_the_visible_battery_names_every_misconception_of_the_newer_exercises(entry):
+    """The self-check is a real signal: each wrong answer fails the visible tests with its own tag."""
+    results = run(entry, battery="visible", tests=set(entry.fails))
+    for test, expected in entry.fails.items():
+        assert results[test] is not None and expected in results[test], (test, results[test])
 
 
 def _labels(seed):

@@ -1,0 +1,418 @@
+"""Checks for the learner's save and load: what torch.save writes for a view, and how load shares.
+
+The learner writes, on reftorch's ``save``/``load`` and building blocks
+(``storage_from_bytes``, ``tensor_on``, ``bump_version``):
+
+* ``my_saved_bytes(tensors)``: how many bytes of numbers ``torch.save(tensors)``
+  writes: one record per *storage* (its whole length), however many tensors
+  look into it;
+* ``my_save_compact(t, f)``: save ``t`` so that the file holds only ``t``'s own
+  elements, loaded back as ``torch.save(t.clone(), f)`` loads (shape, strides,
+  dtype, requires_grad);
+* ``my_rebuild(entries, records)``: what load does with a file's description:
+  one new storage per record key (shared by every entry naming it), each tensor
+  on it with its offset, size and strides, its own version counter at 1 (torch
+  rebuilds with ``set_``), its ``requires_grad`` flag, no history.
+
+Each case is a story played in torch and in reftorch (``_facts``); the facts
+compared are the bytes of the file's ``data/`` records (read from the zip that
+``save`` writes), and for loaded tensors their type, size, stride, offset,
+dtype, numbers, autograd state, version, and which of them share a storage or
+a version counter.
+"""
+
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from typing import Callable
+
+import reftorch
+import torch
+
+from . import _variants
+from ._facts import call, compare, run_both
+from ._observe import M, choose
+from ._readers import NotATensor, reader
+
+TOPIC = "save_and_load"
+_RECORD = re.compile(r"(^|/)data/\d+$")
+
+
+def _tag(name, text):
+    return M(f"{TOPIC}/{name}", text)
+
+
+@dataclass(frozen=True)
+class Story:
+    label: str
+    make: Callable      # make(T) -> a list of tensors (built the same in torch and reftorch)
+
+
+def record_bytes(data):
+    """The bytes of numbers in a saved file: the sizes of its ``data/<key>`` records."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return sum(info.file_size for info in archive.infolist() if _RECORD.search(info.filename))
+
+
+def _saved(T, obj):
+    buffer = io.BytesIO()
+    T.save(obj, buffer)
+    return buffer.getvalue()
+
+
+def _base(T, shape, dtype="float32", grad=False):
+    n = 1
+    for s in shape:
+        n *= s
+    t = T.arange(1, n + 1, dtype=getattr(T, dtype)).reshape(shape)
+    return t.requires_grad_() if grad else t
+
+
+# --- the stories --------------------------------------------------------------------
+
+def _slice(T):
+    return [_base(T, (4, 3))[1:3]]
+
+
+def _tensor_and_transpose(T):
+    base = _base(T, (2, 3))
+    return [base, base[:, :2].t()]
+
+
+def _two_rows(T):
+    base = _base(T, (3, 4), "float64")
+    return [base[0], base[2]]
+
+
+def _two_dtypes(T):
+    return [_base(T, (2, 2), "int64"), _base(T, (3,), "float32")]
+
+
+def _leaf_and_detach(T):
+    x = _base(T, (4,), "float32", grad=True)
+    return [x, x.detach()[1:]]
+
+
+def _expanded(T):
+    return [_base(T, (1, 3))[:, 1:].expand(4, 2)]
+
+
+def _bools(T):
+    return [_base(T, (2, 3), "int32") > 3]
+
+
+def _view_of_view(T):
+    base = _base(T, (4, 4), "float64")
+    return [base[1:, ::2][1:], base[3]]
+
+
+BYTES = (
+    Story("a slice base[1:3] of a 4x3 float32 tensor", _slice),
+    Story("a 2x3 float32 tensor and base[:, :2].t()", _tensor_and_transpose),
+    Story("rows base[0] and base[2] of one 3x4 float64 tensor", _two_rows),
+    Story("a 2x2 int64 tensor and a float32 tensor of 3 elements", _two_dtypes),
+    Story("a leaf that requires grad, x, and x.detach()[1:]", _leaf_and_detach),
+)
+MORE_BYTES = (
+    Story("an expanded view base[:, 1:].expand(4, 2) of a 1x3 tensor", _expanded),
+    Story("a bool tensor", _bools),
+    Story("a view of a view of a 4x4 float64 tensor, and another row of it", _view_of_view),
+)
+
+
+def _drawn_base(r):
+    dtype = r.choice(("float32", "float64", "int64", "int32"))
+    rows, cols = r.randint(2, 4), r.randint(2, 4)
+    return dtype, rows, cols
+
+
+def _drawn_stories(salt):
+    r = _variants.generator(salt)
+    out = []
+    for i in range(3):
+        dtype, rows, cols = _drawn_base(r)
+        start, step = r.randint(0, rows - 1), r.randint(1, 2)
+        together = r.random() < 0.5
+
+        def make(T, dtype=dtype, rows=rows, cols=cols, start=start, step=step, together=together):
+            base = _base(T, (rows, cols), dtype)
+            view = base[start:, ::step]
+            return [view, base.t()] if together else [view]
+        what = f"base[{start}:, ::{step}] of a {rows}x{cols} {dtype} tensor" + (", with base.t()" if together else "")
+        out.append(Story(f"drawn #{i + 1}: {what}", make))
+    return tuple(out)
+
+
+def _play(stories, scenario, torch_side, yours, messages, label_of=lambda s: s.label):
+    for story in stories:
+        theirs, mine = run_both(lambda T, f: scenario(T, f, story), torch_side, yours, TOPIC,
+                                f"input: {label_of(story)}")
+        compare(theirs, mine, messages, f"input: {label_of(story)}")
+
+
+# --- my_saved_bytes -------------------------------------------------------------------
+
+def _candidates(tensors):
+    """What the usual wrong beliefs compute for these (reftorch) tensors."""
+    storages = {}
+    for t in tensors:
+        storages[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+    element = {}
+    for t in tensors:
+        element[t.data_ptr()] = t.untyped_storage().nbytes()
+    return {
+        "view-elements": sum(t.numel() * t.element_size() for t in tensors),
+        # before counts-each-tensor: where both fit, only tensors starting at one address tell them apart
+        "identifies-by-data-ptr": sum(element.values()),
+        "counts-each-tensor": sum(t.untyped_storage().nbytes() for t in tensors),
+        "four-bytes-each": sum(t.untyped_storage().nbytes() // t.element_size() * 4
+                               for t in {t.untyped_storage().data_ptr(): t for t in tensors}.values()),
+    }
+
+
+def _bytes_scenario(T, function, story):
+    tensors = story.make(T)
+    answer = call("my_saved_bytes", function, list(tensors))
+    facts = {"bytes of numbers in the file": answer if isinstance(answer, int) and not isinstance(answer, bool)
+             else f"a {type(answer).__name__}"}
+    if T is reftorch:
+        facts["_candidates"] = _candidates(tensors)
+    return facts
+
+
+_BYTES_TEXT = {
+    "view-elements": "you count each tensor's own elements, but torch.save writes the whole storage a view "
+                     "looks into (a slice of a big tensor costs the big tensor)",
+    "counts-each-tensor": "you count a storage once per tensor, but tensors saved together that share a "
+                          "storage (a tensor and its views, its detach()) share one record in the file",
+    "identifies-by-data-ptr": "you tell storages apart by t.data_ptr(), the address of the tensor's first "
+                              "element; two views of one storage start at different addresses but share "
+                              "one record (compare t.untyped_storage().data_ptr())",
+    "four-bytes-each": "you count 4 bytes per element, but a record holds the storage's own bytes: 8 per "
+                       "element for float64 and int64, 1 for bool",
+}
+
+
+def _bytes_message(theirs, yours, facts):
+    candidates = facts["yours"].get("_candidates", {})
+    causes = [name for name, value in candidates.items() if value == yours and value != theirs]
+    if not causes:
+        return _tag("wrong-bytes", "your count differs from the bytes torch.save writes: one record per "
+                    "storage reached, each its whole length (storage.nbytes())")
+    text = "; or ".join(_BYTES_TEXT[c] for c in causes)
+    if len(causes) > 1:
+        text = "several beliefs give your number: " + text
+    return _tag(causes[0], text)
+
+
+def check_saved_bytes(my_saved_bytes, battery="basic"):
+    """The bytes of numbers torch.save writes for tensors saved together: one record per storage."""
+    stories = choose(battery, BYTES, BYTES + MORE_BYTES, _drawn_stories(TOPIC + "/bytes"))
+    _play(stories, _bytes_scenario, lambda tensors: record_bytes(_saved(torch, tensors)), my_saved_bytes,
+          {"bytes of numbers in the file": _bytes_message})
+
+
+# --- my_save_compact ------------------------------------------------------------------
+
+def _loaded_facts(T, t, prefix=""):
+    R = reader(T)
+    try:
+        R.require(t)
+    except NotATensor as lie:
+        return {prefix + "type": str(lie)}
+    node = R.grad_fn(t)
+    return {
+        prefix + "type": R.kind(t),
+        prefix + "size": R.size(t),
+        prefix + "dtype": R.dtype(t),
+        prefix + "stride": R.stride(t),
+        prefix + "storage offset": R.storage_offset(t),
+        prefix + "values": R.values(t),
+        prefix + "requires_grad": R.requires_grad(t),
+        prefix + "grad_fn": None if node is None else R.node_name(node),
+        prefix + "version": R.version(t),
+    }
+
+
+def _compact_scenario(T, function, story):
+    R = reader(T)
+    view = story.make(T)[0]
+    version, values = R.version(view), R.values(view)
+    buffer = io.BytesIO()
+    call("my_save_compact", function, view, buffer)
+    data = buffer.getvalue()
+    facts = {"the view's version after saving": R.version(view) - version,
+             "the view's numbers after saving": R.values(view) == values}
+    if data[:2] != b"PK":
+        facts["loaded type"] = "not a saved file"
+        return facts
+    loaded = _loaded_facts(T, T.load(io.BytesIO(data)), "loaded ")
+    # what the file is first (a dtype lost through Python numbers also shrinks the file), then its size
+    for fact in ("loaded type", "loaded size", "loaded dtype"):
+        if fact in loaded:
+            facts[fact] = loaded.pop(fact)
+    facts["bytes of numbers in the file"] = record_bytes(data)
+    facts.update(loaded)
+    return facts
+
+
+COMPACT = (
+    Story("a slice base[1:3] of a 4x3 float32 tensor", _slice),
+    Story("a stepped view base[:, ::2] of a 3x4 float64 tensor", lambda T: [_base(T, (3, 4), "float64")[:, ::2]]),
+    Story("the transpose of a 2x3 float32 tensor", lambda T: [_base(T, (2, 3)).t()]),
+    Story("(x * 2)[::2] for a leaf x that requires grad", lambda T: [(_base(T, (6,), grad=True) * 2)[::2]]),
+    Story("a row base[1] of a 3x2 int64 tensor", lambda T: [_base(T, (3, 2), "int64")[1]]),
+)
+MORE_COMPACT = (
+    Story("an expanded view of a 1x3 tensor", _expanded),
+    Story("a bool view", lambda T: [(_base(T, (2, 3), "int32") > 3)[1:]]),
+    Story("a view of a view of a 4x4 float64 tensor", lambda T: [_base(T, (4, 4), "float64")[1:, ::2][1:]]),
+)
+
+_COMPACT = {
+    "bytes of numbers in the file": lambda theirs, yours, facts: (
+        _tag("saves-whole-storage", "your file holds more than the view's elements: torch.save writes the "
+             "whole storage a tensor looks into, and t, t.detach(), t.view(...) and t.contiguous() of a "
+             "contiguous view all share it; clone() (or another copy) first")
+        if isinstance(yours, int) and yours > theirs else
+        _tag("wrong-file", "your file does not hold the view's elements once, as torch.save(t.clone(), f) "
+             "writes them")),
+    "the view's version after saving": _tag("writes-source", "saving changes the view's version: a snapshot "
+                                            "only reads the view"),
+    "the view's numbers after saving": _tag("writes-source", "saving changes the view's numbers"),
+    "loaded type": _tag("not-a-tensor", "your file does not load back as one plain tensor"),
+    "loaded size": _tag("changes-shape", "the loaded tensor has another shape than the view"),
+    "loaded dtype": _tag("changes-dtype", "the loaded tensor has another dtype than the view: numbers taken "
+                         "out as Python floats (tolist) come back as the default float32, so float64 is lost"),
+    "loaded values": _tag("wrong-values", "the loaded tensor holds other numbers than the view"),
+    "loaded stride": _tag("changes-layout", "the loaded tensor is laid out differently from the view's clone: "
+                          "clone() keeps the layout of a dense view (a transpose stays transposed), "
+                          "contiguous() and torch.tensor(...) make it row-major"),
+    "loaded storage offset": _tag("saves-whole-storage", "the loaded tensor starts inside a bigger storage: "
+                                  "the file holds more than the view's elements"),
+    "loaded requires_grad": lambda theirs, yours, facts: (
+        _tag("drops-requires-grad", "the loaded tensor lost requires_grad: torch.save keeps the flag (not the "
+             "graph), and t.clone() of a view that requires grad requires grad; detach() drops it")
+        if theirs else _tag("requires-grad", "the loaded tensor requires grad where the view does not")),
+    "loaded grad_fn": _tag("keeps-history", "the loaded tensor has a history: a file holds no graph"),
+    "loaded version": _tag("wrong-version", "the loaded tensor's version differs from torch's"),
+}
+
+
+def check_save_compact(my_save_compact, battery="basic"):
+    """The file holds only the view's elements, loaded back as torch.save(t.clone(), f) is."""
+    stories = choose(battery, COMPACT, COMPACT + MORE_COMPACT)
+
+    def torch_side(t, f):
+        torch.save(t.clone(), f)
+    _play(stories, _compact_scenario, torch_side, my_save_compact, _COMPACT)
+
+
+# --- my_rebuild -------------------------------------------------------------------------
+
+def describe(tensors):
+    """What a file says about ``tensors`` saved together (reftorch): the entries and the records."""
+    keys, entries, records = {}, [], {}
+    for t in tensors:
+        storage = t.untyped_storage()
+        key = keys.setdefault(storage.data_ptr(), str(len(keys)))
+        records[key] = bytes(storage._bytes.tobytes())
+        entries.append({"key": key, "storage_offset": t.storage_offset(), "size": tuple(t.shape),
+                        "stride": tuple(t.stride()), "dtype": t.dtype, "requires_grad": t.requires_grad})
+    return entries, records
+
+
+def _rebuild_scenario(T, function, story):
+    R = reader(T)
+    tensors = story.make(T)
+    if T is torch:
+        loaded = T.load(io.BytesIO(_saved(T, tensors)))
+    else:
+        entries, records = describe(tensors)
+        loaded = call("my_rebuild", function, entries, records)
+    if not isinstance(loaded, list) or len(loaded) != len(tensors):
+        return {"returned": "a list with one tensor per entry" if T is torch else
+                f"a {type(loaded).__name__}" + (f" of {len(loaded)}" if isinstance(loaded, list) else "")}
+    facts = {"returned": "a list with one tensor per entry"}
+    memory = []
+    for i, t in enumerate(loaded):
+        one = _loaded_facts(T, t, f"tensor {i}: ")
+        facts.update(one)
+        if one[f"tensor {i}: type"] not in ("Tensor", "Parameter"):
+            return facts
+        memory.append(R.memory(t))
+    facts["which tensors share a storage"] = [memory.index(m) for m in memory]
+    facts["the originals' memory is reused"] = any(
+        R.memory(t) in memory for t in tensors)
+    with T.no_grad():
+        before = [R.version(t) for t in loaded]
+        loaded[0].copy_(loaded[0].clone())   # a write: the numbers stay
+        facts["whose version moves when tensor 0 is written"] = [
+            i for i, t in enumerate(loaded) if R.version(t) != before[i]]
+    return facts
+
+
+REBUILD = (
+    Story("a 2x3 float32 tensor, base[1:, ::2] and base.t()",
+          lambda T: (lambda b: [b, b[1:, ::2], b.t()])(_base(T, (2, 3)))),
+    Story("a leaf x that requires grad and x.detach()[1:]", _leaf_and_detach),
+    Story("a float64 tensor and an int64 tensor", lambda T: [_base(T, (2, 2), "float64"), _base(T, (3,), "int64")]),
+)
+MORE_REBUILD = (
+    Story("a 1x3 tensor and its expanded view base[:, 1:].expand(4, 2)",
+          lambda T: (lambda b: [b, b[:, 1:].expand(4, 2)])(_base(T, (1, 3)))),
+    Story("a bool tensor and a float32 tensor", lambda T: _bools(T) + [_base(T, (2,))]),
+    Story("rows base[0] and base[2] of one 3x4 float64 tensor", _two_rows),
+)
+
+
+def _per_tensor(name, text):
+    return lambda theirs, yours, facts: _tag(name, text)
+
+
+def _rebuild_messages():
+    messages = {
+        "returned": _tag("not-a-list", "your my_rebuild does not return a list with one tensor per entry"),
+        "which tensors share a storage": lambda theirs, yours, facts: (
+            _tag("no-sharing", "entries that name the same record key must share one new storage after "
+                 "loading, as the saved tensors did (make each key's storage once, then reuse it)")
+            if len(set(yours)) > len(set(theirs)) else
+            _tag("shares-too-much", "tensors from different records share a storage in yours")),
+        "the originals' memory is reused": _tag("reuses-memory", "a loaded tensor looks into the saved "
+                                               "tensor's memory: loading makes new storages"),
+        "whose version moves when tensor 0 is written": _tag(
+            "shares-version-counter", "loaded tensors that share a storage still have version counters of "
+            "their own: load rebuilds each tensor separately (writing into one moves only its version)"),
+    }
+    per = {
+        "type": ("not-a-tensor", "your my_rebuild returns something other than plain tensors"),
+        "size": ("wrong-size", "a loaded tensor has another size than its entry says"),
+        "dtype": ("ignores-dtype", "a loaded tensor reads its record with another dtype than its entry says: "
+                                   "the same bytes mean other numbers in another dtype"),
+        "values": ("wrong-values", "a loaded tensor holds other numbers than the saved one"),
+        "stride": ("ignores-stride", "a loaded tensor is laid out row-major instead of with its entry's "
+                                     "strides: a transpose or a stepped view must keep its strides into "
+                                     "the storage"),
+        "storage offset": ("ignores-offset", "a loaded tensor starts at slot 0 instead of its entry's storage "
+                                             "offset: a view saved with its storage keeps its place in it"),
+        "requires_grad": ("drops-requires-grad", "a loaded tensor lost its requires_grad flag: the file keeps "
+                                                 "the flag (a leaf comes back a leaf that requires grad)"),
+        "grad_fn": ("keeps-history", "a loaded tensor has a history: load builds leaves"),
+        "version": ("version", "a loaded tensor's version is not 1: torch rebuilds each tensor with set_, an "
+                               "in-place op, so every loaded tensor starts at version 1 (bump_version)"),
+    }
+    for i in range(8):
+        for fact, (name, text) in per.items():
+            messages[f"tensor {i}: {fact}"] = _tag(name, text)
+    return messages
+
+
+def check_rebuild(my_rebuild, battery="basic"):
+    """New storages, one per record key and shared by its entries; each tensor with its metadata,
+    its own version counter at 1, its requires_grad flag and no history."""
+    stories = choose(battery, REBUILD, REBUILD + MORE_REBUILD, _drawn_stories(TOPIC + "/rebuild"))
+    _play(stories, _rebuild_scenario, None, my_rebuild, _rebuild_messages())
+
+
+__all__ = ["check_saved_bytes", "check_save_compact", "check_rebuild", "record_bytes", "describe"]
