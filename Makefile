@@ -7,6 +7,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8888
+# make test runs the suite on this many workers (pytest-xdist); tests/conftest.py
+# says which tests must share one.
+TEST_WORKERS ?= 2
 # Refreshed whenever the dependency declarations change.
 STAMP := $(VENV)/.installed
 # torch's CPU builds (see constraints.txt). Asked for torch alone, with a short
@@ -41,7 +44,7 @@ lab: $(STAMP)
 	@$(BIN)/python -m coursebook.lab --port=$(PORT)
 
 test: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 bench: $(STAMP)
 	@for script in tests/bench/bench_*.py; do \

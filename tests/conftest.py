@@ -1,4 +1,6 @@
-"""A real JupyterLab on loopback and a real headless Chromium, for every browser test.
+"""Fixtures every test folder shares, and how ``make test`` splits the suite over two workers.
+
+A real JupyterLab on loopback and a real headless Chromium, for every browser test.
 
 Used by tests/browser/ (the memory diagram in a course notebook) and by
 tests/autograder/ (the learner's self-check cell clicked in JupyterLab).
@@ -22,10 +24,54 @@ import urllib.request
 
 import pytest
 
+from autograder.sandbox import why_unavailable
 from coursebook.lab import lab_command
 from memdiagram._export import CHROMIUM_ARGS
 
 CHROMIUM = "/usr/bin/chromium"
+
+# --- two workers ---------------------------------------------------------------
+# `make test` runs pytest-xdist with two workers and `--dist loadgroup`: each group
+# below runs whole, on one worker, in the order given here (`--no-loadscope-reorder`).
+#   sandboxed-grading  every test that grades in bubblewrap sandboxes (its fixtures
+#                      use `needs_sandbox`) and the graded mutant bank: one after the
+#                      other, because the hostile suite checks that no grading kernel
+#                      is left on the machine, and any other grading would be one
+#                      (kernels are told apart by uid only)
+#   course             the chapters, executed once per session and shared by the
+#                      tests of tests/course/
+#   one group per module for every other module (module fixtures are set up once)
+# Without xdist (a plain `pytest tests/x.py`) none of this matters.
+SANDBOXED_GRADING = "sandboxed-grading"
+
+
+def _group(item) -> str:
+    path = pathlib.Path(str(item.fspath))
+    if "needs_sandbox" in item.fixturenames or path.parent.name == "exercises":
+        return SANDBOXED_GRADING
+    if path.parent.name == "course":
+        return "course"
+    return item.nodeid.split("::")[0]
+
+
+def pytest_collection_modifyitems(config, items):
+    if not hasattr(config, "workerinput"):  # only the xdist workers' collections are scheduled
+        return
+    first = {SANDBOXED_GRADING: 0, "course": 1}
+    groups = {id(item): _group(item) for item in items}
+    items.sort(key=lambda item: first.get(groups[id(item)], 2))  # stable: file order otherwise
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
+
+
+@pytest.fixture(scope="session")
+def needs_sandbox():
+    """Grading runs every kernel in a bubblewrap sandbox: skip without one, except in CI."""
+    why = why_unavailable()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail("sandboxed grading must run in CI, but " + why)
+        pytest.skip("sandboxed grading skipped: %s (install bubblewrap and run as root)" % why)
 
 
 def _missing_browser() -> str | None:

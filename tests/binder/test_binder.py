@@ -85,7 +85,7 @@ def binder_env(tmp_path_factory):
             raise AssertionError(f"{' '.join(map(str, cmd))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
         return done
 
-    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", "--retries", "0", "--timeout", "10",
+    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", "--no-compile", "--retries", "0", "--timeout", "10",
        "-r", "binder/requirements.txt")
     sh("bash", "binder/postBuild")
     return {"repo": repo, "bin": bin_dir, "sh": sh, "prefix": env_dir}

@@ -151,13 +151,13 @@ def test_a_build_it_cell_filled_and_checked_shows_as_done_in_the_index(learners_
         _open(page, base, token, "03_storage_strides_views.ipynb")
         page.evaluate(FILL_STUB, answer)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.get_by_text("All 6 cases pass: contiguous_strides is done.").wait_for(timeout=90_000)
+        page.get_by_text("All 6 cases pass: contiguous_strides is done.").wait_for(timeout=180_000)
         page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
         page.get_by_role("button", name="Discard").click(timeout=10_000)
         _open(page, base, token, "00_index.ipynb")
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         row = page.locator(".coursebook-progress tr", has_text="contiguous_strides")
-        row.get_by_text("done").wait_for(timeout=90_000)
+        row.get_by_text("done").wait_for(timeout=180_000)
         assert page.locator(".coursebook-progress tr", has_text="is_contiguous").get_by_text("done").count() == 0
         page.screenshot(path=str(ARTIFACTS / "learners-lab-progress.png"), full_page=True)
     finally:

@@ -11,7 +11,7 @@ TIMES = {}
 
 
 @pytest.fixture(scope="session")
-def graded_class(tmp_path_factory):
+def graded_class(tmp_path_factory, needs_sandbox):
     """The course config of a class where every bank entry (and each reference, and two probes)
     is one student, graded by ``python -m autograder autograde``'s machinery."""
     started = time.perf_counter()
