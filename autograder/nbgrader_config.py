@@ -18,8 +18,7 @@ another course root than this repository.
 """
 
 import os
-
-import nbgrader
+from importlib.util import find_spec
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
 
@@ -98,14 +97,18 @@ c.GenerateFeedback.preprocessors = [
 # nbgrader's: every test named in the summary, table borders, nothing from the network.
 c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"
 c.FeedbackExporter.template_name = "autograder_feedback"
-NBGRADER_TEMPLATES = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
-c.FeedbackExporter.extra_template_basedirs = [os.path.join(HERE, "templates"),
-                                              os.path.join(NBGRADER_TEMPLATES, "templates")]
-# ours extends "feedback/index.html.j2" (nbgrader's), found from here; bootstrap.min.css is inlined
-c.FeedbackExporter.extra_template_paths = [
-    os.path.join(NBGRADER_TEMPLATES, "templates"),
-    os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
-]
+# nbgrader's own templates, found without importing it: the learner's Binder image has no
+# nbgrader, and its self-check reads this file too (it never renders feedback).
+NBGRADER = find_spec("nbgrader")
+if NBGRADER is not None:
+    NBGRADER_TEMPLATES = os.path.join(os.path.dirname(NBGRADER.origin), "server_extensions", "formgrader")
+    c.FeedbackExporter.extra_template_basedirs = [os.path.join(HERE, "templates"),
+                                                  os.path.join(NBGRADER_TEMPLATES, "templates")]
+    # ours extends "feedback/index.html.j2" (nbgrader's), found from here; bootstrap.min.css is inlined
+    c.FeedbackExporter.extra_template_paths = [
+        os.path.join(NBGRADER_TEMPLATES, "templates"),
+        os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
+    ]
 # Formgrader's grading page: formgrader renders it with a plain HTMLExporter whose template
 # (nbgrader's "formgrade") it sets itself, over this file; the template file is ours, built on
 # it, with MathJax from the lab (jupyter_server_mathjax) instead of a CDN, so manual grading
