@@ -32,34 +32,38 @@ CHROMIUM = "/usr/bin/chromium"
 
 # --- two workers ---------------------------------------------------------------
 # `make test` runs pytest-xdist with two workers and `--dist loadgroup`: each group
-# below runs whole, on one worker, in the order given here (`--no-loadscope-reorder`).
-#   sandboxed-grading  every test that grades in bubblewrap sandboxes (its fixtures
-#                      use `needs_sandbox`) and the graded mutant bank: one after the
-#                      other, because the hostile suite checks that no grading kernel
-#                      is left on the machine, and any other grading would be one
-#                      (kernels are told apart by uid only)
-#   course             the chapters, executed once per session and shared by the
-#                      tests of tests/course/
-#   one group per module for every other module (module fixtures are set up once)
+# runs whole, on one worker (its module or session fixtures are set up once).
+#   exercises   the mutant bank, graded once per session for every test of tests/exercises/
+#   course      the chapters, executed once per session for every test of tests/course/
+#   any other module is a group of its own.
+# Groups are handed out in the order below (`--no-loadscope-reorder`): the longest
+# first, so that the two workers end at about the same time.  Two gradings may run
+# at once; the hostile suite's "no kernel left" check counts only kernels whose
+# grader has ended (tests/autograder/hostile.py).
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
-SANDBOXED_GRADING = "sandboxed-grading"
+LONGEST_FIRST = [
+    "exercises", "course",
+    "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
+    "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
+    "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",
+    "tests/browser/test_learners_lab.py", "tests/browser/test_formgrader.py",
+    "tests/browser/test_memory_diagram_in_lab.py",
+]
 
 
 def _group(item) -> str:
-    path = pathlib.Path(str(item.fspath))
-    if "needs_sandbox" in item.fixturenames or path.parent.name == "exercises":
-        return SANDBOXED_GRADING
-    if path.parent.name == "course":
-        return "course"
+    folder = pathlib.Path(str(item.fspath)).parent.name
+    if folder in ("exercises", "course"):
+        return folder
     return item.nodeid.split("::")[0]
 
 
 def pytest_collection_modifyitems(config, items):
     if not hasattr(config, "workerinput"):  # only the xdist workers' collections are scheduled
         return
-    first = {SANDBOXED_GRADING: 0, "course": 1}
+    rank = {group: i for i, group in enumerate(LONGEST_FIRST)}
     groups = {id(item): _group(item) for item in items}
-    items.sort(key=lambda item: first.get(groups[id(item)], 2))  # stable: file order otherwise
+    items.sort(key=lambda item: rank.get(groups[id(item)], len(rank)))  # stable: file order otherwise
     for item in items:
         item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
 

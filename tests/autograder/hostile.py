@@ -289,16 +289,22 @@ def reports(notebook):
 
 
 def kernel_processes(uid_base):
-    """Pids of processes running as a grading kernel's uid (>= ``uid_base``)."""
+    """Pids of the grading kernels left behind by their grader: processes running as a kernel's
+    uid (``uid_base + 16 * grader pid + n``, see autograder.grading_kernels) whose grader is
+    this very process or has ended. Kernels of a grading still running elsewhere (another test
+    worker grades at the same time) have a living grader of their own and are not counted."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
             with open("/proc/%s/status" % name) as f:
-                uids = next(line for line in f if line.startswith("Uid:")).split()[1:]
+                uid = int(next(line for line in f if line.startswith("Uid:")).split()[1])
         except (OSError, StopIteration):
             continue
-        if int(uids[0]) >= uid_base:
+        if uid < uid_base:
+            continue
+        grader = (uid - uid_base) // 16
+        if grader == os.getpid() or not os.path.exists("/proc/%d" % grader):
             found.append(int(name))
     return found
