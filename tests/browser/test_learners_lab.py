@@ -6,6 +6,7 @@ marked modified, and a chapter run and saved shows its memory diagrams again
 after the page is reloaded and the chapter reopened.
 """
 
+import json
 import os
 import pathlib
 import shutil
@@ -154,10 +155,20 @@ def test_a_build_it_cell_filled_and_checked_shows_as_done_in_the_index(learners_
         page.get_by_text("All 6 cases pass: contiguous_strides is done.").wait_for(timeout=180_000)
         page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
         page.get_by_role("button", name="Discard").click(timeout=10_000)
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only once chromium is known
+
+        recorded = json.loads((root / "course" / ".progress.json").read_text())
+        assert "contiguous_strides" in recorded["pieces"], recorded
         _open(page, base, token, "00_index.ipynb")
-        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         row = page.locator(".coursebook-progress tr", has_text="contiguous_strides")
-        row.get_by_text("done").wait_for(timeout=180_000)
+        for wait in (60_000, 180_000):  # a machine busy grading can drop the first run request
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            try:
+                row.get_by_text("done").wait_for(timeout=wait)
+                break
+            except PlaywrightTimeout:
+                if wait == 180_000:
+                    raise
         assert page.locator(".coursebook-progress tr", has_text="is_contiguous").get_by_text("done").count() == 0
         page.screenshot(path=str(ARTIFACTS / "learners-lab-progress.png"), full_page=True)
     finally:
