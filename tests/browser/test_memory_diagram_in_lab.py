@@ -276,15 +276,17 @@ def test_course_notebook_runs_and_steps(lab, browser):
         page.close()
 
 
-def _write_demo():
-    """A notebook whose diagram ends with a backward pass that fills a.grad and frees the graph."""
+def _write_demo(width):
+    """A notebook whose diagram ends with a backward pass that fills a.grad and frees the graph;
+    one file per width, so the lab never saves one test's open copy over the next test's file."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell("import torch\nfrom memdiagram import step_through"),
                 nbformat.v4.new_code_cell(f"step_through({json.dumps(DEMO_PROGRAM, indent=4)}, torch=torch)")]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, DEMO)
-    return DEMO
+    path = DEMO.with_name(f"{DEMO.stem}-{width}.ipynb")
+    nbformat.write(nb, path)
+    return path
 
 
 def _check_every_step(page, widget, width):
@@ -338,7 +340,7 @@ def test_backward_demo_fits_and_gives_the_screenshots(lab, browser, width):
     """The demo's last step: a.grad filled, MulBackward0's saved tensors freed. Its pictures are
     docs/images/memory-diagram-1400.png, -800.png and (the widget alone at 1400) memory-diagram.png."""
     base, token = lab
-    demo = _write_demo()
+    demo = _write_demo(width)
     page = browser.new_page(viewport={"width": width, "height": 1100})
     try:
         with _Unchanged(demo):
