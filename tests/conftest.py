@@ -58,6 +58,7 @@ def _group(item) -> str:
     return item.nodeid.split("::")[0]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which writes the groups into the node ids
 def pytest_collection_modifyitems(config, items):
     if not hasattr(config, "workerinput"):  # only the xdist workers' collections are scheduled
         return
@@ -66,6 +67,20 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: rank.get(groups[id(item)], len(rank)))  # stable: file order otherwise
     for item in items:
         item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
+
+
+def pytest_xdist_node_collection_finished(node, ids):
+    """Stop at once if xdist did not take the groups into the node ids.
+
+    It would then schedule every test alone, and both workers would set up the
+    same session fixtures: the graded bank twice, side by side (pytest 9.2 with
+    xdist 3.8 did that).
+    """
+    ungrouped = [nodeid for nodeid in ids if "@" not in nodeid]
+    if node.config.getoption("dist") == "loadgroup" and ungrouped:
+        raise pytest.UsageError(
+            f"pytest-xdist's --dist loadgroup did not group {len(ungrouped)} tests (first: {ungrouped[0]}); "
+            f"pytest {pytest.__version__} may not suit the installed pytest-xdist: see constraints.txt")
 
 
 @pytest.fixture(scope="session")
