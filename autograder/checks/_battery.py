@@ -179,3 +179,21 @@ NO_GRAD = (LEAF_NO_GRAD_MODE, NON_LEAF_NO_GRAD_MODE, TRANSPOSED_NO_GRAD_MODE, GP
 FULL = (GRAD_LEAF, PLAIN, NON_LEAF, TRANSPOSED, STEPPED, OFFSET, OFFSET_OF_LEAF, EXPANDED, PERMUTED,
         FLOAT64, INT64, BOOL, SCALAR, TRANSPOSED_STEPPED, EMPTY, WRITTEN, ANNOTATED, ON_GPU,
         NON_LEAF_ON_GPU, PLAIN_ON_GPU) + NO_GRAD
+
+
+def known_model(T, modules, dtype, device, seed):
+    """The model checks' input: ``modules`` in a Sequential (alone if only one), in ``dtype`` on
+    ``device``, every parameter set to known numbers that depend on ``seed`` (no graph recorded).
+
+    Built the same in torch and reftorch, so the twins start from the same weights.
+    """
+    model = modules[0] if len(modules) == 1 else T.nn.Sequential(*modules)
+    if dtype == "float64":
+        model = model.double()
+    if device:
+        model = model.cuda()
+    with T.no_grad():
+        for i, p in enumerate(model.parameters()):
+            numbers = T.arange(p.numel(), dtype=p.dtype, device=device).reshape(p.shape)
+            p.copy_(numbers * 0.125 - 0.25 * i - 0.0625 * seed)
+    return model

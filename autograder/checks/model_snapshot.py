@@ -27,6 +27,7 @@ the (simulated) GPU, and in the hidden tests models drawn for each student
 import warnings
 
 from . import _variants
+from ._battery import known_model
 from ._observe import M, choose, failure, is_stub, not_written, where
 from ._readers import NotATensor, reader
 
@@ -46,16 +47,7 @@ class Model:
 
     def build(self, T):
         linears = [T.nn.Linear(a, b, bias=self.bias) for a, b in zip(self.layers, self.layers[1:])]
-        model = linears[0] if len(linears) == 1 else T.nn.Sequential(*linears)
-        if self.dtype == "float64":
-            model = model.double()
-        if self.device(T):
-            model = model.cuda()
-        with T.no_grad():
-            for i, p in enumerate(model.parameters()):
-                numbers = T.arange(p.numel(), dtype=p.dtype, device=self.device(T)).reshape(p.shape)
-                p.copy_(numbers * 0.125 - 0.25 * i - 0.0625 * self.seed)
-        return model
+        return known_model(T, linears, self.dtype, self.device(T), self.seed)
 
     def input(self, T):
         return T.tensor(self.inputs, dtype=getattr(T, self.dtype), device=self.device(T))

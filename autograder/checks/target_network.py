@@ -33,6 +33,7 @@ import reftorch
 import torch
 
 from . import _variants
+from ._battery import known_model
 from ._facts import LearnerRaised, call, close
 from ._observe import M, choose, failure, is_stub, not_written, where
 from ._readers import NotATensor, reader
@@ -62,18 +63,8 @@ class Model:
 
     def build(self, T):
         modules = [T.nn.BatchNorm1d(self.layers[0])] if self.norm else []
-        for a, b in zip(self.layers, self.layers[1:]):
-            modules.append(T.nn.Linear(a, b, bias=self.bias))
-        model = modules[0] if len(modules) == 1 else T.nn.Sequential(*modules)
-        if self.dtype == "float64":
-            model = model.double()
-        if self.device(T):
-            model = model.cuda()
-        with T.no_grad():
-            for i, p in enumerate(model.parameters()):
-                numbers = T.arange(p.numel(), dtype=p.dtype, device=self.device(T)).reshape(p.shape)
-                p.copy_(numbers * 0.125 - 0.25 * i - 0.0625 * self.seed)
-        return model
+        modules += [T.nn.Linear(a, b, bias=self.bias) for a, b in zip(self.layers, self.layers[1:])]
+        return known_model(T, modules, self.dtype, self.device(T), self.seed)
 
     def batches(self, T, steps=3):
         out = []
