@@ -130,52 +130,67 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
+def _serving(command, cwd, env, log_path: pathlib.Path):
+    """Run a Jupyter server ``command`` (it must take ``--port={port}`` and ``--IdentityProvider.token=...``
+    from the caller); yield (base_url, token) once it answers; stop it afterwards. Its output goes to
+    ``log_path``."""
+    port, token = _free_port(), secrets.token_hex(16)
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command(port, token), cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited early:\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not answer within 120 s:\n{log_path.read_text()}")
+            time.sleep(0.5)
+        yield base, token
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
 def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str):
     """Run the learner's ``jupyter lab`` on ``root_dir``; yield (base_url, token); stop it afterwards.
 
     Its config, runtime files, IPython profile and workspaces live in
     ``scratch``, and its log in ``scratch/lab.log``.
     """
-    port, token = _free_port(), secrets.token_hex(16)
     env = dict(os.environ)
     env["PATH"] = str(pathlib.Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
                IPYTHONDIR=str(scratch / "ipython"))
     env.pop("NBGRADER_EXECUTION", None)
-    log_path = scratch / "lab.log"
-    with open(log_path, "w") as log:
+
+    def command(port, token):
         # the learner's lab, exactly as `make lab` starts it, plus test-only switches
-        process = subprocess.Popen(
-            [*lab_command(port, token, pathlib.Path(root_dir)), "--LabApp.expose_app_in_browser=True",
-             f"--LabApp.workspaces_dir={scratch / 'workspaces'}", *extra_args],
-            cwd=root_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"jupyter lab exited early:\n{log_path.read_text()}")
-                try:
-                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"jupyter lab did not answer within 120 s:\n{log_path.read_text()}")
-                time.sleep(0.5)
-            yield base, token
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        return [*lab_command(port, token, pathlib.Path(root_dir)), "--LabApp.expose_app_in_browser=True",
+                f"--LabApp.workspaces_dir={scratch / 'workspaces'}", *extra_args]
+    with _serving(command, root_dir, env, scratch / "lab.log") as served:
+        yield served
 
 
 @pytest.fixture(scope="session")
 def start_jupyterlab(needs_chromium):
     """``with start_jupyterlab(root_dir, scratch, *args) as (base_url, token): ...``"""
     return _jupyterlab
+
+
+@pytest.fixture(scope="session")
+def start_server():
+    """``with start_server(command, cwd, env, log_path) as (base_url, token): ...``, where
+    ``command(port, token)`` is the server's argv (see ``_serving``)."""
+    return _serving

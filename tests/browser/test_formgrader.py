@@ -15,10 +15,7 @@ because the notebook is our own) serves both tests:
 """
 
 import os
-import secrets
 import shutil
-import socket
-import subprocess
 import time
 import urllib.parse
 import urllib.request
@@ -66,43 +63,17 @@ def graded(tmp_path_factory, needs_chromium):
     return config, score
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def formgrader(graded, tmp_path_factory):
+def formgrader(graded, tmp_path_factory, start_server):
     config, _ = graded
     scratch = tmp_path_factory.mktemp("formgrader-lab")
-    port, token = _free_port(), secrets.token_hex(16)
     env = lab_environment(config)
     env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
                IPYTHONDIR=str(scratch / "ipython"))
     log_path = scratch / "lab.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(lab_command(config, port, token), cwd=config.CourseDirectory.root,
-                                   env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = "http://127.0.0.1:%d" % port
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log_path.read_text()
-            try:
-                with urllib.request.urlopen("%s/api/status?token=%s" % (base, token), timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.5)
+    with start_server(lambda port, token: lab_command(config, port, token), config.CourseDirectory.root,
+                      env, log_path) as (base, token):
         yield base, token, log_path
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 # what the instructor's lab serves MathJax from (jupyter_server_mathjax), not a CDN

@@ -34,9 +34,11 @@ WAIT_IDLE = """async (timeout) => {
         await new Promise((resolve) => setTimeout(resolve, 250));
     }
 }"""
-# Run every cell of the notebook in front and wait until they have run. The command finds its
+# Run every cell of the notebook in front and wait until the run ends. The command finds its
 # notebook through the notebook tracker, which may not have caught up with a page that has
-# just loaded: it then does nothing and returns nothing, and is asked again.
+# just loaded: it then does nothing and returns nothing, and is asked again. (Its true or false
+# is not a verdict on the cells: a run that meets a kernel still settling can say false. The
+# tests read the outputs.)
 RUN_ALL = """async (timeout) => {
     const app = window.jupyterapp;
     const panel = app.shell.currentWidget;
@@ -44,8 +46,7 @@ RUN_ALL = """async (timeout) => {
     for (;;) {
         app.shell.activateById(panel.id);
         const ran = await app.commands.execute('notebook:run-all-cells');
-        if (ran === true) return;
-        if (ran === false) throw new Error('a cell of ' + panel.context.path + ' failed');
+        if (ran !== undefined) return;
         if (Date.now() - started > timeout) throw new Error('run-all never started');
         await new Promise((resolve) => setTimeout(resolve, 500));
     }
