@@ -125,8 +125,9 @@ def outcome(config, student, assignment, root=None):
     return {test: scores[test] + (errors.get(test, ""),) for test in scores}, messages
 
 
-def plain_nbgrader(config, assignment, students, scratch):
-    """Grade ``students`` again with plain ``nbgrader autograde``, in a copy of the course at ``scratch``.
+def plain_nbgrader(config, students, scratch):
+    """Grade ``students`` ({assignment: [student]}) again with one plain ``nbgrader autograde "*"``
+    (every assignment with a submission), in a copy of the course at ``scratch``.
 
     Returns the copy's root. nbgrader reads the configuration from the current
     directory (autograder/); the root and the gradebook are moved to the copy
@@ -138,10 +139,11 @@ def plain_nbgrader(config, assignment, students, scratch):
         shutil.copytree(source / folder, root / folder, dirs_exist_ok=True)
     (root / "autograder" / "state").mkdir(parents=True, exist_ok=True)
     shutil.copy(source / "autograder" / "state" / "gradebook.db", root / "autograder" / "state" / "gradebook.db")
-    for student in students:
-        shutil.copytree(source / "autograder" / "state" / "submitted" / student / assignment,
-                        root / "autograder" / "state" / "submitted" / student / assignment)
-    command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--force",
+    for assignment, names in students.items():
+        for student in names:
+            shutil.copytree(source / "autograder" / "state" / "submitted" / student / assignment,
+                            root / "autograder" / "state" / "submitted" / student / assignment)
+    command = [sys.executable, "-m", "nbgrader", "autograde", "*", "--force",
                f"--CourseDirectory.root={root}",
                f"--CourseDirectory.db_url=sqlite:///{root / 'autograder' / 'state' / 'gradebook.db'}",
                f"--Exchange.root={root / 'autograder' / 'state' / 'exchange'}"]
