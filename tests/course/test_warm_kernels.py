@@ -14,6 +14,7 @@ import pytest
 from nbclient import NotebookClient
 
 from course_paths import COURSE
+from warm_kernels import running_zygote
 
 CHAPTER = COURSE / "02_names_and_objects.ipynb"
 # What the kernel's process looks like (first line), then its generators: unseeded,
@@ -51,17 +52,13 @@ def _scratch_lines(nb):
 
 
 @pytest.fixture(scope="module")
-def runs(warm_kernel_manager, monkeypatch_module):
-    monkeypatch_module.setenv("WARM_KERNEL_PROBE", "set after the zygote started")
+def runs(warm_kernel_manager):
+    """The chapter and the scratch cell in a fresh kernel and in a warm one; the scratch cell alone in another."""
     cells = nbformat.read(CHAPTER, as_version=4).cells + [nbformat.v4.new_code_cell(SCRATCH)]
-    return {"cold": _run(cells), "warm": _run(cells, warm_kernel_manager),
-            "warm again": _run(cells[-1:], warm_kernel_manager)}
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
     with pytest.MonkeyPatch.context() as patch:
-        yield patch
+        patch.setenv("WARM_KERNEL_PROBE", "set after the zygote started")
+        return {"cold": _run(cells), "warm": _run(cells, warm_kernel_manager),
+                "warm again": _run(cells[-1:], warm_kernel_manager)}
 
 
 def test_a_warm_kernel_prints_what_a_fresh_one_prints(runs):
@@ -114,9 +111,9 @@ def test_no_kernel_outlives_the_test_process(tmp_path):
 
 
 def test_kernels_shut_down_by_nbclient_are_gone(executed_notebooks, runs):
-    from warm_kernels import start_zygote
-
-    children = Path("/proc/%d/task/%d/children" % ((start_zygote().process.pid,) * 2))
+    zygote = running_zygote()
+    assert zygote is not None, "the zygote of this session died"
+    children = Path("/proc/%d/task/%d/children" % ((zygote.process.pid,) * 2))
     deadline = time.monotonic() + 10
     while children.read_text().split() and time.monotonic() < deadline:
         time.sleep(0.05)

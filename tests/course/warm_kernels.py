@@ -121,8 +121,6 @@ def _serve(requests, replies):
 
 def _become_kernel(request):
     """In the forked child: the state a fresh kernel process starts with, then ipykernel's app."""
-    from ipykernel.kernelapp import IPKernelApp
-
     os.setsid()  # as jupyter_client's start_new_session: interrupts go to this group
     _die_with_parent()
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -137,7 +135,8 @@ def _become_kernel(request):
     sys.modules["numpy"].random.seed()
     sys.modules["torch"].seed()
     # parent_handle's default was read from the zygote's environment when ipykernel was imported
-    app = IPKernelApp.instance(parent_handle=int(os.environ.get("JPY_PARENT_PID") or 0))
+    parent = int(os.environ.get("JPY_PARENT_PID") or 0)
+    app = sys.modules["ipykernel.kernelapp"].IPKernelApp.instance(parent_handle=parent)
     app.initialize(request["argv"])
     sys.modules["ipywidgets"].register_comm_target()
     app.start()
@@ -219,6 +218,10 @@ def start_zygote() -> Zygote:
     if _zygote is None or not _zygote.alive():
         _zygote = Zygote()
     return _zygote
+
+
+def running_zygote() -> Zygote | None:
+    return _zygote if _zygote is not None and _zygote.alive() else None
 
 
 def stop_zygote():
