@@ -4,7 +4,9 @@ Used by the tests (every chapter must execute without error and without
 unexplained warnings) and by ``tests/bench/bench_course.py`` (the course's
 total execution time).  Each notebook runs in its own fresh kernel, with the
 notebook's folder as the working directory; several run at once on separate
-kernels when ``workers`` > 1.
+kernels when ``workers`` > 1.  The tests pass a ``kernel_manager_class`` whose
+kernels are forked from a process that imported torch once
+(tests/course/warm_kernels.py); the default is nbclient's fresh kernel.
 """
 
 from __future__ import annotations
@@ -33,14 +35,17 @@ class Execution:
     error: str | None  # None when every cell ran
 
 
-def execute_notebook(path, timeout: int = 120) -> Execution:
+def execute_notebook(path, timeout: int = 120, kernel_manager_class=None) -> Execution:
+    """Run ``path`` in a new kernel; ``kernel_manager_class`` (nbclient's option) defaults to jupyter_client's."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
+    options = {} if kernel_manager_class is None else {"kernel_manager_class": kernel_manager_class}
     client = NotebookClient(
         nb,
         timeout=timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
+        **options,
     )
     start = time.perf_counter()
     error = None
@@ -51,10 +56,10 @@ def execute_notebook(path, timeout: int = 120) -> Execution:
     return Execution(path, nb, time.perf_counter() - start, error)
 
 
-def execute_all(paths, workers: int = 2, timeout: int = 120) -> dict[Path, Execution]:
+def execute_all(paths, workers: int = 2, timeout: int = 120, kernel_manager_class=None) -> dict[Path, Execution]:
     paths = [Path(p) for p in paths]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(lambda p: execute_notebook(p, timeout), paths)
+        results = pool.map(lambda p: execute_notebook(p, timeout, kernel_manager_class), paths)
         return {r.path: r for r in results}
 
 

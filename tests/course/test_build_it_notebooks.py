@@ -50,17 +50,17 @@ def test_unfilled_checks_say_not_written_yet(executed_notebooks, path):
 
 
 @pytest.fixture(scope="module")
-def filled_runs(tmp_path_factory):
-    """{path: (executed filled notebook, error or None, progress file)}: one kernel per chapter."""
+def filled_runs(tmp_path_factory, warm_kernel_manager):
+    """{path: (executed filled notebook, error or None, progress file)}: one (warm) kernel per chapter."""
     runs = {}
     for path in BUILD_IT_CHAPTERS:
         progress = tmp_path_factory.mktemp("progress") / "progress.json"
         nb = filled(nbformat.read(path, as_version=4))
-        client = NotebookClient(nb, timeout=120, kernel_name="python3",
+        client = NotebookClient(nb, timeout=120, kernel_name="python3", kernel_manager_class=warm_kernel_manager,
                                 resources={"metadata": {"path": str(path.parent)}})
         client.km = client.create_kernel_manager()
         error = None
-        with pytest.MonkeyPatch.context() as patch:
+        with pytest.MonkeyPatch.context() as patch:  # the kernel gets the environment of its launch
             patch.setenv("COURSEBOOK_PROGRESS", str(progress))
             try:
                 client.execute()
