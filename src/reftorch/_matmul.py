@@ -18,12 +18,26 @@ from .autograd.graph import Node, any_requires_grad
 from .autograd.inference_mode import plain_kernel_writes
 
 
+def column_major(x):
+    """Whether a matrix is laid out column by column, as ``w.t()`` of a row-major ``w`` is."""
+    return x.dim() == 2 and x._stride[0] == 1 and x._stride[1] == x._size[0]
+
+
+def product_grad(values, x, was_column_major):
+    """A matrix product's gradient for its input ``x``: new memory, row-major, or column-major
+    if ``x`` was when the product ran (torch then computes it transposed, so a Linear's
+    ``weight.t()`` gets a gradient whose ``.t()`` is row-major like the weight)."""
+    strides = (1, x._size[0]) if was_column_major else None
+    return Tensor._from_values(values, x._dtype, x.device, strides)
+
+
 class _ProductBackward(Node):
     """d(a @ b)/da = grad @ b^T and d(a @ b)/db = a^T @ grad."""
 
     def __init__(self, a, b):
         super().__init__(a, b)
         self.a, self.b = a, b
+        self.layouts = (column_major(a), column_major(b))
         self.saved_b = self.save(b) if self.needs_input_grad(0) else None
         self.saved_a = self.save(a) if self.needs_input_grad(1) else None
 
@@ -31,14 +45,10 @@ class _ProductBackward(Node):
         g = grad._elements()
         grads = [None, None]
         if self.saved_b is not None:
-            grads[0] = self._wrap(self.a, self.grad_a(g, self.saved_b.unpack()._elements()))
+            grads[0] = product_grad(self.grad_a(g, self.saved_b.unpack()._elements()), self.a, self.layouts[0])
         if self.saved_a is not None:
-            grads[1] = self._wrap(self.b, self.grad_b(g, self.saved_a.unpack()._elements()))
+            grads[1] = product_grad(self.grad_b(g, self.saved_a.unpack()._elements()), self.b, self.layouts[1])
         return tuple(grads)
-
-    @staticmethod
-    def _wrap(x, values):
-        return Tensor._from_values(values, x._dtype, x.device)
 
 
 class MmBackward0(_ProductBackward):

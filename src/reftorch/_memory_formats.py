@@ -54,3 +54,12 @@ def is_contiguous(self, *args, memory_format=contiguous_format):
                 return False
             expected *= self._size[d]
     return True
+
+
+def obeys_layout_contract(grad, variable):
+    """Whether a gradient may become ``variable.grad`` as it is, without a copy (autograd's
+    AccumulateGrad asks): it must be in the leaf's layout if the leaf is dense (a dimension of
+    size 1 may have any stride but 0), else row-major."""
+    if not _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
+        return grad._stride == _strides.contiguous_strides(grad._size)
+    return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))

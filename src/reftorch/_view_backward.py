@@ -3,7 +3,8 @@
 A view picks some elements of its input, so the input's gradient is zero
 everywhere except at those elements, which get the view's gradient. Views that
 only reshape (``view``, ``unsqueeze``, ``squeeze``) just reshape the gradient
-back; ``t``/``transpose``/``permute`` transpose it back; ``expand`` used one
+back; ``t``/``transpose``/``permute`` hand on a transposed *view* of it, as torch
+does (so a leaf's ``.grad`` is then a copy in the leaf's layout); ``expand`` used one
 element many times, so its gradient is the sum.
 """
 
@@ -70,7 +71,9 @@ class TransposeBackward0(_ViewNode):
         self.dims = (dim0, dim1)
 
     def apply(self, grad):
-        return (_wrap(np.swapaxes(grad._elements(), *self.dims), grad),)
+        # a view of the gradient, as torch hands on (the leaf's AccumulateGrad then copies it
+        # into the leaf's own layout)
+        return (grad.transpose(*self.dims),)
 
 
 class TBackward0(TransposeBackward0):
@@ -83,7 +86,7 @@ class PermuteBackward0(_ViewNode):
         self.dims = dims
 
     def apply(self, grad):
-        return (_wrap(np.transpose(grad._elements(), np.argsort(self.dims)), grad),)
+        return (grad.permute(*np.argsort(self.dims).tolist()),)
 
 
 class ExpandBackward0(_ViewNode):

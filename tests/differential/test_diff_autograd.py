@@ -568,6 +568,32 @@ def test_the_first_grad_is_handed_over_copied_or_cloned_and_its_version_says_whi
     )
 
 
+def test_view_backwards_hand_on_views_and_the_leaf_takes_one_only_in_its_own_layout():
+    # t/transpose/permute hand on a transposed view of the gradient. AccumulateGrad keeps it
+    # only when its strides are the leaf's (a size-1 dimension's stride does not count): then
+    # .grad is the view itself, sharing memory with the gradient it came from.
+    assert_same(
+        """
+        cases = {
+            "t of a 2x3": ((2, 3), lambda x: x.t()),
+            "transpose of a 2x3": ((2, 3), lambda x: x.transpose(0, 1)),
+            "permute of a 2x3x4": ((2, 3, 4), lambda x: x.permute(2, 0, 1)),
+            "t of a 1x3": ((1, 3), lambda x: x.t()),
+            "t of a 3x1": ((3, 1), lambda x: x.t()),
+        }
+        for name, (shape, op) in cases.items():
+            x = torch.zeros(shape).requires_grad_()
+            (op(x) * 1).backward(torch.ones(op(x).shape))
+            print(name, "made:", x.grad.stride(), x.grad._version)
+            x = torch.zeros(shape).requires_grad_()
+            g = torch.ones(op(x).shape)
+            op(x).backward(g)
+            g.add_(1)
+            print(name, "the caller's:", x.grad.stride(), x.grad._version, x.grad)
+        """
+    )
+
+
 def test_a_retained_grad_is_a_contiguous_clone_then_a_new_sum_each_backward():
     assert_same(
         """

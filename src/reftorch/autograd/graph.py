@@ -18,6 +18,7 @@ tensor remembers its version; see ``SavedTensor``.
 """
 
 from .. import _messages, _strides
+from .._memory_formats import obeys_layout_contract
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .grad_mode import is_grad_enabled
 from .inference_mode import is_inference_mode_enabled
@@ -93,8 +94,8 @@ def accumulate_grad(variable, grad, steal=False):
     if variable._grad is None:
         dense = _strides.is_non_overlapping_and_dense(variable._size, variable._stride)
         strides = variable._stride if dense else _strides.contiguous_strides(variable._size)
-        if steal and grad._stride == strides:
-            variable._grad = grad
+        if steal and obeys_layout_contract(grad, variable):
+            variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
         else:
             variable._grad = _tensor.Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
             if dense:

@@ -9,6 +9,7 @@ import math
 from .. import _messages, _random
 from .._factories import empty
 from .._math import sum_to_shape
+from .._matmul import column_major, product_grad
 from .._tensor import Tensor
 from ..autograd.graph import Node, any_requires_grad
 from .module import Module
@@ -21,16 +22,18 @@ class AddmmBackward0(Node):
     def __init__(self, bias, x, w):
         super().__init__(bias, x, w)
         self.bias, self.x, self.w = bias, x, w
+        self.layouts = (column_major(x), column_major(w))
         self.saved_x = self.save(x) if self.needs_input_grad(2) else None
         self.saved_w = self.save(w) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
         g = grad._elements()
-        wrap = lambda like, v: Tensor._from_values(v, like._dtype, like.device)  # noqa: E731
+        bias = self.bias
         return (
-            wrap(self.bias, sum_to_shape(g, self.bias._size)) if self.needs_input_grad(0) else None,
-            wrap(self.x, g @ self.saved_w.unpack()._elements().T) if self.saved_w else None,
-            wrap(self.w, self.saved_x.unpack()._elements().T @ g) if self.saved_x else None,
+            Tensor._from_values(sum_to_shape(g, bias._size), bias._dtype, bias.device)
+            if self.needs_input_grad(0) else None,
+            product_grad(g @ self.saved_w.unpack()._elements().T, self.x, self.layouts[0]) if self.saved_w else None,
+            product_grad(self.saved_x.unpack()._elements().T @ g, self.w, self.layouts[1]) if self.saved_x else None,
         )
 
 
