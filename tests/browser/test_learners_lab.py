@@ -51,6 +51,24 @@ RUN_ALL = """async (timeout) => {
         await new Promise((resolve) => setTimeout(resolve, 500));
     }
 }"""
+
+
+def _run_until(page, shown, attempts=4):
+    """Run the notebook in front until ``shown`` (a locator) is visible. A run that meets a
+    kernel still settling can end without running the cells (seen on a machine busy grading):
+    then it is run again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only once chromium is known
+
+    for attempt in range(attempts):
+        page.evaluate(RUN_ALL, 120_000)
+        try:
+            shown.wait_for(timeout=45_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
+
+
 DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
 
 
@@ -171,17 +189,15 @@ def test_a_build_it_cell_filled_and_checked_shows_as_done_in_the_index(learners_
     try:
         _open(page, base, token, "03_storage_strides_views.ipynb")
         page.wait_for_function(FILL_STUB, arg=answer, timeout=30_000)
-        page.evaluate(RUN_ALL, 120_000)
-        page.get_by_text("All 6 cases pass: contiguous_strides is done.").wait_for(timeout=180_000)
+        _run_until(page, page.get_by_text("All 6 cases pass: contiguous_strides is done."))
         page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
         page.get_by_role("button", name="Discard").click(timeout=10_000)
 
         recorded = json.loads((root / "course" / ".progress.json").read_text())
         assert "contiguous_strides" in recorded["pieces"], recorded
         _open(page, base, token, "00_index.ipynb")
-        page.evaluate(RUN_ALL, 120_000)
         row = page.locator(".coursebook-progress tr", has_text="contiguous_strides")
-        row.get_by_text("done").wait_for(timeout=30_000)
+        _run_until(page, row.get_by_text("done"))
         assert page.locator(".coursebook-progress tr", has_text="is_contiguous").get_by_text("done").count() == 0
         page.screenshot(path=str(ARTIFACTS / "learners-lab-progress.png"), full_page=True)
     finally:
