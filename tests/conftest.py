@@ -131,8 +131,8 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def _serving(command, cwd, env, log_path: pathlib.Path):
-    """Run a Jupyter server ``command`` (it must take ``--port={port}`` and ``--IdentityProvider.token=...``
-    from the caller); yield (base_url, token) once it answers; stop it afterwards. Its output goes to
+    """Run the Jupyter server whose argv ``command(port, token)`` builds, on a free port with a new
+    token; yield (base_url, token) once it answers; stop it afterwards. Its output goes to
     ``log_path``."""
     port, token = _free_port(), secrets.token_hex(16)
     with open(log_path, "w") as log:
