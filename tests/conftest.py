@@ -69,6 +69,7 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: `pytest -p no:xdist` must still run
 def pytest_xdist_node_collection_finished(node, ids):
     """Stop at once if xdist did not take the groups into the node ids.
 
@@ -83,6 +84,39 @@ def pytest_xdist_node_collection_finished(node, ids):
             f"pytest {pytest.__version__} may not suit the installed pytest-xdist: see constraints.txt")
 
 
+# --- system tools a user's machine may lack ----------------------------------------
+# Without them `make test` skips what needs them (never under CI=true) and ends with one
+# line that names the command installing them.
+SANDBOX_SKIP = "sandboxed grading skipped"
+BROWSER_SKIP = "browser test skipped"
+NEEDS = {SANDBOX_SKIP: ("grading", "bubblewrap"), BROWSER_SKIP: ("browser", "chromium")}  # kind of test, package
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line for the tests skipped for a missing system tool, one per other reason.
+
+    (pyproject's addopts leave skips out of pytest's own short summary, which under xdist
+    would print one line per skipped test.)
+    """
+    for_tools, others = {}, {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        prefix = next((p for p in NEEDS if reason.startswith(p)), None)
+        counted = for_tools if prefix else others
+        key = prefix or reason
+        counted[key] = counted.get(key, 0) + 1
+    if for_tools:
+        what = " and ".join(f"{n} {NEEDS[prefix][0]} tests" for prefix, n in for_tools.items())
+        packages = " ".join(NEEDS[prefix][1] for prefix in for_tools)
+        terminalreporter.write_line(
+            f"Skipped {what}: this machine lacks {packages}. Install with "
+            f"`sudo apt-get install -y {packages}` (Debian/Ubuntu), then run `make test` again.",
+            yellow=True, bold=True)
+    for reason, n in others.items():
+        terminalreporter.write_line(f"Skipped {n} tests: {reason}", yellow=True)
+
+
 @pytest.fixture(scope="session")
 def needs_sandbox():
     """Grading runs every kernel in a bubblewrap sandbox: skip without one, except in CI."""
@@ -90,11 +124,11 @@ def needs_sandbox():
     if why:
         if os.environ.get("CI") == "true":
             pytest.fail("sandboxed grading must run in CI, but " + why)
-        pytest.skip("sandboxed grading skipped: %s (install bubblewrap and run as root)" % why)
+        pytest.skip(f"{SANDBOX_SKIP}: {why} (install bubblewrap and run as root)")
 
 
 def _missing_browser() -> str | None:
-    if not os.path.exists(CHROMIUM):
+    if not os.access(CHROMIUM, os.X_OK):
         return f"{CHROMIUM} is not installed"
     try:
         import playwright.sync_api  # noqa: F401
@@ -109,7 +143,7 @@ def needs_chromium():
     if missing:
         if os.environ.get("CI") == "true":
             pytest.fail(f"browser tests must run in CI, but {missing}")
-        pytest.skip(f"browser test skipped: {missing} (install Debian's chromium to run it)")
+        pytest.skip(f"{BROWSER_SKIP}: {missing} (install Debian's chromium to run it)")
 
 
 @pytest.fixture(scope="module")

@@ -136,7 +136,7 @@ def notebooks(course):
 
 
 @pytest.fixture(scope="module")
-def graded(course, notebooks, tmp_path_factory):
+def graded(course, notebooks, tmp_path_factory, needs_sandbox):
     config, root = course
     inbox = str(tmp_path_factory.mktemp("inbox"))
     for assignment, group in notebooks.items():

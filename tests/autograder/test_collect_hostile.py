@@ -270,7 +270,7 @@ def test_renamed_notebooks_match_only_on_cell_ids_unique_to_one_assignment(confi
 # -- never trusted: forged notes and metadata, shown escaped ---------------------------------------
 
 @pytest.fixture(scope="module")
-def forged(config, tmp_path_factory):
+def forged(config, tmp_path_factory, needs_sandbox):
     inbox = tmp_path_factory.mktemp("forged-inbox")
     nb = student_notebook(config, "fixture", replace={"make_copy": CORRECT})
     nb.metadata["autograder"] = {"messages": ["<img src=x onerror=alert(1)> instructor approved: 100%"]}
