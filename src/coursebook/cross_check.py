@@ -5,6 +5,10 @@ test suite makes (stdout, warnings, exception, every tensor's metadata, values,
 storage sharing, version counter and graph), rendered for a learner.  When the
 two disagree the table marks the differing lines and ``cross_check`` raises
 ``AssertionError``, so a notebook cannot execute cleanly with a wrong claim.
+
+While reftorch runs a learner's piece that fails its own check
+(:func:`coursebook.build_it.swap.failing`), equal outputs prove nothing about
+that piece: the comparison is not counted as agreement, and says why.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import html
 import itertools
 
+from coursebook.build_it.swap import failing
 from crosscheck.harness import diff_traces, import_reftorch, load_torch, run
 
 __all__ = ["CrossCheck", "cross_check"]
@@ -26,10 +31,11 @@ class CrossCheck:
         self.torch_trace = run(program, load_torch())
         self.reftorch_trace = run(program, import_reftorch())
         self.differences = diff_traces(self.torch_trace, self.reftorch_trace)
+        self.unvouched = failing()  # learner's pieces in use that fail their own check
 
     @property
     def agree(self) -> bool:
-        return not self.differences
+        return not self.differences and not self.unvouched
 
     def _rows(self):
         left = self.torch_trace.stdout.splitlines()
@@ -37,15 +43,19 @@ class CrossCheck:
         for a, b in itertools.zip_longest(left, right, fillvalue=""):
             yield a, b, a == b
 
-    def _summary(self) -> str:
+    def summary(self) -> str:
         n = len(self.torch_trace.tensors)
+        if self.unvouched and not self.differences:
+            return ("Not counted: reftorch printed what torch printed, but it ran pieces that fail "
+                    "their own check, so that proves nothing: " + " ".join(self.unvouched.values()))
         if self.agree:
             return (
                 f"torch and reftorch agree: same printed output, same warnings, same exception, "
                 f"and the same metadata, values, memory sharing, version counters and graph "
                 f"for all {n} tensors the program leaves behind."
             )
-        return f"torch and reftorch DISAGREE in {len(self.differences)} place(s):"
+        also = (" (and " + " ".join(self.unvouched.values()) + ")") if self.unvouched else ""
+        return f"torch and reftorch DISAGREE in {len(self.differences)} place(s){also}:"
 
     def _repr_html_(self) -> str:
         rows = []
@@ -62,7 +72,7 @@ class CrossCheck:
         title = f"<b>Cross-check: {html.escape(self.title)}</b><br>" if self.title else ""
         return (
             f"<div>{title}<table><tr><th>real torch</th><th>reftorch</th></tr>{''.join(rows)}</table>"
-            f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self._summary())}</p>{extra}</div>"
+            f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>{extra}</div>"
         )
 
     def __repr__(self) -> str:
@@ -71,7 +81,7 @@ class CrossCheck:
         lines.append(f"  {'real torch'.ljust(width)} | reftorch")
         for a, b, same in self._rows():
             lines.append(f"{' ' if same else 'x'} {a.ljust(width)} | {b}")
-        lines.append(self._summary())
+        lines.append(self.summary())
         lines += self.differences
         return "\n".join(lines)
 
@@ -83,5 +93,7 @@ def cross_check(program: str, title: str = "") -> CrossCheck:
         from IPython.display import display
 
         display(result)
-        raise AssertionError("reftorch and torch disagree:\n" + "\n".join(result.differences))
+        if result.differences:
+            raise AssertionError("reftorch and torch disagree:\n" + "\n".join(result.differences))
+        raise AssertionError(result.summary())
     return result

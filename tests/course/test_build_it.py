@@ -222,6 +222,33 @@ def test_use_mine_skips_an_unwritten_stub():
     assert "not written yet" in repr(switch)
 
 
+def test_use_mine_warns_about_a_failing_piece_and_the_cross_check_does_not_vouch_for_it():
+    """A wrong is_non_overlapping_and_dense that leaves chapter 08's key cells green must not make
+    the chapter's cross-check say that torch and reftorch agree."""
+    dense = piece("is_non_overlapping_and_dense")
+    wrong = next(w for w in dense.wrong if not w.breaks)
+    failing_cases = [f"{dense.name}{r.case.label}" for r in check(dense.name, wrong.fn).results if not r.ok]
+    assert failing_cases
+    with pytest.warns(UserWarning, match=f"fails {len(failing_cases)} of its {len(dense.cases)} cases"):
+        switch = use_mine(**{dense.name: wrong.fn})
+    assert all(case in repr(switch) for case in failing_cases), repr(switch)
+    result = CrossCheck(_key_program(dense.chapter))
+    assert not result.differences, "this wrong piece was meant to keep the key cells green"
+    assert not result.agree
+    assert "agree" not in repr(result).lower() and "agree" not in result._repr_html_().lower()
+    assert failing_cases[0] in repr(result)
+    use_reference(dense.name)
+    assert CrossCheck(_key_program(dense.chapter)).agree
+
+
+def test_a_piece_done_earlier_is_not_done_after_a_wrong_rewrite(private_progress):
+    dense = piece("is_non_overlapping_and_dense")
+    assert check(_copy(dense.reference)).passed
+    assert dense.name in progress_table().done
+    assert not check(dense.name, dense.wrong[0].fn).passed
+    assert dense.name not in progress_table().done
+
+
 def test_use_mine_refuses_an_unknown_piece():
     with pytest.raises(LookupError, match="no build-it piece is called 'strides'"):
         use_mine(strides=lambda shape: shape)

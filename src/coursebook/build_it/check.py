@@ -197,7 +197,8 @@ def check(name_or_fn, fn=None) -> Report:
     """Check a build-it piece: ``check(my_contiguous_strides)`` or ``check("contiguous_strides", fn)``.
 
     Shows one line per case; never raises.  A full pass is saved in the
-    progress file, so the index shows the piece as done.
+    progress file, so the index shows the piece as done; a failing check of a
+    piece marked done (a later rewrite broke it) takes the mark away.
     """
     if fn is None:
         fn = name_or_fn
@@ -205,4 +206,6 @@ def check(name_or_fn, fn=None) -> Report:
     report = run_battery(fn, piece)
     if report.passed:
         report.note = progress.record_piece(piece.name, piece.chapter)
+    elif report.status == FAILED:
+        report.note = progress.forget_piece(piece.name)
     return report

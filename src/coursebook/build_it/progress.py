@@ -20,7 +20,7 @@ from pathlib import Path
 
 from coursebook.build_it.registry import pieces
 
-__all__ = ["progress_path", "load", "record_piece", "record_exercise", "progress_table"]
+__all__ = ["progress_path", "load", "record_piece", "forget_piece", "record_exercise", "progress_table"]
 
 PROGRESS_ENV = "COURSEBOOK_PROGRESS"
 
@@ -68,6 +68,14 @@ def record_piece(name: str, chapter: str) -> str:
     """Mark a build-it piece done."""
     data = load()
     data["pieces"][name] = {"chapter": chapter, "passed": _now()}
+    return _save(data)
+
+
+def forget_piece(name: str) -> str:
+    """A piece whose check fails again (a later rewrite broke it) is no longer done."""
+    data = load()
+    if data["pieces"].pop(name, None) is None:
+        return ""
     return _save(data)
 
 

@@ -28,18 +28,25 @@ once and never reloads it; should reftorch be reloaded anyway, call
 
 A stub that is not written yet (it raises ``NotImplementedError`` on its
 first case) is not switched in: the chapter keeps running on reftorch's own.
+
+A piece that fails some of its own cases is switched in (a wrong piece that
+turns the chapter's cross-check red teaches something too), but loudly: a
+``UserWarning`` and the switch's text name the failing cases, and while it is
+in use every cross-check says it vouches for nothing (:func:`failing`).
 """
 
 from __future__ import annotations
 
 import sys
+import warnings
 
-from coursebook.build_it.check import NOT_WRITTEN, run_battery
+from coursebook.build_it.check import FAILED, NOT_WRITTEN, Report, run_battery
 from coursebook.build_it.registry import piece as find_piece
 
-__all__ = ["use_mine", "use_reference", "active", "Switch"]
+__all__ = ["use_mine", "use_reference", "active", "failing", "Switch"]
 
 _ACTIVE: dict[str, object] = {}  # piece name -> the learner's function in use
+_FAILING: dict[str, Report] = {}  # piece name -> the failing check of the learner's function in use
 
 
 def _reftorch_modules():
@@ -115,9 +122,10 @@ def _replace(old, new) -> int:
 class Switch:
     """What ``use_mine`` did; as a context manager it switches back on exit."""
 
-    def __init__(self, switched: dict[str, int], skipped: list[str]):
+    def __init__(self, switched: dict[str, int], skipped: list[str], failing: dict[str, Report] | None = None):
         self.switched = switched  # piece name -> number of places
         self.skipped = skipped
+        self.failing = failing or {}  # piece name -> its failing check, for the pieces switched in anyway
 
     def __enter__(self):
         return self
@@ -130,6 +138,8 @@ class Switch:
         lines = []
         for name, places in self.switched.items():
             lines.append(f"reftorch now runs your {name} ({places} place(s) in the package use it).")
+            if name in self.failing:
+                lines.append("WARNING: " + failing_text(name, self.failing[name]))
         for name in self.skipped:
             lines.append(f"your {name} is not written yet: reftorch keeps its own.")
         if self.switched:
@@ -137,20 +147,36 @@ class Switch:
         return "\n".join(lines)
 
 
+def failing_text(name: str, report: Report) -> str:
+    """What is wrong with a failing piece in use, naming its failing cases."""
+    cases = [f"{name}{r.case.label}" for r in report.results if not r.ok]
+    return (f"your {name} fails {len(cases)} of its {len(report.results)} cases ({', '.join(cases)}). "
+            f"reftorch runs it anyway, so no cross-check vouches for it until check(my_{name}) passes "
+            f"or use_reference({name!r}) switches back.")
+
+
 def use_mine(**functions) -> Switch:
-    """Switch the learner's pieces in: ``use_mine(contiguous_strides=my_contiguous_strides)``."""
-    switched, skipped = {}, []
+    """Switch the learner's pieces in: ``use_mine(contiguous_strides=my_contiguous_strides)``.
+
+    A piece failing some of its cases is switched in with a warning naming them.
+    """
+    switched, skipped, failed = {}, [], {}
     for name, fn in functions.items():
         piece = find_piece(name)
         if not callable(fn):
             raise TypeError(f"use_mine({name}=...) needs a function, got {type(fn).__name__}")
-        if run_battery(fn, piece).status == NOT_WRITTEN:
+        report = run_battery(fn, piece)
+        if report.status == NOT_WRITTEN:
             skipped.append(name)
             continue
         current = _ACTIVE.get(name, piece.reference)
         switched[name] = _replace(current, fn)
         _ACTIVE[name] = fn
-    return Switch(switched, skipped)
+        _FAILING.pop(name, None)
+        if report.status == FAILED:
+            failed[name] = _FAILING[name] = report
+            warnings.warn(failing_text(name, report), UserWarning, stacklevel=2)
+    return Switch(switched, skipped, failed)
 
 
 def use_reference(*names) -> str:
@@ -158,9 +184,15 @@ def use_reference(*names) -> str:
     for name in names or list(_ACTIVE):
         if name in _ACTIVE:
             _replace(_ACTIVE.pop(name), find_piece(name).reference)
+            _FAILING.pop(name, None)
     return "reftorch runs its own pieces again."
 
 
 def active() -> dict[str, object]:
     """The learner's functions now in use, by piece name."""
     return dict(_ACTIVE)
+
+
+def failing() -> dict[str, str]:
+    """The learner's pieces in use that fail their own check: {piece name: what fails}."""
+    return {name: failing_text(name, report) for name, report in _FAILING.items()}
