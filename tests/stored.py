@@ -51,6 +51,19 @@ def stored_notebook(path):
     return nbformat.reads(stored_bytes(path).decode("utf-8"), as_version=4)
 
 
+def stored_files(folder):
+    """The names of the files git tracks directly in ``folder`` (what a release holds), else those on disk.
+
+    A learner's lab leaves ``.ipynb_checkpoints`` and other untracked files beside the notebooks.
+    """
+    folder = Path(folder).resolve()
+    if not IN_GIT:
+        return sorted(p.name for p in folder.iterdir())
+    done = subprocess.run(["git", "-C", str(REPO), "ls-files", "--", folder.relative_to(REPO).as_posix()],
+                          capture_output=True, text=True, check=True)
+    return sorted({Path(line).relative_to(folder.relative_to(REPO)).parts[0] for line in done.stdout.splitlines()})
+
+
 def stored_tree(destination, ignore=None):
     """A copy of the repository as git holds it (Binder builds from git too).
 

@@ -35,10 +35,11 @@ class Execution:
     error: str | None  # None when every cell ran
 
 
-def execute_notebook(path, timeout: int = 120, kernel_manager_class=None) -> Execution:
-    """Run ``path`` in a new kernel; ``kernel_manager_class`` (nbclient's option) defaults to jupyter_client's."""
+def execute_notebook(path, timeout: int = 120, kernel_manager_class=None, read=None) -> Execution:
+    """Run ``path`` in a new kernel, in its folder; ``kernel_manager_class`` (nbclient's option)
+    defaults to jupyter_client's; ``read(path)`` gives the notebook to run (the file by default)."""
     path = Path(path)
-    nb = nbformat.read(path, as_version=4)
+    nb = read(path) if read else nbformat.read(path, as_version=4)
     options = {} if kernel_manager_class is None else {"kernel_manager_class": kernel_manager_class}
     client = NotebookClient(
         nb,
@@ -56,10 +57,11 @@ def execute_notebook(path, timeout: int = 120, kernel_manager_class=None) -> Exe
     return Execution(path, nb, time.perf_counter() - start, error)
 
 
-def execute_all(paths, workers: int = 2, timeout: int = 120, kernel_manager_class=None) -> dict[Path, Execution]:
+def execute_all(paths, workers: int = 2, timeout: int = 120, kernel_manager_class=None,
+                read=None) -> dict[Path, Execution]:
     paths = [Path(p) for p in paths]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(lambda p: execute_notebook(p, timeout, kernel_manager_class), paths)
+        results = pool.map(lambda p: execute_notebook(p, timeout, kernel_manager_class, read), paths)
         return {r.path: r for r in results}
 
 

@@ -18,6 +18,8 @@ import textwrap
 
 from coursebook.build_it.registry import pieces
 from coursebook.source import Source
+from course_paths import CHAPTERS
+from stored import stored_notebook
 
 
 def _parse(source: str):
@@ -39,6 +41,11 @@ def stubs(nb) -> dict[str, int]:
                 if raises:
                     found[by_stub[node.name]] = index
     return found
+
+
+def build_it_chapters():
+    """The chapters with build-it stubs, as committed (a learner may have filled the ones on disk)."""
+    return [p for p in CHAPTERS if stubs(stored_notebook(p))]
 
 
 def check_cells(nb) -> dict[str, int]:

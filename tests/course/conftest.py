@@ -1,11 +1,19 @@
-"""Execute every course notebook once per test session (two kernels at a time), in warm kernels."""
+"""Execute every course notebook once per test session (two kernels at a time), in warm kernels.
+
+The notebooks run are git's copies (tests/stored.py): a learner who filled the
+stubs and saved the chapters in place does not change what the tests see.
+"""
 
 from __future__ import annotations
 
 import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
+from build_it_cells import build_it_chapters, filled
 from coursebook.execution import execute_all
 from course_paths import NOTEBOOKS
+from stored import stored_notebook
 from warm_kernels import WarmKernelManager, start_zygote, stop_zygote
 
 
@@ -23,4 +31,26 @@ def warm_kernel_manager():
 @pytest.fixture(scope="session")
 def executed_notebooks(warm_kernel_manager):
     """{Path: coursebook.execution.Execution} for every notebook in course/."""
-    return execute_all(NOTEBOOKS, workers=2, kernel_manager_class=warm_kernel_manager)
+    return execute_all(NOTEBOOKS, workers=2, kernel_manager_class=warm_kernel_manager, read=stored_notebook)
+
+
+@pytest.fixture(scope="session")
+def filled_runs(tmp_path_factory, warm_kernel_manager):
+    """{path: (executed notebook with every stub filled with the reference, error or None, progress
+    file)}: one (warm) kernel per build-it chapter."""
+    runs = {}
+    for path in build_it_chapters():
+        progress = tmp_path_factory.mktemp("progress") / "progress.json"
+        nb = filled(stored_notebook(path))
+        client = NotebookClient(nb, timeout=120, kernel_name="python3", kernel_manager_class=warm_kernel_manager,
+                                resources={"metadata": {"path": str(path.parent)}})
+        client.km = client.create_kernel_manager()
+        error = None
+        with pytest.MonkeyPatch.context() as patch:  # the kernel gets the environment of its launch
+            patch.setenv("COURSEBOOK_PROGRESS", str(progress))
+            try:
+                client.execute()
+            except CellExecutionError as exc:
+                error = str(exc)
+        runs[path] = (nb, error, progress)
+    return runs

@@ -2,7 +2,8 @@
 
 Unfilled, as ``executed_notebooks`` runs them (shared with test_notebooks.py),
 every check cell says "not written yet" and the chapter still executes.
-Filled with the reference answers (``build_it_cells.filled``: the source that
+Both are git's copies of the chapters (tests/stored.py), run by the fixtures of
+conftest.py. Filled with the reference answers (``build_it_cells.filled``: the source that
 ``reveal`` shows, in place of the stub's ``def``), every check passes and the
 chapter, including any ``use_mine`` cell and its final cross-check, still
 executes without an error.
@@ -12,16 +13,14 @@ from __future__ import annotations
 
 import json
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
 
-from build_it_cells import check_cells, filled, stubs
+from build_it_cells import build_it_chapters, check_cells, stubs
 from coursebook.build_it.registry import pieces
 from course_paths import CHAPTERS
+from stored import stored_notebook
 
-BUILD_IT_CHAPTERS = [p for p in CHAPTERS if stubs(nbformat.read(p, as_version=4))]
+BUILD_IT_CHAPTERS = build_it_chapters()
 
 
 def _text(cell) -> str:
@@ -30,7 +29,7 @@ def _text(cell) -> str:
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_every_piece_of_a_chapter_has_a_stub_a_check_and_a_reveal(path):
-    nb = nbformat.read(path, as_version=4)
+    nb = stored_notebook(path)
     registered = {p.name for p in pieces(path.name[:2])}
     found_stubs, found_checks = stubs(nb), check_cells(nb)
     assert set(found_stubs) == registered, f"{path.name}: stubs {set(found_stubs)}, pieces {registered}"
@@ -47,27 +46,6 @@ def test_unfilled_checks_say_not_written_yet(executed_notebooks, path):
     for name, index in check_cells(nb).items():
         text = _text(nb.cells[index])
         assert f"build it: {name} is not written yet" in text, f"{path.name} cell {index}: {text!r}"
-
-
-@pytest.fixture(scope="module")
-def filled_runs(tmp_path_factory, warm_kernel_manager):
-    """{path: (executed filled notebook, error or None, progress file)}: one (warm) kernel per chapter."""
-    runs = {}
-    for path in BUILD_IT_CHAPTERS:
-        progress = tmp_path_factory.mktemp("progress") / "progress.json"
-        nb = filled(nbformat.read(path, as_version=4))
-        client = NotebookClient(nb, timeout=120, kernel_name="python3", kernel_manager_class=warm_kernel_manager,
-                                resources={"metadata": {"path": str(path.parent)}})
-        client.km = client.create_kernel_manager()
-        error = None
-        with pytest.MonkeyPatch.context() as patch:  # the kernel gets the environment of its launch
-            patch.setenv("COURSEBOOK_PROGRESS", str(progress))
-            try:
-                client.execute()
-            except CellExecutionError as exc:
-                error = str(exc)
-        runs[path] = (nb, error, progress)
-    return runs
 
 
 @pytest.mark.parametrize("path", BUILD_IT_CHAPTERS, ids=lambda p: p.name)

@@ -1,13 +1,16 @@
-"""A learner runs every chapter, saves it with its outputs, solves an exercise: `make test` stays green.
+"""A learner works through the whole course in their clone: `make test` stays green there.
 
-The checks of how notebooks are stored read git's copy (tests/stored.py).
-This test proves it on a clone: the executed chapters are saved over the
-clone's course/, a solution is saved over one of its exercises, and the
-storage checks are run there. They must pass, and they must still fail once
-the outputs are staged in git, which is what they are for.
+The learner fills every build-it stub (with the reference answer), runs every
+chapter and every exercise (answers written in, self-check run) and saves them
+in place, and JupyterLab leaves ``.ipynb_checkpoints`` folders beside them.
+The tests that read the course's files read git's copies (tests/stored.py), so
+in that clone the storage checks, the course checks and the release checks
+must still pass. The storage checks must still fail once the outputs are
+staged in git, which is what they are for.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,52 +18,114 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbclient import NotebookClient
 
+from build_it_cells import build_it_chapters
 from course_paths import NOTEBOOKS
 
 REPO = Path(__file__).resolve().parents[2]
+ASSIGNMENTS = sorted(p.name for p in (REPO / "exercises").iterdir() if (p / f"{p.name}.ipynb").exists())
 STORAGE_CHECKS = [
     "tests/course/test_notebooks.py::test_notebook_is_committed_clean",
     "tests/exercises/test_solutions.py::test_notebooks_are_committed_without_outputs",
 ]
+# the checks run in the learner's clone: storage, the course (but this module, which would
+# recurse, and the warm-kernel plumbing), and the releases
+LEARNERS_CHECKS = [*STORAGE_CHECKS, "tests/course", "tests/exercises/test_release_drift.py",
+                   "--ignore=tests/course/test_learning_keeps_tests_green.py",
+                   "--ignore=tests/course/test_warm_kernels.py"]
+MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")
+
+
+def _save_with_checkpoint(nb, path: Path):
+    """Save as the lab does: the file in place, and a checkpoint of it in .ipynb_checkpoints/."""
+    nbformat.write(nb, str(path))
+    checkpoints = path.parent / ".ipynb_checkpoints"
+    checkpoints.mkdir(exist_ok=True)
+    shutil.copy(path, checkpoints / f"{path.stem}-checkpoint.ipynb")
+
+
+def _answered(release, solution):
+    """The release with the learner's answers: each solution cell's code, without nbgrader's markers."""
+    answers = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source for c in solution.cells}
+    nb = nbformat.from_dict(release)
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution") and meta.get("grade_id") in answers:
+            cell.source = "\n".join(line for line in answers[meta["grade_id"]].splitlines()
+                                    if not MARKER.match(line))
+    return nb
+
+
+def _env(progress: Path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env["COURSEBOOK_PROGRESS"] = str(progress)  # never the learner's own progress file
+    return env
 
 
 @pytest.fixture(scope="module")
-def learners_clone(tmp_path_factory, executed_notebooks):
+def learners_clone(tmp_path_factory, executed_notebooks, filled_runs, warm_kernel_manager):
     clone = tmp_path_factory.mktemp("learner") / "course-clone"
+    progress = clone.parent / "progress.json"
     subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True)
-    # the tests as they are now in this working tree, not as last committed
-    shutil.rmtree(clone / "tests")
-    shutil.copytree(REPO / "tests", clone / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    # the tests and the course's code as they are now in this working tree, not as last committed
+    for folder in ("tests", "src"):
+        shutil.rmtree(clone / folder)
+        shutil.copytree(REPO / folder, clone / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    filled = {path: run[0] for path, run in filled_runs.items()}
     for path in NOTEBOOKS:
-        # the working tree's source with the outputs a learner's kernel produced
-        nbformat.write(executed_notebooks[path].notebook, str(clone / "course" / path.name))
-    solved = clone / "exercises" / "clone" / "clone.ipynb"
-    shutil.copy(REPO / "solutions" / "clone" / "clone.ipynb", solved)
-    return clone
+        # every stub filled where the chapter has some, run by the learner's kernel, saved
+        nb = filled.get(path, executed_notebooks[path].notebook)
+        _save_with_checkpoint(nb, clone / "course" / path.name)
+    with pytest.MonkeyPatch.context() as patch:  # the kernels get the environment of their launch
+        patch.setenv("COURSEBOOK_PROGRESS", str(progress))
+        for assignment in ASSIGNMENTS:
+            target = clone / "exercises" / assignment / f"{assignment}.ipynb"
+            nb = _answered(nbformat.read(str(target), 4),
+                           nbformat.read(str(REPO / "solutions" / assignment / f"{assignment}.ipynb"), 4))
+            client = NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+                                    kernel_manager_class=warm_kernel_manager,
+                                    resources={"metadata": {"path": str(target.parent)}})
+            client.km = client.create_kernel_manager()
+            client.execute()
+            _save_with_checkpoint(nb, target)
+    return clone, progress
 
 
-def _storage_checks(clone):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+def _run_checks(clone, progress, checks):
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *STORAGE_CHECKS],
-        cwd=clone, env=env, capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *checks],
+        cwd=clone, env=_env(progress), capture_output=True, text=True, timeout=1200,
     )
 
 
-def test_saved_outputs_and_answers_do_not_fail_the_storage_checks(learners_clone):
-    saved = [p for p in NOTEBOOKS if any(
-        c.get("outputs") for c in nbformat.read(str(learners_clone / "course" / p.name), 4).cells
-        if c.cell_type == "code")]
-    assert saved, "the clone's chapters should hold the learner's outputs"
-    done = _storage_checks(learners_clone)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+def test_the_learner_really_worked_in_the_clone(learners_clone):
+    clone, _ = learners_clone
+    changed = subprocess.run(["git", "-C", str(clone), "status", "--porcelain"],
+                             capture_output=True, text=True, check=True).stdout
+    for path in NOTEBOOKS:
+        assert f"course/{path.name}" in changed, f"{path.name} was not saved over in the clone"
+    for assignment in ASSIGNMENTS:
+        assert f"exercises/{assignment}/{assignment}.ipynb" in changed
+        assert (clone / "exercises" / assignment / ".ipynb_checkpoints").is_dir()
+    for path in build_it_chapters():
+        saved = nbformat.read(str(clone / "course" / path.name), 4)
+        assert "raise NotImplementedError" not in "".join(c.source for c in saved.cells if c.cell_type == "code"), (
+            f"{path.name}: a stub was left unfilled")
+
+
+def test_storage_course_and_release_checks_pass_after_a_learner_worked_through_the_course(learners_clone):
+    clone, progress = learners_clone
+    done = _run_checks(clone, progress, LEARNERS_CHECKS)
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-3000:]
+    assert " passed" in done.stdout.splitlines()[-1] and "failed" not in done.stdout.splitlines()[-1]
 
 
 def test_the_storage_checks_still_catch_outputs_staged_in_git(learners_clone):
-    subprocess.run(["git", "-C", str(learners_clone), "add", "course"], check=True)
+    clone, progress = learners_clone
+    subprocess.run(["git", "-C", str(clone), "add", "course"], check=True)
     try:
-        done = _storage_checks(learners_clone)
+        done = _run_checks(clone, progress, STORAGE_CHECKS)
         assert done.returncode != 0 and "committed with outputs" in done.stdout, done.stdout[-3000:]
     finally:
-        subprocess.run(["git", "-C", str(learners_clone), "reset", "--quiet"], check=True)
+        subprocess.run(["git", "-C", str(clone), "reset", "--quiet"], check=True)

@@ -9,7 +9,7 @@ on PATH): ``nbgrader generate_assignment <assignment> --force``.
 import pytest
 
 from nbgrader_course import ASSIGNMENTS, EXERCISES, TempCourse
-from stored import stored_bytes
+from stored import stored_bytes, stored_files
 
 
 @pytest.fixture(scope="module")
@@ -30,5 +30,5 @@ def test_the_committed_release_matches_nbgrader_output(regenerated, assignment):
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_the_release_holds_only_the_notebook(assignment):
-    files = sorted(p.name for p in (EXERCISES / assignment).iterdir())
+    files = stored_files(EXERCISES / assignment)
     assert files == [f"{assignment}.ipynb"], files
