@@ -19,7 +19,36 @@ import itertools
 from coursebook.build_it.swap import failing
 from crosscheck.harness import diff_traces, import_reftorch, load_torch, run
 
-__all__ = ["CrossCheck", "cross_check"]
+__all__ = ["CrossCheck", "CrossCheckFailed", "cross_check", "printed_values"]
+
+# left-aligned, wrapped at spaces only (never inside a word or a number)
+CELL = " style='text-align: left; vertical-align: top'"
+TEXT = " style='text-align: left; white-space: pre-wrap; overflow-wrap: normal; word-break: normal; margin: 0'"
+
+
+def printed_values(stdout: str) -> list[str]:
+    """The printed output split into values: a line, with the lines that continue it (a tensor's
+    further rows start with a space)."""
+    values = []
+    for line in stdout.splitlines():
+        if values and line.startswith(" ") and line.strip():
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
+
+
+class CrossCheckFailed(AssertionError):
+    """Raised when torch and reftorch differ; shown in a notebook as its summary, not a traceback.
+
+    IPython shows the lines ``_render_traceback_`` returns in place of the
+    traceback (its public protocol for exceptions that know how to show
+    themselves): the table above already says what differs, and the frames
+    would all be the course's own.
+    """
+
+    def _render_traceback_(self):
+        return ["CrossCheckFailed: " + line if i == 0 else line for i, line in enumerate(str(self).splitlines())]
 
 
 class CrossCheck:
@@ -38,8 +67,10 @@ class CrossCheck:
         return not self.differences and not self.unvouched
 
     def _rows(self):
-        left = self.torch_trace.stdout.splitlines()
-        right = self.reftorch_trace.stdout.splitlines()
+        """(torch's output, reftorch's, equal?) one printed value at a time: a multi-line tensor stays
+        in one row."""
+        left = printed_values(self.torch_trace.stdout)
+        right = printed_values(self.reftorch_trace.stdout)
         for a, b in itertools.zip_longest(left, right, fillvalue=""):
             yield a, b, a == b
 
@@ -52,7 +83,7 @@ class CrossCheck:
             return (
                 f"torch and reftorch agree: same printed output, same warnings, same exception, "
                 f"and the same metadata, values, memory sharing, version counters and graph "
-                f"for all {n} tensors the program leaves behind."
+                f"for {'the one tensor' if n == 1 else f'all {n} tensors'} the program leaves behind."
             )
         also = (" (and " + " ".join(self.unvouched.values()) + ")") if self.unvouched else ""
         return f"torch and reftorch DISAGREE in {len(self.differences)} place(s){also}:"
@@ -63,24 +94,26 @@ class CrossCheck:
             mark = "" if same else " style='background:#fde0c5'"
             flag = "" if same else "&#10007; "
             rows.append(
-                f"<tr{mark}><td><pre>{html.escape(a)}</pre></td>"
-                f"<td><pre>{flag}{html.escape(b)}</pre></td></tr>"
+                f"<tr{mark}><td{CELL}><pre{TEXT}>{html.escape(a)}</pre></td>"
+                f"<td{CELL}><pre{TEXT}>{flag}{html.escape(b)}</pre></td></tr>"
             )
         extra = ""
         if self.differences:
-            extra = "<pre>" + html.escape("\n".join(self.differences)) + "</pre>"
+            extra = f"<pre{TEXT}>" + html.escape("\n".join(self.differences)) + "</pre>"
         title = f"<b>Cross-check: {html.escape(self.title)}</b><br>" if self.title else ""
         return (
-            f"<div>{title}<table><tr><th>real torch</th><th>reftorch</th></tr>{''.join(rows)}</table>"
+            f"<div>{title}<table><tr><th{CELL}>real torch</th><th{CELL}>reftorch</th></tr>{''.join(rows)}</table>"
             f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>{extra}</div>"
         )
 
     def __repr__(self) -> str:
         lines = [f"Cross-check: {self.title}" if self.title else "Cross-check"]
-        width = max([len(a) for a, _, _ in self._rows()] + [10])
+        width = max([len(line) for a, _, _ in self._rows() for line in a.splitlines()] + [10])
         lines.append(f"  {'real torch'.ljust(width)} | reftorch")
         for a, b, same in self._rows():
-            lines.append(f"{' ' if same else 'x'} {a.ljust(width)} | {b}")
+            for i, (x, y) in enumerate(itertools.zip_longest(a.splitlines() or [""], b.splitlines() or [""],
+                                                              fillvalue="")):
+                lines.append(f"{' ' if same or i else 'x'} {x.ljust(width)} | {y}")
         lines.append(self.summary())
         lines += self.differences
         return "\n".join(lines)
@@ -94,6 +127,6 @@ def cross_check(program: str, title: str = "") -> CrossCheck:
 
         display(result)
         if result.differences:
-            raise AssertionError("reftorch and torch disagree:\n" + "\n".join(result.differences))
-        raise AssertionError(result.summary())
+            raise CrossCheckFailed("reftorch and torch disagree:\n" + "\n".join(result.differences))
+        raise CrossCheckFailed(result.summary())
     return result

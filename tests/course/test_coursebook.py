@@ -8,7 +8,7 @@ import pytest
 
 import reftorch
 from coursebook import cross_check, show_source
-from coursebook.cross_check import CrossCheck
+from coursebook.cross_check import CrossCheck, CrossCheckFailed
 from coursebook.execution import EXPLAINED_WARNING_TAG, stderr_outputs
 from coursebook.timing import compare, measure
 import nbformat
@@ -24,6 +24,23 @@ def test_cross_check_raises_when_the_two_disagree():
     # the module names differ, so this program prints differently on each
     with pytest.raises(AssertionError, match="disagree"):
         cross_check("print(torch.__name__)")
+
+
+def test_a_printed_tensor_stays_whole_in_one_row_of_the_table():
+    result = CrossCheck("print(torch.arange(6.).reshape(2, 3))\nprint('after')")
+    rows = list(result._rows())
+    assert [a.splitlines()[0] for a, _, _ in rows] == ["tensor([[0., 1., 2.],", "after"]
+    html = result._repr_html_()
+    assert html.count("<tr") == 3  # the header and two printed values
+    assert "text-align: left" in html and "word-break: normal" in html and "overflow-wrap: normal" in html
+
+
+def test_a_disagreement_is_shown_as_its_summary_not_a_traceback_into_the_course():
+    with pytest.raises(CrossCheckFailed) as raised:
+        cross_check("print(torch.__name__)")
+    shown = raised.value._render_traceback_()
+    assert shown[0].startswith("CrossCheckFailed: reftorch and torch disagree")
+    assert len(shown) < 10 and not any("File " in line for line in shown), shown
 
 
 def test_cross_check_compares_tensors_not_only_printing():
