@@ -224,6 +224,12 @@ def start_jupyterlab(needs_chromium):
 
 
 @pytest.fixture(scope="session")
+def start_learners_lab():
+    """The same lab for tests that only talk to its REST API (no browser needed)."""
+    return _jupyterlab
+
+
+@pytest.fixture(scope="session")
 def start_server():
     """``with start_server(command, cwd, env, log_path) as (base_url, token): ...``, where
     ``command(port, token)`` is the server's argv (see ``_serving``)."""

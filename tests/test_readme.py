@@ -41,7 +41,8 @@ def test_the_two_commands_are_the_makefile_targets():
     assert "-m coursebook.lab" in makefile.split("\nlab:", 1)[1].split("\n\n")[0]
     from coursebook.lab import INDEX  # noqa: PLC0415
 
-    assert INDEX == "/lab/tree/course/00_index.ipynb"
+    assert INDEX == "/lab/tree/workspace/course/00_index.ipynb"
+    assert "workspace/" in README
 
 
 def test_ci_runs_make_test():

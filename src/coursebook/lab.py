@@ -12,7 +12,11 @@ It is the lab Binder gives, on your own machine:
   (:class:`CourseContentsManager`), so opening a chapter and closing it again
   does not mark it modified;
 * kernels talk to the server over unix sockets, not TCP;
-* the server logs only warnings; the one line printed is the address to open.
+* the learner works in ``workspace/`` (git-ignored), a copy of the chapters and
+  exercises that :func:`coursebook.workspace.sync` brings up to date first, so
+  saving never changes a tracked notebook and ``git pull`` never conflicts;
+* the server logs only warnings; the lines printed are what the sync changed
+  and the address to open.
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from pathlib import Path
 from ipykernel.ipkernel import IPythonKernel
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
+from coursebook.workspace import WORKSPACE, sync
+
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = REPO / "binder" / "lab-settings"
-INDEX = "/lab/tree/course/00_index.ipynb"
+INDEX = f"/lab/tree/{WORKSPACE}/course/00_index.ipynb"
 # the server's side of those settings: nbgrader's server extensions off, and
 # CourseContentsManager; Binder installs the same file into its environment
 SERVER_CONFIG = SETTINGS / "jupyter_server_config.json"
@@ -76,6 +82,13 @@ def main(argv=None) -> int:
     token = secrets.token_hex(16)
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    changes = sync(REPO)
+    copied = [line for line in changes if line.startswith("copied ")]
+    if copied:
+        print(f"{WORKSPACE}/: copied {len(copied)} notebooks (your copies: work and save there)")
+    for line in changes:
+        if line not in copied:
+            print(f"{WORKSPACE}/: {line}")
     print(f"The course is at http://127.0.0.1:{args.port}{INDEX}?token={token}  (Ctrl+C stops it)",
           flush=True)
     try:
