@@ -20,7 +20,8 @@ from pathlib import Path
 
 from coursebook.build_it.registry import pieces
 
-__all__ = ["progress_path", "load", "record_piece", "forget_piece", "record_exercise", "progress_table"]
+__all__ = ["progress_path", "load", "record_piece", "forget_piece", "record_exercise", "record_prediction",
+           "progress_table"]
 
 PROGRESS_ENV = "COURSEBOOK_PROGRESS"
 
@@ -44,6 +45,7 @@ def load() -> dict:
         data = {}
     data.setdefault("pieces", {})
     data.setdefault("exercises", {})
+    data.setdefault("predictions", {})
     return data
 
 
@@ -83,6 +85,16 @@ def record_exercise(assignment: str, score: float, max_score: float) -> str:
     """Save the latest self-check score of a graded exercise."""
     data = load()
     data["exercises"][assignment] = {"score": score, "max_score": max_score, "checked": _now()}
+    return _save(data)
+
+
+def record_prediction(question_id: str, outcome: str, tries: int) -> str:
+    """How a "Predict the output" question went, the first time it was settled: ``"right first
+    time"``, ``"right after a retry"`` or ``"revealed"``. Later tries do not change it."""
+    data = load()
+    if question_id in data["predictions"]:
+        return ""
+    data["predictions"][question_id] = {"outcome": outcome, "tries": tries, "when": _now()}
     return _save(data)
 
 

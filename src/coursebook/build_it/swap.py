@@ -37,13 +37,14 @@ in use every cross-check says it vouches for nothing (:func:`failing`).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import warnings
 
 from coursebook.build_it.check import FAILED, NOT_WRITTEN, Report, run_battery
 from coursebook.build_it.registry import piece as find_piece
 
-__all__ = ["use_mine", "use_reference", "active", "failing", "Switch"]
+__all__ = ["use_mine", "use_reference", "active", "failing", "replaced", "Switch"]
 
 _ACTIVE: dict[str, object] = {}  # piece name -> the learner's function in use
 _FAILING: dict[str, Report] = {}  # piece name -> the failing check of the learner's function in use
@@ -196,3 +197,14 @@ def active() -> dict[str, object]:
 def failing() -> dict[str, str]:
     """The learner's pieces in use that fail their own check: {piece name: what fails}."""
     return {name: failing_text(name, report) for name, report in _FAILING.items()}
+
+
+@contextlib.contextmanager
+def replaced(old, new):
+    """Within the block, reftorch runs ``new`` wherever it holds ``old`` (the misconception models
+    of :mod:`coursebook.predict.models` are built this way); afterwards ``old`` again."""
+    _replace(old, new)
+    try:
+        yield
+    finally:
+        _replace(new, old)

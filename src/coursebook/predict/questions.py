@@ -1,0 +1,111 @@
+"""The chapters' "Predict the output" questions, read from the notebooks, and how to answer them.
+
+A question is a markdown cell that says **Predict the output.**, followed by
+the ``%%key`` cell whose printout is the answer. A key cell may use what the
+chapter's earlier key cells made (the cross-check replays them as one program
+too), so a question's program is every key cell of its chapter, in order, up
+to and including its own; its answer is what its own cell prints.
+
+:func:`printouts` runs a chapter's key cells once, on any module bound to
+``torch`` (real torch, reftorch, or reftorch under a misconception model), and
+cuts the printout at the cell boundaries, so one run answers every question of
+the chapter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from crosscheck.harness import run
+
+__all__ = ["Question", "questions", "question", "printouts", "normalise"]
+
+COURSE = Path(__file__).resolve().parents[3] / "course"
+PROMPT = "Predict the output"
+KEY = "%%key"
+_BOUNDARY = "\x1e--- end of key cell %d ---"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One prediction: ``id`` is ``<chapter number>-<markdown cell id>`` (``"08-31f9b92f"``)."""
+
+    id: str
+    chapter: str        # the notebook's file name
+    prompt: str         # the markdown cell
+    program: str        # the key cell's code, without its %%key line
+    index: int          # which key cell of the chapter it is (0-based)
+    key_cells: tuple    # every key cell of the chapter, in order
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.chapter}#{self.id.split('-', 1)[1]}"
+
+
+def _key_source(cell) -> str | None:
+    if cell.cell_type == "code" and cell.source.startswith(KEY):
+        return cell.source.split("\n", 1)[1] if "\n" in cell.source else ""
+    return None
+
+
+def _chapter_questions(path: Path) -> list[Question]:
+    nb = nbformat.read(str(path), as_version=4)
+    keys = [source for source in map(_key_source, nb.cells) if source is not None]
+    found, key_index, pending = [], -1, None
+    for cell in nb.cells:
+        source = _key_source(cell)
+        if source is not None:
+            key_index += 1
+            if pending is not None:
+                found.append(Question(f"{path.name[:2]}-{pending.get('id')}", path.name, pending.source,
+                                      source, key_index, tuple(keys)))
+            pending = None
+        elif cell.cell_type == "markdown" and PROMPT in cell.source:
+            pending = cell
+        elif cell.cell_type == "code":
+            pending = None  # the question is answered by some other cell (a diagram, a timing)
+    return found
+
+
+def questions(course: Path = COURSE) -> list[Question]:
+    """Every question of the course whose answer is a key cell's printout, chapter by chapter."""
+    return [q for path in sorted(course.glob("[0-9][0-9]_*.ipynb")) for q in _chapter_questions(path)]
+
+
+def question(question_id: str, course: Path = COURSE) -> Question:
+    for q in questions(course):
+        if q.id == question_id:
+            return q
+    raise LookupError(f"no prediction question is called {question_id!r}")
+
+
+def printouts(key_cells, module) -> list[str]:
+    """What each key cell prints when the chapter's key cells run in order on ``module``.
+
+    A cell after an uncaught exception prints nothing; the exception is added
+    to the printout of the cell that raised it, as the notebook would show it.
+    """
+    program = "\n".join(f"{cell}\nprint({_BOUNDARY % i!r})" for i, cell in enumerate(key_cells))
+    trace = run(program, module)
+    outputs, rest = [], trace.stdout
+    for i in range(len(key_cells)):
+        marker = _BOUNDARY % i + "\n"
+        if marker in rest:
+            before, rest = rest.split(marker, 1)
+            outputs.append(before)
+        else:  # the program stopped in this cell
+            raised = f"{trace.exception[0]}: {trace.exception[1]}\n" if trace.exception else ""
+            outputs.append(rest + raised)
+            outputs += [""] * (len(key_cells) - i - 1)
+            break
+    return outputs
+
+
+def normalise(text: str) -> str:
+    """An answer as compared: spaces runs as one, no trailing spaces, no blank lines at the ends."""
+    lines = [re.sub(r"[ \t]+", " ", line).strip() for line in text.strip().splitlines()]
+    return "\n".join(line for line in lines)
