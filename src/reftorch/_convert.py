@@ -62,9 +62,12 @@ def from_numpy(array, *, warn=True):
         raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
     if not array.dtype.isnative:
         raise ValueError(_messages.NUMPY_BYTE_ORDER)
-    if array.size == 0:
-        return Tensor._make(UntypedStorage(0), 0, array.shape, (0,) * array.ndim, dtype)
+    # numpy's strides in bytes, as whole elements. An empty array keeps them
+    # too (``arange(0).reshape(0, 3)`` has (3, 1), ``zeros((0, 3))`` (0, 0)):
+    # torch copies whatever numpy says.
     strides = tuple(s // itemsize for s in array.strides)
+    if array.size == 0:
+        return Tensor._make(UntypedStorage(0), 0, array.shape, strides, dtype)
     span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides))
     # All the bytes from the first element to the last, seen as one flat
     # buffer. The strides are whole elements and none is negative, so these
