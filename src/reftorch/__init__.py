@@ -48,7 +48,8 @@ Beyond the core
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
-  ``_tensor_str`` (printing), ``_bounds`` (no element outside its storage),
+  ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
+  ``_bounds`` (no element outside its storage),
   ``primitives`` (the exercises' building blocks).
 """
 

@@ -22,7 +22,6 @@ must, and that is the whole lesson:
 """
 
 import builtins
-import warnings
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._to import to
 from .autograd.grad_mode import is_grad_enabled
+from ._warn import warn
 
 _warned = set()
 
@@ -45,7 +45,7 @@ def warn_once(message):
     """A UserWarning that torch gives once per process (its ``TORCH_WARN_ONCE``)."""
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warn(message)
 
 
 def from_numpy(array, *, warn=True):

@@ -19,7 +19,6 @@ attaches them all to ``Tensor``.
 """
 
 import operator
-import warnings
 
 import numpy as np
 
@@ -32,6 +31,7 @@ from ._tensor_str import _str
 from ._version_counter import VersionCounter
 from .autograd import creation_meta
 from .autograd.inference_mode import is_inference_mode_enabled
+from ._warn import warn
 
 
 class Tensor:
@@ -234,7 +234,7 @@ class Tensor:
     @property
     def grad(self):
         if self._grad_fn is not None and not self._retains_grad:  # not a leaf
-            warnings.warn(_messages.NON_LEAF_GRAD, UserWarning, stacklevel=2)
+            warn(_messages.NON_LEAF_GRAD)
         return self._grad
 
     @grad.setter

@@ -1,0 +1,40 @@
+"""Which line a warning names: the learner's, never one inside reftorch.
+
+A Python warning is printed with a file and a line, ``prog.py:12:
+UserWarning: ...``, and Python's default filter shows it once per such
+place. torch raises most of its warnings in C++, so Python names the line of
+the learner's code that called into torch. reftorch is Python all the way
+down: a plain ``warnings.warn`` would name the reftorch line that warned, or
+with a fixed ``stacklevel`` whichever function happened to call it (a method
+wrapper, an indexing helper ...).
+
+``warn`` walks up the call stack past every frame of the reftorch package
+and names the first frame outside it: the learner's line, as torch does.
+(Python 3.12's ``warnings.warn(..., skip_file_prefixes=...)`` does the same;
+reftorch runs on 3.11.) Nothing here touches tensors, memory or the graph.
+"""
+
+import inspect
+import os
+import warnings
+
+PACKAGE_DIRECTORY = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def stacklevel_outside_reftorch():
+    """The ``stacklevel`` that makes a ``warnings.warn`` called by our caller name
+    the innermost frame outside the reftorch package.
+
+    Level 1 is the function that calls ``warnings.warn``; each level above it
+    is one frame further out.
+    """
+    frame = inspect.currentframe().f_back.f_back  # the caller of our caller: level 2 from it
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIRECTORY):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn(message, category=UserWarning):
+    """``warnings.warn(message, category)``, naming the learner's line."""
+    warnings.warn(message, category, stacklevel=stacklevel_outside_reftorch())
