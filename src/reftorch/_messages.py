@@ -601,8 +601,8 @@ SPARSE_CSR_BETA = (
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/SparseCsrTensorImpl.cpp:49.)"
 )
 SPARSE_CSR_ONLY_MATRICES = (
-    "reftorch converts only a 2-D strided tensor to sparse CSR (to_sparse_csr() with no arguments); "
-    "torch also converts batches, COO tensors and dense dimensions."
+    "reftorch converts only a matrix (a 2-D strided or COO tensor) to sparse CSR, with "
+    "to_sparse_csr() and no arguments; torch also converts batches and dense dimensions."
 )
 SPARSE_CSR_UNSUPPORTED = (
     "reftorch does not implement {name}() for sparse CSR tensors. reftorch's CSR tensors support "

@@ -1,13 +1,14 @@
 """Sparse CSR tensors: a matrix kept row by row, with no storage of its own.
 
-``to_sparse_csr()`` turns a 2-D strided tensor into compressed sparse row
-form (``layout=torch.sparse_csr``). Like a COO tensor (``_sparse``) it is a
+``to_sparse_csr()`` turns a 2-D strided or COO tensor into compressed
+sparse row form (``layout=torch.sparse_csr``). Like a COO tensor (``_sparse``) it is a
 ``torch.Tensor`` without storage, and it answers the course's questions so:
 
 * **Python object and metadata**: a new tensor object with a size, dtype,
   device, ``requires_grad`` and a version counter; no strides (``stride()``
   raises).
-* **Memory**: three dense tensors in new memory (a ``SparseCSR``).
+* **Memory**: three dense tensors (a ``SparseCSR``), in new memory; from a
+  coalesced COO tensor, ``col_indices`` and ``values`` are its memory.
   ``values`` holds the non-zero entries row by row, ``col_indices`` the
   column of each, and ``crow_indices`` (``rows + 1`` int64 numbers) where
   each row's entries start in the other two: row ``i`` owns positions
@@ -77,33 +78,65 @@ def _make_csr(crow_indices, col_indices, values, size, version_counter=None):
     return t
 
 
+def _alias(t, version_counter):
+    """New metadata on ``t``'s memory, with the given version counter."""
+    return Tensor._make(t._storage, t._storage_offset, t._size, t._stride, t._dtype, version_counter)
+
+
 # --- making one ------------------------------------------------------------------
 
 _warned_beta = False  # torch says it once per process
 
 
 def to_sparse_csr(self, dense_dim=None):
-    """The non-zero entries of a 2-D strided tensor, row by row, in new memory.
+    """The entries of a matrix, row by row: a strided one's non-zero entries in
+    new memory, or a COO one's stored entries.
 
     A CSR tensor is returned as it is, the same object.
     """
     global _warned_beta
     if is_sparse_csr_tensor(self):
         return self
-    if dense_dim is not None or _sparse.is_sparse_tensor(self) or self.dim() != 2:
+    if dense_dim is not None or self.dim() != 2 or (_sparse.is_sparse_tensor(self) and _sparse.dense_dim(self)):
         raise NotImplementedError(_messages.SPARSE_CSR_ONLY_MATRICES)
     if not _warned_beta:
         _warned_beta = True
         warn(_messages.SPARSE_CSR_BETA)
-    dense = self._elements()
-    rows, cols = np.nonzero(dense)  # row-major order
-    crow = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=dense.shape[0]))]).astype(np.int64)
-    out = _make_csr(Tensor._from_values(crow, int64, self.device),
-                    Tensor._from_values(cols.astype(np.int64), int64, self.device),
-                    Tensor._from_values(dense[rows, cols], self._dtype, self.device), self._size)
+    out = _from_coo(self) if _sparse.is_sparse_tensor(self) else _from_strided(self)
     if any_requires_grad(self):
         out._set_grad_fn(ToSparseCsrBackward0(self))
     return out
+
+
+def _row_starts(rows, row_count, device):
+    """``crow_indices`` from each entry's row (sorted): where each row's entries start."""
+    counts = np.bincount(rows, minlength=row_count)
+    return Tensor._from_values(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), int64, device)
+
+
+def _from_strided(self):
+    """The non-zero entries, row by row: three tensors in new memory."""
+    dense = self._elements()
+    rows, cols = np.nonzero(dense)  # row-major order
+    return _make_csr(_row_starts(rows, dense.shape[0], self.device),
+                     Tensor._from_values(cols.astype(np.int64), int64, self.device),
+                     Tensor._from_values(dense[rows, cols], self._dtype, self.device), self._size)
+
+
+def _from_coo(self):
+    """A COO matrix's stored entries (explicit zeros too), coalesced first.
+
+    A tensor already flagged coalesced lends its memory: ``col_indices`` is
+    its second row of indices and ``values`` its values, so writes show in
+    both. Otherwise ``coalesce`` has made new memory.
+    """
+    held = _sparse_convert.coalesce(self)._storage
+    indices, values = held.indices, held.values
+    nnz = indices._size[1]
+    columns = Tensor._make(indices._storage, indices._storage_offset + indices._stride[0], (nnz,),
+                           (indices._stride[1],), int64)
+    return _make_csr(_row_starts(indices._elements()[0], self._size[0], self.device), columns,
+                     _alias(values, None), self._size)
 
 
 # --- what a CSR tensor is made of ----------------------------------------------
@@ -112,10 +145,6 @@ def _expect_csr(self, op):
     if not is_sparse_csr_tensor(self):
         got = "Sparse" if _sparse.is_sparse_tensor(self) else "Strided"
         raise RuntimeError(f"{op} expected sparse row compressed tensor layout but got {got}")
-
-
-def _alias(t, version_counter):
-    return Tensor._make(t._storage, t._storage_offset, t._size, t._stride, t._dtype, version_counter)
 
 
 def crow_indices(self):

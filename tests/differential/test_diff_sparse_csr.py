@@ -142,12 +142,37 @@ dense.col_indices()
 """))
 
 
+def test_a_coo_matrix_converts_coalesced_and_keeps_its_stored_zeros():
+    assert_same("""
+u = torch.sparse_coo_tensor([[1, 0, 1, 0], [2, 1, 2, 0]], [1.0, 2.0, 3.0, 0.0], (3, 4))
+c = u.to_sparse_csr()
+print(c)
+c.values()[0] = 7.0
+print(u._values(), u.is_coalesced(), c._version, u._version)
+""")
+
+
+def test_a_csr_tensor_made_from_a_coalesced_coo_matrix_shares_its_memory():
+    assert_same("""
+s = torch.sparse_coo_tensor([[0, 1, 1], [1, 0, 2]], [1.0, 2.0, 3.0], (2, 3)).coalesce()
+c = s.to_sparse_csr()
+c.values()[0] = 9.0
+c.col_indices()[0] = 2
+print(s.values(), s.indices())
+print(c)
+print(c._version, s._version)
+g = torch.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2), requires_grad=True).to_sparse_csr()
+print(g)
+""")
+
+
 def test_to_sparse_csr_beyond_a_matrix_is_a_clear_limit_of_reftorch():
     reftorch = load_reftorch()
     for make in (lambda: reftorch.ones(3).to_sparse_csr(), lambda: reftorch.ones(2, 2, 2).to_sparse_csr(),
-                 lambda: reftorch.ones(2, 2).to_sparse().to_sparse_csr(),
+                 lambda: reftorch.ones(2).to_sparse().to_sparse_csr(),
+                 lambda: reftorch.sparse_coo_tensor([[0]], [[1.0, 2.0]], (1, 2)).to_sparse_csr(),
                  lambda: reftorch.ones(2, 2).to_sparse_csr(dense_dim=0)):
-        with pytest.raises(NotImplementedError, match="reftorch converts only a 2-D strided tensor to sparse CSR"):
+        with pytest.raises(NotImplementedError, match="reftorch converts only a matrix"):
             make()
     with pytest.raises(NotImplementedError, match="reftorch does not implement exp\\(\\) for sparse CSR tensors"):
         reftorch.ones(2, 2).to_sparse_csr().exp()
