@@ -15,10 +15,16 @@ reftorch runs on 3.11.) Nothing here touches tensors, memory or the graph.
 """
 
 import inspect
-import os
 import warnings
 
-PACKAGE_DIRECTORY = os.path.dirname(os.path.abspath(__file__)) + os.sep
+PACKAGE = __name__.partition(".")[0]  # "reftorch"
+
+
+def _in_reftorch(frame):
+    """Does this frame run reftorch's code? Told by its module's name, whatever
+    path the package was imported from."""
+    module = frame.f_globals.get("__name__") or ""
+    return module == PACKAGE or module.startswith(PACKAGE + ".")
 
 
 def stacklevel_outside_reftorch():
@@ -30,7 +36,7 @@ def stacklevel_outside_reftorch():
     """
     frame = inspect.currentframe().f_back.f_back  # the caller of our caller: level 2 from it
     level = 2
-    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIRECTORY):
+    while frame is not None and _in_reftorch(frame):
         frame, level = frame.f_back, level + 1
     return level
 
