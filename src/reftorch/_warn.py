@@ -11,11 +11,19 @@ wrapper, an indexing helper ...).
 ``warn`` walks up the call stack past every frame of the reftorch package
 and names the first frame outside it: the learner's line, as torch does.
 (Python 3.12's ``warnings.warn(..., skip_file_prefixes=...)`` does the same;
-reftorch runs on 3.11.) Nothing here touches tensors, memory or the graph.
+reftorch runs on 3.11.)
+
+One exception, torch's too: while ``set_default_device`` has named a device,
+torch runs every call through a Python function of its own (a
+``TorchFunctionMode`` in ``torch/utils/_device.py``), and its warnings name
+that function's line. reftorch's then name a line of reftorch.
+Nothing here touches tensors, memory or the graph.
 """
 
 import inspect
 import warnings
+
+from ._default_device import is_default_device_set
 
 PACKAGE = __name__.partition(".")[0]  # "reftorch"
 
@@ -42,5 +50,7 @@ def stacklevel_outside_reftorch():
 
 
 def warn(message, category=UserWarning):
-    """``warnings.warn(message, category)``, naming the learner's line."""
-    warnings.warn(message, category, stacklevel=stacklevel_outside_reftorch())
+    """``warnings.warn(message, category)``, naming the learner's line (or, while a
+    default device is set, reftorch's own, as torch names its own)."""
+    level = 1 if is_default_device_set() else stacklevel_outside_reftorch()
+    warnings.warn(message, category, stacklevel=level)

@@ -5,7 +5,9 @@ per such place. torch raises most warnings in C++, so they name the line of
 the program that called torch. reftorch is Python throughout, and its
 warnings must skip every reftorch frame (``reftorch._warn``) to name the same
 line. A few of torch's warnings come from torch's own Python code and name a
-line in it; the same reftorch warning then names a line in reftorch.
+line in it; the same reftorch warning then names a line in reftorch. So does
+every warning while a default device is set (torch runs each call through a
+Python function of its own then).
 
 Each program below runs in a fresh process per library (some warnings come
 once per process), with every warning recorded, and is compared
@@ -118,10 +120,21 @@ def always_call_hook_after_a_failed_forward(m):
     lin(m.ones(2))
 
 
+def copy_construct_under_a_default_device(m):
+    m.set_default_device("cpu")
+    try:
+        m.tensor(m.ones(2))
+        m.ones(3, 3)[[slice(None), 1]]
+    finally:
+        m.set_default_device(None)
+    m.tensor(m.ones(2))
+
+
 # Each program, and the text in reftorch._messages its warning comes from.
 PROGRAMS = {
     copy_construct_from_a_tensor: "COPY_CONSTRUCT",
     new_tensor_from_a_tensor: "COPY_CONSTRUCT",
+    copy_construct_under_a_default_device: "COPY_CONSTRUCT",
     from_numpy_of_a_read_only_array: "NUMPY_NOT_WRITABLE",
     asarray_of_a_tensor_that_requires_grad: "ASARRAY_REQUIRES_GRAD",
     index_with_a_list_holding_a_slice: "NON_TUPLE_SEQUENCE_INDEX",
