@@ -1,7 +1,8 @@
 """The seed tutorials' claims about sparse tensors, as programs of our own.
 
-Two places in the seeds touch sparse COO tensors: one says that ``clone()``
-keeps the sparse format, and a footnote says that in-place changes to the
+Two places in the seeds touch sparse tensors: one says that ``clone()``
+keeps the sparse format (checked for a COO tensor and for a CSR tensor made
+by ``to_sparse_csr()``), and a footnote says that in-place changes to the
 indices or values of a ``detach()``-ed sparse tensor (``zero_``, ``copy_``,
 ``add_``) no longer reach the original but raise an error. Each program below
 runs the claim; reftorch must print what torch 2.13 prints. (In torch 2.13 the
@@ -25,6 +26,7 @@ def _invariant_warning_already_given():
         warnings.simplefilter("ignore")
         for library in (load_torch(), load_reftorch()):
             library.sparse_coo_tensor([[0]], [1.0], (1,))
+            library.ones(1, 1).to_sparse_csr()  # and the once-per-process CSR beta warning
 
 
 def test_seed_sparse_01_clone_of_a_sparse_coo_tensor_stays_sparse():
@@ -68,5 +70,23 @@ def test_seed_sparse_03_in_place_change_to_a_detached_sparse_tensor_leaves_the_o
         print(det)
         print(sp)
         print(sp._version, det._version)
+        """
+    )
+
+
+def test_seed_sparse_04_clone_of_a_sparse_csr_tensor_stays_csr_with_values_of_its_own():
+    assert_same(
+        """
+        grid = torch.tensor([[0.0, 5.0, 0.0], [6.0, 0.0, 7.0], [0.0, 0.0, 0.0]])
+        rows = grid.to_sparse_csr()
+        copy = rows.clone()
+        print(rows)
+        print(copy)
+        print(rows.layout, copy.layout, copy.is_sparse_csr)
+        print(copy.crow_indices(), copy.col_indices(), copy.values())
+        copy.values()[2] = -1.0
+        print(rows.values(), copy.values())
+        print(copy.to_dense())
+        print(rows._version, copy._version)
         """
     )

@@ -7,7 +7,10 @@ redirected to the module under test).  ``run(program, module)`` executes it with
 observable:
 
 * stdout (object addresses ``0x...`` normalised to ``0xADDR``);
-* every warning, in emission order, as ``(category name, message)``;
+* every warning, in emission order, as ``(category name, message)``, and
+  where it points: ``line N`` of the program, or ``inside the library`` for a
+  warning that names the library's own code (a warning must name the
+  learner's line exactly when torch's does);
 * the exception that stopped the program, if any, as ``(class name, message)``;
 * for every tensor reachable from the final namespace (names, items of
   lists/tuples/dicts such as ``state_dict()`` results, parameters of
@@ -106,6 +109,7 @@ class Trace:
     module: str
     stdout: str = ""
     warnings: list = field(default_factory=list)  # [(category, message)]
+    warning_places: list = field(default_factory=list)  # ["line N" or "inside the library"]
     exception: tuple | None = None  # (class name, message)
     tensors: dict = field(default_factory=dict)  # name -> {field: value}
     pairs: dict = field(default_factory=dict)  # (name, name) -> {field: bool}
@@ -230,15 +234,18 @@ def run(program: str, module) -> Trace:
     trace.stdout = _norm(out.getvalue())
     # ResourceWarnings come from the garbage collector finalising objects
     # that earlier code left open (event loops, files), not from the program.
-    trace.warnings = [
-        (w.category.__name__, _norm(str(w.message)))
-        for w in caught
-        if not issubclass(w.category, ResourceWarning)
-    ]
+    shown = [w for w in caught if not issubclass(w.category, ResourceWarning)]
+    trace.warnings = [(w.category.__name__, _norm(str(w.message))) for w in shown]
+    trace.warning_places = [_warning_place(w) for w in shown]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _observe(ns, module, trace)
     return trace
+
+
+def _warning_place(caught):
+    """Which line a warning names: one of the program's, or one in the library."""
+    return f"line {caught.lineno}" if caught.filename == "<program>" else "inside the library"
 
 
 def _restore_grad_mode(module):
@@ -424,6 +431,11 @@ def diff_traces(expected: Trace, actual: Trace, ignore_values: Iterable[str] = (
             aw = actual.warnings[i] if i < len(actual.warnings) else "<none>"
             if ew != aw:
                 out.append(f"    warning #{i}:\n      {e_lab:>8}: {ew}\n      {a_lab:>8}: {aw}")
+    if expected.warnings == actual.warnings and expected.warning_places != actual.warning_places:
+        out.append(
+            f"warnings name other lines (a warning names the learner's line when torch's does):\n"
+            f"    {e_lab:>8}: {expected.warning_places}\n    {a_lab:>8}: {actual.warning_places}"
+        )
     if expected.exception != actual.exception:
         out.append(
             f"exception differs:\n    {e_lab:>8}: {expected.exception}\n    {a_lab:>8}: {actual.exception}"

@@ -41,14 +41,15 @@ Beyond the core
   ``autograd/hooks``.
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.
-* Sparse COO tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``,
-  ``_sparse_dispatch``.
+* Sparse tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``
+  (COO), ``_sparse_csr`` (CSR), ``_sparse_dispatch``.
 * Models and optimizers: ``nn/module``, ``nn/tree``, ``nn/parameter``,
   ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
-  ``_tensor_str`` (printing), ``_bounds`` (no element outside its storage),
+  ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
+  ``_bounds`` (no element outside its storage),
   ``primitives`` (the exercises' building blocks).
 """
 
@@ -198,7 +199,7 @@ def sqrt(input):
 
 
 # --- sparse COO ---
-from ._layout import layout, sparse_coo, strided  # noqa: E402
+from ._layout import layout, sparse_coo, sparse_csr, strided  # noqa: E402
 from ._sparse import sparse_coo_tensor  # noqa: E402
 
 

@@ -21,11 +21,10 @@ the four parts of a tensor. This module is the arithmetic underneath, torch's
    it reaches it, so an error names the first bad value in the loop's order.
 """
 
-import warnings
-
 import numpy as np
 
 from . import _messages, _shapes, _strides
+from ._warn import warn
 
 
 def is_mask(t):
@@ -56,7 +55,7 @@ def _indexers(size, indices):
             result.append(None)
         elif is_mask(t):
             if t._dtype._numpy_type == np.uint8:
-                warnings.warn(_messages.UINT8_INDEX, UserWarning, stacklevel=4)
+                warn(_messages.UINT8_INDEX)
             for j, n in enumerate(t._size):
                 dim = len(result) + j
                 if n != size[_strides.normalize_dim(dim, len(size))]:

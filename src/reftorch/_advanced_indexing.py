@@ -20,8 +20,6 @@ Which elements, and the result's shape and strides, are worked out in
 ``_advanced_index``.
 """
 
-import warnings
-
 import numpy as np
 
 from . import _iterator_strides, _messages, _strides
@@ -32,6 +30,7 @@ from ._math import sum_to_shape
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.graph import Node, any_requires_grad
+from ._warn import warn
 
 
 def _check_indices(self, indices):
@@ -132,7 +131,7 @@ def write(self, indices, values, accumulate=False):
     if len(indices) > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
     if _has_internal_overlap(self):
-        warnings.warn(_messages.INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
+        warn(_messages.INDEX_PUT_EXPANDED)
     node = IndexPutBackward0(self, indices, values, accumulate) if recording else None
     mask_and_shape = None if accumulate else _fill_mask(self, indices, values)
     if mask_and_shape is not None:
@@ -209,7 +208,7 @@ def _fill_mask(self, indices, values):
 def _masked_fill(self, mask_and_shape, values):
     mask, shape = mask_and_shape
     if _has_internal_overlap(self):
-        warnings.warn(_messages.MASKED_FILL_EXPANDED, UserWarning, stacklevel=4)
+        warn(_messages.MASKED_FILL_EXPANDED)
     if mask._dtype._numpy_type == np.uint8:
         raise RuntimeError(_messages.MASKED_FILL_UINT8_MASK)
     hits = np.broadcast_to(mask._elements().reshape(shape), self._size)

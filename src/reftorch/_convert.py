@@ -22,7 +22,6 @@ must, and that is the whole lesson:
 """
 
 import builtins
-import warnings
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._to import to
 from .autograd.grad_mode import is_grad_enabled
+from ._warn import warn
 
 _warned = set()
 
@@ -45,7 +45,7 @@ def warn_once(message):
     """A UserWarning that torch gives once per process (its ``TORCH_WARN_ONCE``)."""
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warn(message)
 
 
 def from_numpy(array, *, warn=True):
@@ -62,9 +62,12 @@ def from_numpy(array, *, warn=True):
         raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
     if not array.dtype.isnative:
         raise ValueError(_messages.NUMPY_BYTE_ORDER)
-    if array.size == 0:
-        return Tensor._make(UntypedStorage(0), 0, array.shape, (0,) * array.ndim, dtype)
+    # numpy's strides in bytes, as whole elements. An empty array keeps them
+    # too (``arange(0).reshape(0, 3)`` has (3, 1), ``zeros((0, 3))`` (0, 0)):
+    # torch copies whatever numpy says.
     strides = tuple(s // itemsize for s in array.strides)
+    if array.size == 0:
+        return Tensor._make(UntypedStorage(0), 0, array.shape, strides, dtype)
     span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides))
     # All the bytes from the first element to the last, seen as one flat
     # buffer. The strides are whole elements and none is negative, so these

@@ -11,8 +11,6 @@ tensors filled with one number (``zeros``, ``ones``, ``full``, ``arange``,
 which shares memory instead of copying, in ``_convert``.
 """
 
-import warnings
-
 import numpy as np
 
 from . import _messages, _strides
@@ -22,6 +20,7 @@ from ._dtype import from_numpy_dtype
 from ._nested_data import array_of_data, check_dtype, infer_dtype
 from ._tensor import Tensor
 from .autograd.inference_mode import plain_kernel_writes
+from ._warn import warn
 
 
 def with_requires_grad(t, requires_grad):
@@ -37,7 +36,7 @@ def _from_data(data, dtype, device, requires_grad, caller):
     """``data`` copied into new memory: the one path behind ``tensor`` and ``new_tensor``."""
     dtype = check_dtype(dtype, caller.split(".")[-1])
     if isinstance(data, Tensor):
-        warnings.warn(_messages.COPY_CONSTRUCT.format(caller), UserWarning, stacklevel=3)
+        warn(_messages.COPY_CONSTRUCT.format(caller))
         # Like data.to(..., copy=True): a new storage laid out as the source is
         # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()

@@ -35,6 +35,13 @@ def get_default_device():
     return _default if _default.index is not None else as_device(_default)
 
 
+def is_default_device_set():
+    """Has ``set_default_device`` named a device (even ``"cpu"``)? torch then runs
+    every call through a Python function of its own, which its warnings name
+    (see ``_warn``)."""
+    return _default is not None
+
+
 def factory_device(device, fallback=cpu):
     """The device a factory call uses: the one it names, else the default, else ``fallback``."""
     return as_device(device) or as_device(_default) or fallback

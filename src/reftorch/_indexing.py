@@ -24,7 +24,6 @@ is recorded on ``a`` as a ``CopySlices`` node. With advanced parts it is
 import builtins
 import collections.abc
 import operator
-import warnings
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from ._creation import tensor
 from ._device import cpu
 from ._dtype import check_scalar, int64
 from ._tensor import Tensor
+from ._warn import warn
 
 
 def __getitem__(self, index):
@@ -97,10 +97,10 @@ def _as_tuple(index):
         return (index,)
     for item in index:
         if isinstance(item, (Tensor, slice)) or _is_sequence(item):
-            warnings.warn(_messages.NON_TUPLE_SEQUENCE_INDEX.format(line=349), UserWarning, stacklevel=3)
+            warn(_messages.NON_TUPLE_SEQUENCE_INDEX.format(line=349))
             return tuple(index)
         if item is None or item is Ellipsis:
-            warnings.warn(_messages.NON_TUPLE_SEQUENCE_INDEX.format(line=359), UserWarning, stacklevel=3)
+            warn(_messages.NON_TUPLE_SEQUENCE_INDEX.format(line=359))
             return tuple(index)
     return (index,)
 

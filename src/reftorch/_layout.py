@@ -4,7 +4,8 @@
 stride per dimension that says how far apart neighbouring elements sit in it.
 ``torch.sparse_coo`` is the layout of a sparse COO tensor: no storage of its
 own, only the coordinates and the values of the entries that are stored (see
-``_sparse``). ``t.layout`` tells which one a tensor has.
+``_sparse``); ``torch.sparse_csr`` that of a matrix kept row by row
+(``_sparse_csr``). ``t.layout`` tells which one a tensor has.
 
 A memory format is a request made to an operation that allocates
 (``clone(memory_format=...)``): ``torch.contiguous_format`` asks for
@@ -34,6 +35,7 @@ class layout(_Name):
 
 strided = layout("strided")
 sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
 
 
 class memory_format(_Name):

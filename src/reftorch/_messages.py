@@ -592,6 +592,23 @@ SPARSE_INVARIANTS_WARNING = (
     "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)"
 )
 SPARSE_NO_STORAGE = "Cannot access storage of SparseTensorImpl"
+NO_STRIDES = "Sparse CSR tensors do not have strides"
+SPARSE_CSR_NO_STORAGE = "Cannot access storage of SparseCsrTensorImpl"
+SPARSE_CSR_TO_NUMPY = "can't convert SparseCsr layout tensor to numpy. Use Tensor.to_dense() first."
+SPARSE_CSR_BETA = (
+    "Sparse CSR tensor support is in beta state. If you miss a functionality in the sparse tensor "
+    "support, please submit a feature request to https://github.com/pytorch/pytorch/issues. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/SparseCsrTensorImpl.cpp:49.)"
+)
+SPARSE_CSR_ONLY_MATRICES = (
+    "reftorch converts only a matrix (a 2-D strided or COO tensor) to sparse CSR, with "
+    "to_sparse_csr() and no arguments; torch also converts batches and dense dimensions."
+)
+SPARSE_CSR_UNSUPPORTED = (
+    "reftorch does not implement {name}() for sparse CSR tensors. reftorch's CSR tensors support "
+    "only what the course shows: to_sparse_csr, crow_indices/col_indices/values, clone, detach, "
+    "to_dense and printing. Call .to_dense() first to use {name}()."
+)
 SPARSE_NO_DATA_POINTER = "Cannot access data pointer of Tensor that doesn't have storage"
 SPARSE_TO_NUMPY = "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first."
 SPARSE_UNCOALESCED = "Cannot get {what} on an uncoalesced tensor, please call .coalesce() first"

@@ -42,10 +42,15 @@ class StorageType:
         return f"torch.{self.name}"
 
 
-# One line per dtype. torch's names for the others: float16 HalfStorage,
-# int32 IntStorage, int16 ShortStorage, int8 CharStorage, uint8 ByteStorage.
+# One line per dtype reftorch has: torch's legacy storage class names, which
+# its files still use to say how a storage's bytes are read.
+HalfStorage = StorageType("HalfStorage", _dtype.float16)
 FloatStorage = StorageType("FloatStorage", _dtype.float32)
 DoubleStorage = StorageType("DoubleStorage", _dtype.float64)
+ByteStorage = StorageType("ByteStorage", _dtype.uint8)
+CharStorage = StorageType("CharStorage", _dtype.int8)
+ShortStorage = StorageType("ShortStorage", _dtype.int16)
+IntStorage = StorageType("IntStorage", _dtype.int32)
 LongStorage = StorageType("LongStorage", _dtype.int64)
 BoolStorage = StorageType("BoolStorage", _dtype.bool)
 

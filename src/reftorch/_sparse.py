@@ -27,8 +27,6 @@ tensor's version counter, so writing into them changes the sparse tensor.
 copies (``clone``, ``detach``, in-place ops) in ``_sparse_copies``.
 """
 
-import warnings
-
 from . import _messages
 from ._arguments import _is_int, _type_name
 from ._creation import tensor
@@ -37,6 +35,7 @@ from ._layout import sparse_coo, strided
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 from .autograd.grad_mode import is_grad_enabled
+from ._warn import warn
 
 
 class SparseCOO:
@@ -100,7 +99,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     _check_arguments(indices, values, size, dtype)
     if check_invariants is None and not _warned_about_invariants:
         _warned_about_invariants = True
-        warnings.warn(_messages.SPARSE_INVARIANTS_WARNING, UserWarning, stacklevel=2)
+        warn(_messages.SPARSE_INVARIANTS_WARNING)
     values = values.to(device=device, dtype=dtype) if isinstance(values, Tensor) else tensor(
         values, dtype=dtype, device=device)
     indices = indices.to(device=values.device, dtype=int64) if isinstance(indices, Tensor) else tensor(

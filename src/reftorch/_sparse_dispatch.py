@@ -1,17 +1,18 @@
-"""Which version of a method runs: the strided one or the sparse one.
+"""Which version of a method runs: the strided one or a sparse one.
 
 torch picks each operation's kernel by layout: ``s.clone()`` on a sparse
 tensor runs the sparse clone, and ``s.exp()``, which has no sparse kernel,
 raises. reftorch does the same at one place: every method attached to
 ``Tensor`` is wrapped by ``by_layout``. When no sparse tensor is involved the
-strided function runs, unchanged; when one is, its sparse version from
-``SPARSE_VERSIONS`` runs, or reftorch says it has none. So the strided code
-(``_clone``, ``_views``, ``_math`` ...) never meets a tensor without storage.
+strided function runs, unchanged; when one is, its version for that layout
+runs (COO: ``SPARSE_VERSIONS``; CSR: ``_sparse_csr.CSR_VERSIONS``), or
+reftorch says it has none. So the strided code (``_clone``, ``_views``,
+``_math`` ...) never meets a tensor without storage.
 """
 
 import functools
 
-from . import _messages, _sparse_copies
+from . import _messages, _sparse_copies, _sparse_csr
 from ._dtype import bool as bool_, float32, float64, int64
 from ._sparse import SparseCOO
 from ._tensor import Tensor
@@ -83,6 +84,7 @@ SAME_FOR_BOTH = {
     "__setstate__", "__len__", "__iter__", "__bool__", "__float__", "__int__", "__index__", "__format__",
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
     "_indices", "_values", "indices", "values", "layout", "is_sparse",
+    "to_sparse_csr", "crow_indices", "col_indices", "is_sparse_csr",
 }
 
 # Methods attached to Tensor by its class body (not by the method table) that
@@ -90,25 +92,38 @@ SAME_FOR_BOTH = {
 CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "is_contiguous", "type")
 
 
+# What a sparse tensor holds in place of a storage, one class per layout.
+SPARSE_HOLDERS = frozenset({SparseCOO, _sparse_csr.SparseCSR})
+
+
 def _any_sparse(values):
     for value in values:
-        if isinstance(value, Tensor) and type(value._storage) is SparseCOO:
+        if isinstance(value, Tensor) and type(value._storage) in SPARSE_HOLDERS:
             return True
     return False
+
+
+def _any_csr(args, kwargs):
+    return any(type(getattr(v, "_storage", None)) is _sparse_csr.SparseCSR for v in (*args, *kwargs.values()))
 
 
 def by_layout(name, strided_function):
     """``strided_function`` as a method that runs the sparse version of ``name`` for sparse tensors."""
     sparse_function = SPARSE_VERSIONS.get(name)
+    csr_function = _sparse_csr.CSR_VERSIONS.get(name)
     shown_name = getattr(strided_function, "__name__", name).strip("_") or name
 
     @functools.wraps(strided_function)
     def method(self, *args, **kwargs):
         # Written for speed: every method call of every tensor passes here.
-        if (type(self._storage) is not SparseCOO and not (args and _any_sparse(args))
+        if (type(self._storage) not in SPARSE_HOLDERS and not (args and _any_sparse(args))
                 and not (kwargs and _any_sparse(kwargs.values()))):
             return strided_function(self, *args, **kwargs)
-        if sparse_function is None:
+        if type(self._storage) is _sparse_csr.SparseCSR:
+            if csr_function is None:
+                raise NotImplementedError(_messages.SPARSE_CSR_UNSUPPORTED.format(name=shown_name))
+            return csr_function(self, *args, **kwargs)
+        if sparse_function is None or _any_csr(args, kwargs):
             raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name=shown_name))
         return sparse_function(self, *args, **kwargs)
 

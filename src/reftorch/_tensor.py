@@ -19,7 +19,6 @@ attaches them all to ``Tensor``.
 """
 
 import operator
-import warnings
 
 import numpy as np
 
@@ -32,6 +31,7 @@ from ._tensor_str import _str
 from ._version_counter import VersionCounter
 from .autograd import creation_meta
 from .autograd.inference_mode import is_inference_mode_enabled
+from ._warn import warn
 
 
 class Tensor:
@@ -141,6 +141,8 @@ class Tensor:
         return self._size[_strides.normalize_dim(dim, self.dim())]
 
     def stride(self, dim=None):
+        if self._stride is None:  # a layout without strides into memory (sparse CSR)
+            raise RuntimeError(_messages.NO_STRIDES)
         if dim is None:
             return self._stride
         return self._stride[_strides.normalize_dim(dim, self.dim())]
@@ -234,7 +236,7 @@ class Tensor:
     @property
     def grad(self):
         if self._grad_fn is not None and not self._retains_grad:  # not a leaf
-            warnings.warn(_messages.NON_LEAF_GRAD, UserWarning, stacklevel=2)
+            warn(_messages.NON_LEAF_GRAD)
         return self._grad
 
     @grad.setter

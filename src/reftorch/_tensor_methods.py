@@ -11,7 +11,7 @@ from . import _factories
 from . import _advanced_indexing, _argmax, _index_select
 from . import _powers, _python_copy, _reduce, _scalars, _to, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
-from . import _sparse, _sparse_convert, _sparse_dispatch
+from . import _sparse, _sparse_convert, _sparse_csr, _sparse_dispatch
 from ._tensor import Tensor
 from .autograd import graph, hooks, variable
 
@@ -77,12 +77,16 @@ _METHODS = {
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_, "sqrt": _unary.sqrt,
     "register_hook": hooks.register_hook,
-    # sparse COO
-    "layout": property(_sparse.layout), "is_sparse": property(_sparse.is_sparse),
-    "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_convert.to_dense,
-    "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse._nnz,
-    "sparse_dim": _sparse.sparse_dim, "dense_dim": _sparse.dense_dim,
-    "_indices": _sparse._indices, "_values": _sparse._values, "indices": _sparse.indices, "values": _sparse.values,
+    # sparse COO and CSR (each _sparse_csr method hands a COO or strided tensor to _sparse)
+    "layout": property(_sparse_csr.layout), "is_sparse": property(_sparse.is_sparse),
+    "is_sparse_csr": property(_sparse_csr.is_sparse_csr),
+    "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_csr.to_dense,
+    "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse_csr._nnz,
+    "sparse_dim": _sparse_csr.sparse_dim, "dense_dim": _sparse_csr.dense_dim,
+    "_indices": _sparse._indices, "_values": _sparse._values, "indices": _sparse.indices,
+    "values": _sparse_csr.values,
+    "to_sparse_csr": _sparse_csr.to_sparse_csr, "crow_indices": _sparse_csr.crow_indices,
+    "col_indices": _sparse_csr.col_indices,
 }
 
 for _name, _function in _METHODS.items():

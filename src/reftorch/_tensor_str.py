@@ -37,7 +37,9 @@ its two dense tensors, ``indices=tensor(...)`` and, on the next line,
 ``values=tensor(...)`` (each laid out as in step 2, an empty one with its
 size), then always on a new line the device, ``size=``, ``nnz=`` (how many
 entries it stores), the dtype, ``layout=torch.sparse_coo`` and the autograd
-suffix, wrapped as in step 3.
+suffix, wrapped as in step 3. A sparse CSR tensor (``_sparse_csr_str``) shows
+``crow_indices=``, ``col_indices=`` and ``values=`` the same way, and its
+suffixes follow on the same line while they fit.
 
 The same function prints a real ``torch.Tensor`` and a reftorch tensor,
 because it only asks the tensor questions both can answer: ``dim()``,
@@ -257,10 +259,31 @@ def _sparse_str(self):
     return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=True)
 
 
+def _sparse_csr_str(self):
+    """A sparse CSR tensor: crow_indices, col_indices and values one under the
+    other, then size, nnz, dtype, layout and autograd state (wrapped, not forced
+    onto a new line as for COO)."""
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = []
+    if self.device.type != "cpu":
+        suffixes.append("device='" + str(self.device) + "'")
+    suffixes += ["size=" + str(tuple(self.shape)), "nnz=" + str(self._nnz())]
+    if str(self.dtype) not in (str(get_default_dtype()), "torch.int64", "torch.bool"):
+        suffixes.append("dtype=" + str(self.dtype))
+    suffixes.append("layout=" + str(self.layout))
+    suffixes += _autograd_suffix(self)
+    parts = (("crow_indices", self.crow_indices()), ("col_indices", self.col_indices()), ("values", self.values()))
+    tensor_str = (",\n" + " " * indent).join(_part_str(name, part.detach(), indent) for name, part in parts)
+    return _add_suffixes(prefix + tensor_str, suffixes, indent)
+
+
 def _str(self):
     """The text of ``repr(t)``, exactly as torch 2.13 prints a tensor."""
     if getattr(self, "is_sparse", False):  # an object with no layout prints as strided
         return _sparse_str(self)
+    if str(getattr(self, "layout", "")) == "torch.sparse_csr":
+        return _sparse_csr_str(self)
     prefix = "tensor("
     indent = len(prefix)
     suffixes = []

@@ -198,6 +198,28 @@ def test_from_numpy_and_numpy_share_memory():
     )
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "uint8", "bool"])
+def test_from_numpy_of_an_empty_array_keeps_numpys_strides_in_elements(dtype):
+    """An array with no elements still has strides; torch copies them (bytes / itemsize).
+    Misconception: an empty tensor has no layout, so its strides are all 0."""
+    assert_same(
+        f"""
+        import numpy as np
+        kind = np.{dtype}
+        arrays = [
+            np.zeros((0,), kind), np.zeros((0, 3), kind), np.empty((3, 0), kind),
+            np.arange(0).astype(kind).reshape(0, 3), np.zeros((3, 4), kind)[:0], np.zeros((3, 4), kind)[:, :0],
+            np.zeros((2, 3, 4), kind)[:, :0], np.zeros((4, 5), kind).T[:, :0], np.zeros((3, 4), kind, order="F")[:0],
+            np.zeros((4, 6), kind)[::2, 1:1], np.array([], kind).reshape(2, 0, 1),
+        ]
+        for a in arrays:
+            t = torch.from_numpy(a)
+            print(tuple(t.shape), t.stride(), t.dtype, t.is_contiguous(), t.storage_offset(),
+                  t.untyped_storage().nbytes(), t.numpy().strides == a.strides, t.contiguous().stride())
+        """
+    )
+
+
 def test_factories_accept_a_device():
     assert_same_as_gpu(
         """

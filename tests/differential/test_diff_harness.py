@@ -1,6 +1,7 @@
 """The harness itself: deterministic on torch, and able to fail."""
 
 import types
+import warnings
 
 import pytest
 import torch
@@ -152,6 +153,35 @@ def test_a_module_that_behaves_differently_is_detected():
     with pytest.raises(pytest.fail.Exception) as info:
         assert_same("a = torch.tensor([1, 2])\nz = torch.zeros_like(a)", candidate=_CloneIsDetachTorch())
     assert "z.dtype" in str(info.value)
+
+
+class _WarnsFromItsOwnCode(types.SimpleNamespace):
+    """torch, except that ``tensor(...)`` re-raises torch's warnings from its own line."""
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+    def tensor(self, *args, **kwargs):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = torch.tensor(*args, **kwargs)
+        for w in caught:
+            warnings.warn(w.message, w.category, stacklevel=1)
+        return result
+
+
+def test_a_warning_is_placed_at_the_program_line_that_torch_names():
+    trace = run("a = torch.ones(2)\n\nb = torch.tensor(a)", torch)
+    assert [w[0] for w in trace.warnings] == ["UserWarning"]
+    assert trace.warning_places == ["line 3"]
+
+
+def test_a_warning_that_names_the_librarys_own_line_is_detected():
+    program = "a = torch.ones(2)\nb = torch.tensor(a)"
+    with pytest.raises(pytest.fail.Exception) as info:
+        assert_same(program, candidate=_WarnsFromItsOwnCode())
+    text = str(info.value)
+    assert "warnings name other lines" in text and "['line 2']" in text and "inside the library" in text
 
 
 def test_the_same_module_passes_and_a_wrong_raises_expectation_is_reported():

@@ -143,7 +143,9 @@ def test_tensors_saved_in_separate_calls_do_not_share_after_loading():
 # ---- what a tensor brings along: dtype, requires_grad, attributes -------------
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+@pytest.mark.parametrize(
+    "dtype", ["float16", "float32", "float64", "uint8", "int8", "int16", "int32", "int64", "bool"]
+)
 def test_every_dtype_round_trips_with_its_file_length(dtype):
     assert_same(
         f"""

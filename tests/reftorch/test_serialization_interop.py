@@ -84,10 +84,39 @@ def tensor_with_attributes(m):
     return [t, p]
 
 
+# Each dtype reftorch has, with its extreme values, as a base and a strided view of it.
+DTYPE_VALUES = {
+    "float16": [-65504.0, -1.5, 0.0, 6.1e-05, 3.25, 65504.0],
+    "float32": [-3.4e38, -1.5, 0.0, 1e-45, 3.25, 3.4e38],
+    "float64": [-1.7e308, -1.5, 0.0, 5e-324, 3.25, 1.7e308],
+    "uint8": [0, 1, 2, 127, 128, 255],
+    "int8": [-128, -1, 0, 1, 2, 127],
+    "int16": [-32768, -1, 0, 1, 2, 32767],
+    "int32": [-2147483648, -1, 0, 1, 2, 2147483647],
+    "int64": [-9223372036854775808, -1, 0, 1, 2, 9223372036854775807],
+    "bool": [True, False, False, True, True, False],
+}
+
+
+def _one_dtype(name):
+    def build(m):
+        dtype = getattr(m, name)
+        base = m.tensor(DTYPE_VALUES[name], dtype=dtype)
+        return {"base": base, "view": base.view(2, 3).t()[1:], "scalar": base[5].clone(),
+                "empty": m.zeros(0, 2, dtype=dtype)}
+    build.__name__ = f"a_{name}_tensor_and_its_view"
+    return build
+
+
 BUILDERS = [
     views_of_one_base, a_slice_of_a_big_tensor, its_clone, every_dtype, requires_grad_and_non_leaves,
     parameters, linear_state_dict, nested_containers, tensor_with_attributes,
+    *(_one_dtype(name) for name in DTYPE_VALUES),
 ]
+
+
+def test_every_dtype_reftorch_has_is_in_the_round_trip():
+    assert sorted(DTYPE_VALUES) == sorted(d._name for d in reftorch._dtype._ALL)
 
 
 # ---- describing what was loaded, the same way for both modules -----------------

@@ -124,4 +124,6 @@ def warn_if_has_hooks(tensor):
     hooks = tensor._backward_hooks
     for hook in (hooks or {}).values():
         if not hasattr(hook, "__torch_unserializable__"):
-            warnings.warn(_messages.HOOK_NOT_SERIALIZED.format(hook=repr(hook)), UserWarning, stacklevel=3)
+            # torch warns from its own Python code (Tensor.__reduce_ex__), so the
+            # warning names a line in torch's _tensor.py; this one names its line here.
+            warnings.warn(_messages.HOOK_NOT_SERIALIZED.format(hook=repr(hook)), UserWarning, stacklevel=1)
