@@ -125,7 +125,8 @@ def _pages_for_ungraded(config, assignment, only=None):
         os.makedirs(target, exist_ok=True)
         items = "".join("<li>%s</li>" % html.escape(str(m)) for m in messages)
         with open(os.path.join(target, assignment + ".html"), "w", encoding="utf-8") as f:
-            f.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head>"
+            f.write("<!DOCTYPE html>\n<html><head><meta http-equiv=\"Content-Security-Policy\" "
+                    "content=\"default-src 'none'\"><meta charset=\"utf-8\"><title>%s</title></head>"
                     "<body><h1>%s</h1><p>Your submission could not be graded; every test scores "
                     "0 for now. Why:</p><ul>%s</ul><p>Your instructor has the details.</p>"
                     "</body></html>\n" % (html.escape(assignment), html.escape(assignment), items))
