@@ -137,7 +137,10 @@ def cmd_export(args):
 def cmd_report(args):
     from .report import report
 
-    print(report(_config(args), args.assignments or None, args.plots))
+    from .collect import printable
+
+    text = report(_config(args), args.assignments or None, args.plots)
+    print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
     return 0
 
 
