@@ -80,6 +80,7 @@ def _ask_on_terminal(entry, assignment, names):
 
 def cmd_autograde(args):
     from .failsafe import log_path as failure_log
+    from .collect import printable
     from .grade import autograde_all
 
     config = _config(args)
@@ -94,7 +95,7 @@ def cmd_autograde(args):
     for run in runs.values():
         print("%s: graded %d submission(s)" % (run.assignment, len(run.graded)))
         for student, reason in sorted(run.failed.items()):
-            print("  %s: 0 points: %s" % (student, reason))
+            print(printable("  %s: 0 points: %s" % (student, reason)))
         for student in run.graded:  # graded as 0 because grading itself raised
             log = failure_log(config, student, run.assignment)
             if os.path.exists(log):

@@ -42,6 +42,7 @@ from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
 from .cell_names import grade_id, test_name
+from .collect import printable
 from .course import autograded_dir, feedback_dir, source_assignments
 from .execute import MESSAGES_FILE
 
@@ -105,7 +106,8 @@ def generate_feedback(config, assignments=None, student=None):
         result = api.generate_feedback(assignment, student, force=True)
         results[assignment] = result["success"]
         if not result["success"]:
-            print(result.get("log", "") + result.get("error", ""))
+            text = result.get("log", "") + result.get("error", "")
+            print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
         _pages_for_ungraded(config, assignment, student)
     return results
 
