@@ -22,7 +22,9 @@ A term, in order (autograder/README.md shows each step):
   export    [--wide] [--tests]      grades as CSV (default: STATE/grades.csv)
   report    [A ...]                 per-assignment and per-test summary, charts
   lab                               JupyterLab with formgrader: browse, grade by hand
-  check     NOTEBOOK                the learner's self-check (no gradebook needed)
+  check     NOTEBOOK                the learner's self-check (no gradebook needed); sandboxed
+                                    when run as root with bubblewrap, and without a sandbox
+                                    it refuses a notebook that is not the caller's own
 
 Everything about the students (gradebook, roster, submissions, graded copies,
 feedback, grades, charts) lives in the course-state folder STATE:
@@ -65,17 +67,20 @@ def cmd_collect(args):
 
 def _ask_on_terminal(entry, assignment, names):
     """``--pick ask``: the instructor chooses one of several notebooks (None: refuse)."""
+    from .collect import printable
+
     if not sys.stdin.isatty():
         return None
-    print("%s has %d notebooks for %s:" % (entry, len(names), assignment))
+    print(printable("%s has %d notebooks for %s:" % (entry, len(names), assignment)))
     for number, name in enumerate(names, start=1):
-        print("  %d. %s" % (number, name))
+        print(printable("  %d. %s" % (number, name)))
     answer = input("number to collect (Enter: none): ").strip()
     return int(answer) - 1 if answer.isdigit() else None
 
 
 def cmd_autograde(args):
     from .failsafe import log_path as failure_log
+    from .collect import printable
     from .grade import autograde_all
 
     config = _config(args)
@@ -90,7 +95,7 @@ def cmd_autograde(args):
     for run in runs.values():
         print("%s: graded %d submission(s)" % (run.assignment, len(run.graded)))
         for student, reason in sorted(run.failed.items()):
-            print("  %s: 0 points: %s" % (student, reason))
+            print(printable("  %s: 0 points: %s" % (student, reason)))
         for student in run.graded:  # graded as 0 because grading itself raised
             log = failure_log(config, student, run.assignment)
             if os.path.exists(log):
@@ -133,7 +138,10 @@ def cmd_export(args):
 def cmd_report(args):
     from .report import report
 
-    print(report(_config(args), args.assignments or None, args.plots))
+    from .collect import printable
+
+    text = report(_config(args), args.assignments or None, args.plots)
+    print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
     return 0
 
 
@@ -146,8 +154,12 @@ def cmd_lab(args):
 def cmd_check(args):
     from .learner_check import check
 
+    from .check_sandbox import kernel_sandboxed
+
+    warn = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    sandboxed = kernel_sandboxed(os.path.abspath(args.notebook), args.unsandboxed, args.root, warn)
     result = check(args.notebook, timeout=args.timeout, notebook_timeout=args.notebook_timeout,
-                   release=args.release, root=args.root)
+                   release=args.release, root=args.root, sandboxed=sandboxed)
     print(result.format())
     return 0 if result.all_passed else 1
 
@@ -228,6 +240,9 @@ def build_parser():
                    help="seconds for the whole notebook, then its kernel is killed")
     p.add_argument("--release", help="the release notebook to rebuild on (default: found in "
                                      "the course's exercises/)")
+    p.add_argument("--unsandboxed", action="store_true",
+                   help="run the notebook with your rights even where a sandbox is available, or "
+                        "when it looks like someone else's (trusted notebooks only)")
     return parser
 
 

@@ -32,6 +32,10 @@ The inbox holds one entry per student, named after the student::
    ``collect_notes.json`` beside it (grading shows those notes in the
    feedback).  Collecting again replaces that student's earlier submission of
    that assignment; nothing else in ``submitted/`` is touched.
+
+Every line of the report is printable text (:func:`printable`): a file name
+with terminal escape codes, other control characters or bidirectional
+overrides is shown with them escaped as ``\\x1b``, ``\\u202e``..., never raw.
 """
 
 import dataclasses
@@ -51,6 +55,16 @@ TIMESTAMP_FILE = "timestamp.txt"
 PICK_RULES = ("refuse", "newest", "ask")
 
 
+def printable(text):
+    """``text`` with every character that is not printable (control characters, terminal
+    escapes, bidirectional overrides, other formatting characters) escaped as Python's repr
+    escapes it; spaces are kept."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
 @dataclasses.dataclass
 class CollectReport:
     collected: list = dataclasses.field(default_factory=list)  # (student, assignment, note)
@@ -66,7 +80,7 @@ class CollectReport:
         out += ["missing %s: %s (on the roster, no submission)" % (assignment, ", ".join(ids))
                 for assignment, ids in sorted(self.missing.items()) if ids]
         out.append("collected %d submission(s), skipped %d" % (len(self.collected), len(self.rejected)))
-        return out
+        return [printable(line) for line in out]
 
 
 # -- matching notebooks to assignments -----------------------------------------------------

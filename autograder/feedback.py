@@ -42,6 +42,7 @@ from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
 from .cell_names import grade_id, test_name
+from .collect import printable
 from .course import autograded_dir, feedback_dir, source_assignments
 from .execute import MESSAGES_FILE
 
@@ -105,7 +106,8 @@ def generate_feedback(config, assignments=None, student=None):
         result = api.generate_feedback(assignment, student, force=True)
         results[assignment] = result["success"]
         if not result["success"]:
-            print(result.get("log", "") + result.get("error", ""))
+            text = result.get("log", "") + result.get("error", "")
+            print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
         _pages_for_ungraded(config, assignment, student)
     return results
 
@@ -125,7 +127,8 @@ def _pages_for_ungraded(config, assignment, only=None):
         os.makedirs(target, exist_ok=True)
         items = "".join("<li>%s</li>" % html.escape(str(m)) for m in messages)
         with open(os.path.join(target, assignment + ".html"), "w", encoding="utf-8") as f:
-            f.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head>"
+            f.write("<!DOCTYPE html>\n<html><head><meta http-equiv=\"Content-Security-Policy\" "
+                    "content=\"default-src 'none'\"><meta charset=\"utf-8\"><title>%s</title></head>"
                     "<body><h1>%s</h1><p>Your submission could not be graded; every test scores "
                     "0 for now. Why:</p><ul>%s</ul><p>Your instructor has the details.</p>"
                     "</body></html>\n" % (html.escape(assignment), html.escape(assignment), items))

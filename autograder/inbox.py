@@ -12,6 +12,14 @@ the reader), zip members whose path leaves the archive.  Checked before
 anything is read: a zip's member count and total uncompressed size (a zip
 bomb is refused whole, with the sizes in the reason), a folder's file count,
 each notebook's size and cell count (:class:`Limits`).
+
+A notebook is parsed as JupyterLab's server would take it (UTF-8, with or
+without a byte-order mark, any line ends); one nested deeper than
+``Limits.max_depth`` (a real notebook is about ten levels deep; 100000 nested
+lists make ``json.loads`` raise ``RecursionError``) is refused on its own,
+reported, and the rest of the entry and of the class is collected.  The
+byte-order mark is dropped from what is stored, so every later reader
+(nbformat, nbgrader) takes the notebook too.
 """
 
 import dataclasses
@@ -31,6 +39,7 @@ class Limits:
     max_unzipped_bytes: int = 100 * 2 ** 20      # a zip's total uncompressed size
     max_notebook_bytes: int = 20 * 2 ** 20       # one notebook
     max_cells: int = 1000                        # cells in one notebook
+    max_depth: int = 64                          # JSON nesting of one notebook
 
 
 class Refused(Exception):
@@ -53,14 +62,41 @@ def _skipped(inner):
     return any(p in SKIPPED_PARTS or p.startswith(".") for p in parts if p)
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def json_depth(value):
+    """How deeply lists and objects nest in parsed JSON (a number or string is 0), without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        todo.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
+
+
+def _too_deep(inner, limits):
+    return Refused("%s nests its JSON deeper than %d levels (a notebook is about ten); not a "
+                   "notebook JupyterLab opens, not collected" % (inner, limits.max_depth))
+
+
 def _read_notebook(inner, data, recorded, inbox_time, limits):
     if len(data) > limits.max_notebook_bytes:
         raise Refused("%s is %d bytes, over the limit of %d"
                       % (inner, len(data), limits.max_notebook_bytes))
+    if data.startswith(BOM):  # JupyterLab's server reads such a file; nbformat.read would not
+        data = data[len(BOM):]
     try:
         nb = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise _too_deep(inner, limits) from None
     except (UnicodeDecodeError, ValueError):
         nb = None
+    if isinstance(nb, (dict, list)) and json_depth(nb) > limits.max_depth:
+        raise _too_deep(inner, limits)
     if not isinstance(nb, dict):
         nb = None
     if nb is not None and isinstance(nb.get("cells"), list) and len(nb["cells"]) > limits.max_cells:

@@ -18,6 +18,11 @@ from ``autograder/``.  This command starts JupyterLab with:
   own page takes MathJax from a CDN, and offline its scripts stop before
   they save a grade or a comment), so manual grading needs no network;
 * the environment's own ``bin/`` first on ``PATH`` (nbgrader calls ``alembic``).
+* every page served with the course's Content-Security-Policy, which runs no
+  inline script but the lab's own (``autograder/formgrader_csp.py``, set by
+  ``autograder/jupyter_server_config.py``, which the same config path reaches):
+  nothing a student's notebook carries can run in formgrader with the
+  instructor's session.
 
 Formgrader is at ``/formgrader`` (or Nbgrader > Formgrader in the menu): the
 assignments, each one's submissions with their scores, each submission's

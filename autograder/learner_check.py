@@ -53,6 +53,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from coursebook.build_it.progress import record_exercise
 
+from .check_sandbox import kernel_sandboxed, sandboxed_client_options
 from .collect import match_by_ids
 from .course import course_config, path as course_path
 from .kernel_setup import KERNEL_ARGUMENTS
@@ -291,8 +292,11 @@ class LearnerClient(NotebookClient):
                                     % (kwargs["cell_index"] + 1, self.timeout))
 
 
-def check(path, timeout=60, notebook_timeout=300, release=None, root=None):
-    """Rebuild the notebook at ``path`` on its release, run it in a fresh kernel, score its tests."""
+def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandboxed=None):
+    """Rebuild the notebook at ``path`` on its release, run it in a fresh kernel, score its tests.
+
+    ``sandboxed``: run the kernel in the grader's sandbox (None: whenever this machine has one,
+    and refuse someone else's notebook when it has none; see ``autograder.check_sandbox``)."""
     path = os.path.abspath(path)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
     try:
@@ -313,7 +317,10 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None):
     rebuilt, notes = rebuild(nb, reference, metadata)
     rebuilt.metadata.pop("autograder", None)
     env = dict(os.environ, **{SELF_CHECK_ENV: "1"})
+    if sandboxed is None:
+        sandboxed = kernel_sandboxed(path, root=root)
     client = LearnerClient(rebuilt, notebook_timeout, timeout=timeout, kernel_name="python3",
+                           **sandboxed_client_options(sandboxed),
                            allow_errors=True, interrupt_on_timeout=True,
                            error_on_timeout={"ename": "CellTimeoutError",
                                              "evalue": "interrupted after %s s" % timeout},

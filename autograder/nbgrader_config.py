@@ -71,7 +71,15 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.inert.InertGradedOutputs",
 ]
+# The last step above (autograder/inert.py): once the scores are saved, every output of the graded
+# notebook keeps only its text and images; HTML, JavaScript, widgets, SVG, markdown outputs and
+# output metadata are dropped, so nothing a student's kernel produced runs in formgrader or in
+# feedback. Every HTML page (formgrader's, feedback's) does it again as it renders, and also shows
+# the HTML of a student's markdown answer as text, then lets nbconvert sanitise what is left.
+c.HTMLExporter.preprocessors = ["autograder.inert.InertOutputs"]
+c.HTMLExporter.sanitize_html = True
 # Due dates (ISO 8601; UTC when no offset is given), per assignment, written into the gradebook by
 # `generate` and `autograde`; an assignment without one is never late. Submission times
 # come from `collect` (the inbox's file times, or the LMS manifest's). The penalty is

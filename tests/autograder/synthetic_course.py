@@ -83,7 +83,10 @@ def solution_ids(config, assignment):
 def write_submission(folder, nb_or_text, name):
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, name)
-    if isinstance(nb_or_text, str):
+    if isinstance(nb_or_text, bytes):
+        with open(path, "wb") as f:
+            f.write(nb_or_text)
+    elif isinstance(nb_or_text, str):
         with open(path, "w") as f:
             f.write(nb_or_text)
     else:

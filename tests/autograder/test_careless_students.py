@@ -103,6 +103,40 @@ def careless_fixture_notebooks(config):
     nb = copy.deepcopy(good)  # claims 100 points for a 1-point test
     nb.cells[_index(nb, "test_values")].metadata["nbgrader"]["points"] = 100
     out["claims_points"] = nb
+    out.update(file_variants(good))
+    return out
+
+
+def file_variants(nb):
+    """``{student: bytes}``: one correct notebook saved the ways other tools save it.
+
+    Each opens in JupyterLab without complaint (its server's contents manager reads it; checked
+    below), except ``bom``, which only other editors write (the server refuses it) and which is
+    graded all the same.
+    """
+    plain = json.loads(nbformat.writes(nb))
+    out = {"bom": b"\xef\xbb\xbf" + json.dumps(plain, indent=1).encode(),
+           "crlf": json.dumps(plain, indent=1).replace("\n", "\r\n").encode(),
+           "one_line": json.dumps(plain, ensure_ascii=False, separators=(",", ":")).encode()}
+    as_string = copy.deepcopy(plain)
+    for cell in as_string["cells"]:
+        cell["source"] = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    out["source_string"] = json.dumps(as_string).encode()
+    as_lines = copy.deepcopy(plain)
+    for cell in as_lines["cells"]:
+        cell["source"] = "".join(cell["source"]).splitlines(True)
+    out["source_lines"] = json.dumps(as_lines, indent=4).encode()
+    for minor in (0, 2, 4):  # before 4.5 cells had no ids
+        old = copy.deepcopy(plain)
+        old["nbformat_minor"] = minor
+        for cell in old["cells"]:
+            cell.pop("id", None)
+        out["minor%d" % minor] = json.dumps(old).encode()
+    bare = copy.deepcopy(plain)  # no kernelspec, language_info or attachments
+    bare["metadata"] = {}
+    for cell in bare["cells"]:
+        cell.pop("attachments", None)
+    out["no_optional_fields"] = json.dumps(bare).encode()
     return out
 
 
@@ -158,6 +192,23 @@ def test_every_careless_notebook_scores_full_marks_in_the_grader(course, noteboo
             assert sum(got.values()) == full, (assignment, student, got, output)
             assert len(got) == sum(1 for c in read(config, "solutions", assignment).cells
                                    if c.metadata.get("nbgrader", {}).get("grade"))
+
+
+def test_every_notebook_file_jupyterlab_opens_is_collected_and_graded_with_full_marks(course, notebooks,
+                                                                                     graded, tmp_path):
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    config, _ = course
+    table, output = graded
+    variants = file_variants(student_notebook(config, "fixture", solved="all"))
+    contents = FileContentsManager(root_dir=str(tmp_path))
+    for student, data in variants.items():
+        (tmp_path / (student + ".ipynb")).write_bytes(data)
+        if student != "bom":  # JupyterLab's server opens it, and says nothing about it
+            assert "message" not in contents.get(student + ".ipynb") or \
+                not contents.get(student + ".ipynb")["message"], student
+        assert sum(table["fixture"][student].values()) == 5, (student, table["fixture"][student], output)
+        assert notes_of(config, student, "fixture") == "", (student, notes_of(config, student, "fixture"))
 
 
 def test_each_repair_is_named_in_a_note(course, graded):

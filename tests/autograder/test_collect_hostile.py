@@ -368,3 +368,58 @@ def test_truncation_keeps_an_errors_name_and_a_results_number():
     assert len(error.evalue) < 1_100 and sum(map(len, error.traceback)) < 2_500
     assert number.data == {"text/plain": "0.5555555555555556"}  # same partial credit
     assert text.data["text/plain"].startswith("y" * 1_000) and len(text.data["text/plain"]) < 1_100
+
+
+# -- any file: deep nesting, malformed JSON, terminal escapes in names ------------------------------
+
+def test_a_deeply_nested_notebook_is_reported_and_skipped_and_the_rest_of_the_class_is_collected(
+        config, inbox):
+    deep_lists = "[" * 100_000 + "]" * 100_000  # json.loads raises RecursionError
+    nested = json.loads(fixture_nb(config))
+    value = {}
+    nested["metadata"]["deep"] = value
+    for _ in range(200):  # parses, but is no notebook: nbformat and nbgrader recurse on it
+        value["x"] = value = {}
+    write_zip(str(inbox / "una.zip"), {"fixture.ipynb": deep_lists})
+    (inbox / "vic").mkdir()
+    (inbox / "vic" / "fixture.ipynb").write_text(json.dumps(nested))
+    (inbox / "vic" / "clone.ipynb").write_text(nbformat.writes(student_notebook(config, "clone")))
+    write_zip(str(inbox / "wes.zip"), {"fixture.ipynb": fixture_nb(config)})
+    write_zip(str(inbox / "xia.zip"), {"fixture.ipynb": "{not json"})
+    report = collect(config, str(inbox))
+    assert sorted((s, a) for s, a, _ in report.collected) == [("vic", "clone"), ("wes", "fixture"),
+                                                              ("xia", "fixture")], report.lines()
+    said = reasons(report)
+    assert "deeper than 64 levels" in said["una.zip: fixture.ipynb"]
+    assert "deeper than 64 levels" in said["vic: fixture.ipynb"]
+    assert not os.path.exists(submitted(config, "una"))
+    assert not os.path.exists(submitted(config, "vic", "fixture"))
+
+
+def test_a_malformed_notebook_is_collected_and_graded_zero_with_the_reason_beside_a_good_one(config,
+                                                                                             inbox):
+    write_zip(str(inbox / "yan.zip"), {"fixture.ipynb": "{\"cells\": [" * 3})
+    write_zip(str(inbox / "zed.zip"), {"fixture.ipynb": fixture_nb(config, replace={"make_copy": CORRECT})})
+    report = collect(config, str(inbox), "fixture")
+    assert sorted(s for s, _, _ in report.collected) == ["yan", "zed"], report.lines()
+    run = autograde(config, "fixture", ["yan", "zed"], workers=1, progress=False)
+    assert run.graded == ["yan", "zed"] and not run.failed, run.failed
+    from synthetic_course import scores
+    table = scores(config, "fixture")
+    assert sum(table["zed"].values()) == 5 and sum(table["yan"].values()) == 0
+    assert "not valid JSON" in notes_of(config, "yan", "fixture")
+
+
+def test_file_names_with_terminal_escape_codes_are_printed_escaped(config, inbox):
+    import subprocess
+    import sys
+
+    odd = "\x1b]0;owned\x07\x1b[2J\u202eevil"
+    (inbox / (odd + ".zip")).write_bytes(b"not a zip")
+    write_zip(str(inbox / "ada.zip"), {odd + ".ipynb": fixture_nb(config), "notes\x1b[31m.txt": "x"})
+    shown = subprocess.run([sys.executable, "-m", "autograder", "--root", config.CourseDirectory.root,
+                            "collect", str(inbox)], capture_output=True, timeout=300)
+    out = shown.stdout.decode("utf-8")
+    assert b"\x1b" not in shown.stdout and b"\x07" not in shown.stdout and "\u202e" not in out, out
+    assert "skipped \\x1b]0;owned\\x07\\x1b[2J\\u202eevil.zip: not a usable zip file" in out, out
+    assert "collected 1 submission(s), skipped 1" in out, out
