@@ -8,6 +8,9 @@ code cell that makes the message happen. The code cell is a ``%%key`` cell
 ``torch_only`` (reftorch does not reproduce them) and ``device = "cuda"``
 (torch here has no GPU; the cell runs on reftorch's simulated one).
 
+An entry may have an ``after`` program, run once the error is caught, to
+show the state the failed call left behind.
+
 ``python -m coursebook.error_page`` rewrites the notebook from the TOML file;
 ``tests/course/test_find_your_error.py`` checks that the committed notebook
 is exactly what this module builds, and that torch says exactly what the
@@ -85,6 +88,8 @@ def page_code(entry) -> str:
             f"except {entry['kind']} as err:",
             f'    print(f"{entry["kind"]}: {{err}}")',
         ]
+    if "after" in entry:
+        lines.append(_text(entry["after"]))
     return "\n".join(lines)
 
 
