@@ -45,11 +45,15 @@ import builtins
 import dataclasses
 import inspect
 import operator
+import os
+import tempfile
 import types
 
 from RestrictedPython import compile_restricted_exec, safe_builtins
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 from RestrictedPython.transformer import ALLOWED_FUNC_NAMES, RestrictingNodeTransformer, copy_locations
+
+from .learner_code import cell_name, is_learner_cell
 
 TAG_LINE = "misconception: "   # the same marker as the checks' messages (autograder.checks._observe)
 
@@ -92,7 +96,7 @@ MODULE_NAMES = {
 }
 
 BASE_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings", "math",
-                "numbers", "itertools", "functools", "operator", "collections", "dataclasses", "typing")
+                "numbers", "itertools", "functools", "operator", "collections", "dataclasses", "typing", "numpy")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,7 +134,7 @@ _RESERVED = frozenset({"_print"})
 def learner_private(name):
     """A learner's own private name (``_helper``): one leading underscore, not a guard's name."""
     return (name.startswith("_") and not name.startswith("__") and not name.endswith("_")
-            and name not in _RESERVED and not name[1:].isdigit() and not name.startswith(("_i", "_o", "_d")))
+            and name not in _RESERVED and not name[1:].isdigit())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,6 +214,14 @@ class CellPolicy(RestrictingNodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id == "type" and len(node.args) + len(node.keywords) != 1:
             self.refuse(node, "forbidden-builtin", "type() with more than one argument builds a class")
         return super().visit_Call(node)
+
+    def visit_AnnAssign(self, node):
+        """``size: Tuple[int, ...] = ()`` (a dataclass field, an annotated name): plain Python."""
+        if not isinstance(node.target, ast.Name):
+            self.refuse(node, "plain-python", "an annotation on an attribute or an item")
+            return node
+        self.check_name(node, node.target.id)
+        return self.node_contents_visit(node)
 
     def visit_AugAssign(self, node):
         """``a.b += c`` and ``a[k] += c`` (plain Python that RestrictedPython refuses): the target's
@@ -569,3 +581,23 @@ def wrapped(source, assignment, name):
 # The grader reads the run-time refusals after each test cell (through user_expressions).
 VIOLATIONS_EXPRESSION = ("[v.text() for v in __import__('sys').modules['autograder.allowlist'].VIOLATIONS] "
                          "if 'autograder.allowlist' in __import__('sys').modules else []")
+
+
+# --- the grader's side (also the self-check's) ---------------------------------------
+
+def empty_kernel_folder(assignment):
+    """A new empty folder named after the assignment, where a grading (or self-check) kernel starts:
+    the notebook and its hidden tests are not there, and its path says nothing of who runs it."""
+    parent = tempfile.mkdtemp(prefix="autograder-kernel-")
+    folder = os.path.join(parent, assignment or "notebook")
+    os.mkdir(folder)
+    return folder
+
+
+def learner_source(nb, index, assignment):
+    """What the kernel is sent for cell ``index``: a learner cell of an assignment with an allowlist
+    goes through ``autograder.allowlist.run_cell``; any other cell as it is."""
+    cell = nb.cells[index]
+    if assignment in POLICIES and is_learner_cell(cell):
+        return wrapped(cell.source, assignment, cell_name(nb, index))
+    return cell.source

@@ -1006,13 +1006,13 @@ def my_copy(self):
     return self
 """), every("python_copy", "the tampering check itself (autograder.kernel_setup) was replaced")),
     # honest
-    Entry("python-copy-honest-vars", "python_copy", "honest", "vars(), a dict copy, memo.get",
+    Entry("python-copy-honest-vars", "python_copy", "honest", "__dict__ copied with dict(), memo.get",
           {"copy-solution": """
 def my_copy(self):
     twin = tensor_on(self.untyped_storage(), self.shape, self.stride(), self.storage_offset(), dtype=self.dtype)
     bump_version(twin)
     twin.requires_grad_(self.requires_grad)
-    twin.__dict__ = dict(vars(self))
+    twin.__dict__ = dict(self.__dict__)
     return twin
 """, "deepcopy-solution": """
 def my_deepcopy(self, memo):
@@ -1027,7 +1027,7 @@ def my_deepcopy(self, memo):
     bump_version(twin)
     twin.requires_grad_(self.requires_grad)
     twin.grad = None if self.grad is None else copy.deepcopy(self.grad, memo)
-    twin.__dict__.update(copy.deepcopy(vars(self), memo))
+    twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
     memo[id(self)] = twin
     return twin
 """}),
@@ -1052,7 +1052,7 @@ def my_deepcopy(self, memo):
         if self.grad is not None:
             new.grad = copy.deepcopy(self.grad, memo)
         for name, value in self.__dict__.items():
-            setattr(new, name, copy.deepcopy(value, memo))
+            new.__dict__[name] = copy.deepcopy(value, memo)
         memo[id(self)] = new
     return memo[id(self)]
 """}),
@@ -1119,11 +1119,9 @@ MODEL = [
     Entry("restore-replaces-parameters", "model_snapshot", "wrong", "restoring means putting new parameters in the model",
           {RESTORE: """def restore(model, snap):
     for name, saved in snap.items():
-        module = model
-        *path, leaf = name.split(".")
-        for part in path:
-            module = getattr(module, part)
-        setattr(module, leaf, torch.nn.Parameter(saved.clone()))
+        prefix, _, leaf = name.rpartition(".")
+        module = dict(model.named_modules())[prefix]
+        module.register_parameter(leaf, torch.nn.Parameter(saved.clone()))
 """}, {"restore": "restore/replaces-parameters"}),
     Entry("restore-through-data", "model_snapshot", "wrong", "assigning .data restores the weights",
           {RESTORE: "def restore(model, snap):\n    for name, p in model.named_parameters():\n"
