@@ -124,9 +124,10 @@ POLICIES = {
 # "clone" learners sometimes copy attributes as a wrong answer: reading __dict__ is allowed there too
 POLICIES["clone"] = Policy(private_attributes=frozenset({"__dict__"}))
 
-FORBIDDEN_BUILTINS = frozenset({"getattr", "setattr", "delattr", "vars", "globals", "locals", "eval", "exec",
-                                "compile", "open", "breakpoint", "input", "help", "memoryview", "dir",
-                                "exit", "quit", "get_ipython", "display"})
+FORBIDDEN_BUILTINS = frozenset({"__import__", "getattr", "setattr", "delattr", "vars", "globals", "locals", "eval", "exec",
+                                "compile", "open", "breakpoint", "get_ipython"})
+# not builtins of a learner's cell either (a learner may name a variable so): IPython's and the REPL's
+_NOT_SHARED = frozenset({"input", "help", "dir", "memoryview", "exit", "quit", "display", "In", "Out"})
 # names RestrictedPython's code uses for its guards (a learner may not bind or read them)
 _RESERVED = frozenset({"_print"})
 
@@ -242,6 +243,9 @@ class CellPolicy(RestrictingNodeTransformer):
         return super().visit_AugAssign(node)
 
     def check_import_names(self, node):
+        for alias in node.names:
+            if any(part.startswith("_") for part in alias.name.split(".")):
+                self.refuse(node, "private-name", f'imports "{alias.name}", which starts with "_"')
         modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
         if isinstance(node, ast.ImportFrom) and node.level:
             modules = ["." * node.level + (node.module or "")]
@@ -386,6 +390,8 @@ class Guards:
         return value
 
     def module_attribute(self, module, name):
+        if name.startswith("_"):
+            refuse("private-name", f"reads {module.__name__}.{name}")
         allowed = self.policy.module_names(module.__name__)
         if module.__name__ not in self.policy.imports and not module.__name__.startswith("reftorch"):
             refuse("module-attribute", f"uses the module {module.__name__}, which the exercise does not list")
@@ -536,7 +542,8 @@ class Namespace:
 
     def shared(self):
         return {name: value for name, value in self.user_ns.items()
-                if not name.startswith("_") and name not in self.hidden and name not in FORBIDDEN_BUILTINS}
+                if not name.startswith("_") and name not in self.hidden and name not in FORBIDDEN_BUILTINS
+                and (name not in _NOT_SHARED or name in self.mine)}
 
     def run(self, code):
         for name, value in self.shared().items():
