@@ -545,6 +545,11 @@ class Namespace:
                 if not name.startswith("_") and name not in self.hidden and name not in FORBIDDEN_BUILTINS
                 and (name not in _NOT_SHARED or name in self.mine)}
 
+    def bind(self, values):
+        self.globals.update(values)
+        self.user_ns.update(values)
+        self.mine.update(values)
+
     def run(self, code):
         for name, value in self.shared().items():
             if name not in self.mine or self.user_ns.get(name) is not self.globals.get(name):
@@ -574,9 +579,46 @@ def run_cell(source, assignment, name):
         _namespaces[assignment] = Namespace(assignment, shell.user_ns, shell.user_ns_hidden)
     _SOURCES[name] = source.splitlines()
     code, violations = compile_cell(source, assignment, name)
-    if violations:   # the grader found them too, before the notebook ran (autograder.static_rules)
-        raise RuleBroken(violations[0].text())
-    _namespaces[assignment].run(code)
+    if not violations:
+        _namespaces[assignment].run(code)
+        return
+    # The grader found them too, before the notebook ran (autograder.static_rules), and charges
+    # them to the tests of the functions they sit in: the rest of the cell runs, and each function
+    # that breaks a rule is bound to one that raises the rule's error.
+    code, refused = compile_without(source, assignment, name, violations)
+    if code is not None:
+        _namespaces[assignment].run(code)
+        _namespaces[assignment].bind({function: _refusing(text) for function, text in refused.items()})
+    raise RuleBroken(violations[0].text())
+
+
+def _refusing(text):
+    def refused(*args, **kwargs):
+        raise RuleBroken(text)
+    return refused
+
+
+def compile_without(source, assignment, name, violations):
+    """``(code or None, {function: message})``: the cell without its top-level statements that break
+    a rule; the functions and classes among them, with the message of their first violation."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None, {}
+    keep, refused = [], {}
+    for statement in tree.body:
+        first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+        last = statement.end_lineno or statement.lineno
+        broken = [v for v in violations if first <= v.line <= last]
+        if not broken:
+            keep.append(statement)
+        elif isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+            refused[statement.name] = broken[0].text()
+    policy = POLICIES.get(assignment, Policy())
+    transformer = type("AssignmentPolicy", (CellPolicy,), {"policy": policy, "found": []})
+    result = compile_restricted_exec(ast.Module(body=keep, type_ignores=[]), filename=f"<learner cell {name}>",
+                                     policy=transformer)
+    return (None if result.errors else result.code), refused
 
 
 def wrapped(source, assignment, name):
