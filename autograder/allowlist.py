@@ -61,7 +61,7 @@ RULES = {
     "plain-python": "write plain Python: no IPython magics or shell lines, nothing the allowlist leaves out",
     "private-name": "use no name or attribute that starts with _ (except your own names)",
     "forbidden-builtin": ("do not use getattr, setattr, delattr, vars, globals, locals, eval, exec, compile, "
-                          "__import__, open, get_ipython or type with three arguments"),
+                          "__import__, open, get_ipython, IPython's In/Out or type with three arguments"),
     "imports": "import only the modules the exercise lists",
     "module-attribute": "use only the names the exercise allows from a module",
     "writes": "do not change modules, classes, functions or objects you did not create",
@@ -125,9 +125,9 @@ POLICIES = {
 POLICIES["clone"] = Policy(private_attributes=frozenset({"__dict__"}))
 
 FORBIDDEN_BUILTINS = frozenset({"__import__", "getattr", "setattr", "delattr", "vars", "globals", "locals", "eval", "exec",
-                                "compile", "open", "breakpoint", "get_ipython"})
+                                "compile", "open", "breakpoint", "get_ipython", "In", "Out"})
 # not builtins of a learner's cell either (a learner may name a variable so): IPython's and the REPL's
-_NOT_SHARED = frozenset({"input", "help", "dir", "memoryview", "exit", "quit", "display", "In", "Out"})
+_NOT_SHARED = frozenset({"input", "help", "dir", "memoryview", "exit", "quit", "display"})
 # names RestrictedPython's code uses for its guards (a learner may not bind or read them)
 _RESERVED = frozenset({"_print"})
 
