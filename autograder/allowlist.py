@@ -46,14 +46,13 @@ import dataclasses
 import inspect
 import operator
 import os
+import string
 import tempfile
 import types
 
 from RestrictedPython import compile_restricted_exec, safe_builtins
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 from RestrictedPython.transformer import ALLOWED_FUNC_NAMES, RestrictingNodeTransformer, copy_locations
-
-from .learner_code import cell_name, is_learner_cell
 
 TAG_LINE = "misconception: "   # the same marker as the checks' messages (autograder.checks._observe)
 
@@ -362,6 +361,23 @@ def capture_trusted(roots):
                 todo.extend((v, depth + 1) for v in list(value))
 
 
+def _fields(template):
+    """Every field name of a format string, those nested in format specs included."""
+    for _, field, spec, _ in string.Formatter().parse(template):
+        if field is not None:
+            yield field
+        if spec and "{" in spec:
+            yield from _fields(spec)
+
+
+def _checked_format(template, method):
+    """``str.format`` whose fields may index (``{0[1]}``) but not read attributes (``{0.__globals__}``)."""
+    for field in _fields(template):
+        if "." in field:
+            refuse("forbidden-builtin", f"str.format reads the attribute {field!r}")
+    return method
+
+
 class Guards:
     """The guard functions RestrictedPython's code calls, for one assignment's policy."""
 
@@ -381,7 +397,7 @@ class Guards:
         if isinstance(obj, types.ModuleType):
             return self.module_attribute(obj, name)
         if isinstance(obj, str) and name in _UNSAFE_STRING_METHODS:
-            refuse("forbidden-builtin", f"str.{name} can reach any attribute")
+            return _checked_format(obj, getattr(obj, name))
         if _is_trusted(obj) and (name in _MUTATORS or (name.endswith("_") and not name.startswith("_"))):
             refuse("writes", f"calls .{name} on an object the checks hold")
         value = getattr(obj, name, *default)
@@ -646,6 +662,8 @@ def empty_kernel_folder(assignment):
 def learner_source(nb, index, assignment):
     """What the kernel is sent for cell ``index``: a learner cell of an assignment with an allowlist
     goes through ``autograder.allowlist.run_cell``; any other cell as it is."""
+    from .learner_code import cell_name, is_learner_cell   # the grader's side only (not in the sandbox)
+
     cell = nb.cells[index]
     if assignment in POLICIES and is_learner_cell(cell):
         return wrapped(cell.source, assignment, cell_name(nb, index))
