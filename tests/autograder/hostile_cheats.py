@@ -14,7 +14,9 @@ from dataclasses import dataclass
 SOLUTION = "clone-solution"
 ALL = ("clone-layout", "clone-memory", "clone-metadata", "clone-strides", "clone-graph", "clone-no-grad",
        "clone-version")
-MY_CLONE = ALL[1:]   # the tests that call my_clone (clone-layout runs after the cell, before my_clone is called)
+MY_CLONE = ALL[1:]   # the tests that call my_clone: a rule broken at compile time costs these
+# A rule broken at run time costs every test from then on: the notebook's demonstration cell after
+# the solution calls my_clone before the first test (clone-layout) runs, so that is ALL of them.
 
 HEAD = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
 BODY = """    if memory_format is torch.contiguous_format:
@@ -61,7 +63,7 @@ CHEATS = [
           every(MY_CLONE, "rules/calls-the-op")),
     Cheat("setattr-through-alias", "writing an attribute of a module or class through an alias",
           lazy("    holder = [torch.Tensor][0]\n    holder.storage_offset = lambda t: 0\n"),
-          every(MY_CLONE, "rules/writes")),
+          every(ALL, "rules/writes")),
     Cheat("rewrites-test-data", "rewriting the checks' own test data in place",
           lazy("    data = check_clone_layout.__globals__['LAYOUTS']\n    data.clear()\n"),
           every(MY_CLONE, "rules/private-name")),
@@ -77,7 +79,7 @@ CHEATS = [
           lazy("    text = open('clone.ipynb').read()\n"), every(MY_CLONE, "rules/forbidden-builtin")),
     Cheat("reads-the-notebook-with-numpy", "reading the notebook through numpy's file reader",
           "import numpy as np\n\n\n" + lazy("    raw = np.fromfile('clone.ipynb', dtype=np.uint8)\n"),
-          every(MY_CLONE, "rules/module-attribute")),
+          every(ALL, "rules/module-attribute")),
     Cheat("non-number-result", "a displayhook that prints a non-number as the test's result",
           "import sys\nsys.displayhook = lambda value: print('passed')\n\n\n" + lazy(""),
           every(ALL, "rules/imports")),
@@ -89,13 +91,13 @@ CHEATS = [
     # routes of our own
     Cheat("format-string-walk", "str.format walking to __globals__ (no attribute syntax for the compiler to see)",
           lazy("    leak = '{0.__globals__}'.format(check_clone_memory)\n"),
-          every(MY_CLONE, "rules/forbidden-builtin")),
+          every(ALL, "rules/forbidden-builtin")),
     Cheat("operator-attrgetter", "operator.attrgetter reading a private attribute past the guard",
           "import operator\n\n\n" + lazy("    code = operator.attrgetter('__globals__')(check_clone_memory)\n"),
-          every(MY_CLONE, "rules/module-attribute")),
+          every(ALL, "rules/module-attribute")),
     Cheat("generator-frame", "a generator's frame, then the caller's globals",
           lazy("    frame = (x for x in ()).gi_frame\n"), every(MY_CLONE, "rules/plain-python")),
     Cheat("metaclass-from-type", "the metaclass reached with type(type(x)) builds a lying subclass",
           lazy("    maker = type(type(self))\n    Liar = maker('Liar', (type(self),), {})\n"),
-          every(MY_CLONE, "rules/forbidden-builtin")),
+          every(ALL, "rules/forbidden-builtin")),
 ]
