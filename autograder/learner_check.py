@@ -17,6 +17,14 @@ points) scores 0.  So duplicated, deleted or metadata-stripped cells are
 handled as the grader handles them, and the points are the release's: a cell
 claiming 100 points still counts its real 2.
 
+The learner's cells run under the same allowlist as the grader's
+(``autograder.allowlist``): each is sent to the kernel through
+``allowlist.run_cell``, the compile-time violations and ``calls-the-op`` cost
+the same tests (``autograder.static_rules``), and a refusal at run time zeroes
+every test from then on. The kernel starts in the same kind of empty folder,
+with the same ``NBGRADER_EXECUTION`` variable, as the grader's: nothing tells
+a learner's code which of the two runs it.
+
 Two limits keep the check from hanging: a cell running longer than
 ``timeout`` seconds is interrupted; a cell that ignores the interrupt, or a
 notebook running longer than ``notebook_timeout`` seconds, has its kernel
