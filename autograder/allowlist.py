@@ -76,7 +76,7 @@ MODULE_NAMES = {
     "reftorch": PUBLIC, "reftorch.primitives": PUBLIC, "reftorch.nn": PUBLIC, "reftorch.optim": PUBLIC,
     "reftorch.autograd": PUBLIC,
     "copy": {"copy", "deepcopy", "Error"},
-    "warnings": {"warn"},
+    "warnings": {"warn", "catch_warnings", "simplefilter"},
     "math": PUBLIC, "numbers": PUBLIC, "itertools": PUBLIC,
     # not attrgetter/methodcaller: they read any attribute, past the guard
     "operator": {"add", "sub", "mul", "truediv", "floordiv", "mod", "neg", "index", "eq", "ne", "lt", "le", "gt",
