@@ -46,7 +46,7 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat.v4 import new_output
 from traitlets import Bool
 
-from .allowlist import POLICIES, RULES, compile_cell
+from .allowlist import RULES, compile_cell
 from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
                            nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
 
