@@ -109,7 +109,8 @@ class Policy:
 
 
 POLICIES = {
-    "clone": Policy(),
+    # a wrong answer copies a tensor's Python attributes: reading an instance's __dict__ is allowed
+    "clone": Policy(private_attributes=frozenset({"__dict__"})),
     "detach": Policy(private_attributes=frozenset({"_version"})),
     "new_tensor": Policy(private_attributes=frozenset({"__dict__"})),
     "copy_into": Policy(private_attributes=frozenset({"_version", "_base"})),
@@ -120,8 +121,6 @@ POLICIES = {
     "save_and_load": Policy(imports=BASE_IMPORTS + ("io",)),
     "target_network": Policy(),
 }
-# "clone" learners sometimes copy attributes as a wrong answer: reading __dict__ is allowed there too
-POLICIES["clone"] = Policy(private_attributes=frozenset({"__dict__"}))
 
 FORBIDDEN_BUILTINS = frozenset({"__import__", "getattr", "setattr", "delattr", "vars", "globals", "locals", "eval", "exec",
                                 "compile", "open", "breakpoint", "get_ipython", "In", "Out"})
@@ -308,7 +307,6 @@ _MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "
                        "add", "discard", "sort", "reverse", "fill", "resize", "put", "itemset", "setflags",
                        "write", "seek", "truncate", "tofile", "dump", "byteswap", "partition"})
 _UNSAFE_STRING_METHODS = frozenset({"format", "format_map"})   # "{0.__globals__}".format(f)
-_CONTAINERS = (list, dict, set, bytearray)
 
 
 def _where():
