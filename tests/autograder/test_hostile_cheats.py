@@ -97,3 +97,24 @@ def test_the_kernel_folder_is_empty_and_says_nothing_of_who_runs_it(tmp_path):
 def test_messages_json_is_valid(graded):
     folder = Path(graded.CourseDirectory.root) / "autograder" / "state" / "autograded" / CHEATS[0].name / "clone"
     assert isinstance(json.loads((folder / "messages.json").read_text()), list)
+
+
+@pytest.mark.parametrize("name", ["magic-first-line", "getattribute", "setattr-through-alias"])
+def test_the_self_check_gives_the_same_zeros_with_the_same_rule(graded, name, tmp_path):
+    """One cheat refused at compile time in a function, one for the whole cell, one at run time: the
+    learner's self-check scores each test as the grader did, naming the same rule."""
+    import nbformat
+
+    from autograder.learner_check import check
+
+    cheat = next(c for c in CHEATS if c.name == name)
+    path = tmp_path / "clone.ipynb"
+    nbformat.write(student_notebook(graded, "clone", {SOLUTION: cheat.code}), str(path))
+    release = Path(graded.CourseDirectory.root) / "exercises" / "clone" / "clone.ipynb"
+    result = check(str(path), release=str(release))
+    graded_scores, _ = outcome(graded, name, "clone")
+    assert {t.grade_id for t in result.tests} == set(ALL)
+    for test in result.tests:
+        assert test.points == graded_scores[test.grade_id][0], (test, result.format())
+        if test.grade_id in cheat.fails:
+            assert cheat.fails[test.grade_id] in test.message, result.format()
