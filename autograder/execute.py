@@ -15,9 +15,19 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
 * output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
   LimitOutput only cuts lines afterwards, and one line can be megabytes);
   errors and results are never dropped, so the score is unchanged;
+* every learner cell of an assignment with an allowlist (``autograder.allowlist``)
+  reaches the kernel as a call that compiles it with RestrictedPython and runs
+  it with guards, in a namespace without IPython's objects; the notebook keeps
+  the learner's text.  A refusal at run time is recorded in the kernel, and
+  after every test cell the grader reads the record: that test and every later
+  one score 0, with the rule and the line;
+* the kernel starts in an empty folder named after the assignment (the
+  self-check does the same): no notebook, no hidden test, nothing that tells
+  the grader from the self-check;
 * after every test cell, the kernel is asked whether the objects the tests
   trust (torch, reftorch, builtins, the check library, IPython's hooks) are
-  still the originals; a test that ran after a replacement scores 0;
+  still the originals, and the checks' data still holds the same contents; a
+  test that ran after a replacement scores 0;
 * a notebook the collector could not read, or one whose grading raised
   (``autograder.failsafe``), flagged in its metadata, is not run at all:
   every test cell gets an error output with the reason;
@@ -32,6 +42,7 @@ a markdown cell at its top (so in feedback).
 import ast
 import json
 import os
+import shutil
 import threading
 import time
 
@@ -41,6 +52,7 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import Execute
 from traitlets import Integer, List, Unicode, default
 
+from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from .cell_names import describe
 from .grading_kernels import GradingKernelManager
 from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
@@ -106,6 +118,9 @@ class GuardedExecute(Execute):
         self._untrusted_tests = []    # the tests zeroed because of it
         self._seal = None
         self._truncate = TruncateOutputs(parent=self)
+        self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+        self._rules_broken = []       # run-time refusals of the allowlist (their messages)
+        self._rule_tests = []         # the tests zeroed because of them
         if state.get("unreadable") or state.get("not_graded"):
             reason = (("your submitted file could not be read: " + state["unreadable"])
                       if state.get("unreadable") else state["not_graded"])
@@ -127,6 +142,8 @@ class GuardedExecute(Execute):
 
     async def async_start_new_kernel(self, **kwargs):
         started = time.perf_counter()
+        self._kernel_folder = empty_kernel_folder(self._assignment)
+        kwargs["cwd"] = self._kernel_folder
         await super().async_start_new_kernel(**kwargs)
         self._arm_watchdog()
         self._kernel_started = started
@@ -173,6 +190,9 @@ class GuardedExecute(Execute):
             await super()._async_cleanup_kernel()
         except Exception as error:  # a dead kernel may refuse a clean shutdown
             self.log.warning("kernel cleanup: %s", error)
+        folder = getattr(self, "_kernel_folder", None)
+        if folder:
+            shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
 
     _cleanup_kernel = run_sync(_async_cleanup_kernel)
 
@@ -182,17 +202,24 @@ class GuardedExecute(Execute):
                 cell.outputs = []
                 add_error(cell, "NotRun", "this test did not run: " + self._stopped)
             return cell, resources
+        original, source = cell, cell.source
+        cell.source = learner_source(self.nb, index, self._assignment)
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
+            cell.source = source
             self._stop(cell, index, self._death_reason(self._where(index)))
             return cell, self.resources
         except CellTimeoutError:
+            cell.source = source
             self._stop(cell, index, "%s did not stop when interrupted after %s s"
                        % (self._where(index), self.timeout))
             self._kill_kernel()
             return cell, self.resources
+        finally:
+            original.source = cell.source = source
         if is_test_cell(cell):
+            self._check_rules(cell)
             self._check_tampering(cell)
         return cell, resources
 
@@ -295,9 +322,35 @@ class GuardedExecute(Execute):
                   first=True)
         self._untrusted_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
 
+    def _check_rules(self, cell):
+        """After a test cell: did the allowlist refuse anything at run time (in any cell so far)?
+
+        From the first test after a refusal, every test scores 0 with the rule and the line
+        (the error goes first): the learner's code tried what the exercise does not allow,
+        whether or not it caught the error.
+        """
+        if self._assignment not in POLICIES:
+            return
+        try:
+            found = list(self._ask_kernel(VIOLATIONS_EXPRESSION, ["the allowlist's record could not be read"]))
+        except DeadKernelError:
+            raise
+        except Exception as error:
+            found = ["the allowlist's record got no answer (%s)" % type(error).__name__]
+        if not found:
+            return
+        if not self._rules_broken:
+            self._rules_broken = found
+        add_error(cell, "RuleBroken", found[0], first=True)
+        self._rule_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
+
     # -- messages -------------------------------------------------------------------------
 
     def _record_messages(self, nb, resources):
+        if self._rule_tests:
+            self._messages.append(
+                "your code broke the exercise's rules while it ran (%s); the tests that ran from then on "
+                "score 0: %s" % (self._rules_broken[0].splitlines()[0], ", ".join(self._rule_tests)))
         if self._untrusted_tests:
             self._messages.append(
                 "the notebook replaced objects the tests rely on (%s); the tests that ran from then on "

@@ -21,7 +21,11 @@ Two jobs, both installed by :func:`install`:
    and closure.  :func:`tampering` compares them again after each test cell: a
    notebook that replaced ``torch.equal``, ``builtins.isinstance``, ``copy.deepcopy``,
    a check function or the tripwire to fake a pass is caught, and the grader
-   gives 0 to every test from then on.  Because a replaced tripwire would
+   gives 0 to every test from then on.  The checks' and reftorch's constants
+   (module-level names in capitals: the test data) are also fingerprinted by
+   *contents*, so rewriting them in place is caught too.  ``install`` also
+   imports the allowlist (``autograder.allowlist``) and hands it the objects the
+   checks hold, which a learner's cell may then not write.  Because a replaced tripwire would
    report nothing, the grader also compares a *seal* (:data:`TAMPERING_EXPRESSION`
    computes it with builtins only) with the one it read before the first cell.
 
@@ -30,6 +34,7 @@ The grader asks for the comparison through the kernel's ``user_expressions``
 namespace.
 """
 
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -49,7 +54,7 @@ _REBOUND_BY_JUPYTER = {
 WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "torch.nn", "torch.nn.Module",
            "torch.nn.Parameter", "torch.nn.Linear", "torch.nn.Sequential", "torch.optim",
            "torch.optim.SGD", "torch.optim.Optimizer", "torch.autograd", "reftorch", "reftorch.Tensor",
-           "autograder.checks", "autograder.kernel_setup",
+           "autograder.checks", "autograder.kernel_setup", "autograder.allowlist",
            # the standard library (and numpy) as the checks use it
            "copy", "copyreg", "warnings", "re", "contextlib", "dataclasses", "random", "functools",
            "operator", "traceback", "linecache", "os", "os.path", "types", "numpy", "numpy.ndarray",
@@ -114,6 +119,66 @@ def _function_parts(key, value, prints):
             pass
 
 
+_DATA = (list, tuple, dict, set, frozenset, str, bytes, int, float, bool, type(None))
+
+
+def contents(value, budget=None):
+    """A digest of what ``value`` holds (containers, numbers, strings, torch tensors, numpy arrays),
+    or None for anything else. Equal contents give equal digests, whatever the objects' ids."""
+    budget = budget if budget is not None else [20_000]
+    digest = hashlib.sha256()
+
+    def feed(item, depth):
+        budget[0] -= 1
+        if budget[0] < 0 or depth > 6:
+            digest.update(b"...")
+            return
+        if isinstance(item, (str, bytes, int, float, bool, type(None))):
+            digest.update(repr(item).encode())
+        elif isinstance(item, (list, tuple)):
+            digest.update(b"[" if isinstance(item, list) else b"(")
+            for part in item:
+                feed(part, depth + 1)
+            digest.update(b"]")
+        elif isinstance(item, dict):
+            digest.update(b"{")
+            for key in sorted(item, key=repr):
+                feed(key, depth + 1)
+                feed(item[key], depth + 1)
+            digest.update(b"}")
+        elif isinstance(item, (set, frozenset)):
+            digest.update(b"<" + ",".join(sorted(repr(x) for x in item)).encode() + b">")
+        elif _is_array(item):
+            digest.update(repr((type(item).__name__, tuple(item.shape), str(item.dtype))).encode())
+            if _numel(item) <= 100_000:
+                digest.update(repr(item.tolist()).encode())
+        else:
+            digest.update(("<%s>" % type(item).__qualname__).encode())
+
+    if not isinstance(value, _DATA) and not _is_array(value):
+        return None
+    feed(value, 0)
+    return digest.hexdigest()
+
+
+def _is_array(item):
+    module = type(item).__module__ or ""
+    return (module.startswith(("torch", "numpy")) and hasattr(item, "tolist") and hasattr(item, "shape")
+            and hasattr(item, "dtype"))
+
+
+def _numel(item):
+    n = 1
+    for size in item.shape:
+        n *= size
+    return n
+
+
+def _constant(label, name):
+    """A module-level constant of the check library or reftorch (a name in capitals): test data."""
+    return label.startswith(("autograder.checks", "reftorch")) and name.isupper() and label in sys.modules
+
+
 def _ipython_hooks():
     """Identity of the IPython machinery that turns a cell into a result."""
     try:
@@ -151,6 +216,10 @@ def _take_fingerprint(objects=None):
             if objects is not None:
                 objects[key] = value
             _function_parts(key, value, prints)
+            if _constant(label, name):
+                digest = contents(value)
+                if digest is not None:
+                    prints[key + " (contents)"] = digest
     for name in ("torch", "reftorch", "builtins", "autograder.checks"):
         if name in sys.modules:
             prints["sys.modules[%r]" % name] = id(sys.modules[name])
@@ -180,7 +249,9 @@ def tampering():
         if name not in now:
             found.append(name + " was deleted")
         elif now[name] != before:
-            if _wrapped_by_torch(current.get(name), before):
+            if name.endswith(" (contents)"):
+                found.append(name[:-len(" (contents)")] + " was changed in place")
+            elif _wrapped_by_torch(current.get(name), before):
                 rewrapped.add(name)
             elif not _part_of_rewrapped(name, rewrapped):
                 found.append(name + " was replaced")
@@ -236,7 +307,7 @@ def _wrapped_by_torch(obj, original_id):
 
 def import_trusted_modules():
     """Import torch, reftorch and every module of the check library, so they can be watched."""
-    for module in ("torch", "reftorch", "autograder.checks"):
+    for module in ("torch", "reftorch", "autograder.checks", "autograder.allowlist"):
         try:
             importlib.import_module(module)
         except ImportError:
@@ -271,6 +342,10 @@ def install():
     _fingerprint.update(_take_fingerprint())
     _classes.clear()
     _classes.update(label for label, obj in _watched_objects().items() if isinstance(obj, type))
+    allowlist = sys.modules.get("autograder.allowlist")
+    if allowlist is not None:   # what the checks hold may not be written by a learner's cell
+        allowlist.capture_trusted([vars(module) for label, module in _watched_objects().items()
+                                   if isinstance(module, types.ModuleType) and label.startswith("autograder.checks")])
     setup_seconds = time.perf_counter() - started
 
 

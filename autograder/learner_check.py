@@ -17,6 +17,14 @@ points) scores 0.  So duplicated, deleted or metadata-stripped cells are
 handled as the grader handles them, and the points are the release's: a cell
 claiming 100 points still counts its real 2.
 
+The learner's cells run under the same allowlist as the grader's
+(``autograder.allowlist``): each is sent to the kernel through
+``allowlist.run_cell``, the compile-time violations and ``calls-the-op`` cost
+the same tests (``autograder.static_rules``), and a refusal at run time zeroes
+every test from then on. The kernel starts in the same kind of empty folder,
+with the same ``NBGRADER_EXECUTION`` variable, as the grader's: nothing tells
+a learner's code which of the two runs it.
+
 Two limits keep the check from hanging: a cell running longer than
 ``timeout`` seconds is interrupted; a cell that ignores the interrupt, or a
 notebook running longer than ``notebook_timeout`` seconds, has its kernel
@@ -36,11 +44,13 @@ The released notebooks hold only the visible tests; the instructor's grader
 also runs hidden ones, so a full self-check score is necessary, not sufficient.
 """
 
+import ast
 import copy
 import dataclasses
 import glob
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,6 +59,7 @@ import time
 
 import nbformat
 from nbclient import NotebookClient
+from nbclient.util import ensure_async
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from coursebook.build_it.progress import record_exercise
@@ -56,10 +67,13 @@ from coursebook.build_it.progress import record_exercise
 from .check_sandbox import kernel_sandboxed, sandboxed_client_options
 from .collect import match_by_ids
 from .course import course_config, path as course_path
+from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from .kernel_setup import KERNEL_ARGUMENTS
 from .rebuild import LOCKED, RefCell, nbgrader_meta, rebuild, reference_from_release
 
-SELF_CHECK_ENV = "AUTOGRADER_SELF_CHECK"
+# The kernel sees the variable nbgrader sets when it grades, with the same value: nothing in the
+# environment tells a self-check from the grader (and a learner's cell cannot read it anyway).
+GRADING_ENV = {"NBGRADER_EXECUTION": "autograde"}
 
 
 @dataclasses.dataclass
@@ -225,9 +239,11 @@ def _own_reference(nb):
 class LearnerClient(NotebookClient):
     """nbclient, with a kernel that is killed when it ignores an interrupt or runs too long."""
 
-    def __init__(self, nb, notebook_timeout, **kwargs):
+    def __init__(self, nb, notebook_timeout, assignment=None, **kwargs):
         super().__init__(nb, **kwargs)
         self.notebook_timeout = notebook_timeout
+        self.assignment = assignment
+        self.rules_broken = {}   # test grade_id -> the allowlist's refusal that zeroes it
         self.stopped = None  # why the rest of the notebook did not run
         self.interrupted = []
         self._watchdog_fired = False
@@ -264,14 +280,29 @@ class LearnerClient(NotebookClient):
             await super()._async_cleanup_kernel()
         except Exception:  # a killed kernel may refuse a clean shutdown
             pass
+        folder = getattr(self, "kernel_folder", None)
+        if folder:
+            shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
+
+    async def async_start_new_kernel(self, **kwargs):
+        # the same empty folder as the grader's kernels: no notebook, no path that tells them apart
+        self.kernel_folder = empty_kernel_folder(self.assignment)
+        kwargs["cwd"] = self.kernel_folder
+        return await super().async_start_new_kernel(**kwargs)
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None,
                                  store_history=True):
         if self.stopped:
             return cell
+        source = cell.source
+        cell.source = learner_source(self.nb, cell_index, self.assignment)  # as the grader sends it
         try:
-            return await super().async_execute_cell(cell, cell_index, execution_count,
-                                                    store_history)
+            result = await super().async_execute_cell(cell, cell_index, execution_count,
+                                                      store_history)
+            cell.source = source
+            if is_test_cell(cell) and self.assignment in POLICIES:
+                await self._read_rules(cell)
+            return result
         except CellTimeoutError:
             self.stopped = ("cell %d did not stop when interrupted after %s s; the check stopped "
                             "its kernel" % (cell_index + 1, self.timeout))
@@ -283,7 +314,22 @@ class LearnerClient(NotebookClient):
             else:
                 self.stopped = ("the kernel died in cell %d (os._exit, a crash, or too much "
                                 "memory)" % (cell_index + 1))
+        finally:
+            cell.source = source
         return cell
+
+    async def _read_rules(self, cell):
+        """The allowlist's run-time refusals so far (as the grader reads them after each test)."""
+        msg_id = await ensure_async(self.kc.execute("", silent=True, store_history=False,
+                                                    user_expressions={"value": VIOLATIONS_EXPRESSION}))
+        reply = await self.async_wait_for_reply(msg_id)
+        value = reply["content"].get("user_expressions", {}).get("value", {})
+        try:
+            found = ast.literal_eval(value["data"]["text/plain"]) if value.get("status") == "ok" else []
+        except (KeyError, ValueError, SyntaxError):
+            found = ["the allowlist's record could not be read"]
+        if found:
+            self.rules_broken[nbgrader_meta(cell).get("grade_id", "?")] = found[0]
 
     def on_cell_executed(self, **kwargs):
         reply = kwargs.get("execute_reply") or {}
@@ -316,10 +362,12 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     metadata.pop("autograder", None)
     rebuilt, notes = rebuild(nb, reference, metadata)
     rebuilt.metadata.pop("autograder", None)
-    env = dict(os.environ, **{SELF_CHECK_ENV: "1"})
+    env = dict(os.environ, **GRADING_ENV)
+    assignment = _assignment_of(path, reference_nb, release, root)
+    costs = _rule_costs(rebuilt, assignment)
     if sandboxed is None:
         sandboxed = kernel_sandboxed(path, root=root)
-    client = LearnerClient(rebuilt, notebook_timeout, timeout=timeout, kernel_name="python3",
+    client = LearnerClient(rebuilt, notebook_timeout, assignment, timeout=timeout, kernel_name="python3",
                            **sandboxed_client_options(sandboxed),
                            allow_errors=True, interrupt_on_timeout=True,
                            error_on_timeout={"ename": "CellTimeoutError",
@@ -341,6 +389,9 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
             points, message = score_test_cell(cell)
             if not cell.get("outputs") and cell.get("execution_count") is None:
                 points, message = 0.0, "did not run"
+            rule = costs.get(grade_id) or client.rules_broken.get(grade_id)
+            if rule:   # the allowlist, as the grader applies it (autograder.static_rules, execute)
+                points, message = 0.0, "RuleBroken: " + rule
             if grade_id in edited:
                 points, message = 0.0, ("this test cell was edited (text or points); the "
                                         "instructor's grader runs the original")
@@ -351,6 +402,35 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     if reference_nb is None and tests:
         notes.append("checked against itself (%s): deleted tests cannot be restored" % how)
     return CheckResult(shown, tests, problems, notes)
+
+
+def _assignment_of(path, reference_nb, release, root):
+    """The assignment whose allowlist applies: the release's folder name."""
+    if release:
+        return os.path.basename(os.path.dirname(os.path.abspath(release)))
+    releases = _release_notebooks(root)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if stem in releases:
+        return stem
+    if reference_nb is not None:
+        loaded = {}
+        for a, candidate in releases.items():
+            try:
+                loaded[a] = nbformat.read(candidate, as_version=4)
+            except Exception:
+                continue
+        return match_by_ids(reference_nb, loaded)
+    return None
+
+
+def _rule_costs(nb, assignment):
+    """{test grade_id: message} for the allowlist's compile-time violations and calls-the-op."""
+    from .static_rules import find_violations   # the same analysis as the grader's CheckRules
+    costs = {}
+    for violation, tests in find_violations(nb, assignment):
+        for test in tests:
+            costs.setdefault(test, violation.text())
+    return costs
 
 
 def _notebook_path(path):
@@ -374,7 +454,7 @@ def self_check(path=None):
     The check runs in a separate process on the notebook as saved on disk, so
     save (Ctrl+S) first.  Returns nothing; the printout is the result.
     """
-    if os.environ.get("NBGRADER_EXECUTION") or os.environ.get(SELF_CHECK_ENV):
+    if os.environ.get("NBGRADER_EXECUTION"):
         print("self_check: skipped while the notebook is being graded")
         return
     try:

@@ -48,7 +48,7 @@ KERNEL_PACKAGES = ["reftorch", "crosscheck", "coursebook", "memdiagram"]
 
 # From the autograder package, only what runs inside a kernel (never the whole
 # folder: the course's gradebook and submissions may live there).
-AUTOGRADER_FILES = ["__init__.py", "kernel_setup.py", "checks"]
+AUTOGRADER_FILES = ["__init__.py", "kernel_setup.py", "allowlist.py", "checks"]
 
 REFUSAL = (
     "grading needs a sandbox for every kernel, and {why}. Install bubblewrap "

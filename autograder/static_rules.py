@@ -1,56 +1,52 @@
-"""Only the building blocks: each exercise's rules, checked on the learner's code before it runs.
+"""The exercises' rules, checked on the learner's code before it runs: the allowlist, and "calls-the-op".
 
 The checks compare what a learner's function *does* with torch; they cannot
-see *how* it does it. ``my_clone`` that returns ``self.clone()`` behaves
-perfectly, and so would a notebook that patches torch so that torch agrees
-with a wrong answer. So before anything runs, the syntax tree of every cell
-the learner wrote (solution cells, and cells they added) is checked against
-the exercise's rules:
+see *how* it does it. So before anything runs, every cell the learner wrote
+(solution cells, and cells they added) is compiled under its assignment's
+allowlist (``autograder.allowlist``: RestrictedPython, plain Python, the
+assignment's modules and names, no ``_`` names, no ``getattr``/``eval``/...,
+no writes to what the learner did not create), and the functions it
+implements are held to one more rule the allowlist cannot express, because it
+is about *which function* uses a name that other functions may use:
 
 ``calls-the-op``      the function being implemented (and every helper it calls)
                       does not use the operation it implements (``.clone`` inside
-                      ``my_clone``; ``copy.copy`` inside ``my_copy``; ...);
-``imports``           only the allowed modules are imported;
-``patches``           no assignment (``=``, ``del``, ``setattr``) to attributes of
-                      modules, of objects imported from them (classes, functions),
-                      of builtins, or of a class reached through ``type(...)``,
-                      ``__class__`` or ``super()``;
-``subclasses-tensor`` no class derived from ``Tensor`` or ``Parameter`` (nor
-                      ``type(name, bases, ...)``, nor assigning ``__class__``);
-``forbidden-name``    no ``sys``, ``gc``, ``ctypes``, ``inspect``, ``importlib``,
-                      ``builtins``, ``__import__``, ``eval``, ``exec``, ``compile``,
-                      ``globals``, nor the attributes ``__code__``, ``__globals__``
-                      and their kin, in any spelling the tree shows
-                      (``getattr(f, "__globals__")`` included);
-``private-reftorch``  no reftorch internals reached through the module
-                      (``torch._clone``): only the primitives are building blocks.
+                      ``my_clone``; ``copy.copy`` inside ``my_copy``; ...): the
+                      allowlist must let ``my_detach_clone`` call ``.clone``, and
+                      ``my_clone`` must not.
 
-A violation scores 0 on the tests of that exercise: the tests that call the
-function it sits in, directly or through other functions of the notebook (or,
-for code at the top level of a cell, every test after that cell). The test's
-output then starts with an error that names the rule and the line, and the
-notebook's ``messages.json`` says which tests it cost. Honest code never meets
-these rules: every reference solution and several hand-written correct
-variants per exercise pass them (``tests/exercises/``).
+The same allowlist runs again in the kernel, with guards, on every learner
+cell (the grader sends the cell through ``autograder.allowlist.run_cell``):
+what only shows at run time (an alias of a module, a computed name) is
+refused there, and the grader reads the record after each test cell
+(``autograder.execute``).
+
+A violation found here scores 0 on the tests of that exercise: the tests that
+call the function it sits in, directly or through other functions of the
+notebook (or, for code at the top level of a cell, every test after that
+cell). The test's output then starts with an error that names the rule and
+the line, and the notebook's ``messages.json`` says which tests it cost.
+Honest code never meets these rules: every reference solution and several
+hand-written correct variants per exercise pass them (``tests/exercises/``).
 
 Two nbgrader preprocessors carry this out, registered in ``nbgrader_config.py``:
 ``CheckRules`` before ``GuardedExecute`` (the analysis; it also writes the
 messages) and ``ScoreRuleViolations`` after it (it puts the error first in each
 affected test cell, where nbgrader's ``determine_grade`` reads it first).
 
-Rules apply to the assignments listed in ``EXERCISES``; any other assignment
-is graded without them. The rules are the grader's, never read from the
-submitted notebook.
+Rules apply to the assignments listed in ``EXERCISES`` (the same as
+``autograder.allowlist.POLICIES``); any other assignment is graded without
+them. The rules are the grader's, never read from the submitted notebook.
 """
 
 import ast
-import builtins
 from dataclasses import dataclass
 
 from nbconvert.preprocessors import Preprocessor
 from nbformat.v4 import new_output
 from traitlets import Bool
 
+from .allowlist import RULES, compile_cell
 from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
                            nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
 
@@ -116,27 +112,6 @@ EXERCISES = {
         Implements("update_target", ("deepcopy", "make_target"), calls=("copy.deepcopy", "make_target")),),
 }
 
-ALLOWED_IMPORTS = ("reftorch", "reftorch.primitives", "reftorch.nn", "reftorch.optim", "copy", "warnings",
-                   "math", "numbers", "itertools", "functools", "operator", "collections", "dataclasses",
-                   "typing", "numpy")
-FORBIDDEN_NAMES = ("sys", "gc", "ctypes", "inspect", "importlib", "builtins", "__builtins__", "__import__",
-                   "eval", "exec", "compile", "globals", "breakpoint")
-FORBIDDEN_ATTRIBUTES = ("__code__", "__globals__", "__closure__", "__builtins__", "__subclasses__",
-                        "__bases__", "__mro__", "__func__", "__self__", "__loader__", "__spec__",
-                        "f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "tb_frame",
-                        "ctypes", "sys", "gc", "inspect", "importlib", "builtins")
-_ATTRIBUTE_FUNCTIONS = ("getattr", "setattr", "delattr", "hasattr")
-
-RULES = {
-    "calls-the-op": "use only the building blocks: the function may not call the operation it implements",
-    "imports": "import only the allowed modules",
-    "patches": "do not assign to attributes of modules, classes or builtins",
-    "subclasses-tensor": "do not subclass Tensor",
-    "forbidden-name": "do not use sys, gc, ctypes, inspect, importlib, builtins, eval/exec or code internals",
-    "private-reftorch": "use reftorch's public names and the primitives, not its internals",
-}
-
-
 @dataclass(frozen=True)
 class Violation:
     rule: str
@@ -156,126 +131,21 @@ class Violation:
                 f"    {TAG_LINE}rules/{self.rule}")
 
 
-# --- the rules ------------------------------------------------------------------
+def _enclosing(tree, line):
+    """The top-level function or class of ``tree`` that holds ``line`` ("" for the cell's top level)."""
+    if tree is None:
+        return ""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
+                node.lineno <= line <= (node.end_lineno or node.lineno):
+            return node.name
+    return ""
 
-class _Checker:
-    """Walks one learner cell and collects its violations."""
 
-    def __init__(self, nb, index, tree, names, implements_by_function):
-        self.nb, self.index, self.tree, self.names = nb, index, tree, names
-        self.lines = nb.cells[index].get("source", "").splitlines()
-        self.implements = implements_by_function
-        self.found = []
-
-    def add(self, rule, node, detail, function):
-        line = getattr(node, "lineno", 1)
-        code = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        self.found.append(Violation(rule, self.index, cell_name(self.nb, self.index), line, code, detail,
-                                    function))
-
-    def run(self):
-        for node in self.tree.body:
-            self.visit_statement(node, "", set())
-        return self.found
-
-    def visit_statement(self, node, function, local):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = set(local) | local_names(node)
-            for decorator in node.decorator_list:
-                self.check(decorator, function or node.name, local)
-            for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
-                self.check(default, function or node.name, local)
-            for statement in node.body:
-                self.visit_statement(statement, function or node.name, inner)
-            return
-        if isinstance(node, ast.ClassDef):
-            # a class body runs where the class is defined: at the top level, it runs with the cell
-            # (its methods are charged to the class: any test after the cell may use them)
-            self.check_class(node, function, local)
-            for statement in node.body:
-                self.visit_statement(statement, function or f"class {node.name}", local)
-            return
-        self.check(node, function, local)
-
-    def check(self, node, function, local):
-        for child in ast.walk(node):
-            if isinstance(child, ast.Lambda):
-                local = set(local) | local_names(child)
-            self.check_node(child, function, local)
-
-    def check_class(self, node, function, local):
-        for base in node.bases + [k.value for k in node.keywords]:
-            if self._tensor_like(base, local):
-                self.add("subclasses-tensor", node, f"class {node.name} derives from "
-                         f"{ast.unparse(base)}", function)
-
-    def _tensor_like(self, node, local):
-        for child in ast.walk(node):
-            if isinstance(child, ast.Name) and child.id.endswith(("Tensor", "Parameter")):
-                return True
-            if isinstance(child, ast.Attribute) and child.attr.endswith(("Tensor", "Parameter", "__class__")):
-                return True
-            if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id == "type":
-                return True
-        return False
-
-    def check_node(self, node, function, local):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [
-                ("." * node.level) + (node.module or "")]
-            for module in modules:
-                if module not in ALLOWED_IMPORTS:
-                    self.add("imports", node, f"imports {module}; allowed: {', '.join(ALLOWED_IMPORTS)}",
-                             function)
-        elif isinstance(node, ast.Name):
-            if node.id in FORBIDDEN_NAMES and node.id not in local:
-                self.add("forbidden-name", node, f"uses {node.id}", function)
-        elif isinstance(node, ast.Attribute):
-            if node.attr in FORBIDDEN_ATTRIBUTES:
-                self.add("forbidden-name", node, f"uses .{node.attr}", function)
-            path = self.names.resolve(node.value, local)
-            if node.attr.startswith("_") and not node.attr.startswith("__") and path and \
-                    path.split(".")[0] == "reftorch":
-                self.add("private-reftorch", node, f"reaches into {path}.{node.attr}", function)
-            if isinstance(node.ctx, (ast.Store, ast.Del)):
-                self.check_patch(node, node.value, node.attr, function, local)
-        elif isinstance(node, ast.Call):
-            self.check_call(node, function, local)
-
-    def check_patch(self, node, target, attribute, function, local):
-        if attribute == "__class__":
-            self.add("subclasses-tensor", node, "assigns __class__", function)
-            return
-        path = self.names.resolve(target, local)
-        if path:
-            self.add("patches", node, f"assigns {path}.{attribute}", function)
-            return
-        root = target
-        while isinstance(root, (ast.Attribute, ast.Subscript)):
-            if isinstance(root, ast.Attribute) and root.attr == "__class__":
-                self.add("patches", node, f"assigns an attribute of a class ({ast.unparse(target)})", function)
-                return
-            root = root.value
-        if isinstance(root, ast.Call) and isinstance(root.func, ast.Name) and root.func.id in ("type", "super"):
-            self.add("patches", node, f"assigns an attribute of a class ({ast.unparse(target)})", function)
-        elif isinstance(root, ast.Name) and root is target and root.id in vars(builtins) \
-                and root.id not in local and root.id not in self.names.bound:
-            self.add("patches", node, f"assigns builtins.{root.id}.{attribute}", function)
-
-    def check_call(self, node, function, local):
-        func = node.func
-        if isinstance(func, ast.Name) and func.id not in local:
-            if func.id == "type" and len(node.args) == 3:
-                self.add("subclasses-tensor", node, "builds a class with type(name, bases, namespace)", function)
-            if func.id in _ATTRIBUTE_FUNCTIONS and len(node.args) >= 2:
-                name = node.args[1]
-                if isinstance(name, ast.Constant) and isinstance(name.value, str):
-                    if name.value in FORBIDDEN_ATTRIBUTES:
-                        self.add("forbidden-name", node, f"uses .{name.value}", function)
-                    if func.id in ("setattr", "delattr"):
-                        self.check_patch(node, node.args[0], name.value, function, local)
-                elif func.id in ("setattr", "delattr"):
-                    self.check_patch(node, node.args[0], "<computed name>", function, local)
+def allowlist_violations(nb, index, tree, assignment):
+    """The allowlist's compile-time violations in one learner cell (``autograder.allowlist``)."""
+    _, found = compile_cell(nb.cells[index].get("source", ""), assignment, cell_name(nb, index))
+    return [Violation(v.rule, index, v.cell, v.line, v.code, v.detail, _enclosing(tree, v.line)) for v in found]
 
 
 def _op_violations(nb, functions, reach, implements, names):
@@ -335,13 +205,14 @@ def find_violations(nb, assignment):
             if tree is not None:
                 trees[index] = tree
     learner = {i: t for i, t in trees.items() if is_learner_cell(nb.cells[i])}
+    every_learner_cell = [i for i, c in enumerate(nb.cells) if is_learner_cell(c)]
     names = GlobalNames([trees[i] for i in sorted(trees)])
     functions = top_level_functions(learner)
     reach = reachable(functions)
     implements = EXERCISES[assignment]
     violations = []
-    for index, tree in sorted(learner.items()):
-        violations += _Checker(nb, index, tree, names, implements).run()
+    for index in every_learner_cell:   # a cell that is not Python (a magic) included
+        violations += allowlist_violations(nb, index, trees.get(index), assignment)
     violations += _op_violations(nb, functions, reach, implements, names)
     tests = [(i, nbgrader_metadata(c).get("grade_id"), referenced_names(trees[i]) if i in trees else set())
              for i, c in enumerate(nb.cells) if is_test_cell(c)]

@@ -87,7 +87,8 @@ def looks_around(targets):
         for address in [("127.0.0.1", 22), ("8.8.8.8", 53)]:
             attempt(reached, "connect %s:%d" % address,
                     lambda address=address: socket.create_connection(address, timeout=1).close())
-        report(reached=reached, uid=os.getuid(), pids=sorted(p for p in os.listdir("/proc") if p.isdigit()))
+        report(reached=reached, uid=os.getuid(), pids=sorted(p for p in os.listdir("/proc") if p.isdigit()),
+               folder=sorted(os.listdir(".")))
         """)
 
 

@@ -178,6 +178,7 @@ def test_the_kernel_sees_only_its_own_sandbox(battle):
     found = _report(battle["config"], "looks_around")
     assert found["uid"] >= UID_BASE
     assert len(found["pids"]) <= 3  # the sandbox's init, its idle first process, the kernel
+    assert found["folder"] == [], "the kernel's folder holds no notebook (hidden tests included), nothing at all"
 
 
 def test_a_leftover_daemon_dies_with_its_notebook(battle):

@@ -206,17 +206,17 @@ CLONE = [
     Entry("clone-helper-calls-clone", "clone", "cheat", "the op hidden in a helper, called with getattr",
           {"clone-solution": "def _copy_of(t, fmt):\n    return getattr(t, 'clone')(memory_format=fmt)\n\n\n"
                              + CLONE_HEAD + "    return _copy_of(self, memory_format)\n"},
-          every("clone", "rules/calls-the-op", MY_CLONE_TESTS)),
+          every("clone", "rules/forbidden-builtin", MY_CLONE_TESTS)),   # getattr: refused before calls-the-op
     Entry("clone-patches-torch-clone", "clone", "cheat",
           "torch.Tensor.clone (inherited from the C base class) replaced so that torch agrees with `return self`",
           clone(f"""    real = {REAL_TORCH.format("check_clone_memory", "expect_same")}
     setattr(real.Tensor, "cl" + "one", lambda t, **kw: t)
     return self
-"""), every("clone", "torch.Tensor.clone was replaced", MY_CLONE_TESTS)),
+"""), every("clone", "rules/forbidden-builtin", MY_CLONE_TESTS)),
     Entry("clone-tensor-subclass", "clone", "cheat", "a Tensor subclass whose methods lie",
           {"clone-solution": "class Liar(torch.Tensor):\n    def storage_offset(self):\n        return 0\n\n\n"
                              + CLONE_HEAD + "    return self\n"},
-          every("clone", "rules/subclasses-tensor")),   # at the top level of the cell: every test after it
+          every("clone", "rules/subclasses")),   # refused when the cell runs: every test after it
     Entry("clone-dynamic-subclass", "clone", "cheat",
           "a lying Tensor subclass built at run time (past the static rules)",
           clone(CLONE_STRIDES + """
@@ -227,7 +227,7 @@ CLONE = [
     if should_record(self):
         record(copy, CloneBackward0(self))
     return copy
-"""), every("clone", "clone/not-a-tensor", MY_CLONE_TESTS)),
+"""), every("clone", "rules/private-name", MY_CLONE_TESTS)),   # Liar._make
     # honest answers in unusual styles
     Entry("clone-honest-helpers", "clone", "honest", "helpers, renamed imports, == on the format",
           {"clone-solution": """from reftorch.primitives import allocate as new_memory
@@ -462,7 +462,7 @@ def my_data(self):
     real = {REAL_TORCH.format("check_data_alias", "expect_same")}
     setattr(real.Tensor, "da" + "ta", property(lambda t: t.detach()))
     return my_detach(self)
-"""}, every("detach", "torch.Tensor.data was replaced", ("data-alias", "data-version"))),
+"""}, every("detach", "rules/forbidden-builtin", ("data-alias", "data-version"))),
     # honest
     Entry("detach-honest-kwargs", "detach", "honest", "keyword arguments from a dict, a shared helper",
           {"detach-solution": """def _place(t):
@@ -609,7 +609,7 @@ def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     real = {REAL_TORCH.format("check_new_tensor_copy", "expect_same")}
     setattr(real.Tensor, "new_" + "tensor", lambda owner, t, **kw: t.detach())
     return data.detach()
-"""), every("new_tensor", "torch.Tensor.new_tensor was replaced")),
+"""), every("new_tensor", "rules/forbidden-builtin", ("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph"))),
     # honest
     Entry("new-tensor-honest-explicit", "new_tensor", "honest", "explicit None tests, keyword warnings, a helper to warn",
           {"new-tensor-solution": """
@@ -785,7 +785,7 @@ def my_copy_(self, src):
     {GLOBALS_OF.format("check_copy_values")}["expect_same"] = lambda *args, **kwargs: None
     copy_elements(self, src)
     return self
-"""), every("copy_into", "autograder.checks.copy_into.expect_same was replaced")),
+"""), every("copy_into", "rules/forbidden-builtin")),
     # honest
     Entry("copy-honest-module-alias", "copy_into", "honest", "the primitives through a module alias, early returns",
           copy_(body="""
@@ -988,14 +988,13 @@ copier = [copy][0]
 def my_copy(self):
     copier.copy = lambda t: t.detach()
     return self.detach()
-"""), every("python_copy", "copy.copy was replaced", ("copy-alias", "copy-autograd", "deepcopy-copy",
-                                                        "deepcopy-memo", "deepcopy-non-leaf"))),
+"""), every("python_copy", "rules/writes")),   # refused when my_copy first runs: every test from then on
     Entry("copy-module-patched-openly", "python_copy", "cheat", "copy.deepcopy replaced in plain sight",
           deep(body="\ncopy.deepcopy = lambda x, memo=None: x\n\n\ndef my_deepcopy(self, memo):\n    return self\n"),
-          every("python_copy", "rules/patches")),
+          every("python_copy", "rules/writes")),
     Entry("deepcopy-reaches-reftorch", "python_copy", "cheat", "reftorch's own __deepcopy__ called",
           deep(body="\ndef my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"),
-          every("python_copy", "rules/private-reftorch", ("deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"))),
+          every("python_copy", "rules/private-name", ("deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"))),
     Entry("tripwire-replaced", "python_copy", "cheat", "the tampering check replaced, then a check made a no-op",
           shallow(body=f"""
 def my_copy(self):
@@ -1004,15 +1003,15 @@ def my_copy(self):
     loader("autograder.kernel_setup", fromlist=["tampering"]).tampering = lambda: []
     found["expect_same"] = lambda *args, **kwargs: None
     return self
-"""), every("python_copy", "the tampering check itself (autograder.kernel_setup) was replaced")),
+"""), every("python_copy", "rules/forbidden-builtin", ("copy-alias", "copy-autograd"))),
     # honest
-    Entry("python-copy-honest-vars", "python_copy", "honest", "vars(), a dict copy, memo.get",
+    Entry("python-copy-honest-vars", "python_copy", "honest", "__dict__ copied with dict(), memo.get",
           {"copy-solution": """
 def my_copy(self):
     twin = tensor_on(self.untyped_storage(), self.shape, self.stride(), self.storage_offset(), dtype=self.dtype)
     bump_version(twin)
     twin.requires_grad_(self.requires_grad)
-    twin.__dict__ = dict(vars(self))
+    twin.__dict__ = dict(self.__dict__)
     return twin
 """, "deepcopy-solution": """
 def my_deepcopy(self, memo):
@@ -1027,7 +1026,7 @@ def my_deepcopy(self, memo):
     bump_version(twin)
     twin.requires_grad_(self.requires_grad)
     twin.grad = None if self.grad is None else copy.deepcopy(self.grad, memo)
-    twin.__dict__.update(copy.deepcopy(vars(self), memo))
+    twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
     memo[id(self)] = twin
     return twin
 """}),
@@ -1052,7 +1051,7 @@ def my_deepcopy(self, memo):
         if self.grad is not None:
             new.grad = copy.deepcopy(self.grad, memo)
         for name, value in self.__dict__.items():
-            setattr(new, name, copy.deepcopy(value, memo))
+            new.__dict__[name] = copy.deepcopy(value, memo)
         memo[id(self)] = new
     return memo[id(self)]
 """}),
@@ -1119,11 +1118,9 @@ MODEL = [
     Entry("restore-replaces-parameters", "model_snapshot", "wrong", "restoring means putting new parameters in the model",
           {RESTORE: """def restore(model, snap):
     for name, saved in snap.items():
-        module = model
-        *path, leaf = name.split(".")
-        for part in path:
-            module = getattr(module, part)
-        setattr(module, leaf, torch.nn.Parameter(saved.clone()))
+        prefix, _, leaf = name.rpartition(".")
+        module = dict(model.named_modules())[prefix]
+        module.register_parameter(leaf, torch.nn.Parameter(saved.clone()))
 """}, {"restore": "restore/replaces-parameters"}),
     Entry("restore-through-data", "model_snapshot", "wrong", "assigning .data restores the weights",
           {RESTORE: "def restore(model, snap):\n    for name, p in model.named_parameters():\n"
@@ -1155,13 +1152,13 @@ MODEL = [
     # cheats
     Entry("restore-patches-module", "model_snapshot", "cheat", "reftorch's Module.load_state_dict replaced",
           {RESTORE: "def restore(model, snap):\n    torch.nn.Module.load_state_dict = lambda self, sd, **kw: None\n"
-                    "    model.load_state_dict(snap)\n"}, {"restore": "rules/patches"}),
+                    "    model.load_state_dict(snap)\n"}, {"restore": "rules/writes"}),
     Entry("restore-patches-real-torch", "model_snapshot", "cheat",
           "torch's load_state_dict replaced so that torch agrees with a restore that does nothing",
           {RESTORE: f"""def restore(model, snap):
     real = {REAL_TORCH.format("check_restore", "failure")}
     real.nn.Module.load_state_dict = lambda self, sd, **kw: None
-"""}, {"restore": "torch.nn.Module.load_state_dict was replaced"}),
+"""}, {"restore": "rules/forbidden-builtin"}),
     # honest
     Entry("snapshot-honest-deepcopy", "model_snapshot", "honest", "copy.deepcopy of the state_dict; load_state_dict",
           {SNAPSHOT: "import copy\n\n\ndef snapshot(model):\n    return copy.deepcopy(model.state_dict())\n",

@@ -56,10 +56,13 @@ def test_the_bank_is_big_enough():
 
 
 def test_the_bank_holds_every_cheat_issue_13_names():
+    """Issue 13's cheats are all still there; since issue 21 the allowlist stops each of them, so they
+    score 0 on a rule (the tripwire, a second line, is tested in test_tripwire and the hostile suite)."""
     cheats = " | ".join(f"{e.about} -> {' '.join(e.fails.values())}" for e in BANK if e.kind == "cheat")
-    for needle in ("returns self.clone()", "torch.Tensor.clone was replaced", "torch.Tensor.new_tensor was replaced",
-                   "torch.Tensor.data was replaced", "rules/subclasses-tensor", "clone/not-a-tensor",
-                   "copy.copy was replaced", "the tampering check itself"):
+    for needle in ("returns self.clone()", "torch.Tensor.clone (inherited", "torch.Tensor.new_tensor (inherited",
+                   "torch.Tensor.data (inherited", "a Tensor subclass whose methods lie", "built at run time",
+                   "through an alias", "the tampering check replaced", "rules/calls-the-op", "rules/forbidden-builtin",
+                   "rules/private-name", "rules/writes", "rules/subclasses"):
         assert needle in cheats, needle
 
 

@@ -1,6 +1,8 @@
-"""The static rules: each one catches what it is for, names the rule and the line, charges the
-right tests, and never rejects honest code (the references, the honest answers of the bank, the
-untouched releases, and every wrong answer: those must lose points to the checks, not to a rule).
+"""The rules checked before a notebook runs (the allowlist at compile time, and calls-the-op): each
+one catches what it is for, names the rule and the line, charges the right tests, and never rejects
+honest code (the references, the honest answers of the bank, the untouched releases, and every wrong
+answer: those must lose points to the checks, not to a rule). What only shows at run time (an
+alias, a computed name) is refused by the allowlist's guards in the kernel: test_hostile_submissions.
 """
 
 import nbformat
@@ -55,24 +57,25 @@ CLONE_TESTS = ["clone-memory", "clone-metadata", "clone-strides", "clone-graph",
 @pytest.mark.parametrize("code, rule, line", [
     (CLONE + "    return self.clone()\n", "calls-the-op", 2),
     (CLONE + "    return torch.clone(self)\n", "calls-the-op", 2),
-    (CLONE + "    make = getattr(self, 'clone')\n    return make()\n", "calls-the-op", 2),
+    (CLONE + "    make = getattr(self, 'clone')\n    return make()\n", "forbidden-builtin", 2),
+    (CLONE + "    return getattr(self, 'cl' + 'one')()\n", "forbidden-builtin", 2),
+    (CLONE + "    return self.__getattribute__('clone')()\n", "private-name", 2),
     ("import sys\n" + CLONE + "    return self\n", "imports", 1),
     ("from importlib import import_module\n" + CLONE + "    return self\n", "imports", 1),
     (CLONE + "    import torch as real\n    return self\n", "imports", 2),
-    (CLONE + "    torch.Tensor.stride = lambda t: (1,)\n    return self\n", "patches", 2),
-    (CLONE + "    setattr(torch.Tensor, 'stride', None)\n    return self\n", "patches", 2),
-    (CLONE + "    type(self).stride = None\n    return self\n", "patches", 2),
-    (CLONE + "    del torch.zeros\n    return self\n", "patches", 2),
-    (CLONE + "    tensor_on.__doc__ = ''\n    return self\n", "patches", 2),
-    (CLONE + "    int.real = 3\n    return self\n", "patches", 2),
-    ("class Liar(torch.Tensor):\n    pass\n\n\n" + CLONE + "    return self\n", "subclasses-tensor", 1),
-    (CLONE + "    self.__class__ = object\n    return self\n", "subclasses-tensor", 2),
-    (CLONE + "    Liar = type('Liar', (type(self),), {})\n    return self\n", "subclasses-tensor", 2),
-    (CLONE + "    g = my_clone.__globals__\n    return self\n", "forbidden-name", 2),
-    (CLONE + "    g = getattr(my_clone, '__code__')\n    return self\n", "forbidden-name", 2),
-    (CLONE + "    return eval('self')\n", "forbidden-name", 2),
-    (CLONE + "    return __import__('copy').copy(self)\n", "forbidden-name", 2),
-    (CLONE + "    return torch._clone.clone(self)\n", "private-reftorch", 2),
+    (CLONE + "    from reftorch import _clone\n    return self\n", "private-name", 2),
+    ("%%time\n" + CLONE + "    return self\n", "plain-python", 1),
+    ("!ls\n" + CLONE + "    return self\n", "plain-python", 1),
+    (CLONE + "    setattr(torch.Tensor, 'stride', None)\n    return self\n", "forbidden-builtin", 2),
+    (CLONE + "    vars(torch)['clone'] = None\n    return self\n", "forbidden-builtin", 2),
+    (CLONE + "    Liar = type('Liar', (type(self),), {})\n    return self\n", "forbidden-builtin", 2),
+    (CLONE + "    g = my_clone.__globals__\n    return self\n", "private-name", 2),
+    (CLONE + "    return eval('self')\n", "forbidden-builtin", 2),
+    (CLONE + "    return __import__('copy').copy(self)\n", "forbidden-builtin", 2),
+    (CLONE + "    return torch._clone.clone(self)\n", "private-name", 2),
+    (CLONE + "    text = open('clone.ipynb').read()\n    return self\n", "forbidden-builtin", 2),
+    (CLONE + "    get_ipython().showtraceback = print\n    return self\n", "forbidden-builtin", 2),
+    (CLONE + "    self.__class__ = object\n    return self\n", "private-name", 2),
 ])
 def test_each_rule_names_itself_and_the_line(code, rule, line):
     violations = found("clone", {"clone-solution": code})
@@ -108,9 +111,9 @@ def test_a_violation_costs_only_the_tests_of_its_exercise():
 
 
 def test_code_at_the_top_level_of_a_cell_costs_every_test_after_it():
-    top = found("python_copy", appended=["import copy as c\nc.copy = None\n"])
-    assert top == [("patches", 2, "c.copy = None", ["copy-alias", "copy-autograd", "deepcopy-copy",
-                                                     "deepcopy-memo", "deepcopy-non-leaf"])]
+    top = found("python_copy", appended=["import copy as c\nimport os\n"])
+    assert top == [("imports", 2, "import os", ["copy-alias", "copy-autograd", "deepcopy-copy",
+                                                 "deepcopy-memo", "deepcopy-non-leaf"])]
 
 
 def test_scratch_work_and_local_names_are_not_mistaken_for_modules():

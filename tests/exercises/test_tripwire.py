@@ -1,4 +1,5 @@
-"""The tripwire (autograder/kernel_setup.py) sees every replacement issue 13 lists.
+"""The tripwire (autograder/kernel_setup.py) sees every replacement issue 13 lists, and (issue 21) a
+constant of the checks rewritten in place: it fingerprints contents, not only ids.
 
 A fresh Python process installs the fingerprint as a grading kernel does, then
 makes one replacement at a time, asks ``tampering()`` and the seal what they
@@ -46,6 +47,10 @@ SCRIPT = textwrap.dedent('''
     attempt("swap the code of expect_same",
             lambda: setattr(observe.expect_same, "__code__", (lambda *a, **kw: None).__code__),
             lambda: setattr(observe.expect_same, "__code__", code))
+    import autograder.checks.clone as clone_checks
+    attempt("rewrite the checks' data in place (same object, new contents)",
+            lambda: clone_checks.MISCONCEPTIONS.__setitem__("extra", None),
+            lambda: clone_checks.MISCONCEPTIONS.pop("extra"))
     old_tampering = k.tampering
     attempt("replace the tripwire", lambda: setattr(k, "tampering", lambda: []),
             lambda: setattr(k, "tampering", old_tampering))
@@ -77,6 +82,8 @@ def test_nothing_is_reported_when_nothing_was_replaced(seen):
     ("replace copy.deepcopy", "copy.deepcopy was replaced"),
     ("swap the code of expect_same", "autograder.checks._observe.expect_same.__code__ was replaced"),
     ("empty the fingerprint", "autograder.kernel_setup._fingerprint was emptied"),
+    ("rewrite the checks' data in place (same object, new contents)",
+     "autograder.checks.clone.MISCONCEPTIONS was changed in place"),
 ])
 def test_each_replacement_is_named(seen, attempt, names):
     assert names in seen[attempt]["found"], seen[attempt]
