@@ -91,4 +91,8 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     chapters = execute_chapters()
     print(f"{len(chapters)} chapters executed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    from .site import build_site
+
+    index = build_site(chapters, BUILD / "html")
+    print(index)
     return 0
