@@ -14,7 +14,9 @@ local stylesheet, a contents list and previous/next links. Before converting:
 from __future__ import annotations
 
 import html
+import json
 import re
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -47,6 +49,9 @@ main{overflow-wrap:anywhere}
 pre{overflow-wrap:normal}
 .jp-InputPrompt,.jp-OutputPrompt,.prompt{display:none}
 .book-pager{display:flex;justify-content:space-between;gap:12px;margin-top:40px;flex-wrap:wrap}
+.book-search input{width:100%;font:inherit;padding:4px 6px;margin-bottom:12px}
+#book-results li{margin-bottom:10px}
+#book-results li p{margin:2px 0;font-size:14px;color:#444}
 .book-live{font-size:14px;background:#eef5ff;border:1px solid #c9dcf5;border-radius:6px;padding:6px 10px}
 @media (max-width:800px){.book{display:block}.book-nav{position:static;max-height:none;border-right:0;border-bottom:1px solid #e3e3e3}main{padding:12px}}
 """
@@ -91,6 +96,24 @@ def prepare(nb):
     return nb
 
 
+def _plain_text(body: str) -> str:
+    """The words of a page body, for the search index (pictures and styles left out)."""
+    body = re.sub(r"<(svg|style|script)\b.*?</\1>", " ", body, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+SEARCH_FORM = ('<form class="book-search" action="search.html" role="search">'
+               '<input type="search" name="q" aria-label="Search the book" placeholder="Search the book"></form>')
+
+
+def _page(title: str, nav: str, main: str, scripts: str = "") -> str:
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{html.escape(title)}</title><link rel="stylesheet" href="book.css"></head>'
+            f'<body><div class="book"><nav class="book-nav" aria-label="Chapters">{SEARCH_FORM}<ul>{nav}</ul></nav>'
+            f'<main>{main}</main></div>{scripts}</body></html>\n')
+
+
 def build_site(chapters: list[Path], out: Path) -> Path:
     """One page per executed chapter in ``out``; returns ``out/index.html`` (chapter 00)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -113,11 +136,17 @@ def build_site(chapters: list[Path], out: Path) -> Path:
         live = (f'<p class="book-live">This page shows the chapter run once, with its outputs. To run it '
                 f'and try the build-it cells: <code>make lab</code> and open <code>course/{path.name}</code>, '
                 f'or <a href="{BINDER}course/{path.name}">open it on Binder</a>.</p>')
-        page = (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-                f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-                f'<title>{html.escape(title)}</title><link rel="stylesheet" href="book.css"></head>'
-                f'<body><div class="book"><nav class="book-nav" aria-label="Chapters"><ul>{nav}</ul></nav>'
-                f'<main>{live}{body}<nav class="book-pager" aria-label="Previous and next">{prev_link}{next_link}'
-                f'</nav></main></div></body></html>\n')
+        page = _page(title, nav, f'{live}{body}<nav class="book-pager" aria-label="Previous and next">'
+                     f'{prev_link}{next_link}</nav>')
         (out / name).write_text(page, encoding="utf-8")
+    index = [{"page": name, "title": title, "text": _plain_text(body)} for _p, name, title, body in pages]
+    (out / "search-index.js").write_text("window.BOOK_INDEX = " + json.dumps(index) + ";\n", encoding="utf-8")
+    shutil.copyfile(Path(__file__).with_name("search.js"), out / "search.js")
+    nav = "".join(f'<li><a href="{n}">{html.escape(t)}</a></li>' for _p, n, t, _b in pages)
+    search = ('<h1>Search</h1><form id="book-search-page" action="search.html" role="search">'
+              '<input type="search" name="q" aria-label="Search the book" placeholder="a word or a phrase"></form>'
+              '<div id="book-results" aria-live="polite"></div>')
+    (out / "search.html").write_text(
+        _page("Search the book", nav, search, '<script src="search-index.js"></script><script src="search.js"></script>'),
+        encoding="utf-8")
     return out / "index.html"

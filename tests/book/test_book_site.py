@@ -60,7 +60,7 @@ def _offline_page(browser, width):
 
 def test_the_book_has_one_page_per_chapter_and_an_index(book):
     names = {p.name for p in _pages(book)}
-    expected = {"index.html"} | {f"{c}.html" for c in CHAPTERS if not c.startswith("00_")}
+    expected = {"index.html", "search.html"} | {f"{c}.html" for c in CHAPTERS if not c.startswith("00_")}
     assert names == expected
 
 
@@ -121,6 +121,25 @@ def test_predict_answers_open_on_a_click(book, browser):
     answer.locator("summary").click()
     assert answer.evaluate("d => d.open")
     context.close()
+
+
+def test_search_from_any_page_finds_version_counter_in_its_chapter_first(book, browser):
+    context, page, blocked, errors = _offline_page(browser, 1366)
+    page.goto((book / "08_clone.html").as_uri())
+    page.fill(".book-search input", "version counter")
+    page.press(".book-search input", "Enter")
+    page.wait_for_url("**/search.html?q=*")
+    found = page.locator("#book-results li a").all()
+    assert found, "searching the book for 'version counter' finds nothing"
+    assert found[0].get_attribute("href") == "06_version_counter.html", \
+        f"the chapter on the version counter is not the first hit: {[a.text_content() for a in found[:3]]}"
+    assert "version counter" in page.locator("#book-results li p").first.text_content().lower()
+    found[0].click()
+    page.wait_for_url("**/06_version_counter.html")
+    page.goto((book / "search.html").as_uri() + "?q=zzqqxx-nowhere")
+    assert page.locator("#book-results").text_content().startswith("0 pages found")
+    context.close()
+    assert blocked == [] and errors == []
 
 
 @pytest.mark.parametrize("width", [1366, 390])
