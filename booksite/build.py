@@ -93,6 +93,6 @@ def main(argv=None) -> int:
     print(f"{len(chapters)} chapters executed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     from .site import build_site
 
-    index = build_site(chapters, BUILD / "html")
+    index = build_site(chapters, BUILD / "html", sorted((ROOT / "exercises").glob("*/*.ipynb")))
     print(index)
     return 0

@@ -7,8 +7,9 @@ local stylesheet, a contents list and previous/next links. Before converting:
 * the widget view of a stepping diagram is dropped, so its ``text/html``
   player (``booksite.build.static_diagrams``) is what the page shows;
 * a link to another chapter (``06_version_counter.ipynb``) points to its page;
-  a link to an exercise opens it on Binder (the page also says how to open
-  it locally); any other link out of ``course/`` points to the repository.
+  a link to an exercise points to the exercise's page (its description, from
+  its markdown cells, with how to open it locally and on Binder); any other
+  link out of ``course/`` points to the repository.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;line-hei
 .book-nav{flex:0 0 250px;padding:16px;border-right:1px solid #e3e3e3;font-size:14px;position:sticky;top:0;align-self:flex-start;max-height:100vh;overflow-y:auto}
 .book-nav ul{list-style:none;padding-left:0;margin:0}
 .book-nav li{margin:3px 0}
+.book-nav .book-nav-part{margin-top:12px;font-weight:bold;color:#555}
 .book-nav a[aria-current]{font-weight:bold}
 main{flex:1 1 auto;min-width:0;padding:16px 28px 60px}
 a{color:#0b5cad}
@@ -73,8 +75,9 @@ def _rewrite_links(source: str) -> str:
             return "](index.html" + target.partition("#")[1] + target.partition("#")[2] + ")"
         if re.match(r"^\d\d_[a-z0-9_]+\.ipynb(#.*)?$", target):
             return f"]({target.replace('.ipynb', '.html', 1)})"
-        if target.startswith("../exercises/"):
-            return f"]({BINDER}{target[3:]})"
+        exercise = re.match(r"^\.\./exercises/([a-z0-9_]+)/\1\.ipynb$", target)
+        if exercise:
+            return f"](exercise-{exercise.group(1)}.html)"
         if target.startswith("../"):
             return f"]({REPOSITORY}/blob/main/{target[3:]})"
         if not re.match(r"^(https?:|#|mailto:)", target):
@@ -114,8 +117,22 @@ def _page(title: str, nav: str, main: str, scripts: str = "") -> str:
             f'<main>{main}</main></div>{scripts}</body></html>\n')
 
 
-def build_site(chapters: list[Path], out: Path) -> Path:
-    """One page per executed chapter in ``out``; returns ``out/index.html`` (chapter 00)."""
+def _exercise_page(path: Path, exporter) -> tuple:
+    """(path, page name, title, body) of an exercise: its description, not its code."""
+    nb = nbformat.read(path, as_version=4)
+    nb.cells = [cell for cell in nb.cells if cell.cell_type == "markdown"]
+    for cell in nb.cells:
+        cell.source = _rewrite_links(cell.source)
+    body, _ = exporter.from_notebook_node(nb)
+    where = f"exercises/{path.parent.name}/{path.name}"
+    how = (f'<p class="book-live">An auto-graded exercise; this page shows its description only. '
+           f'To solve it: <code>make lab</code> and open <code>{where}</code>, or '
+           f'<a href="{BINDER}{where}">open it on Binder</a>. Its own cells check your answer.</p>')
+    return path, f"exercise-{path.parent.name}.html", _title(nb, path.stem), how + body
+
+
+def build_site(chapters: list[Path], out: Path, exercises: list[Path] = ()) -> Path:
+    """One page per executed chapter (and per exercise) in ``out``; returns ``out/index.html`` (chapter 00)."""
     out.mkdir(parents=True, exist_ok=True)
     exporter = HTMLExporter(template_name="basic")
     pages = []
@@ -124,12 +141,20 @@ def build_site(chapters: list[Path], out: Path) -> Path:
         body, _ = exporter.from_notebook_node(nb)
         name = "index.html" if path.stem.startswith("00_") else path.stem + ".html"
         pages.append((path, name, _title(nb, path.stem), body))
+    exercise_pages = [_exercise_page(path, exporter) for path in exercises]
     css = CSS + HtmlFormatter(style="default").get_style_defs(".highlight")
     (out / "book.css").write_text(css, encoding="utf-8")
+    def navigation(current):
+        def item(n, t):
+            return f'<li><a href="{n}"{" aria-current=page" if n == current else ""}>{html.escape(t)}</a></li>'
+        return ("".join(item(n, t) for _p, n, t, _b in pages)
+                + '<li class="book-nav-part">Exercises</li>'
+                + "".join(item(n, t.removeprefix("Exercise: ")) for _p, n, t, _b in exercise_pages))
+
+    for path, name, title, body in exercise_pages:
+        (out / name).write_text(_page(title, navigation(name), body), encoding="utf-8")
     for i, (path, name, title, body) in enumerate(pages):
-        nav = "".join(
-            f'<li><a href="{n}"{" aria-current=page" if n == name else ""}>{html.escape(t)}</a></li>'
-            for _p, n, t, _b in pages)
+        nav = navigation(name)
         prev_link = f'<a href="{pages[i - 1][1]}">\u2190 {html.escape(pages[i - 1][2])}</a>' if i else "<span></span>"
         next_link = (f'<a href="{pages[i + 1][1]}">{html.escape(pages[i + 1][2])} \u2192</a>'
                      if i + 1 < len(pages) else "<span></span>")
@@ -139,10 +164,11 @@ def build_site(chapters: list[Path], out: Path) -> Path:
         page = _page(title, nav, f'{live}{body}<nav class="book-pager" aria-label="Previous and next">'
                      f'{prev_link}{next_link}</nav>')
         (out / name).write_text(page, encoding="utf-8")
-    index = [{"page": name, "title": title, "text": _plain_text(body)} for _p, name, title, body in pages]
+    index = [{"page": name, "title": title, "text": _plain_text(body)}
+             for _p, name, title, body in pages + exercise_pages]
     (out / "search-index.js").write_text("window.BOOK_INDEX = " + json.dumps(index) + ";\n", encoding="utf-8")
     shutil.copyfile(Path(__file__).with_name("search.js"), out / "search.js")
-    nav = "".join(f'<li><a href="{n}">{html.escape(t)}</a></li>' for _p, n, t, _b in pages)
+    nav = navigation("search.html")
     search = ('<h1>Search</h1><form id="book-search-page" action="search.html" role="search">'
               '<input type="search" name="q" aria-label="Search the book" placeholder="a word or a phrase"></form>'
               '<div id="book-results" aria-live="polite"></div>')

@@ -15,13 +15,21 @@ displayed, the others are not). So:
 No ``<script>`` and no ``on...`` attribute: the fragment survives HTML
 sanitizers that remove scripts, and it loads nothing from the network. The
 SVGs are the widget's own (``svgs`` of ``MemoryDiagram``), unchanged; they
-scale to the width they get (``max-width:100%``). The narration of each step
+scale to the width they get (``max-width:100%``); where the wide arrangement
+would be shrunk too much, each step also carries the same SVG arranged for a
+phone (``fitted_svg``, what ``static/widget.js`` does at that width), and a
+CSS container query shows that one in a narrow figure. The narration of each step
 (``changes_html``) sits under its picture, as in the widget.
 """
 
-from html import escape
+from html import escape, unescape
 import hashlib
 import itertools
+import json
+import math
+import re
+
+from ._layout import fit
 
 _ids = itertools.count(1)
 
@@ -37,11 +45,51 @@ _CSS = """
 .md-player .mdp-nav .mdp-off{padding:2px 10px;border:1px solid #ddd;border-radius:4px;color:#aaa}
 .md-player .mdp-stmt{white-space:pre-wrap;overflow-wrap:anywhere}
 .md-player .mdp-figure{border:1px solid #ddd;border-radius:6px;background:#fff;overflow:hidden}
+.md-player .mdp-figure{container-type:inline-size}
 .md-player .mdp-figure svg{display:block;max-width:100%;height:auto}
+.md-player .mdp-narrow{display:none}
+@container (max-width: 560px){.md-player .mdp-wide{display:none}.md-player .mdp-narrow{display:block}}
 .md-player .mdp-narration{margin-top:8px;padding:6px 10px;background:#f6f6f6;border-radius:6px;overflow-wrap:anywhere}
 .md-player .mdp-narration p{margin:0 0 4px}
 .md-player .mdp-narration ul{margin:0;padding-left:1.4em}
 """
+
+
+NARROW = 360  # px: a 390 px phone less the page's margins
+
+
+def fitted_svg(svg, width):
+    """``svg`` (one step of ``render_svg``) with its panels arranged for ``width`` pixels.
+
+    The same choice as ``static/widget.js``'s ``fit`` (``_layout.fit``): the
+    panels are moved (their ``transform``), the storage arrows hidden when the
+    arrangement has none, and the size set. ``None`` when the SVG lists no
+    arrangements."""
+    found = re.search(r" data-arrangements='([^']*)'", svg)
+    if not found:
+        return None
+    f = fit(json.loads(unescape(found.group(1))), width)
+    for name, (x, y, scale) in f.panels.items():
+        transform = f"translate({round(x)},{round(y)})" + (f" scale({scale:.4f})" if scale != 1 else "")
+        svg = re.sub(rf'(<g class="md-panel[^"]*" data-panel="{name}") transform="[^"]*"',
+                     rf'\1 transform="{transform}"', svg, count=1)
+    if not f.arrows:
+        svg = svg.replace('<g class="md-storage-arrows">', '<g class="md-storage-arrows" display="none">', 1)
+    w, h = round(f.width), round(f.height)
+    head, rest = svg.split(">", 1)
+    head = re.sub(r' width="[^"]*"', f' width="{math.floor(w * f.scale)}"', head, count=1)
+    head = re.sub(r' height="[^"]*"', f' height="{math.floor(h * f.scale)}"', head, count=1)
+    head = re.sub(r' viewBox="[^"]*"', f' viewBox="0 0 {w} {h}"', head, count=1)
+    head = re.sub(r' data-arrangement="[^"]*"', f' data-arrangement="{f.name}"', head, count=1)
+    return head + ">" + rest
+
+
+def _figure(svg):
+    narrow = fitted_svg(svg, NARROW)
+    wide = re.search(r' data-arrangement="([^"]*)"', svg)
+    if narrow is None or (wide and f' data-arrangement="{wide.group(1)}"' in narrow):
+        return f'<div class="mdp-figure">{svg}</div>'
+    return f'<div class="mdp-figure"><div class="mdp-wide">{svg}</div><div class="mdp-narrow">{narrow}</div></div>'
 
 
 def player_html(statements, svgs, changes_html=None):
@@ -82,7 +130,7 @@ def player_html(statements, svgs, changes_html=None):
         out.append(f'<div class="mdp-frame" data-step="{i + 1}">'
                    f'<div class="mdp-nav">{back}{forward}<span class="mdp-position">step {i + 1} of {n}:</span> '
                    f'<code class="mdp-stmt">{escape(statement)}</code></div>'
-                   f'<div class="mdp-figure">{svg}</div>'
+                   f'{_figure(svg)}'
                    f'<div class="mdp-narration">{change}</div></div>')
     out.append("</div></div>")
     return "".join(out)

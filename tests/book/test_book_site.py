@@ -19,6 +19,7 @@ pytestmark = pytest.mark.browser
 REPO = pathlib.Path(__file__).resolve().parents[2]
 IMAGES = REPO / "docs" / "images"
 CHAPTERS = sorted(p.stem for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
+EXERCISES = sorted(p.parent.name for p in (REPO / "exercises").glob("*/*.ipynb"))
 
 
 @pytest.fixture(scope="session")
@@ -60,7 +61,8 @@ def _offline_page(browser, width):
 
 def test_the_book_has_one_page_per_chapter_and_an_index(book):
     names = {p.name for p in _pages(book)}
-    expected = {"index.html", "search.html"} | {f"{c}.html" for c in CHAPTERS if not c.startswith("00_")}
+    expected = ({"index.html", "search.html"} | {f"{c}.html" for c in CHAPTERS if not c.startswith("00_")}
+                | {f"exercise-{e}.html" for e in EXERCISES})
     assert names == expected
 
 
@@ -102,7 +104,7 @@ def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, bro
     page.goto((book / "01_reading_memory_diagrams.html").as_uri())
     player = page.locator(".md-player").first
     shown = player.locator(".mdp-frame:visible")
-    box = shown.locator("svg.md-diagram").bounding_box()
+    box = shown.locator("svg.md-diagram:visible").bounding_box()
     assert box and box["width"] > 200 and box["height"] > 100, "chapter 01's diagram is not visible"
     assert shown.get_attribute("data-step") == "1"
     shown.locator(".mdp-forward").click()
@@ -111,6 +113,23 @@ def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, bro
     assert player.locator(".mdp-frame:visible").get_attribute("data-step") == "1"
     context.close()
     assert errors == []
+
+
+def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser):
+    context, page, blocked, errors = _offline_page(browser, 1366)
+    for name in EXERCISES:
+        page.goto((book / f"exercise-{name}.html").as_uri())
+        where = f"exercises/{name}/{name}.ipynb"
+        assert page.locator("h1").first.text_content().startswith("Exercise"), f"{name}: no description"
+        assert page.locator(f"code:text-is('{where}')").count() == 1, f"{name}: no way to open it locally"
+        binder = page.locator("a[href^='https://mybinder.org/']").get_attribute("href")
+        assert binder.endswith("urlpath=lab/tree/" + where), f"{name}: the Binder link opens {binder}"
+        assert page.locator(".input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
+    page.goto((book / "08_clone.html").as_uri())
+    page.locator("a[href='exercise-clone.html']").first.click()
+    page.wait_for_url("**/exercise-clone.html")
+    context.close()
+    assert blocked == [] and errors == []
 
 
 def test_predict_answers_open_on_a_click(book, browser):

@@ -85,7 +85,7 @@ def _shown(page):
     visible = [s for s in page.locator(".md-player .mdp-frame").all() if s.is_visible()]
     assert len(visible) == 1, f"{len(visible)} steps visible at once; the player must show exactly one"
     step = visible[0]
-    svg_text = " ".join(step.locator("svg.md-diagram").first.text_content().split())
+    svg_text = " ".join(step.locator("svg.md-diagram:visible").text_content().split())
     return int(step.get_attribute("data-step")), step.locator("code.mdp-stmt").text_content(), svg_text
 
 
@@ -108,7 +108,7 @@ def test_chapter_01_book_page_shows_every_step_the_run_notebook_shows(player):
 def test_book_diagram_steps_back_and_forward_without_a_kernel_or_script(player):
     page, state = player
     n = len(state["svgs"])
-    box = page.locator(".md-player .mdp-frame:visible svg.md-diagram").bounding_box()
+    box = page.locator(".md-player .mdp-frame:visible svg.md-diagram:visible").bounding_box()
     assert box and box["width"] > 100 and box["height"] > 100, "the diagram is not visible"
     assert _shown(page)[0] == 1
     page.locator(".mdp-frame:visible .mdp-forward").click()
@@ -124,10 +124,18 @@ def test_book_diagram_steps_back_and_forward_without_a_kernel_or_script(player):
     assert _shown(page)[0] == n, "the right arrow key did not step forward"
 
 
-def test_book_diagram_fits_a_390_px_phone(player):
-    page, _state = player
+def test_book_diagram_on_a_390_px_phone_is_rearranged_not_shrunk_and_shows_the_same_steps(player):
+    page, state = player
     page.set_viewport_size({"width": 390, "height": 800})
-    for _ in range(3):
+    for i in range(len(state["svgs"])):
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the diagram page scrolls sideways on a phone ({width} px wide)"
-        page.locator(".mdp-frame:visible .mdp-forward").click()
+        number, _statement, svg_text = _shown(page)
+        assert (number, svg_text) == (i + 1, _text(state["svgs"][i]))
+        svg = page.locator(".mdp-frame:visible svg.md-diagram:visible")
+        assert svg.get_attribute("data-arrangement") != "wide", "the phone gets the wide arrangement, shrunk"
+        box = svg.bounding_box()
+        assert box["width"] > 300 and box["height"] > box["width"], \
+            f"step {i + 1} on a phone is {box['width']:.0f}x{box['height']:.0f} px, not stacked to the width"
+        if i < len(state["svgs"]) - 1:
+            page.locator(".mdp-frame:visible .mdp-forward").click()
