@@ -168,7 +168,7 @@ def test_screenshots_of_the_index_and_chapter_01(book, browser, width):
     for name, file in [("index", "index.html"), ("chapter-01", "01_reading_memory_diagrams.html")]:
         page.goto((book / file).as_uri())
         if name == "chapter-01":
-            page.locator(".md-player").first.scroll_into_view_if_needed()
+            page.locator(".md-player").first.evaluate("e => e.scrollIntoView({block: 'start'})")
         target = IMAGES / f"book-{name}-{width}.png"
         page.screenshot(path=str(target))
         assert target.stat().st_size > 5000
