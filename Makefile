@@ -20,7 +20,7 @@ PIP := $(BIN)/python -m pip
 LOG := $(VENV)/install.log
 TORCH_PIP_ARGS := --timeout 10 --retries 1 --extra-index-url $(TORCH_INDEX) -c constraints.txt torch
 
-.PHONY: lab test bench venv clean torch-plan
+.PHONY: lab test bench book venv clean torch-plan
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,12 @@ lab: $(STAMP)
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
+# The course as a static site: every chapter executed in _build/book/course (course/ is
+# only read), one page per chapter in _build/book/html. The last line printed is
+# the path of its index.html.
+book: $(STAMP)
+	@PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m booksite
+
 bench: $(STAMP)
 	@for script in tests/bench/bench_*.py; do \
 		echo "== $$script"; \
@@ -53,4 +59,4 @@ bench: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis _build

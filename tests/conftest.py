@@ -42,7 +42,7 @@ CHROMIUM = "/usr/bin/chromium"
 # grader has ended (tests/autograder/hostile.py).
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
-    "exercises", "course",
+    "exercises", "course", "tests/book/test_book_site.py",
     "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
     "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
     "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",

@@ -24,11 +24,12 @@ from ._diff import Changes, diff
 from ._layout import compute_layout
 from ._model import Labels, Snapshot, take_snapshot
 from ._narration import narrate, narration
+from ._player import player_html
 from ._run import named_tensors, record
 from ._static import StaticDiagram
 from ._svg import render_svg
 
-__all__ = ["show", "step_through", "snapshot", "StaticDiagram", "MemoryDiagram"]
+__all__ = ["show", "step_through", "snapshot", "player_html", "StaticDiagram", "MemoryDiagram"]
 
 
 def _collect(named):

@@ -1,0 +1,175 @@
+"""The built book, opened page by page in headless Chromium with the network blocked.
+
+The session fixture runs what ``make book`` runs (``python -m booksite``) once:
+every chapter executed in ``_build/book``, then one static page per chapter.
+Every request that is not a local file is aborted and recorded, so a page
+that needs the network fails here.
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+IMAGES = REPO / "docs" / "images"
+CHAPTERS = sorted(p.stem for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
+EXERCISES = sorted(p.parent.name for p in (REPO / "exercises").glob("*/*.ipynb"))
+
+
+@pytest.fixture(scope="session")
+def book():
+    """The folder of the built site; building it is ``make book``'s command."""
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "booksite"], cwd=REPO, capture_output=True, text=True,
+                         timeout=600)
+    seconds = time.perf_counter() - start
+    assert run.returncode == 0, f"make book failed:\n{run.stderr[-3000:]}"
+    index = pathlib.Path(run.stdout.strip().splitlines()[-1])
+    assert index.name == "index.html" and index.is_file(), f"the last line is not the built index: {run.stdout!r}"
+    assert seconds < 300, f"building the book took {seconds:.0f} s, more than 5 minutes"
+    print(f"book built in {seconds:.0f} s")
+    return index.parent
+
+
+def _pages(book):
+    return sorted(book.glob("*.html"))
+
+
+def _offline_page(browser, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    blocked, errors = [], []
+
+    def only_local(route):
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, blocked, errors
+
+
+def test_the_book_has_one_page_per_chapter_and_an_index(book):
+    names = {p.name for p in _pages(book)}
+    expected = ({"index.html", "search.html"} | {f"{c}.html" for c in CHAPTERS if not c.startswith("00_")}
+                | {f"exercise-{e}.html" for e in EXERCISES})
+    assert names == expected
+
+
+def test_every_page_opens_offline_without_console_errors_and_every_internal_link_resolves(book, browser):
+    context, page, blocked, errors = _offline_page(browser, 1366)
+    broken = []
+    for path in _pages(book):
+        page.goto(path.as_uri())
+        hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))")
+        for href in hrefs:
+            if re.match(r"^(https?:|mailto:)", href):
+                continue
+            target, _, anchor = href.partition("#")
+            file = book / target if target else path
+            if not file.is_file():
+                broken.append(f"{path.name}: {href} (no such page)")
+            elif anchor and f'id="{anchor}"' not in file.read_text(encoding="utf-8"):
+                broken.append(f"{path.name}: {href} (no such anchor)")
+    context.close()
+    assert blocked == [], f"pages asked the network for {sorted(set(blocked))[:5]}"
+    assert errors == [], f"console errors: {errors[:5]}"
+    assert broken == [], f"broken internal links: {broken[:10]}"
+
+
+def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser):
+    context, page, _blocked, _errors = _offline_page(browser, 390)
+    wide = []
+    for path in _pages(book):
+        page.goto(path.as_uri())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide.append(f"{path.name}: {width} px")
+    context.close()
+    assert wide == [], f"pages wider than a 390 px phone (only tables and code may scroll, inside themselves): {wide}"
+
+
+def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, browser):
+    context, page, _blocked, errors = _offline_page(browser, 1366)
+    page.goto((book / "01_reading_memory_diagrams.html").as_uri())
+    player = page.locator(".md-player").first
+    shown = player.locator(".mdp-frame:visible")
+    box = shown.locator("svg.md-diagram:visible").bounding_box()
+    assert box and box["width"] > 200 and box["height"] > 100, "chapter 01's diagram is not visible"
+    assert shown.get_attribute("data-step") == "1"
+    shown.locator(".mdp-forward").click()
+    assert player.locator(".mdp-frame:visible").get_attribute("data-step") == "2"
+    player.locator(".mdp-frame:visible .mdp-back").click()
+    assert player.locator(".mdp-frame:visible").get_attribute("data-step") == "1"
+    context.close()
+    assert errors == []
+
+
+def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser):
+    context, page, blocked, errors = _offline_page(browser, 1366)
+    for name in EXERCISES:
+        page.goto((book / f"exercise-{name}.html").as_uri())
+        where = f"exercises/{name}/{name}.ipynb"
+        assert page.locator("h1").first.text_content().startswith("Exercise"), f"{name}: no description"
+        assert page.locator(f"code:text-is('{where}')").count() == 1, f"{name}: no way to open it locally"
+        binder = page.locator("a[href^='https://mybinder.org/']").get_attribute("href")
+        assert binder.endswith("urlpath=lab/tree/" + where), f"{name}: the Binder link opens {binder}"
+        assert page.locator(".input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
+    page.goto((book / "08_clone.html").as_uri())
+    page.locator("a[href='exercise-clone.html']").first.click()
+    page.wait_for_url("**/exercise-clone.html")
+    context.close()
+    assert blocked == [] and errors == []
+
+
+def test_predict_answers_open_on_a_click(book, browser):
+    context, page, _blocked, _errors = _offline_page(browser, 1366)
+    page.goto((book / "01_reading_memory_diagrams.html").as_uri())
+    answer = page.locator("details:has(> summary:text-is('Answer'))").first
+    assert not answer.evaluate("d => d.open"), "the predict answer is shown before the click"
+    answer.locator("summary").click()
+    assert answer.evaluate("d => d.open")
+    context.close()
+
+
+def test_search_from_any_page_finds_version_counter_in_its_chapter_first(book, browser):
+    context, page, blocked, errors = _offline_page(browser, 1366)
+    page.goto((book / "08_clone.html").as_uri())
+    page.fill(".book-search input", "version counter")
+    page.press(".book-search input", "Enter")
+    page.wait_for_url("**/search.html?q=*")
+    found = page.locator("#book-results li a").all()
+    assert found, "searching the book for 'version counter' finds nothing"
+    assert found[0].get_attribute("href") == "06_version_counter.html", \
+        f"the chapter on the version counter is not the first hit: {[a.text_content() for a in found[:3]]}"
+    assert "version counter" in page.locator("#book-results li p").first.text_content().lower()
+    found[0].click()
+    page.wait_for_url("**/06_version_counter.html")
+    page.goto((book / "search.html").as_uri() + "?q=zzqqxx-nowhere")
+    assert page.locator("#book-results").text_content().startswith("0 pages found")
+    context.close()
+    assert blocked == [] and errors == []
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_screenshots_of_the_index_and_chapter_01(book, browser, width):
+    context, page, _blocked, _errors = _offline_page(browser, width)
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    for name, file in [("index", "index.html"), ("chapter-01", "01_reading_memory_diagrams.html")]:
+        page.goto((book / file).as_uri())
+        if name == "chapter-01":
+            page.locator(".md-player").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        target = IMAGES / f"book-{name}-{width}.png"
+        page.screenshot(path=str(target))
+        assert target.stat().st_size > 5000
+    context.close()
