@@ -512,6 +512,8 @@ ON_SCREEN = """(root) => {
     return {
         view,
         widget: box(root),
+        // how much smaller than fitted to the width the picture is drawn, to fit the height
+        scale: Number(root.querySelector('.md-figure svg.md-diagram').dataset.heightScale),
         parts: {
             controls: box(root.querySelector('.md-controls')),
             picture: box(root.querySelector('.md-figure svg.md-diagram')),
@@ -548,7 +550,7 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
         with _Unchanged(NOTEBOOK):
             _run_notebook(page, base, token, f"course/{NOTEBOOK.name}", 2)
             assert page.locator("#filebrowser").is_visible()
-            heights = []
+            heights, scales = [], []
             for i in range(2):
                 widget = page.locator(".md-widget").nth(i)
                 _scroll_to_top(page, widget)
@@ -560,6 +562,8 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
                     page.wait_for_timeout(50)
                     measured = widget.evaluate(ON_SCREEN)
                     heights.append(measured["widget"][3] - measured["widget"][1])
+                    scales.append(measured["scale"])
+                    assert measured["scale"] >= 0.6, f"diagram {i + 1}, step {step}: the picture is too small to read"
                     off = _off_screen(measured)
                     assert not off, (f"diagram {i + 1}, step {step}: the learner must scroll to see {sorted(off)} "
                                      f"(visible area {[round(v) for v in measured['view']]}, {off})")
@@ -571,8 +575,9 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
                 widget.locator(".md-slider").fill(str(count - 1))
                 assert widget.get_attribute("data-step") == str(count)
                 assert not _off_screen(widget.evaluate(ON_SCREEN)), f"diagram {i + 1} after the slider"
-            print(f"memory diagram heights at 1366x768: {min(heights):.0f} to {max(heights):.0f} px")
-            page.screenshot(path=str(ARTIFACTS / "memory-diagram-1366x768.png"))
+                page.screenshot(path=str(ARTIFACTS / f"memory-diagram-1366x768-{i + 1}.png"))
+            print(f"memory diagram heights at 1366x768: {min(heights):.0f} to {max(heights):.0f} px, "
+                  f"picture drawn at {min(scales):.2f} to {max(scales):.2f}")
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "memory-diagram-failure-1366.png"))
         raise
