@@ -583,3 +583,35 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
         raise
     finally:
         page.close()
+
+
+def test_picture_goes_beside_the_narration_only_when_the_window_is_too_low(browser):
+    """A tall window: one column, the picture as fitted to the width. A low one: the statements and
+    narration beside a smaller picture, and back when the window is tall again."""
+    from memdiagram import step_through
+    import torch
+
+    w = step_through(DEMO_PROGRAM, torch=torch, start=len(DEMO_PROGRAM))
+    page = browser.new_page(viewport={"width": 1100, "height": 2000})
+    try:
+        root = _bare_widget(page, w, 1000)
+        layout = """(root) => {
+            const svg = root.querySelector('.md-figure svg.md-diagram');
+            const r = svg.getBoundingClientRect(), n = root.querySelector('.md-narration').getBoundingClientRect();
+            return {beside: root.classList.contains('md-beside'), scale: Number(svg.dataset.heightScale),
+                    width: r.width, attribute: Number(svg.getAttribute('width')), bottom: root.getBoundingClientRect().bottom,
+                    narrationLeft: n.left, pictureRight: r.right};
+        }"""
+        seen = []
+        for height in (2000, 640, 2000):
+            page.set_viewport_size({"width": 1100, "height": height})
+            page.wait_for_timeout(150)
+            seen.append(root.evaluate(layout))
+        tall, low, tall_again = seen
+        assert not tall["beside"] and tall["scale"] == 1 and abs(tall["width"] - tall["attribute"]) < 1
+        assert low["beside"] and 0.6 <= low["scale"] < 1, low
+        assert low["narrationLeft"] >= low["pictureRight"], "the narration is not beside the picture"
+        assert low["bottom"] <= 640, f"the widget is {low['bottom']:.0f} px tall in a 640 px window"
+        assert tall_again == tall
+    finally:
+        page.close()
