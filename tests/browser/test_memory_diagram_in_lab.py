@@ -147,6 +147,9 @@ PLACEMENT = """(root) => {
         notebook: [notebook.scrollWidth, notebook.clientWidth],
         widget: [root.scrollWidth, root.clientWidth],
         figureWidth: figure.clientWidth,
+        fitWidth: Number(svg.dataset.fitWidth),
+        shown: svg.getBoundingClientRect().width,
+        oneColumn: !root.classList.contains('md-beside'),
         svg: [Number(svg.getAttribute('width')), Number(svg.getAttribute('height'))],
         viewBox: svg.getAttribute('viewBox'),
         graphRight: graph.right, areaRight: area.right,
@@ -300,9 +303,12 @@ def _check_every_step(page, widget, width):
         assert p["output"][0] <= p["output"][1], f"{where}: the output area scrolls sideways {p['output']}"
         assert p["notebook"][0] <= p["notebook"][1], f"{where}: the notebook scrolls sideways"
         assert p["widget"][0] <= p["widget"][1], f"{where}: the widget is wider than its area"
-        assert p["svg"][0] <= p["figureWidth"], f"{where}: the figure is wider than its frame"
+        # Fitted to the widget's width (the figure's, in one column); beside the narration it is drawn smaller.
+        assert p["svg"][0] <= p["fitWidth"], f"{where}: the figure is wider than the widget"
+        assert p["shown"] <= p["figureWidth"] + 0.5, f"{where}: the figure is wider than its frame"
+        assert not p["oneColumn"] or p["fitWidth"] == p["figureWidth"], where
         assert p["graphRight"] <= p["areaRight"] + 1, f"{where}: the autograd panel is cut off"
-        expected = fit(p["arrangements"], p["figureWidth"])
+        expected = fit(p["arrangements"], p["fitWidth"])
         assert p["arrangement"] == expected.name, where
         assert p["panels"] == {k: _transform(*v) for k, v in expected.panels.items()}, where
         assert abs(p["svg"][0] - int(round(expected.width) * expected.scale)) <= 1, where
@@ -436,10 +442,11 @@ def test_widget_refits_when_its_width_changes(browser):
             p = root.evaluate("""(root) => {
                 const figure = root.querySelector('.md-figure');
                 const svg = figure.querySelector('svg.md-diagram');
-                return [figure.clientWidth, svg.dataset.arrangement, Number(svg.getAttribute('width')),
-                        JSON.parse(svg.dataset.arrangements)];
+                return [Number(svg.dataset.fitWidth), svg.dataset.arrangement, Number(svg.getAttribute('width')),
+                        JSON.parse(svg.dataset.arrangements), root.clientWidth];
             }""")
-            inner, arrangement, svg_width, options = p
+            inner, arrangement, svg_width, options, outer = p
+            assert outer - 4 <= inner <= outer  # fitted to the widget's width, less the figure's border
             assert arrangement == fit(options, inner).name and svg_width <= inner
             seen.append(arrangement)
         assert seen[0] == "wide" and seen[-2] == "stacked" and len(set(seen)) >= 3
@@ -492,3 +499,119 @@ def test_real_label_boxes_never_overlap_or_spill(browser):
     finally:
         page.close()
     assert checked > 100
+
+
+# Where the parts of the widget are, against what the learner sees: the window, and the notebook's
+# own scrolling area (under the toolbar, above the status bar).
+ON_SCREEN = """(root) => {
+    const notebook = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
+    const n = notebook.getBoundingClientRect();
+    const view = [Math.max(0, n.left), Math.max(0, n.top),
+                  Math.min(window.innerWidth, n.right), Math.min(window.innerHeight, n.bottom)];
+    const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    return {
+        view,
+        widget: box(root),
+        // how much smaller than fitted to the width the picture is drawn, to fit the height
+        scale: Number(root.querySelector('.md-figure svg.md-diagram').dataset.heightScale),
+        parts: {
+            controls: box(root.querySelector('.md-controls')),
+            picture: box(root.querySelector('.md-figure svg.md-diagram')),
+            narration: box(root.querySelector('.md-narration')),
+        },
+    };
+}"""
+
+
+def _off_screen(measured):
+    left, top, right, bottom = measured["view"]
+    return {name: [round(v) for v in box] for name, box in measured["parts"].items()
+            if box[0] < left - 0.5 or box[1] < top - 0.5 or box[2] > right + 0.5 or box[3] > bottom + 0.5}
+
+
+def _scroll_to_top(page, widget):
+    """Scroll the notebook until the widget's top is at the top of what the learner sees (cells above
+    it may change height as the windowed notebook renders them: scroll again until it stays)."""
+    for _ in range(10):
+        widget.evaluate("(root) => root.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        measured = widget.evaluate(ON_SCREEN)
+        if abs(measured["widget"][1] - measured["view"][1]) < 2:
+            return
+    raise AssertionError(f"the widget never stayed scrolled into view: {measured}")
+
+
+def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, browser):
+    """1366x768 with the file browser open: once the widget is scrolled into view, stepping needs
+    no scrolling. Every step of both diagrams of chapter 01, with the buttons, the keyboard and the slider."""
+    base, token = lab
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        with _Unchanged(NOTEBOOK):
+            _run_notebook(page, base, token, f"course/{NOTEBOOK.name}", 2)
+            assert page.locator("#filebrowser").is_visible()
+            heights, scales = [], []
+            for i in range(2):
+                widget = page.locator(".md-widget").nth(i)
+                _scroll_to_top(page, widget)
+                count = widget.locator(".md-statements li").count()
+                for step in range(1, count + 1):
+                    if step > 1:
+                        widget.locator(".md-next").click()
+                    assert widget.get_attribute("data-step") == str(step)
+                    page.wait_for_timeout(50)
+                    measured = widget.evaluate(ON_SCREEN)
+                    heights.append(measured["widget"][3] - measured["widget"][1])
+                    scales.append(measured["scale"])
+                    assert measured["scale"] >= 0.6, f"diagram {i + 1}, step {step}: the picture is too small to read"
+                    off = _off_screen(measured)
+                    assert not off, (f"diagram {i + 1}, step {step}: the learner must scroll to see {sorted(off)} "
+                                     f"(visible area {[round(v) for v in measured['view']]}, {off})")
+                # The keyboard and the slider still step, and what they show is still on screen.
+                widget.locator(".md-figure").click()
+                page.keyboard.press("Home")
+                page.keyboard.press("ArrowRight")
+                assert widget.get_attribute("data-step") == "2"
+                widget.locator(".md-slider").fill(str(count - 1))
+                assert widget.get_attribute("data-step") == str(count)
+                assert not _off_screen(widget.evaluate(ON_SCREEN)), f"diagram {i + 1} after the slider"
+                page.screenshot(path=str(ARTIFACTS / f"memory-diagram-1366x768-{i + 1}.png"))
+            print(f"memory diagram heights at 1366x768: {min(heights):.0f} to {max(heights):.0f} px, "
+                  f"picture drawn at {min(scales):.2f} to {max(scales):.2f}")
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "memory-diagram-failure-1366.png"))
+        raise
+    finally:
+        page.close()
+
+
+def test_picture_goes_beside_the_narration_only_when_the_window_is_too_low(browser):
+    """A tall window: one column, the picture as fitted to the width. A low one: the statements and
+    narration beside a smaller picture, and back when the window is tall again."""
+    from memdiagram import step_through
+    import torch
+
+    w = step_through(DEMO_PROGRAM, torch=torch, start=len(DEMO_PROGRAM))
+    page = browser.new_page(viewport={"width": 1100, "height": 2000})
+    try:
+        root = _bare_widget(page, w, 1000)
+        layout = """(root) => {
+            const svg = root.querySelector('.md-figure svg.md-diagram');
+            const r = svg.getBoundingClientRect(), n = root.querySelector('.md-narration').getBoundingClientRect();
+            return {beside: root.classList.contains('md-beside'), scale: Number(svg.dataset.heightScale),
+                    width: r.width, attribute: Number(svg.getAttribute('width')), bottom: root.getBoundingClientRect().bottom,
+                    narrationLeft: n.left, pictureRight: r.right};
+        }"""
+        seen = []
+        for height in (2000, 640, 2000):
+            page.set_viewport_size({"width": 1100, "height": height})
+            page.wait_for_timeout(150)
+            seen.append(root.evaluate(layout))
+        tall, low, tall_again = seen
+        assert not tall["beside"] and tall["scale"] == 1 and abs(tall["width"] - tall["attribute"]) < 1
+        assert low["beside"] and 0.6 <= low["scale"] < 1, low
+        assert low["narrationLeft"] >= low["pictureRight"], "the narration is not beside the picture"
+        assert low["bottom"] <= 640, f"the widget is {low['bottom']:.0f} px tall in a 640 px window"
+        assert tall_again == tall
+    finally:
+        page.close()

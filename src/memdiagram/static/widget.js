@@ -8,8 +8,17 @@
 // has (shrunk by at most 4%); when none fits, the panels are stacked and each
 // one wider than the width is shrunk on its own. This is
 // memdiagram._layout.fit, step for step. It refits when its width changes.
+//
+// Fitting the height: on a laptop (1366x768) the figure, fitted to the width,
+// is taller than what the notebook shows. Then the statements and the
+// narration move beside the picture, and the picture is drawn smaller (the
+// same arrangement, scaled down as a whole, never below MIN_SCALE) so that the
+// controls, the picture and the narration are on screen together.
 
 const SHRINK = 0.96;
+const MIN_SCALE = 0.6;    // never draw the picture smaller than this to fit the height
+const SIDE = 260;         // the narrowest column for the statements and the narration
+const GAP = 12;
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -67,6 +76,20 @@ function fit(svg, width) {
   svg.removeAttribute("style");
   svg.dataset.arrangement = f.name;
   svg.dataset.scale = f.scale.toFixed(3);
+  svg.dataset.fitWidth = String(Math.floor(width));
+  return [Math.floor(w * f.scale), Math.floor(h * f.scale)];
+}
+
+// The height the learner sees of the page around `node`: its nearest scrolling ancestor
+// (JupyterLab's notebook), or the window.
+function visibleHeight(node) {
+  for (let p = node.parentElement; p; p = p.parentElement) {
+    const overflow = getComputedStyle(p).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && p.clientHeight > 0) {
+      return Math.min(p.clientHeight, window.innerHeight);
+    }
+  }
+  return window.innerHeight;
 }
 
 function escapeHtml(text) {
@@ -94,16 +117,46 @@ function render({ model, el: host }) {
   const state = el("div", { class: "md-state-body" });
   details.append(state);
   narration.append(now, details);
-  root.append(controls, list, figure, narration);
+  const side = el("div", { class: "md-side" });
+  side.append(list, narration);
+  const body = el("div", { class: "md-body" });
+  body.append(figure, side);
+  root.append(controls, body);
   host.appendChild(root);
 
   let current = -1;
 
   function count() { return model.get("svgs").length; }
 
+  // Fit the picture to the widget's whole width; when it is then taller than the screen
+  // leaves under the controls, put the statements and the narration beside it, drawn smaller.
   function refit() {
     const svg = figure.querySelector("svg.md-diagram");
-    if (svg) fit(svg, figure.clientWidth);
+    if (!svg) return;
+    const width = body.clientWidth - 2;  // the figure's border
+    const size = fit(svg, width);
+    if (!size) return;
+    const [w, h] = size;
+    const room = visibleHeight(root) - controls.offsetHeight - 24;
+    const below = Math.min(list.scrollHeight, 150) + 120;  // the statements and a short narration
+    // beside: as large as the height allows, but not below MIN_SCALE, and leaving SIDE pixels
+    let scale = Math.min(1, Math.max(MIN_SCALE, room / h), (width - SIDE - GAP) / w);
+    const beside = h + below > room && scale >= MIN_SCALE;
+    if (!beside) scale = 1;  // a narrow widget: one column, the learner scrolls
+    root.classList.toggle("md-beside", beside);
+    if (scale < 1) {
+      svg.style.width = `${Math.floor(w * scale)}px`;
+      svg.style.height = `${Math.floor(h * scale)}px`;
+    }
+    svg.dataset.heightScale = scale.toFixed(3);
+  }
+
+  function showCurrent() {  // keep the current statement in view inside the list, not the page
+    const item = list.querySelector("li.md-current");
+    if (!item || list.scrollHeight <= list.clientHeight) return;
+    const top = item.offsetTop, bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   function buildList() {
@@ -145,6 +198,7 @@ function render({ model, el: host }) {
       if (j === i) item.setAttribute("aria-current", "step");
       else item.removeAttribute("aria-current");
     });
+    showCurrent();
   }
 
   function go(i) {
@@ -175,12 +229,13 @@ function render({ model, el: host }) {
 
   let lastWidth = -1;
   const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
-    if (figure.clientWidth !== lastWidth) {
-      lastWidth = figure.clientWidth;
+    if (body.clientWidth !== lastWidth) {
+      lastWidth = body.clientWidth;
       refit();
     }
   });
-  if (observer) observer.observe(figure);
+  if (observer) observer.observe(body);
+  window.addEventListener("resize", refit);  // a lower window: less height for the picture
 
   const onStep = () => { if (model.get("step") !== current) show(model.get("step")); };
   const onData = () => { buildList(); show(Math.min(current < 0 ? 0 : current, count() - 1)); };
@@ -190,6 +245,7 @@ function render({ model, el: host }) {
   show(model.get("step"));
   return () => {
     if (observer) observer.disconnect();
+    window.removeEventListener("resize", refit);
     model.off("change:step", onStep);
     model.off("change:svgs", onData);
   };
