@@ -88,7 +88,7 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
     may take (default: see ``SECONDS_PER_SUBMISSION``).
     """
     if not unsandboxed:
-        require_sandbox()
+        require_sandbox(with_cgroups=(shard_config or {}).get("GradingKernelManager.cgroups", True))
     plan = {}
     for assignment in assignments:
         check_assignment(config, assignment)
