@@ -58,7 +58,7 @@ class GradeRun:
     assignment: str
     graded: list
     failed: dict          # student -> reason
-    timings: list         # one dict per notebook: kernel_start, imports, tests, total
+    timings: list         # one dict per notebook: kernel_start, imports, tests, total, student
     seconds: float
     workers: int
 
@@ -181,7 +181,7 @@ def _merge(config, results, runs):
     with open_gradebook(db_url(config), course_id) as main:
         for (assignment, student), result in sorted(results.items()):
             run = runs[assignment]
-            run.timings.extend(result.get("timings", []))
+            run.timings.extend(dict(timing, student=student) for timing in result.get("timings", []))
             target = autograded_dir(config, student, assignment)
             shutil.rmtree(target, ignore_errors=True)
             if result["error"]:

@@ -101,7 +101,8 @@ class TruncateOutputs(NbGraderPreprocessor):
 
     def _cap_count(self, cell):
         outputs = cell.get("outputs", [])
-        if len(outputs) <= self.max_outputs + 2:  # room for the notes added while it ran
+        if len(outputs) <= self.max_outputs + 2 or sum(  # room for the notes added while it ran
+                o.get("output_type") not in SCORED for o in outputs) <= self.max_outputs + 2:
             return
         kept, others, stderr_dropped = [], 0, False
         for output in outputs:
