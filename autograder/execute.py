@@ -32,6 +32,7 @@ a markdown cell at its top (so in feedback).
 import ast
 import json
 import os
+import signal
 import threading
 import time
 
@@ -236,6 +237,11 @@ class GuardedExecute(Execute):
         kind = msg["msg_type"]
         refused = self._truncate.refuse_output(outs, msg, cell_index)  # too many outputs
         if refused is not None:
+            if refused.startswith("interrupt: "):  # a flood: stop the cell
+                refused = refused[len("interrupt: "):]
+                process = self._kernel_process()
+                if process is not None:
+                    process.send_signal(signal.SIGINT)
             if refused:
                 self._messages.append("%s %s" % (self._where(cell_index), refused))
             return None

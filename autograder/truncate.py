@@ -20,8 +20,11 @@ preprocessor after execution (``Autograde.autograde_preprocessors``), cuts
   displayed output, so a flood of hundreds of thousands of tiny outputs stops
   at the cap with a note (an ``error`` and the ``execute_result``, which
   decide the score, are always kept; so is the fact that something was
-  written to stderr, which makes nbgrader score the cell 0).  The step after
-  execution cuts any cell over the cap the same way.
+  written to stderr, which makes nbgrader score the cell 0).  A cell that goes
+  on to make ``flood_factor`` times as many outputs as the cap is interrupted
+  once (the grader's own work on each message would otherwise slow everyone
+  else's grading).  The step after execution cuts any cell over the cap the
+  same way.
 """
 
 import re
@@ -35,6 +38,7 @@ _NOTE_AT_END = re.compile(r" \.\.\.\[cut by the autograder: \d+ characters\]$")
 REST = "[rest of the traceback cut by the autograder]"
 COUNT_NOTE = "\n[autograder: outputs beyond the first %d of this cell were dropped]\n"
 COUNT_MESSAGE = "made more than %d outputs; the rest were dropped"
+FLOOD_MESSAGE = "made more than %d outputs and was interrupted"
 STDERR_NOTE = "[stderr output dropped]\n"
 SCORED = ("error", "execute_result")  # what nbgrader scores from: never dropped
 
@@ -70,9 +74,14 @@ class TruncateOutputs(NbGraderPreprocessor):
         1000, help="Outputs kept per cell (printed and displayed ones; errors and results always)."
     ).tag(config=True)
 
+    flood_factor = Integer(
+        10, help="A cell that makes this many times max_outputs outputs is interrupted (0: never)."
+    ).tag(config=True)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._full = set()  # cells that reached max_outputs
+        self._refused = {}  # cell index -> outputs dropped so far
 
     def preprocess_cell(self, cell, resources, cell_index):
         self.truncate_cell(cell)
@@ -84,11 +93,16 @@ class TruncateOutputs(NbGraderPreprocessor):
         ``None``: keep it.  Else it is dropped, and the first time for a cell a
         note is added to ``outs`` and the returned text says what happened
         (``""`` afterwards).  A dropped write to stderr still leaves one stderr
-        output in the cell, so nbgrader scores it 0 as it would have.
+        output in the cell, so nbgrader scores it 0 as it would have.  When the
+        flood reaches ``flood_factor`` times the cap the text starts with
+        ``"interrupt: "``: the caller interrupts the kernel (once).
         """
         if msg["msg_type"] in SCORED or len(outs) < self.max_outputs:
             return None
         said = ""
+        refused = self._refused[cell_index] = self._refused.get(cell_index, 0) + 1
+        if self.flood_factor and refused == self.max_outputs * (self.flood_factor - 1):
+            said = "interrupt: " + FLOOD_MESSAGE % (self.max_outputs * self.flood_factor)
         if cell_index not in self._full:
             self._full.add(cell_index)
             outs.append(new_output("stream", name="stdout", text=COUNT_NOTE % self.max_outputs))
