@@ -22,9 +22,12 @@ cgroup v2 is used when its hierarchy offers the three controllers (a modern
 distribution: ``/sys/fs/cgroup`` is cgroup2), else cgroup v1, one hierarchy per
 controller (``/sys/fs/cgroup/memory``, ``/cpu``, ``/pids``).  Under v1 the
 groups are made inside the grader's own group of each hierarchy, so any limit
-on the grader also bounds its kernels; under v2 in ``autograder.kernels`` at
-the root, since a v2 group that holds processes (the grader's) cannot hand
-controllers to children.
+on the grader also bounds its kernels; under v2 at the root, since a v2 group
+that holds processes (the grader's) cannot hand controllers to children.
+Each kernel's group sits directly there (``autograder-k-<grader pid>-<n>``),
+not under a common parent: the CPU scheduler weighs a group against its
+siblings, so a common parent would make all kernels together weigh as much as
+one process of the machine.
 
 The kernel's launcher joins the group (:func:`join`) before it enters the
 sandbox and forks the kernel, so every process of the kernel is born inside.
@@ -38,8 +41,7 @@ import signal
 import time
 
 CONTROLLERS = ("memory", "cpu", "pids")
-V2_PARENT = "autograder.kernels"
-V1_PARENT = "autograder"
+PREFIX = "autograder-k-"
 CPU_PERIOD_US = 100_000
 
 UNAVAILABLE = (
@@ -106,7 +108,6 @@ class _V2:
 
     def __init__(self, mount):
         self.mount = mount
-        self.parent = os.path.join(mount, V2_PARENT)
 
     @classmethod
     def find(cls):
@@ -130,16 +131,16 @@ class _V2:
         return None, "; ".join(reasons) or "no cgroup v2 hierarchy is mounted"
 
     def prepare(self):
-        for folder in (self.mount, self.parent):
-            if folder == self.parent:
-                os.makedirs(folder, exist_ok=True)
-            enabled = _read(os.path.join(folder, "cgroup.subtree_control")).split()
-            wanted = " ".join("+" + c for c in CONTROLLERS if c not in enabled)
-            if wanted:
-                _write(os.path.join(folder, "cgroup.subtree_control"), wanted)
+        enabled = _read(os.path.join(self.mount, "cgroup.subtree_control")).split()
+        wanted = " ".join("+" + c for c in CONTROLLERS if c not in enabled)
+        if wanted:
+            _write(os.path.join(self.mount, "cgroup.subtree_control"), wanted)
+
+    def folders(self):
+        return [self.mount]
 
     def make(self, name, limits):
-        folder = os.path.join(self.parent, name)
+        folder = os.path.join(self.mount, name)
         os.mkdir(folder)
         _write(os.path.join(folder, "memory.max"), limits.memory_bytes)
         if os.path.exists(os.path.join(folder, "memory.swap.max")):
@@ -177,12 +178,14 @@ class _V1:
             return cls(roots), None
         return None, "; ".join(reasons)
 
-    def _folder(self, controller, name=""):
-        return os.path.join(self.roots[controller], V1_PARENT, name)
+    def _folder(self, controller, name):
+        return os.path.join(self.roots[controller], name)
 
     def prepare(self):
-        for controller in CONTROLLERS:
-            os.makedirs(self._folder(controller), exist_ok=True)
+        pass
+
+    def folders(self):
+        return sorted(set(self.roots.values()))
 
     def make(self, name, limits):
         folders = []
@@ -227,6 +230,7 @@ def hierarchy():
             if found is not None:
                 try:
                     found.prepare()
+                    _sweep(found)
                     _hierarchy = found
                 except OSError as error:
                     _why = "cgroup v%d cannot be set up: %s" % (found.version, error)
@@ -277,6 +281,23 @@ def _remove(folder, timeout):
         time.sleep(0.01)
 
 
+def _sweep(found):
+    """Remove the empty groups of graders that are gone (one that was killed could not)."""
+    for parent in found.folders():
+        for name in os.listdir(parent):
+            if not name.startswith(PREFIX):
+                continue
+            try:
+                os.kill(int(name[len(PREFIX):].split("-")[0]), 0)
+            except ProcessLookupError:
+                try:
+                    os.rmdir(os.path.join(parent, name))
+                except OSError:
+                    pass  # still holds a process: left alone
+            except (ValueError, OSError):
+                pass
+
+
 _count = 0
 
 
@@ -288,7 +309,7 @@ class KernelCgroup:
         _count += 1
         self.limits = limits or CgroupLimits()
         self.hierarchy = hierarchy()
-        self.name = "k-%d-%d" % (os.getpid(), _count)
+        self.name = "%s%d-%d" % (PREFIX, os.getpid(), _count)
         self.folders = self.hierarchy.make(self.name, self.limits)
 
     def join(self, pid=0):
