@@ -43,6 +43,7 @@ import ast
 import json
 import os
 import shutil
+import signal
 import threading
 import time
 
@@ -261,6 +262,16 @@ class GuardedExecute(Execute):
 
     def output(self, outs, msg, display_id, cell_index):
         kind = msg["msg_type"]
+        refused = self._truncate.refuse_output(outs, msg, cell_index)  # too many outputs
+        if refused is not None:
+            if refused.startswith("interrupt: "):  # a flood: stop the cell
+                refused = refused[len("interrupt: "):]
+                process = self._kernel_process()
+                if process is not None:
+                    process.send_signal(signal.SIGINT)
+            if refused:
+                self._messages.append("%s %s" % (self._where(cell_index), refused))
+            return None
         if kind not in ("stream", "display_data", "update_display_data"):
             return super().output(outs, msg, display_id, cell_index)
         content = msg["content"]

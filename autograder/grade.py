@@ -58,7 +58,7 @@ class GradeRun:
     assignment: str
     graded: list
     failed: dict          # student -> reason
-    timings: list         # one dict per notebook: kernel_start, imports, tests, total
+    timings: list         # one dict per notebook: kernel_start, imports, tests, total, student
     seconds: float
     workers: int
 
@@ -88,7 +88,7 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
     may take (default: see ``SECONDS_PER_SUBMISSION``).
     """
     if not unsandboxed:
-        require_sandbox()
+        require_sandbox(with_cgroups=(shard_config or {}).get("GradingKernelManager.cgroups", True))
     plan = {}
     for assignment in assignments:
         check_assignment(config, assignment)
@@ -181,7 +181,7 @@ def _merge(config, results, runs):
     with open_gradebook(db_url(config), course_id) as main:
         for (assignment, student), result in sorted(results.items()):
             run = runs[assignment]
-            run.timings.extend(result.get("timings", []))
+            run.timings.extend(dict(timing, student=student) for timing in result.get("timings", []))
             target = autograded_dir(config, student, assignment)
             shutil.rmtree(target, ignore_errors=True)
             if result["error"]:

@@ -18,8 +18,11 @@ jupyter_client's ``AsyncKernelManager`` with three choices made:
 
 Options (nbgrader configuration, e.g. ``--GradingKernelManager.unsandboxed=True``):
 ``warm`` (the autograder's workers turn it on), ``unsandboxed`` (run kernels
-with the grader's rights; refused otherwise when bubblewrap is missing) and the
-limits of ``autograder.sandbox.Limits``.
+with the grader's rights; refused otherwise when bubblewrap is missing),
+``cgroups`` (each sandboxed kernel in a control group of its own, limiting the
+kernel as a whole: ``kernel_memory_limit``, ``cpu_quota``, ``pids_limit``;
+refused when no cgroup hierarchy is writable, unless turned off) and the
+per-process limits of ``autograder.sandbox.Limits``.
 
 The kernel's environment is rebuilt from a short list of names
 (:func:`kernel_environment`): nothing else of the grader's environment (tokens,
@@ -46,7 +49,7 @@ import uuid
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
-from traitlets import Bool, DottedObjectName, Integer, Type
+from traitlets import Bool, DottedObjectName, Float, Integer, Type
 
 from .checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
 from .sandbox import Limits, Sandbox, require_sandbox
@@ -272,7 +275,8 @@ class SandboxProvisioner(LocalProvisioner):
             limits = km.limits()
             sandbox = Sandbox(km.kernel_dir, limits)
             request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": km.kernel_dir,
-                                  "limits": dataclasses.asdict(limits)}
+                                  "limits": dataclasses.asdict(limits),
+                                  "cgroup": sandbox.cgroup_folders()}
             # only the folder's name (the assignment): the zygote's memory, which later
             # kernels are forked from, keeps no student's id or path
             request["cwd"] = os.path.basename(cwd.rstrip("/"))
@@ -361,6 +365,15 @@ class GradingKernelManager(AsyncKernelManager):
     file_size_limit = Integer(Limits.file_bytes, help="Largest file a kernel may write.").tag(config=True)
     cpu_limit = Integer(Limits.cpu_seconds, help="CPU seconds per process.").tag(config=True)
     tmp_size = Integer(Limits.tmp_bytes, help="Bytes of the kernel's private /tmp.").tag(config=True)
+    cgroups = Bool(True, help="Give each kernel a control group of its own (autograder.cgroups); "
+                              "False grades without one.").tag(config=True)
+    kernel_memory_limit = Integer(Limits.kernel_memory_bytes,
+                                  help="Bytes of memory of the whole kernel, memfd and /tmp "
+                                       "included (its control group).").tag(config=True)
+    cpu_quota = Float(Limits.cpus, help="CPUs a kernel may use at most (its control group's "
+                                        "quota); every kernel has the same CPU weight.").tag(config=True)
+    pids_limit = Integer(Limits.pids, help="Processes and threads of the whole kernel (its "
+                                           "control group).").tag(config=True)
 
     client_class = DottedObjectName("autograder.grading_kernels.QuickReadyClient")
     client_factory = Type(QuickReadyClient, klass=AsyncKernelClient)
@@ -370,11 +383,13 @@ class GradingKernelManager(AsyncKernelManager):
     def limits(self):
         return Limits(memory_bytes=self.memory_limit, processes=self.process_limit,
                       file_bytes=self.file_size_limit, cpu_seconds=self.cpu_limit,
-                      tmp_bytes=self.tmp_size)
+                      tmp_bytes=self.tmp_size, in_cgroup=self.cgroups,
+                      kernel_memory_bytes=self.kernel_memory_limit, cpus=self.cpu_quota,
+                      pids=self.pids_limit)
 
     async def start_kernel(self, **kw):
         if not self.unsandboxed:
-            require_sandbox()
+            require_sandbox(with_cgroups=self.cgroups)
         self.kernel_dir = tempfile.mkdtemp(prefix="k-", dir=_kernel_folders_root())
         self.transport = "ipc"
         self.connection_file = os.path.join(self.kernel_dir, "kernel.json")

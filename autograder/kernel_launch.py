@@ -9,12 +9,16 @@ pid).  A request is a JSON object::
      "env": {...},                                      the kernel's whole environment
      "cwd": "<folder of the notebook>" (unsandboxed) or "<its name>" (sandboxed),
      "sandbox": null, or {"pid": <first process of the sandbox>, "uid": <kernel's uid>,
-                          "kernel_dir": "...", "limits": {...}}}
+                          "kernel_dir": "...", "limits": {...},
+                          "cgroup": [<folders of the kernel's control group>]}}
 
 The *launcher* (root, on the host, one thread) sets ``no_new_privs``, empties
-its capability bounding set, enters the namespaces of the sandbox that
+its capability bounding set, joins the kernel's control group (made by the
+grader, ``autograder.cgroups``: every process of the kernel is born in it), enters the namespaces of the sandbox that
 ``autograder.sandbox`` built (``setns``, then ``chroot`` to its root, as
-``nsenter --root`` does) and forks.  The child is the kernel, a process of
+``nsenter --root`` does), loads the seccomp filter of
+``autograder.syscall_filter`` (no new namespaces, no ptrace, mount, bpf, ...)
+and forks.  The child is the kernel, a process of
 the sandbox's pid namespace; the launcher only waits for it.  The kernel:
 
 1. closes every file descriptor it inherited (stdin, stdout, stderr become /dev/null);
@@ -37,6 +41,8 @@ import resource
 import shutil
 import signal
 import sys
+
+from . import cgroups, syscall_filter
 
 PR_SET_PDEATHSIG = 1
 PR_CAPBSET_DROP = 24
@@ -188,7 +194,11 @@ def launch(request, report_pid):
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the launcher ends with whoever started it
         if request.get("sandbox"):
             lose_privileges_for_good()
+            cgroups.join(request["sandbox"].get("cgroup") or [])
+            rules = syscall_filter.Filter()  # libseccomp is read from the host
             enter_sandbox(request["sandbox"]["pid"])
+            rules.load()  # no new namespace, no ptrace, mount, bpf, ... from here on
+            rules.close()
         pid = os.fork()
         if pid == 0:
             kernel_code = 1

@@ -33,6 +33,14 @@ Which student cell is which (the matching rule, in this order):
 Among several student cells matched to one answer or plain cell, the last one
 whose text differs from the release is taken (the one a top-to-bottom run of
 the student's notebook would define last); if none differs, the first.
+
+**Size cap.** An exercise's notebook holds about ten thousand characters of
+text and code in a few dozen cells.  A submission with more than
+``MAX_SOURCE_CHARS`` characters of cell source, or more than ``MAX_CELLS``
+cells, is not analysed at all (no matching, no static rules, no kernel): it
+is rebuilt as the blank release, flagged ``not_graded`` with a note saying
+why, so every test scores 0 and no one else's grading waits for it.  The
+check itself is one linear pass.
 """
 
 import copy
@@ -45,6 +53,8 @@ LOCKED, ANSWER, PLAIN = "locked", "answer", "plain"
 
 MAX_NOTE_CHARS = 1000
 MAX_CELLS_NAMED = 8
+MAX_SOURCE_CHARS = 200_000  # twenty times the largest exercise of the course
+MAX_CELLS = 500
 
 
 @dataclasses.dataclass
@@ -170,6 +180,27 @@ def _grader_metadata(nb):
     return kept
 
 
+def _source_chars(cell):
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        return sum(len(line) for line in source if isinstance(line, str))
+    return len(source) if isinstance(source, str) else 0
+
+
+def oversize(cells):
+    """Why ``cells`` are too large to be an exercise (a sentence), or ``None``; linear time."""
+    if len(cells) > MAX_CELLS:
+        return ("your notebook has %d cells, more than an exercise needs (the grader reads at "
+                "most %d); it was not graded" % (len(cells), MAX_CELLS))
+    total = 0
+    for cell in cells:
+        total += _source_chars(cell)
+        if total > MAX_SOURCE_CHARS:
+            return ("your notebook holds more than %d characters of code and text, more than an "
+                    "exercise needs; it was not graded" % MAX_SOURCE_CHARS)
+    return None
+
+
 def rebuild(submitted, reference, notebook_metadata):
     """``(notebook, notes)``: ``submitted`` rebuilt on ``reference`` (a list of RefCell).
 
@@ -179,6 +210,12 @@ def rebuild(submitted, reference, notebook_metadata):
     """
     cells = submitted.get("cells")
     cells = [c for c in cells if isinstance(c, dict)] if isinstance(cells, list) else []
+    too_big = oversize(cells)
+    if too_big:  # the blank release, flagged: nothing of it is analysed or run
+        nb = NotebookNode(nbformat=4, nbformat_minor=5, metadata=copy.deepcopy(notebook_metadata),
+                          cells=[_new_cell(ref, ref.shown) for ref in reference])
+        nb.metadata["autograder"] = dict(_grader_metadata(submitted), not_graded=too_big)
+        return nb, []
     claims = _claims(cells, reference)
     _place_by_position(cells, reference, claims)
     notes = []

@@ -25,6 +25,12 @@ sets the limits of :class:`Limits`.
 :meth:`Sandbox.close` kills the sandbox's first process: the Linux kernel then
 kills every process left in its pid namespace (a double-forked daemon
 included), and ``close`` returns once they are all gone.
+
+Each sandbox also has a control group of its own (``autograder.cgroups``),
+made before the kernel starts: memory of every kind (``memfd`` and ``/tmp``
+included), an equal CPU share with a quota, and a number of processes, for
+the kernel as a whole.  The sandbox's first process is put in it, the
+kernel's launcher joins it before forking the kernel, and ``close`` removes it.
 """
 
 import dataclasses
@@ -37,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 
+from . import cgroups, syscall_filter
 from .course import CourseError
 
 # The system folders a Python process needs, read only.  Symlinks (Debian's
@@ -74,6 +81,15 @@ class Limits:
     cpu_seconds: int = 600           # CPU time of each process (RLIMIT_CPU)
     tmp_bytes: int = 256 << 20       # size of its private /tmp (a tmpfs, counted in RAM)
     open_files: int = 1024           # RLIMIT_NOFILE
+    # the kernel as a whole (its control group; see autograder.cgroups)
+    in_cgroup: bool = True           # False: no control group (only the limits above)
+    kernel_memory_bytes: int = cgroups.CgroupLimits.memory_bytes  # every page: heap, memfd, /tmp
+    cpus: float = cgroups.CgroupLimits.cpus                      # CPU quota, in CPUs
+    pids: int = cgroups.CgroupLimits.pids                        # processes and threads together
+
+    def cgroup_limits(self):
+        return cgroups.CgroupLimits(memory_bytes=self.kernel_memory_bytes, cpus=self.cpus,
+                                    pids=self.pids)
 
 
 def bwrap_path():
@@ -107,11 +123,19 @@ def why_unavailable():
     return _probed[bwrap] or None
 
 
-def require_sandbox():
-    """Raise :class:`SandboxUnavailable` with the full explanation if kernels cannot be sandboxed."""
+def require_sandbox(with_cgroups=True):
+    """Raise :class:`SandboxUnavailable` with the full explanation if kernels cannot be sandboxed
+    (``with_cgroups``: each in a control group of its own)."""
     why = why_unavailable()
     if why:
         raise SandboxUnavailable(REFUSAL.format(why=why))
+    why = syscall_filter.why_unavailable()
+    if why:
+        raise SandboxUnavailable(why)
+    if with_cgroups:
+        why = cgroups.why_unavailable()
+        if why:
+            raise SandboxUnavailable(why)
 
 
 def _package_dir(name):
@@ -172,6 +196,13 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None):
     return args + ["--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
 
 
+_SHELL = "/bin/sh"
+# sh -c _JOIN_THEN_EXEC sh N folder1 .. folderN bwrap ...: the shell moves itself into
+# the N groups (writing 0 moves the writer), then becomes bwrap
+_JOIN_THEN_EXEC = ('n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1/cgroup.procs" || exit 125; '
+                   'shift; n=$((n - 1)); done; exec "$@"')
+
+
 def _read_info(fd):
     """bwrap's --info-fd JSON (it holds the child's pid); read until it parses."""
     data = b""
@@ -191,12 +222,25 @@ class Sandbox:
     def __init__(self, kernel_dir, limits=None):
         self.kernel_dir = kernel_dir
         self.limits = limits or Limits()
+        self.cgroup = None
+        if self.limits.in_cgroup:
+            # bwrap starts inside the kernel's group, so its cgroup namespace is rooted
+            # there: the kernel sees "/" in /proc/self/cgroup, never the grader's groups
+            self.cgroup = cgroups.KernelCgroup(self.limits.cgroup_limits())
         info_read, info_write = os.pipe()
         try:
+            command = bwrap_arguments(kernel_dir, self.limits, info_fd=info_write)
+            if self.cgroup is not None:
+                command = [_SHELL, "-c", _JOIN_THEN_EXEC, "sh", str(len(self.cgroup.folders))
+                           ] + self.cgroup.folders + command
             self.process = subprocess.Popen(
-                bwrap_arguments(kernel_dir, self.limits, info_fd=info_write),
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=[info_write], close_fds=True)
+        except BaseException:
+            os.close(info_read)
+            if self.cgroup is not None:
+                self.cgroup.remove()
+            raise
         finally:
             os.close(info_write)
         try:
@@ -209,6 +253,8 @@ class Sandbox:
             error = self.process.stderr.read(2000).decode("utf-8", "replace").strip()
             self.process.kill()
             self.process.wait()
+            if self.cgroup is not None:
+                self.cgroup.remove()
             raise RuntimeError("the sandbox did not start: %s" % (error or "no message"))
         self.process.stderr.close()
         try:
@@ -216,7 +262,13 @@ class Sandbox:
         except (ValueError, KeyError, TypeError):
             self.process.kill()
             self.process.wait()
+            if self.cgroup is not None:
+                self.cgroup.remove()
             raise RuntimeError("bwrap gave no sandbox pid: %r" % info)
+
+    def cgroup_folders(self):
+        """The folders of the kernel's control group (its launcher joins them), or []."""
+        return list(self.cgroup.folders) if self.cgroup is not None else []
 
     def alive(self):
         return self.process.poll() is None
@@ -233,3 +285,5 @@ class Sandbox:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.cgroup is not None:
+            self.cgroup.remove()  # and whatever is left in it (the kernel's launcher)

@@ -14,17 +14,33 @@ preprocessor after execution (``Autograde.autograde_preprocessors``), cuts
   ``text/plain`` that reads as a number is kept as that number, so partial
   credit is unchanged; html, json and images, which a cut would break, are
   kept whole up to ``max_rich_chars`` (a plot is tens of kilobytes) and
-  dropped above it.
+  dropped above it;
+* the *number* of outputs of a cell to ``max_outputs``: ``GuardedExecute``
+  asks :meth:`TruncateOutputs.refuse_output` before it keeps a printed or
+  displayed output, so a flood of hundreds of thousands of tiny outputs stops
+  at the cap with a note (an ``error`` and the ``execute_result``, which
+  decide the score, are always kept; so is the fact that something was
+  written to stderr, which makes nbgrader score the cell 0).  A cell that goes
+  on to make ``flood_factor`` times as many outputs as the cap is interrupted
+  once (the grader's own work on each message would otherwise slow everyone
+  else's grading).  The step after execution cuts any cell over the cap the
+  same way.
 """
 
 import re
 
+from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer
 
 NOTE = " ...[cut by the autograder: %d characters]"
 _NOTE_AT_END = re.compile(r" \.\.\.\[cut by the autograder: \d+ characters\]$")
 REST = "[rest of the traceback cut by the autograder]"
+COUNT_NOTE = "\n[autograder: outputs beyond the first %d of this cell were dropped]\n"
+COUNT_MESSAGE = "made more than %d outputs; the rest were dropped"
+FLOOD_MESSAGE = "made more than %d outputs and was interrupted"
+STDERR_NOTE = "[stderr output dropped]\n"
+SCORED = ("error", "execute_result")  # what nbgrader scores from: never dropped
 
 
 def _cut(text, limit):
@@ -54,11 +70,70 @@ class TruncateOutputs(NbGraderPreprocessor):
         2_000_000, help="Characters kept of an image, html or json result before it is dropped."
     ).tag(config=True)
 
+    max_outputs = Integer(
+        1000, help="Outputs kept per cell (printed and displayed ones; errors and results always)."
+    ).tag(config=True)
+
+    flood_factor = Integer(
+        10, help="A cell that makes this many times max_outputs outputs is interrupted (0: never)."
+    ).tag(config=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._full = set()  # cells that reached max_outputs
+        self._refused = {}  # cell index -> outputs dropped so far
+
     def preprocess_cell(self, cell, resources, cell_index):
         self.truncate_cell(cell)
         return cell, resources
 
+    def refuse_output(self, outs, msg, cell_index):
+        """Whether to drop the output ``msg`` of the cell whose outputs so far are ``outs``.
+
+        ``None``: keep it.  Else it is dropped, and the first time for a cell a
+        note is added to ``outs`` and the returned text says what happened
+        (``""`` afterwards).  A dropped write to stderr still leaves one stderr
+        output in the cell, so nbgrader scores it 0 as it would have.  When the
+        flood reaches ``flood_factor`` times the cap the text starts with
+        ``"interrupt: "``: the caller interrupts the kernel (once).
+        """
+        if msg["msg_type"] in SCORED or len(outs) < self.max_outputs:
+            return None
+        said = ""
+        refused = self._refused[cell_index] = self._refused.get(cell_index, 0) + 1
+        if self.flood_factor and refused == self.max_outputs * (self.flood_factor - 1):
+            said = "interrupt: " + FLOOD_MESSAGE % (self.max_outputs * self.flood_factor)
+        if cell_index not in self._full:
+            self._full.add(cell_index)
+            outs.append(new_output("stream", name="stdout", text=COUNT_NOTE % self.max_outputs))
+            said = COUNT_MESSAGE % self.max_outputs
+        content = msg.get("content", {})
+        if msg["msg_type"] == "stream" and content.get("name") == "stderr" and not any(
+                o.get("output_type") == "stream" and o.get("name") == "stderr" for o in outs):
+            outs.append(new_output("stream", name="stderr", text=STDERR_NOTE))
+        return said
+
+    def _cap_count(self, cell):
+        outputs = cell.get("outputs", [])
+        if len(outputs) <= self.max_outputs + 2 or sum(  # room for the notes added while it ran
+                o.get("output_type") not in SCORED for o in outputs) <= self.max_outputs + 2:
+            return
+        kept, others, stderr_dropped = [], 0, False
+        for output in outputs:
+            kind = output.get("output_type")
+            if kind in SCORED or others < self.max_outputs:
+                kept.append(output)
+                others += kind not in SCORED
+            elif kind == "stream" and output.get("name") == "stderr":
+                stderr_dropped = True
+        kept.append(new_output("stream", name="stdout", text=COUNT_NOTE % self.max_outputs))
+        if stderr_dropped and not any(o.get("output_type") == "stream" and o.get("name") == "stderr"
+                                      for o in kept):
+            kept.append(new_output("stream", name="stderr", text=STDERR_NOTE))
+        cell["outputs"] = kept
+
     def truncate_cell(self, cell):
+        self._cap_count(cell)
         for output in cell.get("outputs", []):
             kind = output.get("output_type")
             if kind == "error":
