@@ -178,7 +178,8 @@ def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
     assert _holders(piece.reference) == places
     breaking = [w for w in piece.wrong if w.breaks]
     for wrong in breaking:
-        use_mine(**{piece.name: wrong.fn})
+        with pytest.warns(UserWarning, match="fails"):  # a wrong piece is switched in loudly
+            use_mine(**{piece.name: wrong.fn})
         result = CrossCheck(program)
         use_reference()
         assert not result.agree, f"{piece.name}: {wrong.fn.__name__} keeps chapter {piece.chapter} green"
@@ -192,7 +193,7 @@ def test_use_mine_reaches_the_setter_a_property_holds():
     set_data = piece("set_data")
     storage_only = next(w.fn for w in set_data.wrong if w.fn.__name__ == "_points_at_storage_only")
     x, new = reftorch.ones(2), reftorch.zeros(3, dtype=reftorch.float64)
-    with use_mine(set_data=storage_only):
+    with pytest.warns(UserWarning, match="fails"), use_mine(set_data=storage_only):
         assert _held(reftorch.Tensor.__dict__["data"], storage_only)
         # a property holding the function itself is replaced by one holding the learner's
         assert reftorch._detach.data.fset is storage_only
