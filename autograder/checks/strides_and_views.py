@@ -67,7 +67,7 @@ def _diagnose_strides(size, theirs, yours):
 
 def check_contiguous_strides(my_contiguous_strides, battery="basic"):
     """Row-major strides for every size, including 0-d, size-1 and size-0 dimensions."""
-    sizes = SIZES if battery == "basic" else SIZES + MORE_SIZES
+    sizes = SIZES + MORE_SIZES   # visible and hidden: every kind of size; hidden adds drawn ones
     if battery != "basic":
         r = _variants.generator(TOPIC + "/contiguous")
         drawn = tuple(tuple(r.randint(0, 4) for _ in range(r.randint(0, 4))) for _ in range(6))
@@ -120,7 +120,7 @@ def _drawn(salt):
 
 def _cases(battery, basic, more, salt):
     if battery == "basic":
-        return basic
+        return basic + more
     if battery == "drawn":
         return _drawn(salt)
     return basic + more + _drawn(salt)
@@ -321,7 +321,7 @@ def _expand_args(r, shape):
 
 def _views(battery, basic, more, salt, make_args):
     if battery == "basic":
-        return basic
+        return basic + more
     drawn = _drawn_views(salt, make_args)
     return drawn if battery == "drawn" else basic + more + drawn
 

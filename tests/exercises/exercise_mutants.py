@@ -1197,3 +1197,7 @@ from exercise_mutants_new import NEW_BANK, NEW_TESTS  # noqa: E402 (it builds on
 
 ALL_TESTS.update(NEW_TESTS)
 BANK = CLONE + DETACH_ENTRIES + NEW_TENSOR_ENTRIES + COPY_ENTRIES + PYTHON_COPY + MODEL + NEW_BANK
+
+from exercise_blind_spots import BLIND_SPOT_ENTRIES  # noqa: E402
+
+BANK = BANK + BLIND_SPOT_ENTRIES
