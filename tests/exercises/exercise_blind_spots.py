@@ -49,3 +49,51 @@ BLIND_SPOT_ENTRIES += [
                  "size[i], stride[i] = n, s if n == old and old != 1 else 0"),
           {"sv-expand": f"{SV}/expand-zeroes-kept-dims"}, "size-1 dimensions in expand"),
 ]
+
+
+# ---- new_tensor ----------------------------------------------------------------------
+
+NT, NEW, TENSOR = "new_tensor", "new-tensor-solution", "tensor-solution"
+
+BLIND_SPOT_ENTRIES += [
+    wrong("new-tensor-ignores-device", NT, "new_tensor always builds on self's device; device= changes nothing",
+          mutate(NT, NEW, "device or self.device", "self.device"),
+          {"new-tensor-dtype": "new_tensor/ignores-device-argument"}, "device= arguments"),
+    wrong("new-tensor-ignores-dtype", NT, "new_tensor always takes self's dtype; dtype= is only a hint",
+          mutate(NT, NEW, "dtype or self.dtype", "self.dtype"),
+          {"new-tensor-dtype": "new_tensor/ignores-dtype-argument", "new-tensor-graph": "new_tensor/ignores-dtype-argument"},
+          "an argument every test passed the same"),
+    wrong("tensor-ignores-device", NT, "torch.tensor(t) copies t where it lives, whatever device= says",
+          mutate(NT, TENSOR, "device or data.device", "data.device"),
+          {"tensor-from-tensor": "tensor/ignores-device-argument"}, "device= arguments"),
+    wrong("tensor-ignores-requires-grad", NT, "a copy made by torch.tensor(t) never requires grad",
+          mutate(NT, TENSOR, "device or data.device, requires_grad)", "device or data.device, False)"),
+          {"tensor-from-tensor": "tensor/ignores-requires-grad-argument"}, "an argument every test passed the same"),
+]
+
+
+# ---- numpy_bridge --------------------------------------------------------------------
+
+NB, AS_TENSOR, NUMPY = "numpy_bridge", "nb-as-tensor-solution", "nb-numpy-solution"
+
+BLIND_SPOT_ENTRIES += [
+    wrong("nb-list-through-numpy", NB, "Python data goes through numpy on its way to a tensor",
+          mutate(NB, AS_TENSOR, "    return torch.tensor(data, dtype=dtype, device=device)\n",
+                 "    shared = my_from_numpy(np.array(data))\n"
+                 "    return shared.to(device=device or \"cpu\", dtype=dtype or shared.dtype)\n"),
+          {"nb-as-tensor": f"{NB}/list-floats-as-float64"}, "a list of Python floats"),
+    wrong("nb-list-on-the-cpu", NB, "a tensor built from a Python list is always on the CPU",
+          mutate(NB, AS_TENSOR, "    return torch.tensor(data, dtype=dtype, device=device)\n",
+                 "    return torch.tensor(data, dtype=dtype)\n"),
+          {"nb-as-tensor": f"{NB}/ignores-device"}, "device= arguments"),
+    wrong("nb-numpy-grad-first", NB, "numpy() asks about requires_grad before it looks at the device",
+          mutate(NB, NUMPY, """    if t.device.type != "cpu":
+        raise TypeError(f"can't convert {t.device} device type tensor to numpy")
+    if torch.is_grad_enabled() and t.requires_grad:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad")
+""", """    if torch.is_grad_enabled() and t.requires_grad:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad")
+    if t.device.type != "cpu":
+        raise TypeError(f"can't convert {t.device} device type tensor to numpy")
+"""), {"nb-numpy": f"{NB}/refusal-order"}, "which error comes first"),
+]
