@@ -97,3 +97,16 @@ BLIND_SPOT_ENTRIES += [
         raise TypeError(f"can't convert {t.device} device type tensor to numpy")
 """), {"nb-numpy": f"{NB}/refusal-order"}, "which error comes first"),
 ]
+
+
+# ---- copy_into -----------------------------------------------------------------------
+
+CI = "copy_into"
+
+BLIND_SPOT_ENTRIES += [
+    wrong("copy-shape-first", CI, "copy_ first makes sure src fits (a trial copy), then asks autograd",
+          mutate(CI, "copy-solution", "    if self.dtype.is_floating_point and should_record(self, src):   #",
+                 "    copy_elements(torch.empty(self.shape, dtype=self.dtype), src)   # does src fit?\n"
+                 "    if self.dtype.is_floating_point and should_record(self, src):   #"),
+          {"copy-leaf-rules": "copy_/refusal-order"}, "which error comes first"),
+]

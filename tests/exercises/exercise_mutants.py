@@ -701,7 +701,7 @@ def my_copy_(self, src):
 """), {"copy-graph": "copy_/keeps-requires-grad"}),
     Entry("copy-no-version-bump", "copy_into", "wrong", "copying values in is not a write autograd needs to know about",
           copy_("    bump_version(self)\n", ""),
-          {"copy-version": "copy_/no-version-bump", "copy-graph": "copy_/view-history"}),
+          {"copy-version": "copy_/no-version-bump", "copy-graph": "copy_/no-version-bump"}),
     Entry("copy-no-leaf-check", "copy_into", "wrong", "any tensor may be overwritten in place",
           copy_("    check_inplace_allowed(self, src)\n", ""),
           {"copy-leaf-rules": "copy_/no-leaf-check"}),
