@@ -110,3 +110,37 @@ BLIND_SPOT_ENTRIES += [
                  "    if self.dtype.is_floating_point and should_record(self, src):   #"),
           {"copy-leaf-rules": "copy_/refusal-order"}, "which error comes first"),
 ]
+
+
+# ---- save_and_load -------------------------------------------------------------------
+
+SL = "save_and_load"
+
+BLIND_SPOT_ENTRIES += [
+    wrong("sl-counts-grad", SL, "a saved tensor takes its gradient along, so .grad's bytes count too",
+          mutate(SL, "sl-bytes-solution", "        sizes[storage.data_ptr()] = storage.nbytes()\n",
+                 "        sizes[storage.data_ptr()] = storage.nbytes()\n"
+                 "        if t.is_leaf and t.grad is not None:\n"
+                 "            sizes[t.grad.untyped_storage().data_ptr()] = t.grad.untyped_storage().nbytes()\n"),
+          {"sl-bytes": f"{SL}/counts-grad"}, ".grad when counting saved bytes"),
+    wrong("sl-merges-equal-storages", SL, "storages of the same size are written once",
+          mutate(SL, "sl-bytes-solution", "sizes[storage.data_ptr()] = storage.nbytes()",
+                 "sizes[storage.nbytes()] = storage.nbytes()"),
+          {"sl-bytes": f"{SL}/merges-equal-storages"}, "storages with equal bytes"),
+    wrong("sl-rebuild-last-storage-only", SL, "a file lists the tensors of one storage together, so keeping "
+          "the last storage is enough",
+          mutate(SL, "sl-rebuild-solution", """    storages = {}
+    tensors = []
+    for entry in entries:
+        key = entry["key"]
+        if key not in storages:
+            storages[key] = storage_from_bytes(records[key])
+        t = tensor_on(storages[key],""", """    last, storage = None, None
+    tensors = []
+    for entry in entries:
+        key = entry["key"]
+        if key != last:
+            last, storage = key, storage_from_bytes(records[key])
+        t = tensor_on(storage,"""),
+          {"sl-rebuild": f"{SL}/shares-only-neighbours"}, "interleaved records"),
+]
