@@ -144,3 +144,43 @@ BLIND_SPOT_ENTRIES += [
         t = tensor_on(storage,"""),
           {"sl-rebuild": f"{SL}/shares-only-neighbours"}, "interleaved records"),
 ]
+
+
+# ---- target_network ------------------------------------------------------------------
+
+TN, UPDATE, TRAIN = "target_network", "tn-update-solution", "tn-train-solution"
+
+BLIND_SPOT_ENTRIES += [
+    wrong("tn-hard-coded-tau", TN, "the soft update always moves a quarter of the way",
+          mutate(TN, UPDATE, "t.lerp_(p, tau)", "t.lerp_(p, 0.25)"),
+          {"tn-update": f"{TN}/ignores-tau", "tn-train": f"{TN}/ignores-tau"}, "an argument every test passed the same"),
+    wrong("tn-hard-coded-lr", TN, "a learning rate of 0.01 is what SGD uses",
+          mutate(TN, TRAIN, "torch.optim.SGD(model.parameters(), lr=lr)", "torch.optim.SGD(model.parameters(), lr=0.01)"),
+          {"tn-train": f"{TN}/ignores-lr"}, "an argument every test passed the same"),
+    wrong("tn-update-through-data", TN, "writing through .data is the safe way to change weights by hand",
+          mutate(TN, UPDATE, "t.lerp_(p, tau)", "t.data.lerp_(p.data, tau)"),
+          {"tn-update": f"{TN}/hides-updates"}, "the version counter after a soft update"),
+    wrong("tn-replaces-buffers", TN, "a buffer can simply be replaced by a copy of the online one",
+          mutate(TN, UPDATE, """        for t, b in zip(target.buffers(), model.buffers()):
+            t.copy_(b)
+""", """        for mine, theirs in zip(target.modules(), model.modules()):
+            if isinstance(theirs, torch.nn.BatchNorm1d):
+                for name, buffer in theirs.named_buffers():
+                    mine.register_buffer(name, buffer.clone())
+"""), {"tn-update": f"{TN}/replaces-buffers"}, "buffer memory identity"),
+    wrong("tn-no-zero-grad", TN, "gradients start from zero at every backward()",
+          mutate(TN, TRAIN, "        optimizer.zero_grad()\n", ""),
+          {"tn-train": f"{TN}/no-zero-grad"}, "an argument every test passed the same"),
+    wrong("tn-zero-grad-after-backward", TN, "zero_grad() cleans up after backward(), before the step",
+          mutate(TN, TRAIN, """        optimizer.zero_grad()
+        model(x).pow(2).sum().backward()
+""", """        model(x).pow(2).sum().backward()
+        optimizer.zero_grad()
+"""), {"tn-train": f"{TN}/zero-grad-after-backward"}, "an argument every test passed the same"),
+    wrong("tn-updates-once", TN, "the target is brought up to date once training is over",
+          mutate(TN, TRAIN, """        update_target(target, model, tau)
+    return target
+""", """    update_target(target, model, tau)
+    return target
+"""), {"tn-train": f"{TN}/updates-once"}, "an argument every test passed the same"),
+]
