@@ -184,3 +184,25 @@ BLIND_SPOT_ENTRIES += [
     return target
 """), {"tn-train": f"{TN}/updates-once"}, "an argument every test passed the same"),
 ]
+
+
+# ---- clone ---------------------------------------------------------------------------
+
+from exercise_mutants import LAYOUT_CONTIGUOUS  # noqa: E402
+
+BLIND_SPOT_ENTRIES += [
+    wrong("clone-packs-row-major", "clone", "a dense layout is kept; anything else is packed row-major",
+          {"clone-layout-solution": LAYOUT_CONTIGUOUS + """
+
+def my_preserve_format_strides(size, stride):
+    step, dense = 1, True
+    for s, n in sorted(zip(stride, size)):
+        if n != 1 and s != step:
+            dense = False
+        step *= n
+    if dense or 0 in size:
+        return tuple(stride)
+    return my_contiguous_strides(size)
+"""}, {"clone-layout": "clone/packs-row-major", "clone-strides": "clone/packs-row-major"},
+          "a non-dense layout that is not row-major"),
+]
