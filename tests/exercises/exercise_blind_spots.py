@@ -206,3 +206,24 @@ def my_preserve_format_strides(size, stride):
 """}, {"clone-layout": "clone/packs-row-major", "clone-strides": "clone/packs-row-major"},
           "a non-dense layout that is not row-major"),
 ]
+
+
+# ---- python_copy, model_snapshot, detach ---------------------------------------------
+
+BLIND_SPOT_ENTRIES += [
+    wrong("deepcopy-own-memo", "python_copy", "each tensor's deepcopy may start a memo of its own",
+          mutate("python_copy", "deepcopy-solution", "    if not self.is_leaf:\n",
+                 "    memo = {}\n    if not self.is_leaf:\n"),
+          {"deepcopy-memo": "deepcopy/ignores-memo"}, "an argument every test passed the same"),
+    wrong("restore-by-position", "model_snapshot", "the saved tensors come back in the order of model.parameters()",
+          mutate("model_snapshot", "restore-solution", """        for name, saved in snap.items():
+            params[name].copy_(saved)
+""", """        for p, saved in zip(model.parameters(), snap.values()):
+            p.copy_(saved)
+"""), {"restore": "restore/by-position"}, "an argument every test passed the same"),
+    wrong("detach-clone-of-an-empty-tensor", "detach", "an empty tensor needs no memory, so its strides do not matter",
+          mutate("detach", "detach-clone-solution", "    strides = preserve_format_strides(self.shape, self.stride())\n",
+                 "    strides = preserve_format_strides(self.shape, self.stride())\n"
+                 "    if self.numel() == 0:\n        strides = (0,) * len(self.shape)\n"),
+          {"detach-clone-copy": "detach-clone/wrong-strides"}, "empty slices"),
+]
