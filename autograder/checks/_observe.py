@@ -255,9 +255,13 @@ def _gradients(module, R, result, leaves):
 def battery(cases, salt="cases", **drawn):
     """``"basic"`` or ``"full"`` (the named batteries of ``_battery``; ``"full"`` adds the
     inputs drawn for this student, see ``_variants``), ``"drawn"`` (only those), or a
-    tuple of cases."""
+    tuple of cases.
+
+    The visible tests (``"basic"``) run every fixed case, so that the self-check meets every
+    kind of input the grader does: the hidden tests add only inputs drawn for the student,
+    which vary the numbers, shapes and combinations, never the kinds (issue 21)."""
     if cases == "basic":
-        return _battery.BASIC
+        return _battery.FULL
     if cases == "full":
         return _battery.FULL + _variants.tensor_cases(salt, **drawn)
     if cases == "drawn":
@@ -267,9 +271,13 @@ def battery(cases, salt="cases", **drawn):
 
 def choose(battery, basic, full, drawn=()):
     """The cases of a named battery: ``"basic"`` the visible ones, ``"full"`` the hidden ones
-    plus those drawn for this student, ``"drawn"`` only the drawn ones (the property tests)."""
+    plus those drawn for this student, ``"drawn"`` only the drawn ones (the property tests).
+
+    ``basic`` (a few cases, one for each belief an exercise names) comes first; the visible
+    battery then runs every fixed case of ``full`` as well, so the self-check fails a learner
+    exactly when the grader's fixed cases do (see ``battery``)."""
     if battery == "basic":
-        return tuple(basic)
+        return tuple(basic) + tuple(c for c in full if c not in tuple(basic))
     if battery == "drawn":
         return tuple(drawn)
     return tuple(full) + tuple(drawn)

@@ -28,12 +28,34 @@ def _shares_memory(theirs, yours, context):
              "would change the original")
 
 
+def is_dense(size, stride):
+    """Does the layout use each slot of one block exactly once (a permutation of row-major)?"""
+    if any(n == 0 for n in size):
+        return True
+    step = 1
+    for s, n in sorted((s, n) for n, s in zip(size, stride) if n != 1):
+        if s != step:
+            return False
+        step *= n
+    return True
+
+
+PACKS_ROW_MAJOR = ("your copy packs this layout row-major, but the source is not dense (it leaves gaps or "
+                   "reuses slots, like a stepped or expanded view) and its dimensions do not sit in row-major "
+                   "order in memory: preserve_format packs such a layout densely in the memory order of the "
+                   "source's dimensions (smallest stride innermost), so a transposed stepped view stays "
+                   "transposed")
+
+
 def _strides(theirs, yours, context):
     size = context["yours"].get("size") or ()
     row_major, step = [], 1
     for n in reversed(size):
         row_major.insert(0, step)
         step *= max(n, 1)
+    source = context["yours"].get("_input")
+    if tuple(row_major) == yours and source is not None and not is_dense(tuple(source.shape), tuple(source.stride())):
+        return M("clone/packs-row-major", PACKS_ROW_MAJOR)
     if tuple(row_major) == yours:
         return M("clone/always-contiguous", "your clone does not preserve the layout: \"a clone is always "
                  "contiguous\" is a myth; with preserve_format a dense tensor keeps its strides exactly "
@@ -215,6 +237,8 @@ def _layout_message(which, size, stride, theirs, yours):
         return M("clone/contiguous-strides", "your my_contiguous_strides differs from torch's row-major "
                  "strides: the last dimension moves fastest (stride 1), each stride is the product of the "
                  "sizes after it, and a size-0 dimension counts as 1")
+    if yours == _row_major(size) and theirs != yours and not is_dense(size, stride):
+        return M("clone/packs-row-major", PACKS_ROW_MAJOR.replace("your copy", "your my_preserve_format_strides"))
     if yours == _row_major(size) and theirs != yours:
         return M("clone/always-contiguous", "your my_preserve_format_strides packs this layout row-major: a "
                  "dense layout (a transpose, a permutation: every slot used once) keeps its strides exactly")

@@ -19,6 +19,11 @@ OP = "copy_"
 
 def _raised(theirs, yours, context):
     message = theirs[1] if theirs else ""
+    if theirs and yours and "leaf Variable" in message and any(
+            word in yours[1] for word in ("must match the size", "broadcast", "expand")):
+        return M("copy_/refusal-order", "your copy_ refuses with another error than torch's when two refusals "
+                 "apply: torch asks autograd's leaf rule first (a leaf that requires grad, or a view of one, "
+                 "may not be written in grad mode) and only then whether src broadcasts to self's shape")
     if theirs and yours:
         return M("copy_/raises-differently", "your copy_ raises another error than torch's here: torch checks "
                  "autograd's leaf rule first (check_inplace_allowed), then whether src broadcasts to self's "
@@ -46,6 +51,10 @@ def _grad_fn(theirs, yours, context):
     if theirs is None:
         return M("copy_/records-without-grad", "your copy_ records a node where torch records none: only a "
                  "src that requires grad, copied in grad mode into a floating dst, is recorded")
+    if context["yours"].get("version") != context["theirs"].get("version"):
+        return M("copy_/no-version-bump", "your copy_ leaves self's version counter where it was, so self's "
+                 "history is not brought up to date: a view's grad_fn is rebuilt when its version moves, and "
+                 "copy_ is an in-place write that must bump it (bump_version) before the node is installed")
     if theirs == "AsStridedBackward0":
         return M("copy_/view-history", "your copy_ gives self the wrong history: self is a view, so torch "
                  "records the write on its base (a CopySlices node) and the view's grad_fn becomes "
@@ -229,6 +238,10 @@ ERRORS = BASIC_ERRORS + (
     CopyCase("dst (2, 3) <- src (4,) that requires grad and cannot broadcast", _plain, _wrong_shape),
     CopyCase("int64 dst <- float src", _int, _src_plain),
     CopyCase("a leaf that requires grad on the GPU as dst", _grad_leaf, _src_plain, dst_on="cuda"),
+    # two refusals apply: torch asks the leaf rule first
+    CopyCase("a leaf that requires grad as dst <- src (4,) that cannot broadcast", _grad_leaf, _wrong_shape_plain),
+    CopyCase("a view of a leaf that requires grad as dst <- src (4,) that cannot broadcast", _view_of_grad_leaf,
+             _wrong_shape),
 )
 
 

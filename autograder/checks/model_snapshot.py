@@ -178,6 +178,14 @@ def _scenario(T, recipe, snapshot, restore):
         seen["after restore, training (with the old optimizer) changes the weights"] = trained
         seen["after restore and more training, the snapshot still holds the saved weights"] = (
             {k: R.values(v) for k, v in saved.items()} == before)
+        if is_dict:
+            # the same snapshot, its entries listed in another order: restore goes by name
+            try:
+                _call("restore", restore, model, dict(reversed(list(snap.items()))))
+                by_name = numbers() == before
+            except LearnerRaised as raised:
+                by_name = f"restore raised {type(raised.error).__name__}"
+            seen["a snapshot listed in another order restores each weight by its name"] = by_name
     return seen
 
 
@@ -256,6 +264,10 @@ _PLAIN = {
                 "recipe"),
 }
 _RESTORE = {
+    "a snapshot listed in another order restores each weight by its name": M(
+        "restore/by-position", "your restore pairs the saved tensors with the parameters by position: a "
+        "snapshot is a dict, and each entry goes back into the parameter of the same name (load_state_dict "
+        "matches names), whatever order the entries are listed in"),
     "after restore the weights are the saved ones": M("restore/wrong-values", "your restore does not bring "
                                                       "the saved numbers back"),
     "after restore the parameter objects are the same ones": M(

@@ -69,6 +69,35 @@ TENSOR.update(dtype=_tensor_dtype, device=M(
     "device= is given"))
 
 
+# What an argument the learner's function ignores looks like: the result keeps the default.
+ARGUMENTS = dict(MISCONCEPTIONS, **{
+    "dtype": M("new_tensor/ignores-dtype-argument", "your new_tensor ignores dtype=: the dtype asked for "
+               "overrides self's (and the data's); only without dtype= does the result take self's"),
+    "device": M("new_tensor/ignores-device-argument", "your new_tensor ignores device=: the device asked for "
+                "overrides self's (and the data's); only without device= does the result go to self's"),
+})
+
+
+def _raised_with_dtype(theirs, yours, context):
+    """new_tensor(data, requires_grad=True, dtype=data.dtype) with an integer self: only a result that
+    ignored dtype= (and took self's integer dtype) cannot require grad."""
+    if "floating point" in str((yours or ("", ""))[1]):
+        return ARGUMENTS["dtype"]
+    return M("new_tensor/raises", "your new_tensor(data, requires_grad=True) raised where torch's does not")
+
+
+TENSOR_ARGUMENTS = dict(TENSOR, **{
+    "dtype": M("tensor/ignores-dtype-argument", "your torch.tensor(t, dtype=...) ignores dtype=: the dtype "
+               "asked for overrides t's"),
+    "device": M("tensor/ignores-device-argument", "your torch.tensor(t, device=...) ignores device=: the copy "
+                "goes to the device asked for, t's device is only the default"),
+    "requires_grad": M("tensor/ignores-requires-grad-argument", "your torch.tensor(t, requires_grad=True) "
+                       "ignores requires_grad=: the copy is a new leaf that requires grad exactly when "
+                       "requires_grad=True is passed"),
+})
+TENSOR_ARGUMENTS["is_leaf"] = TENSOR_ARGUMENTS["grad_fn"] = TENSOR_ARGUMENTS["requires_grad"]
+
+
 class Owner:
     """The tensor whose ``new_tensor`` is called."""
 
@@ -123,10 +152,41 @@ def _drawn_owners(salt):
 
 
 def _owned(battery, salt, owners=OWNERS):
-    return choose(battery, [WithOwner(case, owner) for case in _battery.BASIC for owner in owners],
+    return choose(battery, (),
                   [WithOwner(case, owner) for case in _battery.FULL for owner in owners],
                   [WithOwner(case, owner) for case, owner in zip(resolve_battery("drawn", salt),
                                                                  _drawn_owners(salt))])
+
+
+class Moved:
+    """A case whose call asks for ``device=``: the result must land there, wherever the inputs live.
+
+    torch here is a CPU build, so only the learner's call gets the argument; the device expected
+    is the one asked for (``devices()``, as ``expect_same``'s ``device_of`` reads it)."""
+
+    def __init__(self, case, device):
+        self.case, self.device = case, device
+        self.grad_mode = case.grad_mode
+        self.roles = getattr(case, "roles", ("source",))
+
+    def build(self, module):
+        return self.case.build(module)
+
+    def devices(self):
+        asked = "cuda:0" if self.device == "cuda" else "cpu"
+        return {role: asked for role in self.case.devices()}
+
+    def label(self):
+        return f"{self.case.label()}; device={self.device!r}"
+
+
+def _elsewhere(case, where):
+    """``device=`` that moves the result: the GPU for an input on the CPU, the CPU for one on the GPU."""
+    return Moved(case, "cpu" if case.devices()[where] != "cpu" else "cuda")
+
+
+def _floating(cases):
+    return [c for c in cases if not any(k in c.label() for k in ("int64", "bool"))]
 
 
 def _check(op, cases, torch_op, your_op, fields, misconceptions=MISCONCEPTIONS):
@@ -135,8 +195,7 @@ def _check(op, cases, torch_op, your_op, fields, misconceptions=MISCONCEPTIONS):
 
 def check_new_tensor_copy(my_new_tensor, battery="basic"):
     """A copy in new memory (never self, never the data), laid out like detach().clone(), with torch's warning."""
-    owners = OWNERS[:1] if battery == "basic" else OWNERS
-    _check("new_tensor", _owned(battery, "new_tensor/copy", owners), lambda data, owner: owner.new_tensor(data),
+    _check("new_tensor", _owned(battery, "new_tensor/copy"), lambda data, owner: owner.new_tensor(data),
            lambda data, owner: my_new_tensor(owner, data), ("warnings",) + COPY_FIELDS)
 
 
@@ -148,11 +207,17 @@ def check_new_tensor_dtype(my_new_tensor, battery="basic"):
     cases = _owned(battery, "new_tensor/dtype")
     _check("new_tensor", cases, lambda data, owner: owner.new_tensor(data),
            lambda data, owner: my_new_tensor(owner, data), ("dtype", "device", "values"))
-    if battery != "basic":
-        _check("new_tensor(data, dtype=torch.int64)", cases,
-               lambda data, owner: owner.new_tensor(data, dtype=torch.int64),
-               lambda data, owner: my_new_tensor(owner, data, dtype=reftorch.int64),
-               ("dtype", "values"))
+    # dtype= and device= override self's, each with more than one value
+    for name in ("int64", "float32"):
+        _check(f"new_tensor(data, dtype=torch.{name})", cases,
+               lambda data, owner, name=name: owner.new_tensor(data, dtype=getattr(torch, name)),
+               lambda data, owner, name=name: my_new_tensor(owner, data, dtype=getattr(reftorch, name)),
+               ("dtype", "values"), ARGUMENTS)
+    moved = [_elsewhere(c, "owner") for c in cases]
+    for case in moved:
+        _check(f"new_tensor(data, device={case.device!r})", [case], lambda data, owner: owner.new_tensor(data),
+               lambda data, owner, device=case.device: my_new_tensor(owner, data, device=device),
+               ("device", "dtype", "values"), ARGUMENTS)
 
 
 def check_new_tensor_graph(my_new_tensor, battery="basic"):
@@ -165,13 +230,29 @@ def check_new_tensor_graph(my_new_tensor, battery="basic"):
     _check("new_tensor(data, requires_grad=True)", floating,
            lambda data, owner: owner.new_tensor(data, requires_grad=True, dtype=data.dtype),
            lambda data, owner: my_new_tensor(owner, data, requires_grad=True, dtype=data.dtype),
-           ("requires_grad", "is_leaf", "grad_fn"))
+           ("requires_grad", "is_leaf", "grad_fn"), dict(MISCONCEPTIONS, raised_unexpectedly=_raised_with_dtype))
 
 
 def check_tensor_from_tensor(my_tensor, battery="basic"):
-    """torch.tensor(t): a warned copy with t's dtype and device, off the graph."""
+    """torch.tensor(t): a warned copy with t's dtype and device, off the graph; dtype=, device= and
+    requires_grad= are honoured."""
+    import reftorch
     import torch
 
-    expect_same("torch.tensor", battery, lambda t: torch.tensor(t), lambda t: my_tensor(t),
+    cases = resolve_battery(battery, "tensor/copy")
+    expect_same("torch.tensor", cases, lambda t: torch.tensor(t), lambda t: my_tensor(t),
                 ("warnings", "dtype", "device") + COPY_FIELDS + ("values",) + GRAPH_FIELDS, TENSOR,
                 topic="tensor")
+    for name in ("float64", "int64"):
+        expect_same(f"torch.tensor(t, dtype=torch.{name})", cases,
+                    lambda t, name=name: torch.tensor(t, dtype=getattr(torch, name)),
+                    lambda t, name=name: my_tensor(t, dtype=getattr(reftorch, name)),
+                    ("dtype", "values"), TENSOR_ARGUMENTS, topic="tensor")
+    for case in [_elsewhere(c, "source") for c in cases]:
+        expect_same(f"torch.tensor(t, device={case.device!r})", [case], lambda t: torch.tensor(t),
+                    lambda t, device=case.device: my_tensor(t, device=device), ("device", "dtype", "values"),
+                    TENSOR_ARGUMENTS, topic="tensor")
+    floating = _floating(cases)
+    expect_same("torch.tensor(t, requires_grad=True)", floating, lambda t: torch.tensor(t, requires_grad=True),
+                lambda t: my_tensor(t, requires_grad=True), ("requires_grad", "is_leaf", "grad_fn"),
+                TENSOR_ARGUMENTS, topic="tensor")

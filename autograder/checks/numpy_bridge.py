@@ -139,6 +139,9 @@ def _tensor_facts(T, story, data, result, write_into):
         before = R.values(result)
         write_into()
         seen["a write into the input shows in the result"] = R.values(result) != before
+    elif write_into is None:
+        # Python data (or an empty array): nothing to write into; only the input itself would share
+        seen["a write into the input shows in the result"] = result is data
     return seen
 
 
@@ -204,6 +207,11 @@ def _sharing(op):
 
 def _dtype(op):
     def pick(theirs, yours, facts):
+        if facts["yours"].get("_input") == "a Python list" and theirs == "torch.float32" \
+                and yours == "torch.float64":
+            return _tag("list-floats-as-float64", f"your {op} gives float64 for a list of Python floats: "
+                        "torch.as_tensor (like torch.tensor) builds Python floats with the default dtype, "
+                        "float32; float64 is numpy's default (np.array(data) on the way gives it)")
         if yours == "torch.float32" and theirs == "torch.float64":
             return _tag("default-dtype", f"your {op} gives float32 where torch gives float64: an array keeps "
                         "numpy's dtype (float64 stays float64) and an asked-for dtype is honoured; float32 is only "
@@ -274,7 +282,7 @@ def _drawn_arrays(salt):
 
 def _choose(battery, basic, more, drawn):
     if battery == "basic":
-        return basic
+        return basic + more     # the visible tests meet every kind of input the hidden ones do
     if battery == "drawn":
         return drawn()
     return basic + more + drawn()
@@ -308,6 +316,10 @@ MORE_AS_TENSOR = (
     Story("a stepped float32 array", _array("float32", (2, 4), "stepped")),
     Story("a list of ints, asked for float32", _list([1, 2]), kwargs=(("dtype", "float32"),)),
     Story("a float32 array, asked for the CPU", _array("float32", (3,)), kwargs=(("device", "cpu"),)),
+    # Python floats with no dtype (the default float32), and device= for a list and for a tensor
+    Story("a list of Python floats", _list([[0.5, 1.5], [2.5, -1.0]])),
+    Story("a list of Python floats, asked for the GPU", _list([0.5, 1.5]), kwargs=(("device", "cuda"),)),
+    Story("a float64 tensor, asked for the GPU", _tensor([1.0, 2.0], "float64"), kwargs=(("device", "cuda"),)),
 )
 
 
@@ -329,7 +341,10 @@ def _as_tensor_scenario(T, function, story):
         write = _write_tensor(T, data)
     else:
         write = None
-    return _tensor_facts(T, story, data, result, write)
+    facts = _tensor_facts(T, story, data, result, write)
+    if T is reftorch and isinstance(data, list):
+        facts["_input"] = "a Python list"   # for the message only (torch's run has no such fact)
+    return facts
 
 
 def _drawn_as_tensor(salt):
@@ -395,6 +410,10 @@ def _numpy_scenario(T, function, story):
 
 
 def _numpy_raised(theirs, yours, facts):
+    if theirs == "TypeError" and yours == "RuntimeError":
+        return _tag("refusal-order", "your numpy() refuses a GPU tensor that requires grad with RuntimeError: "
+                    "when both refusals apply, torch checks the device first and raises TypeError (numpy "
+                    "cannot see GPU memory at all, whatever autograd would say)")
     if theirs and yours:
         return _tag("wrong-refusal", f"your numpy() refuses with {yours} where torch raises {theirs} (TypeError "
                     "for a GPU tensor, RuntimeError for one that requires grad in grad mode)")
@@ -447,6 +466,9 @@ MORE_NUMPY = (
     Story("a bool tensor", _tensor([True, False], "bool")),
     Story("a GPU leaf that requires grad, force=True", _tensor([3.0], grad=True), on="cuda",
           kwargs=(("force", True),)),
+    # two refusals apply: torch checks the device first
+    Story("a GPU leaf that requires grad", _tensor([1.0, 2.0], grad=True), on="cuda"),
+    Story("an int64 tensor, force=True", _tensor([[1, 2], [3, 4]], "int64"), kwargs=(("force", True),)),
 )
 
 

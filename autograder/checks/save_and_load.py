@@ -102,6 +102,16 @@ def _bools(T):
     return [_base(T, (2, 3), "int32") > 3]
 
 
+def _leaf_with_grad(T):
+    x = _base(T, (2, 3), "float32", grad=True)
+    (x * 2).sum().backward()
+    return [x]
+
+
+def _equal_storages(T):
+    return [_base(T, (3,)), _base(T, (3,))]
+
+
 def _view_of_view(T):
     base = _base(T, (4, 4), "float64")
     return [base[1:, ::2][1:], base[3]]
@@ -115,6 +125,8 @@ BYTES = (
     Story("a leaf that requires grad, x, and x.detach()[1:]", _leaf_and_detach),
 )
 MORE_BYTES = (
+    Story("a leaf x with a .grad (after a backward)", _leaf_with_grad),
+    Story("two separate float32 tensors holding the same three numbers", _equal_storages),
     Story("an expanded view base[:, 1:].expand(4, 2) of a 1x3 tensor", _expanded),
     Story("a bool tensor", _bools),
     Story("a view of a view of a 4x4 float64 tensor, and another row of it", _view_of_view),
@@ -161,7 +173,15 @@ def _candidates(tensors):
     element = {}
     for t in tensors:
         element[t.data_ptr()] = t.untyped_storage().nbytes()
+    with_grads = dict(storages)
+    for t in tensors:
+        grad = t.grad if t.is_leaf else None
+        if grad is not None:
+            with_grads[grad.untyped_storage().data_ptr()] = grad.untyped_storage().nbytes()
+    by_size = {n: n for n in storages.values()}
     return {
+        "counts-grad": sum(with_grads.values()),
+        "merges-equal-storages": sum(by_size.values()),
         "view-elements": sum(t.numel() * t.element_size() for t in tensors),
         # before counts-each-tensor: where both fit, only tensors starting at one address tell them apart
         "identifies-by-data-ptr": sum(element.values()),
@@ -182,6 +202,12 @@ def _bytes_scenario(T, function, story):
 
 
 _BYTES_TEXT = {
+    "counts-grad": "you count the storage of a tensor's .grad too, but torch.save writes a tensor's numbers, "
+                   "its metadata and its requires_grad flag, never its gradient (.grad is not saved)",
+    "merges-equal-storages": "you count two storages once because they hold as many bytes (here, the same "
+                             "bytes), but torch.save writes one record per storage object: two tensors "
+                             "made separately are two records, whatever numbers they hold (compare "
+                             "t.untyped_storage().data_ptr(), where the storage lives)",
     "view-elements": "you count each tensor's own elements, but torch.save writes the whole storage a view "
                      "looks into (a slice of a big tensor costs the big tensor)",
     "counts-each-tensor": "you count a storage once per tensor, but tensors saved together that share a "
@@ -364,7 +390,14 @@ MORE_REBUILD = (
           lambda T: (lambda b: [b, b[:, 1:].expand(4, 2)])(_base(T, (1, 3)))),
     Story("a bool tensor and a float32 tensor", lambda T: _bools(T) + [_base(T, (2,))]),
     Story("rows base[0] and base[2] of one 3x4 float64 tensor", _two_rows),
+    Story("interleaved records: a 2x2 tensor a, a separate tensor b, then a[1]",
+          lambda T: (lambda a, b: [a, b, a[1]])(_base(T, (2, 2)), _base(T, (3,), "float64"))),
 )
+
+
+def _runs(owners):
+    """Where a list of storage owners changes from one entry to the next."""
+    return [a != b for a, b in zip(owners, owners[1:])]
 
 
 def _per_tensor(name, text):
@@ -375,6 +408,10 @@ def _rebuild_messages():
     messages = {
         "returned": _tag("not-a-list", "your my_rebuild does not return a list with one tensor per entry"),
         "which tensors share a storage": lambda theirs, yours, facts: (
+            _tag("shares-only-neighbours", "your my_rebuild shares a storage only between entries that follow "
+                 "each other: entries naming the same record key share one storage wherever they are in the "
+                 "list (records interleave: a, b, then a view of a); keep every key's storage, not the last")
+            if _runs(yours) == _runs(theirs) and len(set(yours)) > len(set(theirs)) else
             _tag("no-sharing", "entries that name the same record key must share one new storage after "
                  "loading, as the saved tensors did (make each key's storage once, then reuse it)")
             if len(set(yours)) > len(set(theirs)) else

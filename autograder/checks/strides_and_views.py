@@ -15,6 +15,7 @@ torch's answers: ``torch.empty(size).stride()``; the slots read off
 metadata, storage identity, version counter, device, graph).
 """
 
+import re
 from dataclasses import dataclass
 
 import reftorch
@@ -67,7 +68,7 @@ def _diagnose_strides(size, theirs, yours):
 
 def check_contiguous_strides(my_contiguous_strides, battery="basic"):
     """Row-major strides for every size, including 0-d, size-1 and size-0 dimensions."""
-    sizes = SIZES if battery == "basic" else SIZES + MORE_SIZES
+    sizes = SIZES + MORE_SIZES   # visible and hidden: every kind of size; hidden adds drawn ones
     if battery != "basic":
         r = _variants.generator(TOPIC + "/contiguous")
         drawn = tuple(tuple(r.randint(0, 4) for _ in range(r.randint(0, 4))) for _ in range(6))
@@ -120,7 +121,7 @@ def _drawn(salt):
 
 def _cases(battery, basic, more, salt):
     if battery == "basic":
-        return basic
+        return basic + more
     if battery == "drawn":
         return _drawn(salt)
     return basic + more + _drawn(salt)
@@ -198,8 +199,59 @@ def _view(case, *args):
     return ViewCase(case.name, _detached(case.recipe), True, case.on, args)
 
 
+def _negative_bounds(context):
+    """A slice case with a negative start or stop (counted from the end)."""
+    args = getattr(context.get("case"), "args", ())
+    return len(args) == 4 and any(a is not None and a < 0 for a in args[1:3])
+
+
+def _empty_slice(context):
+    """A slice case whose start is at or past its stop: torch gives 0 elements."""
+    args = getattr(context.get("case"), "args", ())
+    size = context["theirs"].get("size")
+    return len(args) == 4 and size is not None and size[args[0]] == 0
+
+
+def _slice_blind_spot(context):
+    if _negative_bounds(context):
+        return _tag("slice-negative-bounds", "your slice reads a negative start or stop as a position before "
+                    "the first element: like Python's, a negative bound counts from the end (-1 is the last "
+                    "element, -2 the one before), so x[-2:] keeps the last two")
+    if _empty_slice(context):
+        return _tag("slice-empty", "your slice goes wrong when start is at or past stop: such a slice is empty "
+                    "(size 0 along that dimension), never a negative size, as range(n)[start:stop:step] is")
+    return None
+
+
+def _expand_stride(theirs, yours, context):
+    """Three stride beliefs an expand can show, told apart dimension by dimension."""
+    source = context["yours"].get("_input")
+    new = len(theirs) - (len(R.size(source)) if source is not None else 0)
+    size = context["theirs"].get("size") or ()
+    differs = [i for i, (t, y) in enumerate(zip(theirs, yours)) if t != y]
+    grown_new = [i for i in differs if i < new and theirs[i] == 0 and yours[i] != 0]
+    grown_old = [i for i in differs if i >= new and theirs[i] == 0 and yours[i] != 0]
+    zeroed = [i for i in differs if theirs[i] != 0 and yours[i] == 0]
+    if grown_new:
+        return _tag("expand-keeps-stride", "your expand gives a new leading dimension a non-zero stride: "
+                    "expanding never copies, so every index along a dimension expand adds reads the same "
+                    "slots: its stride is 0")
+    if grown_old:
+        return _tag("expand-size-one-stride", "your expand keeps the stride of a size-1 dimension it grows: a "
+                    f"dimension of size 1 that expand stretches (to {size[grown_old[0]]} here) reads its one "
+                    "element again and again, so its stride becomes 0, like a new dimension's")
+    if zeroed:
+        return _tag("expand-zeroes-kept-dims", "your expand gives stride 0 to a dimension it does not grow: "
+                    "a dimension that keeps its size (a size-1 one included) keeps the source's stride; only "
+                    "dimensions that expand stretches get stride 0")
+    return _tag("expand-wrong-stride", "your expand gives other strides than torch: a dimension expand "
+                "stretches (new, or of size 1) gets stride 0, every other keeps the source's stride")
+
+
 def _view_misconceptions(op):
     def offset(theirs, yours, context):
+        if op == "slice" and _slice_blind_spot(context):
+            return _slice_blind_spot(context)
         return _tag(f"{op}-offset", {
             "slice": "your slice starts at the wrong slot: it begins start*stride[dim] slots after the "
                      "source's own storage_offset (forgetting either part moves every element)",
@@ -210,6 +262,8 @@ def _view_misconceptions(op):
 
     def stride(theirs, yours, context):
         size = context["yours"].get("size") or ()
+        if op == "slice" and _slice_blind_spot(context):
+            return _slice_blind_spot(context)
         if op == "slice":
             return _tag("slice-ignores-step", "your slice has the wrong strides: a step k multiplies the "
                         "stride of that dimension by k (x[:, ::2] skips every other slot); the other "
@@ -220,11 +274,11 @@ def _view_misconceptions(op):
                             "view does not move any element, it swaps the two strides (and sizes)")
             return _tag("transpose-keeps-strides", "your transpose swaps the sizes but not the strides: "
                         "both must swap, or element [i, j] would read the slot of another element")
-        return _tag("expand-keeps-stride", "your expand gives a broadcast dimension a non-zero stride: "
-                    "expanding never copies, so every index along a new or size-1 dimension reads the same "
-                    "slot: its stride is 0")
+        return _expand_stride(theirs, yours, context)
 
     def size(theirs, yours, context):
+        if op == "slice" and _slice_blind_spot(context):
+            return _slice_blind_spot(context)
         if op == "slice":
             return _tag("slice-size", "your slice has the wrong size: a slice start:stop:step keeps "
                         "ceil((stop - start) / step) elements, with stop clipped to the size (as "
@@ -232,7 +286,16 @@ def _view_misconceptions(op):
         return _tag(f"{op}-size", f"your {op} gives the wrong size")
 
     def raised(theirs, yours, context):
+        if op == "slice" and _slice_blind_spot(context):
+            return _slice_blind_spot(context)
         text = (yours or ("", ""))[1]
+        refused = re.search(r"strides \[([\d, ]*)\]", text)
+        if op == "expand" and "out of bounds" in text and refused and context["theirs"].get("stride"):
+            strides = tuple(int(s) for s in refused.group(1).split(",") if s.strip())
+            if len(strides) == len(context["theirs"]["stride"]):
+                found = _expand_stride(context["theirs"]["stride"], strides, context)
+                return _tag(found.tag.split("/")[-1], "your expand builds a layout that reaches past the end "
+                            "of the storage (tensor_on refuses it). " + found.text[0].upper() + found.text[1:])
         if "out of bounds" in text:
             tag, cause = {
                 "transpose": ("transpose-keeps-strides", "swapping the sizes without the strides does that"),
@@ -278,15 +341,24 @@ B = _battery
 SLICES = (_view(B.PLAIN, 1, 0, 3, 2), _view(B.OFFSET, 0, 1, 3, 1), _view(B.TRANSPOSED, 0, 1, 3, 1),
           _view(B.STEPPED, 1, 0, 2, 1), _view(B.PLAIN, 0, 1, 5, 1), _view(B.PLAIN_ON_GPU, 1, 1, 4, 2))
 MORE_SLICES = (_view(B.PERMUTED, 2, 0, 3, 2), _view(B.INT64, 0, 0, 3, 2), _view(B.EXPANDED, 0, 1, 2, 1),
-               _view(B.TRANSPOSED_STEPPED, 1, 1, 2, 1), _view(B.EMPTY, 1, 0, 3, 2))
+               _view(B.TRANSPOSED_STEPPED, 1, 1, 2, 1), _view(B.EMPTY, 1, 0, 3, 2),
+               # negative bounds count from the end; a start at or past its stop gives an empty slice
+               _view(B.PLAIN, 1, -2, 3, 1), _view(B.OFFSET, 0, -3, -1, 1), _view(B.STEPPED, 1, -1, 5, 2),
+               _view(B.PLAIN, 1, 2, 1, 1), _view(B.TRANSPOSED, 0, 3, 0, 2))
 TRANSPOSES = (_view(B.PLAIN, 0, 1), _view(B.OFFSET, 1, 0), _view(B.STEPPED, 0, 1), _view(B.PERMUTED, 0, 2),
               _view(B.PLAIN_ON_GPU, 0, 1))
 MORE_TRANSPOSES = (_view(B.INT64, 0, 1), _view(B.EXPANDED, 0, 1), _view(B.EMPTY, 0, 1),
                    _view(B.PERMUTED, 1, 1))
 EXPANDS = (_view(B.EXPANDED, 4, 2, 3), _view(B.SCALAR, 2, 2), _view(B.PLAIN, 2, 2, 3),
            _view(B.PLAIN_ON_GPU, 1, 2, 4))
+COLUMN = B.Case("a 3x1 column (stride (1, 1))",
+                lambda T, d: (T.arange(1.0, 4.0, device=d).reshape(3, 1), None))
+ROW = B.Case("a 1x3 row x[1:] of a 2x3 (stride (3, 1), offset 3)",
+             lambda T, d: (T.arange(1.0, 7.0, device=d).reshape(2, 3)[1:], None))
 MORE_EXPANDS = (_view(B.FLOAT64, 3, 4), _view(B.BOOL, 2, 3), _view(B.PLAIN, -1, 3),
-                _view(B.TRANSPOSED, 2, 3, 2))
+                _view(B.TRANSPOSED, 2, 3, 2),
+                # size-1 dimensions: stretched ones get stride 0, kept ones keep their stride
+                _view(COLUMN, 3, 4), _view(ROW, 4, 3), _view(COLUMN, 2, 3, 1), _view(ROW, 1, 1, 3))
 
 
 def _spec(case):
@@ -307,7 +379,8 @@ def _slice_args(r, shape):
     if not shape:
         return None
     dim = r.randrange(len(shape))
-    return dim, r.randint(0, shape[dim]), r.randint(0, shape[dim] + 2), r.randint(1, 3)
+    n = shape[dim]
+    return dim, r.randint(-n, n), r.randint(-n, n + 2), r.randint(1, 3)   # negative bounds count from the end
 
 
 def _transpose_args(r, shape):
@@ -321,7 +394,7 @@ def _expand_args(r, shape):
 
 def _views(battery, basic, more, salt, make_args):
     if battery == "basic":
-        return basic
+        return basic + more
     drawn = _drawn_views(salt, make_args)
     return drawn if battery == "drawn" else basic + more + drawn
 

@@ -41,6 +41,9 @@ from ._readers import NotATensor, reader
 TOPIC = "target_network"
 TAU = 0.25
 LR = 0.01
+# Each model is trained with its own tau and learning rate: an answer that hard-codes one fails.
+TAUS = (0.25, 0.5, 0.1, 0.75)
+LRS = (0.01, 0.05, 0.02, 0.03)
 
 
 def _tag(name, text):
@@ -54,9 +57,21 @@ class Model:
     its gradients stay well conditioned; a BatchNorm after a Linear makes that Linear's bias gradient
     zero up to rounding, which chaotic training then amplifies)."""
 
-    def __init__(self, name, layers, dtype="float32", on="cpu", bias=True, norm=False, seed=0, rows=2):
+    def __init__(self, name, layers, dtype="float32", on="cpu", bias=True, norm=False, seed=0, rows=2,
+                 tau=TAU, lr=LR):
         self.name, self.layers, self.dtype, self.on = name, layers, dtype, on
         self.bias, self.norm, self.seed, self.rows = bias, norm, seed, rows
+        self.tau, self.lr = tau, lr
+
+    def but(self, **changes):
+        """The same model with other settings (``tau=``, ``lr=``)."""
+        settings = dict(layers=self.layers, dtype=self.dtype, on=self.on, bias=self.bias, norm=self.norm,
+                        seed=self.seed, rows=self.rows, tau=self.tau, lr=self.lr)
+        settings.update(changes)
+        return Model(self.name, **settings)
+
+    def label(self):
+        return f"model: {self.name}, tau={self.tau}, lr={self.lr}"
 
     def device(self, T):
         return "cuda" if self.on == "cuda" and T is reftorch else None
@@ -77,14 +92,15 @@ class Model:
 
 
 VISIBLE = (
-    Model("nn.Linear(3, 2)", (3, 2)),
-    Model("a float64 Sequential(BatchNorm1d(3), Linear(3, 4), Linear(4, 2))", (3, 4, 2), "float64", norm=True),
+    Model("nn.Linear(3, 2)", (3, 2), tau=TAUS[0], lr=LRS[0]),
+    Model("a float64 Sequential(BatchNorm1d(3), Linear(3, 4), Linear(4, 2))", (3, 4, 2), "float64", norm=True,
+          tau=TAUS[1], lr=LRS[1]),
 )
 HIDDEN = VISIBLE + (
-    Model("nn.Linear(3, 2) on the GPU (cuda:0)", (3, 2), on="cuda"),
+    Model("nn.Linear(3, 2) on the GPU (cuda:0)", (3, 2), on="cuda", tau=TAUS[2], lr=LRS[2]),
     Model("float64 BatchNorm1d(2), Linear(2, 3), Linear(3, 3) and Linear(3, 1), without bias", (2, 3, 3, 1),
           "float64", bias=False,
-          norm=True, rows=3),
+          norm=True, rows=3, tau=TAUS[3], lr=LRS[3]),
 )
 
 
@@ -99,7 +115,8 @@ def _drawn_models(salt):
         name = (f"drawn model #{i + 1}: Linear layers {' -> '.join(map(str, layers))}"
                 f"{', BatchNorm1d on the input' if norm else ''}, {dtype}, "
                 f"{'with' if bias else 'without'} bias, on {on}")
-        out.append(Model(name, layers, dtype, on, bias, norm, seed=r.randint(0, 8), rows=r.randint(2, 3)))
+        out.append(Model(name, layers, dtype, on, bias, norm, seed=r.randint(0, 8), rows=r.randint(2, 3),
+                         tau=r.choice(TAUS), lr=r.choice(LRS)))
     return tuple(out)
 
 
@@ -205,6 +222,9 @@ def _target_facts(T, recipe, target, model, online_objects, memory=None, objects
         facts.update({k: v for k, v in _tensor_facts(T, recipe, b, buffers.get(name),
                                                      f"target buffer {name!r}: ").items()
                       if not k.endswith(("requires_grad", "is_leaf", "grad_fn"))})
+        if memory is not None:
+            facts[f"target buffer {name!r}: is the object it was before"] = b is objects.get(("buffer", name))
+            facts[f"target buffer {name!r}: keeps its memory"] = reader(T).memory(b) == memory.get(("buffer", name))
     facts["the target's buffer names"] = sorted(n for n, _ in target.named_buffers())
     return facts
 
@@ -215,6 +235,8 @@ def _online_facts(T, model, objects, initial=None):
     for name, p in model.named_parameters():
         facts[f"online parameter {name!r}: is the object it was before"] = p is objects.get(name)
         if initial is not None:
+            # backward() leaves a gradient; zero_grad after it (before the step) leaves none
+            facts[f"online parameter {name!r}: has a .grad after training"] = R.grad(p) is not None
             # up to rounding: the bias of a Linear before BatchNorm gets a zero gradient (or nearly: reftorch)
             facts[f"online parameter {name!r}: changed by training"] = not close(R.values(p), initial.get(name))
         facts[f"online parameter {name!r}: values"] = R.values(p)
@@ -224,19 +246,32 @@ def _online_facts(T, model, objects, initial=None):
 
 
 def _remembered(T, target):
+    """Where each target parameter and buffer lives, and which object it is, before the updates."""
     R = reader(T)
     try:
         named = dict(target.named_parameters())
+        named.update({("buffer", n): b for n, b in target.named_buffers()})
         return {n: R.memory(p) for n, p in named.items()}, named
     except Exception:  # not a module: the facts say so
         return {}, {}
+
+
+def _versions(T, target):
+    """``{"target parameter 'w'" or "target buffer 'b'": version}`` (empty for a target that is no module)."""
+    R = reader(T)
+    try:
+        tensors = [(f"target parameter {n!r}", p) for n, p in target.named_parameters()]
+        tensors += [(f"target buffer {n!r}", b) for n, b in target.named_buffers()]
+        return {name: R.version(t) for name, t in tensors}
+    except Exception:  # not a module: the facts say so
+        return {}
 
 
 # --- the scenarios -------------------------------------------------------------------------------
 
 def _make_scenario(T, recipe, make_target):
     model = recipe.build(T)
-    optimizer = _SGD(T, model.parameters(), LR)
+    optimizer = _SGD(T, model.parameters(), recipe.lr)
     batches = recipe.batches(T)
     _step(T, model, optimizer, batches[0])   # running statistics and .grad that are not the defaults
     objects = dict(model.named_parameters())
@@ -256,28 +291,100 @@ def _make_scenario(T, recipe, make_target):
 def _update_scenario(T, recipe, update_target):
     model = recipe.build(T)
     target = torch_make_target(model)
-    optimizer = _SGD(T, model.parameters(), LR)
+    optimizer = _SGD(T, model.parameters(), recipe.lr)
     memory, objects = _remembered(T, target)
+    versions = _versions(T, target)
     online = dict(model.named_parameters())
-    for x in recipe.batches(T):
+    batches = recipe.batches(T)
+    for x in batches:
         _step(T, model, optimizer, x)
-        call("update_target", update_target, target, model, TAU)
-    return _target_facts(T, recipe, target, model, online, memory, objects)
+        call("update_target", update_target, target, model, recipe.tau)
+    facts = _target_facts(T, recipe, target, model, online, memory, objects)
+    if facts.get("the target is a module of the model's class"):
+        # an in-place write is one autograd can see: each update moves every target tensor's version
+        # (at least once: lerp_ once, an honest mul_ then add_ twice)
+        for name, version in _versions(T, target).items():
+            facts[f"{name}: version moved by every update"] = version - versions.get(name, 0) >= len(batches)
+    return facts
 
 
 def _train_scenario(T, recipe, train):
     model = recipe.build(T)
     online = dict(model.named_parameters())
     initial = {name: reader(T).values(p) for name, p in online.items()}
-    target = call("my_train", train, model, recipe.batches(T), LR, TAU)
+    target = call("my_train", train, model, recipe.batches(T), recipe.lr, recipe.tau)
     return _target_facts(T, recipe, target, model, online, initial=initial)
+
+
+# --- what the usual wrong training loops give (torch's side, for the messages) --------------------
+
+def _loop(zero_grad="before", update="after"):
+    """torch's recipe with one habit changed: ``zero_grad`` "before" (right), "never" or "after" the
+    backward; ``update`` "after" the step (right), "before" it, or "once" after the whole loop."""
+    def train(model, batches, lr, tau):
+        target = torch_make_target(model)
+        optimizer = _SGD(torch, model.parameters(), lr)
+        for x in batches:
+            if zero_grad == "before":
+                optimizer.zero_grad()
+            model(x).pow(2).sum().backward()
+            if zero_grad == "after":
+                optimizer.zero_grad()
+            if update == "before":
+                torch_update_target(target, model, tau)
+            optimizer.step()
+            if update == "after":
+                torch_update_target(target, model, tau)
+        if update == "once":
+            torch_update_target(target, model, tau)
+        return target
+    return train
+
+
+LOOPS = (
+    ("no-zero-grad", _loop(zero_grad="never"), "your loop never zeroes the gradients: backward() adds into "
+     ".grad, so each step follows the sum of all the gradients so far (call optimizer.zero_grad() before "
+     "each backward)"),
+    ("zero-grad-after-backward", _loop(zero_grad="after"), "your loop zeroes the gradients between backward() "
+     "and step(): the step then finds no gradient and the online model never trains (zero_grad belongs "
+     "before the backward)"),
+    ("update-before-step", _loop(update="before"), "your loop updates the target before the optimizer step: "
+     "the target then follows the online weights one step late (update after each step)"),
+    ("updates-once", _loop(update="once"), "your loop updates the target once, after training: a target "
+     "network follows the online one by a soft update after every optimizer step"),
+)
+
+
+def _same(theirs, mine):
+    return all((close(v, mine.get(f)) if f.endswith("values") else v == mine.get(f)) for f, v in theirs.items())
+
+
+def _explain(recipe, scenario, torch_side, mine, kind):
+    """A misconception that gives exactly the learner's facts: a hard-coded tau or learning rate, or a
+    training loop with one habit wrong (None when none does)."""
+    if kind not in ("update", "train"):
+        return None
+    settings = [("tau", v) for v in TAUS] + ([("lr", v) for v in LRS] if kind == "train" else [])
+    for name, value in settings:
+        if value in (getattr(recipe, name), 1 - recipe.tau if name == "tau" else None):
+            continue   # (1 - tau: the weights of the EMA swapped, the formula's mistake)
+        if _same(scenario(torch, recipe.but(**{name: value}), torch_side), mine):
+            return _tag(f"ignores-{name}", f"your {'update_target' if kind == 'update' else 'my_train'} gives the "
+                        f"numbers of {name}={value}, not of the {name}={getattr(recipe, name)} it was called with: "
+                        f"use the argument {name}, never a number of your own")
+    if kind == "train":
+        for name, train, text in LOOPS:
+            if _same(scenario(torch, recipe, train), mine):
+                return _tag(name, text)
+    return None
 
 
 # --- comparing ---------------------------------------------------------------------------------
 
-def _play(models, scenario, torch_side, yours, messages, step):
+def _play(models, scenario, torch_side, yours, messages, scenario_kind):
+    """Each model in torch and in reftorch; ``scenario_kind`` ("make", "update", "train") for the messages."""
     for recipe in models:
-        label = f"model: {recipe.name}"
+        label = recipe.label()
         with warnings.catch_warnings(record=True):
             warnings.simplefilter("always")
             theirs = scenario(torch, recipe, torch_side)
@@ -297,6 +404,10 @@ def _play(models, scenario, torch_side, yours, messages, step):
             where_ = ("buffer" if fact.startswith("target buffer") else fact.split(" ")[0]) if ": " in fact else ""
             entry = messages.get((where_, kind)) or messages.get(kind) or messages["*"]
             what = entry(value, got) if callable(entry) else entry
+            if fact.endswith(("values", "changed by training")):
+                with warnings.catch_warnings(record=True):
+                    warnings.simplefilter("always")
+                    what = _explain(recipe, scenario, torch_side, mine, scenario_kind) or what
             raise failure(what, [label, f"{fact}: torch gives {value!r}, yours gives {got!r}"])
 
 
@@ -368,6 +479,10 @@ def _messages(kind):
         "making the target changed the online model's numbers" if kind == "make" else
         "the online model's numbers differ from torch's: your update writes into the online model (lerp_ on "
         "the wrong side, or a copy_ the wrong way); only the target moves towards the online weights")
+    messages[("online", "has a .grad after training")] = _tag(
+        "zero-grad-after-backward", "your loop leaves the online parameters without a gradient, and the online "
+        "model does not train: zeroing the gradients between backward() and step() throws away what the step "
+        "needs (zero_grad belongs before the backward)")
     messages[("online", "changed by training")] = _tag(
         "optimizer-on-target", "training does not change the online model: the optimizer must be bound to the "
         "online model's own parameters (not the target's, which are frozen, nor a copy's)")
@@ -390,6 +505,14 @@ def _with_buffers(kind):
         "must be copies")
     messages[("buffer", "is the online model's tensor")] = messages[("buffer", "shares memory with the online model's")]
     messages[("buffer", "type")] = messages[("target", "type")]
+    messages[("buffer", "is the object it was before")] = messages[("buffer", "keeps its memory")] = _tag(
+        "replaces-buffers", "your update replaces the target's buffers (running statistics) with new tensors: "
+        "copy the online model's buffers into the ones the target has (copy_), so their memory stays the "
+        "target's own")
+    messages[("target", "version moved by every update")] = messages[("buffer", "version moved by every update")] = _tag(
+        "hides-updates", "your update writes into the target without moving its version counter: a write "
+        "through .data (or another tensor sharing the memory) is invisible to autograd; write in place into the "
+        "target's own tensors under no_grad (lerp_, copy_), which counts one version per write")
     messages[("buffer", "device")] = messages[("target", "device")]
     return messages
 
@@ -397,16 +520,16 @@ def _with_buffers(kind):
 def check_make_target(make_target, battery="basic"):
     """A frozen deep copy: parameters and buffers in new memory, untouched by training the online model."""
     _play(_models(battery, "make"), _make_scenario, torch_make_target, make_target, _with_buffers("make"),
-          "make_target")
+          "make")
 
 
 def check_update_target(update_target, battery="basic"):
     """Each step: the target's parameters move tau towards the online ones in place under no_grad, the
     buffers are copied, the online model is left alone."""
     _play(_models(battery, "update"), _update_scenario, torch_update_target, update_target,
-          _with_buffers("update"), "update_target")
+          _with_buffers("update"), "update")
 
 
 def check_train(my_train, battery="basic"):
     """The target made once, the optimizer bound to the online parameters, an update after every step."""
-    _play(_models(battery, "train"), _train_scenario, torch_train, my_train, _with_buffers("train"), "my_train")
+    _play(_models(battery, "train"), _train_scenario, torch_train, my_train, _with_buffers("train"), "train")

@@ -701,7 +701,7 @@ def my_copy_(self, src):
 """), {"copy-graph": "copy_/keeps-requires-grad"}),
     Entry("copy-no-version-bump", "copy_into", "wrong", "copying values in is not a write autograd needs to know about",
           copy_("    bump_version(self)\n", ""),
-          {"copy-version": "copy_/no-version-bump", "copy-graph": "copy_/view-history"}),
+          {"copy-version": "copy_/no-version-bump", "copy-graph": "copy_/no-version-bump"}),
     Entry("copy-no-leaf-check", "copy_into", "wrong", "any tensor may be overwritten in place",
           copy_("    check_inplace_allowed(self, src)\n", ""),
           {"copy-leaf-rules": "copy_/no-leaf-check"}),
@@ -1194,3 +1194,7 @@ from exercise_mutants_new import NEW_BANK, NEW_TESTS  # noqa: E402 (it builds on
 
 ALL_TESTS.update(NEW_TESTS)
 BANK = CLONE + DETACH_ENTRIES + NEW_TENSOR_ENTRIES + COPY_ENTRIES + PYTHON_COPY + MODEL + NEW_BANK
+
+from exercise_blind_spots import BLIND_SPOT_ENTRIES  # noqa: E402
+
+BANK = BANK + BLIND_SPOT_ENTRIES

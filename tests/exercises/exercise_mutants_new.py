@@ -549,7 +549,7 @@ TARGET_NETWORK = [
     tn_wrong("train-update-before-step", "update the target, then step: the order does not matter",
              tn(TRAIN, "        optimizer.step()\n        update_target(target, model, tau)\n",
                 "        update_target(target, model, tau)\n        optimizer.step()\n"),
-             {"tn-train": "wrong-ema"}),
+             {"tn-train": "update-before-step"}),
     Entry("tn-honest-state-dict", TN, "honest", "load_state_dict with a dict comprehension, a mul_/add_ EMA", {
         UPDATE: """def update_target(target, model, tau):
     online = model.state_dict()
