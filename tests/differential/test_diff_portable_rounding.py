@@ -191,6 +191,7 @@ def test_each_bound_is_needed_and_enough_on_every_kernel_family(case, torch_runs
         theirs = case.bounded(traces[case.name])
         assert theirs.keys() == ours.keys(), (capability, threads)
         for name, (bound, dtype, numbers) in ours.items():
+            assert len(theirs[name][2]) == len(numbers), (name, capability, threads)
             distance = max(ulp_distance(a, b, dtype) for a, b in zip(numbers, theirs[name][2]))
             if distance > farthest.get(name, (-1,))[0]:
                 farthest[name] = (distance, capability, threads)
