@@ -20,7 +20,7 @@ PIP := $(BIN)/python -m pip
 LOG := $(VENV)/install.log
 TORCH_PIP_ARGS := --timeout 10 --retries 1 --extra-index-url $(TORCH_INDEX) -c constraints.txt torch
 
-.PHONY: lab test bench book venv clean torch-plan
+.PHONY: lab test test-differential bench book venv clean torch-plan
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,19 @@ test: $(STAMP)
 # the path of its index.html.
 book: $(STAMP)
 	@PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m booksite
+
+# torch picks its CPU kernels by processor: the portable ones round a * b + c
+# twice, the AVX2 ones once (a fused multiply-add). The differential suite must
+# pass under both (CI runs this after `make test`; on a CPU without AVX2, torch
+# ignores the request and the second run repeats its own kernels).
+DIFFERENTIAL_CAPABILITIES ?= default avx2
+
+test-differential: $(STAMP)
+	@for capability in $(DIFFERENTIAL_CAPABILITIES); do \
+		echo "== tests/differential with ATEN_CPU_CAPABILITY=$$capability"; \
+		ATEN_CPU_CAPABILITY=$$capability $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup \
+			--no-loadscope-reorder tests/differential || exit 1; \
+	done
 
 bench: $(STAMP)
 	@for script in tests/bench/bench_*.py; do \

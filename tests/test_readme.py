@@ -45,9 +45,15 @@ def test_the_two_commands_are_the_makefile_targets():
     assert "workspace/" in README
 
 
-def test_ci_runs_make_test():
-    ci = (REPO / ".ci" / "run").read_text()
-    assert "make test" in ci.splitlines()[-1]
+def test_ci_runs_make_test_then_the_differential_suite_under_two_cpu_kernel_families():
+    ci = (REPO / ".ci" / "run").read_text().splitlines()
+    assert "make test" in ci
+    assert ci[-1] == "make test-differential"
+    makefile = (REPO / "Makefile").read_text()
+    recipe = makefile.split("\ntest-differential:", 1)[1].split("\n\n")[0]
+    capabilities = re.search(r"^DIFFERENTIAL_CAPABILITIES \?= (.*)$", makefile, re.M).group(1).split()
+    assert {"default", "avx2"} <= set(capabilities), capabilities
+    assert "ATEN_CPU_CAPABILITY=$$capability" in recipe and "tests/differential" in recipe
 
 
 def test_the_instructor_commands_exist():

@@ -22,7 +22,9 @@ Observation never mutates the program's state (no in-place ops, no backward;
 non-leaf ``.grad`` is read with warnings suppressed).
 
 ``assert_same(program)`` runs on torch and reftorch and fails with a readable
-diff.  ``assert_same_as_gpu(program, expect_cuda=...)`` runs the program as
+diff. Numbers are compared bit for bit, unless a case names tensors whose
+numbers torch computes in an order it does not promise (``ulps=``, see
+``assert_close_ulps``).  ``assert_same_as_gpu(program, expect_cuda=...)`` runs the program as
 written on reftorch (simulated ``cuda:0``) and a cpu-rewritten copy on torch.
 Both take ``raises=`` (the exception class torch must end with; checked on
 torch first, so a broken case cannot pass by failing the same way twice).
@@ -43,6 +45,7 @@ import io
 import math
 import os
 import re
+import struct
 import sys
 import textwrap
 import warnings
@@ -56,6 +59,8 @@ __all__ = [
     "diff_traces",
     "assert_same",
     "assert_same_as_gpu",
+    "assert_close_ulps",
+    "ulp_distance",
     "to_cpu_program",
     "load_torch",
     "load_reftorch",
@@ -401,14 +406,96 @@ def _observe(ns, module, trace: Trace):
 # Comparing
 # --------------------------------------------------------------------------
 
+# struct's codes for a float dtype and the signed integer of the same width
+_FLOAT_FORMATS = {"torch.float16": ("e", "h"), "torch.float32": ("f", "i"), "torch.float64": ("d", "q")}
+
+
+def _ordinal(x: float, dtype: str) -> int:
+    """The position of ``x`` on the line of ``dtype``'s numbers: neighbours differ by 1.
+    -0.0 sits just below +0.0."""
+    as_float, as_int = _FLOAT_FORMATS[dtype]
+    bits = struct.unpack("<" + as_int, struct.pack("<" + as_float, x))[0]
+    return bits if bits >= 0 else -(bits & ~(-1 << (8 * struct.calcsize(as_int) - 1))) - 1
+
+
+def ulp_distance(a: float, b: float, dtype: str = "torch.float32") -> float:
+    """How many steps of ``dtype``'s representable numbers lie from ``a`` to ``b``:
+    0 for the same bits, 1 for neighbours; two NaNs are 0 apart, a NaN and a number infinitely."""
+    if math.isnan(a) or math.isnan(b):
+        return 0 if math.isnan(a) and math.isnan(b) else math.inf
+    return abs(_ordinal(a, dtype) - _ordinal(b, dtype))
+
+
+def _flat(values) -> list:
+    return [x for v in values for x in _flat(v)] if isinstance(values, list) else [values]
+
+
+def assert_close_ulps(actual, expected, *, ulps: int, dtype: str = "torch.float32", what: str = "values"):
+    """Fail unless ``actual`` and ``expected`` (numbers or nested lists of them, as
+    ``tolist()`` gives, or their ``repr`` strings, as a ``Trace`` holds) have the same
+    shape and each pair is at most ``ulps`` units in the last place of ``dtype`` apart.
+
+    Why a bound instead of equality: torch computes some results in ways it does
+    not promise. Its AVX2, AVX-512 and ARM kernels round ``a * b + c`` once (a
+    fused multiply-add) where its portable kernels round twice, and reductions
+    (batch sums, matrix products) add in an order that depends on the kernel
+    family and the thread count. So torch's own last bit changes from one CPU to
+    the next, and no reference can equal it everywhere. Use a bound only where
+    the inputs cannot be made exact (small multiples of powers of two make every
+    product and sum exact, in any order, fused or not), with the bound a test
+    shows is needed and enough (``tests/differential/test_diff_portable_rounding.py``).
+    """
+    flat_a, flat_e = _flat(actual), _flat(expected)
+    same_shape = isinstance(actual, list) == isinstance(expected, list) and len(flat_a) == len(flat_e)
+    if not same_shape:
+        raise AssertionError(f"{what}: {actual!r} and {expected!r} differ in shape")
+    far = []
+    for i, (a, e) in enumerate(zip(flat_a, flat_e)):
+        a, e = float(a), float(e)  # repr strings and "nan" read back exactly
+        if ulp_distance(a, e, dtype) > ulps:
+            far.append(f"element {i}: {a!r} is {ulp_distance(a, e, dtype)} ulps from {e!r}")
+    if far:
+        raise AssertionError(f"{what}: more than {ulps} ulps apart ({dtype}):\n    " + "\n    ".join(far))
+
+
+def _ulp_problems(name, expected: dict, actual: dict, ulps: int) -> list[str]:
+    """``values`` and ``grad.values`` of one tensor compared within ``ulps``; the rest exactly."""
+    problems = []
+    pairs = [("values", expected.get("values"), actual.get("values"), expected.get("dtype"))]
+    e_grad, a_grad = expected.get("grad"), actual.get("grad")
+    if isinstance(e_grad, dict) and isinstance(a_grad, dict):
+        pairs.append(("grad.values", e_grad["values"], a_grad["values"], e_grad["dtype"]))
+        if {k: v for k, v in e_grad.items() if k != "values"} != {k: v for k, v in a_grad.items() if k != "values"}:
+            problems.append(f"{name}.grad:\n    expected: {e_grad!r}\n      actual: {a_grad!r}")
+    elif e_grad != a_grad:
+        problems.append(f"{name}.grad:\n    expected: {e_grad!r}\n      actual: {a_grad!r}")
+    for field_name, e, a, dtype in pairs:
+        if dtype not in _FLOAT_FORMATS or isinstance(e, _Unobservable) or isinstance(a, _Unobservable):
+            if e != a:
+                problems.append(f"{name}.{field_name}:\n    expected: {e!r}\n      actual: {a!r}")
+            continue
+        try:
+            assert_close_ulps(a, e, ulps=ulps, dtype=dtype, what=f"{name}.{field_name}")
+        except AssertionError as error:
+            problems.append(str(error))
+    return problems
+
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def diff_traces(expected: Trace, actual: Trace, ignore_values: Iterable[str] = ()) -> list[str]:
-    """Human-readable list of differences (empty when the traces agree)."""
+def diff_traces(
+    expected: Trace, actual: Trace, ignore_values: Iterable[str] = (), ulps: dict[str, int] | None = None
+) -> list[str]:
+    """Human-readable list of differences (empty when the traces agree).
+
+    ``ulps`` maps fnmatch patterns of tensor names to a bound: those tensors'
+    values and gradients may be that many units in the last place apart
+    (``assert_close_ulps``); everything else about them must be equal.
+    """
     ignore_values = tuple(ignore_values)
+    ulps = dict(ulps or {})
     e_lab, a_lab = expected.module, actual.module
     out: list[str] = []
     if expected.stdout != actual.stdout:
@@ -451,8 +538,13 @@ def diff_traces(expected: Trace, actual: Trace, ignore_values: Iterable[str] = (
         if name not in actual.tensors:
             continue
         ef, af = expected.tensors[name], actual.tensors[name]
+        bound = next((n for pattern, n in ulps.items() if fnmatch.fnmatchcase(name, pattern)), None)
+        if bound is not None:
+            out += _ulp_problems(name, ef, af, bound)
         for key in ef:
             if key == "values" and _matches(name, ignore_values):
+                continue
+            if bound is not None and key in ("values", "grad"):
                 continue
             if ef[key] != af.get(key, "<missing>"):
                 out.append(
@@ -497,6 +589,7 @@ def assert_same(
     *,
     raises: str | None = None,
     ignore_values: Iterable[str] = (),
+    ulps: dict[str, int] | None = None,
     reference=None,
     candidate=None,
 ) -> Trace:
@@ -504,7 +597,10 @@ def assert_same(
 
     ``raises``: class name of the exception the program ends with on torch
     (None: it must run to the end; "*": anything, for generated programs).  ``ignore_values``: fnmatch patterns of tensor names whose values are not
-    compared (e.g. results of ``torch.empty``).  ``reference``/``candidate``
+    compared (e.g. results of ``torch.empty``).  ``ulps``: fnmatch patterns of
+    tensor names whose values and gradients may differ by that many units in
+    the last place (see ``assert_close_ulps``; such a program must not print
+    those numbers).  ``reference``/``candidate``
     override the two modules (used by the harness's own tests).
     Returns the reference trace.
     """
@@ -513,7 +609,7 @@ def assert_same(
     expected = run(program, ref_mod)
     _check_reference(program, expected, raises)
     actual = run(program, cand_mod)
-    diffs = diff_traces(expected, actual, ignore_values)
+    diffs = diff_traces(expected, actual, ignore_values, ulps)
     if diffs:
         _fail(program, diffs, f"{expected.module} and {actual.module} differ")
     return expected

@@ -31,7 +31,7 @@ Beyond the core
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
-  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_fma``, ``_inplace``,
+  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
   ``_convert``, ``_scalars``, ``_random``.

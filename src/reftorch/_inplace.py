@@ -19,9 +19,8 @@ import numpy as np
 
 from . import _messages, _shapes, _strides
 from ._dtype import _category, check_scalar
-from ._fma import add_scaled
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type, subtract_scaled,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type,
     sum_to_shape, values_of,
 )
 from ._tensor import Tensor
@@ -182,11 +181,11 @@ def _snapshot(t):
 
 
 def add_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, add_scaled, lambda: AddBackward0(self, other, alpha), alpha=alpha)
+    return _arith_inplace(self, other, np.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, subtract_scaled, lambda: SubBackward0(self, other, alpha), alpha=alpha)
+    return _arith_inplace(self, other, np.subtract, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul_(self, other):

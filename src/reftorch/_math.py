@@ -15,7 +15,6 @@ import numpy as np
 
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
-from ._fma import add_scaled
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -204,11 +203,13 @@ def binary_values(a, b, compute, dtype, alpha=None):
 
     For float16 that is float32, rounded to float16 when the result is
     stored; a number operand of mul or div (``h * 0.1``) joins in float32 as
-    it is. add and sub (``alpha`` given) call ``compute(x, y, alpha)`` for
-    ``x + alpha * y`` (sub's ``compute`` subtracts): for float16,
-    ``alpha * b`` is first rounded to float16 and then added with alpha 1, as
-    torch's kernels do; for float32 and float64, ``compute`` rounds once
-    (``_fma.add_scaled``). The in-place ops (``_inplace``) use the same rules.
+    it is. add and sub pass ``alpha`` and ``np.add``/``np.subtract``: the
+    formula torch documents, ``a + alpha * b``, as written: the product is
+    rounded to ``dtype``, then the sum. torch does not promise that: its AVX2,
+    AVX-512 and ARM kernels round the two once (a fused multiply-add), its
+    portable ones twice. Both agree when ``alpha * b`` is exact (``alpha=0.25``,
+    ``b=1.5``). Integers wrap around, as in C, ``alpha`` too. The in-place ops
+    (``_inplace``) use the same rules.
     """
     if alpha is not None:
         _check_alpha(alpha, dtype)
@@ -216,11 +217,10 @@ def binary_values(a, b, compute, dtype, alpha=None):
     with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
         if alpha is None:
             return compute(values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype)))
-        if compute_dtype(dtype) is not dtype:  # float16
-            x = values_of(a, dtype).astype(step)
-            y = (values_of(b, dtype) * alpha).astype(dtype._numpy_type).astype(step)
-            return compute(x, y, 1)
-        return compute(values_of(a, dtype), values_of(b, dtype), alpha)
+        x, y = values_of(a, dtype), values_of(b, dtype)
+        if alpha != 1:
+            y = y * np.asarray(alpha).astype(y.dtype)
+        return compute(x.astype(step), y.astype(step))
 
 
 def _check_alpha(alpha, dtype):
@@ -244,7 +244,7 @@ def _binary(a, b, compute, make_node, dtype=None, alpha=None):
 def add(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented  # Python then raises "unsupported operand type(s)"
-    return _binary(self, other, add_scaled, lambda: AddBackward0(self, other, alpha), alpha=alpha)
+    return _binary(self, other, np.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def _check_bool_subtraction(a, b):
@@ -259,16 +259,11 @@ def _check_bool_subtraction(a, b):
         )
 
 
-def subtract_scaled(x, y, alpha):
-    """``x - alpha * y``, rounded once (``_fma.add_scaled`` with ``-alpha``)."""
-    return add_scaled(x, y, -alpha)
-
-
 def sub(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented
     _check_bool_subtraction(self, other)
-    return _binary(self, other, subtract_scaled, lambda: SubBackward0(self, other, alpha), alpha=alpha)
+    return _binary(self, other, np.subtract, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul(self, other):

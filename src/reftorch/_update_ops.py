@@ -6,11 +6,16 @@ network and of Adam's first moment. ``lerp_`` writes into ``ema``'s storage
 and bumps its version counter, like every in-place op (see ``_inplace``);
 ``lerp`` returns a new tensor.
 
-torch rounds these with a fused multiply-add (``_fma``), and chooses the
-formula by the size of the weight, so both ends are hit exactly:
+torch chooses the formula by the size of the weight, so both ends are hit
+exactly (``lerp(a, b, 1)`` is ``b``, not ``a + 1 * (b - a)``):
 
     |w| <  0.5:  self + w * (end - self)
-    |w| >= 0.5:  end + (w - 1) * (end - self)
+    |w| >= 0.5:  end - (end - self) * (1 - w)
+
+reftorch computes them as written, each operation rounded. Some CPUs' kernels
+round the last multiply and add once (a fused multiply-add); torch promises
+neither, and the two agree whenever the products are exact (small multiples
+of powers of two, such as ``w = 0.25``).
 
 ``addcmul_(t1, t2, value=v)`` adds ``v * t1 * t2`` and ``addcdiv_(t1, t2,
 value=v)`` adds ``v * t1 / t2``: Adam's second moment and its step. reftorch
@@ -21,7 +26,6 @@ import numpy as np
 
 from . import _messages, _shapes, _strides
 from ._arguments import _type_name
-from ._fma import fma
 from ._inplace import _snapshot, write_inplace
 from ._math import _device_of, _grad_for, _result
 from ._tensor import Tensor
@@ -109,12 +113,10 @@ def _parse_lerp(op, args, kwargs):
 
 
 def _lerp_values(start, end, weight):
-    """The interpolated numbers, rounded once per element as torch's kernel does."""
-    dtype = start.dtype.type
+    """The interpolated numbers, by torch's two formulas (see the module docstring)."""
     w = np.asarray(weight, dtype=start.dtype)
     difference = end - start
-    small = np.abs(w) < 0.5
-    return np.where(small, fma(w, difference, start), fma(w - dtype(1), difference, end))
+    return np.where(np.abs(w) < 0.5, start + w * difference, end - difference * (1 - w))
 
 
 def _weight_values(weight):
@@ -164,17 +166,17 @@ def _no_backward(op):
 
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
-    """``self += value * tensor1 * tensor2`` in place (one rounding for the final add)."""
+    """``self += value * tensor1 * tensor2`` in place: same storage, version + 1."""
     def new_values():
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         dtype = self.dtype._numpy_type.type
-        return fma(dtype(value) * tensor1._elements(), tensor2._elements(), self._elements())
+        return self._elements() + dtype(value) * tensor1._elements() * tensor2._elements()
 
     return write_inplace(self, new_values, _no_backward("addcmul_"), tensor1, tensor2)
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
-    """``self += value * tensor1 / tensor2`` in place."""
+    """``self += value * tensor1 / tensor2`` in place: same storage, version + 1."""
     def new_values():
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         dtype = self.dtype._numpy_type.type

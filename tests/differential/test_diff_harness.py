@@ -12,12 +12,14 @@ from crosscheck.harness import (
     _unwrap_suffixes,
     _wrapping_problems,
     _gpu_stdout_to_cpu,
+    assert_close_ulps,
     assert_same,
     assert_same_as_gpu,
     diff_traces,
     import_reftorch,
     run,
     to_cpu_program,
+    ulp_distance,
 )
 
 PROGRAMS = [
@@ -182,6 +184,57 @@ def test_a_warning_that_names_the_librarys_own_line_is_detected():
         assert_same(program, candidate=_WarnsFromItsOwnCode())
     text = str(info.value)
     assert "warnings name other lines" in text and "['line 2']" in text and "inside the library" in text
+
+
+class _NudgedTorch(types.ModuleType):
+    """torch whose float32 tensors from ``torch.tensor`` are ``steps`` float32 numbers higher."""
+
+    def __init__(self, steps):
+        super().__init__("nudgedtorch")
+        self.steps = steps
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+    def tensor(self, data, **kwargs):
+        t = torch.tensor(data, **kwargs)
+        for _ in range(self.steps):
+            t = torch.nextafter(t, torch.full_like(t, float("inf")))
+        return t
+
+
+def test_ulp_distance_counts_the_representable_numbers_between_two_values():
+    one = torch.tensor(1.0)
+    above = torch.nextafter(one, torch.tensor(2.0)).item()
+    assert ulp_distance(1.0, 1.0) == 0
+    assert ulp_distance(1.0, above) == ulp_distance(above, 1.0) == 1
+    assert ulp_distance(1.0, 1.0 + 2.0 ** -52, "torch.float64") == 1  # the same two numbers are 0 float32 steps apart
+    assert ulp_distance(1.0, 1.0 + 2.0 ** -52) == 0
+    assert ulp_distance(0.0, -0.0) == 1  # the sign of zero counts
+    assert ulp_distance(-1.0, 1.0) == 2 * ulp_distance(0.0, 1.0) + 1
+    assert ulp_distance(float("nan"), float("nan")) == 0
+    assert ulp_distance(float("nan"), 1.0) == float("inf")
+
+
+def test_assert_close_ulps_passes_within_the_bound_and_names_each_element_beyond_it():
+    above = torch.nextafter(torch.tensor([1.0, 2.0]), torch.tensor(3.0)).tolist()
+    assert_close_ulps(above, [1.0, 2.0], ulps=1)
+    assert_close_ulps([["1.0", "nan"]], [[1.0, float("nan")]], ulps=0)  # a Trace's repr strings read back exactly
+    with pytest.raises(AssertionError, match="element 1: 2.000000238418579 is 1 ulps from 2.0"):
+        assert_close_ulps(above, [1.0, 2.0], ulps=0)
+    with pytest.raises(AssertionError, match="differ in shape"):
+        assert_close_ulps([1.0], [1.0, 2.0], ulps=4)
+
+
+def test_a_bounded_comparison_allows_its_ulps_and_no_more_and_still_compares_the_rest():
+    program = "a = torch.tensor([1.5, 2.0])\nb = a * 3"
+    assert_same(program, candidate=_NudgedTorch(1), ulps={"a": 1, "b": 4})
+    with pytest.raises(pytest.fail.Exception, match="a.values: more than 1 ulps"):
+        assert_same(program, candidate=_NudgedTorch(2), ulps={"a": 1, "b": 8})
+    with pytest.raises(pytest.fail.Exception, match="a.values"):
+        assert_same(program, candidate=_NudgedTorch(1), ulps={"b": 4})  # a itself is compared bit for bit
+    with pytest.raises(pytest.fail.Exception, match="a.dtype"):
+        assert_same(program, candidate=_Float64Torch(), ulps={"*": 100})  # the bound covers numbers only
 
 
 def test_the_same_module_passes_and_a_wrong_raises_expectation_is_reported():

@@ -19,10 +19,13 @@ shifted and scaled: ``(x - mean) / sqrt(var + eps) * weight + bias``.
 statistics are buffers, so they are in ``state_dict()`` but not in
 ``parameters()``, and an optimizer never touches them.
 
-The numbers are rounded as torch's CPU kernel rounds them where that is known
-(the output and the running statistics use fused multiply-adds); torch's
-own square root is not always correctly rounded, so the last bit of the
-result can differ from torch's for some inputs.
+The numbers follow torch's formulas as written, each operation rounded:
+``out = x * alpha + beta`` with ``alpha = invstd * weight`` and
+``beta = bias - mean * alpha``. Some CPUs' kernels round a multiply and an
+add once (a fused multiply-add), and torch's batch sums run in an order it
+does not promise, so the last bit of a result can differ from torch's unless
+the numbers are exact (small multiples of powers of two, a variance whose
+square root is exact).
 """
 
 import numpy as np
@@ -31,7 +34,6 @@ from .. import _messages
 from .._creation import tensor
 from .._factories import empty, ones, zeros
 from .._dtype import int64
-from .._fma import fma
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, any_requires_grad
@@ -95,18 +97,17 @@ def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, e
         var_sum = ((values - mean64.reshape(shape)) ** 2).sum(axis=axes)
         mean = mean64.astype(dtype)
         invstd = (1 / np.sqrt(var_sum / n + eps)).astype(dtype)
-        if running_mean is not None:
+        if running_mean is not None:  # torch accumulates the unbiased variance in float64
             m = dtype(momentum)
-            _write(running_mean, m * mean + dtype(1 - momentum) * running_mean._elements())
+            _write(running_mean, m * mean + (1 - m) * running_mean._elements())
             unbiased = var_sum.astype(dtype) / dtype(n - 1)
-            _write(running_var, fma(m, unbiased, dtype(1 - momentum) * running_var._elements()))
+            _write(running_var, m * unbiased.astype(np.float64) + (1 - m) * running_var._elements())
     else:
         mean = running_mean._elements().copy()
         invstd = dtype(1) / np.sqrt(running_var._elements() + dtype(eps))
-    # out = x * alpha + beta per channel, each rounded once, as torch's kernel does
     alpha = invstd * (weight._elements() if weight is not None else dtype(1))
-    beta = fma(-mean, alpha, bias._elements() if bias is not None else dtype(0))
-    out = Tensor._from_values(fma(x._elements(), alpha.reshape(shape), beta.reshape(shape)), x._dtype, x.device)
+    beta = (bias._elements() if bias is not None else dtype(0)) - mean * alpha
+    out = Tensor._from_values(x._elements() * alpha.reshape(shape) + beta.reshape(shape), x._dtype, x.device)
     if any_requires_grad(x, weight, bias):
         out._set_grad_fn(NativeBatchNormBackward0(x, weight, bias, mean, invstd, training))
     return out
