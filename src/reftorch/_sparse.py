@@ -38,11 +38,32 @@ from .autograd.grad_mode import is_grad_enabled
 from ._warn import warn
 
 
-class SparseCOO:
-    """What a sparse tensor holds where a strided tensor holds its storage.
+class SparseParts:
+    """Where a strided tensor holds its storage, a sparse one holds dense parts (``values``
+    among them): code written for strided tensors that reaches for a storage finds none."""
 
-    Two dense tensors and a flag. They are never changed: an in-place
-    operation on a sparse tensor gives it a new ``SparseCOO``.
+    __slots__ = ()
+    NO_STORAGE = _messages.SPARSE_NO_STORAGE
+
+    @property
+    def device(self):
+        return self.values.device
+
+    def nbytes(self):
+        return 0
+
+    def data_ptr(self):
+        raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
+
+    def typed(self, numpy_type):
+        raise NotImplementedError(self.NO_STORAGE)
+
+
+class SparseCOO(SparseParts):
+    """What a COO sparse tensor holds: two dense tensors and a flag.
+
+    They are never changed: an in-place operation on a sparse tensor gives it
+    a new ``SparseCOO``.
     """
 
     __slots__ = ("indices", "values", "coalesced")
@@ -51,20 +72,6 @@ class SparseCOO:
         self.indices = indices
         self.values = values
         self.coalesced = coalesced
-
-    @property
-    def device(self):
-        return self.values.device
-
-    # Code written for strided tensors that reaches for a storage finds none.
-    def nbytes(self):
-        return 0
-
-    def data_ptr(self):
-        raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
-
-    def typed(self, numpy_type):
-        raise NotImplementedError(_messages.SPARSE_NO_STORAGE)
 
 
 def is_sparse_tensor(t):

@@ -40,30 +40,16 @@ from .autograd.graph import any_requires_grad
 from .autograd.grad_mode import is_grad_enabled
 
 
-class SparseCSR:
-    """What a CSR tensor holds where a strided tensor holds its storage: three
-    dense tensors, never changed in place by reftorch."""
+class SparseCSR(_sparse.SparseParts):
+    """What a CSR tensor holds: three dense tensors, never changed in place by reftorch."""
 
     __slots__ = ("crow_indices", "col_indices", "values")
+    NO_STORAGE = _messages.SPARSE_CSR_NO_STORAGE
 
     def __init__(self, crow_indices, col_indices, values):
         self.crow_indices = crow_indices
         self.col_indices = col_indices
         self.values = values
-
-    @property
-    def device(self):
-        return self.values.device
-
-    # Code written for strided tensors that reaches for a storage finds none.
-    def nbytes(self):
-        return 0
-
-    def data_ptr(self):
-        raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
-
-    def typed(self, numpy_type):
-        raise NotImplementedError(_messages.SPARSE_CSR_NO_STORAGE)
 
 
 def is_sparse_csr_tensor(t):
