@@ -189,21 +189,27 @@ def _committed_version(path):
         return None
 
 
+def _release_name(path, nb, releases):
+    """The assignment of ``releases`` a notebook belongs to: by its file name, else (when ``nb`` is
+    given) by the cell ids only that release has; None when neither tells."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if stem in releases or nb is None:
+        return stem if stem in releases else None
+    loaded = {}
+    for a, candidate in releases.items():
+        try:
+            loaded[a] = nbformat.read(candidate, as_version=4)
+        except Exception:
+            continue
+    return match_by_ids(nb, loaded)
+
+
 def find_reference(path, nb, release=None, root=None):
     """``(reference notebook or None, how it was found)`` for the notebook ``nb`` at ``path``."""
     if release:
         return nbformat.read(release, as_version=4), "the release %s" % release
     releases = _release_notebooks(root)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    name = stem if stem in releases else None
-    if name is None:
-        loaded = {}
-        for a, candidate in releases.items():
-            try:
-                loaded[a] = nbformat.read(candidate, as_version=4)
-            except Exception:
-                continue
-        name = match_by_ids(nb, loaded)
+    name = _release_name(path, nb, releases)
     if name is None:
         return None, "no release of this notebook's assignment was found"
     candidate = releases[name]
@@ -408,19 +414,7 @@ def _assignment_of(path, reference_nb, release, root):
     """The assignment whose allowlist applies: the release's folder name."""
     if release:
         return os.path.basename(os.path.dirname(os.path.abspath(release)))
-    releases = _release_notebooks(root)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    if stem in releases:
-        return stem
-    if reference_nb is not None:
-        loaded = {}
-        for a, candidate in releases.items():
-            try:
-                loaded[a] = nbformat.read(candidate, as_version=4)
-            except Exception:
-                continue
-        return match_by_ids(reference_nb, loaded)
-    return None
+    return _release_name(path, reference_nb, _release_notebooks(root))
 
 
 def _rule_costs(nb, assignment):

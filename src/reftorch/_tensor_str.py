@@ -238,11 +238,8 @@ def _part_str(name, part, indent):
     return prefix + _tensor_str(part, indent + len(prefix)) + ")"
 
 
-def _sparse_str(self):
-    """A sparse COO tensor: its indices and values, one under the other, then
-    its size and nnz (always on a new line), dtype, layout and autograd state."""
-    prefix = "tensor("
-    indent = len(prefix)
+def _sparse_suffixes(self):
+    """What follows a sparse tensor's parts: device, size, nnz, dtype, layout, autograd state."""
     suffixes = []
     if self.device.type != "cpu":
         suffixes.append("device='" + str(self.device) + "'")
@@ -250,7 +247,15 @@ def _sparse_str(self):
     if str(self.dtype) not in (str(get_default_dtype()), "torch.int64", "torch.bool"):
         suffixes.append("dtype=" + str(self.dtype))
     suffixes.append("layout=" + str(self.layout))
-    suffixes += _autograd_suffix(self)
+    return suffixes + _autograd_suffix(self)
+
+
+def _sparse_str(self):
+    """A sparse COO tensor: its indices and values, one under the other, then
+    its size and nnz (always on a new line), dtype, layout and autograd state."""
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = _sparse_suffixes(self)
     tensor_str = (
         _part_str("indices", self._indices().detach(), indent)
         + ",\n" + " " * indent
@@ -265,14 +270,7 @@ def _sparse_csr_str(self):
     onto a new line as for COO)."""
     prefix = "tensor("
     indent = len(prefix)
-    suffixes = []
-    if self.device.type != "cpu":
-        suffixes.append("device='" + str(self.device) + "'")
-    suffixes += ["size=" + str(tuple(self.shape)), "nnz=" + str(self._nnz())]
-    if str(self.dtype) not in (str(get_default_dtype()), "torch.int64", "torch.bool"):
-        suffixes.append("dtype=" + str(self.dtype))
-    suffixes.append("layout=" + str(self.layout))
-    suffixes += _autograd_suffix(self)
+    suffixes = _sparse_suffixes(self)
     parts = (("crow_indices", self.crow_indices()), ("col_indices", self.col_indices()), ("values", self.values()))
     tensor_str = (",\n" + " " * indent).join(_part_str(name, part.detach(), indent) for name, part in parts)
     return _add_suffixes(prefix + tensor_str, suffixes, indent)
