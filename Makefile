@@ -43,7 +43,7 @@ torch-plan: | $(BIN)/python
 lab: $(STAMP)
 	@$(BIN)/python -m coursebook.lab --port=$(PORT)
 
-# Tests marked "alone" need the machine and a fresh process to themselves: they run after the rest.
+# Tests marked "alone" time something against a baseline: they run after the rest, by themselves.
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not alone"
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n 0 -m alone

@@ -106,7 +106,11 @@ def _private_folder(request):
     sandbox = request["sandbox"]
     uid = sandbox["uid"]
     name = os.path.basename(request["cwd"].rstrip("/")) or "notebook"
-    folder = os.path.join("/tmp", name if name not in ("home", "") else "notebook")
+    folder = base = os.path.join("/tmp", name if name not in ("home", "") else "notebook")
+    n = 1
+    while os.path.lexists(folder):  # a folder the sandbox made for a bound path (a course in /tmp/<name>)
+        n += 1
+        folder = "%s-%d" % (base, n)
     os.makedirs(folder, mode=0o700)
     os.makedirs(HOME, mode=0o700)
     inbox = os.path.join(sandbox["kernel_dir"], "notebooks")

@@ -29,11 +29,6 @@ from autograder.grading_kernels import GradingKernelManager
 from autograder.rebuild import MAX_SOURCE_CHARS, rebuild, reference_from_release
 from autograder.truncate import TruncateOutputs
 
-# In a full `make test` run this module's warm kernels once died before replying to kernel_info
-# when it ran late on an xdist worker, after other modules (it passes alone, and after each
-# module tried so far): until the cause is found it runs in its own process, after the rest.
-pytestmark = pytest.mark.alone
-
 PROBE = r'''
 import ctypes, json, os, threading
 libc = ctypes.CDLL(None, use_errno=True)
@@ -91,10 +86,10 @@ except RuntimeError as error:
 '''
 
 
-async def _run(code, warm, **limits):
+async def _run(code, warm, cwd=None, **limits):
     """Run ``code`` in a fresh sandboxed kernel: (printed text, kernel alive after, its cgroup folders)."""
     km = GradingKernelManager(warm=warm, **limits)
-    await km.start_kernel()
+    await km.start_kernel(**({"cwd": cwd} if cwd else {}))
     folders = km.provisioner.kernel.sandbox.cgroup_folders()
     kc = km.client()
     kc.start_channels()
@@ -125,8 +120,20 @@ async def _run(code, warm, **limits):
     return "".join(printed), alive, folders
 
 
-def run(code, warm=True, **limits):
-    return asyncio.run(_run(code, warm, **limits))
+def run(code, warm=True, cwd=None, **limits):
+    return asyncio.run(_run(code, warm, cwd, **limits))
+
+
+@pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
+def test_a_kernel_starts_when_its_folders_name_is_taken_in_the_sandbox(tmp_path, needs_sandbox, warm):
+    """The kernel's folder is /tmp/<name of the grader's folder>. A course cloned in /tmp/<name> has
+    that folder made by the sandbox for its bound paths: the kernel must start all the same."""
+    from autograder.grading_kernels import _kernel_folders_root
+
+    taken = tmp_path / os.path.basename(_kernel_folders_root())  # the sandbox makes /tmp/<that name>
+    taken.mkdir()
+    printed, alive, _ = run("import os\nprint(os.getcwd())", warm, cwd=str(taken))
+    assert alive and printed.strip().startswith("/tmp/" + taken.name + "-"), printed
 
 
 @pytest.fixture(scope="module")
