@@ -43,10 +43,8 @@ torch-plan: | $(BIN)/python
 lab: $(STAMP)
 	@$(BIN)/python -m coursebook.lab --port=$(PORT)
 
-# Tests marked "alone" time something against a baseline: they run after the rest, by themselves.
 test: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not alone"
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n 0 -m alone
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # The course as a static site: every chapter executed in _build/book/course (course/ is
 # only read), one page per chapter in _build/book/html. The last line printed is

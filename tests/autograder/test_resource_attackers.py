@@ -19,15 +19,16 @@ nbgrader, real sandboxed kernels (each in its control group) and two workers:
     count, 32 MiB per file up to 4 GiB; its kernel stops at the control
     group's limit (1 GiB here).
 
-The honest students keep their scores, the run ends within its deadline, and
-the honest kernels (each runs the same CPU-bound answer) take at most 20 %
-longer, on average, than in the baseline runs.  Without the control groups
+The honest students keep their scores and the run ends within its deadline.
+How much longer the honest kernels (each runs the same CPU-bound answer) take
+next to the attackers than in the baseline runs (the target: at most 20 %) is
+a figure, measured by ``tests/bench/bench_attackers.py`` (``make bench``) on a
+machine with nothing else to do, not by a timed test.  Without the control groups
 the same class failed here: the memfd hog held 4 GiB, and the honest kernels
 took 1.8 times as long.
 """
 
 import os
-import statistics
 import time
 
 import nbformat
@@ -36,10 +37,6 @@ import pytest
 from autograder.grade import autograde
 from autograder.truncate import TruncateOutputs
 from synthetic_course import FIXTURES, make_course, messages, scores, student_notebook, write_submission
-
-# it times honest kernels against a baseline: `make test` runs it by itself, after the rest,
-# so that the other worker's tests do not count as the attackers' load
-pytestmark = pytest.mark.alone
 
 KERNEL_MEMORY = 1 << 30
 CONFIG = {"Execute.timeout": 60, "GuardedExecute.notebook_timeout": 150,
@@ -94,17 +91,17 @@ def _course(root, students):
     return config
 
 
-def _honest_seconds(run):
+def honest_seconds(run):
     """Seconds each honest notebook's cells took (kernel start aside: a worker's first waits
     for its zygote to import torch)."""
     return {t["student"]: t["tests"] for t in run.timings if t.get("student") in HONEST_STUDENTS}
 
 
-@pytest.fixture(scope="module")
-def classes(tmp_path_factory, needs_sandbox):
+def grade_classes(baseline_root, attacked_root):
+    """The honest class graded before and after the same class with the attackers."""
     honest = {student: HONEST for student in HONEST_STUDENTS}
-    baseline = _course(str(tmp_path_factory.mktemp("baseline")), honest)
-    attacked = _course(str(tmp_path_factory.mktemp("attacked")), dict(honest, **ATTACKERS))
+    baseline = _course(baseline_root, honest)
+    attacked = _course(attacked_root, dict(honest, **ATTACKERS))
     # the baseline before and after the attacked run: the machine's own load drifts
     base_runs = [autograde(baseline, "fixture", workers=2, progress=False, shard_config=CONFIG)]
     started = time.monotonic()
@@ -114,6 +111,11 @@ def classes(tmp_path_factory, needs_sandbox):
     base_runs.append(autograde(baseline, "fixture", workers=2, progress=False, shard_config=CONFIG))
     return {"baseline": baseline, "attacked": attacked, "base_runs": base_runs,
             "attack_run": attack_run, "seconds": seconds}
+
+
+@pytest.fixture(scope="module")
+def classes(tmp_path_factory, needs_sandbox):
+    return grade_classes(str(tmp_path_factory.mktemp("baseline")), str(tmp_path_factory.mktemp("attacked")))
 
 
 def _total(config, student):
@@ -142,17 +144,6 @@ def test_honest_students_get_full_marks_with_and_without_attackers(classes):
     for key in ("baseline", "attacked"):
         for student in HONEST_STUDENTS:
             assert _total(classes[key], student) == 5, (key, student)
-
-
-def test_honest_kernels_are_at_most_20_percent_slower_next_to_the_attackers(classes):
-    before, after = (_honest_seconds(run) for run in classes["base_runs"])
-    attacked = _honest_seconds(classes["attack_run"])
-    assert sorted(before) == sorted(after) == sorted(attacked) == HONEST_STUDENTS
-    base = list(before.values()) + list(after.values())
-    ratio = statistics.mean(attacked.values()) / statistics.mean(base)
-    print("honest kernels, seconds each: baseline %s, with attackers %s: x%.2f"
-          % (sorted(round(s, 2) for s in base), sorted(round(s, 2) for s in attacked.values()), ratio))
-    assert ratio <= 1.2, "one student's load slowed the others' grading by %.0f %%" % (100 * ratio - 100)
 
 
 def test_a_notebook_over_the_size_cap_scores_0_with_a_note_and_is_not_analysed(classes):
