@@ -130,6 +130,19 @@ torch.sparse_coo_tensor(i, v, [2, 0])
 """))
 
 
+def printed_in_fresh_processes(program):
+    """What ``program`` prints on torch and on reftorch, each in a new Python process (for what a
+    process does once, such as a warning given on the first call only)."""
+    outputs = []
+    for module in ("torch", "reftorch"):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
+        done = subprocess.run([sys.executable, "-c", f"import {module} as torch\n" + program],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    return outputs
+
+
 def test_the_invariant_warning_comes_once_per_process():
     program = """
 import warnings
@@ -146,13 +159,7 @@ with warnings.catch_warnings(record=True) as caught:
     torch.zeros(2).to_sparse()
     print("later calls:", len(caught))
 """
-    outputs = []
-    for module in ("torch", "reftorch"):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
-        done = subprocess.run([sys.executable, "-c", f"import {module} as torch\n" + program],
-                              capture_output=True, text=True, env=env, timeout=120)
-        assert done.returncode == 0, done.stderr
-        outputs.append(done.stdout)
+    outputs = printed_in_fresh_processes(program)
     assert "first call: [('UserWarning', 'Sparse invariant checks" in outputs[0]
     assert outputs[1] == outputs[0]
 

@@ -1,17 +1,12 @@
 """Sparse CSR tensors: to_sparse_csr, what they hold, their copies and their printing."""
 
-import os
-import subprocess
-import sys
 import textwrap
 import warnings
-from pathlib import Path
 
 import pytest
 
 from crosscheck.harness import assert_same, load_reftorch, load_torch
-
-REPO = Path(__file__).resolve().parents[2]
+from test_diff_sparse import printed_in_fresh_processes
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -50,13 +45,7 @@ with warnings.catch_warnings(record=True) as caught:
     torch.zeros(3, 1).to_sparse_csr()
     print("later calls:", len(caught))
 """
-    outputs = []
-    for module in ("torch", "reftorch"):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
-        done = subprocess.run([sys.executable, "-c", f"import {module} as torch\n" + program],
-                              capture_output=True, text=True, env=env, timeout=120)
-        assert done.returncode == 0, done.stderr
-        outputs.append(done.stdout)
+    outputs = printed_in_fresh_processes(program)
     assert "first call: [('UserWarning', 'Sparse CSR tensor support is in beta" in outputs[0]
     assert outputs[1] == outputs[0]
 
