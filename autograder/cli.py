@@ -17,11 +17,18 @@ A term, in order (autograder/README.md shows each step):
   roster    CSV                     import the class list (id,first_name,last_name,email)
   generate  [A ...] [--force]       solutions/ -> exercises/, tests into the gradebook
   collect   FOLDER                  an inbox of zips or folders, one per student
+  collect   --exchange [DIR]        or: the newest submissions in nbgrader's exchange (a hub)
   autograde [A ...]                 grade everyone who submitted (parallel, sandboxed)
   feedback  [A ...]                 an HTML page per graded submission, no hidden tests
   export    [--wide] [--tests]      grades as CSV (default: STATE/grades.csv)
   report    [A ...]                 per-assignment and per-test summary, charts
   lab                               JupyterLab with formgrader: browse, grade by hand
+
+On a JupyterHub (autograder/README.md, "A class on a hub"):
+
+  hub                               a demo hub on loopback: an instructor, three students
+  release   [A ...]                 assignments to nbgrader's exchange
+  return    [A ...]                 feedback pages to the exchange
   check     NOTEBOOK                the learner's self-check (no gradebook needed); sandboxed
                                     when run as root with bubblewrap, and without a sandbox
                                     it refuses a notebook that is not the caller's own
@@ -58,6 +65,11 @@ def cmd_generate(args):
 def cmd_collect(args):
     from .collect import collect
 
+    if args.exchange is not None:
+        from .hub.commands import cmd_collect_exchange
+        return cmd_collect_exchange(args, _config(args))
+    if args.folder is None:
+        raise CourseError("collect needs a FOLDER (an inbox), or --exchange")
     report = collect(_config(args), args.folder, args.assignment, roster=args.roster,
                      manifest=args.manifest, pick=args.pick, ask=_ask_on_terminal)
     for line in report.lines():
@@ -192,7 +204,10 @@ def build_parser():
                    help="overwrite an exercise notebook even if it was edited since generate wrote it")
 
     p = command("collect", "bring in a folder of zips or folders, one per student", cmd_collect)
-    p.add_argument("folder")
+    p.add_argument("folder", nargs="?")
+    p.add_argument("--exchange", nargs="?", const="", default=None, metavar="DIR",
+                   help="collect from nbgrader's exchange instead (default DIR: $AUTOGRADER_EXCHANGE, "
+                        "else /srv/nbgrader/exchange): each student's newest submission")
     p.add_argument("--assignment", help="the assignment these submissions are for")
     p.add_argument("--roster", help="CSV id,first_name,last_name,email (default: the imported roster)")
     p.add_argument("--manifest", help="CSV file,student,timestamp from the LMS: submission times")
@@ -232,6 +247,9 @@ def build_parser():
     p = command("lab", "JupyterLab for the instructor, with formgrader on the course", cmd_lab)
     p.add_argument("--port", type=int, default=8889)
     p.add_argument("--browser", action="store_true", help="open a browser")
+
+    from .hub.commands import register
+    register(command, lambda function: lambda args: function(args, _config(args)))
 
     p = command("check", "self-check one notebook (for learners)", cmd_check)
     p.add_argument("notebook")

@@ -125,7 +125,7 @@ c.HTMLExporter.template_file = os.path.join(HERE, "templates", "formgrader", "fo
 c.FeedbackExporter.template_file = "index.html.j2"
 # nbgrader's exchange (only used with `nbgrader release_assignment`/`collect` on a
 # shared JupyterHub): kept inside the course, git-ignored.
-c.Exchange.root = os.path.join(STATE, "exchange")
+c.Exchange.root = os.environ.get("AUTOGRADER_EXCHANGE") or os.path.join(STATE, "exchange")
 
 # The term's own settings (due dates, a different late penalty...): a configuration file
 # of the same kind in the course-state folder, read last, so it overrides this one.

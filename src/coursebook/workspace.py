@@ -104,9 +104,13 @@ def sync(repo: Path = REPO, workspace: Path | None = None) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coursebook.workspace", description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, default=REPO, help="the course's repository (default: this one)")
+    parser.add_argument("--workspace", type=Path, default=None,
+                        help="the learner's copy (default: REPO/workspace; on a hub, the home folder)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing")
     args = parser.parse_args(argv)
-    for line in sync(args.repo):
-        print(line)
+    for line in sync(args.repo, args.workspace):
+        if not args.quiet:
+            print(line)
     return 0
 
 

@@ -1,0 +1,107 @@
+"""The hub's commands of ``python -m autograder``: ``hub``, ``release``, ``collect --exchange``, ``return``."""
+
+import os
+import signal
+import sys
+import time
+
+DEMO_INSTRUCTOR = "tc-instructor"
+DEMO_STUDENTS = ["tc-student1", "tc-student2", "tc-student3"]
+DEFAULT_BASE = "/srv/tensor-copies-hub"
+
+
+def _people(args):
+    from .users import People
+
+    return People(instructors=[args.instructor], students=list(args.students))
+
+
+def cmd_hub(args, config):
+    from . import server, users
+    from .exchange import exchange_root
+
+    people = _people(args)
+    if args.remove_users:
+        left = users.remove(people)
+        print("removed %s" % ", ".join(people.everyone() + [people.grader]))
+        for line in left:
+            print("not removed: %s" % line, file=sys.stderr)
+        return 1 if left else 0
+    exchange = exchange_root(args.exchange)
+    passwords = server.prepare(config, people, args.dir, exchange)
+    settings = server.hub_settings(config, people, args.dir, exchange,
+                                   ports={"port": args.port} if args.port else None)
+    process = server.start(settings)
+    print("The course's hub runs (pid %d); log: %s" % (process.pid,
+                                                       os.path.join(settings["hub_dir"], "jupyterhub.log")))
+    for name in people.everyone():
+        role = "instructor" if name in people.instructors else "student"
+        print("%-10s %-14s password %-18s %s" % (role, name, passwords[name], server.login_url(settings, name)))
+    print("formgrader (instructors only): http://%s:%d/services/formgrader/"
+          % (settings["ip"], settings["port"]))
+    print("Ctrl+C stops the hub; `python -m autograder hub --remove-users` removes the users.", flush=True)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill` stops the hub too
+    try:
+        while process.poll() is None:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        pass
+    server.stop(process, hub_dir=settings["hub_dir"])
+    return 0
+
+
+def cmd_release(args, config):
+    from ..course import source_assignments
+    from .exchange import exchange_root, release
+
+    for line in release(config, args.assignments or source_assignments(config), exchange_root(args.exchange)):
+        print(line)
+    return 0
+
+
+def cmd_collect_exchange(args, config):
+    from .exchange import collect_exchange, exchange_root
+
+    assignments = [args.assignment] if args.assignment else None
+    report = collect_exchange(config, exchange_root(args.exchange), assignments)
+    for line in report.lines():
+        print(line)
+    return 1 if report.rejected else 0
+
+
+def cmd_return(args, config):
+    from .exchange import exchange_root, return_feedback
+
+    lines, missing = return_feedback(config, exchange_root(args.exchange), args.assignments or None)
+    for line in lines + missing:
+        print(line)
+    print("returned %d feedback page(s)" % len(lines))
+    return 0
+
+
+def register(command, run):
+    """Add the hub's commands to the parser; ``command(name, summary, function)`` adds one and
+    ``run(function)`` wraps a ``function(args, config)``."""
+    p = command("hub", "a demo JupyterHub for a class on loopback: an instructor, three students",
+                run(cmd_hub))
+    p.add_argument("--dir", default=DEFAULT_BASE,
+                   help="the hub's folder: database, chapters (default: %s)" % DEFAULT_BASE)
+    p.add_argument("--exchange", help="nbgrader's exchange (default: $AUTOGRADER_EXCHANGE, else "
+                                      "/srv/nbgrader/exchange)")
+    p.add_argument("--port", type=int, help="the hub's port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--instructor", default=DEMO_INSTRUCTOR)
+    p.add_argument("--students", nargs="+", default=DEMO_STUDENTS)
+    p.add_argument("--remove-users", action="store_true",
+                   help="remove the demo's Unix users and their homes, and stop")
+
+    p = command("release", "release assignments to nbgrader's exchange (students fetch them)",
+                run(cmd_release))
+    p.add_argument("assignments", nargs="*")
+    p.add_argument("--exchange", help="nbgrader's exchange (default: $AUTOGRADER_EXCHANGE, else "
+                                      "/srv/nbgrader/exchange)")
+
+    p = command("return", "return feedback pages to the exchange (students fetch them)",
+                run(cmd_return))
+    p.add_argument("assignments", nargs="*")
+    p.add_argument("--exchange", help="nbgrader's exchange (default: $AUTOGRADER_EXCHANGE, else "
+                                      "/srv/nbgrader/exchange)")

@@ -1,0 +1,138 @@
+"""JupyterHub configuration for a class on this course (``jupyterhub -f autograder/hub/jupyterhub_config.py``).
+
+Every site-specific value comes from one JSON file of settings, named by the
+environment variable ``AUTOGRADER_HUB_SETTINGS`` (``python -m autograder hub``
+writes it; :func:`autograder.hub.server.hub_settings` documents each key).  The parts:
+
+* **JupyterHub 6** on ``ip:port``, its database and cookie secret in
+  ``hub_dir`` (root only), so a restart keeps users, groups and tokens;
+* **configurable-http-proxy** (npm), started by the hub, its API on loopback;
+* **PAM**: people log in with their Unix password; only members of the
+  students' and instructors' groups are allowed.  ``authenticator: "lti13"``
+  switches to an LMS's LTI 1.3 launch through ``jupyterhub-ltiauthenticator``
+  instead (``pip install jupyterhub-ltiauthenticator``; the keys named in the
+  README; not tested here);
+* **LocalProcessSpawner**: each person's server runs under their own Unix
+  user, in their ``0700`` home.  It starts with ``coursebook.workspace``
+  bringing the chapters into ``~/course`` (new chapters copied, unchanged ones
+  updated, the learner's edited ones kept with the new version beside them),
+  and sees the course's student configuration (``student_config/``): nbgrader's
+  exchange and course id, the checked submit, and nbgrader's instructor
+  interface switched off (formgrader, create-assignment, courses, validate);
+* **formgrader** as a hub service run by the grader account on the course
+  root, reachable only by the instructors' group (a role with
+  ``access:services!service=formgrader``).
+"""
+
+import grp
+import json
+import os
+
+with open(os.environ["AUTOGRADER_HUB_SETTINGS"], encoding="utf-8") as _f:
+    S = json.load(_f)
+
+c = get_config()  # noqa: F821  (provided by traitlets when JupyterHub loads this file)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.dirname(HERE)
+BIN = os.path.dirname(S["python"])
+
+# -- the hub, its proxy and its database ----------------------------------------------------
+c.JupyterHub.ip = S["ip"]
+c.JupyterHub.port = S["port"]
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = S["hub_port"]
+c.JupyterHub.db_url = "sqlite:///" + os.path.join(S["hub_dir"], "jupyterhub.sqlite")
+c.JupyterHub.cookie_secret_file = os.path.join(S["hub_dir"], "jupyterhub_cookie_secret")
+c.JupyterHub.pid_file = os.path.join(S["hub_dir"], "jupyterhub.pid")
+c.ConfigurableHTTPProxy.command = [S["proxy"]]
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:%d" % S["proxy_api_port"]
+c.ConfigurableHTTPProxy.pid_file = os.path.join(S["hub_dir"], "proxy.pid")
+c.JupyterHub.log_level = S.get("log_level", "INFO")
+if S.get("ssl_cert"):  # a real deployment: TLS on the public port (see the README)
+    c.JupyterHub.ssl_cert = S["ssl_cert"]
+    c.JupyterHub.ssl_key = S["ssl_key"]
+
+# -- who may log in ------------------------------------------------------------------------
+if S.get("authenticator", "pam") == "lti13":
+    # An LMS's LTI 1.3 launch (Canvas, Moodle, ...); the issuer and URLs come from the LMS's
+    # tool registration. Users are then named by the LMS, and still need Unix accounts of the
+    # same names for LocalProcessSpawner (or another spawner: see the README).
+    c.JupyterHub.authenticator_class = "ltiauthenticator.lti13.auth.LTI13Authenticator"
+    c.LTI13Authenticator.issuer = S["lti13"]["issuer"]
+    c.LTI13Authenticator.authorize_url = S["lti13"]["authorize_url"]
+    c.LTI13Authenticator.jwks_endpoint = S["lti13"]["jwks_endpoint"]
+    c.LTI13Authenticator.client_id = S["lti13"]["client_id"]
+    c.LTI13Authenticator.username_key = S["lti13"].get("username_key", "email")
+    c.Authenticator.allow_all = True
+else:
+    c.JupyterHub.authenticator_class = "pam"
+    c.PAMAuthenticator.allowed_groups = {S["students_group"], S["instructors_group"]}
+    c.PAMAuthenticator.admin_groups = set()
+    c.PAMAuthenticator.open_sessions = False
+
+
+def _members(group):
+    try:
+        return sorted(grp.getgrnam(group).gr_mem)
+    except KeyError:
+        return []
+
+
+# The hub's own groups mirror the Unix ones (read when the hub starts).
+c.JupyterHub.load_groups = {
+    S["instructors_group"]: {"users": _members(S["instructors_group"])},
+    S["students_group"]: {"users": _members(S["students_group"])},
+}
+
+# -- each person's server --------------------------------------------------------------------
+c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
+c.Spawner.default_url = "/lab"
+c.Spawner.notebook_dir = "~"
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+c.Spawner.environment = {
+    "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
+    "JUPYTER_CONFIG_PATH": os.path.join(HERE, "student_config"),
+    "AUTOGRADER_HUB_EXCHANGE": S["exchange"],
+    "AUTOGRADER_HUB_COURSE_ID": S["course_id"],
+}
+# First the chapters into ~/course (coursebook.workspace, as `make lab` does for the
+# learner's own copy), then the single-user server with the arguments the hub gives.
+c.Spawner.cmd = ["/bin/sh", "-c",
+                 '"%s" -m coursebook.workspace --repo "%s" --workspace "$HOME/course" --quiet; '
+                 'exec "%s" -m jupyterhub.singleuser "$@"' % (S["python"], S["chapters"], S["python"]),
+                 "singleuser"]
+
+# -- formgrader, for the instructors' group only ----------------------------------------------
+_formgrader_env = {
+    "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
+    "JUPYTER_CONFIG_PATH": PACKAGE,  # autograder/nbgrader_config.py, as `python -m autograder lab`
+    "AUTOGRADER_ROOT": S["course_root"],
+    "AUTOGRADER_STATE": S["state"],
+    "AUTOGRADER_EXCHANGE": S["exchange"],
+    "HOME": S["grader_home"],
+}
+c.JupyterHub.services = [{
+    "name": "formgrader",
+    "url": "http://127.0.0.1:%d" % S["formgrader_port"],
+    "command": [S["python"], "-m", "jupyterhub.singleuser",
+                "--ServerApp.root_dir=" + S["course_root"],
+                "--ServerApp.default_url=/formgrader",
+                "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True"],
+    "user": S["grader"],
+    "cwd": S["course_root"],
+    "environment": _formgrader_env,
+    "oauth_no_confirm": True,
+    "display": True,
+}]
+c.JupyterHub.load_roles = [
+    {"name": "formgrader-for-instructors",
+     "description": "the instructors' group reaches the formgrader service",
+     "scopes": ["access:services!service=formgrader"],
+     "groups": [S["instructors_group"]]},
+    {"name": "formgrader-service",
+     "description": "what the formgrader service may ask the hub: who is logged in",
+     "scopes": ["read:users:name", "read:groups:name"],
+     "services": ["formgrader"]},
+]
