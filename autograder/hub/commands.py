@@ -36,7 +36,8 @@ def cmd_hub(args, config):
                                                        os.path.join(settings["hub_dir"], "jupyterhub.log")))
     for name in people.everyone():
         role = "instructor" if name in people.instructors else "student"
-        print("%-10s %-14s password %-18s %s" % (role, name, passwords[name], server.login_url(settings, name)))
+        print("%-10s %-14s password %-18s %s" % (role, name, passwords[name] or "(unchanged)",
+                                                 server.login_url(settings, name)))
     print("formgrader (instructors only): http://%s:%d/services/formgrader/"
           % (settings["ip"], settings["port"]))
     print("Ctrl+C stops the hub; `python -m autograder hub --remove-users` removes the users.", flush=True)

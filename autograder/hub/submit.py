@@ -12,6 +12,10 @@ folder and refuses, with a message the assignment list shows the student:
 This runs in the student's own server, with the student's rights, so it is a
 courtesy, not the guard: the instructor's ``collect --exchange`` applies the
 same intake rules again (:mod:`autograder.hub.exchange`).
+
+Once handed in, the submission's folder in the exchange is made the
+student's alone (``0700``; nbgrader leaves it ``0777`` with ``0644`` files,
+hidden only by its name): the course's collect reads it as root.
 """
 
 import json
@@ -76,3 +80,13 @@ class CheckedSubmit(ExchangeSubmit):
             self.fail("Not submitted: %s. Nothing was handed in; fix this and submit again."
                       % "; ".join(found))
         super().copy_files()
+        # nbgrader leaves the submission readable by anyone who knows its folder's name
+        # (files 0644 in a 0777 folder); the course's collect runs as root, so the student's
+        # own rights are enough: nobody else reads or changes it.
+        submitted = os.path.join(self.inbound_path, self.assignment_filename)
+        for here, dirs, files in os.walk(submitted):
+            for name in files:
+                os.chmod(os.path.join(here, name), 0o600)
+            for name in dirs:
+                os.chmod(os.path.join(here, name), 0o700)
+        os.chmod(submitted, 0o700)

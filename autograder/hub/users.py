@@ -48,7 +48,9 @@ def _group(name):
 
 
 def _user(name, groups=(), password=None):
-    if not exists(name):
+    """Create ``name`` (or add it to ``groups``); set ``password`` if given. Returns whether it was new."""
+    new = not exists(name)
+    if new:
         command = ["useradd", "--create-home", "--shell", "/bin/bash", "--user-group"]
         if groups:
             command += ["--groups", ",".join(groups)]
@@ -58,12 +60,15 @@ def _user(name, groups=(), password=None):
     os.chmod(pwd.getpwnam(name).pw_dir, 0o700)  # whatever HOME_MODE says: nobody else reads it
     if password is not None:
         subprocess.run(["chpasswd"], input="%s:%s\n" % (name, password), text=True, check=True)
+    return new
 
 
 def create(people, passwords=None):
     """Create the groups and users (idempotent); returns ``{user: password}`` for those who log in.
 
-    ``passwords`` may give some; the others get a random one.  The grader
+    ``passwords`` may give some; a new user without one gets a random one; a
+    user who already exists keeps theirs (``None`` in the result), so setting
+    up again, after a restart say, changes nobody's password.  The grader
     account gets no password (nobody logs in as it; the hub starts formgrader
     under it).
     """
@@ -71,13 +76,14 @@ def create(people, passwords=None):
     _group(people.students_group)
     _group(people.instructors_group)
     _user(people.grader)
-    for name in people.instructors:
-        passwords.setdefault(name, secrets.token_urlsafe(12))
-        _user(name, [people.instructors_group], passwords[name])
-    for name in people.students:
-        passwords.setdefault(name, secrets.token_urlsafe(12))
-        _user(name, [people.students_group], passwords[name])
-    return {name: passwords[name] for name in people.everyone()}
+    made = {}
+    for name in people.everyone():
+        group = people.instructors_group if name in people.instructors else people.students_group
+        if name not in passwords and not exists(name):
+            passwords[name] = secrets.token_urlsafe(12)
+        _user(name, [group], passwords.get(name))
+        made[name] = passwords.get(name)
+    return made
 
 
 def remove(people):

@@ -1,0 +1,181 @@
+"""A class on a real hub: the course copied, real Unix users, JupyterHub on free loopback ports.
+
+``hub_class`` (one per test session) copies the repository as git sees it into
+a fresh folder (the course root: its ``solutions/`` and state folder become
+the grader account's), then runs the hub's walk-through in
+autograder/README.md ("A class on a hub"): its ``shell`` blocks, with
+``python`` meaning this Python and the folders the first block names replaced
+by temporary ones.  The block starting the hub runs in the background; the
+people's names and passwords are read from what it prints.
+
+Cleanup, even after a failure: the hub stopped by its pid (it stops the
+servers it started and its proxy), any process left of the class's users
+killed by pid, the users and their homes removed (``hub --remove-users``),
+the folders deleted.
+"""
+
+import os
+import pwd
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+README = os.path.join(REPO, "autograder", "README.md")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+COURSE = "tensor-copies"
+# configurable-http-proxy as `npm install --prefix .hub` puts it in this repository (the copy has none)
+LOCAL_PROXY_BIN = os.path.join(REPO, ".hub", "node_modules", ".bin")
+
+
+def hub_blocks():
+    """The ``shell`` blocks of the README's "A class on a hub" section, in order."""
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## A class on a hub", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^```shell\n(.*?)^```", section, flags=re.S | re.M)
+
+
+def fresh_copy(target):
+    listed = subprocess.run(["git", "-C", REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout
+    for name in sorted(set(filter(None, listed.decode().split("\0")))):
+        source = os.path.join(REPO, name)
+        if os.path.isfile(source):
+            os.makedirs(os.path.dirname(os.path.join(target, name)), exist_ok=True)
+            shutil.copy2(source, os.path.join(target, name))
+    git = ["git", "-C", target, "-c", "user.name=term", "-c", "user.email=term@example.org"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "the course"], check=True)
+
+
+class Class:
+    """The running class: folders, the hub's process, the people and their passwords."""
+
+    def __init__(self, base):
+        self.base = base
+        self.root = os.path.join(base, "course")
+        self.env = {k: v for k, v in os.environ.items() if k not in ("AUTOGRADER_STATE", "AUTOGRADER_ROOT")}
+        self.env.update(AUTOGRADER_EXCHANGE=os.path.join(base, "exchange"), HUB=os.path.join(base, "hub"),
+                        PATH=os.pathsep.join([LOCAL_PROXY_BIN, "/usr/sbin:/usr/bin:/sbin:/bin"]),
+                        PYTHONPATH=os.path.join(self.root, "src") + os.pathsep + self.root)
+        self.process = None
+        self.people = {}   # name -> password
+        self.roles = {}    # name -> "instructor" | "student"
+        self.url = None
+        self.runs = []
+
+    @property
+    def exchange(self):
+        return self.env["AUTOGRADER_EXCHANGE"]
+
+    @property
+    def state(self):
+        return os.path.join(self.root, "autograder", "state")
+
+    def script(self, block):
+        return 'set -e\npython() { "%s" "$@"; }\n%s' % (sys.executable, block)
+
+    def run(self, block, **env):
+        done = subprocess.run(["bash", "-c", self.script(block)], cwd=self.root, env=dict(self.env, **env),
+                              capture_output=True, text=True, timeout=1200)
+        self.runs.append((block, done))
+        assert done.returncode == 0, "%s\n--- stdout:\n%s\n--- stderr:\n%s" % (
+            block, done.stdout[-4000:], done.stderr[-4000:])
+        return done.stdout
+
+    def start(self, block):
+        """Run the README's hub-starting block in the background; read who may log in."""
+        self.process = subprocess.Popen(["bash", "-c", self.script(block)], cwd=self.root, env=self.env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        start_new_session=True)
+        lines = []
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                said = "".join(lines)
+                log = re.search(r"its log: (\S+)", said)
+                if log and os.path.exists(log.group(1)):
+                    with open(log.group(1)) as f:
+                        said += "\n--- the hub's log, last lines:\n" + "".join(
+                            l for l in f.readlines() if "ConfigProxy" not in l)[-6000:]
+                raise AssertionError("the hub command ended:\n" + said)
+            lines.append(line)
+            found = re.match(r"(instructor|student)\s+(\S+)\s+password (\S+)\s+(http://\S+)", line)
+            if found:
+                role, name, password, url = found.groups()
+                if password != "(unchanged)" or name not in self.people:
+                    self.people[name] = password
+                self.roles[name] = role
+                self.url = url.split("/hub/")[0]
+            if line.startswith("Ctrl+C"):
+                return "".join(lines)
+        raise AssertionError("the hub did not start in 300 s:\n" + "".join(lines))
+
+    def stop(self):
+        """Stop the hub command by its pid (it stops the hub, which stops servers and proxy)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)  # the group this fixture started: bash and the command
+            try:
+                self.process.wait(90)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def students(self):
+        return sorted(n for n, role in self.roles.items() if role == "student")
+
+    def instructor(self):
+        return next(n for n, role in self.roles.items() if role == "instructor")
+
+
+def kill_processes_of(names):
+    """Kill, by pid, every process still running as one of ``names`` (the class's own users)."""
+    uids = set()
+    for name in names:
+        try:
+            uids.add(pwd.getpwnam(name).pw_uid)
+        except KeyError:
+            pass
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat("/proc/" + pid).st_uid in uids:
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+
+
+@pytest.fixture(scope="session")
+def hub_class(needs_sandbox):
+    if not (shutil.which("configurable-http-proxy") or os.path.exists(
+            os.path.join(REPO, ".hub", "node_modules", ".bin", "configurable-http-proxy"))):
+        if os.environ.get("CI") == "true":
+            pytest.fail("the hub tests must run in CI, but configurable-http-proxy is not installed")
+        pytest.skip("hub test skipped: configurable-http-proxy is not installed "
+                    "(npm install --prefix .hub configurable-http-proxy@5)")
+    base = tempfile.mkdtemp(prefix="hub-class-")
+    os.chmod(base, 0o755)
+    fresh_copy(os.path.join(base, "course"))
+    course = Class(base)
+    blocks = hub_blocks()
+    course.blocks = blocks
+    remove = [sys.executable, "-m", "autograder", "hub", "--remove-users"]
+    try:
+        subprocess.run(remove, cwd=course.root, env=course.env, capture_output=True)  # left by a crashed run
+        course.start(blocks[1])
+        yield course
+    finally:
+        course.stop()
+        names = list(course.people) + ["grader"]
+        kill_processes_of(names)
+        subprocess.run(remove, cwd=course.root, env=course.env, capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
