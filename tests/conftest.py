@@ -35,6 +35,7 @@ CHROMIUM = "/usr/bin/chromium"
 # runs whole, on one worker (its module or session fixtures are set up once).
 #   exercises   the mutant bank, graded once per session for every test of tests/exercises/
 #   course      the chapters, executed once per session for every test of tests/course/
+#   hub         one real JupyterHub with the same Unix users for every test of tests/hub/
 #   any other module is a group of its own.
 # Groups are handed out in the order below (`--no-loadscope-reorder`): the longest
 # first, so that the two workers end at about the same time.  Two gradings may run
@@ -42,7 +43,7 @@ CHROMIUM = "/usr/bin/chromium"
 # grader has ended (tests/autograder/hostile.py).
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
-    "exercises", "course", "tests/book/test_book_site.py",
+    "exercises", "course", "hub", "tests/book/test_book_site.py",
     "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
     "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
     "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",
@@ -53,7 +54,7 @@ LONGEST_FIRST = [
 
 def _group(item) -> str:
     folder = pathlib.Path(str(item.fspath)).parent.name
-    if folder in ("exercises", "course"):
+    if folder in ("exercises", "course", "hub"):
         return folder
     return item.nodeid.split("::")[0]
 

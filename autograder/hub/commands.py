@@ -10,6 +10,12 @@ DEMO_STUDENTS = ["tc-student1", "tc-student2", "tc-student3"]
 DEFAULT_BASE = "/srv/tensor-copies-hub"
 
 
+def hand_over(config):
+    from .server import hand_over as give
+
+    give(config)
+
+
 def _people(args):
     from .users import People
 
@@ -57,6 +63,7 @@ def cmd_release(args, config):
 
     for line in release(config, args.assignments or source_assignments(config), exchange_root(args.exchange)):
         print(line)
+    hand_over(config)
     return 0
 
 
@@ -67,6 +74,7 @@ def cmd_collect_exchange(args, config):
     report = collect_exchange(config, exchange_root(args.exchange), assignments)
     for line in report.lines():
         print(line)
+    hand_over(config)
     return 1 if report.rejected else 0
 
 
@@ -77,6 +85,7 @@ def cmd_return(args, config):
     for line in lines + missing:
         print(line)
     print("returned %d feedback page(s)" % len(lines))
+    hand_over(config)
     return 0
 
 

@@ -36,6 +36,12 @@ c = get_config()  # noqa: F821  (provided by traitlets when JupyterHub loads thi
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(HERE)
 BIN = os.path.dirname(S["python"])
+# The environment whose packages the servers use: its Jupyter config (nbgrader's extensions,
+# enabled there) and data (the lab's extensions), named explicitly because the servers'
+# Python may be a shared one (autograder.hub.server.shared_python) with another sys.prefix.
+PREFIX = S["environment_prefix"]
+CONFIG = os.path.join(PREFIX, "etc", "jupyter")
+DATA = os.path.join(PREFIX, "share", "jupyter")
 
 # -- the hub, its proxy and its database ----------------------------------------------------
 c.JupyterHub.ip = S["ip"]
@@ -93,7 +99,8 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {
     "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
-    "JUPYTER_CONFIG_PATH": os.path.join(HERE, "student_config"),
+    "JUPYTER_CONFIG_PATH": os.pathsep.join([os.path.join(HERE, "student_config"), CONFIG]),
+    "JUPYTER_PATH": DATA,
     "AUTOGRADER_HUB_EXCHANGE": S["exchange"],
     "AUTOGRADER_HUB_COURSE_ID": S["course_id"],
 }
@@ -107,7 +114,8 @@ c.Spawner.cmd = ["/bin/sh", "-c",
 # -- formgrader, for the instructors' group only ----------------------------------------------
 _formgrader_env = {
     "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
-    "JUPYTER_CONFIG_PATH": PACKAGE,  # autograder/nbgrader_config.py, as `python -m autograder lab`
+    "JUPYTER_CONFIG_PATH": os.pathsep.join([PACKAGE, CONFIG]),  # autograder/nbgrader_config.py, as `lab`
+    "JUPYTER_PATH": DATA,
     "AUTOGRADER_ROOT": S["course_root"],
     "AUTOGRADER_STATE": S["state"],
     "AUTOGRADER_EXCHANGE": S["exchange"],

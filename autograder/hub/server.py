@@ -116,7 +116,8 @@ def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"
     ip, port            where people connect (the proxy's public side)
     hub_port, proxy_api_port, formgrader_port   the hub's own, the proxy's API, formgrader's
     hub_dir             the hub's database, cookie secret, pid files and log (root only)
-    python, proxy       this Python (servers run it too) and configurable-http-proxy
+    python, proxy       the servers' Python (:func:`shared_python`) and configurable-http-proxy
+    environment_prefix  the environment whose Jupyter config and data the servers use
     exchange, course_id nbgrader's exchange and the course's id in it
     chapters            the folder whose ``course/`` chapters every student gets
     course_root, state  the course and its state folder (formgrader's)
@@ -130,6 +131,7 @@ def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"
         while list(ports.values()).count(ports[name]) > 1:
             ports[name] = free_port(ports[name] + 1)
     return dict(ip="127.0.0.1", hub_dir=os.path.join(base, "hub"), python=shared_python(),
+                environment_prefix=sys.prefix,
                 proxy=find_proxy(), exchange=exchange, course_id=config.CourseDirectory.course_id,
                 chapters=os.path.join(base, "chapters"), course_root=config.CourseDirectory.root,
                 state=state_dir(config), grader=people.grader, grader_home=users.home(people.grader)
@@ -143,6 +145,13 @@ def _give(folder, owner, mode=0o700):
         for name in [here] + [os.path.join(here, n) for n in dirs + files]:
             os.lchown(name, uid, gid)
     os.chmod(folder, mode)
+
+
+def hand_over(config, grader="grader"):
+    """Give the state folder (back) to the grader account, so formgrader (which runs as it) can
+    write the gradebook the root-run commands wrote; nothing happens without that account."""
+    if os.geteuid() == 0 and users.exists(grader) and os.path.isdir(state_dir(config)):
+        _give(state_dir(config), grader)
 
 
 def prepare(config, people, base, exchange, passwords=None):
@@ -186,6 +195,7 @@ def start(settings, log=None):
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
+            stop(process, hub_dir=settings["hub_dir"])  # its proxy may outlive it
             raise CourseError("jupyterhub exited with status %s; its log: %s" % (process.returncode, log))
         try:
             with urllib.request.urlopen(url, timeout=2) as answer:
@@ -194,7 +204,7 @@ def start(settings, log=None):
         except (urllib.error.URLError, OSError):
             pass
         time.sleep(0.3)
-    stop(process)
+    stop(process, hub_dir=settings["hub_dir"])
     raise CourseError("jupyterhub did not answer at %s within 120 s; its log: %s" % (url, log))
 
 

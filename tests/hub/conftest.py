@@ -175,6 +175,13 @@ def hub_class(needs_sandbox):
         yield course
     finally:
         course.stop()
+        proxy_pid = os.path.join(course.env["HUB"], "hub", "proxy.pid")
+        if os.path.exists(proxy_pid):  # the hub stops its proxy; this is in case it died first
+            try:
+                with open(proxy_pid) as f:
+                    os.kill(int(f.read().strip()), signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
         names = list(course.people) + ["grader"]
         kill_processes_of(names)
         subprocess.run(remove, cwd=course.root, env=course.env, capture_output=True)
