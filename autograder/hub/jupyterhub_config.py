@@ -14,7 +14,7 @@ writes it; :func:`autograder.hub.server.hub_settings` documents each key).  The 
   README; not tested here);
 * **LocalProcessSpawner**: each person's server runs under their own Unix
   user, in their ``0700`` home.  It starts with ``coursebook.workspace``
-  bringing the chapters into ``~/course`` (new chapters copied, unchanged ones
+  bringing the chapters into ``~/course/`` (new chapters copied, unchanged ones
   updated, the learner's edited ones kept with the new version beside them),
   and sees the course's student configuration (``student_config/``): nbgrader's
   exchange and course id, the checked submit, and nbgrader's instructor
@@ -104,10 +104,10 @@ c.Spawner.environment = {
     "AUTOGRADER_HUB_EXCHANGE": S["exchange"],
     "AUTOGRADER_HUB_COURSE_ID": S["course_id"],
 }
-# First the chapters into ~/course (coursebook.workspace, as `make lab` does for the
+# First the chapters into ~/course/ (coursebook.workspace, as `make lab` does for the
 # learner's own copy), then the single-user server with the arguments the hub gives.
 c.Spawner.cmd = ["/bin/sh", "-c",
-                 '"%s" -m coursebook.workspace --repo "%s" --workspace "$HOME/course" --quiet; '
+                 '"%s" -m coursebook.workspace --repo "%s" --workspace "$HOME" --quiet; '
                  'exec "%s" -m jupyterhub.singleuser "$@"' % (S["python"], S["chapters"], S["python"]),
                  "singleuser"]
 
