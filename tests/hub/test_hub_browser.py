@@ -3,6 +3,8 @@ login page (PAM), the Assignments panel lists the fetched assignment, and nothin
 instructor's interface is there (no Formgrader, Create Assignment or Courses; formgrader's
 server extension answers 404)."""
 
+import os
+
 import pytest
 
 from driver import Person
@@ -48,7 +50,9 @@ def test_a_student_logs_in_and_the_assignment_list_shows_the_fetched_assignment_
         assert "detach" not in fetched.inner_text()
         assert page.get_by_text("Create Assignment").count() == 0
         assert page.get_by_text("Formgrader").count() == 0
-        page.screenshot(path="/tmp/hub-student-lab.png")
+        artifacts = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
+        os.makedirs(artifacts, exist_ok=True)
+        page.screenshot(path=os.path.join(artifacts, "hub-student-lab.png"))
         refused = page.request.get(c.url + "/user/%s/formgrader" % name)
         assert refused.status == 404
     finally:
