@@ -68,7 +68,8 @@ if S.get("authenticator", "pam") == "lti13":
     c.LTI13Authenticator.issuer = S["lti13"]["issuer"]
     c.LTI13Authenticator.authorize_url = S["lti13"]["authorize_url"]
     c.LTI13Authenticator.jwks_endpoint = S["lti13"]["jwks_endpoint"]
-    c.LTI13Authenticator.client_id = S["lti13"]["client_id"]
+    _ids = S["lti13"]["client_id"]  # one id, or a list (one per tool registration)
+    c.LTI13Authenticator.client_id = set(_ids) if isinstance(_ids, list) else {_ids}
     c.LTI13Authenticator.username_key = S["lti13"].get("username_key", "email")
     c.Authenticator.allow_all = True
 else:
