@@ -562,6 +562,11 @@ LOAD_STATE_DICT_SIZE = (
     "size mismatch for {key}: copying a param with shape {got} from checkpoint, the shape in "
     "current model is {expected}."
 )
+LOAD_STATE_DICT_INTO_META = (
+    "for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+    "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
+    "state dictionary to their corresponding key in the module instead of copying them in place?)"
+)
 LOAD_STATE_DICT_COPY_FAILED = (
     'While copying the parameter named "{key}", whose dimensions in the model are {model} '
     "and whose dimensions in the checkpoint are {checkpoint}, an exception occurred : {args}."
