@@ -726,3 +726,8 @@ def invalid_combination(op, got, overloads):
         if marked is not None:
             lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
     return "\n".join(lines) + "\n"
+FUNCTION_FORWARD_MISSING = "You must implement the forward function for custom autograd.Function."
+FUNCTION_BACKWARD_MISSING = (
+    "You must implement either the backward or vjp method for your custom autograd.Function to use it "
+    "with backward mode AD."
+)

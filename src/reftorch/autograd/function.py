@@ -20,6 +20,7 @@ Both keep the tensor's memory alive until the graph is freed. Only tensors
 are handled here (one output, no ``mark_dirty``, no ``once_differentiable``).
 """
 
+from .. import _messages
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .graph import Node, any_requires_grad
 from .grad_mode import no_grad
@@ -80,9 +81,8 @@ class Function:
 
     @staticmethod
     def forward(ctx, *args):
-        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+        raise NotImplementedError(_messages.FUNCTION_FORWARD_MISSING)
 
     @staticmethod
     def backward(ctx, *grads):
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
-                                  "autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(_messages.FUNCTION_BACKWARD_MISSING)
