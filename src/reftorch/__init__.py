@@ -39,6 +39,7 @@ Beyond the core
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
 * Modes and hooks: ``autograd/inference_mode``, ``autograd/creation_meta``,
   ``autograd/hooks``.
+* Your own operation: ``autograd/function`` (``torch.autograd.Function``).
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.
 * Sparse tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``

@@ -562,6 +562,11 @@ LOAD_STATE_DICT_SIZE = (
     "size mismatch for {key}: copying a param with shape {got} from checkpoint, the shape in "
     "current model is {expected}."
 )
+LOAD_STATE_DICT_INTO_META = (
+    "for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+    "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
+    "state dictionary to their corresponding key in the module instead of copying them in place?)"
+)
 LOAD_STATE_DICT_COPY_FAILED = (
     'While copying the parameter named "{key}", whose dimensions in the model are {model} '
     "and whose dimensions in the checkpoint are {checkpoint}, an exception occurred : {args}."
@@ -721,3 +726,8 @@ def invalid_combination(op, got, overloads):
         if marked is not None:
             lines.append(f"      didn't match because some of the arguments have invalid types: ({', '.join(marked)})")
     return "\n".join(lines) + "\n"
+FUNCTION_FORWARD_MISSING = "You must implement the forward function for custom autograd.Function."
+FUNCTION_BACKWARD_MISSING = (
+    "You must implement either the backward or vjp method for your custom autograd.Function to use it "
+    "with backward mode AD."
+)

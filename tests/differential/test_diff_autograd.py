@@ -607,3 +607,42 @@ def test_a_retained_grad_is_a_contiguous_clone_then_a_new_sum_each_backward():
         print(y.grad.stride(), y.grad._version, y.grad is first, first, y.grad)
         """
     )
+
+
+def test_a_custom_function_checks_what_save_for_backward_kept_and_not_what_ctx_holds():
+    assert_same(
+        """
+        class Scale(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, factor):
+                ctx.save_for_backward(x, None)
+                ctx.factor = factor
+                ctx.kept = x
+                return x * factor
+
+            @staticmethod
+            def backward(ctx, grad):
+                x, nothing = ctx.saved_tensors
+                print(ctx.needs_input_grad, nothing, ctx.kept is x)
+                return grad * ctx.factor * ctx.kept, None
+
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = Scale.apply(w * 1, 3.0)
+        print(y, y.requires_grad, y.is_leaf, type(y.grad_fn).__name__, y.grad_fn.name())
+        y.sum().backward()
+        print(w.grad)
+        with torch.no_grad():
+            z = Scale.apply(w * 1, 2.0)
+        print(z, z.grad_fn, z.requires_grad)
+        plain = Scale.apply(torch.tensor([1.0]), 2.0)
+        print(plain.requires_grad, plain.grad_fn)
+        h = w * 1
+        y = Scale.apply(h, 2.0)
+        with torch.no_grad():
+            h.add_(1)
+        try:
+            y.sum().backward()
+        except RuntimeError as err:
+            print(err)
+        """
+    )

@@ -230,3 +230,47 @@ def test_parameters_inside_a_list_share_with_the_module():
             """
         )
     )
+
+
+def test_loading_into_a_meta_parameter_warns_copies_nothing_and_counts_the_write():
+    assert_same(
+        """
+        import warnings
+        meta = torch.nn.Linear(2, 1, device="meta")
+        before = meta.weight._version
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            meta.load_state_dict({"weight": torch.tensor([[1.0, 2.0]]), "bias": torch.tensor([0.5])})
+        print(meta.weight.device, meta.weight._version - before, [str(w.message) for w in caught])
+        print([w.category.__name__ for w in caught])
+        """
+    )
+
+
+def test_conversions_across_the_meta_device_make_new_parameters_and_to_empty_on_the_cpu_keeps_them():
+    assert_same(
+        with_linear(
+            """
+            weight = lin.weight
+            lin.to_empty(device="cpu")
+            print(lin.weight is weight, lin.weight.shape, lin.weight.dtype, lin.weight.requires_grad)
+            with torch.no_grad():
+                lin.weight.fill_(1.0)
+                lin.bias.fill_(0.0)
+            lin.to("meta")
+            print(lin.weight is weight, lin.weight.device, type(lin.weight).__name__, lin.weight.requires_grad)
+            old = lin.bias
+            lin.to_empty(device="cpu")
+            print(lin.bias is old, lin.bias.device, type(lin.bias).__name__, lin.bias.is_leaf)
+            with torch.no_grad():
+                lin.weight.fill_(2.0)
+                lin.bias.fill_(0.0)
+            frozen = torch.nn.Linear(2, 1, device="meta").requires_grad_(False)
+            frozen.to_empty(device="cpu", recurse=False)
+            print(frozen.weight.device, frozen.weight.requires_grad)
+            with torch.no_grad():
+                frozen.weight.zero_()
+                frozen.bias.zero_()
+            """
+        )
+    )

@@ -106,6 +106,10 @@ def state_dict_with_positional_arguments(m):
     m.nn.Linear(2, 2).state_dict({}, "prefix.")
 
 
+def load_state_dict_into_a_meta_parameter(m):
+    m.nn.Linear(2, 1, device="meta").load_state_dict({"weight": m.ones(1, 2), "bias": m.ones(1)})
+
+
 def always_call_hook_after_a_failed_forward(m):
     lin = m.nn.Linear(2, 2)
 
@@ -150,6 +154,7 @@ PROGRAMS = {
     optimizer_given_one_parameter_twice: "OPTIMIZER_DUPLICATE_PARAMS",
     state_dict_with_positional_arguments: "STATE_DICT_POSITIONAL",
     always_call_hook_after_a_failed_forward: "MODULE_ALWAYS_CALL_HOOK_RAISED",
+    load_state_dict_into_a_meta_parameter: "LOAD_STATE_DICT_INTO_META",
 }
 
 

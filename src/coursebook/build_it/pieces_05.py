@@ -3,8 +3,10 @@
 ``accumulate_grad`` is, what ``AccumulateGrad`` does to ``.grad``.
 
 The first gradient becomes ``.grad``: kept as it is when the engine made it
-for this call and its layout fits, otherwise copied (laid out like the leaf
-when the leaf is dense, with ``copy_``: version 1).  Every later one is
+for this call and its layout fits, otherwise copied (with ``copy_``: version
+1).  The leaves are laid out row after row, the only layout chapter 05 may
+assume; how ``.grad`` follows other layouts is chapter 08's (``clone``'s
+rule, which the reference shares).  Every later one is
 *added* into it, in place, which bumps the version of ``.grad``.  Each case
 runs backward on real torch (through ``x * 1``, whose gradient is made for
 AccumulateGrad, or ``x.backward(g)`` with the caller's own ``g``) and compares
@@ -65,13 +67,6 @@ def _adds_out_of_place(variable, grad, steal=False):
         variable._grad = variable._grad + grad
 
 
-def _always_row_major(variable, grad, steal=False):
-    if variable._grad is None:
-        variable._grad = grad if steal else reftorch.tensor(grad.tolist())
-    else:
-        variable._grad.add_(grad)
-
-
 def _copy_not_counted(variable, grad, steal=False):
     dense = reftorch._strides.is_non_overlapping_and_dense(variable._size, variable._stride)
     strides = variable._stride if dense else reftorch._strides.contiguous_strides(variable._size)
@@ -87,7 +82,7 @@ def _copy_not_counted(variable, grad, steal=False):
 _ACCUMULATES = ("gradients accumulate: a later backward adds into .grad, it does not replace it "
                 "(that is why training loops zero the gradients)")
 _COPY_WRITES = "torch writes that copy with copy_: one in-place write, so .grad starts at version 1"
-_COPY_COUNTS = "a gradient autograd may not keep is copied into new memory laid out like the leaf, and " + _COPY_WRITES
+_COPY_COUNTS = "a gradient autograd may not keep is copied into new memory, and " + _COPY_WRITES
 
 register(Piece(
     name="accumulate_grad",
@@ -105,15 +100,9 @@ register(Piece(
                                         "version counter goes up by one; a new tensor would start at 0"),
         _case("(a leaf with no .grad yet, the caller's own [1., 2.])", (2,), False, [[1.0, 2.0]],
               _COPY_COUNTS, made_for_it=False),
-        _case("(a transposed leaf with no .grad yet, a contiguous gradient)", (2, 3), True,
-              [[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]],
-              "the first .grad is laid out like the leaf when the leaf is dense: a transposed leaf "
-              "gets a transposed .grad, strides (1, 3), so a contiguous gradient is copied; "
-              + _COPY_WRITES),
     ],
     wrong=[Wrong(_replaces, "gradients accumulate", breaks="stdout"),
            Wrong(_adds_out_of_place, "in place, so its version counter goes up"),
-           Wrong(_always_row_major, "laid out like the leaf"),
            Wrong(_copy_not_counted, "torch writes that copy with copy_")],
 ))
 

@@ -2,8 +2,9 @@
 
 ``bump(tensor)`` is what every in-place op does after it wrote: one more on
 the counter ``tensor`` shares with its views (and its ``detach()``), none on
-a clone's; a tensor made in ``inference_mode`` has no counter, so inside the
-mode nothing is counted and outside it the write is refused.  Each case makes
+a clone's.  The cases stop at what chapter 06 taught: the reference also
+handles a tensor made in ``inference_mode`` (no counter), chapter 07's
+subject, which the learner is not asked for here.  Each case makes
 the same tensors on real torch, calls ``add_(1)`` on one of them, and
 compares every ``_version``.
 
@@ -58,41 +59,16 @@ def _bump_case(label, written, misconception, before=0):
     return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: _versions(made))
 
 
-def _inference_case(label, inside, misconception):
-    def on_torch():
-        with torch.inference_mode():
-            t = torch.zeros(3)
-        with torch.inference_mode(inside):
-            t.add_(1)
-        return None
-
-    def args():
-        with reftorch.inference_mode():
-            return (reftorch.zeros(3),)
-    return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: None,
-                within=lambda: reftorch.inference_mode(inside))
-
-
 def _own_counter(tensor):
     tensor._version_counter = reftorch._version_counter.VersionCounter(tensor._version + 1)
 
 
 def _set_to_one(tensor):
-    if tensor._inference and reftorch._version_counter.is_inference_mode_enabled():
-        return
-    if tensor._version_counter is None:
-        raise RuntimeError("inference tensor")
     tensor._version_counter.version = 1
-
-
-def _ignores_inference(tensor):
-    tensor._version_counter.bump()
 
 
 _SHARED = ("a view shares its base's counter object (so does detach()): bump that shared counter, "
            "do not give the tensor a counter of its own; a clone keeps its own, untouched")
-_NO_COUNTER = ("a tensor made in inference_mode has no counter (None): inside the mode its writes "
-               "are not counted; outside it torch refuses the write with RuntimeError")
 
 register(Piece(
     name="bump",
@@ -107,12 +83,9 @@ register(Piece(
         _bump_case("(a): what its view and its detach read", "a",
                    _SHARED + " (the view and the detach see a write into a)"),
         _bump_case("(a.detach())", "a.detach()", _SHARED),
-        _inference_case("(an inference tensor, inside inference_mode)", True, _NO_COUNTER),
-        _inference_case("(an inference tensor, outside inference_mode)", False, _NO_COUNTER),
     ],
     wrong=[Wrong(_own_counter, "bump that shared counter", breaks="stdout"),
-           Wrong(_set_to_one, "do not set it to 1"),
-           Wrong(_ignores_inference, "has no counter (None)")],
+           Wrong(_set_to_one, "do not set it to 1")],
 ))
 
 # --- SavedTensor.unpack ------------------------------------------------------------

@@ -21,11 +21,22 @@ still points at the old float32 tensor.
 
 Only floating point tensors change dtype: an int64 buffer such as
 ``num_batches_tracked`` keeps its dtype (but moves with ``cuda()``).
+
+The ``meta`` device is the exception to "same Parameter objects". A meta
+tensor has no memory, and the ``.data`` setter cannot turn a tensor with
+memory into one without (nor the reverse), so a conversion that crosses the
+meta boundary (``to("meta")``, or ``to_empty`` from meta) *replaces* each
+such parameter by a new ``Parameter`` on the converted tensor: an optimizer
+built before holds the old objects. ``to_empty(device=...)`` converts with
+``empty_like``: new memory of the right size and dtype on ``device``, with
+whatever numbers were there (the model must be initialised or loaded next).
 """
 
 from .. import _messages
 from .._arguments import _to_arguments
+from .._factories import empty_like
 from ..autograd.grad_mode import no_grad
+from .parameter import Parameter
 
 
 def apply(self, fn, recurse=True):
@@ -33,17 +44,31 @@ def apply(self, fn, recurse=True):
     if recurse:
         for module in self.children():
             module._apply(fn)
-    for param in self._parameters.values():
+    for name, param in self._parameters.items():
         if param is None:
             continue
         with no_grad():
-            param.data = fn(param)
+            converted = fn(param)
+            if _crosses_meta(param, converted):
+                self._parameters[name] = Parameter(converted, param.requires_grad)
+                continue
+            param.data = converted
             if param.grad is not None:
                 param.grad.data = fn(param.grad)
     for name, buf in self._buffers.items():
         if buf is not None:
             self._buffers[name] = fn(buf)
     return self
+
+
+def _crosses_meta(tensor, converted):
+    """One of the two is on the meta device and the other is not: ``.data`` cannot bridge them."""
+    return (tensor.device.type == "meta") != (converted.device.type == "meta")
+
+
+def to_empty(self, *, device, recurse=True):
+    """Move every parameter and buffer to ``device`` as new, uninitialised memory (``empty_like``)."""
+    return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
 
 def to(self, *args, **kwargs):

@@ -219,6 +219,7 @@ class Module:
 
     _apply = _conversion.apply
     to = _conversion.to
+    to_empty = _conversion.to_empty
     float = _conversion.float
     double = _conversion.double
     half = _conversion.half

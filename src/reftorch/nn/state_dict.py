@@ -10,7 +10,9 @@ The dict also carries ``_metadata``: each module's format version.
 ``load_state_dict(sd)`` copies numbers *into* the existing tensors, with
 ``copy_`` under ``no_grad``: every parameter stays the same Python object on
 the same storage, and its version counter goes up by one. Nothing in the model
-shares memory with ``sd`` afterwards.
+shares memory with ``sd`` afterwards. A parameter on the ``meta`` device has no
+memory, so the copy writes nothing, and torch warns that ``assign=True`` was
+probably meant.
 
 ``load_state_dict(sd, assign=True)`` does the opposite: it *replaces* each
 parameter by a new ``Parameter`` built on the tensor from ``sd`` (same storage
@@ -141,6 +143,9 @@ def load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missi
                 if assign:
                     _assign(self, name, param, input_param)
                 else:
+                    if param.device.type == "meta" and input_param.device.type != "meta":
+                        # a meta parameter has no memory: the copy_ below writes nothing (but counts)
+                        warnings.warn(_messages.LOAD_STATE_DICT_INTO_META.format(key=key), stacklevel=2)
                     param.copy_(input_param)  # same object, same storage, version + 1
         except Exception as ex:  # noqa: BLE001 - torch reports it with the others
             error_msgs.append(

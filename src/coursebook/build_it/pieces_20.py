@@ -1,0 +1,107 @@
+"""Chapter 20's piece: ``Optimizer.zero_grad``, what it does to each parameter's ``.grad``.
+
+By default (``set_to_none=True``) it drops the reference: ``p.grad`` becomes
+None, and a tensor someone kept from ``p.grad`` keeps its numbers and is no
+longer anybody's gradient; the next backward makes a new ``.grad``.  With
+``set_to_none=False`` it writes zeros into the same tensor (one in-place
+write: its version moves).  A parameter without a gradient is left alone.
+Each case runs the same steps on real torch and compares the parameter's
+``.grad`` and the kept tensor: their numbers, whether they are one object,
+and the kept tensor's version.
+"""
+
+import torch
+
+import reftorch
+import reftorch.optim.optimizer
+
+from coursebook.build_it.registry import Case, Piece, Wrong, register
+
+
+def _state(opt, kept):
+    p = opt.param_groups[0]["params"][0]
+    grad = None if p.grad is None else (p.grad.tolist(), p.grad is kept)
+    return grad, None if kept is None else (kept.tolist(), kept._version)
+
+
+def _setup(module, with_grad):
+    w = module.tensor([1.0, 2.0], requires_grad=True)
+    opt = module.optim.SGD([w], lr=0.5)
+    kept = None
+    if with_grad:
+        (w * w).sum().backward()
+        kept = w.grad
+    return opt, kept
+
+
+def _case(label, set_to_none, misconception, with_grad=True, backward_after=False):
+    def on_torch():
+        opt, kept = _setup(torch, with_grad)
+        opt.zero_grad(set_to_none=set_to_none)
+        if backward_after:
+            (opt.param_groups[0]["params"][0] * 3).sum().backward()
+        return _state(opt, kept)
+
+    made = {}
+
+    def args():
+        made["opt"], made["kept"] = _setup(reftorch, with_grad)
+        return (made["opt"], set_to_none)
+
+    def observe(result, args):
+        if backward_after:
+            (made["opt"].param_groups[0]["params"][0] * 3).sum().backward()
+        return _state(made["opt"], made["kept"])
+
+    return Case(label, args, misconception, expected=on_torch, observe=observe)
+
+
+def _zeros_always(self, set_to_none=True):
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad.zero_()
+
+
+def _replaces_with_new_zeros(self, set_to_none=True):
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad = None if set_to_none else reftorch.zeros_like(p.grad)
+
+
+def _zeros_what_it_drops(self, set_to_none=True):
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad.zero_()
+                if set_to_none:
+                    p.grad = None
+
+
+_DROPS = ("zero_grad() sets .grad to None by default: it drops the reference and writes nothing, so a "
+          "tensor kept from p.grad keeps its numbers")
+_IN_PLACE = ("zero_grad(set_to_none=False) writes zeros into the same .grad tensor: a kept reference sees "
+             "the zeros, and its version moves by one")
+
+register(Piece(
+    name="zero_grad",
+    chapter="20",
+    reference=reftorch.optim.optimizer.Optimizer.zero_grad,
+    summary="zero_grad: drop each .grad (the default) or zero it in place",
+    cases=[
+        _case("(set_to_none=True)", True, _DROPS),
+        _case("(set_to_none=True), then a backward", True,
+              "after zero_grad() the next backward makes a new .grad: the kept tensor is not it, and "
+              "keeps the old numbers", backward_after=True),
+        _case("(set_to_none=False)", False, _IN_PLACE),
+        _case("(set_to_none=False), then a backward", False,
+              "after zero_grad(set_to_none=False) the next backward adds into the same tensor, so the "
+              "kept reference is still the gradient", backward_after=True),
+        _case("(set_to_none=True, a parameter with no .grad yet)", True,
+              "a parameter without a gradient is skipped: nothing to drop", with_grad=False),
+    ],
+    wrong=[Wrong(_zeros_always, "sets .grad to None by default", breaks="stdout"),
+           Wrong(_replaces_with_new_zeros, "writes zeros into the same .grad tensor"),
+           Wrong(_zeros_what_it_drops, "drops the reference and writes nothing")],
+))

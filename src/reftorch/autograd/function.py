@@ -1,0 +1,88 @@
+"""torch.autograd.Function: an operation whose forward and backward you write yourself.
+
+``Op.apply(*args)`` runs ``Op.forward(ctx, *args)`` with grad mode off, so
+nothing inside it is recorded: the result is new memory, made as any
+operation makes it. If grad mode is on and an input tensor requires grad, the
+result gets one node, ``OpBackward`` (a ``BackwardCFunction`` in torch), whose
+``apply`` calls ``Op.backward(ctx, grad)``: one gradient per argument of
+``forward``, None for an argument that needs none. The ``ctx`` is that node.
+
+What ``backward`` may read, and how it is protected:
+
+* ``ctx.save_for_backward(*tensors)`` keeps each tensor as a ``SavedTensor``
+  (``graph``): stamped with its version now, so ``ctx.saved_tensors`` raises
+  torch's "modified by an inplace operation" error if one was overwritten
+  since, exactly as a built-in node does.
+* ``ctx.x = x`` is a plain Python attribute: the same tensor object, with no
+  version and no check. ``backward`` reads whatever numbers it holds by then.
+
+Both keep the tensor's memory alive until the graph is freed. Only tensors
+are handled here (one output, no ``mark_dirty``, no ``once_differentiable``).
+"""
+
+from .. import _messages
+from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .graph import Node, any_requires_grad
+from .grad_mode import no_grad
+
+
+def saved_tensors(ctx):
+    """``ctx.saved_tensors``: what ``save_for_backward`` kept, each unpacked, so each is checked
+    against its version counter (``SavedTensor.unpack``); a saved None stays None."""
+    return tuple(None if s is None else s.unpack() for s in ctx._saved_for_backward or ())
+
+
+class FunctionCtx(Node):
+    """The node of one call of a custom Function; ``forward`` and ``backward`` get it as ``ctx``."""
+
+    def __init__(self, function, args):
+        # one edge per tensor argument: numbers and flags passed to forward get none
+        super().__init__(*(a for a in args if isinstance(a, _tensor.Tensor)))
+        self._function = function
+        self._is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
+        self._saved_for_backward = None
+
+    def save_for_backward(self, *tensors):
+        """Keep ``tensors`` for backward, each stamped with its version (None is kept as None)."""
+        self._saved_for_backward = tuple(None if t is None else self.save(t) for t in tensors)
+
+    @property
+    def saved_tensors(self):
+        return saved_tensors(self)
+
+    @property
+    def needs_input_grad(self):
+        """One flag per argument of ``forward``: a tensor whose edge leads somewhere."""
+        edges = iter(self.next_functions)
+        return tuple(is_tensor and next(edges)[0] is not None for is_tensor in self._is_tensor)
+
+    def name(self):
+        return type(self).__name__
+
+    def apply(self, grad):
+        """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
+        grads = self._function.backward(self, grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        return tuple(g for g, is_tensor in zip(grads, self._is_tensor) if is_tensor)
+
+
+class Function:
+    """Subclass it with ``@staticmethod forward(ctx, *args)`` and ``backward(ctx, grad)``; call ``apply``."""
+
+    @classmethod
+    def apply(cls, *args):
+        node_class = type(cls.__name__ + "Backward", (FunctionCtx,), {})
+        ctx = node_class(cls, args)
+        with no_grad():
+            out = cls.forward(ctx, *args)
+        if any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
+            out._set_grad_fn(ctx)
+        return out
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError(_messages.FUNCTION_FORWARD_MISSING)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError(_messages.FUNCTION_BACKWARD_MISSING)
