@@ -31,13 +31,15 @@ Beyond the core
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
-  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace``,
+  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
+  (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
   ``_convert``, ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
-* Modes and hooks: ``autograd/inference_mode``, ``autograd/creation_meta``,
+* Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
+  switch, below the tensor), ``autograd/creation_meta``,
   ``autograd/hooks``.
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.
@@ -47,6 +49,7 @@ Beyond the core
   ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
+  ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
   ``_bounds`` (no element outside its storage),
@@ -57,7 +60,7 @@ from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._convert import from_numpy
-from ._creation import tensor
+from ._binding import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
 from ._default_device import get_default_device, set_default_device

@@ -13,7 +13,7 @@ asks whether ``t``'s strides are exactly those of that order (a dimension of
 size 1 may have any stride, as for row-major).
 """
 
-from . import _layout, _messages, _strides
+from . import _messages, _strides
 from ._layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 
 # The order of the dimensions in memory, fastest first.
@@ -35,13 +35,8 @@ def strides_for(size, fmt):
     return tuple(strides)
 
 
-def is_contiguous(self, *args, memory_format=contiguous_format):
+def is_contiguous(self, memory_format=contiguous_format):
     """Are ``self``'s strides exactly those of ``memory_format``? (never raises for a rank)"""
-    if args:
-        raise TypeError(_messages.KEYWORD_ONLY.format(
-            fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
-    if not isinstance(memory_format, _layout.memory_format):
-        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=type(memory_format).__name__))
     if memory_format in (contiguous_format, preserve_format):
         return _strides.is_contiguous(self._size, self._stride)
     order = _ORDERS[memory_format]

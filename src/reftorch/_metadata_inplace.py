@@ -30,7 +30,7 @@ import numpy as np
 from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
 from ._clone import contiguous_format
-from ._inplace import check_inplace, rebase_history
+from ._inplace_write import check_inplace, rebase_history
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._version_counter import bump

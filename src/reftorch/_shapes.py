@@ -5,8 +5,11 @@
 * ``view_strides``: whether ``view``/``reshape`` can show the same memory in a
   new shape, and with which strides. When it cannot, ``view`` raises and
   ``reshape`` copies.
+* ``sum_to_shape``: broadcasting undone, for gradients: an input that was
+  stretched gets the sum of the gradient over the stretched dimensions.
 
-Pure functions of sizes and strides, as in ``_strides``: no memory is touched.
+Pure functions of sizes and strides (``sum_to_shape`` of a numpy array of
+gradient values), as in ``_strides``: no tensor's memory is touched.
 """
 
 from . import _messages
@@ -91,3 +94,13 @@ def view_strides(old_shape, old_strides, new_shape):
     if view_d != -1:
         return None
     return tuple(new_strides)
+
+
+def sum_to_shape(values, shape):
+    """Undo broadcasting: sum ``values`` down to ``shape``."""
+    lead = values.ndim - len(shape)
+    values = values.sum(axis=tuple(range(lead))) if lead > 0 else values
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and values.shape[i] != 1)
+    if stretched:
+        values = values.sum(axis=stretched, keepdims=True)
+    return values.reshape(shape)

@@ -89,7 +89,7 @@ SAME_FOR_BOTH = {
 
 # Methods attached to Tensor by its class body (not by the method table) that
 # a sparse tensor answers differently.
-CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "is_contiguous", "type")
+CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "type")
 
 
 # What a sparse tensor holds in place of a storage, one class per layout.

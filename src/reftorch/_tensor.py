@@ -22,15 +22,12 @@ import operator
 
 import numpy as np
 
-from . import _bounds, _memory_formats, _messages, _strides
-from ._layout import contiguous_format
+from . import _bounds, _messages, _strides
 from ._device import cpu
+from ._inference_state import is_inference_mode_enabled
 from ._size import Size
 from ._storage import UntypedStorage
-from ._tensor_str import _str
 from ._version_counter import VersionCounter
-from .autograd import creation_meta
-from .autograd.inference_mode import is_inference_mode_enabled
 from ._warn import warn
 
 
@@ -81,7 +78,7 @@ class Tensor:
         t._retains_grad = False
         t._base_tensor = None
         t._view_version = None
-        t._creation_meta = creation_meta.DEFAULT
+        t._creation_meta = "DEFAULT"  # how a view was made; _views sets it (autograd/creation_meta)
         t._output_nr = 0
         t._backward_hooks = None  # register_hook's functions (autograd/hooks.py)
         return t
@@ -175,9 +172,6 @@ class Tensor:
     def is_floating_point(self):
         return self._dtype.is_floating_point
 
-    def is_contiguous(self, *args, memory_format=contiguous_format):
-        return _memory_formats.is_contiguous(self, *args, memory_format=memory_format)
-
     def element_size(self):
         return self._dtype.itemsize
 
@@ -252,8 +246,5 @@ class Tensor:
     @property
     def retains_grad(self):
         return self._retains_grad
-
-    def __repr__(self):
-        return _str(self)
 
     __hash__ = object.__hash__

@@ -17,7 +17,7 @@ see ``autograd.inference_mode``.
 """
 
 from ._messages import INFERENCE_INPLACE
-from .autograd.inference_mode import is_inference_mode_enabled
+from ._inference_state import is_inference_mode_enabled
 
 
 class VersionCounter:

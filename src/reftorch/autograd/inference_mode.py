@@ -24,19 +24,13 @@ mode (``creation_meta``), so writing it in place later in grad mode raises.
 import functools
 
 from .._messages import INFERENCE_REQUIRES_GRAD
+from .. import _inference_state
+from .._inference_state import is_inference_mode_enabled
 from . import grad_mode
-
-_enabled = False
-
-
-def is_inference_mode_enabled():
-    """True inside ``inference_mode()`` (and not inside ``inference_mode(False)``)."""
-    return _enabled
 
 
 def _set_state(inference, grad):
-    global _enabled
-    _enabled = bool(inference)
+    _inference_state._set_enabled(inference)
     grad_mode._set_enabled(grad)
 
 
@@ -58,7 +52,7 @@ class inference_mode:
         self.mode = mode
 
     def __enter__(self):
-        self._previous = (_enabled, grad_mode.is_grad_enabled())
+        self._previous = (is_inference_mode_enabled(), grad_mode.is_grad_enabled())
         _set_state(self.mode, not self.mode)
 
     def __exit__(self, *exc):
@@ -79,7 +73,7 @@ class inference_mode:
 
 def check_requires_grad(tensor, flag):
     """Outside the mode, an inference tensor may not start requiring grad."""
-    if flag and tensor._inference and not _enabled:
+    if flag and tensor._inference and not is_inference_mode_enabled():
         raise RuntimeError(INFERENCE_REQUIRES_GRAD)
 
 
@@ -95,7 +89,7 @@ def plain_kernel_writes(result, inputs, writes=1):
     directly, the result is a normal tensor, and those inner writes count.
     Only the tensors among ``inputs`` matter.
     """
-    if _enabled or not all(getattr(t, "_inference", True) for t in inputs):
+    if is_inference_mode_enabled() or not all(getattr(t, "_inference", True) for t in inputs):
         return result
     for _ in range(writes):
         result._version_counter.bump()
