@@ -39,8 +39,8 @@ Beyond the core
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
 * Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
-  switch, below the tensor), ``autograd/creation_meta``,
-  ``autograd/hooks``.
+  switch, below the tensor), ``autograd/creation_meta``, ``autograd/view_history``
+  (a view's node renewed after a write), ``autograd/hooks``.
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.
 * Sparse tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``

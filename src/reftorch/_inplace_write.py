@@ -29,6 +29,7 @@ from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd import creation_meta
 from .autograd.graph import Node, any_requires_grad, gradient_edge
+from .autograd.view_history import rebuild_view_grad_fn
 
 
 def check_inplace(self, recording):
@@ -108,7 +109,7 @@ def rebase_history(self, node):
         self._set_grad_fn(node)
         return
     base._set_grad_fn(CopySlices(base, self, node))
-    self.grad_fn  # the view's own node is rebuilt from the base's new history
+    rebuild_view_grad_fn(self)  # the view's own node now leads to the base's new history
 
 
 class CopySlices(Node):

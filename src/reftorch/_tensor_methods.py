@@ -16,7 +16,7 @@ from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_csr, _sparse_dispatch
 from ._tensor import Tensor
-from .autograd import graph, hooks, variable
+from .autograd import hooks, variable
 
 
 _METHODS = {

@@ -8,7 +8,7 @@ with respect to ``inputs`` instead, and leaves every ``.grad`` alone.
 import numpy as np
 
 from .. import _messages
-from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .._tensor import Tensor
 from .engine import run_backward
 from .graph import gradient_edge
 
@@ -21,7 +21,7 @@ def _roots_and_grads(tensors, grad_tensors):
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = _tensor.Tensor._from_values(np.ones(t._size), t._dtype, t.device)
+            g = Tensor._from_values(np.ones(t._size), t._dtype, t.device)
         elif g._size != t._size:
             raise RuntimeError(
                 _messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape)
@@ -35,7 +35,7 @@ def _as_tuple(x):
     """One tensor, or an iterable of them (torch's own rule: ``tuple(x)``)."""
     if x is None:
         return ()
-    return (x,) if isinstance(x, _tensor.Tensor) else tuple(x)
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):

@@ -19,7 +19,7 @@ tensor remembers its version; see ``SavedTensor``.
 
 from .. import _messages, _strides
 from .._memory_formats import obeys_layout_contract
-from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .._tensor import Tensor
 from .grad_mode import is_grad_enabled
 from .inference_mode import is_inference_mode_enabled
 
@@ -97,7 +97,7 @@ def accumulate_grad(variable, grad, steal=False):
         if steal and obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
         else:
-            variable._grad = _tensor.Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+            variable._grad = Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
             if dense:
                 variable._grad._version_counter.bump()
     else:
@@ -107,7 +107,7 @@ def accumulate_grad(variable, grad, steal=False):
 
 def update_retained_grad(tensor, grad):
     """A retained non-leaf ``.grad``: a contiguous clone of the first gradient, then a new ``.grad + grad``."""
-    first = _tensor.Tensor._from_values(grad._elements(), grad._dtype, grad.device)
+    first = Tensor._from_values(grad._elements(), grad._dtype, grad.device)
     tensor._grad = first if tensor._grad is None else tensor._grad + grad
 
 
@@ -117,9 +117,9 @@ def gradient_edge(x):
     The first edge to a leaf makes the leaf's ``AccumulateGrad`` node; later
     edges reuse it, so every path to the leaf ends in the same node.
     """
-    if not isinstance(x, _tensor.Tensor) or not x.requires_grad:
+    if not isinstance(x, Tensor) or not x.requires_grad:
         return (None, 0)
-    if x.grad_fn is not None:
+    if x.grad_fn is not None:  # reading it renews a stale view's node (view_history)
         return (x.grad_fn, x._output_nr)
     if not x._requires_grad:
         # A view made under no_grad of a tensor that requires grad: it requires
@@ -135,7 +135,7 @@ def any_requires_grad(*tensors):
     ``inference_mode``), and only if an input asks."""
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
-    return any(isinstance(t, _tensor.Tensor) and t.requires_grad for t in tensors)
+    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
 
 
 class SavedTensor:

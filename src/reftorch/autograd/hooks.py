@@ -34,7 +34,7 @@ import weakref
 from collections import OrderedDict
 
 from .. import _messages
-from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .._tensor import Tensor
 from .graph import AccumulateGrad
 
 
@@ -110,7 +110,7 @@ def call_tensor_hooks(node, grad, output_nr=0):
 
 def _check_hook_result(hook, grad, result):
     """A hook may change the numbers, not the type, device or size of a gradient."""
-    if not isinstance(result, _tensor.Tensor):
+    if not isinstance(result, Tensor):
         raise TypeError(_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
     name = getattr(hook, "__name__", "<unknown>")
     if result.type() != grad.type():
