@@ -7,7 +7,9 @@ and the graph.
 
 The core reading path
 ---------------------
-What every copy operation shares or renews, in the order to read it:
+What every copy operation shares or renews, in the order to read it. These
+modules and every module they import stay within 2,000 non-blank lines
+(``tests/reftorch/test_import_closure.py``):
 
 1. ``_storage``: the flat block of bytes, and what "shares memory" means.
 2. ``_strides``: size, stride and offset: how an index finds its element.
@@ -27,7 +29,7 @@ What every copy operation shares or renews, in the order to read it:
 
 Beyond the core
 ---------------
-* Views and indexing: ``_views``, ``_view_backward``, ``_shapes``,
+* Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
@@ -51,6 +53,7 @@ Beyond the core
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
+  ``_core_messages`` (the texts the core raises),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
   ``_bounds`` (no element outside its storage),
   ``primitives`` (the exercises' building blocks).

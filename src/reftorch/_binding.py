@@ -21,6 +21,7 @@ from ._arguments import MISSING, _check_given, _to_arguments
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
 from ._nested_data import array_of_data, check_dtype, infer_dtype
+from ._strides import _fmt
 from ._tensor import Tensor
 
 
@@ -112,6 +113,17 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     data, read_as = read_data(data, dtype or self.dtype, "tensor.new_tensor")
     dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool
     return _creation.new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+# --- t.grad = g ---------------------------------------------------------------------------
+
+def set_grad(self, value):
+    """``t.grad = value``: None, or a tensor of ``t``'s size; then it is simply stored."""
+    if value is not None and not isinstance(value, Tensor):
+        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
+    if value is not None and value.shape != self.shape:
+        raise RuntimeError(_messages.GRAD_SIZE.format(_fmt(value.shape), _fmt(self.shape)))
+    self._grad = value
 
 
 # --- copy_ and is_contiguous --------------------------------------------------------------

@@ -15,9 +15,9 @@
 
 import numpy as np
 
-from . import _meta
+from . import _core_messages
 from ._inplace_write import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
-from ._shapes import sum_to_shape
+from ._broadcast import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
 
@@ -52,6 +52,12 @@ def values_of(x, dtype):
         return np.array(x).astype(dtype._numpy_type)
 
 
+def check_copy_source(destination_device, source):
+    """A meta tensor has no numbers: they move out of one only into another meta tensor."""
+    if source.device.type == "meta" and destination_device.type != "meta":
+        raise NotImplementedError(_core_messages.META_NO_DATA)
+
+
 def copy_(self, src, non_blocking=False):
     """Write ``src``'s numbers (a tensor or a Python number) into ``self``'s memory."""
     def new_values():
@@ -59,7 +65,7 @@ def copy_(self, src, non_blocking=False):
         check_no_partial_overlap(self, src)
         check_inplace_shape(self, src)
         if isinstance(src, Tensor):
-            _meta.check_copy(self.device, src)
+            check_copy_source(self.device, src)
         return values_of(src, self.dtype)
 
     return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)

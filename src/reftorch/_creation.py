@@ -13,10 +13,10 @@ tensors filled with one number (``zeros``, ``ones``, ``full``, ``arange``,
 which shares memory instead of copying, in ``_convert``.
 """
 
-from . import _messages, _strides
+from . import _core_messages, _strides
 from ._default_device import factory_device
 from ._tensor import Tensor
-from .autograd.inference_mode import plain_kernel_writes
+from ._version_counter import plain_kernel_writes
 from ._warn import warn
 
 
@@ -24,7 +24,7 @@ def with_requires_grad(t, requires_grad):
     """A new leaf ``t``, asking for gradients if ``requires_grad`` (floating point only)."""
     if requires_grad:
         if not t.dtype.is_floating_point:
-            raise RuntimeError(_messages.NOT_FLOAT_REQUIRES_GRAD)
+            raise RuntimeError(_core_messages.NOT_FLOAT_REQUIRES_GRAD)
         t._requires_grad = True
     return t
 
@@ -37,7 +37,7 @@ def _from_data(data, dtype, device, requires_grad, caller):
     and picked the dtype torch picks (``_nested_data``).
     """
     if isinstance(data, Tensor):
-        warn(_messages.COPY_CONSTRUCT.format(caller))
+        warn(_core_messages.COPY_CONSTRUCT.format(caller))
         # Like data.to(..., copy=True): a new storage laid out as the source is
         # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()

@@ -14,17 +14,14 @@ write does four things, in this order (``write_inplace``):
    node. If the tensor is a view, its base gets a ``CopySlices`` node instead:
    "the base, except that this slice now comes from that operation".
 
-The operations' own checks live here too: a write may not go into a tensor
-whose elements share memory (``check_no_internal_overlap``), nor into memory
-it is reading at the same time (``check_no_partial_overlap``), and what is
-written must broadcast to the destination's shape (``check_inplace_shape``).
-The operations themselves are in ``_inplace`` (arithmetic), ``_copy_``,
-``_indexing`` and ``_update_ops``.
+Also here: the checks on what is written (no overlapping memory, a shape that
+broadcasts to the destination's). The operations are in ``_inplace``,
+``_copy_``, ``_indexing`` and ``_update_ops``.
 """
 
 import numpy as np
 
-from . import _messages, _shapes, _strides
+from . import _broadcast, _core_messages, _strides
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd import creation_meta
@@ -40,10 +37,10 @@ def check_inplace(self, recording):
         creation_meta.check_view_write(self, indirect=False)
         if self.requires_grad and self._base_tensor.is_leaf:
             raise RuntimeError(
-                _messages.VIEW_OF_LEAF_INPLACE
+                _core_messages.VIEW_OF_LEAF_INPLACE
             )
     if self.requires_grad and self.is_leaf:
-        raise RuntimeError(_messages.LEAF_INPLACE)
+        raise RuntimeError(_core_messages.LEAF_INPLACE)
 
 
 def check_no_internal_overlap(self):
@@ -58,7 +55,7 @@ def check_no_internal_overlap(self):
     if _strides.is_non_overlapping_and_dense(self._size, self._stride):
         return
     if any(stride == 0 and size > 1 for size, stride in zip(self._size, self._stride)):
-        raise RuntimeError(_messages.INTERNAL_OVERLAP)
+        raise RuntimeError(_core_messages.INTERNAL_OVERLAP)
 
 
 def check_no_partial_overlap(self, other):
@@ -74,7 +71,7 @@ def check_no_partial_overlap(self, other):
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
     if a[0] < b[1] and b[0] < a[1] and a != b:
-        raise RuntimeError(_messages.INPLACE_OVERLAP)
+        raise RuntimeError(_core_messages.INPLACE_OVERLAP)
 
 
 def write_inplace(self, new_values, make_node, *inputs):
@@ -149,8 +146,8 @@ class CopySlices(Node):
 def check_inplace_shape(self, other):
     """``other`` must broadcast to exactly ``self``'s shape: the result has nowhere else to go."""
     shape = other._size if isinstance(other, Tensor) else ()
-    if _shapes.broadcast_shapes(self._size, shape) != self._size:
+    if _broadcast.broadcast_shapes(self._size, shape) != self._size:
         raise RuntimeError(
             f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape "
-            f"{_strides._fmt(_shapes.broadcast_shapes(self._size, shape))}"
+            f"{_strides._fmt(_broadcast.broadcast_shapes(self._size, shape))}"
         )

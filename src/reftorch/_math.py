@@ -16,7 +16,7 @@ import numpy as np
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
 from ._copy_ import values_of
-from ._shapes import sum_to_shape
+from ._broadcast import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 

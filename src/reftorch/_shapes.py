@@ -1,38 +1,17 @@
-"""Shapes that change: broadcasting, a ``-1`` in a shape, and reshapes that are views.
+"""Shapes that change: a ``-1`` in a shape, and reshapes that are views.
 
-* ``broadcast_shapes``: the shape two operands of ``a + b`` stretch to.
 * ``infer_size``: ``view(-1, 3)``: the one ``-1`` in a requested shape.
 * ``view_strides``: whether ``view``/``reshape`` can show the same memory in a
   new shape, and with which strides. When it cannot, ``view`` raises and
   ``reshape`` copies.
-* ``sum_to_shape``: broadcasting undone, for gradients: an input that was
-  stretched gets the sum of the gradient over the stretched dimensions.
 
-Pure functions of sizes and strides (``sum_to_shape`` of a numpy array of
-gradient values), as in ``_strides``: no tensor's memory is touched.
+Pure functions of sizes and strides, as in ``_strides``: no memory is
+touched. Broadcasting (``broadcast_shapes``, ``sum_to_shape``) is in
+``_broadcast``; its names are kept here too, where the chapters find them.
 """
 
-from . import _messages
+from ._broadcast import broadcast_shapes, sum_to_shape  # noqa: F401  (named as _shapes.* by chapters)
 from ._strides import _fmt, contiguous_strides, numel
-
-
-def broadcast_shapes(*shapes):
-    """The shape that all ``shapes`` stretch to, aligning them on the right.
-
-    Two sizes are compatible when they are equal or one of them is 1.
-    """
-    ndim = max((len(s) for s in shapes), default=0)
-    result = [1] * ndim
-    for shape in shapes:
-        for i in range(1, len(shape) + 1):
-            n = shape[-i]
-            if result[-i] == 1:
-                result[-i] = n
-            elif n != 1 and n != result[-i]:
-                raise RuntimeError(
-                    _messages.BROADCAST_SIZES.format(result[-i], n, ndim - i)
-                )
-    return tuple(result)
 
 
 def infer_size(shape, count):
@@ -94,13 +73,3 @@ def view_strides(old_shape, old_strides, new_shape):
     if view_d != -1:
         return None
     return tuple(new_strides)
-
-
-def sum_to_shape(values, shape):
-    """Undo broadcasting: sum ``values`` down to ``shape``."""
-    lead = values.ndim - len(shape)
-    values = values.sum(axis=tuple(range(lead))) if lead > 0 else values
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and values.shape[i] != 1)
-    if stretched:
-        values = values.sum(axis=stretched, keepdims=True)
-    return values.reshape(shape)

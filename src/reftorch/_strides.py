@@ -12,6 +12,9 @@ Element ``[i, j]`` lives at ``offset + i * stride[0] + j * stride[1]``. Views
 same storage; no number is moved. This module holds the small pure functions
 that compute such triples. None of them touches memory.
 
+``preserve_format_strides`` and ``strides_for`` give the strides a new tensor
+gets for each memory format (``_layout``, ``_memory_formats``).
+
 Two neighbours hold the rest of the arithmetic: ``_shapes`` (broadcasting, a
 ``-1`` in a shape, which reshapes can be views) and ``_iterator_strides``
 (the layout torch gives the result of an elementwise operation).
@@ -19,7 +22,8 @@ Two neighbours hold the rest of the arithmetic: ``_shapes`` (broadcasting, a
 
 import numpy as np
 
-from . import _messages
+from . import _core_messages
+from ._layout import channels_last, channels_last_3d, contiguous_format
 
 Shape = tuple
 Strides = tuple
@@ -141,7 +145,7 @@ def normalize_dim(dim, ndim):
     low, high = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not low <= dim <= high:
         raise IndexError(
-            _messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim)
+            _core_messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim)
         )
     return dim + max(ndim, 1) if dim < 0 else dim
 
@@ -177,3 +181,22 @@ def preserve_format_strides(shape, strides):
     if is_non_overlapping_and_dense(shape, strides):
         return tuple(strides)
     return dense_strides_like(shape, strides)
+
+
+# The order of the dimensions in memory, fastest first.
+MEMORY_FORMAT_ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
+_FORMAT_NAMES = {channels_last: "channels_last", channels_last_3d: "channels_last_3d"}
+
+
+def strides_for(size, fmt):
+    """The strides ``fmt`` gives a dense tensor of this ``size`` (rank checked, as in torch)."""
+    if fmt is contiguous_format:
+        return contiguous_strides(size)
+    order = MEMORY_FORMAT_ORDERS[fmt]
+    if len(size) != len(order):
+        raise RuntimeError(_core_messages.MEMORY_FORMAT_RANK.format(rank=len(order), name=_FORMAT_NAMES[fmt]))
+    strides, step = [0] * len(size), 1
+    for d in order:
+        strides[d] = step
+        step *= size[d]
+    return tuple(strides)

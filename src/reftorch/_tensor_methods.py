@@ -60,7 +60,7 @@ _METHODS = {
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
-    "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
+    "grad": property(variable.grad, _binding.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
     "backward": variable.backward,
     # comparing and converting

@@ -11,10 +11,11 @@ one argument filled in; they, and the parsing of ``to``'s three signatures
 (``to(device, dtype)``, ``to(dtype)``, ``to(other)``), are in ``_binding``.
 """
 
-from . import _meta, _strides
+from . import _strides
+from ._copy_ import check_copy_source
 from ._tensor import Tensor
+from ._version_counter import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
-from .autograd.inference_mode import plain_kernel_writes
 
 
 class ToCopyBackward0(Node):
@@ -32,7 +33,7 @@ def to(self, device=None, dtype=None, copy=False):
     dtype = dtype or self.dtype
     if device == self.device and dtype is self.dtype and not copy:
         return self
-    _meta.check_copy(device, self)  # a meta tensor has no numbers to copy
+    check_copy_source(device, self)  # as copy_ does: a meta tensor has no numbers to copy
     strides = _strides.preserve_format_strides(self._size, self._stride)
     out = plain_kernel_writes(Tensor._from_values(self._elements(), dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):

@@ -17,11 +17,10 @@ needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
 tensor remembers its version; see ``SavedTensor``.
 """
 
-from .. import _messages, _strides
-from .._memory_formats import obeys_layout_contract
+from .. import _core_messages, _strides
 from .._tensor import Tensor
 from .grad_mode import is_grad_enabled
-from .inference_mode import is_inference_mode_enabled
+from .._inference_state import is_inference_mode_enabled
 
 class Node:
     """One recorded operation. Subclasses are named as torch names them.
@@ -105,6 +104,15 @@ def accumulate_grad(variable, grad, steal=False):
         variable._grad._version_counter.bump()
 
 
+def obeys_layout_contract(grad, variable):
+    """Whether a gradient may become ``variable.grad`` as it is, without a copy (autograd's
+    AccumulateGrad asks): it must be in the leaf's layout if the leaf is dense (a dimension of
+    size 1 may have any stride but 0), else row-major."""
+    if not _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
+        return grad._stride == _strides.contiguous_strides(grad._size)
+    return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))
+
+
 def update_retained_grad(tensor, grad):
     """A retained non-leaf ``.grad``: a contiguous clone of the first gradient, then a new ``.grad + grad``."""
     first = Tensor._from_values(grad._elements(), grad._dtype, grad.device)
@@ -148,7 +156,7 @@ class SavedTensor:
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
-            raise RuntimeError(_messages.INFERENCE_SAVED)
+            raise RuntimeError(_core_messages.INFERENCE_SAVED)
         self._tensor = tensor
         self._version = tensor._version
         self._saved_for = saved_for
@@ -162,7 +170,7 @@ class SavedTensor:
 
     def unpack(self):
         if self._released:
-            raise RuntimeError(_messages.BACKWARD_TWICE)
+            raise RuntimeError(_core_messages.BACKWARD_TWICE)
         t = self._tensor
         if t._version != self._version:
             raise RuntimeError(self._modified_message(t))
@@ -174,4 +182,4 @@ class SavedTensor:
         node = self._saved_for if self._is_output else t.grad_fn
         if node is None and not self._is_leaf:
             node = self._saved_for
-        return _messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)
+        return _core_messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)

@@ -19,11 +19,15 @@ on. In addition, every tensor built there is an *inference tensor*:
 The one exception: a view of a normal tensor made inside the mode is a normal
 view, sharing its base's version counter, but remembered as made in inference
 mode (``creation_meta``), so writing it in place later in grad mode raises.
+
+This module is the context manager. The switch it sets is ``_inference_state``
+(every new tensor reads it); the rules it changes live where they apply:
+``_version_counter`` (no counter, writes made while building a result),
+``autograd/variable`` (``requires_grad_()``), ``autograd/graph`` (saving).
 """
 
 import functools
 
-from .._messages import INFERENCE_REQUIRES_GRAD
 from .. import _inference_state
 from .._inference_state import is_inference_mode_enabled
 from . import grad_mode
@@ -69,28 +73,3 @@ class inference_mode:
 
     def clone(self):
         return type(self)(self.mode)
-
-
-def check_requires_grad(tensor, flag):
-    """Outside the mode, an inference tensor may not start requiring grad."""
-    if flag and tensor._inference and not is_inference_mode_enabled():
-        raise RuntimeError(INFERENCE_REQUIRES_GRAD)
-
-
-def plain_kernel_writes(result, inputs, writes=1):
-    """Count the in-place writes torch's plain kernel made while building ``result``.
-
-    Some operations build their result by allocating a tensor and then writing
-    into it in place: ``clone()`` is ``empty_like`` plus ``copy_``, ``sum`` and
-    ``mean`` fill their output. For a normal input the autograd layer runs the
-    whole operation below the version-counting layer, so the new tensor starts
-    at version 0. An inference tensor has no autograd layer: outside the mode,
-    when every tensor input is an inference tensor, torch runs the plain kernel
-    directly, the result is a normal tensor, and those inner writes count.
-    Only the tensors among ``inputs`` matter.
-    """
-    if is_inference_mode_enabled() or not all(getattr(t, "_inference", True) for t in inputs):
-        return result
-    for _ in range(writes):
-        result._version_counter.bump()
-    return result

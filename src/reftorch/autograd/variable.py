@@ -15,13 +15,16 @@ and ``_tensor_methods`` attaches its functions to ``Tensor``:
   answering, ``grad_fn`` calls ``view_history.rebuild_view_grad_fn``, which
   renews it (or raises torch's error), as torch does when it is read.
 * ``is_leaf`` is ``grad_fn is None``.
+* ``.grad`` is read here (a non-leaf's warns); ``t.grad = g`` checks ``g`` in
+  the binding (``_binding.set_grad``), as torch's Python binding does.
 * ``retain_grad()`` asks a non-leaf to keep its gradient: its node lists it,
   and the engine keeps it in its ``.grad`` (``graph.update_retained_grad``).
 """
 
-from .. import _messages
+from .. import _core_messages
+from .._inference_state import is_inference_mode_enabled
+from .._warn import warn
 from .functional_api import backward as _backward
-from .inference_mode import check_requires_grad
 from .view_history import rebuild_view_grad_fn
 
 
@@ -34,15 +37,21 @@ def requires_grad(self):
     )
 
 
+def check_requires_grad(tensor, flag):
+    """Outside the mode, an inference tensor may not start requiring grad."""
+    if flag and tensor._inference and not is_inference_mode_enabled():
+        raise RuntimeError(_core_messages.INFERENCE_REQUIRES_GRAD)
+
+
 def set_requires_grad(self, flag):
     """``t.requires_grad = flag``: a leaf's flag, with torch's errors for the rest."""
     if not is_leaf(self):
-        message = _messages.REQUIRES_GRAD_NON_LEAF
+        message = _core_messages.REQUIRES_GRAD_NON_LEAF
         if not flag:
-            message += _messages.REQUIRES_GRAD_NON_LEAF_HINT
+            message += _core_messages.REQUIRES_GRAD_NON_LEAF_HINT
         raise RuntimeError(message)
     if flag and not self._dtype.is_floating_point:
-        raise RuntimeError(_messages.REQUIRES_GRAD_NOT_FLOAT)
+        raise RuntimeError(_core_messages.REQUIRES_GRAD_NOT_FLOAT)
     check_requires_grad(self, flag)
     self._requires_grad = bool(flag)
 
@@ -73,6 +82,14 @@ def grad_fn(self):
 def is_leaf(self):
     """A leaf has no grad_fn: created by the user, or not requiring grad."""
     return grad_fn(self) is None
+
+
+def grad(self):
+    """``.grad``: what backward accumulated for this tensor. A non-leaf keeps none unless it
+    asked (``retain_grad()``), so reading it warns, as in torch."""
+    if self._grad_fn is not None and not self._retains_grad:  # not a leaf
+        warn(_core_messages.NON_LEAF_GRAD)
+    return self._grad
 
 
 def retain_grad(self):

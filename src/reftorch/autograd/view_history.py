@@ -1,22 +1,14 @@
 """A view's history: bringing a view's ``grad_fn`` up to date after a write.
 
-A view shares its base's memory, so its history runs through its base. When
-that memory is written in place through the base or through another view,
-the node the view got when it was made no longer describes it, and the write
-cannot tell it: a write knows nothing of the views of the memory it wrote.
-As in torch, the view finds out the next time its ``grad_fn`` is needed:
-when ``t.grad_fn`` or ``t.is_leaf`` is read, when an operation takes the view
-as an input (``graph.gradient_edge`` reads ``grad_fn``), and right after the
-view itself was written (``_inplace_write.rebase_history``). Each of those
-calls ``rebuild_view_grad_fn``, which compares the version counter with the
-version the view last saw and, if they differ, gives the view a fresh
-``AsStridedBackward0`` leading to its base's history as it is now, or raises
-torch's error for a view that may not be written (``creation_meta``: made
-under ``no_grad``, in ``inference_mode`` or by ``split``).
-
-* Python object, metadata, memory, version counter: unchanged.
-* Graph: the view's ``grad_fn`` is replaced (by None if its base no longer
-  requires grad), and the version it last saw is updated.
+A view's history runs through its base. Once the shared memory is written in
+place through the base or another view, the view's node is out of date, and
+the write cannot tell it. As in torch, the view finds out when its ``grad_fn``
+is next needed (``t.grad_fn``, ``t.is_leaf``, an operation taking the view as
+input, ``rebase_history`` after the view itself was written): each calls
+``rebuild_view_grad_fn``, which, if the version counter moved since the view
+last looked, gives it a fresh ``AsStridedBackward0`` leading to its base's
+history now, or raises torch's error for a view that may not be written
+(``creation_meta``). Object, metadata, memory and counter are unchanged.
 """
 
 import numpy as np
