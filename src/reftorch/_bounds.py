@@ -26,13 +26,10 @@ tensor whose ``_stride`` was changed by hand still cannot reach outside.
 import operator
 
 from . import _core_messages
+from ._strides import _fmt
 
 _UINT64 = 1 << 64
 _STORAGE_MAX = (1 << 63) - 1  # torch's largest storage, in bytes
-
-
-def _fmt(values):
-    return "[" + ", ".join(str(v) for v in values) + "]"
 
 
 def ints(values, name):

@@ -29,9 +29,7 @@ def broadcast_shapes(*shapes):
             if result[-i] == 1:
                 result[-i] = n
             elif n != 1 and n != result[-i]:
-                raise RuntimeError(
-                    _core_messages.BROADCAST_SIZES.format(result[-i], n, ndim - i)
-                )
+                raise RuntimeError(_core_messages.BROADCAST_SIZES.format(result[-i], n, ndim - i))
     return tuple(result)
 
 

@@ -69,9 +69,7 @@ DEEPCOPY_NON_LEAF = (
     "because of a torch.nn.utils.weight_norm usage, see "
     "https://github.com/pytorch/pytorch/pull/103001"
 )
-# A call that matches none of an op's signatures.
-# Each signature is listed; with a single argument, the ones taking one (or
-# none) say why that argument did not fit.
+# A call that matches none of an op's signatures, each signature listed after it.
 INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
 DEVICE_SIGNATURES = (
     " * (torch.device device)\n"
@@ -131,10 +129,8 @@ INFERENCE_SAVED = (
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
     "`torch.inference_mode()`."
 )
-# A view that may not be written in place: torch builds the message from parts.
-# {who} is "A view was created in" or "Output 0 of Slice is a view of a view which
-# was created in"; {modified} is "is being" (the view itself is written) or "its
-# base or another view of its base has been" (found later, when reading grad_fn).
+# A view that may not be written in place: torch builds the message from parts
+# (``creation_meta.check_view_write`` picks {who} and {modified}).
 VIEW_MODIFIED = "is being"
 VIEW_MODIFIED_INDIRECTLY = "its base or another view of its base has been"
 VIEW_CREATED_IN_NO_GRAD = "{who} no_grad mode and {modified} modified inplace with grad mode enabled."

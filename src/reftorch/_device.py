@@ -85,15 +85,11 @@ def as_device(value):
         return None
     d = value if isinstance(value, device) else device(value)
     if d.type not in _SUPPORTED:
-        raise RuntimeError(
-            _core_messages.DEVICE_NOT_SIMULATED.format(d.type)
-        )
+        raise RuntimeError(_core_messages.DEVICE_NOT_SIMULATED.format(d.type))
     if d.type == "cuda" and d.index is None:
         return device("cuda", 0)
     if d.type == "cuda" and d.index != 0:
-        raise RuntimeError(
-            _core_messages.CUDA_INVALID_ORDINAL
-        )
+        raise RuntimeError(_core_messages.CUDA_INVALID_ORDINAL)
     if d.type in ("cpu", "meta"):
         return device(d.type)
     return d

@@ -1,11 +1,9 @@
 """The inference-mode switch: one flag that tensors read when they are made.
 
 ``Tensor._make`` asks whether inference mode is on: a tensor made inside it is
-an inference tensor, with no version counter. The flag lives here, below the
-tensor, as torch keeps it in c10 (``c10::InferenceMode``) under ``TensorImpl``;
-``autograd/inference_mode`` is the context manager that switches it. Keeping
-it here lets ``_tensor`` and ``_version_counter`` read it without importing
-autograd, which is built on top of them.
+an inference tensor, with no version counter. The flag lives below the tensor,
+as torch keeps it in c10 (``c10::InferenceMode``), so ``_tensor`` reads it
+without importing autograd; ``autograd/inference_mode`` switches it.
 
 Nothing here touches tensors, memory or the graph.
 """

@@ -36,9 +36,7 @@ def check_inplace(self, recording):
     if self._base_tensor is not None:
         creation_meta.check_view_write(self, indirect=False)
         if self.requires_grad and self._base_tensor.is_leaf:
-            raise RuntimeError(
-                _core_messages.VIEW_OF_LEAF_INPLACE
-            )
+            raise RuntimeError(_core_messages.VIEW_OF_LEAF_INPLACE)
     if self.requires_grad and self.is_leaf:
         raise RuntimeError(_core_messages.LEAF_INPLACE)
 

@@ -12,12 +12,10 @@ Element ``[i, j]`` lives at ``offset + i * stride[0] + j * stride[1]``. Views
 same storage; no number is moved. This module holds the small pure functions
 that compute such triples. None of them touches memory.
 
-``preserve_format_strides`` and ``strides_for`` give the strides a new tensor
-gets for each memory format (``_layout``, ``_memory_formats``).
-
-Two neighbours hold the rest of the arithmetic: ``_shapes`` (broadcasting, a
-``-1`` in a shape, which reshapes can be views) and ``_iterator_strides``
-(the layout torch gives the result of an elementwise operation).
+``preserve_format_strides`` and ``strides_for`` give a new tensor's strides
+for each memory format (``_memory_formats``). Neighbours hold the rest:
+``_broadcast``, ``_shapes`` (a ``-1`` in a shape, which reshapes can be
+views) and ``_iterator_strides`` (the layout of an elementwise result).
 """
 
 import numpy as np
@@ -144,9 +142,7 @@ def normalize_dim(dim, ndim):
     """Turn a possibly negative ``dim`` into an index, with torch's IndexError."""
     low, high = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not low <= dim <= high:
-        raise IndexError(
-            _core_messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim)
-        )
+        raise IndexError(_core_messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim))
     return dim + max(ndim, 1) if dim < 0 else dim
 
 

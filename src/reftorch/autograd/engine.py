@@ -14,9 +14,8 @@ Most nodes made one tensor. A node that made several (``split``: one node,
 one output per piece) collects one gradient per output, found by the
 ``input_nr`` half of each edge, and runs once with all of them.
 
-Tensor hooks (``t.register_hook(fn)``, see ``hooks``) run here, as a node's
-gradient is complete and before the node uses it: each hook may replace the
-gradient with a tensor of the same type and size.
+Tensor hooks (``t.register_hook(fn)``, see ``hooks``) run here, on a node's
+complete gradient before the node uses it, and may replace it.
 """
 
 from collections import defaultdict
@@ -70,7 +69,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     with no_grad(), np.errstate(all="ignore"):
         for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node))
-            if has_tensor_hooks(node):
+            if _hook_dicts(node):
                 for nr, g in list(incoming.items()):
                     if g is not None:
                         owned.discard(id(g))  # a hook may keep this tensor: never write into it again
@@ -125,10 +124,6 @@ def _hook_dicts(node, output_nr=None):
         hooks = node.variable._backward_hooks
         return [hooks] if hooks else []
     return [hooks for nr, hooks in node._tensor_hook_dicts if hooks and output_nr in (None, nr)]
-
-
-def has_tensor_hooks(node):
-    return bool(_hook_dicts(node))
 
 
 def call_tensor_hooks(node, grad, output_nr=0):

@@ -23,9 +23,7 @@ def _roots_and_grads(tensors, grad_tensors):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = Tensor._from_values(np.ones(t._size), t._dtype, t.device)
         elif g._size != t._size:
-            raise RuntimeError(
-                _core_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape)
-            )
+            raise RuntimeError(_core_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape))
         roots.append(gradient_edge(t))
         grads.append(g)
     return roots, grads
@@ -61,8 +59,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     result = []
     for i, (node, nr) in enumerate(targets):
         if (id(node), nr) not in captured and not allow_unused:
-            raise RuntimeError(
-                _core_messages.GRAD_UNUSED.format(i)
-            )
+            raise RuntimeError(_core_messages.GRAD_UNUSED.format(i))
         result.append(captured.get((id(node), nr)))
     return tuple(result)
