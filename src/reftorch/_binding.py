@@ -16,8 +16,8 @@ import builtins
 
 import numpy as np
 
-from . import _copy_, _creation, _layout, _memory_formats, _messages, _to
-from ._arguments import MISSING, _check_given, _to_arguments
+from . import _copy_, _creation, _layout, _memory_formats, _messages, _to, _views
+from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
 from ._nested_data import array_of_data, check_dtype, infer_dtype
@@ -75,6 +75,14 @@ def char(self):
 
 def byte(self):
     return _to.to(self, dtype=uint8)
+
+
+# --- transpose ---------------------------------------------------------------------------
+
+def transpose(self, dim0, dim1):
+    _int_arg("transpose", "dim0", 1, dim0)
+    _int_arg("transpose", "dim1", 2, dim1)
+    return _views.transpose(self, dim0, dim1)
 
 
 # --- tensor(data) and new_tensor ----------------------------------------------------------

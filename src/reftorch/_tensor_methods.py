@@ -37,7 +37,7 @@ _METHODS = {
     "__index__": _scalars.__index__, "__format__": _scalars.__format__,
     # views and indexing
     "view": _views.view, "reshape": _views.reshape, "flatten": _views.flatten,
-    "t": _views.t, "transpose": _views.transpose, "permute": _views.permute,
+    "t": _views.t, "transpose": _binding.transpose, "permute": _views.permute,
     "expand": _views.expand, "unsqueeze": _views.unsqueeze, "squeeze": _views.squeeze,
     "select": _views.select, "as_strided": _views.as_strided,
     "__getitem__": _indexing.__getitem__, "__setitem__": _indexing.__setitem__,
