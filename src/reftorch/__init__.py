@@ -7,7 +7,9 @@ and the graph.
 
 The core reading path
 ---------------------
-What every copy operation shares or renews, in the order to read it:
+What every copy operation shares or renews, in the order to read it. These
+modules and every module they import stay within 2,000 non-blank lines
+(``tests/reftorch/test_import_closure.py``):
 
 1. ``_storage``: the flat block of bytes, and what "shares memory" means.
 2. ``_strides``: size, stride and offset: how an index finds its element.
@@ -27,18 +29,20 @@ What every copy operation shares or renews, in the order to read it:
 
 Beyond the core
 ---------------
-* Views and indexing: ``_views``, ``_view_backward``, ``_shapes``,
+* Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
-  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace``,
+  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
+  (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
   ``_convert``, ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
-* Modes and hooks: ``autograd/inference_mode``, ``autograd/creation_meta``,
-  ``autograd/hooks``.
+* Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
+  switch, below the tensor), ``autograd/creation_meta``, ``autograd/view_history``
+  (a view's node renewed after a write), ``autograd/hooks``.
 * Your own operation: ``autograd/function`` (``torch.autograd.Function``).
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.
@@ -48,7 +52,9 @@ Beyond the core
   ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
+  ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
+  ``_core_messages`` (the texts the core raises),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
   ``_bounds`` (no element outside its storage),
   ``primitives`` (the exercises' building blocks).
@@ -58,7 +64,7 @@ from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._convert import from_numpy
-from ._creation import tensor
+from ._binding import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
 from ._default_device import get_default_device, set_default_device

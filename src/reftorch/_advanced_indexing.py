@@ -25,7 +25,7 @@ import numpy as np
 from . import _iterator_strides, _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._advanced_index import AdvancedIndex, in_order, is_mask
-from ._inplace import check_inplace, rebase_history
+from ._inplace_write import check_inplace, rebase_history
 from ._math import sum_to_shape
 from ._tensor import Tensor
 from ._version_counter import bump

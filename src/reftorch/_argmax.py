@@ -13,7 +13,7 @@ import numpy as np
 from . import _messages, _strides
 from ._dtype import bool as bool_, int64
 from ._tensor import Tensor
-from .autograd.inference_mode import plain_kernel_writes
+from ._version_counter import plain_kernel_writes
 
 
 def _positions(self, dim, keepdim, op, pick):

@@ -25,14 +25,11 @@ tensor whose ``_stride`` was changed by hand still cannot reach outside.
 
 import operator
 
-from . import _messages
+from . import _core_messages
+from ._strides import _fmt
 
 _UINT64 = 1 << 64
 _STORAGE_MAX = (1 << 63) - 1  # torch's largest storage, in bytes
-
-
-def _fmt(values):
-    return "[" + ", ".join(str(v) for v in values) + "]"
 
 
 def ints(values, name):
@@ -42,7 +39,7 @@ def ints(values, name):
         try:
             result.append(operator.index(v))
         except TypeError:
-            raise TypeError(_messages.LAYOUT_NOT_INTS.format(
+            raise TypeError(_core_messages.LAYOUT_NOT_INTS.format(
                 name=name, type=type(v).__name__, pos=pos)) from None
     return tuple(result)
 
@@ -56,8 +53,8 @@ def storage_nbytes(size, stride, itemsize, storage_offset=0):
     if 0 in size:
         return 0
     # torch words the overflow without strides for a 0-d tensor (it has none).
-    overflow = RuntimeError(_messages.STORAGE_SIZE_OVERFLOW.format(
-        sizes=_fmt(size), strides=_fmt(stride)) if size else _messages.STORAGE_SIZE_OVERFLOW_0D)
+    overflow = RuntimeError(_core_messages.STORAGE_SIZE_OVERFLOW.format(
+        sizes=_fmt(size), strides=_fmt(stride)) if size else _core_messages.STORAGE_SIZE_OVERFLOW_0D)
     needed = storage_offset + 1
     for n, s in zip(size, stride):
         step = (s % _UINT64) * ((n - 1) % _UINT64)
@@ -76,9 +73,9 @@ def _check_numel(size):
     for n in size:
         count *= n % _UINT64
         if count >= _UINT64:
-            raise RuntimeError(_messages.NUMEL_OVERFLOW)
+            raise RuntimeError(_core_messages.NUMEL_OVERFLOW)
     if count > _STORAGE_MAX:
-        raise RuntimeError(_messages.NUMEL_OVERFLOW)
+        raise RuntimeError(_core_messages.NUMEL_OVERFLOW)
 
 
 def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available):
@@ -88,9 +85,9 @@ def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available)
     (which refuses what overflows), the bounds, then the element count.
     """
     if len(size) != len(stride):
-        raise RuntimeError(_messages.SIZE_STRIDE_LENGTHS.format(len(size), len(stride)))
+        raise RuntimeError(_core_messages.SIZE_STRIDE_LENGTHS.format(len(size), len(stride)))
     if storage_offset < 0:
-        raise RuntimeError(_messages.INVALID_STORAGE_OFFSET.format(storage_offset))
+        raise RuntimeError(_core_messages.INVALID_STORAGE_OFFSET.format(storage_offset))
     storage_nbytes(size, stride, itemsize, storage_offset)
     check_in_bounds_for_storage(size, stride, storage_offset, itemsize, storage_nbytes_available)
     _check_numel(size)
@@ -110,7 +107,7 @@ def check_in_bounds_for_storage(size, stride, storage_offset, itemsize, nbytes):
     last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
     needed = (last + 1) * itemsize
     if needed > nbytes:
-        raise RuntimeError(_messages.OUT_OF_BOUNDS.format(
+        raise RuntimeError(_core_messages.OUT_OF_BOUNDS.format(
             sizes=_fmt(size), strides=_fmt(stride), offset=storage_offset, itemsize=itemsize,
             needed=needed, available=nbytes))
 
@@ -126,7 +123,7 @@ def element_bytes(size, stride, storage_offset, itemsize, storage_nbytes_availab
     try:
         size, stride, storage_offset = ints(size, "size"), ints(stride, "stride"), operator.index(storage_offset)
     except TypeError as error:
-        raise RuntimeError(_messages.CORRUPT_LAYOUT.format(
+        raise RuntimeError(_core_messages.CORRUPT_LAYOUT.format(
             sizes=size, strides=stride, offset=storage_offset, why=error)) from None
     if len(size) != len(stride):
         why = f"{len(size)} sizes but {len(stride)} strides"
@@ -141,5 +138,5 @@ def element_bytes(size, stride, storage_offset, itemsize, storage_nbytes_availab
         if 0 <= start and stop <= storage_nbytes_available:
             return start, stop
         why = f"its elements span bytes [{start}, {stop}) of a storage of {storage_nbytes_available} bytes"
-    raise RuntimeError(_messages.CORRUPT_LAYOUT.format(
+    raise RuntimeError(_core_messages.CORRUPT_LAYOUT.format(
         sizes=_fmt(size), strides=_fmt(stride), offset=storage_offset, why=why))

@@ -16,11 +16,11 @@
 * Version counter: new, starting at 0.
 """
 
-from . import _memory_formats, _messages, _strides
+from . import _core_messages, _strides
 from ._layout import contiguous_format, preserve_format
 from ._tensor import Tensor
+from ._version_counter import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
-from .autograd.inference_mode import plain_kernel_writes
 
 
 class CloneBackward0(Node):
@@ -34,7 +34,7 @@ def clone(self, *, memory_format=preserve_format):
     if memory_format is preserve_format:
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
-        strides = _memory_formats.strides_for(self._size, memory_format)
+        strides = _strides.strides_for(self._size, memory_format)
     copy = plain_kernel_writes(Tensor._from_values(self._elements(), self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
@@ -44,5 +44,5 @@ def clone(self, *, memory_format=preserve_format):
 def contiguous(self, memory_format=contiguous_format):
     """``self`` if already laid out in ``memory_format``, otherwise a ``clone`` in it."""
     if memory_format is preserve_format:
-        raise RuntimeError(_messages.CONTIGUOUS_PRESERVE)
+        raise RuntimeError(_core_messages.CONTIGUOUS_PRESERVE)
     return self if self.is_contiguous(memory_format=memory_format) else clone(self, memory_format=memory_format)

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _messages
 from ._clone import clone
-from ._creation import _from_data
+from ._binding import from_data as _from_data
 from ._detach import detach
 from ._device import as_device, cpu, device as device_type
 from ._dtype import from_numpy_dtype
@@ -180,7 +180,7 @@ def numpy(self, *args, force=False):
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
         if is_grad_enabled() and self.requires_grad:
             raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)
-    return to(detach(self), "cpu")._elements()
+    return to(detach(self), cpu)._elements()
 
 
 def __array__(self, dtype=None):

@@ -15,9 +15,9 @@
 
 import numpy as np
 
-from . import _messages, _meta
-from ._inplace import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
-from ._math import sum_to_shape, values_of
+from . import _core_messages
+from ._inplace_write import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
+from ._broadcast import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
 
@@ -40,18 +40,32 @@ class CopyBackwards(Node):
         return (old, to_src)
 
 
-def copy_(self, src, non_blocking=False):
-    if not isinstance(src, (Tensor, int, float, bool)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
-        ))
+def values_of(x, dtype):
+    """The numbers of a tensor or Python scalar, as a numpy array of ``dtype``.
 
+    Casting is C's, silently, as in torch: a float is cut toward zero and an
+    integer that does not fit wraps around (300 as uint8 is 44).
+    """
+    with np.errstate(all="ignore"):
+        if isinstance(x, Tensor):
+            return x._elements().astype(dtype._numpy_type, copy=False)
+        return np.array(x).astype(dtype._numpy_type)
+
+
+def check_copy_source(destination_device, source):
+    """A meta tensor has no numbers: they move out of one only into another meta tensor."""
+    if source.device.type == "meta" and destination_device.type != "meta":
+        raise NotImplementedError(_core_messages.META_NO_DATA)
+
+
+def copy_(self, src, non_blocking=False):
+    """Write ``src``'s numbers (a tensor or a Python number) into ``self``'s memory."""
     def new_values():
         check_no_internal_overlap(self)
         check_no_partial_overlap(self, src)
         check_inplace_shape(self, src)
         if isinstance(src, Tensor):
-            _meta.check_copy(self.device, src)
+            check_copy_source(self.device, src)
         return values_of(src, self.dtype)
 
     return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)

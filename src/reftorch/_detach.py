@@ -17,7 +17,7 @@ makes ``a`` look at ``t``'s memory and metadata, keeping ``a``'s own version
 counter and autograd state.
 """
 
-from . import _messages
+from . import _core_messages
 from ._tensor import Tensor
 
 def detach(self):
@@ -34,7 +34,7 @@ def detach(self):
 def detach_(self):
     """Cut ``self`` itself out of the graph: it becomes a leaf without grad."""
     if self._base_tensor is not None:
-        raise RuntimeError(_messages.DETACH_VIEW_INPLACE)
+        raise RuntimeError(_core_messages.DETACH_VIEW_INPLACE)
     self._grad_fn = None
     self._requires_grad = False
     return self

@@ -8,7 +8,7 @@ the tutorials' ``device="cuda"`` examples run on a machine without a GPU.
 ``meta`` holds no numbers, only metadata (``_meta``).
 """
 
-from . import _messages
+from . import _core_messages
 
 _SUPPORTED = ("cpu", "cuda", "meta")
 
@@ -24,8 +24,8 @@ class device:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
             raise TypeError(
-                _messages.INVALID_ARGUMENTS.format(op="device", got=_name(type))
-                + _messages.DEVICE_SIGNATURES.format(got=_name(type))
+                _core_messages.INVALID_ARGUMENTS.format(op="device", got=_name(type))
+                + _core_messages.DEVICE_SIGNATURES.format(got=_name(type))
             )
         if index is None:
             type, index = _parse(type)
@@ -63,10 +63,10 @@ def _parse(text):
     if text == "":
         raise RuntimeError("Device string must not be empty")
     name, colon, index_text = text.partition(":")
-    if name not in _messages.DEVICE_TYPES.split(", "):
+    if name not in _core_messages.DEVICE_TYPES.split(", "):
         if not name.isalpha() or colon and not index_text.isdigit():
             raise RuntimeError(f"Invalid device string: '{text}'")
-        raise RuntimeError(_messages.DEVICE_UNKNOWN_TYPE.format(types=_messages.DEVICE_TYPES, text=text))
+        raise RuntimeError(_core_messages.DEVICE_UNKNOWN_TYPE.format(types=_core_messages.DEVICE_TYPES, text=text))
     if not colon:
         return name, None
     if not index_text.isdigit() or (len(index_text) > 1 and index_text[0] == "0"):
@@ -85,15 +85,11 @@ def as_device(value):
         return None
     d = value if isinstance(value, device) else device(value)
     if d.type not in _SUPPORTED:
-        raise RuntimeError(
-            _messages.DEVICE_NOT_SIMULATED.format(d.type)
-        )
+        raise RuntimeError(_core_messages.DEVICE_NOT_SIMULATED.format(d.type))
     if d.type == "cuda" and d.index is None:
         return device("cuda", 0)
     if d.type == "cuda" and d.index != 0:
-        raise RuntimeError(
-            _messages.CUDA_INVALID_ORDINAL
-        )
+        raise RuntimeError(_core_messages.CUDA_INVALID_ORDINAL)
     if d.type in ("cpu", "meta"):
         return device(d.type)
     return d

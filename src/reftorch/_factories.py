@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import _memory_formats, _messages, _strides
+from . import _messages, _strides
 from ._arguments import _int_list_arg
 from ._creation import with_requires_grad
 from ._default_device import factory_device
@@ -21,7 +21,7 @@ from ._dtype import check_scalar, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, infer_dtype
 from ._tensor import Tensor
-from .autograd.inference_mode import plain_kernel_writes
+from ._version_counter import plain_kernel_writes
 
 
 def _size_arg(size, op):
@@ -104,7 +104,7 @@ def _like(fill, self, dtype, device, requires_grad, memory_format):
     if memory_format in (None, preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
-        strides = _memory_formats.strides_for(self._size, memory_format)
+        strides = _strides.strides_for(self._size, memory_format)
     t = Tensor._from_values(np.full(self._size, fill, dtype=dtype._numpy_type), dtype,
                             as_device(device) or self.device, strides)
     return with_requires_grad(t, requires_grad)

@@ -28,7 +28,7 @@ import operator
 import numpy as np
 
 from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
-from ._creation import tensor
+from ._binding import tensor
 from ._device import cpu
 from ._dtype import check_scalar, int64
 from ._tensor import Tensor

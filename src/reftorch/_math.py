@@ -15,6 +15,8 @@ import numpy as np
 
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
+from ._copy_ import values_of
+from ._broadcast import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -38,28 +40,6 @@ def result_type(*operands):
             d = scalar_dtype(x)
             scalar_result = d if scalar_result is None else promote_types(scalar_result, d)
     return _combine_categories(dim_result, _combine_categories(zero_dim_result, scalar_result))
-
-
-def values_of(x, dtype):
-    """The numbers of a tensor or Python scalar, as a numpy array of ``dtype``.
-
-    Casting is C's, silently, as in torch: a float is cut toward zero and an
-    integer that does not fit wraps around (300 as uint8 is 44).
-    """
-    with np.errstate(all="ignore"):
-        if isinstance(x, Tensor):
-            return x._elements().astype(dtype._numpy_type, copy=False)
-        return np.array(x).astype(dtype._numpy_type)
-
-
-def sum_to_shape(values, shape):
-    """Undo broadcasting: sum ``values`` down to ``shape``."""
-    lead = values.ndim - len(shape)
-    values = values.sum(axis=tuple(range(lead))) if lead > 0 else values
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and values.shape[i] != 1)
-    if stretched:
-        values = values.sum(axis=stretched, keepdims=True)
-    return values.reshape(shape)
 
 
 def _device_of(*operands):

@@ -10,38 +10,18 @@ say where each element sits. So ``clone(memory_format=torch.channels_last)``
 is an ordinary copy (new storage, version 0, ``CloneBackward0``) whose
 strides are the channels-last ones, and ``t.is_contiguous(memory_format=...)``
 asks whether ``t``'s strides are exactly those of that order (a dimension of
-size 1 may have any stride, as for row-major).
+size 1 may have any stride, as for row-major). The strides each format gives
+a new tensor are computed in ``_strides`` (``strides_for``), next to the
+other layout arithmetic.
 """
 
-from . import _layout, _messages, _strides
-from ._layout import channels_last, channels_last_3d, contiguous_format, preserve_format
-
-# The order of the dimensions in memory, fastest first.
-_ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
-_NAMES = {channels_last: "channels_last", channels_last_3d: "channels_last_3d"}
+from . import _strides
+from ._layout import contiguous_format, preserve_format
+from ._strides import MEMORY_FORMAT_ORDERS as _ORDERS
 
 
-def strides_for(size, fmt):
-    """The strides ``fmt`` gives a dense tensor of this ``size`` (rank checked, as in torch)."""
-    if fmt is contiguous_format:
-        return _strides.contiguous_strides(size)
-    order = _ORDERS[fmt]
-    if len(size) != len(order):
-        raise RuntimeError(_messages.MEMORY_FORMAT_RANK.format(rank=len(order), name=_NAMES[fmt]))
-    strides, step = [0] * len(size), 1
-    for d in order:
-        strides[d] = step
-        step *= size[d]
-    return tuple(strides)
-
-
-def is_contiguous(self, *args, memory_format=contiguous_format):
+def is_contiguous(self, memory_format=contiguous_format):
     """Are ``self``'s strides exactly those of ``memory_format``? (never raises for a rank)"""
-    if args:
-        raise TypeError(_messages.KEYWORD_ONLY.format(
-            fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
-    if not isinstance(memory_format, _layout.memory_format):
-        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=type(memory_format).__name__))
     if memory_format in (contiguous_format, preserve_format):
         return _strides.is_contiguous(self._size, self._stride)
     order = _ORDERS[memory_format]
@@ -54,12 +34,3 @@ def is_contiguous(self, *args, memory_format=contiguous_format):
                 return False
             expected *= self._size[d]
     return True
-
-
-def obeys_layout_contract(grad, variable):
-    """Whether a gradient may become ``variable.grad`` as it is, without a copy (autograd's
-    AccumulateGrad asks): it must be in the leaf's layout if the leaf is dense (a dimension of
-    size 1 may have any stride but 0), else row-major."""
-    if not _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
-        return grad._stride == _strides.contiguous_strides(grad._size)
-    return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))

@@ -1,5 +1,8 @@
 """Torch's long error and warning texts, kept out of the lesson modules.
 
+The texts the core reading path raises are in ``_core_messages`` (and named
+here too); this module holds the rest, read by the modules beyond the core.
+
 A lesson module says *when* torch refuses something; the exact words torch
 uses live here, so the reader of ``_views`` or ``_inplace`` sees the rule and
 not a paragraph of text. So does the wording of torch's argument parser
@@ -10,81 +13,31 @@ are ``str.format`` templates; the few functions at the end put together texts
 that torch builds from parts.
 """
 
-import re
+from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_messages)
+    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, COPY_CONSTRUCT, CORRUPT_LAYOUT,
+    CUDA_INVALID_ORDINAL, DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_NOT_SIMULATED, DEVICE_SIGNATURES,
+    DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED, HOOK_CHANGED_SIZE,
+    HOOK_CHANGED_TYPE, HOOK_NOT_A_TENSOR, HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
+    INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
+    INVALID_STORAGE_OFFSET, LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
+    MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD, NO_CREATE_GRAPH,
+    NO_STRIDES, NUMEL_OVERFLOW, OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT,
+    REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED, SIZE_STRIDE_LENGTHS, STORAGE_SIZE_OVERFLOW,
+    STORAGE_SIZE_OVERFLOW_0D, VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
+    VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified,
+)
 
 # --- the tensor and autograd (the core) ------------------------------------------
 
-NON_LEAF_GRAD = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
-    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
-    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
-    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
-)
 GRAD_NOT_A_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {}"
 GRAD_SIZE = (
     "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that "
     "the gradient and the tensor are the same size"
 )
-REQUIRES_GRAD_NON_LEAF = "you can only change requires_grad flags of leaf variables."
-REQUIRES_GRAD_NON_LEAF_HINT = (
-    " If you want to use a computed variable in a subgraph that doesn't require "
-    "differentiation use var_no_grad = var.detach()."
-)
 
-# torch.tensor(t) / t.new_tensor(t), given a tensor ({} is the function's name).
-COPY_CONSTRUCT = (
-    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
-)
 
-NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
-BROADCAST_SIZES = (
-    "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
-    "dimension {}"
-)
-DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
 BOOL_AMBIGUOUS = "Boolean value of Tensor with more than one value is ambiguous"
 NOT_AN_INDEX = "only integer tensors of a single element can be converted to an index"
-NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
-BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
-GRAD_UNUSED = (
-    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
-    "allow_unused=True if this is the desired behavior."
-)
-GRAD_SHAPE_MISMATCH = (
-    "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
-    "of {output}."
-)
-# A tensor saved for backward was written in place since (autograd/graph.py).
-SAVED_TENSOR_MODIFIED = (
-    "one of the variables needed for gradient computation has been modified by an inplace "
-    "operation: [{kind} {sizes}]{where} is at version {version}; expected version {expected} "
-    "instead. Hint: enable anomaly detection to find the operation that failed to compute "
-    "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
-)
-REQUIRES_GRAD_NOT_FLOAT = "only Tensors of floating point and complex dtype can require gradients"
-BACKWARD_TWICE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
-DETACH_VIEW_INPLACE = (
-    "Can't detach views in-place. Use detach() instead. If you are using "
-    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
-    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
-    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
-    "torch/optim/optimizer.py as the solution."
-)
-DEEPCOPY_NON_LEAF = (
-    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
-    "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
-    "because of a torch.nn.utils.weight_norm usage, see "
-    "https://github.com/pytorch/pytorch/pull/103001"
-)
 
 # --- torch's argument parser ---------------------------------------------------
 
@@ -99,18 +52,9 @@ ARGUMENT_UNPACK = (
 )
 POSITIONAL_COUNT = "{op}() takes from {low} to {high} positional arguments but {given} were given"
 
-# A call that matches none of an op's signatures.
-# Each signature is listed; with a single argument, the ones taking one (or
-# none) say why that argument did not fit.
-INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
 DID_NOT_MATCH = "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
 # Signatures, as the parser lists them.
 VIEW_SIGNATURES = (" * (torch.dtype dtype)\n", " * (tuple of ints size)\n")
-DEVICE_SIGNATURES = (
-    " * (torch.device device)\n"
-    "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
-    " * (str type, int index = -1)\n"
-)
 REDUCTION_SIGNATURES = (
     " * (*, torch.dtype dtype = None)\n"
     " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
@@ -135,24 +79,9 @@ TO_SIGNATURES = (
 
 # --- storage and layout (memory safety) ---------------------------------------
 
-# A layout that reaches past the end of its storage (torch's checkInBoundsForStorage).
-OUT_OF_BOUNDS = (
-    "setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and itemsize {itemsize} "
-    "requiring a storage size of {needed} are out of bounds for storage of size {available}"
-)
-STORAGE_SIZE_OVERFLOW = "Storage size calculation overflowed with sizes={sizes} and strides={strides}"
-STORAGE_SIZE_OVERFLOW_0D = "Storage size calculation overflowed with sizes=[]"
-NUMEL_OVERFLOW = "numel: integer multiplication overflow"
-INVALID_STORAGE_OFFSET = "Tensor: invalid storage offset {}"
-SIZE_STRIDE_LENGTHS = "unequal size length ({}) and stride length ({})"
 # as_strided words two of them its own way.
 AS_STRIDED_LENGTHS = "mismatch in length of strides and shape"
 AS_STRIDED_NEGATIVE_STRIDES = "as_strided: Negative strides are not supported at the moment, got strides: {}"
-# torch's allocator, given a negative byte count (printed as an unsigned number).
-NEGATIVE_ALLOCATION = (
-    "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
-    "called with negative number: {}"
-)
 NUMPY_STRIDES_NOT_MULTIPLE = (
     "given numpy array strides not a multiple of the element byte size. Copy the numpy array to "
     "reallocate the memory."
@@ -162,24 +91,10 @@ NUMPY_NEGATIVE_STRIDES = (
     "not currently supported. (You can probably work around this by making a copy of your array  with "
     "array.copy().) "
 )
-# reftorch's own texts: the second line of defence and the primitives' argument checks.
-LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
-CORRUPT_LAYOUT = (
-    "reftorch refuses to read or write this tensor: its metadata (sizes {sizes}, strides {strides}, "
-    "storage offset {offset}) does not describe elements inside its storage: {why}. "
-    "Was its metadata changed by hand?"
-)
 PRIMITIVE_ARGUMENT = "{fn}(): argument '{name}' must be {expected}, not {got}"
 
 # --- devices ------------------------------------------------------------------
 
-DEVICE_TYPES = (
-    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
-    "vulkan, mps, meta, hpu, mtia, privateuseone"
-)
-DEVICE_UNKNOWN_TYPE = "Expected one of {types} device type at start of device string: {text}"
-DEVICE_NOT_SIMULATED = "Could not run an operation on device '{}': reftorch only simulates cpu and cuda"
-CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates exactly one GPU, cuda:0."
 
 # --- arithmetic, reductions, matmul ---------------------------------------------
 
@@ -213,19 +128,8 @@ MEAN_DTYPE = (
 
 # --- in-place writes -------------------------------------------------------------
 
-LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 INPLACE_RESULT_CAST = "result type Float can't be cast to the desired output type {}"
-VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 FILL_VALUE_DIM = "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions."
-INTERNAL_OVERLAP = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-INPLACE_OVERLAP = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor "
-    "refer to a single memory location. Please clone() the tensor before performing the "
-    "operation."
-)
 
 # --- comparing and converting (numpy, as_tensor, dtypes) ----------------------
 
@@ -263,42 +167,6 @@ NUMPY_DTYPE_NOT_IN_REFTORCH = (
 
 # --- autograd modes (no_grad, inference_mode) ----------------------------------
 
-INFERENCE_NO_VERSION = "Inference tensors do not track version counter."
-
-INFERENCE_INPLACE = (
-    "Inplace update to inference tensor outside InferenceMode is not allowed."
-    "You can make a clone to get a normal tensor before doing inplace update."
-    "See https://github.com/pytorch/rfcs/pull/17 for more details."
-)
-
-INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
-
-INFERENCE_SAVED = (
-    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
-    "inference mode in computation tracked by autograd. To work around this, you can make a "
-    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
-    "`torch.inference_mode()`."
-)
-
-# A view that may not be written in place: torch builds the message from parts.
-# {who} is "A view was created in" or "Output 0 of Slice is a view of a view which
-# was created in"; {modified} is "is being" (the view itself is written) or "its
-# base or another view of its base has been" (found later, when reading grad_fn).
-VIEW_MODIFIED = "is being"
-VIEW_MODIFIED_INDIRECTLY = "its base or another view of its base has been"
-VIEW_CREATED_IN_NO_GRAD = "{who} no_grad mode and {modified} modified inplace with grad mode enabled."
-VIEW_CREATED_IN_INFERENCE = "{who} inference mode and {modified} modified inplace in normal mode."
-VIEW_OF_MULTI_OUTPUT = "Output {output_nr} of {op} is a view and {modified} modified inplace."
-MOVE_BOTH = (
-    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the {block} block (if "
-    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
-)
-MULTI_OUTPUT_HINT = (
-    " This view is the output of a function that returns multiple views. Such functions do not "
-    "allow the output views to be modified inplace. You should replace the inplace operation by "
-    "an out-of-place one."
-)
 
 # --- views: view, expand, select, split, as_strided, in-place metadata ops ---
 
@@ -483,23 +351,13 @@ NO_BACKWARD = (
 )
 
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
-HOOK_NOT_A_TENSOR = "expected Variable, but hook returned '{type}'"
-HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {was} got {got})"
-HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
-HOOK_NOT_SERIALIZED = (
-    "backward hook {hook} on tensor will not be serialized.  If this is expected, you can "
-    "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
-)
 
 ARGMAX_BOOL = "{op}(): does not support bool input"
 ARGMAX_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
 ARGMAX_EMPTY_DIM = "{op}(): Expected reduction dim {dim} to have non-zero size."
-MEMORY_FORMAT_RANK = "required rank {rank} tensor to use {name} format"
 MEMORY_FORMAT_ARGUMENT = "is_contiguous(): argument 'memory_format' must be torch.memory_format, not {got}"
-CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is not implemented; use clone(memory_format=...)"
 KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
-META_NO_DATA = "Cannot copy out of meta tensor; no data!"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
 META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"
 MODULE_NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
@@ -597,7 +455,6 @@ SPARSE_INVARIANTS_WARNING = (
     "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)"
 )
 SPARSE_NO_STORAGE = "Cannot access storage of SparseTensorImpl"
-NO_STRIDES = "Sparse CSR tensors do not have strides"
 SPARSE_CSR_NO_STORAGE = "Cannot access storage of SparseCsrTensorImpl"
 SPARSE_CSR_TO_NUMPY = "can't convert SparseCsr layout tensor to numpy. Use Tensor.to_dense() first."
 SPARSE_CSR_BETA = (
@@ -695,21 +552,6 @@ SPARSE_BACKWARD = (
     "reftorch does not implement backward through sparse tensors: the gradient would be a sparse "
     "tensor. Use torch for sparse gradients."
 )
-
-
-def saved_tensor_modified(tensor, node_name, saved_version):
-    """``SAVED_TENSOR_MODIFIED`` for ``tensor``, which is an output of the node
-    ``node_name`` (None for a leaf). torch shortens the node's name
-    (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``) and names a
-    bool tensor by its dispatch key (``CPUBoolType``)."""
-    where = ""
-    if node_name is not None:
-        short = re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
-        where = f", which is output 0 of {short},"
-    sizes = "[" + ", ".join(str(n) for n in tensor.shape) + "]"
-    kind = f"{tensor.device.type.upper()}BoolType" if str(tensor.dtype) == "torch.bool" else tensor.type()
-    return SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=tensor._version,
-                                        expected=saved_version)
 
 
 def invalid_combination(op, got, overloads):

@@ -12,7 +12,9 @@ meta tensors; mixing a meta tensor with a cpu one is an error.
 
 reftorch keeps a meta tensor's elements in ordinary memory like any other
 (they are never read out), so the rules live at the points where numbers
-would leave the device: here.
+would leave the device: here, and in ``copy_``, which moves numbers out of a
+meta tensor only into another (``_copy_.check_copy_source``, as torch's
+``copy_`` kernel checks; ``to()`` copies through the same check).
 """
 
 from . import _messages
@@ -31,12 +33,6 @@ def check_readable(tensor):
 def check_item(tensor):
     if is_meta(tensor):
         raise RuntimeError(_messages.META_ITEM)
-
-
-def check_copy(destination_device, source):
-    """Data moves out of a meta tensor only into another meta tensor."""
-    if is_meta(source) and destination_device.type != "meta":
-        raise NotImplementedError(_messages.META_NO_DATA)
 
 
 def check_same_device(first, other):

@@ -30,11 +30,12 @@ import numpy as np
 from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
 from ._clone import contiguous_format
-from ._inplace import check_inplace, rebase_history
+from ._inplace_write import check_inplace, rebase_history
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._version_counter import bump
-from ._view_backward import AsStridedBackward0, TransposeBackward0, _ReshapingNode
+from ._view_backward import TransposeBackward0, _ReshapingNode
+from .autograd.view_history import AsStridedBackward0
 from ._views import as_strided_geometry
 from .autograd.graph import Node, any_requires_grad
 

@@ -25,13 +25,13 @@ Hooks are not among the steps: the deep copy has none, and no warning says so.
 """
 
 import copy
+import warnings
 from collections import OrderedDict
 
-from . import _messages
+from . import _core_messages
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.grad_mode import no_grad
-from .autograd.hooks import warn_if_has_hooks
 
 def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad, backward_hooks=None):
     """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
@@ -56,7 +56,7 @@ def __setstate__(self, state):
 
 def __deepcopy__(self, memo):
     if not self.is_leaf:                                              # 1
-        raise RuntimeError(_messages.DEEPCOPY_NON_LEAF)
+        raise RuntimeError(_core_messages.DEEPCOPY_NON_LEAF)
     if id(self) in memo:                                              # 2
         return memo[id(self)]
     with no_grad():
@@ -69,3 +69,13 @@ def __deepcopy__(self, memo):
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))       # 7
     memo[id(self)] = new                                              # 8
     return new
+
+
+def warn_if_has_hooks(tensor):
+    """``copy.copy`` (and saving) cannot keep hooks: torch warns once per hook."""
+    hooks = tensor._backward_hooks
+    for hook in (hooks or {}).values():
+        if not hasattr(hook, "__torch_unserializable__"):
+            # torch warns from its own Python code (Tensor.__reduce_ex__), so the
+            # warning names a line in torch's _tensor.py; this one names its line here.
+            warnings.warn(_core_messages.HOOK_NOT_SERIALIZED.format(hook=repr(hook)), UserWarning, stacklevel=1)

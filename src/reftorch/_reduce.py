@@ -9,8 +9,8 @@ import numpy as np
 from . import _messages, _strides
 from ._dtype import compute_dtype, int64
 from ._tensor import Tensor
+from ._version_counter import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
-from .autograd.inference_mode import plain_kernel_writes
 
 def _check_dim_types(dim, op):
     """A dim argument must be None, an int or a tuple of ints (checked before anything else)."""

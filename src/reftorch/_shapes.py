@@ -1,35 +1,17 @@
-"""Shapes that change: broadcasting, a ``-1`` in a shape, and reshapes that are views.
+"""Shapes that change: a ``-1`` in a shape, and reshapes that are views.
 
-* ``broadcast_shapes``: the shape two operands of ``a + b`` stretch to.
 * ``infer_size``: ``view(-1, 3)``: the one ``-1`` in a requested shape.
 * ``view_strides``: whether ``view``/``reshape`` can show the same memory in a
   new shape, and with which strides. When it cannot, ``view`` raises and
   ``reshape`` copies.
 
-Pure functions of sizes and strides, as in ``_strides``: no memory is touched.
+Pure functions of sizes and strides, as in ``_strides``: no memory is
+touched. Broadcasting (``broadcast_shapes``, ``sum_to_shape``) is in
+``_broadcast``; its names are kept here too, where the chapters find them.
 """
 
-from . import _messages
+from ._broadcast import broadcast_shapes, sum_to_shape  # noqa: F401  (named as _shapes.* by chapters)
 from ._strides import _fmt, contiguous_strides, numel
-
-
-def broadcast_shapes(*shapes):
-    """The shape that all ``shapes`` stretch to, aligning them on the right.
-
-    Two sizes are compatible when they are equal or one of them is 1.
-    """
-    ndim = max((len(s) for s in shapes), default=0)
-    result = [1] * ndim
-    for shape in shapes:
-        for i in range(1, len(shape) + 1):
-            n = shape[-i]
-            if result[-i] == 1:
-                result[-i] = n
-            elif n != 1 and n != result[-i]:
-                raise RuntimeError(
-                    _messages.BROADCAST_SIZES.format(result[-i], n, ndim - i)
-                )
-    return tuple(result)
 
 
 def infer_size(shape, count):

@@ -29,7 +29,7 @@ copies (``clone``, ``detach``, in-place ops) in ``_sparse_copies``.
 
 from . import _messages
 from ._arguments import _is_int, _type_name
-from ._creation import tensor
+from ._binding import tensor
 from ._dtype import dtype as dtype_type, int64
 from ._layout import sparse_coo, strided
 from ._tensor import Tensor

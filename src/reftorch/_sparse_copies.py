@@ -27,7 +27,8 @@ from ._arguments import _to_arguments
 from ._clone import CloneBackward0, contiguous_format
 from ._copy_ import CopyBackwards
 from ._dtype import _category, promote_types
-from ._inplace import ZeroBackward0, check_inplace, rebase_history
+from ._inplace import ZeroBackward0
+from ._inplace_write import check_inplace, rebase_history
 from ._math import AddBackward0
 from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
 from ._sparse_convert import coalesce

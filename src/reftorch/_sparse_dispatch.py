@@ -80,7 +80,7 @@ SPARSE_VERSIONS = {
 # Methods that are right for both layouts as they are: they only touch
 # metadata and the graph, or (``_sparse``) they look at the layout themselves.
 SAME_FOR_BOTH = {
-    "requires_grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
+    "requires_grad", "grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
     "__setstate__", "__len__", "__iter__", "__bool__", "__float__", "__int__", "__index__", "__format__",
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
     "_indices", "_values", "indices", "values", "layout", "is_sparse",
@@ -89,7 +89,7 @@ SAME_FOR_BOTH = {
 
 # Methods attached to Tensor by its class body (not by the method table) that
 # a sparse tensor answers differently.
-CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "is_contiguous", "type")
+CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "type")
 
 
 # What a sparse tensor holds in place of a storage, one class per layout.

@@ -13,7 +13,7 @@ its storage: ``_bounds`` checks every layout against ``nbytes()``.
 
 import numpy as np
 
-from . import _messages
+from . import _core_messages
 from ._device import cpu
 
 
@@ -26,7 +26,7 @@ class UntypedStorage:
         if not isinstance(nbytes, int):
             raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {type(nbytes).__name__}")
         if nbytes < 0:
-            raise RuntimeError(_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
+            raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
         self._bytes = np.zeros(nbytes, dtype=np.uint8)
         self.device = device
 

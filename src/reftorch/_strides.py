@@ -12,14 +12,16 @@ Element ``[i, j]`` lives at ``offset + i * stride[0] + j * stride[1]``. Views
 same storage; no number is moved. This module holds the small pure functions
 that compute such triples. None of them touches memory.
 
-Two neighbours hold the rest of the arithmetic: ``_shapes`` (broadcasting, a
-``-1`` in a shape, which reshapes can be views) and ``_iterator_strides``
-(the layout torch gives the result of an elementwise operation).
+``preserve_format_strides`` and ``strides_for`` give a new tensor's strides
+for each memory format (``_memory_formats``). Neighbours hold the rest:
+``_broadcast``, ``_shapes`` (a ``-1`` in a shape, which reshapes can be
+views) and ``_iterator_strides`` (the layout of an elementwise result).
 """
 
 import numpy as np
 
-from . import _messages
+from . import _core_messages
+from ._layout import channels_last, channels_last_3d, contiguous_format
 
 Shape = tuple
 Strides = tuple
@@ -140,9 +142,7 @@ def normalize_dim(dim, ndim):
     """Turn a possibly negative ``dim`` into an index, with torch's IndexError."""
     low, high = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not low <= dim <= high:
-        raise IndexError(
-            _messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim)
-        )
+        raise IndexError(_core_messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim))
     return dim + max(ndim, 1) if dim < 0 else dim
 
 
@@ -177,3 +177,22 @@ def preserve_format_strides(shape, strides):
     if is_non_overlapping_and_dense(shape, strides):
         return tuple(strides)
     return dense_strides_like(shape, strides)
+
+
+# The order of the dimensions in memory, fastest first.
+MEMORY_FORMAT_ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
+_FORMAT_NAMES = {channels_last: "channels_last", channels_last_3d: "channels_last_3d"}
+
+
+def strides_for(size, fmt):
+    """The strides ``fmt`` gives a dense tensor of this ``size`` (rank checked, as in torch)."""
+    if fmt is contiguous_format:
+        return contiguous_strides(size)
+    order = MEMORY_FORMAT_ORDERS[fmt]
+    if len(size) != len(order):
+        raise RuntimeError(_core_messages.MEMORY_FORMAT_RANK.format(rank=len(order), name=_FORMAT_NAMES[fmt]))
+    strides, step = [0] * len(size), 1
+    for d in order:
+        strides[d] = step
+        step *= size[d]
+    return tuple(strides)

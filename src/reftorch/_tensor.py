@@ -14,7 +14,7 @@ operation in this course is described by what it does to each of them:
 This module defines the object, its fields and its metadata queries, nothing
 else. Operations live in the modules that explain them (``_views``,
 ``_math``, ``_clone`` ...), the rules for ``requires_grad``, ``grad_fn``,
-``is_leaf`` and ``retain_grad`` in ``autograd/variable``; ``_tensor_methods``
+``is_leaf``, ``.grad`` and ``retain_grad`` in ``autograd/variable``; ``_tensor_methods``
 attaches them all to ``Tensor``.
 """
 
@@ -22,16 +22,12 @@ import operator
 
 import numpy as np
 
-from . import _bounds, _memory_formats, _messages, _strides
-from ._layout import contiguous_format
+from . import _bounds, _core_messages, _strides
 from ._device import cpu
+from ._inference_state import is_inference_mode_enabled
 from ._size import Size
 from ._storage import UntypedStorage
-from ._tensor_str import _str
 from ._version_counter import VersionCounter
-from .autograd import creation_meta
-from .autograd.inference_mode import is_inference_mode_enabled
-from ._warn import warn
 
 
 class Tensor:
@@ -81,7 +77,7 @@ class Tensor:
         t._retains_grad = False
         t._base_tensor = None
         t._view_version = None
-        t._creation_meta = creation_meta.DEFAULT
+        t._creation_meta = "DEFAULT"  # how a view was made; _views sets it (autograd/creation_meta)
         t._output_nr = 0
         t._backward_hooks = None  # register_hook's functions (autograd/hooks.py)
         return t
@@ -142,7 +138,7 @@ class Tensor:
 
     def stride(self, dim=None):
         if self._stride is None:  # a layout without strides into memory (sparse CSR)
-            raise RuntimeError(_messages.NO_STRIDES)
+            raise RuntimeError(_core_messages.NO_STRIDES)
         if dim is None:
             return self._stride
         return self._stride[_strides.normalize_dim(dim, self.dim())]
@@ -175,9 +171,6 @@ class Tensor:
     def is_floating_point(self):
         return self._dtype.is_floating_point
 
-    def is_contiguous(self, *args, memory_format=contiguous_format):
-        return _memory_formats.is_contiguous(self, *args, memory_format=memory_format)
-
     def element_size(self):
         return self._dtype.itemsize
 
@@ -207,7 +200,7 @@ class Tensor:
     def _version(self):
         """How many in-place writes this memory has seen (an inference tensor has no counter)."""
         if self._version_counter is None:
-            raise RuntimeError(_messages.INFERENCE_NO_VERSION)
+            raise RuntimeError(_core_messages.INFERENCE_NO_VERSION)
         return self._version_counter.version
 
     def is_inference(self):
@@ -234,26 +227,7 @@ class Tensor:
         self._view_version = self._version
 
     @property
-    def grad(self):
-        if self._grad_fn is not None and not self._retains_grad:  # not a leaf
-            warn(_messages.NON_LEAF_GRAD)
-        return self._grad
-
-    @grad.setter
-    def grad(self, value):
-        if value is not None and not isinstance(value, Tensor):
-            raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
-        if value is not None and value.shape != self.shape:
-            raise RuntimeError(_messages.GRAD_SIZE.format(
-                _strides._fmt(value.shape), _strides._fmt(self.shape)
-            ))
-        self._grad = value
-
-    @property
     def retains_grad(self):
         return self._retains_grad
-
-    def __repr__(self):
-        return _str(self)
 
     __hash__ = object.__hash__

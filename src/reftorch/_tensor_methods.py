@@ -3,37 +3,41 @@
 ``Tensor`` (in ``_tensor``) holds data and metadata only. Every operation is a
 plain function in the module that explains it, taking the tensor as ``self``;
 this table is where they become methods, so ``a.clone()`` runs
-``_clone.clone(a)``. Read an operation's module to see what it does.
+``_clone.clone(a)``. Read an operation's module to see what it does. Where
+torch's signature needs parsing first (``to``, ``new_tensor``, ``copy_``,
+``is_contiguous``), the table names ``_binding``'s function, which parses
+and then calls the lesson's.
 """
 
-from . import _clone, _compare, _convert, _copy_, _creation, _detach, _indexing, _inplace, _math, _matmul
-from . import _factories
+from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
+from . import _binding, _factories, _tensor_str
 from . import _advanced_indexing, _argmax, _index_select
-from . import _powers, _python_copy, _reduce, _scalars, _to, _unary, _views
+from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from . import _sparse, _sparse_convert, _sparse_csr, _sparse_dispatch
 from ._tensor import Tensor
-from .autograd import graph, hooks, variable
+from .autograd import hooks, variable
 
 
 _METHODS = {
     # copies
     "clone": _clone.clone, "contiguous": _clone.contiguous,
     "detach": _detach.detach, "detach_": _detach.detach_, "data": _detach.data,
-    "copy_": _copy_.copy_,
-    "to": _to.to, "cpu": _to.cpu, "cuda": _to.cuda,
-    "float": _to.float, "double": _to.double, "long": _to.long, "bool": _to.bool,
-    "new_tensor": _creation.new_tensor, "new_zeros": _factories.new_zeros,
+    "copy_": _binding.copy_,
+    "to": _binding.to, "cpu": _binding.cpu, "cuda": _binding.cuda,
+    "float": _binding.float, "double": _binding.double, "long": _binding.long, "bool": _binding.bool,
+    "new_tensor": _binding.new_tensor, "new_zeros": _factories.new_zeros,
     "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
     "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
+    "is_contiguous": _binding.is_contiguous,
     # Python numbers
     "tolist": _scalars.tolist, "item": _scalars.item, "__len__": _scalars.__len__, "__iter__": _scalars.__iter__,
     "__bool__": _scalars.__bool__, "__float__": _scalars.__float__, "__int__": _scalars.__int__,
     "__index__": _scalars.__index__, "__format__": _scalars.__format__,
     # views and indexing
     "view": _views.view, "reshape": _views.reshape, "flatten": _views.flatten,
-    "t": _views.t, "transpose": _views.transpose, "permute": _views.permute,
+    "t": _views.t, "transpose": _binding.transpose, "permute": _views.permute,
     "expand": _views.expand, "unsqueeze": _views.unsqueeze, "squeeze": _views.squeeze,
     "select": _views.select, "as_strided": _views.as_strided,
     "__getitem__": _indexing.__getitem__, "__setitem__": _indexing.__setitem__,
@@ -56,13 +60,14 @@ _METHODS = {
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
-    "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
+    "grad": property(variable.grad, _binding.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
     "backward": variable.backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__,
-    "half": _to.half, "int": _to.int, "short": _to.short, "char": _to.char, "byte": _to.byte,
+    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char,
+    "byte": _binding.byte,
     # autograd modes
     # multi-output views, as_strided_, in-place metadata ops
     "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
@@ -96,6 +101,9 @@ for _name, _function in _METHODS.items():
 # dispatcher, each method runs its sparse version when a sparse tensor is
 # involved, or refuses with reftorch's message (see _sparse_dispatch).
 _sparse_dispatch.dispatch_on_layout(_METHODS)
+
+# Printing is the same code for every layout (_tensor_str looks at the layout itself).
+Tensor.__repr__ = _tensor_str._str
 
 # Comparisons make tensors unhashable by default in Python; torch keeps identity hashing.
 Tensor.__hash__ = object.__hash__

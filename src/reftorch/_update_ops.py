@@ -26,7 +26,8 @@ import numpy as np
 
 from . import _messages, _shapes, _strides
 from ._arguments import _type_name
-from ._inplace import _snapshot, write_inplace
+from ._inplace import _snapshot
+from ._inplace_write import write_inplace
 from ._math import _device_of, _grad_for, _result
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad

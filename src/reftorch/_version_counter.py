@@ -13,11 +13,12 @@ gradient. That is the whole safety net: an alias with its own counter
 (``.data``) bypasses it.
 
 A tensor made inside ``inference_mode`` has no counter at all (``None``):
-see ``autograd.inference_mode``.
+see ``autograd.inference_mode``. ``plain_kernel_writes`` counts the writes
+torch's kernel makes while it builds a result from inference tensors.
 """
 
-from ._messages import INFERENCE_INPLACE
-from .autograd.inference_mode import is_inference_mode_enabled
+from ._core_messages import INFERENCE_INPLACE
+from ._inference_state import is_inference_mode_enabled
 
 
 class VersionCounter:
@@ -43,3 +44,22 @@ def bump(tensor):
     if tensor._version_counter is None:
         raise RuntimeError(INFERENCE_INPLACE)
     tensor._version_counter.bump()
+
+
+def plain_kernel_writes(result, inputs, writes=1):
+    """Count the in-place writes torch's plain kernel made while building ``result``.
+
+    Some operations build their result by allocating a tensor and then writing
+    into it in place: ``clone()`` is ``empty_like`` plus ``copy_``, ``sum`` and
+    ``mean`` fill their output. For a normal input the autograd layer runs the
+    whole operation below the version-counting layer, so the new tensor starts
+    at version 0. An inference tensor has no autograd layer: outside the mode,
+    when every tensor input is an inference tensor, torch runs the plain kernel
+    directly, the result is a normal tensor, and those inner writes count.
+    Only the tensors among ``inputs`` matter.
+    """
+    if is_inference_mode_enabled() or not all(getattr(t, "_inference", True) for t in inputs):
+        return result
+    for _ in range(writes):
+        result._version_counter.bump()
+    return result

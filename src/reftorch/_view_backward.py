@@ -5,12 +5,12 @@ everywhere except at those elements, which get the view's gradient. Views that
 only reshape (``view``, ``unsqueeze``, ``squeeze``) just reshape the gradient
 back; ``t``/``transpose``/``permute`` hand on a transposed *view* of it, as torch
 does (so a leaf's ``.grad`` is then a copy in the leaf's layout); ``expand`` used one
-element many times, so its gradient is the sum.
+element many times, so its gradient is the sum. ``as_strided`` and a view whose
+node is rebuilt after a write use ``AsStridedBackward0`` (``autograd/view_history``).
 """
 
 import numpy as np
 
-from . import _strides
 from ._math import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
@@ -116,25 +116,3 @@ class SliceBackward0(_ViewNode):
         result = _zeros_like_input(self, grad)
         result[(slice(None),) * self.dim + (self.where,)] = grad._elements()
         return (_wrap(result, grad),)
-
-
-class AsStridedBackward0(Node):
-    """The most general view backward, computed from storage positions.
-
-    Autograd makes one of these when a view's history has to be rebuilt after
-    an in-place write: it leads from the view straight to its base. Each view
-    element adds its gradient to the storage slot it lives in; the base then
-    reads its gradient from the slots it covers.
-    """
-
-    def __init__(self, base, view_geometry):
-        super().__init__(base)
-        self.base_geometry = (base._size, base._stride, base._storage_offset)
-        self.view_geometry = view_geometry
-        self.slots = base._storage.nbytes() // base._dtype.itemsize
-
-    def apply(self, grad):
-        values = grad._elements()
-        storage = np.zeros(self.slots, dtype=values.dtype)
-        np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
-        return (_wrap(storage[_strides.element_positions(*self.base_geometry)], grad),)

@@ -18,12 +18,13 @@ from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shap
 from ._clone import contiguous_format
 from ._tensor import Tensor
 from ._view_backward import (
-    AliasBackward0, AsStridedBackward0, ExpandBackward0, PermuteBackward0, SelectBackward0,
+    AliasBackward0, ExpandBackward0, PermuteBackward0, SelectBackward0,
     SliceBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0,
     UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0,
 )
 from .autograd import creation_meta
 from .autograd.graph import any_requires_grad
+from .autograd.view_history import AsStridedBackward0
 
 
 def _as_view(source, size, stride, offset, make_node, multi_output=False, output_nr=0):
@@ -98,8 +99,8 @@ def transpose_geometry(size, stride, dim0, dim1):
 
 
 def transpose(self, dim0, dim1):
-    _int_arg("transpose", "dim0", 1, dim0)
-    _int_arg("transpose", "dim1", 2, dim1)
+    """A view with dimensions ``dim0`` and ``dim1`` swapped (``Tensor.transpose`` checks that
+    both are ints first: ``_binding.transpose``)."""
     d0 = _strides.normalize_dim(dim0, self.dim())
     d1 = _strides.normalize_dim(dim1, self.dim())
     size, stride = transpose_geometry(self._size, self._stride, d0, d1)

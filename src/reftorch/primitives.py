@@ -40,7 +40,7 @@ from ._copy_ import CopyBackwards
 from ._device import as_device, cpu
 from ._convert import from_numpy
 from ._dtype import dtype as dtype_type, from_numpy_dtype
-from ._inplace import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
+from ._inplace_write import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
 from ._math import values_of
 from ._storage import UntypedStorage
 from ._strides import contiguous_strides, preserve_format_strides

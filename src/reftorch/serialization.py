@@ -59,8 +59,8 @@ from ._rebuild import (
 from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor import Tensor
+from ._python_copy import warn_if_has_hooks
 from ._weights_only import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
-from .autograd import hooks
 from .nn.parameter import Parameter
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals"]
@@ -86,7 +86,7 @@ class _Pickler(pickle.Pickler):
                 return (_rebuild_parameter_with_state, (obj.data, obj.requires_grad, OrderedDict(), obj.__dict__))
             return (_rebuild_parameter, (obj.data, obj.requires_grad, OrderedDict()))
         if isinstance(obj, Tensor):  # as torch's Tensor.__reduce_ex__
-            hooks.warn_if_has_hooks(obj)  # the file cannot hold functions: torch warns per hook
+            warn_if_has_hooks(obj)  # the file cannot hold functions: torch warns per hook
             # torch's size() and stride() make new tuples; pickle writes each one out.
             args = (TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
                     tuple(list(obj.stride())), obj.requires_grad, OrderedDict())

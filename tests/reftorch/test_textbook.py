@@ -2,10 +2,12 @@
 
 The package docstring (``src/reftorch/__init__.py``) names the core reading
 path, module by module and in order, and groups every other module by
-subject. These tests keep that map true and the modules readable: the core
-stays under 1,500 lines, every module has a docstring and stays short, no
-function imports inside itself, torch's long texts stay in ``_messages``,
-and ``Tensor`` holds no autograd algorithm.
+subject. These tests keep that map true and the modules readable: every
+module has a docstring, no function imports inside itself, torch's long
+texts stay in ``_messages`` and ``_core_messages``, and ``Tensor`` holds no
+autograd algorithm. How much a reader of the core has to read is measured by
+``test_import_closure.py`` (the core and everything it imports, at most
+2,000 lines), not by a quota per module: a module is as long as its idea.
 """
 
 from __future__ import annotations
@@ -22,19 +24,13 @@ PACKAGE = Path(reftorch.__file__).parent
 README = PACKAGE.parents[1] / "README.md"
 DOC = reftorch.__doc__
 
-CORE_LIMIT = 1500
-MODULE_LIMIT = 330
 LONG_TEXT = 60  # characters of a string literal that belong in _messages instead
 
-# Modules allowed over MODULE_LIMIT lines, each with its reason.
-LONG_MODULES = {
-    "_messages": "a table of torch's texts, one constant per message; nothing to read in order",
-}
 # Function-level imports allowed, as (module, function): reason. Each must be a
 # real import cycle that a module-level import (``from . import x``) cannot break.
 FUNCTION_IMPORTS: dict[tuple[str, str], str] = {}
 # Modules that may hold long string literals: the texts and the printing rules.
-TEXT_MODULES = {"_messages", "_tensor_str"}
+TEXT_MODULES = {"_messages", "_core_messages", "_tensor_str"}
 
 
 def _name(path: Path) -> str:
@@ -62,10 +58,6 @@ def _beyond_the_core() -> list[str]:
     return re.findall(r"``([\w/]+)``", _section("Beyond the core"))
 
 
-def _lines(name: str) -> int:
-    return len(MODULES[name].read_text().splitlines())
-
-
 def test_the_docstring_names_the_core_in_reading_order():
     core = _core()
     assert core[:4] == ["_storage", "_strides", "_tensor", "_version_counter"], core
@@ -87,23 +79,10 @@ def test_every_module_is_named_in_the_docstring():
     assert not unnamed, f"modules missing from the package docstring's map: {unnamed}"
 
 
-def test_the_core_reading_path_is_under_1500_lines():
-    counts = {name: _lines(name) for name in _core()}
-    total = sum(counts.values())
-    assert total < CORE_LIMIT, f"the core is {total} lines: {counts}"
-
-
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_every_module_has_a_docstring(name):
     docstring = ast.get_docstring(ast.parse(MODULES[name].read_text()))
     assert docstring and len(docstring.split()) >= 5, f"{name} has no docstring"
-
-
-def test_no_module_but_the_listed_ones_is_long():
-    too_long = {name: _lines(name) for name in MODULES if _lines(name) > MODULE_LIMIT and name not in LONG_MODULES}
-    assert not too_long, f"over {MODULE_LIMIT} lines: {too_long}; split along one idea each, or list with a reason"
-    stale = [name for name in LONG_MODULES if name not in MODULES or _lines(name) <= MODULE_LIMIT]
-    assert not stale, f"LONG_MODULES lists modules that are not long: {stale}"
 
 
 def _function_imports(tree):

@@ -213,7 +213,8 @@ def test_a_warning_names_the_line_torch_names(program, recorded):
 
 
 def _warning_sites():
-    """``(module, line, message name)`` for every call in reftorch that warns with a text of _messages."""
+    """``(module, line, message name)`` for every call in reftorch that warns with a text of
+    _messages or _core_messages."""
     import reftorch
 
     package = Path(reftorch.__file__).parent
@@ -228,7 +229,7 @@ def _warning_sites():
             text = node.args[0]
             if isinstance(text, ast.Call) and isinstance(text.func, ast.Attribute):  # _messages.X.format(...)
                 text = text.func.value
-            if isinstance(text, ast.Attribute) and getattr(text.value, "id", "") == "_messages":
+            if isinstance(text, ast.Attribute) and getattr(text.value, "id", "") in ("_messages", "_core_messages"):
                 sites.add((str(path.relative_to(package)), node.lineno, text.attr))
     return sites
 

@@ -24,9 +24,9 @@ alias, and its base requires grad: then reading ``grad_fn`` (also
 
 import re
 
-from .. import _messages
+from .. import _core_messages
 from .grad_mode import is_grad_enabled
-from .inference_mode import is_inference_mode_enabled
+from .._inference_state import is_inference_mode_enabled
 
 DEFAULT = "DEFAULT"
 NO_GRAD_MODE = "NO_GRAD_MODE"
@@ -65,23 +65,23 @@ def check_view_write(view, indirect):
     if meta == DEFAULT:
         return
     node = view._grad_fn  # the node recorded when the view was made, if any
-    modified = _messages.VIEW_MODIFIED_INDIRECTLY if indirect else _messages.VIEW_MODIFIED
+    modified = _core_messages.VIEW_MODIFIED_INDIRECTLY if indirect else _core_messages.VIEW_MODIFIED
     if meta in (NO_GRAD_MODE, INFERENCE_MODE) or node is None:
         if node is None:
             who = "A view was created in"
         else:
             who = (f"Output {view._output_nr} of {forward_op_name(node)} is a view of a view "
                    "which was created in")
-        template = (_messages.VIEW_CREATED_IN_INFERENCE if meta == INFERENCE_MODE
-                    else _messages.VIEW_CREATED_IN_NO_GRAD)
+        template = (_core_messages.VIEW_CREATED_IN_INFERENCE if meta == INFERENCE_MODE
+                    else _core_messages.VIEW_CREATED_IN_NO_GRAD)
         message = template.format(who=who, modified=modified)
     else:
-        message = _messages.VIEW_OF_MULTI_OUTPUT.format(
+        message = _core_messages.VIEW_OF_MULTI_OUTPUT.format(
             output_nr=view._output_nr, op=forward_op_name(node), modified=modified)
     if meta == MULTI_OUTPUT_NODE:
-        message += _messages.MULTI_OUTPUT_HINT
+        message += _core_messages.MULTI_OUTPUT_HINT
     elif meta == NO_GRAD_MODE:
-        message += _messages.MOVE_BOTH.format(block="no_grad")
+        message += _core_messages.MOVE_BOTH.format(block="no_grad")
     else:
-        message += _messages.MOVE_BOTH.format(block="inference_mode")
+        message += _core_messages.MOVE_BOTH.format(block="inference_mode")
     raise RuntimeError(message)

@@ -13,16 +13,19 @@ a second ``backward()`` through a node that saved tensors raises.
 Most nodes made one tensor. A node that made several (``split``: one node,
 one output per piece) collects one gradient per output, found by the
 ``input_nr`` half of each edge, and runs once with all of them.
+
+Tensor hooks (``t.register_hook(fn)``, see ``hooks``) run here, on a node's
+complete gradient before the node uses it, and may replace it.
 """
 
 from collections import defaultdict
 
 import numpy as np
 
-from .. import _strides
+from .. import _core_messages, _strides
+from .._tensor import Tensor
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
-from .hooks import call_tensor_hooks, has_tensor_hooks
 
 
 def execution_order(roots):
@@ -66,7 +69,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     with no_grad(), np.errstate(all="ignore"):
         for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node))
-            if has_tensor_hooks(node):
+            if _hook_dicts(node):
                 for nr, g in list(incoming.items()):
                     if g is not None:
                         owned.discard(id(g))  # a hook may keep this tensor: never write into it again
@@ -113,3 +116,34 @@ def _add(total, grad, owned):
     result = total + grad
     owned.add(id(result))
     return result
+
+
+def _hook_dicts(node, output_nr=None):
+    """The hook dicts that watch the gradient arriving at ``node`` (for one output, or any)."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable._backward_hooks
+        return [hooks] if hooks else []
+    return [hooks for nr, hooks in node._tensor_hook_dicts if hooks and output_nr in (None, nr)]
+
+
+def call_tensor_hooks(node, grad, output_nr=0):
+    """Run the hooks on the gradient arriving at output ``output_nr`` of ``node``, in the order
+    they were registered."""
+    for hooks in _hook_dicts(node, output_nr):
+        for hook in list(hooks.values()):
+            result = hook(grad)
+            if result is not None:
+                _check_hook_result(hook, grad, result)
+                grad = result
+    return grad
+
+
+def _check_hook_result(hook, grad, result):
+    """A hook may change the numbers, not the type, device or size of a gradient."""
+    if not isinstance(result, Tensor):
+        raise TypeError(_core_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
+    name = getattr(hook, "__name__", "<unknown>")
+    if result.type() != grad.type():
+        raise RuntimeError(_core_messages.HOOK_CHANGED_TYPE.format(name=name, was=grad.type(), got=result.type()))
+    if result.shape != grad.shape:
+        raise RuntimeError(_core_messages.HOOK_CHANGED_SIZE.format(name=name))

@@ -17,11 +17,10 @@ needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
 tensor remembers its version; see ``SavedTensor``.
 """
 
-from .. import _messages, _strides
-from .._memory_formats import obeys_layout_contract
-from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .. import _core_messages, _strides
+from .._tensor import Tensor
 from .grad_mode import is_grad_enabled
-from .inference_mode import is_inference_mode_enabled
+from .._inference_state import is_inference_mode_enabled
 
 class Node:
     """One recorded operation. Subclasses are named as torch names them.
@@ -97,7 +96,7 @@ def accumulate_grad(variable, grad, steal=False):
         if steal and obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
         else:
-            variable._grad = _tensor.Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+            variable._grad = Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
             if dense:
                 variable._grad._version_counter.bump()
     else:
@@ -105,9 +104,18 @@ def accumulate_grad(variable, grad, steal=False):
         variable._grad._version_counter.bump()
 
 
+def obeys_layout_contract(grad, variable):
+    """Whether a gradient may become ``variable.grad`` as it is, without a copy (autograd's
+    AccumulateGrad asks): it must be in the leaf's layout if the leaf is dense (a dimension of
+    size 1 may have any stride but 0), else row-major."""
+    if not _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
+        return grad._stride == _strides.contiguous_strides(grad._size)
+    return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))
+
+
 def update_retained_grad(tensor, grad):
     """A retained non-leaf ``.grad``: a contiguous clone of the first gradient, then a new ``.grad + grad``."""
-    first = _tensor.Tensor._from_values(grad._elements(), grad._dtype, grad.device)
+    first = Tensor._from_values(grad._elements(), grad._dtype, grad.device)
     tensor._grad = first if tensor._grad is None else tensor._grad + grad
 
 
@@ -117,9 +125,9 @@ def gradient_edge(x):
     The first edge to a leaf makes the leaf's ``AccumulateGrad`` node; later
     edges reuse it, so every path to the leaf ends in the same node.
     """
-    if not isinstance(x, _tensor.Tensor) or not x.requires_grad:
+    if not isinstance(x, Tensor) or not x.requires_grad:
         return (None, 0)
-    if x.grad_fn is not None:
+    if x.grad_fn is not None:  # reading it renews a stale view's node (view_history)
         return (x.grad_fn, x._output_nr)
     if not x._requires_grad:
         # A view made under no_grad of a tensor that requires grad: it requires
@@ -135,7 +143,7 @@ def any_requires_grad(*tensors):
     ``inference_mode``), and only if an input asks."""
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
-    return any(isinstance(t, _tensor.Tensor) and t.requires_grad for t in tensors)
+    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
 
 
 class SavedTensor:
@@ -148,7 +156,7 @@ class SavedTensor:
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
-            raise RuntimeError(_messages.INFERENCE_SAVED)
+            raise RuntimeError(_core_messages.INFERENCE_SAVED)
         self._tensor = tensor
         self._version = tensor._version
         self._saved_for = saved_for
@@ -162,7 +170,7 @@ class SavedTensor:
 
     def unpack(self):
         if self._released:
-            raise RuntimeError(_messages.BACKWARD_TWICE)
+            raise RuntimeError(_core_messages.BACKWARD_TWICE)
         t = self._tensor
         if t._version != self._version:
             raise RuntimeError(self._modified_message(t))
@@ -174,4 +182,4 @@ class SavedTensor:
         node = self._saved_for if self._is_output else t.grad_fn
         if node is None and not self._is_leaf:
             node = self._saved_for
-        return _messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)
+        return _core_messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)

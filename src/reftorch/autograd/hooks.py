@@ -27,15 +27,15 @@ gives a tensor with an empty dict; ``copy.deepcopy(t)`` gives one with none.
 ``torch.save`` warns as ``copy.copy`` does (a file holds no functions), and
 the loaded tensor has an empty dict.
 A copied model therefore loses the hooks of its parameters.
+
+This module registers hooks; the engine runs them (``engine.call_tensor_hooks``)
+and ``_python_copy.warn_if_has_hooks`` warns when a copy leaves them behind.
 """
 
-import warnings
 import weakref
 from collections import OrderedDict
 
 from .. import _messages
-from .. import _tensor  # the module, not the class: _tensor imports autograd first
-from .graph import AccumulateGrad
 
 
 class RemovableHandle:
@@ -82,48 +82,3 @@ def register_hook(self, hook):
     handle = RemovableHandle(self._backward_hooks)
     self._backward_hooks[handle.id] = hook
     return handle
-
-
-def _hook_dicts(node, output_nr=None):
-    """The hook dicts that watch the gradient arriving at ``node`` (for one output, or any)."""
-    if isinstance(node, AccumulateGrad):
-        hooks = node.variable._backward_hooks
-        return [hooks] if hooks else []
-    return [hooks for nr, hooks in node._tensor_hook_dicts if hooks and output_nr in (None, nr)]
-
-
-def has_tensor_hooks(node):
-    return bool(_hook_dicts(node))
-
-
-def call_tensor_hooks(node, grad, output_nr=0):
-    """Run the hooks on the gradient arriving at output ``output_nr`` of ``node``, in the order
-    they were registered."""
-    for hooks in _hook_dicts(node, output_nr):
-        for hook in list(hooks.values()):
-            result = hook(grad)
-            if result is not None:
-                _check_hook_result(hook, grad, result)
-                grad = result
-    return grad
-
-
-def _check_hook_result(hook, grad, result):
-    """A hook may change the numbers, not the type, device or size of a gradient."""
-    if not isinstance(result, _tensor.Tensor):
-        raise TypeError(_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
-    name = getattr(hook, "__name__", "<unknown>")
-    if result.type() != grad.type():
-        raise RuntimeError(_messages.HOOK_CHANGED_TYPE.format(name=name, was=grad.type(), got=result.type()))
-    if result.shape != grad.shape:
-        raise RuntimeError(_messages.HOOK_CHANGED_SIZE.format(name=name))
-
-
-def warn_if_has_hooks(tensor):
-    """``copy.copy`` (and saving) cannot keep hooks: torch warns once per hook."""
-    hooks = tensor._backward_hooks
-    for hook in (hooks or {}).values():
-        if not hasattr(hook, "__torch_unserializable__"):
-            # torch warns from its own Python code (Tensor.__reduce_ex__), so the
-            # warning names a line in torch's _tensor.py; this one names its line here.
-            warnings.warn(_messages.HOOK_NOT_SERIALIZED.format(hook=repr(hook)), UserWarning, stacklevel=1)

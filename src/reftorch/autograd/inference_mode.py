@@ -19,24 +19,22 @@ on. In addition, every tensor built there is an *inference tensor*:
 The one exception: a view of a normal tensor made inside the mode is a normal
 view, sharing its base's version counter, but remembered as made in inference
 mode (``creation_meta``), so writing it in place later in grad mode raises.
+
+This module is the context manager. The switch it sets is ``_inference_state``
+(every new tensor reads it); the rules it changes live where they apply:
+``_version_counter`` (no counter, writes made while building a result),
+``autograd/variable`` (``requires_grad_()``), ``autograd/graph`` (saving).
 """
 
 import functools
 
-from .._messages import INFERENCE_REQUIRES_GRAD
+from .. import _inference_state
+from .._inference_state import is_inference_mode_enabled
 from . import grad_mode
-
-_enabled = False
-
-
-def is_inference_mode_enabled():
-    """True inside ``inference_mode()`` (and not inside ``inference_mode(False)``)."""
-    return _enabled
 
 
 def _set_state(inference, grad):
-    global _enabled
-    _enabled = bool(inference)
+    _inference_state._set_enabled(inference)
     grad_mode._set_enabled(grad)
 
 
@@ -58,7 +56,7 @@ class inference_mode:
         self.mode = mode
 
     def __enter__(self):
-        self._previous = (_enabled, grad_mode.is_grad_enabled())
+        self._previous = (is_inference_mode_enabled(), grad_mode.is_grad_enabled())
         _set_state(self.mode, not self.mode)
 
     def __exit__(self, *exc):
@@ -75,28 +73,3 @@ class inference_mode:
 
     def clone(self):
         return type(self)(self.mode)
-
-
-def check_requires_grad(tensor, flag):
-    """Outside the mode, an inference tensor may not start requiring grad."""
-    if flag and tensor._inference and not _enabled:
-        raise RuntimeError(INFERENCE_REQUIRES_GRAD)
-
-
-def plain_kernel_writes(result, inputs, writes=1):
-    """Count the in-place writes torch's plain kernel made while building ``result``.
-
-    Some operations build their result by allocating a tensor and then writing
-    into it in place: ``clone()`` is ``empty_like`` plus ``copy_``, ``sum`` and
-    ``mean`` fill their output. For a normal input the autograd layer runs the
-    whole operation below the version-counting layer, so the new tensor starts
-    at version 0. An inference tensor has no autograd layer: outside the mode,
-    when every tensor input is an inference tensor, torch runs the plain kernel
-    directly, the result is a normal tensor, and those inner writes count.
-    Only the tensors among ``inputs`` matter.
-    """
-    if _enabled or not all(getattr(t, "_inference", True) for t in inputs):
-        return result
-    for _ in range(writes):
-        result._version_counter.bump()
-    return result

@@ -10,25 +10,22 @@ and ``_tensor_methods`` attaches its functions to ``Tensor``:
   leaf's flag can be changed (``t.requires_grad = ...``, ``requires_grad_()``),
   only for floating-point dtypes, and not on an inference tensor outside
   ``inference_mode``. Metadata only: no memory, no version bump.
-* ``grad_fn`` is the recorded node, None for a leaf. A view is the one
-  exception: its history runs through its base, and when the shared memory
-  was written in place through the base or another view, the node recorded
-  when the view was made is out of date. The write does not know the views
-  of the memory it wrote, so, as in torch, the view finds out when its
-  ``grad_fn`` is read: it compares the version counter with the version it
-  last saw and, if they differ, gets a fresh ``AsStridedBackward0`` leading
-  to its base's history now (or raises torch's error, for a view made under
-  ``no_grad``, in ``inference_mode`` or by ``split``: ``creation_meta``).
+* ``grad_fn`` is the recorded node, None for a leaf. A view's node is out of
+  date once its memory was written through its base or another view; before
+  answering, ``grad_fn`` calls ``view_history.rebuild_view_grad_fn``, which
+  renews it (or raises torch's error), as torch does when it is read.
 * ``is_leaf`` is ``grad_fn is None``.
+* ``.grad`` is read here (a non-leaf's warns); ``t.grad = g`` checks ``g`` in
+  the binding (``_binding.set_grad``), as torch's Python binding does.
 * ``retain_grad()`` asks a non-leaf to keep its gradient: its node lists it,
   and the engine keeps it in its ``.grad`` (``graph.update_retained_grad``).
 """
 
-from .. import _messages
-from .._view_backward import AsStridedBackward0
-from . import creation_meta
+from .. import _core_messages
+from .._inference_state import is_inference_mode_enabled
+from .._warn import warn
 from .functional_api import backward as _backward
-from .inference_mode import check_requires_grad
+from .view_history import rebuild_view_grad_fn
 
 
 def requires_grad(self):
@@ -40,15 +37,21 @@ def requires_grad(self):
     )
 
 
+def check_requires_grad(tensor, flag):
+    """Outside the mode, an inference tensor may not start requiring grad."""
+    if flag and tensor._inference and not is_inference_mode_enabled():
+        raise RuntimeError(_core_messages.INFERENCE_REQUIRES_GRAD)
+
+
 def set_requires_grad(self, flag):
     """``t.requires_grad = flag``: a leaf's flag, with torch's errors for the rest."""
     if not is_leaf(self):
-        message = _messages.REQUIRES_GRAD_NON_LEAF
+        message = _core_messages.REQUIRES_GRAD_NON_LEAF
         if not flag:
-            message += _messages.REQUIRES_GRAD_NON_LEAF_HINT
+            message += _core_messages.REQUIRES_GRAD_NON_LEAF_HINT
         raise RuntimeError(message)
     if flag and not self._dtype.is_floating_point:
-        raise RuntimeError(_messages.REQUIRES_GRAD_NOT_FLOAT)
+        raise RuntimeError(_core_messages.REQUIRES_GRAD_NOT_FLOAT)
     check_requires_grad(self, flag)
     self._requires_grad = bool(flag)
 
@@ -66,20 +69,27 @@ def requires_grad_(self, requires_grad=True):
 
 
 def grad_fn(self):
-    """The node that made this tensor; None for leaves (a view's node may be renewed: see above)."""
-    base = self._base_tensor
-    if base is None or (self._grad_fn is None and not base.requires_grad):
-        return self._grad_fn
-    if self._view_version != self._version:
-        creation_meta.check_view_write(self, indirect=True)
-        self._grad_fn = AsStridedBackward0(base, self._geometry()) if base.requires_grad else None
-        self._view_version = self._version
+    """The node that made this tensor; None for leaves.
+
+    Reading it first brings a view's node up to date, as torch does: that is
+    an explicit step, ``view_history.rebuild_view_grad_fn``, which may replace
+    the node or raise.
+    """
+    rebuild_view_grad_fn(self)
     return self._grad_fn
 
 
 def is_leaf(self):
     """A leaf has no grad_fn: created by the user, or not requiring grad."""
     return grad_fn(self) is None
+
+
+def grad(self):
+    """``.grad``: what backward accumulated for this tensor. A non-leaf keeps none unless it
+    asked (``retain_grad()``), so reading it warns, as in torch."""
+    if self._grad_fn is not None and not self._retains_grad:  # not a leaf
+        warn(_core_messages.NON_LEAF_GRAD)
+    return self._grad
 
 
 def retain_grad(self):

@@ -31,7 +31,7 @@ square root is exact).
 import numpy as np
 
 from .. import _messages
-from .._creation import tensor
+from .._binding import tensor
 from .._factories import empty, ones, zeros
 from .._dtype import int64
 from .._tensor import Tensor

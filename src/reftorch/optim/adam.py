@@ -23,7 +23,7 @@ so the last bit of a parameter can differ from torch's for some gradients.
 
 import numpy as np
 
-from .._creation import tensor
+from .._binding import tensor
 from .._factories import zeros_like
 from .._dtype import get_default_dtype
 from .._tensor import Tensor

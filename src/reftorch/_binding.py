@@ -1,0 +1,154 @@
+"""The Python binding: torch's signatures, sorted into the lessons' arguments.
+
+torch's Python functions are generated bindings: they parse what the caller
+passed (positional or keyword, a dtype or a string, the three forms of
+``to``), refuse what does not fit with torch's TypeError, and only then call
+the operation. reftorch keeps that step here, at the edge, so that the
+function a chapter shows (``_to.to``, ``_creation._from_data``,
+``_copy_.copy_``) reads as the lesson: it receives a device, a dtype, a
+numpy array, never a raw argument list.
+
+Nothing here touches memory, metadata, the version counter or the graph:
+each function checks and converts its arguments, then calls the lesson.
+"""
+
+import builtins
+
+import numpy as np
+
+from . import _copy_, _creation, _layout, _memory_formats, _messages, _to, _views
+from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
+from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
+from ._layout import contiguous_format
+from ._nested_data import array_of_data, check_dtype, infer_dtype
+from ._strides import _fmt
+from ._tensor import Tensor
+
+
+# --- to() and its short forms -------------------------------------------------------------
+
+def to(self, *args, **kwargs):
+    """``t.to(device, dtype)``, ``t.to(dtype)`` or ``t.to(other)``: see ``_to.to``."""
+    device, dtype, copy = _to_arguments(args, kwargs)
+    return _to.to(self, device, dtype, copy)
+
+
+def cpu(self):
+    return to(self, "cpu")
+
+
+def cuda(self, device=None):
+    return to(self, "cuda" if device is None else device)
+
+
+def float(self):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
+    return _to.to(self, dtype=float32)
+
+
+def double(self):
+    return _to.to(self, dtype=float64)
+
+
+def long(self):
+    return _to.to(self, dtype=int64)
+
+
+def bool(self):  # noqa: A001
+    return _to.to(self, dtype=bool_)
+
+
+def half(self):
+    return _to.to(self, dtype=float16)
+
+
+def int(self):  # noqa: A001
+    return _to.to(self, dtype=int32)
+
+
+def short(self):
+    return _to.to(self, dtype=int16)
+
+
+def char(self):
+    return _to.to(self, dtype=int8)
+
+
+def byte(self):
+    return _to.to(self, dtype=uint8)
+
+
+# --- transpose ---------------------------------------------------------------------------
+
+def transpose(self, dim0, dim1):
+    _int_arg("transpose", "dim0", 1, dim0)
+    _int_arg("transpose", "dim1", 2, dim1)
+    return _views.transpose(self, dim0, dim1)
+
+
+# --- tensor(data) and new_tensor ----------------------------------------------------------
+
+def read_data(data, dtype, caller):
+    """``(data, dtype)`` ready for ``_creation._from_data``: a tensor as it is, anything
+    else as a numpy array, with the dtype torch picks when none is given (``_nested_data``)."""
+    dtype = check_dtype(dtype, caller.split(".")[-1])
+    if isinstance(data, Tensor):
+        return data, dtype
+    if isinstance(data, np.ndarray):
+        return data, dtype or from_numpy_dtype(data.dtype)
+    dtype = dtype or infer_dtype(data)
+    return array_of_data(data, dtype), dtype
+
+
+def from_data(data, dtype, device, requires_grad, caller):
+    """``data`` of any kind (a tensor, an array, nested lists) copied into a new tensor."""
+    data, dtype = read_data(data, dtype, caller)
+    return _creation._from_data(data, dtype, device, requires_grad, caller)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new leaf tensor holding a copy of ``data``."""
+    return from_data(data, dtype, device, requires_grad, "torch.tensor")
+
+
+def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad=False):
+    """``data`` is the only argument that may be positional, as in torch."""
+    if len(args) > 1:
+        raise TypeError(f"new_tensor() takes 1 positional argument but {len(args)} were given")
+    if args and data is not MISSING:
+        raise TypeError("new_tensor() got multiple values for argument 'data'")
+    data = args[0] if args else data
+    _check_given("new_tensor", data=data)
+    data, read_as = read_data(data, dtype or self.dtype, "tensor.new_tensor")
+    dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool
+    return _creation.new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+# --- t.grad = g ---------------------------------------------------------------------------
+
+def set_grad(self, value):
+    """``t.grad = value``: None, or a tensor of ``t``'s size; then it is simply stored."""
+    if value is not None and not isinstance(value, Tensor):
+        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
+    if value is not None and value.shape != self.shape:
+        raise RuntimeError(_messages.GRAD_SIZE.format(_fmt(value.shape), _fmt(self.shape)))
+    self._grad = value
+
+
+# --- copy_ and is_contiguous --------------------------------------------------------------
+
+def copy_(self, src, non_blocking=False):
+    if not isinstance(src, (Tensor, builtins.int, builtins.float, builtins.bool)):
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+        ))
+    return _copy_.copy_(self, src, non_blocking)
+
+
+def is_contiguous(self, *args, memory_format=contiguous_format):
+    """``memory_format`` is keyword-only, and must be a memory format."""
+    if args:
+        raise TypeError(_messages.KEYWORD_ONLY.format(
+            fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
+    if not isinstance(memory_format, _layout.memory_format):
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=type(memory_format).__name__))
+    return _memory_formats.is_contiguous(self, memory_format)

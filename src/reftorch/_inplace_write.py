@@ -1,0 +1,151 @@
+"""What every in-place write does: check, write, bump, rewrite history.
+
+``add_``, ``mul_``, ``zero_``, ``fill_``, ``copy_``, ``t[i] = v`` and ``+=``
+change the numbers in a storage that other tensors may share. Each in-place
+write does four things, in this order (``write_inplace``):
+
+1. **Check.** Autograd refuses to overwrite a leaf that requires grad, or a
+   view of one, because ``.grad`` would no longer describe the leaf's values.
+   (Inside ``no_grad`` the write is allowed: that is how optimisers work.)
+2. **Write** the new numbers into the storage.
+3. **Bump the version counter** shared by every tensor on this memory, so a
+   saved tensor that was overwritten is detected at backward.
+4. **Rewrite history.** The tensor's ``grad_fn`` becomes the in-place op's
+   node. If the tensor is a view, its base gets a ``CopySlices`` node instead:
+   "the base, except that this slice now comes from that operation".
+
+Also here: the checks on what is written (no overlapping memory, a shape that
+broadcasts to the destination's). The operations are in ``_inplace``,
+``_copy_``, ``_indexing`` and ``_update_ops``.
+"""
+
+import numpy as np
+
+from . import _broadcast, _core_messages, _strides
+from ._tensor import Tensor
+from ._version_counter import bump
+from .autograd import creation_meta
+from .autograd.graph import Node, any_requires_grad, gradient_edge
+from .autograd.view_history import rebuild_view_grad_fn
+
+
+def check_inplace(self, recording):
+    """Raise torch's errors before anything is written."""
+    if not recording:
+        return
+    if self._base_tensor is not None:
+        creation_meta.check_view_write(self, indirect=False)
+        if self.requires_grad and self._base_tensor.is_leaf:
+            raise RuntimeError(_core_messages.VIEW_OF_LEAF_INPLACE)
+    if self.requires_grad and self.is_leaf:
+        raise RuntimeError(_core_messages.LEAF_INPLACE)
+
+
+def check_no_internal_overlap(self):
+    """Refuse to write into a tensor whose elements share memory with each other.
+
+    An expanded tensor (a stride of 0 over a size above 1) has many elements
+    in one slot: writing different numbers into them cannot work. torch's
+    element-wise writes (``add_``, ``copy_``, ``fill_`` with a tensor) refuse;
+    ``fill_`` and ``zero_`` with a number write one value everywhere and are
+    allowed. Other overlapping layouts are "too hard" to detect, as in torch.
+    """
+    if _strides.is_non_overlapping_and_dense(self._size, self._stride):
+        return
+    if any(stride == 0 and size > 1 for size, stride in zip(self._size, self._stride)):
+        raise RuntimeError(_core_messages.INTERNAL_OVERLAP)
+
+
+def check_no_partial_overlap(self, other):
+    """Refuse to write into memory that is also being read, unless exactly the same elements.
+
+    Like torch, only dense tensors are checked (for others the test is too hard).
+    """
+    if not isinstance(other, Tensor) or other._storage is not self._storage:
+        return
+    dense = all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other))
+    if not dense:
+        return
+    a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
+    b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
+    if a[0] < b[1] and b[0] < a[1] and a != b:
+        raise RuntimeError(_core_messages.INPLACE_OVERLAP)
+
+
+def write_inplace(self, new_values, make_node, *inputs):
+    """Steps 1-4 above.
+
+    ``new_values()`` runs the op's own checks (shape, dtype, overlap) and
+    computes the numbers to write: it runs after autograd's check, as in torch.
+    ``make_node()`` builds the op's node; it runs before the write.
+    """
+    # Only floating point tensors carry gradients: writing into an int tensor
+    # records nothing, whatever the source is.
+    recording = self.dtype.is_floating_point and any_requires_grad(self, *inputs)
+    check_inplace(self, recording)
+    values = new_values()
+    node = make_node() if recording else None
+    with np.errstate(all="ignore"):  # the cast to self's dtype wraps or overflows silently, as in torch
+        self._elements()[...] = values
+    bump(self)
+    if node is not None:
+        rebase_history(self, node)
+    return self
+
+
+def rebase_history(self, node):
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view).
+
+    Hooks registered so far stay with the old ``grad_fn``: ``self`` starts with none.
+    """
+    self._backward_hooks = None
+    base = self._base_tensor
+    if base is None:
+        self._set_grad_fn(node)
+        return
+    base._set_grad_fn(CopySlices(base, self, node))
+    rebuild_view_grad_fn(self)  # the view's own node now leads to the base's new history
+
+
+class CopySlices(Node):
+    """The base of a view that was written in place.
+
+    Its gradient is the incoming gradient, except on the view's elements, where
+    it is whatever the in-place op's node ``fn`` says.
+    """
+
+    def __init__(self, base, view_, fn):
+        Node.__init__(self)
+        self._next_functions = (gradient_edge(base),) + fn.next_functions[1:]
+        self.base_geometry = base._geometry()
+        self.view_geometry = view_._geometry()
+        self.slots = base._storage.nbytes() // base._dtype.itemsize
+        self.fn = fn
+
+    def name(self):
+        return "torch::autograd::CopySlices"
+
+    def apply(self, grad):
+        g = grad._elements()
+        storage = np.zeros(self.slots, dtype=g.dtype)
+        base_slots = _strides.element_positions(*self.base_geometry)
+        view_slots = _strides.element_positions(*self.view_geometry)
+        storage[base_slots] = g
+        grad_slice = Tensor._from_values(storage[view_slots], grad._dtype, grad.device)
+        fn_grads = self.fn.apply(grad_slice)
+        storage[view_slots] = fn_grads[0]._elements() if fn_grads[0] is not None else 0
+        base_grad = Tensor._from_values(storage[base_slots], grad._dtype, grad.device)
+        return (base_grad,) + tuple(fn_grads[1:])
+
+    def release_saved_tensors(self):
+        self.fn.release_saved_tensors()
+
+
+def check_inplace_shape(self, other):
+    """``other`` must broadcast to exactly ``self``'s shape: the result has nowhere else to go."""
+    shape = other._size if isinstance(other, Tensor) else ()
+    if _broadcast.broadcast_shapes(self._size, shape) != self._size:
+        raise RuntimeError(
+            f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape "
+            f"{_strides._fmt(_broadcast.broadcast_shapes(self._size, shape))}"
+        )
