@@ -57,7 +57,8 @@ class Diagnosis:
             return "Right: that is what torch prints."
         lines = ["Not what torch prints."]
         for m in self.models:
-            lines += [f"This is what you would see if {m.belief[0].lower() + m.belief[1:]}",
+            lines += [f"Misconception \u201c{m.name}\u201d: this is what you would see if "
+                      f"{m.belief[0].lower() + m.belief[1:]}",
                       f"  In fact: {m.refutation}", f"  See {m.section}."]
         if not self.models:
             lines.append("None of the course's misconception models prints this either. The lines that differ:")
