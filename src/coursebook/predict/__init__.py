@@ -117,9 +117,11 @@ def predict(question_id: str, on_settled=None):
 
     def on_check(_):
         verdict.clear_output()
+        from IPython.display import display
+
         with verdict:
             result = answer(question_id, entry.value or "")
-            print(result.text())
+            display(result)
         if result.right:
             finish()
 
