@@ -15,7 +15,9 @@ learner sees the prediction widget instead, and the printout once the answer
 is right or revealed, so "Run all" gives no answer away. Until then the
 chapter's closing cross-check keeps its table folded (its rows are the
 printouts), and says so. A question settled in an earlier session shows its
-printout at once.
+printout at once, and so does every question when ``COURSEBOOK_PREDICTIONS``
+is ``shown`` (the static book, where nobody can answer; its pages keep the
+answer in the question's closed "Answer" toggle anyway).
 
 Key cells use only ``torch`` (and ``copy``), print comparisons rather than
 addresses or ``id()`` numbers, and catch the exceptions they demonstrate.
@@ -60,10 +62,18 @@ def key_cell(line: str, cell: str):
         raise result.error_in_exec
 
 
+SHOW_ENV = "COURSEBOOK_PREDICTIONS"  # "shown": every key cell prints at once (the static book)
+
+
 def _open_question(cell: str):
     """The id of the question this cell answers, if the learner has not settled it yet."""
+    import os
+
     from coursebook.predict import settled
     from coursebook.predict.questions import question_of_cell
+
+    if os.environ.get(SHOW_ENV) == "shown":  # a page nobody can answer on: the book
+        return None
 
     try:
         asked = question_of_cell(cell)

@@ -96,3 +96,16 @@ def test_a_printout_too_long_to_type_is_chosen_among_what_torch_and_the_models_p
         offered = choices(q.id)
         assert right_answer(q) in offered and len(offered) > 1
         assert offered == sorted(offered, key=normalise)
+
+
+def test_the_static_book_prints_every_answer_at_once(tmp_path, monkeypatch):
+    """A page nobody can answer on (the book: COURSEBOOK_PREDICTIONS=shown) shows the printouts."""
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path / "progress.json"))
+    monkeypatch.setenv("COURSEBOOK_PREDICTIONS", "shown")
+    run = execute_notebook(CHAPTER, timeout=300)
+    assert run.error is None, run.error
+    shown = "\n".join(_shown(c) for c in run.notebook.cells)
+    for q in questions():
+        if q.chapter == CHAPTER.name:
+            assert normalise(right_answer(q)) in normalise(shown), q.id
+    assert "Predict the output (" not in shown and not (tmp_path / "progress.json").exists()
