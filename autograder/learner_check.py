@@ -47,13 +47,12 @@ also runs hidden ones, so a full self-check score is necessary, not sufficient.
 import ast
 import copy
 import dataclasses
+import functools
 import glob
 import os
-import re
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 
@@ -344,11 +343,13 @@ class LearnerClient(NotebookClient):
                                     % (kwargs["cell_index"] + 1, self.timeout))
 
 
-def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandboxed=None):
+def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandboxed=None, warm=False):
     """Rebuild the notebook at ``path`` on its release, run it in a fresh kernel, score its tests.
 
     ``sandboxed``: run the kernel in the grader's sandbox (None: whenever this machine has one,
-    and refuse someone else's notebook when it has none; see ``autograder.check_sandbox``)."""
+    and refuse someone else's notebook when it has none; see ``autograder.check_sandbox``).
+    ``warm``: fork the sandboxed kernel from this process's zygote, as the grader's warm workers
+    do (torch already imported; a new kernel and sandbox all the same)."""
     path = os.path.abspath(path)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
     try:
@@ -373,8 +374,11 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     costs = _rule_costs(rebuilt, assignment)
     if sandboxed is None:
         sandboxed = kernel_sandboxed(path, root=root)
+    options = sandboxed_client_options(sandboxed)
+    if warm and options:
+        options = {"kernel_manager_class": _warm_manager_class()}
     client = LearnerClient(rebuilt, notebook_timeout, assignment, timeout=timeout, kernel_name="python3",
-                           **sandboxed_client_options(sandboxed),
+                           **options,
                            allow_errors=True, interrupt_on_timeout=True,
                            error_on_timeout={"ename": "CellTimeoutError",
                                              "evalue": "interrupted after %s s" % timeout},
@@ -408,6 +412,20 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     if reference_nb is None and tests:
         notes.append("checked against itself (%s): deleted tests cannot be restored" % how)
     return CheckResult(shown, tests, problems, notes)
+
+
+@functools.lru_cache(maxsize=None)
+def _warm_manager_class():
+    from traitlets import Bool
+
+    from .grading_kernels import GradingKernelManager
+
+    class WarmGradingKernelManager(GradingKernelManager):
+        """The grader's kernel manager with ``warm`` on: kernels forked from the zygote."""
+
+        warm = Bool(True).tag(config=True)
+
+    return WarmGradingKernelManager
 
 
 def _assignment_of(path, reference_nb, release, root):
@@ -459,11 +477,9 @@ def self_check(path=None):
     saved = time.strftime("%H:%M:%S", time.localtime(os.path.getmtime(path)))
     print("Checking %s as saved at %s (save first if you changed it)..." % (path, saved),
           flush=True)
-    completed = subprocess.run([sys.executable, "-m", "autograder", "check", path],
-                               capture_output=True, text=True)
-    print(completed.stdout, end="")
-    if completed.stderr.strip() and completed.returncode not in (0, 1):
-        print(completed.stderr)
-    score = re.search(r"^Score: ([\d.]+)/([\d.]+)", completed.stdout, re.M)
-    if score:  # the index chapter shows the latest score (coursebook.build_it.progress)
-        record_exercise(os.path.splitext(os.path.basename(path))[0], float(score[1]), float(score[2]))
+    from .check_service import check_saved  # a warm service: see its docstring
+
+    result = check_saved(path)
+    print(result.format())
+    if result.tests:  # the index chapter shows the latest score (coursebook.build_it.progress)
+        record_exercise(os.path.splitext(os.path.basename(path))[0], result.score, result.max_score)

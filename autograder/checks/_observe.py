@@ -101,11 +101,29 @@ def not_written(topic, op_name):
              "`raise NotImplementedError()` with your code)")
 
 
+class CheckFailure(AssertionError):
+    """The AssertionError a check raises, shown in a notebook as its message alone.
+
+    IPython shows the lines ``_render_traceback_`` returns in place of the
+    traceback (its public protocol for exceptions that know how to show
+    themselves): the message says what to fix, and the frames would all be the
+    checks' own. It is named AssertionError, as nbgrader, the self-check and the
+    class report read it; points and messages are unchanged.
+    """
+
+    def _render_traceback_(self):
+        first, *rest = str(self).splitlines() or [""]
+        return ["AssertionError: " + first, *rest]
+
+
+CheckFailure.__name__ = CheckFailure.__qualname__ = "AssertionError"
+
+
 def failure(misconception, lines):
     """The AssertionError a check raises: the belief, the evidence, the tag."""
     text = "\n".join([misconception.text] + ["    " + line for line in lines]
                      + ["    " + TAG_LINE + misconception.tag])
-    return AssertionError(text)
+    return CheckFailure(text)
 
 
 def describe_input(t):

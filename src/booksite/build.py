@@ -5,7 +5,9 @@ Steps, one function each:
 * ``execute_chapters``: copy ``course/`` to ``<build>/course`` and run every
   chapter there with nbclient, keeping the widget state (the widgets' data:
   every step's SVG and narration). ``COURSEBOOK_PROGRESS`` points the
-  build-it progress file into the build folder, so ``course/`` stays as it is.
+  build-it progress file into the build folder, so ``course/`` stays as it is;
+  ``COURSEBOOK_PREDICTIONS=shown`` has the key cells of "Predict the output"
+  questions print at once (see ``coursebook.key_cells``): a page takes no answer.
 * ``static_diagrams``: each output that shows a ``MemoryDiagram`` widget gets
   a ``text/html`` representation built from that widget's saved state
   (``memdiagram.player_html``): the same SVGs, stepped by HTML and CSS.
@@ -80,6 +82,7 @@ def static_diagrams(nb) -> int:
 def execute_chapters(build: Path = BUILD, workers: int = 2) -> list[Path]:
     course = copy_course(build)
     os.environ["COURSEBOOK_PROGRESS"] = str(build / "progress.json")
+    os.environ["COURSEBOOK_PREDICTIONS"] = "shown"  # a static page cannot take an answer: print it
     chapters = sorted(course.glob("[0-9][0-9]_*.ipynb"))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for path, seconds in zip(chapters, pool.map(execute, chapters)):

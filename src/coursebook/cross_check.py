@@ -54,9 +54,10 @@ class CrossCheckFailed(AssertionError):
 class CrossCheck:
     """Both traces of one program and their differences, displayable in a notebook."""
 
-    def __init__(self, program: str, title: str = ""):
+    def __init__(self, program: str, title: str = "", folded: int = 0):
         self.program = program
         self.title = title
+        self.folded = folded  # predictions not made yet whose answers the table's rows would give
         self.torch_trace = run(program, load_torch())
         self.reftorch_trace = run(program, import_reftorch())
         self.differences = diff_traces(self.torch_trace, self.reftorch_trace)
@@ -88,6 +89,16 @@ class CrossCheck:
         also = (" (and " + " ".join(self.unvouched.values()) + ")") if self.unvouched else ""
         return f"torch and reftorch DISAGREE in {len(self.differences)} place(s){also}:"
 
+    @property
+    def _fold(self) -> bool:
+        """Fold the table while it would give away answers: only when there is nothing to see."""
+        return bool(self.folded) and self.agree
+
+    def _fold_note(self) -> str:
+        n = self.folded
+        return (f"The table is folded: its rows would give away the answer{'s' if n > 1 else ''} to "
+                f"{'the prediction' if n == 1 else f'{n} predictions'} you have not made yet.")
+
     def _repr_html_(self) -> str:
         rows = []
         for a, b, same in self._rows():
@@ -101,27 +112,34 @@ class CrossCheck:
         if self.differences:
             extra = f"<pre{TEXT}>" + html.escape("\n".join(self.differences)) + "</pre>"
         title = f"<b>Cross-check: {html.escape(self.title)}</b><br>" if self.title else ""
+        table = f"<table><tr><th{CELL}>real torch</th><th{CELL}>reftorch</th></tr>{''.join(rows)}</table>"
+        if self._fold:
+            table = f"<details><summary>{html.escape(self._fold_note())}</summary>{table}</details>"
         return (
-            f"<div>{title}<table><tr><th{CELL}>real torch</th><th{CELL}>reftorch</th></tr>{''.join(rows)}</table>"
+            f"<div>{title}{table}"
             f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>{extra}</div>"
         )
 
     def __repr__(self) -> str:
         lines = [f"Cross-check: {self.title}" if self.title else "Cross-check"]
         width = max([len(line) for a, _, _ in self._rows() for line in a.splitlines()] + [10])
-        lines.append(f"  {'real torch'.ljust(width)} | reftorch")
-        for a, b, same in self._rows():
+        if not self._fold:
+            lines.append(f"  {'real torch'.ljust(width)} | reftorch")
+        for a, b, same in [] if self._fold else self._rows():
             for i, (x, y) in enumerate(itertools.zip_longest(a.splitlines() or [""], b.splitlines() or [""],
                                                               fillvalue="")):
                 lines.append(f"{' ' if same or i else 'x'} {x.ljust(width)} | {y}")
+        if self._fold:
+            lines.append(self._fold_note())
         lines.append(self.summary())
         lines += self.differences
         return "\n".join(lines)
 
 
-def cross_check(program: str, title: str = "") -> CrossCheck:
-    """Run ``program`` on torch and reftorch; display the comparison; raise if they differ."""
-    result = CrossCheck(program, title)
+def cross_check(program: str, title: str = "", folded: int = 0) -> CrossCheck:
+    """Run ``program`` on torch and reftorch; display the comparison; raise if they differ.
+    ``folded``: how many predictions the table would give away (it is folded while they agree)."""
+    result = CrossCheck(program, title, folded)
     if not result.agree:
         from IPython.display import display
 

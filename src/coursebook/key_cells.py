@@ -9,6 +9,16 @@ they print, the warnings, the exception, and every tensor they leave behind
 (see :mod:`crosscheck.harness`).  A difference is displayed and raises, so a
 chapter whose reftorch has drifted from torch fails to execute.
 
+A key cell that answers a "Predict the output" question (see
+:mod:`coursebook.predict.questions`) runs with its printout held back: the
+learner sees the prediction widget instead, and the printout once the answer
+is right or revealed, so "Run all" gives no answer away. Until then the
+chapter's closing cross-check keeps its table folded (its rows are the
+printouts), and says so. A question settled in an earlier session shows its
+printout at once, and so does every question when ``COURSEBOOK_PREDICTIONS``
+is ``shown`` (the static book, where nobody can answer; its pages keep the
+answer in the question's closed "Answer" toggle anyway).
+
 Key cells use only ``torch`` (and ``copy``), print comparisons rather than
 addresses or ``id()`` numbers, and catch the exceptions they demonstrate.
 """
@@ -17,7 +27,7 @@ from __future__ import annotations
 
 from coursebook.cross_check import cross_check
 
-__all__ = ["key_cell", "cross_check_key_cells", "recorded_key_cells", "load_ipython_extension"]
+__all__ = ["key_cell", "cross_check_key_cells", "recorded_key_cells", "unsettled_questions", "load_ipython_extension"]
 
 _recorded: list[str] = []
 
@@ -26,17 +36,80 @@ def recorded_key_cells() -> list[str]:
     return list(_recorded)
 
 
+_unsettled: set[str] = set()  # questions whose printout is held back, in this kernel
+
+
+def unsettled_questions() -> list[str]:
+    """The questions whose key cell ran with its printout held back, not answered yet."""
+    return sorted(_unsettled)
+
+
 def key_cell(line: str, cell: str):
-    """The ``%%key`` cell magic: run the cell in the notebook, remember its source."""
+    """The ``%%key`` cell magic: run the cell in the notebook, remember its source; hold back the
+    printout of a cell that answers a prediction question until the learner has answered."""
     from IPython import get_ipython
 
     shell = get_ipython()
     if cell not in _recorded:  # re-running a cell must not record it twice
         _recorded.append(cell)
-    result = shell.run_cell(cell, store_history=False)
+    asked = _open_question(cell)
+    if asked is None:
+        result = shell.run_cell(cell, store_history=False)
+    else:
+        result = _run_held_back(shell, cell, asked)
     if result.error_in_exec is not None:
         # the traceback is already shown; stop "Run all" here as a normal cell would
         raise result.error_in_exec
+
+
+SHOW_ENV = "COURSEBOOK_PREDICTIONS"  # "shown": every key cell prints at once (the static book)
+
+
+def _open_question(cell: str):
+    """The id of the question this cell answers, if the learner has not settled it yet."""
+    import os
+
+    from coursebook.predict import settled
+    from coursebook.predict.questions import question_of_cell
+
+    if os.environ.get(SHOW_ENV) == "shown":  # a page nobody can answer on: the book
+        return None
+
+    try:
+        asked = question_of_cell(cell)
+    except Exception:  # the course's notebooks unreadable: behave as a plain key cell
+        return None
+    if asked is None or settled(asked.id):
+        return None
+    return asked.id
+
+
+def _run_held_back(shell, cell: str, question_id: str):
+    from IPython.display import display
+    from IPython.utils.capture import capture_output
+
+    from coursebook.predict import predict
+
+    with capture_output(display=True) as printout:
+        result = shell.run_cell(cell, store_history=False)
+    if result.error_in_exec is not None:  # an error is no answer to hide: show all, stop
+        printout.show()
+        return result
+    _unsettled.add(question_id)
+    import ipywidgets as widgets
+
+    shown = widgets.Output()
+    shown.add_class("coursebook-predict-printout")
+
+    def on_settled():
+        _unsettled.discard(question_id)
+        with shown:
+            printout.show()
+
+    box = predict(question_id, on_settled=on_settled)
+    box.children = (*box.children, shown)
+    display(box)
+    return result
 
 
 def cross_check_key_cells(title: str = "the key cells of this chapter"):
@@ -44,7 +117,7 @@ def cross_check_key_cells(title: str = "the key cells of this chapter"):
     if not _recorded:
         raise RuntimeError("no %%key cell has run in this kernel yet: run the chapter from the top")
     program = "\n\n".join(_recorded)
-    return cross_check(program, title=title)
+    return cross_check(program, title=title, folded=len(_unsettled))
 
 
 def load_ipython_extension(shell):

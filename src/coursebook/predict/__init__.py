@@ -5,19 +5,26 @@ came from.
 torch prints and, when it is wrong, names the misconception models that print
 exactly that (:mod:`coursebook.predict.diagnose`); ``reveal(...)`` shows the
 answer without a prediction. ``predict(question_id)`` is the same as a small
-widget: a text box, Check and Reveal. Each question's outcome is kept in the
-learner's progress file: right first time, right after a retry, or revealed.
+widget: a text box (or, when the printout is too long to type, a choice among
+what torch and the misconception models print), Check and Reveal. Each
+question's outcome is kept in the learner's progress file: right first time,
+right after a retry, or revealed.
+
+The ``%%key`` magic (:mod:`coursebook.key_cells`) shows this widget in place of
+the printout of a key cell that answers a question, and shows the printout
+once the question is settled.
 """
 
 from __future__ import annotations
 
 from coursebook.build_it import progress
-from coursebook.predict.diagnose import Diagnosis, diagnose, right_answer
-from coursebook.predict.questions import question
+from coursebook.predict.diagnose import Diagnosis, diagnose, model_answers, right_answer
+from coursebook.predict.questions import normalise, question
 
-__all__ = ["answer", "reveal", "predict"]
+__all__ = ["answer", "reveal", "predict", "settled", "choices", "asks_for_a_choice"]
 
 _tries: dict[str, int] = {}  # question id -> wrong answers so far, in this kernel
+_LONG = 200  # characters: a printout longer than this (or than 5 lines) is chosen, not typed
 
 
 def answer(question_id: str, text: str) -> Diagnosis:
@@ -37,25 +44,98 @@ def reveal(question_id: str) -> str:
     return right_answer(question(question_id))
 
 
-def predict(question_id: str):
-    """A text box for the prediction, with Check and Reveal buttons and the verdict below."""
+def settled(question_id: str) -> bool:
+    """Has the learner answered this question right, or asked to see the answer (any session)?"""
+    return question_id in progress.load()["predictions"]
+
+
+def choices(question_id: str) -> list[str]:
+    """torch's printout and every different one a misconception model gives, in a fixed order
+    that says nothing about which is right."""
+    q = question(question_id)
+    found = {normalise(right_answer(q)): right_answer(q)}
+    for text in model_answers(q).values():
+        found.setdefault(normalise(text), text)
+    return [found[key] for key in sorted(found)]
+
+
+def asks_for_a_choice(question_id: str) -> bool:
+    """Typing makes no sense for a long printout (a tensor's rows, a table): choose instead,
+    when the misconception models give something to choose from."""
+    expected = right_answer(question(question_id))
+    if len(expected) <= _LONG and len(expected.strip().splitlines()) <= 5:
+        return False
+    return len(choices(question_id)) > 1
+
+
+def _widget_classes():
     import ipywidgets as widgets
 
-    box = widgets.Textarea(placeholder="Type what the cell below will print, then Check.",
-                           layout=widgets.Layout(width="100%", height="6em"))
+    class PredictionBox(widgets.VBox):
+        """The prediction widget; where widgets are not shown (a plain notebook run) its text says
+        how to answer with functions instead, and never gives the answer away."""
+
+        question_id = ""
+
+        def __repr__(self):
+            q = self.question_id
+            return (f"Predict the output ({q}). Where this box does not show, answer with "
+                    f"coursebook.predict.answer({q!r}, '''...''') or give up with "
+                    f"coursebook.predict.reveal({q!r}); then run the cell again.")
+
+    return widgets, PredictionBox
+
+
+def predict(question_id: str, on_settled=None):
+    """A text box (or choices) for the prediction, with Check and Reveal buttons and the verdict
+    below. ``on_settled()`` is called once, when the answer is right or revealed."""
+    widgets, PredictionBox = _widget_classes()
+    choose = asks_for_a_choice(question_id)
+    if choose:
+        entry = widgets.RadioButtons(options=choices(question_id), value=None,
+                                     layout=widgets.Layout(width="100%"))
+        entry.add_class("coursebook-predict-choices")
+        prompt = "Predict the output: which of these will the cell print? Choose, then Check."
+    else:
+        entry = widgets.Textarea(placeholder="Type what this cell will print, then Check.",
+                                 layout=widgets.Layout(width="100%", height="6em"))
+        entry.add_class("coursebook-predict-answer")
+        prompt = "Predict the output: type what this cell prints, then Check. Reveal shows it."
     check, give_up = widgets.Button(description="Check"), widgets.Button(description="Reveal")
+    check.add_class("coursebook-predict-check")
+    give_up.add_class("coursebook-predict-reveal")
     verdict = widgets.Output()
+    verdict.add_class("coursebook-predict-verdict")
+    done = []
+
+    def finish():
+        if not done:
+            done.append(True)
+            check.disabled = give_up.disabled = entry.disabled = True
+            if on_settled is not None:
+                on_settled()
 
     def on_check(_):
         verdict.clear_output()
+        from IPython.display import display
+
         with verdict:
-            print(answer(question_id, box.value).text())
+            result = answer(question_id, entry.value or "")
+            display(result)
+        if result.right:
+            finish()
 
     def on_reveal(_):
         verdict.clear_output()
         with verdict:
-            print("torch prints:\n" + reveal(question_id))
+            expected = reveal(question_id)
+            if on_settled is None:
+                print("torch prints:\n" + expected)
+        finish()
 
     check.on_click(on_check)
     give_up.on_click(on_reveal)
-    return widgets.VBox([box, widgets.HBox([check, give_up]), verdict])
+    box = PredictionBox([widgets.Label(prompt), entry, widgets.HBox([check, give_up]), verdict])
+    box.question_id = question_id
+    box.add_class("coursebook-predict")
+    return box

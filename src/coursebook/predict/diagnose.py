@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import html
 from dataclasses import dataclass, field
 
 from coursebook.predict.models import MODELS, Model
@@ -20,6 +21,9 @@ from coursebook.predict.questions import Question, normalise, printouts
 from crosscheck.harness import import_reftorch, load_torch
 
 __all__ = ["Diagnosis", "diagnose", "right_answer", "model_answers"]
+
+# as the cross-check's tables: wrapped at spaces only, never inside a word
+WRAP = "text-align: left; white-space: pre-wrap; overflow-wrap: normal; word-break: normal; margin: 0"
 
 
 @functools.lru_cache(maxsize=None)
@@ -57,7 +61,8 @@ class Diagnosis:
             return "Right: that is what torch prints."
         lines = ["Not what torch prints."]
         for m in self.models:
-            lines += [f"This is what you would see if {m.belief[0].lower() + m.belief[1:]}",
+            lines += [f"Misconception \u201c{m.name}\u201d: this is what you would see if "
+                      f"{m.belief[0].lower() + m.belief[1:]}",
                       f"  In fact: {m.refutation}", f"  See {m.section}."]
         if not self.models:
             lines.append("None of the course's misconception models prints this either. The lines that differ:")
@@ -68,6 +73,14 @@ class Diagnosis:
 
     def __repr__(self) -> str:
         return self.text()
+
+    def _repr_html_(self) -> str:
+        """The same text, wrapped at spaces only, with the section to reread as a link."""
+        shown = html.escape(self.text())
+        for m in self.models:
+            shown = shown.replace(f"See {html.escape(m.section)}.",
+                                  f"See <a href='{html.escape(m.section)}'>{html.escape(m.section)}</a>.")
+        return f"<pre style='{WRAP}'>{shown}</pre>"
 
 
 def diagnose(question: Question, answer: str) -> Diagnosis:

@@ -14,6 +14,7 @@ the chapter.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ import nbformat
 
 from crosscheck.harness import run
 
-__all__ = ["Question", "questions", "question", "printouts", "normalise"]
+__all__ = ["Question", "questions", "question", "question_of_cell", "printouts", "normalise"]
 
 COURSE = Path(__file__).resolve().parents[3] / "course"
 PROMPT = "Predict the output"
@@ -77,10 +78,24 @@ def questions(course: Path = COURSE) -> list[Question]:
 
 
 def question(question_id: str, course: Path = COURSE) -> Question:
-    for q in questions(course):
+    for q in _by_program(course).values():
         if q.id == question_id:
             return q
     raise LookupError(f"no prediction question is called {question_id!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def _by_program(course: Path) -> dict:
+    return {q.program.strip(): q for q in questions(course)}
+
+
+def question_of_cell(source: str, course: Path = COURSE) -> Question | None:
+    """The question a ``%%key`` cell answers (``source`` without its ``%%key`` line), or None.
+
+    Matched by the cell's code: every question's program is different, and a
+    cell the learner has changed answers no question any more.
+    """
+    return _by_program(course).get(source.strip())
 
 
 def printouts(key_cells, module) -> list[str]:

@@ -21,6 +21,7 @@ from coursebook.workspace import WORKSPACE, sources, sync
 
 REPO = Path(__file__).resolve().parents[2]
 NOTE = "My own note: clone() gave new memory here."
+OUTPUT = "what my run printed\n"
 CHANGED_BY_LEARNER = "course/08_clone.ipynb"      # the learner wrote in it; the course changes it too
 ONLY_SAVED = "course/02_names_and_objects.ipynb"  # the learner only opened and saved it; the course changes it
 
@@ -65,7 +66,11 @@ def worked(clones, start_learners_lab, tmp_path_factory):
             path = f"{WORKSPACE}/{relative.as_posix()}"
             model = _api(base, token, path)  # opened: the model with its content
             if _learner_edits(relative.as_posix()):
-                model["content"]["cells"].append(nbformat.v4.new_markdown_cell(NOTE))
+                cells = model["content"]["cells"]
+                cells.append(nbformat.v4.new_markdown_cell(NOTE))
+                ran = next(c for c in cells if c["cell_type"] == "code")  # saved after running
+                ran["outputs"] = [nbformat.v4.new_output("stream", name="stdout", text=OUTPUT)]
+                ran["execution_count"] = 1
             _api(base, token, path, "PUT", {"type": "notebook", "format": "json", "content": model["content"]})
     return first
 
@@ -90,6 +95,7 @@ def test_a_pull_after_the_learner_worked_never_conflicts_and_keeps_their_work(cl
     workspace = learner / WORKSPACE
     kept, beside = workspace / CHANGED_BY_LEARNER, (workspace / CHANGED_BY_LEARNER).with_suffix(".new.ipynb")
     assert NOTE in kept.read_text() and "New in this version" not in kept.read_text(), "the learner's work was lost"
+    assert OUTPUT.strip() in kept.read_text(), "the outputs the learner saved were lost"
     assert "New in this version" in beside.read_text()
     assert f"kept your {CHANGED_BY_LEARNER}" in "\n".join(changes)
     assert "New in this version" in (workspace / ONLY_SAVED).read_text(), "an untouched chapter was not updated"
