@@ -35,11 +35,13 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
-from . import execute, failsafe, grading_kernels, shared_engine
+from .kernels import execute, grading_kernels
+from .pipeline import failsafe
+from . import shared_engine
 from .course import TERM_CONFIG, autograded_dir, course_config, db_url, release_notebook, submitted_dir
-from .collect import NOTES_FILE
+from .term.collect import NOTES_FILE
 from .merge import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS
-from .sanitize import substitute_unreadable
+from .pipeline.sanitize import substitute_unreadable
 
 # Files of a graded submission that go back to the course (nothing the student shipped).
 # the graded notebook, its notes, and the traceback of a grading that raised (failsafe)

@@ -5,7 +5,7 @@ devices, grad mode), so a wrong answer tuned to one classmate's feedback does
 not carry over; regrading one student draws exactly the same inputs, so the
 score never changes on a regrade.
 
-Where the seed comes from: the grader (``autograder.variants.AssignVariant``,
+Where the seed comes from: the grader (``autograder.pipeline.variants.AssignVariant``,
 an nbgrader preprocessor) puts ``"<student>/<assignment>"`` in the grading
 kernel's environment as ``AUTOGRADER_VARIANT``. It is read the first time a
 hidden battery is drawn (a forked kernel may have imported this module before

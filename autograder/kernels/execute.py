@@ -4,7 +4,7 @@ nbgrader runs each submission top to bottom in a kernel and scores the test
 cells from their outputs.  Stock, one bad submission can stop the run or fake
 a pass.  This subclass keeps nbgrader's scoring and adds:
 
-* warnings printed on stdout, not stderr (``autograder.kernel_setup``), so a
+* warnings printed on stdout, not stderr (``autograder.kernels.kernel_setup``), so a
   ``UserWarning`` from ``torch.tensor(t)`` never costs a test its points;
 * a per-cell timeout (nbgrader's ``Execute.timeout``) and a whole-notebook
   watchdog (``notebook_timeout``) that kills a kernel which ignores the
@@ -15,7 +15,7 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
 * output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
   LimitOutput only cuts lines afterwards, and one line can be megabytes);
   errors and results are never dropped, so the score is unchanged;
-* every learner cell of an assignment with an allowlist (``autograder.allowlist``)
+* every learner cell of an assignment with an allowlist (``autograder.kernels.allowlist``)
   reaches the kernel as a call that compiles it with RestrictedPython and runs
   it with guards, in a namespace without IPython's objects; the notebook keeps
   the learner's text.  A refusal at run time is recorded in the kernel, and
@@ -29,13 +29,13 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   still the originals, and the checks' data still holds the same contents; a
   test that ran after a replacement scores 0;
 * a notebook the collector could not read, or one whose grading raised
-  (``autograder.failsafe``), flagged in its metadata, is not run at all:
+  (``autograder.pipeline.failsafe``), flagged in its metadata, is not run at all:
   every test cell gets an error output with the reason;
 * errors and results are cut to a bounded size as each cell finishes
-  (``autograder.truncate``).
+  (``autograder.pipeline.truncate``).
 
 Every such event is also written, in plain words, to ``messages.json`` next to
-the graded notebook and shown, escaped as plain text (``autograder.notes``), in
+the graded notebook and shown, escaped as plain text (``autograder.pipeline.notes``), in
 a markdown cell at its top (so in feedback).
 """
 
@@ -54,13 +54,12 @@ from nbgrader.preprocessors import Execute
 from traitlets import Integer, List, Unicode, default
 
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
-from .cell_names import describe
+from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
 from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
-from .notes import notes_markdown
-from .truncate import TruncateOutputs
+from ..pipeline.notes import MESSAGES_FILE, notes_markdown
+from ..pipeline.truncate import TruncateOutputs
 
-MESSAGES_FILE = "messages.json"
 
 # One record per notebook run in this process: where its time went (seconds).
 TIMINGS = []
@@ -102,7 +101,7 @@ class GuardedExecute(Execute):
         return "python3"
 
     def __init__(self, *args, **kwargs):
-        # a sandbox per kernel (autograder.grading_kernels); nbgrader's Execute would
+        # a sandbox per kernel (autograder.kernels.grading_kernels); nbgrader's Execute would
         # otherwise pass AsyncKernelManager here (configuration still wins)
         kwargs.setdefault("kernel_manager_class", GradingKernelManager)
         super().__init__(*args, **kwargs)
@@ -322,7 +321,7 @@ class GuardedExecute(Execute):
         if self._seal is None:  # the kernel did not answer before the first cell: start from here
             self._seal = seal
         if seal != self._seal:
-            found.append("the tampering check itself (autograder.kernel_setup) was replaced")
+            found.append("the tampering check itself (autograder.kernels.kernel_setup) was replaced")
         if not found and not self._tampering:
             return
         if found and not self._tampering:

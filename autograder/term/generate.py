@@ -7,7 +7,7 @@ and writes the student version with the solutions replaced by
 cleared and the test cells locked.  The gradebook entries are what
 autograde later restores tests from, so generate must run (on the
 instructor's machine) before autograde.  The assignment's due date, if the
-course configuration sets one (``autograder.late``), goes into the gradebook
+course configuration sets one (``autograder.term.late``), goes into the gradebook
 too.
 
 nbgrader writes into a scratch folder of the state folder first;
@@ -28,7 +28,7 @@ import subprocess
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 
-from .course import check_assignment, release_notebook, source_assignments, state_dir
+from ..course import check_assignment, release_notebook, source_assignments, state_dir
 from .late import record_due_dates
 
 RECORD = "generated.json"

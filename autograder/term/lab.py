@@ -19,7 +19,7 @@ from ``autograder/``.  This command starts JupyterLab with:
   they save a grade or a comment), so manual grading needs no network;
 * the environment's own ``bin/`` first on ``PATH`` (nbgrader calls ``alembic``).
 * every page served with the course's Content-Security-Policy, which runs no
-  inline script but the lab's own (``autograder/formgrader_csp.py``, set by
+  inline script but the lab's own (``autograder/term/formgrader_csp.py``, set by
   ``autograder/jupyter_server_config.py``, which the same config path reaches):
   nothing a student's notebook carries can run in formgrader with the
   instructor's session.
@@ -35,7 +35,7 @@ import secrets
 import subprocess
 import sys
 
-from .course import PACKAGE_DIR, state_dir
+from ..course import PACKAGE_DIR, state_dir
 
 
 def lab_environment(config, base=None):

@@ -2,7 +2,7 @@
 
 The instructor's formgrader shows students' notebooks on the instructor's own
 server, with the instructor's session.  Student outputs are made inert before
-they get there (``autograder.inert``); this policy is the second wall: if
+they get there (``autograder.pipeline.inert``); this policy is the second wall: if
 anything of a student's ever reached a page as markup, the browser would still
 not run it.  ``python -m autograder lab`` gives Jupyter Server the header
 through its public setting ``ServerApp.tornado_settings = {"headers":
@@ -42,7 +42,7 @@ import itertools
 import os
 import re
 
-from .course import PACKAGE_DIR, db_url, source_assignments, submitted_dir
+from ..course import PACKAGE_DIR, db_url, source_assignments, submitted_dir
 
 STATIC_DIR = os.path.join(PACKAGE_DIR, "templates", "formgrader", "static")
 INLINE_SCRIPT = re.compile(r"<script(?:\s+type=\"text/javascript\")?\s*>(.*?)</script>", re.S)

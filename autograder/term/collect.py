@@ -6,13 +6,13 @@ The inbox holds one entry per student, named after the student::
     inbox/bob/clone.ipynb      or a folder
     inbox/carol.ipynb          or, with ``--assignment``, a single notebook
 
-1. **Who** (``autograder.students``): the entry's name gives the student id
+1. **Who** (``autograder.term.students``): the entry's name gives the student id
    (Unicode-aware), or the roster does (``--roster``, or the one imported
    with ``python -m autograder roster``; the roster's students without a
    submission are reported as missing).  Two entries that would get the same
    id are an error naming both; neither is collected, and no earlier
    submission is replaced.
-2. **What** (``autograder.inbox``): the entry's notebooks, read without
+2. **What** (``autograder.term.inbox``): the entry's notebooks, read without
    trusting anything (links refused, zip bombs and oversized notebooks
    refused before reading).  Only notebooks are collected; other files are
    left out and named in a note.
@@ -45,7 +45,8 @@ import os
 import shutil
 import unicodedata
 
-from .course import CourseError, check_assignment, release_notebook, source_assignments, submitted_dir
+from ..course import CourseError, check_assignment, release_notebook, source_assignments, submitted_dir
+from ..pipeline.releases import match_by_ids, unique_ids
 from .inbox import Limits, Refused, entry_kind, read_entry
 from .roster import current_roster
 from .students import id_key, read_manifest, read_roster, roster_id, student_id
@@ -84,38 +85,6 @@ class CollectReport:
 
 
 # -- matching notebooks to assignments -----------------------------------------------------
-
-def _ids(nb):
-    """Every nbgrader grade id and notebook cell id in a parsed notebook."""
-    ids = set()
-    cells = nb.get("cells") if isinstance(nb, dict) else None
-    for cell in cells if isinstance(cells, list) else []:
-        if not isinstance(cell, dict):
-            continue
-        meta = cell.get("metadata")
-        nbgrader = meta.get("nbgrader") if isinstance(meta, dict) else None
-        if isinstance(nbgrader, dict) and isinstance(nbgrader.get("grade_id"), str):
-            ids.add("grade:" + nbgrader["grade_id"])
-        if isinstance(cell.get("id"), str):
-            ids.add("cell:" + cell["id"])
-    return ids
-
-
-def unique_ids(releases):
-    """``{assignment: ids only its release has}`` for ``{assignment: parsed release}``."""
-    every = {a: _ids(nb) for a, nb in releases.items()}
-    return {a: ids - set().union(*(every[b] for b in every if b != a)) for a, ids in every.items()}
-
-
-def match_by_ids(nb, releases, unique=None):
-    """The one assignment whose release-only cell ids ``nb`` carries most, or None."""
-    unique = unique if unique is not None else unique_ids(releases)
-    mine = _ids(nb)
-    hits = {a: len(mine & ids) for a, ids in unique.items()}
-    best = max(hits.values(), default=0)
-    winners = [a for a, n in hits.items() if n == best]
-    return winners[0] if best > 0 and len(winners) == 1 else None
-
 
 def _releases(config):
     out = {}

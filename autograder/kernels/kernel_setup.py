@@ -24,13 +24,13 @@ Two jobs, both installed by :func:`install`:
    gives 0 to every test from then on.  The checks' and reftorch's constants
    (module-level names in capitals: the test data) are also fingerprinted by
    *contents*, so rewriting them in place is caught too.  ``install`` also
-   imports the allowlist (``autograder.allowlist``) and hands it the objects the
+   imports the allowlist (``autograder.kernels.allowlist``) and hands it the objects the
    checks hold, which a learner's cell may then not write.  Because a replaced tripwire would
    report nothing, the grader also compares a *seal* (:data:`TAMPERING_EXPRESSION`
    computes it with builtins only) with the one it read before the first cell.
 
 The grader asks for the comparison through the kernel's ``user_expressions``
-(see ``autograder.execute``); nothing here is visible in the notebook's
+(see ``autograder.kernels.execute``); nothing here is visible in the notebook's
 namespace.
 """
 
@@ -54,7 +54,7 @@ _REBOUND_BY_JUPYTER = {
 WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "torch.nn", "torch.nn.Module",
            "torch.nn.Parameter", "torch.nn.Linear", "torch.nn.Sequential", "torch.optim",
            "torch.optim.SGD", "torch.optim.Optimizer", "torch.autograd", "reftorch", "reftorch.Tensor",
-           "autograder.checks", "autograder.kernel_setup", "autograder.allowlist",
+           "autograder.checks", "autograder.kernels.kernel_setup", "autograder.kernels.allowlist",
            # the standard library (and numpy) as the checks use it
            "copy", "copyreg", "warnings", "re", "contextlib", "dataclasses", "random", "functools",
            "operator", "traceback", "linecache", "os", "os.path", "types", "numpy", "numpy.ndarray",
@@ -238,7 +238,7 @@ def tampering():
     not reported: a new name cannot change what an existing test calls.
     """
     if not _fingerprint:
-        return ["autograder.kernel_setup._fingerprint was emptied"]
+        return ["autograder.kernels.kernel_setup._fingerprint was emptied"]
     current = {}
     now = _take_fingerprint(current)
     found = []
@@ -268,7 +268,7 @@ def _part_of_rewrapped(name, rewrapped):
 
 
 # Names the tripwire itself rebinds after taking the fingerprint.
-_VOLATILE = {"autograder.kernel_setup.setup_seconds"}
+_VOLATILE = {"autograder.kernels.kernel_setup.setup_seconds"}
 # Attributes Python itself caches on classes when they are first used (copyreg stores
 # __slotnames__ the first time an object with __slots__ is copied or pickled).
 _CACHED_BY_PYTHON = ("__slotnames__",)
@@ -307,7 +307,7 @@ def _wrapped_by_torch(obj, original_id):
 
 def import_trusted_modules():
     """Import torch, reftorch and every module of the check library, so they can be watched."""
-    for module in ("torch", "reftorch", "autograder.checks", "autograder.allowlist"):
+    for module in ("torch", "reftorch", "autograder.checks", "autograder.kernels.allowlist"):
         try:
             importlib.import_module(module)
         except ImportError:
@@ -342,7 +342,7 @@ def install():
     _fingerprint.update(_take_fingerprint())
     _classes.clear()
     _classes.update(label for label, obj in _watched_objects().items() if isinstance(obj, type))
-    allowlist = sys.modules.get("autograder.allowlist")
+    allowlist = sys.modules.get("autograder.kernels.allowlist")
     if allowlist is not None:   # what the checks hold may not be written by a learner's cell
         allowlist.capture_trusted([vars(module) for label, module in _watched_objects().items()
                                    if isinstance(module, types.ModuleType) and label.startswith("autograder.checks")])
@@ -353,7 +353,7 @@ def install():
 KERNEL_ARGUMENTS = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.ignore_cwd=True",
-    "--IPKernelApp.exec_lines=['import autograder.kernel_setup as _ag_setup', "
+    "--IPKernelApp.exec_lines=['import autograder.kernels.kernel_setup as _ag_setup', "
     "'_ag_setup.install()', 'del _ag_setup']",
 ]
 
@@ -365,9 +365,9 @@ KERNEL_ARGUMENTS = [
 SEAL_EXPRESSION = (
     "(lambda m: (id(m), id(m.tampering), id(m.tampering.__code__), id(m._take_fingerprint), "
     "id(m._take_fingerprint.__code__), id(m._fingerprint), len(m._fingerprint), id(m._classes), "
-    "len(m._classes)))(__import__('sys').modules['autograder.kernel_setup'])"
+    "len(m._classes)))(__import__('sys').modules['autograder.kernels.kernel_setup'])"
 )
 TAMPERING_EXPRESSION = (
-    "(__import__('sys').modules['autograder.kernel_setup'].tampering(), " + SEAL_EXPRESSION + ")"
+    "(__import__('sys').modules['autograder.kernels.kernel_setup'].tampering(), " + SEAL_EXPRESSION + ")"
 )
-SETUP_SECONDS_EXPRESSION = "__import__('autograder.kernel_setup').kernel_setup.setup_seconds"
+SETUP_SECONDS_EXPRESSION = "__import__('autograder.kernels.kernel_setup').kernels.kernel_setup.setup_seconds"

@@ -12,6 +12,9 @@ import html
 import re
 
 # ASCII punctuation CommonMark lets a backslash escape, minus the three html.escape handles
+# Where the grader's notes on one graded submission are kept, beside the graded notebook.
+MESSAGES_FILE = "messages.json"
+
 _MARKDOWN_PUNCTUATION = re.compile(r"([!\"#$%'()*+,\-./:;=?@\[\\\]^_`{|}~])")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

@@ -24,7 +24,7 @@ import datetime
 import re
 import unicodedata
 
-from .course import CourseError
+from ..course import CourseError
 from .inbox import Refused
 
 MAX_ID_CHARS = 64

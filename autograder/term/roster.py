@@ -1,7 +1,7 @@
 """The class list: a roster CSV imported into the gradebook with nbgrader's own student import.
 
 ``python -m autograder roster roster.csv`` reads a CSV with the columns
-``id,first_name,last_name,email`` (``autograder.students.read_roster`` checks
+``id,first_name,last_name,email`` (``autograder.term.students.read_roster`` checks
 every id first, so a bad row is named before anything changes), keeps a clean
 copy as ``<state>/roster.csv`` (UTF-8, those four columns), and imports that
 copy with ``nbgrader db student import``: each student is created or updated
@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from .course import CourseError, db_url, state_dir
+from ..course import CourseError, db_url, state_dir
 from .students import read_roster
 
 COLUMNS = ("id", "first_name", "last_name", "email")

@@ -1,8 +1,8 @@
 """How a grading kernel starts: join its sandbox, drop every privilege, become an IPython kernel.
 
 The steps are the same whether the kernel is forked from the warm zygote
-(``autograder.kernel_zygote``) or started cold, as ``python -P -m
-autograder.kernel_launch`` with the request on stdin (it prints the kernel's
+(``autograder.kernels.kernel_zygote``) or started cold, as ``python -P -m
+autograder.kernels.kernel_launch`` with the request on stdin (it prints the kernel's
 pid).  A request is a JSON object::
 
     {"argv": ["-f", "<kernel dir>/kernel.json", ...],   ipykernel's arguments
@@ -14,10 +14,10 @@ pid).  A request is a JSON object::
 
 The *launcher* (root, on the host, one thread) sets ``no_new_privs``, empties
 its capability bounding set, joins the kernel's control group (made by the
-grader, ``autograder.cgroups``: every process of the kernel is born in it), enters the namespaces of the sandbox that
-``autograder.sandbox`` built (``setns``, then ``chroot`` to its root, as
+grader, ``autograder.kernels.cgroups``: every process of the kernel is born in it), enters the namespaces of the sandbox that
+``autograder.kernels.sandbox`` built (``setns``, then ``chroot`` to its root, as
 ``nsenter --root`` does), loads the seccomp filter of
-``autograder.syscall_filter`` (no new namespaces, no ptrace, mount, bpf, ...)
+``autograder.kernels.syscall_filter`` (no new namespaces, no ptrace, mount, bpf, ...)
 and forks.  The child is the kernel, a process of
 the sandbox's pid namespace; the launcher only waits for it.  The kernel:
 
@@ -25,7 +25,7 @@ the sandbox's pid namespace; the launcher only waits for it.  The kernel:
 2. copies the notebook into its private folder ``/tmp/<assignment>``, owned by its uid;
 3. sets its limits (address space, processes, file size, CPU time, open files, no core);
 4. initialises the IPython kernel while still root: the sockets are bound in the
-   root-only kernel folder, and ``autograder.kernel_setup`` takes its fingerprint;
+   root-only kernel folder, and ``autograder.kernels.kernel_setup`` takes its fingerprint;
 5. switches to the kernel's own uid and gid (no groups, no capabilities left);
 6. starts answering.  No line of the notebook has run before step 6.
 

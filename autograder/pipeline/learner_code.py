@@ -1,6 +1,6 @@
 """What the learner's code defines and uses, read from its syntax tree (nothing runs).
 
-The static rules (``autograder.static_rules``) need a few facts about a
+The static rules (``autograder.pipeline.static_rules``) need a few facts about a
 notebook's code before it runs: which cells the learner wrote, what each
 top-level name stands for (``torch`` is the module ``reftorch``, ``tensor_on``
 is ``reftorch.primitives.tensor_on``), which names a function binds locally

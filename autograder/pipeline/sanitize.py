@@ -2,7 +2,7 @@
 
 ``RebuildFromRelease`` is the first step of nbgrader's sanitize pipeline
 (``Autograde.sanitize_preprocessors`` in ``nbgrader_config.py``).  It hands
-the submission to ``autograder.rebuild`` with a reference made of the release
+the submission to ``autograder.pipeline.rebuild`` with a reference made of the release
 notebook's cells, in release order, whose content and nbgrader metadata come
 from the gradebook: every locked cell, tests included (hidden parts too), is
 the gradebook's; the student's answer cells contribute only their source;
@@ -10,7 +10,7 @@ duplicated, added and unknown cells are left out.  So nbgrader's own checks
 that follow (OverwriteCells, CheckCellMetadata) always see a well-formed
 notebook, and a correct notebook with duplicated, deleted or metadata-stripped
 cells scores full marks.  The repairs become messages in the notebook's
-``autograder`` metadata, which ``autograder.execute.GuardedExecute`` shows.
+``autograder`` metadata, which ``autograder.kernels.execute.GuardedExecute`` shows.
 
 :func:`substitute_unreadable` handles a file that is not a notebook at all.
 """

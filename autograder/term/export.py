@@ -16,13 +16,13 @@ Two shapes:
 Options for both: ``tests`` adds a column per test (``<a>: <grade id>``, in
 notebook order), ``misconceptions`` (wide) a column ``<a> misconceptions``
 with the tags of the student's failed tests (``clone/shares-memory;
-clone/keeps-offset``; see ``autograder.misconceptions``), and
+clone/keeps-offset``; see ``autograder.term.misconceptions``), and
 ``assignments`` chooses which assignments.  An assignment nobody handed in is
 left out and named (:attr:`Table.skipped`).  Times are ISO 8601 in UTC
 (``2025-03-07T22:59:00+00:00``).  ``messages`` joins what the autograder told
 the student (``messages.json`` next to the graded notebook), so a 0 comes
 with its reason.  Every text field is written as plain text
-(``autograder.notes.csv_text``): a field never starts with a character a
+(``autograder.pipeline.notes.csv_text``): a field never starts with a character a
 spreadsheet would run as a formula.
 """
 
@@ -34,10 +34,10 @@ import os
 
 from nbgrader.api import Gradebook, MissingEntry
 
-from .course import CourseError, autograded_dir, db_url, state_dir, test_order
-from .execute import MESSAGES_FILE
+from ..course import CourseError, autograded_dir, db_url, state_dir, test_order
+from ..pipeline.notes import MESSAGES_FILE
 from .misconceptions import student_tags
-from .notes import csv_text
+from ..pipeline.notes import csv_text
 
 COLUMNS = ["assignment", "student_id", "first_name", "last_name", "email", "timestamp",
            "raw_score", "late_submission_penalty", "score", "max_score", "needs_manual_grade",

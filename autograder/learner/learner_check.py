@@ -1,11 +1,11 @@
 """The learner's self-check: run a saved exercise notebook, score its visible tests.
 
 No instructor, no gradebook and no nbgrader are needed: the notebook is
-rebuilt on its release (``autograder.rebuild``, the same rule the grader
+rebuilt on its release (``autograder.pipeline.rebuild``, the same rule the grader
 applies), run top to bottom in a fresh kernel (nbclient), and every test cell
 (an nbgrader "autograded tests" cell) is scored the way nbgrader scores it:
 full points when it ran without an error, 0 when it raised.  Warnings do not
-cost points (see ``autograder.kernel_setup``).
+cost points (see ``autograder.kernels.kernel_setup``).
 
 The reference for the rebuild is the release notebook of the same assignment
 in the course's ``exercises/`` folder (found by the notebook's name, else by
@@ -18,9 +18,9 @@ handled as the grader handles them, and the points are the release's: a cell
 claiming 100 points still counts its real 2.
 
 The learner's cells run under the same allowlist as the grader's
-(``autograder.allowlist``): each is sent to the kernel through
+(``autograder.kernels.allowlist``): each is sent to the kernel through
 ``allowlist.run_cell``, the compile-time violations and ``calls-the-op`` cost
-the same tests (``autograder.static_rules``), and a refusal at run time zeroes
+the same tests (``autograder.pipeline.static_rules``), and a refusal at run time zeroes
 every test from then on. The kernel starts in the same kind of empty folder,
 with the same ``NBGRADER_EXECUTION`` variable, as the grader's: nothing tells
 a learner's code which of the two runs it.
@@ -64,12 +64,12 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from coursebook.build_it.progress import record_exercise
 
-from .check_sandbox import kernel_sandboxed, sandboxed_client_options
-from .collect import match_by_ids
-from .course import course_config, path as course_path
-from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
-from .kernel_setup import KERNEL_ARGUMENTS
-from .rebuild import LOCKED, RefCell, nbgrader_meta, rebuild, reference_from_release
+from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
+from ..course import course_config, path as course_path
+from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
+from ..kernels.kernel_setup import KERNEL_ARGUMENTS
+from ..pipeline.releases import match_by_ids
+from ..pipeline.rebuild import LOCKED, RefCell, nbgrader_meta, rebuild, reference_from_release
 
 # The kernel sees the variable nbgrader sets when it grades, with the same value: nothing in the
 # environment tells a self-check from the grader (and a learner's cell cannot read it anyway).
@@ -348,7 +348,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     """Rebuild the notebook at ``path`` on its release, run it in a fresh kernel, score its tests.
 
     ``sandboxed``: run the kernel in the grader's sandbox (None: whenever this machine has one,
-    and refuse someone else's notebook when it has none; see ``autograder.check_sandbox``)."""
+    and refuse someone else's notebook when it has none; see ``autograder.kernels.check_sandbox``)."""
     path = os.path.abspath(path)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
     try:
@@ -396,7 +396,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
             if not cell.get("outputs") and cell.get("execution_count") is None:
                 points, message = 0.0, "did not run"
             rule = costs.get(grade_id) or client.rules_broken.get(grade_id)
-            if rule:   # the allowlist, as the grader applies it (autograder.static_rules, execute)
+            if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
                 points, message = 0.0, "RuleBroken: " + rule
             if grade_id in edited:
                 points, message = 0.0, ("this test cell was edited (text or points); the "
@@ -419,7 +419,7 @@ def _assignment_of(path, reference_nb, release, root):
 
 def _rule_costs(nb, assignment):
     """{test grade_id: message} for the allowlist's compile-time violations and calls-the-op."""
-    from .static_rules import find_violations   # the same analysis as the grader's CheckRules
+    from ..pipeline.static_rules import find_violations   # the same analysis as the grader's CheckRules
     costs = {}
     for violation, tests in find_violations(nb, assignment):
         for test in tests:

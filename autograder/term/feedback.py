@@ -1,4 +1,9 @@
-"""Feedback for students that shows their scores and errors but no hidden test.
+"""``python -m autograder feedback``: a feedback page per graded submission, no hidden test.
+
+The steps of the page (``HideHiddenTests``, ``NameTests``, ``FeedbackExporter``)
+are nbgrader pipeline pieces in ``autograder.pipeline.feedback_page``; this
+module runs nbgrader's GenerateFeedback with them and writes the pages of the
+students whose grading failed outright.
 
 nbgrader 0.9 puts the hidden tests back into every autograded notebook and
 its feedback HTML shows them (by design, see jupyter/nbgrader#917; there is
@@ -34,52 +39,12 @@ import html
 import json
 import os
 
-from nbconvert.exporters import HTMLExporter
-from nbconvert.preprocessors import Preprocessor
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
-from nbgrader.preprocessors import ClearHiddenTests
-from traitlets import Bool
 
-from .cell_names import grade_id, test_name
 from .collect import printable
-from .course import autograded_dir, feedback_dir, source_assignments
-from .execute import MESSAGES_FILE
-
-TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-
-
-class FeedbackExporter(HTMLExporter):
-    """nbgrader's HTML exporter under a name of its own, so the course's feedback template
-    (``c.FeedbackExporter.template_name``) applies to feedback and not to formgrader."""
-
-
-class NameTests(Preprocessor):
-    """``resources["test_names"]``: each graded cell's grade id and the heading above it."""
-
-    enabled = Bool(True)
-
-    def preprocess(self, nb, resources):
-        resources["test_names"] = {grade_id(cell): test_name(nb.cells, index)
-                                   for index, cell in enumerate(nb.cells) if grade_id(cell)}
-        return nb, resources
-
-HIDDEN_NOTE = "# (hidden tests ran here; their code is not shown)"
-
-
-class HideHiddenTests(ClearHiddenTests):
-
-    enforce_metadata = Bool(False)
-
-    def preprocess_cell(self, cell, resources, cell_index):
-        if cell.cell_type != "code" or self.begin_test_delimeter not in cell.source:
-            return cell, resources
-        self._remove_hidden_test_region(cell)
-        cell.source = (cell.source.rstrip() + "\n" + HIDDEN_NOTE).lstrip("\n")
-        for output in cell.get("outputs", []):
-            if output.output_type == "error":
-                output.traceback = ["%s: %s" % (output.ename, output.evalue)]
-        return cell, resources
+from ..course import autograded_dir, feedback_dir, source_assignments
+from ..pipeline.notes import MESSAGES_FILE
 
 
 def graded_students(config, assignment, only=None):

@@ -3,7 +3,7 @@
 The filter is built with libseccomp (the library that Docker, systemd and
 bubblewrap's own callers use; Debian/Ubuntu package ``libseccomp2``), through
 its public C API, and loaded by the kernel's launcher
-(``autograder.kernel_launch``) once it has entered the sandbox and before it
+(``autograder.kernels.kernel_launch``) once it has entered the sandbox and before it
 forks the kernel: the filter holds for the kernel and everything it starts,
 and can never be lifted (``no_new_privs`` is set).  bwrap's own ``--seccomp``
 would only cover the sandbox's first process: the kernel joins the sandbox

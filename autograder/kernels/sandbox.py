@@ -19,14 +19,14 @@ library read only (bwrap mounts them ``nosuid``), a private size-limited
 course folder, the gradebook, ``solutions/``, other students' files, other
 kernels or their connection files.  The sandbox starts empty (``sleep`` is
 its only process); the kernel joins it afterwards, see
-``autograder.kernel_launch``, which also drops to an unprivileged uid and
+``autograder.kernels.kernel_launch``, which also drops to an unprivileged uid and
 sets the limits of :class:`Limits`.
 
 :meth:`Sandbox.close` kills the sandbox's first process: the Linux kernel then
 kills every process left in its pid namespace (a double-forked daemon
 included), and ``close`` returns once they are all gone.
 
-Each sandbox also has a control group of its own (``autograder.cgroups``),
+Each sandbox also has a control group of its own (``autograder.kernels.cgroups``),
 made before the kernel starts: memory of every kind (``memfd`` and ``/tmp``
 included), an equal CPU share with a quota, and a number of processes, for
 the kernel as a whole.  The sandbox's first process is put in it, the
@@ -44,7 +44,7 @@ import sys
 import tempfile
 
 from . import cgroups, syscall_filter
-from .course import CourseError
+from ..course import CourseError
 
 # The system folders a Python process needs, read only.  Symlinks (Debian's
 # merged /usr: /lib -> usr/lib) are recreated as symlinks.
@@ -55,7 +55,8 @@ KERNEL_PACKAGES = ["reftorch", "crosscheck", "coursebook", "memdiagram"]
 
 # From the autograder package, only what runs inside a kernel (never the whole
 # folder: the course's gradebook and submissions may live there).
-AUTOGRADER_FILES = ["__init__.py", "kernel_setup.py", "allowlist.py", "checks"]
+AUTOGRADER_FILES = ["__init__.py", "kernels/__init__.py", "kernels/kernel_setup.py", "kernels/allowlist.py",
+                    "checks"]
 
 REFUSAL = (
     "grading needs a sandbox for every kernel, and {why}. Install bubblewrap "
@@ -81,7 +82,7 @@ class Limits:
     cpu_seconds: int = 600           # CPU time of each process (RLIMIT_CPU)
     tmp_bytes: int = 256 << 20       # size of its private /tmp (a tmpfs, counted in RAM)
     open_files: int = 1024           # RLIMIT_NOFILE
-    # the kernel as a whole (its control group; see autograder.cgroups)
+    # the kernel as a whole (its control group; see autograder.kernels.cgroups)
     in_cgroup: bool = True           # False: no control group (only the limits above)
     kernel_memory_bytes: int = cgroups.CgroupLimits.memory_bytes  # every page: heap, memfd, /tmp
     cpus: float = cgroups.CgroupLimits.cpus                      # CPU quota, in CPUs
@@ -153,8 +154,8 @@ def read_only_paths():
         folder = _package_dir(name)
         if folder:
             paths.append(folder)
-    here = os.path.dirname(os.path.abspath(__file__))
-    paths += [os.path.join(here, name) for name in AUTOGRADER_FILES]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # autograder/
+    paths += [os.path.join(package, name) for name in AUTOGRADER_FILES]
     return sorted(set(p for p in paths if os.path.exists(p)))
 
 

@@ -3,7 +3,7 @@
 The checks compare what a learner's function *does* with torch; they cannot
 see *how* it does it. So before anything runs, every cell the learner wrote
 (solution cells, and cells they added) is compiled under its assignment's
-allowlist (``autograder.allowlist``: RestrictedPython, plain Python, the
+allowlist (``autograder.kernels.allowlist``: RestrictedPython, plain Python, the
 assignment's modules and names, no ``_`` names, no ``getattr``/``eval``/...,
 no writes to what the learner did not create), and the functions it
 implements are held to one more rule the allowlist cannot express, because it
@@ -16,10 +16,10 @@ is about *which function* uses a name that other functions may use:
                       ``my_clone`` must not.
 
 The same allowlist runs again in the kernel, with guards, on every learner
-cell (the grader sends the cell through ``autograder.allowlist.run_cell``):
+cell (the grader sends the cell through ``autograder.kernels.allowlist.run_cell``):
 what only shows at run time (an alias of a module, a computed name) is
 refused there, and the grader reads the record after each test cell
-(``autograder.execute``).
+(``autograder.kernels.execute``).
 
 A violation found here scores 0 on the tests of that exercise: the tests that
 call the function it sits in, directly or through other functions of the
@@ -35,7 +35,7 @@ messages) and ``ScoreRuleViolations`` after it (it puts the error first in each
 affected test cell, where nbgrader's ``determine_grade`` reads it first).
 
 Rules apply to the assignments listed in ``EXERCISES`` (the same as
-``autograder.allowlist.POLICIES``); any other assignment is graded without
+``autograder.kernels.allowlist.POLICIES``); any other assignment is graded without
 them. The rules are the grader's, never read from the submitted notebook.
 """
 
@@ -46,7 +46,7 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat.v4 import new_output
 from traitlets import Bool
 
-from .allowlist import RULES, compile_cell
+from ..kernels.allowlist import RULES, compile_cell
 from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
                            nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
 
@@ -143,7 +143,7 @@ def _enclosing(tree, line):
 
 
 def allowlist_violations(nb, index, tree, assignment):
-    """The allowlist's compile-time violations in one learner cell (``autograder.allowlist``)."""
+    """The allowlist's compile-time violations in one learner cell (``autograder.kernels.allowlist``)."""
     _, found = compile_cell(nb.cells[index].get("source", ""), assignment, cell_name(nb, index))
     return [Violation(v.rule, index, v.cell, v.line, v.code, v.detail, _enclosing(tree, v.line)) for v in found]
 

@@ -1,16 +1,16 @@
 """The kernels that run students' notebooks: each in a sandbox of its own, warm or cold.
 
 ``GradingKernelManager`` is the ``kernel_manager_class`` of the grading
-preprocessor (``autograder.execute.GuardedExecute``), so it serves both
+preprocessor (``autograder.kernels.execute.GuardedExecute``), so it serves both
 ``python -m autograder autograde`` and plain ``nbgrader autograde``.  It is
 jupyter_client's ``AsyncKernelManager`` with three choices made:
 
 * the **ipc transport**: the kernel's five channels are unix sockets in a
   folder of its own that only root may enter (the sandbox has no network);
 * a **provisioner**, :class:`SandboxProvisioner`, that builds the kernel's
-  sandbox (``autograder.sandbox``) and starts a launcher in it
-  (``autograder.kernel_launch``): forked from this process's zygote when
-  ``warm`` is on (torch already imported, ``autograder.kernel_zygote``), else
+  sandbox (``autograder.kernels.sandbox``) and starts a launcher in it
+  (``autograder.kernels.kernel_launch``): forked from this process's zygote when
+  ``warm`` is on (torch already imported, ``autograder.kernels.kernel_zygote``), else
   a fresh ``python -P``.  Interrupts go to the kernel's pid; killing the
   kernel kills its whole sandbox, every process the notebook started included;
 * a client (:class:`QuickReadyClient`) that does not wait for 0.2 s of IOPub
@@ -22,7 +22,7 @@ with the grader's rights; refused otherwise when bubblewrap is missing),
 ``cgroups`` (each sandboxed kernel in a control group of its own, limiting the
 kernel as a whole: ``kernel_memory_limit``, ``cpu_quota``, ``pids_limit``;
 refused when no cgroup hierarchy is writable, unless turned off) and the
-per-process limits of ``autograder.sandbox.Limits``.
+per-process limits of ``autograder.kernels.sandbox.Limits``.
 
 The kernel's environment is rebuilt from a short list of names
 (:func:`kernel_environment`): nothing else of the grader's environment (tokens,
@@ -51,11 +51,11 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import Bool, DottedObjectName, Float, Integer, Type
 
-from .checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
+from ..checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
 from .sandbox import Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
-# VARIANT_VARIABLE carries "<student>/<assignment>", the seed of the hidden inputs (autograder.variants).
+# VARIANT_VARIABLE carries "<student>/<assignment>", the seed of the hidden inputs (autograder.pipeline.variants).
 KEPT_ENVIRONMENT = ["PATH", "PYTHONPATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
                     "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME", VARIANT_VARIABLE]
 # Each kernel runs as a uid no other process uses: UID_BASE + 16 * (grading process pid) + n.
@@ -111,7 +111,7 @@ def _read_reply(stream, what):
 
 
 class Zygote:
-    """The grading process's end of the pipe to its zygote (``autograder.kernel_zygote``)."""
+    """The grading process's end of the pipe to its zygote (``autograder.kernels.kernel_zygote``)."""
 
     def __init__(self, sandboxed=True):
         env = kernel_environment(os.environ, sandboxed)
@@ -120,7 +120,7 @@ class Zygote:
             os.makedirs(home, mode=0o700, exist_ok=True)
             env.update(HOME=home, MPLCONFIGDIR=home)
         self.process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "autograder.kernel_zygote"],
+            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
             env=env, start_new_session=True)
         self._ready = None
@@ -167,8 +167,8 @@ def start_zygote(sandboxed=True):
 
 
 def cold_launch(request):
-    """A fresh ``python -P -m autograder.kernel_launch``: returns (launcher process, kernel pid)."""
-    launcher = subprocess.Popen([sys.executable, "-P", "-m", "autograder.kernel_launch"],
+    """A fresh ``python -P -m autograder.kernels.kernel_launch``: returns (launcher process, kernel pid)."""
+    launcher = subprocess.Popen([sys.executable, "-P", "-m", "autograder.kernels.kernel_launch"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, close_fds=True, env=request["env"],
                                 start_new_session=True)
@@ -365,7 +365,7 @@ class GradingKernelManager(AsyncKernelManager):
     file_size_limit = Integer(Limits.file_bytes, help="Largest file a kernel may write.").tag(config=True)
     cpu_limit = Integer(Limits.cpu_seconds, help="CPU seconds per process.").tag(config=True)
     tmp_size = Integer(Limits.tmp_bytes, help="Bytes of the kernel's private /tmp.").tag(config=True)
-    cgroups = Bool(True, help="Give each kernel a control group of its own (autograder.cgroups); "
+    cgroups = Bool(True, help="Give each kernel a control group of its own (autograder.kernels.cgroups); "
                               "False grades without one.").tag(config=True)
     kernel_memory_limit = Integer(Limits.kernel_memory_bytes,
                                   help="Bytes of memory of the whole kernel, memfd and /tmp "
@@ -375,7 +375,7 @@ class GradingKernelManager(AsyncKernelManager):
     pids_limit = Integer(Limits.pids, help="Processes and threads of the whole kernel (its "
                                            "control group).").tag(config=True)
 
-    client_class = DottedObjectName("autograder.grading_kernels.QuickReadyClient")
+    client_class = DottedObjectName("autograder.kernels.grading_kernels.QuickReadyClient")
     client_factory = Type(QuickReadyClient, klass=AsyncKernelClient)
 
     kernel_dir = None

@@ -7,7 +7,7 @@ ipykernel, then forks.  A forked child is a new process whose memory starts as
 a copy of the zygote's (pages are shared until written): torch is already
 imported, but no student code has ever run in it.
 
-Each child is a *launcher* (``autograder.kernel_launch.launch``): it enters
+Each child is a *launcher* (``autograder.kernels.kernel_launch.launch``): it enters
 the sandbox the grader built for that notebook and forks the kernel inside
 it, which drops to a uid of its own before the first cell.  Nothing a kernel
 does can reach the zygote, the grader or another kernel.  The zygote never
@@ -35,7 +35,7 @@ from . import kernel_launch
 # What every grading kernel needs, imported once here.  Not matplotlib: its inline
 # backend hooks into the IPython shell when imported, and no shell exists here, so
 # a notebook that plots imports it in its own kernel, as a fresh kernel would.
-PRELOAD = ["numpy", "torch", "reftorch", "autograder.checks", "autograder.kernel_setup",
+PRELOAD = ["numpy", "torch", "reftorch", "autograder.checks", "autograder.kernels.kernel_setup",
            "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger", "ipykernel.zmqshell",
            "IPython", "IPython.core.completerlib", "jedi"]
 
@@ -94,7 +94,7 @@ def main():
             __import__(name)
         except ImportError:
             pass
-    sys.modules["autograder.kernel_setup"].import_trusted_modules()
+    sys.modules["autograder.kernels.kernel_setup"].import_trusted_modules()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDWR)

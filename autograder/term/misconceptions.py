@@ -17,7 +17,7 @@ from collections import Counter
 
 import nbformat
 
-from .course import autograded_dir
+from ..course import autograded_dir
 
 TAG = re.compile(r"misconception: ([\w.\-]+/[\w.\-]+)")
 TAMPERING_TAG = "integrity/tampering"

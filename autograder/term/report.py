@@ -6,7 +6,7 @@ notebook order, its points, its mean score and the share of students who got
 all its points (a test almost nobody passes is worth a second look: a hard
 question or a wrong test).  It also counts the submissions that came with
 autograder messages, and lists the class's most common misconceptions: each
-tag (``clone/shares-memory``; see ``autograder.misconceptions``) with the
+tag (``clone/shares-memory``; see ``autograder.term.misconceptions``) with the
 number of students whose failed tests showed it.  Per assignment, two PNG
 charts are written with matplotlib (Agg backend: no display needed): a
 histogram of total scores (one bar per whole point, integer ticks) and a bar
@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 from nbgrader.api import Gradebook  # noqa: E402
 
-from .course import db_url, state_dir, test_order  # noqa: E402
+from ..course import db_url, state_dir, test_order  # noqa: E402
 from .export import messages  # noqa: E402
 from .misconceptions import class_counts, student_tags  # noqa: E402
 

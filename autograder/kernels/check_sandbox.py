@@ -5,9 +5,9 @@ student's submission checked with it would run with the instructor's rights:
 read the gradebook, rewrite the term's configuration, everything.  The rule:
 
 * **A sandbox on this machine** (bubblewrap installed and the caller root, as
-  grading needs: :func:`autograder.sandbox.why_unavailable`): the kernel
+  grading needs: :func:`autograder.kernels.sandbox.why_unavailable`): the kernel
   always runs in it, exactly as a grading kernel does (its own uid, no
-  network, no course folder, the limits of ``autograder.sandbox.Limits``),
+  network, no course folder, the limits of ``autograder.kernels.sandbox.Limits``),
   whoever's notebook it is.  Whose work a file is cannot be told reliably
   (``collect`` writes every submission with the instructor's uid), and the
   sandbox costs a learner nothing.
@@ -24,10 +24,10 @@ read the gradebook, rewrite the term's configuration, everything.  The rule:
 
 import os
 
-from .course import CourseError, course_config, state_dir
+from ..course import CourseError, course_config, state_dir
 from .sandbox import why_unavailable
 
-COLLECTED_MARK = "timestamp.txt"  # autograder.collect.TIMESTAMP_FILE, beside every collected notebook
+COLLECTED_MARK = "timestamp.txt"  # autograder.term.collect.TIMESTAMP_FILE, beside every collected notebook
 
 UNSANDBOXED_WARNING = ("warning: checking {path} without a sandbox: its code runs with your rights "
                        "(your files, the network, the gradebook). Only do that for a notebook you trust.")

@@ -27,7 +27,7 @@ from nbgrader.plugins import LateSubmissionPlugin
 from traitlets import Dict, Float, Unicode
 from traitlets.config import Configurable
 
-from .course import CourseError, db_url
+from ..course import CourseError, db_url
 
 DAY = 24 * 60 * 60
 

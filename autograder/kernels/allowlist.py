@@ -21,14 +21,14 @@ what it may not:
 * classes derive only from ``object``, an exception, or the learner's classes.
 
 The rules hold at compile time (:func:`compile_cell`, which the grader also runs
-on its side before anything runs, ``autograder.static_rules``) and at run time
+on its side before anything runs, ``autograder.pipeline.static_rules``) and at run time
 (the guards).  A refusal at run time raises :class:`RuleBroken` *and* is
 recorded in this module (:data:`VIOLATIONS`): catching the error does not undo
 it; the grader reads the record after every test cell and gives that test, and
 every later one, 0 with the rule and the line.
 
-How the restriction reaches the kernel: the grader (``autograder.execute``) and
-the self-check (``autograder.learner_check``) send the kernel, in place of a
+How the restriction reaches the kernel: the grader (``autograder.kernels.execute``) and
+the self-check (``autograder.learner.learner_check``) send the kernel, in place of a
 learner cell's text, one line that calls :func:`run_cell` with that text (the
 notebook keeps the learner's text).  The learner's notebook is untouched and
 runs as plain Python in JupyterLab.  A learner cannot undo this: the
@@ -596,7 +596,7 @@ def run_cell(source, assignment, name):
     if not violations:
         _namespaces[assignment].run(code)
         return
-    # The grader found them too, before the notebook ran (autograder.static_rules), and charges
+    # The grader found them too, before the notebook ran (autograder.pipeline.static_rules), and charges
     # them to the tests of the functions they sit in: the rest of the cell runs, and each function
     # that breaks a rule is bound to one that raises the rule's error.
     code, refused = compile_without(source, assignment, name, violations)
@@ -637,13 +637,13 @@ def compile_without(source, assignment, name, violations):
 
 def wrapped(source, assignment, name):
     """The line the grader sends to the kernel in place of a learner cell."""
-    return ("__import__('autograder.allowlist').allowlist.run_cell(%r, %r, %r)"
+    return ("__import__('autograder.kernels.allowlist').kernels.allowlist.run_cell(%r, %r, %r)"
             % (source, assignment, name))
 
 
 # The grader reads the run-time refusals after each test cell (through user_expressions).
-VIOLATIONS_EXPRESSION = ("[v.text() for v in __import__('sys').modules['autograder.allowlist'].VIOLATIONS] "
-                         "if 'autograder.allowlist' in __import__('sys').modules else []")
+VIOLATIONS_EXPRESSION = ("[v.text() for v in __import__('sys').modules['autograder.kernels.allowlist'].VIOLATIONS] "
+                         "if 'autograder.kernels.allowlist' in __import__('sys').modules else []")
 
 
 # --- the grader's side (also the self-check's) ---------------------------------------
@@ -659,8 +659,8 @@ def empty_kernel_folder(assignment):
 
 def learner_source(nb, index, assignment):
     """What the kernel is sent for cell ``index``: a learner cell of an assignment with an allowlist
-    goes through ``autograder.allowlist.run_cell``; any other cell as it is."""
-    from .learner_code import cell_name, is_learner_cell   # the grader's side only (not in the sandbox)
+    goes through ``autograder.kernels.allowlist.run_cell``; any other cell as it is."""
+    from ..pipeline.learner_code import cell_name, is_learner_cell   # the grader's side only (not in the sandbox)
 
     cell = nb.cells[index]
     if assignment in POLICIES and is_learner_cell(cell):

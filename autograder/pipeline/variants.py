@@ -16,7 +16,7 @@ import os
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from .checks._variants import ENVIRONMENT_VARIABLE
+from ..checks._variants import ENVIRONMENT_VARIABLE
 
 
 def variant_seed(student, assignment):
