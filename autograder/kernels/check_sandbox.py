@@ -83,7 +83,9 @@ def kernel_sandboxed(path, unsandboxed=False, root=None, warn=None):
 def sandboxed_client_options(sandboxed):
     """The nbclient options that start the check's kernel the way the grader starts its kernels."""
     if not sandboxed:
-        return {}
+        from .grading_kernels import TolerantKernelManager  # a killed kernel shuts down quietly
+
+        return {"kernel_manager_class": TolerantKernelManager}
     from .grading_kernels import GradingKernelManager  # the grader's kernels: bwrap, own uid, limits
 
     return {"kernel_manager_class": GradingKernelManager}

@@ -132,7 +132,10 @@ class GuardedExecute(Execute):
         else:
             started = time.perf_counter()
             self._timing = {"kernel_start": 0.0, "imports": 0.0}
-            nb, resources = super().preprocess(nb, resources, km)
+            try:
+                nb, resources = super().preprocess(nb, resources, km)
+            finally:
+                self._after_kernel()
             self._timing["total"] = time.perf_counter() - started
             self._timing["tests"] = (self._timing["total"] - self._timing["kernel_start"]
                                      - self._timing["imports"])
@@ -182,19 +185,17 @@ class GuardedExecute(Execute):
         timer.start()
         self._watchdog = timer
 
-    async def _async_cleanup_kernel(self):
+    def _after_kernel(self):
+        """Once nbclient has shut the kernel down (a dead kernel's refusal of a clean shutdown
+        is the kernel manager's to log): stop the watchdog, remove the kernel's folder."""
         watchdog = getattr(self, "_watchdog", None)
         if watchdog is not None:
             watchdog.cancel()
-        try:
-            await super()._async_cleanup_kernel()
-        except Exception as error:  # a dead kernel may refuse a clean shutdown
-            self.log.warning("kernel cleanup: %s", error)
+            self._watchdog = None
         folder = getattr(self, "_kernel_folder", None)
         if folder:
             shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
-
-    _cleanup_kernel = run_sync(_async_cleanup_kernel)
+            self._kernel_folder = None
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped:

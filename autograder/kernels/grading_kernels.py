@@ -7,7 +7,10 @@ jupyter_client's ``AsyncKernelManager`` with three choices made:
 
 * the **ipc transport**: the kernel's five channels are unix sockets in a
   folder of its own that only root may enter (the sandbox has no network);
-* a **provisioner**, :class:`SandboxProvisioner`, that builds the kernel's
+* a **provisioner**, :class:`SandboxProvisioner`, registered with jupyter_client through
+  its ``jupyter_client.kernel_provisioners`` entry point (``pyproject.toml``) and named
+  by the kernel spec's ``metadata.kernel_provisioner`` (:class:`GradingKernelSpecManager`),
+  that builds the kernel's
   sandbox (``autograder.kernels.sandbox``) and starts a launcher in it
   (``autograder.kernels.kernel_launch``): forked from this process's zygote when
   ``warm`` is on (torch already imported, ``autograder.kernels.kernel_zygote``), else
@@ -44,12 +47,12 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 
 from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
-from jupyter_client.provisioning.local_provisioner import LocalProvisioner
-from traitlets import Bool, DottedObjectName, Float, Integer, Type
+from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
+from traitlets import Bool, DottedObjectName, Float, Integer, Type, default
 
 from ..checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
 from .sandbox import Limits, Sandbox, require_sandbox
@@ -353,7 +356,42 @@ class QuickReadyClient(AsyncKernelClient):
                 break
 
 
-class GradingKernelManager(AsyncKernelManager):
+# The provisioner's name in jupyter_client's "jupyter_client.kernel_provisioners" entry point
+# (pyproject.toml); the kernel spec of a grading kernel names it (GradingKernelSpecManager).
+PROVISIONER_NAME = "autograder-sandbox"
+
+
+class GradingKernelSpecManager(KernelSpecManager):
+    """The installed kernel specs, each naming the sandbox provisioner in ``metadata.kernel_provisioner``:
+    jupyter_client's own provisioner factory then starts every kernel through it."""
+
+    def get_kernel_spec(self, kernel_name):
+        spec = super().get_kernel_spec(kernel_name)
+        spec.metadata = dict(spec.metadata or {},
+                             kernel_provisioner={"provisioner_name": PROVISIONER_NAME, "config": {}})
+        return spec
+
+
+class TolerantKernelManager(AsyncKernelManager):
+    """jupyter_client's AsyncKernelManager, whose shutdown of a kernel that died or was killed
+    (the watchdog, a kernel that ignored an interrupt) logs what went wrong instead of raising:
+    the notebook's results are kept, its resources freed."""
+
+    async def shutdown_kernel(self, now=False, restart=False):
+        try:
+            await super().shutdown_kernel(now=now, restart=restart)
+        except Exception as error:
+            self.log.warning("kernel shutdown: %s", error)
+            await self.cleanup_resources(restart=restart)
+
+    async def cleanup_resources(self, restart=False):
+        try:
+            await super().cleanup_resources(restart=restart)
+        except Exception as error:
+            self.log.warning("kernel cleanup: %s", error)
+
+
+class GradingKernelManager(TolerantKernelManager):
     """An AsyncKernelManager for grading kernels (see the module docstring)."""
 
     warm = Bool(False, help="Fork kernels from a zygote that imported torch once.").tag(config=True)
@@ -380,6 +418,10 @@ class GradingKernelManager(AsyncKernelManager):
 
     kernel_dir = None
 
+    @default("kernel_spec_manager")
+    def _grading_kernel_specs(self):
+        return GradingKernelSpecManager(data_dir=self.data_dir)
+
     def limits(self):
         return Limits(memory_bytes=self.memory_limit, processes=self.process_limit,
                       file_bytes=self.file_size_limit, cpu_seconds=self.cpu_limit,
@@ -394,8 +436,7 @@ class GradingKernelManager(AsyncKernelManager):
         self.transport = "ipc"
         self.connection_file = os.path.join(self.kernel_dir, "kernel.json")
         self.ip = os.path.join(self.kernel_dir, "ipc")
-        self.kernel_id = self.kernel_id or str(uuid.uuid4())
-        if self.provisioner is None:
-            self.provisioner = SandboxProvisioner(kernel_id=self.kernel_id,
-                                                  kernel_spec=self.kernel_spec, parent=self)
-        await super().start_kernel(**kw)
+        if not KernelProvisionerFactory.instance(parent=self.parent).is_provisioner_available(self.kernel_spec):
+            raise RuntimeError("grading kernels need the %r kernel provisioner, registered when the "
+                               "course is installed (`make venv`, or `pip install -e .`)" % PROVISIONER_NAME)
+        await super().start_kernel(**kw)  # jupyter_client makes the spec's provisioner: SandboxProvisioner

@@ -278,17 +278,16 @@ class LearnerClient(NotebookClient):
         except OSError:
             pass
 
-    async def _async_cleanup_kernel(self):
-        watchdog = getattr(self, "_watchdog", None)
-        if watchdog is not None:
-            watchdog.cancel()
+    async def async_execute(self, reset_kc=False, **kwargs):
         try:
-            await super()._async_cleanup_kernel()
-        except Exception:  # a killed kernel may refuse a clean shutdown
-            pass
-        folder = getattr(self, "kernel_folder", None)
-        if folder:
-            shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
+            return await super().async_execute(reset_kc=reset_kc, **kwargs)
+        finally:  # the kernel is shut down by now (a killed one quietly: TolerantKernelManager)
+            watchdog = getattr(self, "_watchdog", None)
+            if watchdog is not None:
+                watchdog.cancel()
+            folder = getattr(self, "kernel_folder", None)
+            if folder:
+                shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
 
     async def async_start_new_kernel(self, **kwargs):
         # the same empty folder as the grader's kernels: no notebook, no path that tells them apart

@@ -18,10 +18,10 @@ and the heading above it, for the course's template
 
 from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
-from nbgrader.preprocessors import ClearHiddenTests
-from traitlets import Bool
+from traitlets import Bool, Unicode
 
 from .cell_names import grade_id, test_name
+from .rebuild import without_hidden_tests
 
 
 class FeedbackExporter(HTMLExporter):
@@ -42,14 +42,17 @@ class NameTests(Preprocessor):
 HIDDEN_NOTE = "# (hidden tests ran here; their code is not shown)"
 
 
-class HideHiddenTests(ClearHiddenTests):
+class HideHiddenTests(Preprocessor):
+    """Each hidden-test region out of the source, each error cut to its last line."""
 
-    enforce_metadata = Bool(False)
+    enabled = Bool(True)
+    begin_test_delimeter = Unicode("BEGIN HIDDEN TESTS").tag(config=True)   # nbgrader's names
+    end_test_delimeter = Unicode("END HIDDEN TESTS").tag(config=True)
 
     def preprocess_cell(self, cell, resources, cell_index):
         if cell.cell_type != "code" or self.begin_test_delimeter not in cell.source:
             return cell, resources
-        self._remove_hidden_test_region(cell)
+        cell.source = without_hidden_tests(cell.source, self.begin_test_delimeter, self.end_test_delimeter)
         cell.source = (cell.source.rstrip() + "\n" + HIDDEN_NOTE).lstrip("\n")
         for output in cell.get("outputs", []):
             if output.output_type == "error":

@@ -282,3 +282,17 @@ def _locked_notes(ref, copies):
         except (TypeError, ValueError):
             notes.append("the points of cell %s were changed; they were restored" % ref.key)
     return notes
+
+
+def without_hidden_tests(source, begin="BEGIN HIDDEN TESTS", end="END HIDDEN TESTS"):
+    """The source as released: every line from one with ``begin`` to the next with ``end``
+    (both included) left out; a region without its end runs to the end of the cell."""
+    kept, hidden = [], False
+    for line in source.split("\n"):
+        if begin in line:
+            hidden = True
+        elif end in line:
+            hidden = False
+        elif not hidden:
+            kept.append(line)
+    return "\n".join(kept)

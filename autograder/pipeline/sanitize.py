@@ -27,7 +27,7 @@ from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .rebuild import RefCell, kind_of, nbgrader_meta, rebuild
+from .rebuild import RefCell, kind_of, nbgrader_meta, rebuild, without_hidden_tests
 
 
 def _note(nb, message):
@@ -103,23 +103,10 @@ def _forced_cell(grade_id, known, release_cell=None):
     else:  # a cell the release lacks: an id of the form nbformat requires
         cell.id = re.sub(r"[^A-Za-z0-9_-]", "-", grade_id)[:64] or "cell"
     kind = kind_of(cell)
-    shown = release_cell.source if release_cell is not None else _visible_part(source)
+    shown = release_cell.source if release_cell is not None else without_hidden_tests(source)
     if kind != "locked":
         cell.source = shown
     return RefCell(grade_id, kind, cell, shown)
-
-
-def _visible_part(source):
-    """The source as released: without its ``BEGIN/END HIDDEN TESTS`` region."""
-    kept, hidden = [], False
-    for line in source.split("\n"):
-        if "BEGIN HIDDEN TESTS" in line:
-            hidden = True
-        elif "END HIDDEN TESTS" in line:
-            hidden = False
-        elif not hidden:
-            kept.append(line)
-    return "\n".join(kept)
 
 
 def _reference(release, known, log):
