@@ -59,6 +59,10 @@ from .grading_kernels import GradingKernelManager
 from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
 from ..pipeline.notes import MESSAGES_FILE, notes_markdown
 from ..pipeline.truncate import TruncateOutputs
+from ..pipeline.variants import RESOURCE as VARIANT_RESOURCE
+
+# Hands a kernel its student's variant seed before the first cell (autograder.checks.use_variant).
+VARIANT_EXPRESSION = "__import__('autograder.checks').checks.use_variant(%r)"
 
 
 # One record per notebook run in this process: where its time went (seconds).
@@ -119,6 +123,7 @@ class GuardedExecute(Execute):
         self._seal = None
         self._truncate = TruncateOutputs(parent=self)
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+        self._variant = (resources or {}).get(VARIANT_RESOURCE)  # "<student>/<assignment>" (AssignVariant)
         self._rules_broken = []       # run-time refusals of the allowlist (their messages)
         self._rule_tests = []         # the tests zeroed because of them
         if state.get("unreadable") or state.get("not_graded"):
@@ -161,6 +166,11 @@ class GuardedExecute(Execute):
             self._timing["kernel_start"] -= self._timing["imports"]
         # the tripwire's seal before any cell ran, to notice a notebook that replaces the tripwire
         self._seal = await self._async_ask_kernel(SEAL_EXPRESSION, None)
+        if self._variant is not None:  # the student's seed, as data: nothing in any environment
+            used = await self._async_ask_kernel(VARIANT_EXPRESSION % (self._variant,), None)
+            if used != self._variant:
+                raise RuntimeError("the kernel did not take the variant seed %r (it answered %r)"
+                                   % (self._variant, used))
         return result
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)

@@ -54,13 +54,12 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
 from traitlets import Bool, DottedObjectName, Float, Integer, Type, default
 
-from ..checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
 from .sandbox import Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
-# VARIANT_VARIABLE carries "<student>/<assignment>", the seed of the hidden inputs (autograder.pipeline.variants).
+# (The student's variant seed is not one: the executor hands it to the kernel as data.)
 KEPT_ENVIRONMENT = ["PATH", "PYTHONPATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
-                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME", VARIANT_VARIABLE]
+                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME"]
 # Each kernel runs as a uid no other process uses: UID_BASE + 16 * (grading process pid) + n.
 UID_BASE = 100_000
 _uids = itertools.count()

@@ -3,20 +3,20 @@
 ``AssignVariant`` is an nbgrader preprocessor that runs just before the
 notebook is executed (it is registered ahead of ``GuardedExecute`` in
 ``nbgrader_config.py``, so both ``python -m autograder autograde`` and plain
-``nbgrader autograde`` use it). It sets ``AUTOGRADER_VARIANT`` to
-``"<student id>/<assignment>"`` in the grader's environment, which the kernel
-about to start inherits (a fresh kernel and a forked warm one alike). The
-hidden checks draw their extra inputs from that seed
+``nbgrader autograde`` use it). It puts the seed ``"<student id>/<assignment>"``
+in the notebook's resources (``resources["variant_seed"]``); the executor
+(``autograder.kernels.execute.GuardedExecute``) hands it to the kernel before the
+first cell, as data (``autograder.checks.use_variant``). Nothing is written to the
+grader's environment, so gradings that share a process never see each other's seed.
+The hidden checks draw their extra inputs from that seed
 (``autograder.checks._variants``): different for two students, the same every
 time one student is regraded.
 """
 
-import os
-
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from ..checks._variants import ENVIRONMENT_VARIABLE
+RESOURCE = "variant_seed"
 
 
 def variant_seed(student, assignment):
@@ -25,11 +25,12 @@ def variant_seed(student, assignment):
 
 
 class AssignVariant(Preprocessor):
-    """Before the kernel starts: put this submission's seed in the environment it will inherit."""
+    """Before the kernel starts: this submission's seed, in the resources the executor reads."""
 
     enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off by default
 
     def preprocess(self, nb, resources):
-        info = (resources or {}).get("nbgrader", {})
-        os.environ[ENVIRONMENT_VARIABLE] = variant_seed(info.get("student", ""), info.get("assignment", ""))
+        resources = resources if resources is not None else {}
+        info = resources.get("nbgrader", {})
+        resources[RESOURCE] = variant_seed(info.get("student", ""), info.get("assignment", ""))
         return nb, resources
