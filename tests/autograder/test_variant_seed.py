@@ -11,6 +11,7 @@ import os
 
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
+from traitlets.config import Config
 
 from autograder.checks import _variants
 from autograder.kernels.execute import GuardedExecute
@@ -21,12 +22,13 @@ PROBE = ("import os, autograder.checks._variants as v\n"
          "print(v.current_seed(), os.environ.get(%r, 'no variable'))" % OLD_VARIABLE)
 
 
-def _seed_seen_by_the_kernel(student, tmp_path):
+def _seed_seen_by_the_kernel(student, tmp_path, warm=False):
     nb = new_notebook(cells=[new_code_cell(PROBE)])
     resources = {"nbgrader": {"student": student, "assignment": "probe"},
                  "metadata": {"path": str(tmp_path)}}
     nb, resources = AssignVariant().preprocess(nb, resources)
-    nb, resources = GuardedExecute(timeout=120).preprocess(nb, resources)
+    config = Config({"GradingKernelManager": {"warm": warm}})  # warm: forked from the zygote
+    nb, resources = GuardedExecute(timeout=120, config=config).preprocess(nb, resources)
     outputs = nb.cells[-1].outputs
     assert outputs and outputs[0].get("name") == "stdout", outputs
     return outputs[0]["text"].strip()
@@ -40,11 +42,12 @@ def test_assign_variant_puts_the_seed_in_the_resources_and_leaves_the_environmen
     assert OLD_VARIABLE not in os.environ
 
 
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
 def test_each_kernel_draws_from_its_own_students_seed_whatever_the_graders_environment_says(
-        monkeypatch, tmp_path, needs_sandbox):
+        monkeypatch, tmp_path, needs_sandbox, warm):
     monkeypatch.setenv(OLD_VARIABLE, "mallory/probe")  # a stale value from another grading
-    assert _seed_seen_by_the_kernel("alice", tmp_path) == "alice/probe no variable"
-    assert _seed_seen_by_the_kernel("bob", tmp_path) == "bob/probe no variable"
+    assert _seed_seen_by_the_kernel("alice", tmp_path, warm) == "alice/probe no variable"
+    assert _seed_seen_by_the_kernel("bob", tmp_path, warm) == "bob/probe no variable"
     assert os.environ[OLD_VARIABLE] == "mallory/probe"
 
 
