@@ -42,6 +42,7 @@ c.CourseDirectory.db_url = "sqlite:///" + os.path.join(STATE, "gradebook.db")
 # metadata (answers by grade_id; duplicates and added cells left out; each repair noted),
 # then nbgrader's own list, which now always sees a well-formed notebook.
 c.Autograde.sanitize_preprocessors = [
+    "autograder.pipeline.submission.CollectorNotes",
     "autograder.pipeline.sanitize.RebuildFromRelease",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
@@ -50,8 +51,9 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 # A notebook whose grading raises anyway: traceback kept in grading_error.log beside the
-# graded notebook, every test 0 with the reason, feedback as usual (autograder/pipeline/failsafe.py).
-c.Autograde.exporter_class = "autograder.pipeline.failsafe.FailSafeExporter"
+# graded notebook, every test 0 with the reason, feedback as usual (autograder/pipeline/failsafe.py);
+# a file that is no notebook: the release in its place, flagged (autograder/pipeline/submission.py).
+c.Autograde.exporter_class = "autograder.pipeline.submission.SubmissionExporter"
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
 # stdout, timeouts and watchdog, dead kernels, output cap, tampering check). Each of
 # its kernels runs in a bubblewrap sandbox (autograder/kernels/grading_kernels.py: needs root
@@ -117,6 +119,14 @@ if NBGRADER is not None:
         os.path.join(NBGRADER_TEMPLATES, "templates"),
         os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
     ]
+# What arrives before nbgrader reads a submission (autograder/pipeline/submission.py), the same for
+# `python -m autograder autograde` and plain `nbgrader autograde`: a lone notebook saved under another
+# name is graded under the assignment's (a copy, with a note; above: the collector's notes become
+# messages, a file that is no notebook is replaced by the flagged release and never run).
+if NBGRADER is not None:
+    from autograder.pipeline.submission import graded_under_its_name
+
+    c.Autograde.pre_convert_hook = graded_under_its_name
 # Formgrader's grading page: formgrader renders it with a plain HTMLExporter whose template
 # (nbgrader's "formgrade") it sets itself, over this file; the template file is ours, built on
 # it, with MathJax from the lab (jupyter_server_mathjax) instead of a CDN, so manual grading

@@ -14,6 +14,8 @@ import re
 # ASCII punctuation CommonMark lets a backslash escape, minus the three html.escape handles
 # Where the grader's notes on one graded submission are kept, beside the graded notebook.
 MESSAGES_FILE = "messages.json"
+# Where the collector's notes on one submission are kept, beside the submitted notebook.
+NOTES_FILE = "collect_notes.json"
 
 _MARKDOWN_PUNCTUATION = re.compile(r"([!\"#$%'()*+,\-./:;=?@\[\\\]^_`{|}~])")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

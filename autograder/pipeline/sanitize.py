@@ -12,7 +12,8 @@ notebook, and a correct notebook with duplicated, deleted or metadata-stripped
 cells scores full marks.  The repairs become messages in the notebook's
 ``autograder`` metadata, which ``autograder.kernels.execute.GuardedExecute`` shows.
 
-:func:`substitute_unreadable` handles a file that is not a notebook at all.
+A file that is not a notebook at all never gets here: ``autograder.pipeline.submission``
+puts the flagged release in its place.
 """
 
 import copy
@@ -134,25 +135,3 @@ def _reference(release, known, log):
     if known["kernelspec"]:
         metadata["kernelspec"] = known["kernelspec"]
     return reference, metadata
-
-
-def substitute_unreadable(path, release_path):
-    """If ``path`` is not a readable notebook, replace it by the released one, flagged.
-
-    The original bytes are kept as ``<path>.unreadable``.  The substitute is
-    never run (see GuardedExecute): its tests get 0 with the reason.  Returns
-    the reason, or None when the file was fine.
-    """
-    try:
-        nbformat.read(path, as_version=4)
-        return None
-    except (json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
-        reason = "it is not valid JSON (%s)" % str(error).splitlines()[0][:200]
-    except Exception as error:  # valid JSON but not a notebook, unknown nbformat, ...
-        reason = "it is not a valid notebook (%s)" % str(error).splitlines()[0][:200]
-    with open(path, "rb") as original, open(path + ".unreadable", "wb") as kept:
-        kept.write(original.read())
-    nb = nbformat.read(release_path, as_version=4)
-    nb.metadata["autograder"] = {"unreadable": reason}
-    nbformat.write(nb, path)
-    return reason

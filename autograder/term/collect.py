@@ -46,12 +46,12 @@ import shutil
 import unicodedata
 
 from ..course import CourseError, check_assignment, release_notebook, source_assignments, submitted_dir
+from ..pipeline.notes import NOTES_FILE
 from ..pipeline.releases import match_by_ids, unique_ids
 from .inbox import Limits, Refused, entry_kind, read_entry
 from .roster import current_roster
 from .students import id_key, read_manifest, read_roster, roster_id, student_id
 
-NOTES_FILE = "collect_notes.json"
 TIMESTAMP_FILE = "timestamp.txt"
 PICK_RULES = ("refuse", "newest", "ask")
 
