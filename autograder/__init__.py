@@ -7,13 +7,13 @@ instructor's command line.
 
 
 def self_check(path=None):
-    """Score the visible tests of the saved notebook (see ``autograder.learner_check``)."""
+    """Score the visible tests of the saved notebook (see ``autograder.learner.learner_check``)."""
     import os
 
     if os.environ.get("NBGRADER_EXECUTION"):
         print("self_check: skipped while the notebook is being graded")
         return None
-    from .learner_check import self_check as run_self_check  # imported on use: keeps kernels light
+    from .learner.learner_check import self_check as run_self_check  # imported on use: keeps kernels light
 
     return run_self_check(path)
 

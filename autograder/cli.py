@@ -45,7 +45,7 @@ def _config(args):
 
 
 def cmd_roster(args):
-    from .roster import import_roster, roster_path
+    from .term.roster import import_roster, roster_path
 
     config = _config(args)
     count = import_roster(config, args.csv)
@@ -55,7 +55,7 @@ def cmd_roster(args):
 
 
 def cmd_generate(args):
-    from .generate import generate
+    from .term.generate import generate
 
     config = _config(args)
     results = generate(config, args.assignments or None, force=args.force)
@@ -63,7 +63,7 @@ def cmd_generate(args):
 
 
 def cmd_collect(args):
-    from .collect import collect
+    from .term.collect import collect
 
     if args.exchange is not None:
         from .hub.commands import cmd_collect_exchange
@@ -79,7 +79,7 @@ def cmd_collect(args):
 
 def _ask_on_terminal(entry, assignment, names):
     """``--pick ask``: the instructor chooses one of several notebooks (None: refuse)."""
-    from .collect import printable
+    from .term.collect import printable
 
     if not sys.stdin.isatty():
         return None
@@ -91,8 +91,8 @@ def _ask_on_terminal(entry, assignment, names):
 
 
 def cmd_autograde(args):
-    from .failsafe import log_path as failure_log
-    from .collect import printable
+    from .pipeline.failsafe import log_path as failure_log
+    from .term.collect import printable
     from .grade import autograde_all
 
     config = _config(args)
@@ -124,7 +124,7 @@ def _say_skipped(skipped):
 
 
 def cmd_feedback(args):
-    from .feedback import generate_feedback
+    from .term.feedback import generate_feedback
 
     results = generate_feedback(_config(args), args.assignments or None, args.student)
     _say_skipped(a for a, ok in results.items() if ok is None)
@@ -135,7 +135,7 @@ def cmd_feedback(args):
 
 
 def cmd_export(args):
-    from .export import default_target, export_csv
+    from .term.export import default_target, export_csv
 
     config = _config(args)
     chosen = [a.strip() for a in args.assignments.split(",") if a.strip()] if args.assignments else None
@@ -148,9 +148,9 @@ def cmd_export(args):
 
 
 def cmd_report(args):
-    from .report import report
+    from .term.report import report
 
-    from .collect import printable
+    from .term.collect import printable
 
     text = report(_config(args), args.assignments or None, args.plots)
     print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
@@ -158,15 +158,15 @@ def cmd_report(args):
 
 
 def cmd_lab(args):
-    from .lab import run_lab
+    from .term.lab import run_lab
 
     return run_lab(_config(args), port=args.port, browser=args.browser)
 
 
 def cmd_check(args):
-    from .learner_check import check
+    from .learner.learner_check import check
 
-    from .check_sandbox import kernel_sandboxed
+    from .kernels.check_sandbox import kernel_sandboxed
 
     warn = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     sandboxed = kernel_sandboxed(os.path.abspath(args.notebook), args.unsandboxed, args.root, warn)

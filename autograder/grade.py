@@ -3,7 +3,7 @@
 ``autograde(config, assignment, workers=2)``:
 
 1. lists the submissions to grade (every student who submitted, or those named);
-2. refuses to go on if kernels cannot be sandboxed here (``autograder.sandbox``),
+2. refuses to go on if kernels cannot be sandboxed here (``autograder.kernels.sandbox``),
    unless ``unsandboxed=True``;
 3. grades them with a ``concurrent.futures.ProcessPoolExecutor`` of ``workers``
    processes (``autograder.shard``), one task per submission, with one
@@ -43,9 +43,9 @@ from tqdm import tqdm
 from . import shard
 from .course import (CourseError, autograded_dir, check_assignment, db_url, state_dir,
                      submitted_students)
-from .late import record_due_dates
+from .term.late import record_due_dates
 from .merge import merge_student, open_gradebook, record_failure
-from .sandbox import require_sandbox
+from .kernels.sandbox import require_sandbox
 
 # Seconds each submission may take before the whole-run deadline, by default:
 # the notebook's own limit (GuardedExecute.notebook_timeout) plus nbgrader's work.

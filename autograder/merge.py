@@ -17,7 +17,7 @@ import warnings
 from nbgrader.api import Gradebook
 from sqlalchemy.exc import SAWarning
 
-from .execute import MESSAGES_FILE
+from .pipeline.notes import MESSAGES_FILE
 
 STUDENT_FIELDS = ("first_name", "last_name", "email", "lms_user_id")
 # what a worker decided, copied field by field into the course gradebook

@@ -42,7 +42,8 @@ c.CourseDirectory.db_url = "sqlite:///" + os.path.join(STATE, "gradebook.db")
 # metadata (answers by grade_id; duplicates and added cells left out; each repair noted),
 # then nbgrader's own list, which now always sees a well-formed notebook.
 c.Autograde.sanitize_preprocessors = [
-    "autograder.sanitize.RebuildFromRelease",
+    "autograder.pipeline.submission.CollectorNotes",
+    "autograder.pipeline.sanitize.RebuildFromRelease",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
@@ -50,43 +51,44 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 # A notebook whose grading raises anyway: traceback kept in grading_error.log beside the
-# graded notebook, every test 0 with the reason, feedback as usual (autograder/failsafe.py).
-c.Autograde.exporter_class = "autograder.failsafe.FailSafeExporter"
+# graded notebook, every test 0 with the reason, feedback as usual (autograder/pipeline/failsafe.py);
+# a file that is no notebook: the release in its place, flagged (autograder/pipeline/submission.py).
+c.Autograde.exporter_class = "autograder.pipeline.submission.SubmissionExporter"
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
 # stdout, timeouts and watchdog, dead kernels, output cap, tampering check). Each of
-# its kernels runs in a bubblewrap sandbox (autograder/grading_kernels.py: needs root
+# its kernels runs in a bubblewrap sandbox (autograder/kernels/grading_kernels.py: needs root
 # and bwrap); for trusted notebooks only: --GradingKernelManager.unsandboxed=True
 # Also: the exercises' static rules checked before it runs and scored after it
-# (autograder/static_rules.py), and the student's variant seed set for the kernel
-# (autograder/variants.py).
+# (autograder/pipeline/static_rules.py), and the student's variant seed set for the kernel
+# (autograder/pipeline/variants.py).
 c.Autograde.autograde_preprocessors = [
-    "autograder.static_rules.CheckRules",
-    "autograder.variants.AssignVariant",
-    "autograder.execute.GuardedExecute",
-    "autograder.truncate.TruncateOutputs",
-    "autograder.static_rules.ScoreRuleViolations",
+    "autograder.pipeline.static_rules.CheckRules",
+    "autograder.pipeline.variants.AssignVariant",
+    "autograder.kernels.execute.GuardedExecute",
+    "autograder.pipeline.truncate.TruncateOutputs",
+    "autograder.pipeline.static_rules.ScoreRuleViolations",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
-    "autograder.inert.InertGradedOutputs",
+    "autograder.pipeline.inert.InertGradedOutputs",
 ]
-# The last step above (autograder/inert.py): once the scores are saved, every output of the graded
+# The last step above (autograder/pipeline/inert.py): once the scores are saved, every output of the graded
 # notebook keeps only its text and images; HTML, JavaScript, widgets, SVG, markdown outputs and
 # output metadata are dropped, so nothing a student's kernel produced runs in formgrader or in
 # feedback. Every HTML page (formgrader's, feedback's) does it again as it renders, and also shows
 # the HTML of a student's markdown answer as text, then lets nbconvert sanitise what is left.
-c.HTMLExporter.preprocessors = ["autograder.inert.InertOutputs"]
+c.HTMLExporter.preprocessors = ["autograder.pipeline.inert.InertOutputs"]
 c.HTMLExporter.sanitize_html = True
 # Due dates (ISO 8601; UTC when no offset is given), per assignment, written into the gradebook by
 # `generate` and `autograde`; an assignment without one is never late. Submission times
 # come from `collect` (the inbox's file times, or the LMS manifest's). The penalty is
-# nbgrader's AssignLatePenalties step above with our plugin (autograder/late.py):
+# nbgrader's AssignLatePenalties step above with our plugin (autograder/term/late.py):
 # percent_per_day of the score for each started day late, at most the whole score.
 c.DueDates.dates = {}                  # set per term in <state>/term_config.py (below)
-c.AssignLatePenalties.plugin_class = "autograder.late.LatePenalty"
+c.AssignLatePenalties.plugin_class = "autograder.term.late.LatePenalty"
 c.LatePenalty.percent_per_day = 10.0
 c.LatePenalty.grace_minutes = 0.0
 c.Execute.timeout = 30                     # seconds per cell, then interrupt
@@ -97,13 +99,13 @@ c.TruncateOutputs.max_chars = 10_000         # per error message/traceback and r
 # and error messages stay).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "autograder.feedback.HideHiddenTests",
-    "autograder.feedback.NameTests",
+    "autograder.pipeline.feedback_page.HideHiddenTests",
+    "autograder.pipeline.feedback_page.NameTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 # The page: the course's template (autograder/templates/autograder_feedback), built on
 # nbgrader's: every test named in the summary, table borders, nothing from the network.
-c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"
+c.GenerateFeedback.exporter_class = "autograder.pipeline.feedback_page.FeedbackExporter"
 c.FeedbackExporter.template_name = "autograder_feedback"
 # nbgrader's own templates, found without importing it: the learner's Binder image has no
 # nbgrader, and its self-check reads this file too (it never renders feedback).
@@ -117,6 +119,14 @@ if NBGRADER is not None:
         os.path.join(NBGRADER_TEMPLATES, "templates"),
         os.path.join(NBGRADER_TEMPLATES, "static", "node_modules", "bootstrap", "dist", "css"),
     ]
+# What arrives before nbgrader reads a submission (autograder/pipeline/submission.py), the same for
+# `python -m autograder autograde` and plain `nbgrader autograde`: a lone notebook saved under another
+# name is graded under the assignment's (a copy, with a note; above: the collector's notes become
+# messages, a file that is no notebook is replaced by the flagged release and never run).
+if NBGRADER is not None:
+    from autograder.pipeline.submission import graded_under_its_name
+
+    c.Autograde.pre_convert_hook = graded_under_its_name
 # Formgrader's grading page: formgrader renders it with a plain HTMLExporter whose template
 # (nbgrader's "formgrade") it sets itself, over this file; the template file is ours, built on
 # it, with MathJax from the lab (jupyter_server_mathjax) instead of a CDN, so manual grading

@@ -23,60 +23,32 @@ inherit no file descriptor), so no notebook can forge or hide a result, and
 asked for that student.
 """
 
-import json
 import logging
 import os
 import shutil
 import threading
 import time
 
-import nbformat
 from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
-from . import execute, failsafe, grading_kernels, shared_engine
+from .kernels import execute, grading_kernels
+from .pipeline import failsafe, submission
+from . import shared_engine
 from .course import TERM_CONFIG, autograded_dir, course_config, db_url, release_notebook, submitted_dir
-from .collect import NOTES_FILE
 from .merge import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS
-from .sanitize import substitute_unreadable
 
 # Files of a graded submission that go back to the course (nothing the student shipped).
 # the graded notebook, its notes, and the traceback of a grading that raised (failsafe)
-RETURNED_FILES = (".ipynb", execute.MESSAGES_FILE, failsafe.LOG_FILE)
-
-
-def _note_in_notebook(path, message):
-    nb = nbformat.read(path, as_version=4)
-    nb.metadata.setdefault("autograder", {}).setdefault("messages", []).append(message)
-    nbformat.write(nb, path)
+RETURNED_FILES = (".ipynb", execute.MESSAGES_FILE, failsafe.LOG_FILE, submission.UNREADABLE_SUFFIX)
 
 
 def prepare_submission(source_dir, dest_dir, assignment, release_path):
-    """Copy one submission into the shard, repairing what can be repaired.
-
-    A notebook saved under another name (the only notebook in the folder) is
-    renamed back; a file that is not a notebook is replaced by the flagged
-    release (``substitute_unreadable``).  Each repair, and each note the
-    collector left (``collect_notes.json``), becomes a message in the notebook.
-    """
+    """Copy one submission into the shard.  A renamed notebook, a file that is no notebook and the
+    collector's notes are nbgrader's own pipeline steps (``autograder.pipeline.submission``, enabled
+    in ``nbgrader_config.py``), shared with plain ``nbgrader autograde``."""
     shutil.copytree(source_dir, dest_dir, symlinks=False)
-    notes = []
-    notes_file = os.path.join(dest_dir, NOTES_FILE)
-    if os.path.exists(notes_file):
-        with open(notes_file) as f:
-            notes = json.load(f)
-    expected = os.path.join(dest_dir, assignment + ".ipynb")
-    if not os.path.exists(expected):
-        others = [f for f in os.listdir(dest_dir) if f.endswith(".ipynb")]
-        if len(others) != 1:
-            return  # nbgrader gives 0 to a missing notebook; the merge says why
-        os.rename(os.path.join(dest_dir, others[0]), expected)
-        notes.append("the notebook was submitted as %r; it was graded as %r"
-                     % (others[0], assignment + ".ipynb"))
-    substitute_unreadable(expected, release_path)
-    for note in notes:
-        _note_in_notebook(expected, note)
 
 
 class _ErrorLog(logging.Handler):

@@ -24,7 +24,7 @@ import urllib.request
 
 import pytest
 
-from autograder.sandbox import why_unavailable
+from autograder.kernels.sandbox import why_unavailable
 from coursebook.lab import lab_command
 from memdiagram._export import CHROMIUM_ARGS
 

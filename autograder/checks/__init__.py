@@ -12,3 +12,14 @@ One module per operation (``clone``, ``detach``, ``detach_clone``, ``data``,
                misconception behind the first difference (and its tag)
 ``_facts``     a story played in torch and in reftorch, its facts compared in order
 """
+
+
+def use_variant(seed):
+    """Draw this kernel's hidden inputs from ``seed`` (``"<student>/<assignment>"``).
+
+    The grader calls it, before the notebook's first cell, through a silent request
+    (``autograder.kernels.execute``); a learner's cell cannot reach it (the allowlist).
+    Returns the seed now in use."""
+    from ._variants import use_seed
+
+    return use_seed(seed)

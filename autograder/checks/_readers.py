@@ -15,7 +15,7 @@ hand-made class named ``CloneBackward0``. So the reftorch side is read like this
 * a ``grad_fn`` must be one of the node classes reftorch defines.
 
 The torch side is read through torch's own API: torch is trusted, and the
-grader's tripwire (``autograder.kernel_setup``) watches it.
+grader's tripwire (``autograder.kernels.kernel_setup``) watches it.
 """
 
 import sys

@@ -5,12 +5,13 @@ devices, grad mode), so a wrong answer tuned to one classmate's feedback does
 not carry over; regrading one student draws exactly the same inputs, so the
 score never changes on a regrade.
 
-Where the seed comes from: the grader (``autograder.variants.AssignVariant``,
-an nbgrader preprocessor) puts ``"<student>/<assignment>"`` in the grading
-kernel's environment as ``AUTOGRADER_VARIANT``. It is read the first time a
-hidden battery is drawn (a forked kernel may have imported this module before
-its environment was set). Without it (a learner running the notebook, the
-tests) the seed is ``"default"``.
+Where the seed comes from: the grader (``autograder.pipeline.variants.AssignVariant``,
+an nbgrader preprocessor) puts ``"<student>/<assignment>"`` in the resources of
+the notebook being graded, and the grader's executor hands it to the kernel
+before the first cell, as data: a silent request that calls
+``autograder.checks.use_variant(seed)`` (no environment variable, nothing
+process-wide in the grader). Without it (a learner running the notebook, the
+self-check, the tests) the seed is ``"default"``.
 
 Every draw goes through ``random.Random("<seed>|<check>")``: a string seed is
 hashed with SHA-512, so the inputs do not depend on the Python process
@@ -20,13 +21,11 @@ Numbers are chosen so that torch and reftorch hold them exactly (small
 integers, quarters), so twin inputs are equal bit for bit.
 """
 
-import os
 import random
 from contextlib import contextmanager
 
 from ._battery import Case
 
-ENVIRONMENT_VARIABLE = "AUTOGRADER_VARIANT"
 DEFAULT_SEED = "default"
 CASES_PER_CHECK = 6
 
@@ -35,8 +34,12 @@ _state = {}  # filled on first use; the dict itself never changes (the tripwire 
 
 def current_seed():
     """The seed of this kernel: ``"<student>/<assignment>"`` when grading, else ``"default"``."""
-    if "seed" not in _state:
-        _state["seed"] = os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_SEED
+    return _state.get("seed") or DEFAULT_SEED
+
+
+def use_seed(seed):
+    """From now on, this kernel draws from ``seed`` (the grader's call, before the first cell)."""
+    _state["seed"] = str(seed)
     return _state["seed"]
 
 

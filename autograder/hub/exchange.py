@@ -46,9 +46,9 @@ from nbgrader.exchange.default import ExchangeReleaseAssignment
 from nbgrader.exchange.abc.exchange import ExchangeError
 from nbgrader.utils import notebook_hash
 
-from ..collect import CollectReport, collect, printable
+from ..term.collect import CollectReport, collect, printable
 from ..course import CourseError, check_assignment, feedback_dir, source_assignments, state_dir
-from ..inbox import Limits
+from ..term.inbox import Limits
 
 DEFAULT_EXCHANGE = "/srv/nbgrader/exchange"
 RECORD = "exchange_submissions.json"
@@ -183,7 +183,7 @@ def inbound_submissions(config, exchange, assignments):
 def collect_exchange(config, exchange, assignments=None, limits=None):
     """Collect the newest submission of each student and assignment from the exchange.
 
-    Returns a :class:`autograder.collect.CollectReport` (the inbox's, one for all
+    Returns a :class:`autograder.term.collect.CollectReport` (the inbox's, one for all
     assignments), with a note for every student who handed in more than once.
     """
     assignments = assignments or source_assignments(config)

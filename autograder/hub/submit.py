@@ -23,7 +23,7 @@ import os
 
 from nbgrader.exchange.default.submit import ExchangeSubmit
 
-from ..inbox import Limits
+from ..term.inbox import Limits
 
 IGNORED = {".ipynb_checkpoints", "__pycache__", "feedback"}
 

@@ -15,7 +15,7 @@ It is the lab Binder gives, on your own machine:
 * the learner works in ``workspace/`` (git-ignored), a copy of the chapters and
   exercises that :func:`coursebook.workspace.sync` brings up to date first, so
   saving never changes a tracked notebook and ``git pull`` never conflicts;
-* the self-check service (``autograder.check_service``) starts with it, so an
+* the self-check service (``autograder.learner.check_service``) starts with it, so an
   exercise's ``self_check()`` finds the grader's kernels warm;
 * the server logs only warnings; the lines printed are what the sync changed
   and the address to open.
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
           flush=True)
     # the exercises' self-check answers in about a second once its service is warm: start it now
     # (a process of its own, no import of the grader here; it exits after an hour without a check)
-    subprocess.run([sys.executable, "-m", "autograder.check_service", "--start"], env=env, cwd=REPO,
+    subprocess.run([sys.executable, "-m", "autograder.learner.check_service", "--start"], env=env, cwd=REPO,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     try:
         return subprocess.call(lab_command(args.port, token), env=env, cwd=REPO)

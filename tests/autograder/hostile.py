@@ -291,7 +291,7 @@ def reports(notebook):
 
 def kernel_processes(uid_base):
     """Pids of the grading kernels left behind by their grader: processes running as a kernel's
-    uid (``uid_base + 16 * grader pid + n``, see autograder.grading_kernels) whose grader is
+    uid (``uid_base + 16 * grader pid + n``, see autograder.kernels.grading_kernels) whose grader is
     this very process or has ended. Kernels of a grading still running elsewhere (another test
     worker grades at the same time) have a living grader of their own and are not counted."""
     found = []

@@ -3,7 +3,7 @@
 Each cheat is one student of the ``clone`` assignment who hands in the reference
 solution with one cell changed (``graded_bank.student_notebook``). ``fails``
 maps every test that must score 0 to the rule tag its error must name; every
-other test keeps its points. The allowlist (``autograder.allowlist``) stops
+other test keeps its points. The allowlist (``autograder.kernels.allowlist``) stops
 every one of them: at compile time (the grader's static pass, then the same
 compilation in the kernel) or at run time (its guards, read by the grader
 after each test cell).
@@ -84,7 +84,7 @@ CHEATS = [
           "import sys\nsys.displayhook = lambda value: print('passed')\n\n\n" + lazy(""),
           every(ALL, "rules/imports")),
     Cheat("fakes-the-tamper-check", "the tamper check's answer faked",
-          "import autograder.kernel_setup as tripwire\ntripwire.tampering = lambda: []\n\n\n" + lazy(""),
+          "import autograder.kernels.kernel_setup as tripwire\ntripwire.tampering = lambda: []\n\n\n" + lazy(""),
           every(ALL, "rules/imports")),
     Cheat("reads-hidden-tests-from-history", "the hidden tests read back from IPython's input history",
           lazy("    seen = In[-1]\n"), every(MY_CLONE, "rules/forbidden-builtin")),

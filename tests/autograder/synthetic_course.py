@@ -23,7 +23,7 @@ FIXTURES = os.path.join(HERE, "fixtures", "solutions")
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
 from autograder.course import course_config  # noqa: E402
-from autograder.generate import generate  # noqa: E402
+from autograder.term.generate import generate  # noqa: E402
 
 
 def real_assignments():
@@ -106,6 +106,6 @@ def scores(config, assignment):
 
 
 def messages(config, student, assignment):
-    from autograder.export import messages as read_messages
+    from autograder.term.export import messages as read_messages
 
     return " | ".join(read_messages(config, student, assignment))

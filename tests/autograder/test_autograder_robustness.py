@@ -15,8 +15,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.collect import collect
-from autograder.feedback import generate_feedback
+from autograder.term.collect import collect
+from autograder.term.feedback import generate_feedback
 from autograder.grade import autograde
 from synthetic_course import grade_id, messages, scores, student_notebook, write_submission
 

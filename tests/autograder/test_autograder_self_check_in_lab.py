@@ -17,7 +17,7 @@ import tempfile
 
 import pytest
 
-from autograder.check_service import SOCKET_ENV, stop
+from autograder.learner.check_service import SOCKET_ENV, stop
 from synthetic_course import student_notebook, write_submission
 
 

@@ -29,9 +29,9 @@ from nbgrader.converters import Autograde
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.course import course_config
-from autograder.failsafe import LOG_FILE
-from autograder.feedback import generate_feedback
-from autograder.learner_check import check
+from autograder.pipeline.failsafe import LOG_FILE
+from autograder.term.feedback import generate_feedback
+from autograder.learner.learner_check import check
 from synthetic_course import (FIXTURES, REPO, grade_id, make_course, read, scores, student_notebook,
                               write_submission)
 from synthetic_course import messages as notes_of

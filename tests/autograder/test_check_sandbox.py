@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from autograder.sandbox import why_unavailable
+from autograder.kernels.sandbox import why_unavailable
 from synthetic_course import FIXTURES, make_course, student_notebook, write_submission
 
 NO_SANDBOX = why_unavailable()

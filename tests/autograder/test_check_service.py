@@ -1,6 +1,6 @@
 """The self-check service: the grader's verdict, as data, in a new sandboxed kernel every time.
 
-``self_check()`` asks ``autograder.check_service`` (started on first use; here on
+``self_check()`` asks ``autograder.learner.check_service`` (started on first use; here on
 a socket of the test's own, stopped afterwards). Each check must give exactly
 what ``learner_check.check`` gives run on its own with a fresh kernel, whatever
 was checked before it (a kernel is never reused), and the score reaches the
@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from autograder.check_service import SOCKET_ENV, check_saved, stop
-from autograder.learner_check import check, self_check
+from autograder.learner.check_service import SOCKET_ENV, check_saved, stop
+from autograder.learner.learner_check import check, self_check
 from synthetic_course import student_notebook, write_submission
 
 

@@ -21,12 +21,12 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.collect import NOTES_FILE, collect
-from autograder.export import export_csv
-from autograder.feedback import generate_feedback
+from autograder.term.collect import NOTES_FILE, collect
+from autograder.term.export import export_csv
+from autograder.term.feedback import generate_feedback
 from autograder.grade import autograde
-from autograder.inbox import Limits
-from autograder.notes import csv_text, notes_markdown
+from autograder.term.inbox import Limits
+from autograder.pipeline.notes import csv_text, notes_markdown
 from synthetic_course import FIXTURES, REPO, make_course, read, student_notebook, write_submission
 from synthetic_course import messages as notes_of
 
@@ -351,7 +351,7 @@ def test_a_huge_error_is_cut_as_it_arrives_and_still_scores_zero(config, forged)
 
 
 def test_truncation_keeps_an_errors_name_and_a_results_number():
-    from autograder.truncate import TruncateOutputs
+    from autograder.pipeline.truncate import TruncateOutputs
 
     cell = nbformat.v4.new_code_cell("", outputs=[
         nbformat.v4.new_output("error", ename="E" * 500, evalue="v" * 50_000,

@@ -72,7 +72,7 @@ def test_the_notes_name_the_rule_and_the_line(graded, cheat):
 
 
 def test_the_feedback_shows_no_hidden_test(graded):
-    from autograder.feedback import generate_feedback
+    from autograder.term.feedback import generate_feedback
 
     assert generate_feedback(graded, ["clone"]) == {"clone": True}
     root = Path(graded.CourseDirectory.root) / "autograder" / "state" / "feedback"
@@ -83,7 +83,7 @@ def test_the_feedback_shows_no_hidden_test(graded):
 
 
 def test_the_kernel_folder_is_empty_and_says_nothing_of_who_runs_it(tmp_path):
-    from autograder.allowlist import empty_kernel_folder
+    from autograder.kernels.allowlist import empty_kernel_folder
 
     folder = empty_kernel_folder("clone")
     try:
@@ -105,7 +105,7 @@ def test_the_self_check_gives_the_same_zeros_with_the_same_rule(graded, name, tm
     learner's self-check scores each test as the grader did, naming the same rule."""
     import nbformat
 
-    from autograder.learner_check import check
+    from autograder.learner.learner_check import check
 
     cheat = next(c for c in CHEATS if c.name == name)
     path = tmp_path / "clone.ipynb"

@@ -30,10 +30,10 @@ import pytest
 from nbgrader.api import Gradebook
 
 import hostile
-from autograder import sandbox as sandbox_module
-from autograder.feedback import generate_feedback
+from autograder.kernels import sandbox as sandbox_module
+from autograder.term.feedback import generate_feedback
 from autograder.grade import autograde
-from autograder.grading_kernels import UID_BASE
+from autograder.kernels.grading_kernels import UID_BASE
 from synthetic_course import FIXTURES, REPO, make_course, scores, student_notebook, write_submission
 
 LIMITS = {"GradingKernelManager.memory_limit": 3 << 29,      # 1.5 GiB of address space

@@ -1,4 +1,4 @@
-"""``autograder.inert``: of a student's outputs only text and images reach a page.
+"""``autograder.pipeline.inert``: of a student's outputs only text and images reach a page.
 
 Fast checks of the step itself (the browser test, ``tests/browser/test_formgrader_inert.py``,
 opens such a submission in formgrader and feedback): each kind of active output
@@ -15,7 +15,7 @@ from nbgrader.utils import determine_grade
 from traitlets.config import Config
 
 from autograder.course import course_config
-from autograder.inert import InertGradedOutputs, inert_output
+from autograder.pipeline.inert import InertGradedOutputs, inert_output
 
 new = nbformat.v4.new_output
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="

@@ -1,10 +1,10 @@
 """Limits on one grading kernel as a whole, and on what one cell or one notebook may cost.
 
-* Each sandboxed kernel runs in a control group of its own (``autograder.cgroups``):
+* Each sandboxed kernel runs in a control group of its own (``autograder.kernels.cgroups``):
   memory in ``memfd`` pages counts, processes count, the group is invisible
   from inside (the kernel's cgroup namespace is rooted at it) and is removed
   with the kernel.
-* A seccomp filter (``autograder.syscall_filter``) refuses new namespaces
+* A seccomp filter (``autograder.kernels.syscall_filter``) refuses new namespaces
   (user namespaces first), ptrace, mount, bpf, perf_event_open, keyctl,
   userfaultfd, setns; ordinary work (threads, fork) still runs.
 * A cell keeps at most ``max_outputs`` outputs; a flood is interrupted once.
@@ -24,10 +24,10 @@ import time
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from autograder import cgroups
-from autograder.grading_kernels import GradingKernelManager
-from autograder.rebuild import MAX_SOURCE_CHARS, rebuild, reference_from_release
-from autograder.truncate import TruncateOutputs
+from autograder.kernels import cgroups
+from autograder.kernels.grading_kernels import GradingKernelManager
+from autograder.pipeline.rebuild import MAX_SOURCE_CHARS, rebuild, reference_from_release
+from autograder.pipeline.truncate import TruncateOutputs
 
 PROBE = r'''
 import ctypes, json, os, threading
@@ -128,7 +128,7 @@ def run(code, warm=True, cwd=None, **limits):
 def test_a_kernel_starts_when_its_folders_name_is_taken_in_the_sandbox(tmp_path, needs_sandbox, warm):
     """The kernel's folder is /tmp/<name of the grader's folder>. A course cloned in /tmp/<name> has
     that folder made by the sandbox for its bound paths: the kernel must start all the same."""
-    from autograder.grading_kernels import _kernel_folders_root
+    from autograder.kernels.grading_kernels import _kernel_folders_root
 
     taken = tmp_path / os.path.basename(_kernel_folders_root())  # the sandbox makes /tmp/<that name>
     taken.mkdir()

@@ -1,4 +1,4 @@
-"""The rebuild rule (autograder/rebuild.py) step by step, on a small hand-made release.
+"""The rebuild rule (autograder/pipeline/rebuild.py) step by step, on a small hand-made release.
 
 No kernel and no nbgrader run: each test hands ``rebuild`` a submission built
 from the release and checks which student cell went where, and the notes.
@@ -10,7 +10,7 @@ import copy
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from autograder.rebuild import rebuild, reference_from_release
+from autograder.pipeline.rebuild import rebuild, reference_from_release
 
 
 def _meta(grade_id, *, locked=False, solution=False, grade=False, points=None):

@@ -35,7 +35,7 @@ import nbformat
 import pytest
 
 from autograder.grade import autograde
-from autograder.truncate import TruncateOutputs
+from autograder.pipeline.truncate import TruncateOutputs
 from synthetic_course import FIXTURES, make_course, messages, scores, student_notebook, write_submission
 
 KERNEL_MEMORY = 1 << 30

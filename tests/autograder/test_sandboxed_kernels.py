@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from autograder.grade import autograde
-from autograder.grading_kernels import UID_BASE
+from autograder.kernels.grading_kernels import UID_BASE
 from synthetic_course import scores, student_notebook, write_submission
 
 LOOK_AROUND = """\

@@ -10,11 +10,11 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder.cli import build_parser
-from autograder.collect import collect
+from autograder.term.collect import collect
 from autograder.course import course_config, release_notebook, state_dir, submitted_dir
-from autograder.generate import generate
-from autograder.late import DAY, LatePenalty
-from autograder.roster import import_roster
+from autograder.term.generate import generate
+from autograder.term.late import DAY, LatePenalty
+from autograder.term.roster import import_roster
 from synthetic_course import FIXTURES, make_course, student_notebook
 
 

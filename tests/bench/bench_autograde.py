@@ -20,7 +20,7 @@ in its own copy of the course (fresh gradebook):
 
 and prints, per run, the wall time, the amortised time per submission and
 each submission's cost split into kernel start, imports (what
-``autograder.kernel_setup`` imports: torch, reftorch, the checks) and tests
+``autograder.kernels.kernel_setup`` imports: torch, reftorch, the checks) and tests
 (running the cells).  "other" is the rest of the wall time per submission
 and worker: nbgrader's own work (gradebook, sanitising, writing files),
 process start-up and the merge.  Finally it checks that every run gave
@@ -50,9 +50,9 @@ import nbformat  # noqa: E402
 from nbgrader.api import Gradebook  # noqa: E402
 
 from autograder.course import course_config  # noqa: E402
-from autograder.generate import generate  # noqa: E402
+from autograder.term.generate import generate  # noqa: E402
 from autograder.grade import autograde  # noqa: E402
-from autograder.sandbox import why_unavailable  # noqa: E402
+from autograder.kernels.sandbox import why_unavailable  # noqa: E402
 
 TARGET_SPEEDUP = 3.0
 

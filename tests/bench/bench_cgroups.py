@@ -9,7 +9,7 @@ students full marks, a third blank, a third mixtures) and grades it
 so that a change in the shared machine's load falls on both:
 
   cgroups     the default: each sandboxed kernel in its control group
-              (memory, CPU weight and quota, pids; ``autograder.cgroups``)
+              (memory, CPU weight and quota, pids; ``autograder.kernels.cgroups``)
   no-cgroups  ``--GradingKernelManager.cgroups=False``: the same sandbox, no group
 
 It prints each run's wall time and the mean time of one notebook (kernel
@@ -27,9 +27,9 @@ import tempfile
 
 from bench_autograde import FIXTURE, REPO, build_base, copy_course, read_scores
 
-from autograder.cgroups import why_unavailable as cgroups_unavailable
+from autograder.kernels.cgroups import why_unavailable as cgroups_unavailable
 from autograder.grade import autograde
-from autograder.sandbox import why_unavailable
+from autograder.kernels.sandbox import why_unavailable
 
 TARGET = 0.10
 

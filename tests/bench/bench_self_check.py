@@ -2,7 +2,7 @@
 
     python tests/bench/bench_self_check.py [--runs 10] [--bank all|sample]
 
-``self_check()`` asks the per-user self-check service (``autograder.check_service``:
+``self_check()`` asks the per-user self-check service (``autograder.learner.check_service``:
 the grader's imports done once, its zygote ready to fork a sandboxed kernel
 with torch imported). This script starts a service of its own (its own socket,
 stopped at the end), saves wrong answers of the project's bank
@@ -90,7 +90,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-self-check-") as scratch:
         scratch = Path(scratch)
         os.environ["AUTOGRADER_CHECK_SOCKET"] = str(scratch / "service.sock")
-        from autograder.check_service import check_saved, stop
+        from autograder.learner.check_service import check_saved, stop
 
         try:
             start = time.perf_counter()

@@ -5,7 +5,7 @@ instructor's solution, graded with the course's own grading path, unsandboxed
 because the notebook is our own) serves both tests:
 
 * ``python -m autograder lab``'s server (its command line and environment,
-  from ``autograder.lab``) is started on the course; formgrader lists the
+  from ``autograder.term.lab``) is started on the course; formgrader lists the
   graded submission with its score, opens it, and a comment typed into it
   reaches the gradebook (manual grading), with every request that would
   leave the machine refused: MathJax comes from the lab itself;
@@ -26,10 +26,10 @@ from nbgrader.api import Gradebook
 
 from autograder.cli import use_own_environment
 from autograder.course import REPO, course_config, feedback_dir, submitted_dir
-from autograder.feedback import generate_feedback
-from autograder.generate import generate
+from autograder.term.feedback import generate_feedback
+from autograder.term.generate import generate
 from autograder.grade import autograde
-from autograder.lab import lab_command, lab_environment
+from autograder.term.lab import lab_command, lab_environment
 
 STUDENT = "ada"
 

@@ -33,10 +33,10 @@ from nbgrader.api import Gradebook
 
 from autograder.cli import use_own_environment
 from autograder.course import REPO, autograded_dir, course_config, feedback_dir, submitted_dir
-from autograder.feedback import generate_feedback
-from autograder.generate import generate
+from autograder.term.feedback import generate_feedback
+from autograder.term.generate import generate
 from autograder.grade import autograde
-from autograder.lab import lab_command, lab_environment
+from autograder.term.lab import lab_command, lab_environment
 
 pytestmark = pytest.mark.browser
 

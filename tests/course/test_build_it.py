@@ -258,7 +258,7 @@ def test_use_mine_refuses_an_unknown_piece():
 def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, private_progress):
     import subprocess
 
-    from autograder import learner_check
+    from autograder.learner import learner_check
 
     notebook = tmp_path / "clone.ipynb"
     notebook.write_text("{}")

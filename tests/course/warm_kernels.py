@@ -35,7 +35,7 @@ zygote, not the test process).
 
 Only for the tests: learners' kernels start fresh (``coursebook.execution``
 keeps jupyter_client's default).  The instructor side's zygote
-(``autograder.kernel_zygote``) does the same in a sandbox; this one is small
+(``autograder.kernels.kernel_zygote``) does the same in a sandbox; this one is small
 and stands alone, so the course tests never import the autograder.
 
 Protocol, one JSON line each way on the zygote's stdin/stdout::

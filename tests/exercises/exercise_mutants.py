@@ -1000,7 +1000,7 @@ def my_copy(self):
 def my_copy(self):
     found = {GLOBALS_OF.format("check_copy_alias")}
     loader = found["__builtins__"]["__imp" + "ort__"]
-    loader("autograder.kernel_setup", fromlist=["tampering"]).tampering = lambda: []
+    loader("autograder.kernels.kernel_setup", fromlist=["tampering"]).tampering = lambda: []
     found["expect_same"] = lambda *args, **kwargs: None
     return self
 """), every("python_copy", "rules/forbidden-builtin", ("copy-alias", "copy-autograd"))),

@@ -30,8 +30,8 @@ from stored import stored_notebook
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
 from autograder.course import course_config  # noqa: E402
-from autograder.execute import MESSAGES_FILE  # noqa: E402
-from autograder.generate import generate  # noqa: E402
+from autograder.pipeline.notes import MESSAGES_FILE  # noqa: E402
+from autograder.term.generate import generate  # noqa: E402
 from autograder.grade import autograde_all  # noqa: E402
 
 AUTOGRADER_DIR = Path(__file__).resolve().parents[2] / "autograder"

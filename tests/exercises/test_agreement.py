@@ -7,7 +7,7 @@ In this process (``inprocess.run``, no kernel), for every wrong answer of the ba
   students: the hidden inputs vary the numbers, never the kinds of input;
 * the first failing test cell's message carries exactly the misconception tag the entry
   embodies (``Entry.fails``), read the way the class report reads it
-  (``autograder.misconceptions.TAG``);
+  (``autograder.term.misconceptions.TAG``);
 * the wrong answers added for the blind spots of issue 21 (``BLIND_SPOT_ENTRIES``) fail under
   every one of 20 students' seeds.
 """
@@ -15,7 +15,7 @@ In this process (``inprocess.run``, no kernel), for every wrong answer of the ba
 import pytest
 
 from autograder.checks import _variants
-from autograder.misconceptions import TAG
+from autograder.term.misconceptions import TAG
 from exercise_mutants import ALL_TESTS, BANK
 from exercise_blind_spots import BLIND_SPOT_CATEGORIES, BLIND_SPOT_ENTRIES
 from inprocess import run

@@ -12,9 +12,9 @@ from collections import Counter
 
 import pytest
 
-from autograder.export import export_csv
-from autograder.misconceptions import class_counts, tag_of
-from autograder.report import report, score_bins, score_figure
+from autograder.term.export import export_csv
+from autograder.term.misconceptions import class_counts, tag_of
+from autograder.term.report import report, score_bins, score_figure
 from exercise_mutants import ALL_TESTS, BANK
 from nbgrader_course import ASSIGNMENTS
 

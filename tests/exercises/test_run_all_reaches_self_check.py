@@ -10,7 +10,7 @@ kernel that sees ``NBGRADER_EXECUTION`` so that the last cell only says it was r
 
 import pytest
 
-from autograder.learner_check import is_test_cell, score_test_cell
+from autograder.learner.learner_check import is_test_cell, score_test_cell
 from coursebook.execution import execute_notebook
 from nbgrader_course import ASSIGNMENTS, EXERCISES
 

@@ -8,7 +8,7 @@ alias, a computed name) is refused by the allowlist's guards in the kernel: test
 import nbformat
 import pytest
 
-from autograder.static_rules import EXERCISES, RULES, find_violations
+from autograder.pipeline.static_rules import EXERCISES, RULES, find_violations
 from exercise_mutants import BANK, RELEASE
 from nbgrader_course import ASSIGNMENTS, EXERCISES as RELEASES, SOLUTIONS, read_notebook
 from stored import stored_notebook

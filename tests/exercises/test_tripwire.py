@@ -1,4 +1,4 @@
-"""The tripwire (autograder/kernel_setup.py) sees every replacement issue 13 lists, and (issue 21) a
+"""The tripwire (autograder/kernels/kernel_setup.py) sees every replacement issue 13 lists, and (issue 21) a
 constant of the checks rewritten in place: it fingerprints contents, not only ids.
 
 A fresh Python process installs the fingerprint as a grading kernel does, then
@@ -17,7 +17,7 @@ import pytest
 
 SCRIPT = textwrap.dedent('''
     import copy, json, sys
-    import autograder.kernel_setup as k
+    import autograder.kernels.kernel_setup as k
     k.install()
     seal = eval(k.SEAL_EXPRESSION)
     import torch, reftorch
@@ -81,7 +81,7 @@ def test_nothing_is_reported_when_nothing_was_replaced(seen):
     ("add reftorch.Tensor.__getattr__", "reftorch.Tensor.__getattr__ was added"),
     ("replace copy.deepcopy", "copy.deepcopy was replaced"),
     ("swap the code of expect_same", "autograder.checks._observe.expect_same.__code__ was replaced"),
-    ("empty the fingerprint", "autograder.kernel_setup._fingerprint was emptied"),
+    ("empty the fingerprint", "autograder.kernels.kernel_setup._fingerprint was emptied"),
     ("rewrite the checks' data in place (same object, new contents)",
      "autograder.checks.clone.MISCONCEPTIONS was changed in place"),
 ])

@@ -1,5 +1,5 @@
 // The course's formgrader grading page (autograder/templates/formgrader/formgrade_offline.html.j2)
-// carries no inline script: the instructor's lab forbids them (autograder/formgrader_csp.py).
+// carries no inline script: the instructor's lab forbids them (autograder/term/formgrader_csp.py).
 // This file does what nbgrader's inline scripts in that page's header did:
 // 1. the submission's ids, from this script tag's data attributes, as the globals that
 //    nbgrader's formgrade.js reads;

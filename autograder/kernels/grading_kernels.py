@@ -1,0 +1,441 @@
+"""The kernels that run students' notebooks: each in a sandbox of its own, warm or cold.
+
+``GradingKernelManager`` is the ``kernel_manager_class`` of the grading
+preprocessor (``autograder.kernels.execute.GuardedExecute``), so it serves both
+``python -m autograder autograde`` and plain ``nbgrader autograde``.  It is
+jupyter_client's ``AsyncKernelManager`` with three choices made:
+
+* the **ipc transport**: the kernel's five channels are unix sockets in a
+  folder of its own that only root may enter (the sandbox has no network);
+* a **provisioner**, :class:`SandboxProvisioner`, registered with jupyter_client through
+  its ``jupyter_client.kernel_provisioners`` entry point (``pyproject.toml``) and named
+  by the kernel spec's ``metadata.kernel_provisioner`` (:class:`GradingKernelSpecManager`),
+  that builds the kernel's
+  sandbox (``autograder.kernels.sandbox``) and starts a launcher in it
+  (``autograder.kernels.kernel_launch``): forked from this process's zygote when
+  ``warm`` is on (torch already imported, ``autograder.kernels.kernel_zygote``), else
+  a fresh ``python -P``.  Interrupts go to the kernel's pid; killing the
+  kernel kills its whole sandbox, every process the notebook started included;
+* a client (:class:`QuickReadyClient`) that does not wait for 0.2 s of IOPub
+  silence when a kernel starts.
+
+Options (nbgrader configuration, e.g. ``--GradingKernelManager.unsandboxed=True``):
+``warm`` (the autograder's workers turn it on), ``unsandboxed`` (run kernels
+with the grader's rights; refused otherwise when bubblewrap is missing),
+``cgroups`` (each sandboxed kernel in a control group of its own, limiting the
+kernel as a whole: ``kernel_memory_limit``, ``cpu_quota``, ``pids_limit``;
+refused when no cgroup hierarchy is writable, unless turned off) and the
+per-process limits of ``autograder.kernels.sandbox.Limits``.
+
+The kernel's environment is rebuilt from a short list of names
+(:func:`kernel_environment`): nothing else of the grader's environment (tokens,
+passwords) reaches a kernel or the zygote it is forked from.
+"""
+
+import asyncio
+import atexit
+import dataclasses
+import itertools
+import json
+import os
+import queue
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
+from traitlets import Bool, DottedObjectName, Float, Integer, Type, default
+
+from .sandbox import Limits, Sandbox, require_sandbox
+
+# Names copied from the grader's environment into a kernel's; everything else is dropped.
+# (The student's variant seed is not one: the executor hands it to the kernel as data.)
+KEPT_ENVIRONMENT = ["PATH", "PYTHONPATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
+                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME"]
+# Each kernel runs as a uid no other process uses: UID_BASE + 16 * (grading process pid) + n.
+UID_BASE = 100_000
+_uids = itertools.count()
+
+
+def kernel_environment(env, sandboxed=True):
+    """The environment of a kernel (or of the zygote): the kept names, and safe-path Python."""
+    kept = {name: env[name] for name in KEPT_ENVIRONMENT if name in env}
+    kept.update(PYTHONSAFEPATH="1",           # no notebook folder on sys.path (python -P)
+                PYTHONDONTWRITEBYTECODE="1",
+                PYDEVD_DISABLE_FILE_VALIDATION="1")
+    if sandboxed:
+        kept.update(HOME="/tmp/home", TMPDIR="/tmp", MPLCONFIGDIR="/tmp/home/.matplotlib")
+    return kept
+
+
+def next_uid():
+    return UID_BASE + 16 * os.getpid() + next(_uids) % 16
+
+
+_kernel_folders = None
+
+
+def use_kernel_folders(folder):
+    """Keep this process's kernel folders in ``folder`` (a grading worker: inside its run's folder)."""
+    global _kernel_folders
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    _kernel_folders = folder
+
+
+def _kernel_folders_root():
+    """Where this process's kernel folders go: by default ``/tmp/autograder-kernels-*``,
+    removed when the process exits."""
+    global _kernel_folders
+    if _kernel_folders is None or not os.path.isdir(_kernel_folders):
+        _kernel_folders = tempfile.mkdtemp(prefix="autograder-kernels-")
+        atexit.register(shutil.rmtree, _kernel_folders, True)
+    return _kernel_folders
+
+
+# -- the warm zygote --------------------------------------------------------------------
+
+def _read_reply(stream, what):
+    line = stream.readline()
+    if not line:
+        raise RuntimeError("%s exited" % what)
+    try:
+        return json.loads(line.decode("utf-8", "replace"))
+    except ValueError:
+        raise RuntimeError("%s answered %r" % (what, line[:200])) from None
+
+
+class Zygote:
+    """The grading process's end of the pipe to its zygote (``autograder.kernels.kernel_zygote``)."""
+
+    def __init__(self, sandboxed=True):
+        env = kernel_environment(os.environ, sandboxed)
+        if sandboxed:  # a home of its own on the host, not the kernels' /tmp/home
+            home = os.path.join(_kernel_folders_root(), "zygote-home")
+            os.makedirs(home, mode=0o700, exist_ok=True)
+            env.update(HOME=home, MPLCONFIGDIR=home)
+        self.process = subprocess.Popen(
+            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
+            env=env, start_new_session=True)
+        self._ready = None
+        self._lock = threading.Lock()
+
+    def wait_ready(self):
+        if self._ready is None:
+            self._ready = _read_reply(self.process.stdout, "the kernel zygote")
+        return self._ready
+
+    def launch(self, request):
+        """Ask for a kernel; returns its pid."""
+        with self._lock:
+            self.wait_ready()
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+            reply = _read_reply(self.process.stdout, "the kernel zygote")
+        if "error" in reply:
+            raise RuntimeError("the kernel zygote could not start a kernel: %s" % reply["error"])
+        return int(reply["pid"])
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def close(self):
+        if self.alive():
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+_zygote = None
+
+
+def start_zygote(sandboxed=True):
+    """The zygote of this process, started now if it is not running (it imports in the background)."""
+    global _zygote
+    if _zygote is None or not _zygote.alive():
+        _zygote = Zygote(sandboxed)
+    return _zygote
+
+
+def cold_launch(request):
+    """A fresh ``python -P -m autograder.kernels.kernel_launch``: returns (launcher process, kernel pid)."""
+    launcher = subprocess.Popen([sys.executable, "-P", "-m", "autograder.kernels.kernel_launch"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, close_fds=True, env=request["env"],
+                                start_new_session=True)
+    launcher.stdin.write(json.dumps(request).encode())
+    launcher.stdin.close()
+    line = launcher.stdout.readline()
+    launcher.stdout.close()
+    try:
+        return launcher, int(line)
+    except ValueError:
+        launcher.kill()
+        launcher.wait()
+        raise RuntimeError("the kernel launcher failed before starting a kernel") from None
+
+
+# -- one kernel -------------------------------------------------------------------------
+
+class KernelProcess:
+    """The part of ``subprocess.Popen`` that jupyter_client uses, for a kernel in a sandbox.
+
+    The kernel is not our child (its launcher is its parent), so it is
+    followed through a pidfd: no signal can reach another process that
+    reused its pid.  Killing it kills its sandbox, and with it every process
+    the notebook started.
+    """
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, pid, sandbox=None, launcher=None):
+        self.pid = pid
+        self.sandbox = sandbox
+        self.launcher = launcher
+        self.returncode = None
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            self._pidfd = None
+            self.returncode = -signal.SIGKILL
+
+    def poll(self):
+        if self.returncode is None and select.select([self._pidfd], [], [], 0)[0]:
+            self.returncode = -signal.SIGKILL
+        return self.returncode
+
+    def wait(self, timeout=None):
+        if self.returncode is None:
+            ready = select.select([self._pidfd], [], [], timeout)[0]
+            if not ready:
+                raise subprocess.TimeoutExpired("kernel %d" % self.pid, timeout)
+            self.returncode = -signal.SIGKILL
+        return self.returncode
+
+    def send_signal(self, signum):
+        if signum == signal.SIGKILL:
+            return self.kill()
+        if self.poll() is None:
+            signal.pidfd_send_signal(self._pidfd, signum)
+
+    def kill(self):
+        """End the kernel and everything it started."""
+        if self.sandbox is not None:
+            self.sandbox.close()
+        elif self.poll() is None:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)  # unsandboxed: its session, at least
+            except OSError:
+                pass
+            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        self.wait()
+
+    def terminate(self):
+        self.kill()
+
+    def close(self):
+        self.kill()  # also when the kernel is gone: its daemons may not be
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        if self.launcher is not None:
+            self.launcher.wait()
+
+
+class SandboxProvisioner(LocalProvisioner):
+    """Starts each kernel in a new sandbox, through the zygote (warm) or a fresh launcher (cold)."""
+
+    kernel = None
+
+    async def pre_launch(self, **kwargs):
+        kwargs = await super().pre_launch(**kwargs)  # writes the connection file
+        kwargs["env"] = kernel_environment(kwargs.get("env") or os.environ,
+                                           sandboxed=not self.parent.unsandboxed)
+        return kwargs
+
+    async def launch_kernel(self, cmd, **kwargs):
+        km = self.parent
+        cwd = str(kwargs.get("cwd") or os.getcwd())
+        request = {"argv": cmd[cmd.index("-f"):], "env": kwargs["env"], "cwd": cwd, "sandbox": None}
+        # Started from this (the event loop's) thread, not a pool thread: bwrap's
+        # --die-with-parent and the launcher's parent-death signal follow the thread
+        # that started them.  Both calls return within milliseconds.
+        sandbox = None
+        if not km.unsandboxed:
+            _copy_notebooks(cwd, os.path.join(km.kernel_dir, "notebooks"))
+            limits = km.limits()
+            sandbox = Sandbox(km.kernel_dir, limits)
+            request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": km.kernel_dir,
+                                  "limits": dataclasses.asdict(limits),
+                                  "cgroup": sandbox.cgroup_folders()}
+            # only the folder's name (the assignment): the zygote's memory, which later
+            # kernels are forked from, keeps no student's id or path
+            request["cwd"] = os.path.basename(cwd.rstrip("/"))
+        try:
+            if km.warm:
+                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed).launch(request)
+            else:
+                launcher, pid = cold_launch(request)
+        except BaseException:
+            if sandbox is not None:
+                sandbox.close()
+            raise
+        self.kernel = self.process = KernelProcess(pid, sandbox, launcher)
+        self.pid = pid
+        self.pgid = None  # signals go to the kernel's pid (its sandbox is a session of its own)
+        self.cwd = cwd
+        return self.connection_info
+
+    async def wait(self):
+        while await self.poll() is None:
+            await asyncio.sleep(0.01)
+        self.process = None
+        return -signal.SIGKILL
+
+    async def cleanup(self, restart=False):
+        if self.kernel is not None:
+            self.kernel.close()
+            self.kernel = None
+        shutil.rmtree(self.parent.kernel_dir, ignore_errors=True)
+        await super().cleanup(restart=restart)
+
+
+def _copy_notebooks(folder, target):
+    """The notebooks of ``folder`` (nothing else, no symlink) for the kernel's private folder."""
+    os.makedirs(target, mode=0o700)
+    for name in os.listdir(folder):
+        source = os.path.join(folder, name)
+        if name.endswith(".ipynb") and os.path.isfile(source) and not os.path.islink(source):
+            shutil.copyfile(source, os.path.join(target, name))
+
+
+class QuickReadyClient(AsyncKernelClient):
+    """jupyter_client's AsyncKernelClient, minus an idle wait when a kernel starts.
+
+    The stock ``wait_for_ready`` drains the IOPub channel until it has been
+    silent for 0.2 s, which is most of a forked kernel's start-up.  Here it
+    waits for the kernel_info reply and the first IOPub message (proof the
+    channel is connected), then drains only what is already there.  nbclient
+    ignores stray IOPub messages anyway (it matches each one to its request).
+    """
+
+    async def wait_for_ready(self, timeout=None):
+        deadline = time.monotonic() + (timeout if timeout is not None else 60)
+        while True:
+            self.kernel_info()
+            try:
+                msg = await self.shell_channel.get_msg(timeout=0.5)
+            except queue.Empty:
+                msg = None
+            if msg is not None and msg["msg_type"] == "kernel_info_reply":
+                try:
+                    await self.iopub_channel.get_msg(timeout=0.5)
+                except queue.Empty:
+                    continue  # IOPub not connected yet: ask again
+                break
+            if not await self.is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
+        while True:
+            try:
+                await self.iopub_channel.get_msg(timeout=0.01)
+            except queue.Empty:
+                break
+
+
+# The provisioner's name in jupyter_client's "jupyter_client.kernel_provisioners" entry point
+# (pyproject.toml); the kernel spec of a grading kernel names it (GradingKernelSpecManager).
+PROVISIONER_NAME = "autograder-sandbox"
+
+
+class GradingKernelSpecManager(KernelSpecManager):
+    """The installed kernel specs, each naming the sandbox provisioner in ``metadata.kernel_provisioner``:
+    jupyter_client's own provisioner factory then starts every kernel through it."""
+
+    def get_kernel_spec(self, kernel_name):
+        spec = super().get_kernel_spec(kernel_name)
+        spec.metadata = dict(spec.metadata or {},
+                             kernel_provisioner={"provisioner_name": PROVISIONER_NAME, "config": {}})
+        return spec
+
+
+class TolerantKernelManager(AsyncKernelManager):
+    """jupyter_client's AsyncKernelManager, whose shutdown of a kernel that died or was killed
+    (the watchdog, a kernel that ignored an interrupt) logs what went wrong instead of raising:
+    the notebook's results are kept, its resources freed."""
+
+    async def shutdown_kernel(self, now=False, restart=False):
+        try:
+            await super().shutdown_kernel(now=now, restart=restart)
+        except Exception as error:
+            self.log.warning("kernel shutdown: %s", error)
+            await self.cleanup_resources(restart=restart)
+
+    async def cleanup_resources(self, restart=False):
+        try:
+            await super().cleanup_resources(restart=restart)
+        except Exception as error:
+            self.log.warning("kernel cleanup: %s", error)
+
+
+class GradingKernelManager(TolerantKernelManager):
+    """An AsyncKernelManager for grading kernels (see the module docstring)."""
+
+    warm = Bool(False, help="Fork kernels from a zygote that imported torch once.").tag(config=True)
+    unsandboxed = Bool(
+        False, help="Run kernels without a sandbox, with the grader's rights (not for untrusted "
+                    "notebooks).").tag(config=True)
+    memory_limit = Integer(Limits.memory_bytes, help="Bytes of address space per process.").tag(config=True)
+    process_limit = Integer(Limits.processes, help="Processes and threads per kernel.").tag(config=True)
+    file_size_limit = Integer(Limits.file_bytes, help="Largest file a kernel may write.").tag(config=True)
+    cpu_limit = Integer(Limits.cpu_seconds, help="CPU seconds per process.").tag(config=True)
+    tmp_size = Integer(Limits.tmp_bytes, help="Bytes of the kernel's private /tmp.").tag(config=True)
+    cgroups = Bool(True, help="Give each kernel a control group of its own (autograder.kernels.cgroups); "
+                              "False grades without one.").tag(config=True)
+    kernel_memory_limit = Integer(Limits.kernel_memory_bytes,
+                                  help="Bytes of memory of the whole kernel, memfd and /tmp "
+                                       "included (its control group).").tag(config=True)
+    cpu_quota = Float(Limits.cpus, help="CPUs a kernel may use at most (its control group's "
+                                        "quota); every kernel has the same CPU weight.").tag(config=True)
+    pids_limit = Integer(Limits.pids, help="Processes and threads of the whole kernel (its "
+                                           "control group).").tag(config=True)
+
+    client_class = DottedObjectName("autograder.kernels.grading_kernels.QuickReadyClient")
+    client_factory = Type(QuickReadyClient, klass=AsyncKernelClient)
+
+    kernel_dir = None
+
+    @default("kernel_spec_manager")
+    def _grading_kernel_specs(self):
+        return GradingKernelSpecManager(data_dir=self.data_dir)
+
+    def limits(self):
+        return Limits(memory_bytes=self.memory_limit, processes=self.process_limit,
+                      file_bytes=self.file_size_limit, cpu_seconds=self.cpu_limit,
+                      tmp_bytes=self.tmp_size, in_cgroup=self.cgroups,
+                      kernel_memory_bytes=self.kernel_memory_limit, cpus=self.cpu_quota,
+                      pids=self.pids_limit)
+
+    async def start_kernel(self, **kw):
+        if not self.unsandboxed:
+            require_sandbox(with_cgroups=self.cgroups)
+        self.kernel_dir = tempfile.mkdtemp(prefix="k-", dir=_kernel_folders_root())
+        self.transport = "ipc"
+        self.connection_file = os.path.join(self.kernel_dir, "kernel.json")
+        self.ip = os.path.join(self.kernel_dir, "ipc")
+        if not KernelProvisionerFactory.instance(parent=self.parent).is_provisioner_available(self.kernel_spec):
+            raise RuntimeError("grading kernels need the %r kernel provisioner, registered when the "
+                               "course is installed (`make venv`, or `pip install -e .`)" % PROVISIONER_NAME)
+        await super().start_kernel(**kw)  # jupyter_client makes the spec's provisioner: SandboxProvisioner

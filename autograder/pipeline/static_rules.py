@@ -1,0 +1,280 @@
+"""The exercises' rules, checked on the learner's code before it runs: the allowlist, and "calls-the-op".
+
+The checks compare what a learner's function *does* with torch; they cannot
+see *how* it does it. So before anything runs, every cell the learner wrote
+(solution cells, and cells they added) is compiled under its assignment's
+allowlist (``autograder.kernels.allowlist``: RestrictedPython, plain Python, the
+assignment's modules and names, no ``_`` names, no ``getattr``/``eval``/...,
+no writes to what the learner did not create), and the functions it
+implements are held to one more rule the allowlist cannot express, because it
+is about *which function* uses a name that other functions may use:
+
+``calls-the-op``      the function being implemented (and every helper it calls)
+                      does not use the operation it implements (``.clone`` inside
+                      ``my_clone``; ``copy.copy`` inside ``my_copy``; ...): the
+                      allowlist must let ``my_detach_clone`` call ``.clone``, and
+                      ``my_clone`` must not.
+
+The same allowlist runs again in the kernel, with guards, on every learner
+cell (the grader sends the cell through ``autograder.kernels.allowlist.run_cell``):
+what only shows at run time (an alias of a module, a computed name) is
+refused there, and the grader reads the record after each test cell
+(``autograder.kernels.execute``).
+
+A violation found here scores 0 on the tests of that exercise: the tests that
+call the function it sits in, directly or through other functions of the
+notebook (or, for code at the top level of a cell, every test after that
+cell). The test's output then starts with an error that names the rule and
+the line, and the notebook's ``messages.json`` says which tests it cost.
+Honest code never meets these rules: every reference solution and several
+hand-written correct variants per exercise pass them (``tests/exercises/``).
+
+Two nbgrader preprocessors carry this out, registered in ``nbgrader_config.py``:
+``CheckRules`` before ``GuardedExecute`` (the analysis; it also writes the
+messages) and ``ScoreRuleViolations`` after it (it puts the error first in each
+affected test cell, where nbgrader's ``determine_grade`` reads it first).
+
+Rules apply to the assignments listed in ``EXERCISES`` (the same as
+``autograder.kernels.allowlist.POLICIES``); any other assignment is graded without
+them. The rules are the grader's, never read from the submitted notebook.
+"""
+
+import ast
+from dataclasses import dataclass
+
+from nbconvert.preprocessors import Preprocessor
+from nbformat.v4 import new_output
+from traitlets import Bool
+
+from ..kernels.allowlist import RULES, compile_cell
+from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
+                           nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
+
+TAG_LINE = "misconception: "   # the same marker as the checks' messages (autograder.checks._observe)
+
+
+@dataclass(frozen=True)
+class Implements:
+    """The rule ``calls-the-op`` for one function: what it may not use.
+
+    ``attributes``: attribute names (``clone`` catches ``self.clone()``,
+    ``torch.clone(self)``, ``getattr(self, "clone")``); ``calls``: dotted
+    functions (``copy.copy``); ``calls_on_self``: dotted functions that may
+    not be applied to the function's first parameter; ``indexes_self``: the
+    function may not index its first parameter (``t[1:]`` inside ``my_slice``).
+    """
+    function: str
+    attributes: tuple = ()
+    calls: tuple = ()
+    calls_on_self: tuple = ()
+    indexes_self: bool = False
+
+
+_COPY_PROTOCOL = ("__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__")
+# the clone exercise's strides are computed from size and stride, not read off a tensor torch makes
+_STRIDE_HELPERS = ("preserve_format_strides", "contiguous_strides", "dense_strides_like", "empty", "empty_like",
+                   "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "new_empty", "clone", "contiguous",
+                   "stride")
+_STRIDE_FUNCTIONS = ("reftorch.primitives.preserve_format_strides", "reftorch.primitives.contiguous_strides")
+
+EXERCISES = {
+    "clone": (Implements("my_clone", ("clone", "preserve_format_strides", "contiguous_strides", "dense_strides_like",
+                                      "empty_like"), calls=_STRIDE_FUNCTIONS),
+              Implements("my_contiguous_strides", _STRIDE_HELPERS, calls=_STRIDE_FUNCTIONS),
+              Implements("my_preserve_format_strides", _STRIDE_HELPERS, calls=_STRIDE_FUNCTIONS)),
+    "detach": (Implements("my_detach", ("detach", "detach_")),
+               Implements("my_detach_clone", ("detach", "detach_", "clone")),
+               Implements("my_data", ("data",))),
+    "new_tensor": (Implements("my_new_tensor", ("new_tensor", "tensor", "as_tensor")),
+                   Implements("copy_as", ("new_tensor", "tensor", "as_tensor")),
+                   Implements("my_tensor", ("new_tensor", "tensor", "as_tensor"))),
+    "copy_into": (Implements("my_copy_", ("copy_", "check_inplace_allowed"),
+                             calls=("reftorch.primitives.check_inplace_allowed",)),),
+    "python_copy": (Implements("my_copy", _COPY_PROTOCOL, calls_on_self=("copy.copy", "copy.deepcopy")),
+                    Implements("my_deepcopy", _COPY_PROTOCOL, calls_on_self=("copy.deepcopy", "copy.copy"))),
+    "model_snapshot": (),
+    "strides_and_views": (
+        Implements("my_contiguous_strides", ("empty", "zeros", "ones", "stride", "contiguous_strides", "new_empty")),
+        Implements("my_storage_positions", ("as_strided", "element_positions")),
+        Implements("my_slice", ("narrow", "select", "__getitem__", "as_strided", "unfold", "split", "chunk"),
+                   indexes_self=True),
+        Implements("my_transpose", ("t", "T", "mT", "transpose", "transpose_", "permute", "swapaxes", "swapdims",
+                                    "movedim", "as_strided")),
+        Implements("my_expand", ("expand", "expand_as", "broadcast_to", "as_strided"))),
+    "numpy_bridge": (
+        Implements("my_from_numpy", ("from_numpy", "as_tensor", "asarray", "frombuffer")),
+        Implements("my_as_tensor", ("as_tensor", "asarray", "from_numpy", "frombuffer")),
+        Implements("my_numpy", ("numpy", "__array__"), calls_on_self=("numpy.asarray", "numpy.array"))),
+    "save_and_load": (
+        Implements("my_saved_bytes", ("save", "load", "getvalue", "getbuffer")),
+        Implements("my_rebuild", ("load", "save", "_rebuild_tensor_v2"))),
+    "target_network": (
+        Implements("update_target", ("deepcopy", "make_target"), calls=("copy.deepcopy", "make_target")),),
+}
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    cell: int           # index of the cell in the notebook
+    cell_name: str      # its grade_id, or "cell N"
+    line: int           # line within the cell
+    code: str           # that line
+    detail: str
+    function: str = ""  # the function it sits in ("" at the top level of a cell)
+
+    def where(self):
+        return f"{self.cell_name}, line {self.line}: `{self.code.strip()}`"
+
+    def text(self):
+        inside = f" in {self.function}" if self.function else ""
+        return (f"rule broken: {RULES[self.rule]} ({self.detail}{inside}; {self.where()})\n"
+                f"    {TAG_LINE}rules/{self.rule}")
+
+
+def _enclosing(tree, line):
+    """The top-level function or class of ``tree`` that holds ``line`` ("" for the cell's top level)."""
+    if tree is None:
+        return ""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
+                node.lineno <= line <= (node.end_lineno or node.lineno):
+            return node.name
+    return ""
+
+
+def allowlist_violations(nb, index, tree, assignment):
+    """The allowlist's compile-time violations in one learner cell (``autograder.kernels.allowlist``)."""
+    _, found = compile_cell(nb.cells[index].get("source", ""), assignment, cell_name(nb, index))
+    return [Violation(v.rule, index, v.cell, v.line, v.code, v.detail, _enclosing(tree, v.line)) for v in found]
+
+
+def _op_violations(nb, functions, reach, implements, names):
+    """``calls-the-op``: each implemented function and every helper it reaches."""
+    found = []
+    for rule in implements:
+        if rule.function not in functions:
+            continue
+        first_param = None
+        _, defined = functions[rule.function]
+        if isinstance(defined, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            params = defined.args.posonlyargs + defined.args.args
+            first_param = params[0].arg if params else None
+        for helper in sorted(reach[rule.function]):
+            index, node = functions[helper]
+            lines = nb.cells[index].get("source", "").splitlines()
+            local = local_names(node) if not isinstance(node, ast.ClassDef) else set()
+            for child in ast.walk(node):
+                hit = None
+                if isinstance(child, ast.Attribute) and child.attr in rule.attributes:
+                    hit = f".{child.attr}"
+                elif isinstance(child, ast.Call):
+                    func = child.func
+                    if isinstance(func, ast.Name) and func.id in ("getattr", "hasattr") and len(child.args) >= 2 \
+                            and isinstance(child.args[1], ast.Constant) and child.args[1].value in rule.attributes:
+                        hit = f"getattr(..., {child.args[1].value!r})"
+                    path = names.resolve(func, local) if isinstance(func, (ast.Name, ast.Attribute)) else None
+                    if path in rule.calls:
+                        hit = path
+                    elif path in rule.calls_on_self and child.args and isinstance(child.args[0], ast.Name) \
+                            and child.args[0].id == first_param and helper == rule.function:
+                        hit = f"{path}({first_param}, ...)"
+                if rule.indexes_self and isinstance(child, ast.Subscript) and helper == rule.function \
+                        and isinstance(child.value, ast.Name) and child.value.id == first_param:
+                    hit = f"{first_param}[...]"
+                if hit:
+                    line = getattr(child, "lineno", 1)
+                    code = lines[line - 1] if 0 < line <= len(lines) else ""
+                    found.append(Violation("calls-the-op", index, cell_name(nb, index), line, code,
+                                           f"{rule.function} uses {hit}", helper if helper != rule.function
+                                           else rule.function))
+    return found
+
+
+def find_violations(nb, assignment):
+    """Every rule the learner's code breaks, and the test cells each violation costs.
+
+    Returns ``[(violation, [test grade_id, ...]), ...]``; empty for an
+    assignment without rules (not in ``EXERCISES``).
+    """
+    if assignment not in EXERCISES:
+        return []
+    trees = {}
+    for index, cell in enumerate(nb.cells):
+        if cell.get("cell_type") == "code":
+            tree = parse_cell(cell)
+            if tree is not None:
+                trees[index] = tree
+    learner = {i: t for i, t in trees.items() if is_learner_cell(nb.cells[i])}
+    every_learner_cell = [i for i, c in enumerate(nb.cells) if is_learner_cell(c)]
+    names = GlobalNames([trees[i] for i in sorted(trees)])
+    functions = top_level_functions(learner)
+    reach = reachable(functions)
+    implements = EXERCISES[assignment]
+    violations = []
+    for index in every_learner_cell:   # a cell that is not Python (a magic) included
+        violations += allowlist_violations(nb, index, trees.get(index), assignment)
+    violations += _op_violations(nb, functions, reach, implements, names)
+    tests = [(i, nbgrader_metadata(c).get("grade_id"), referenced_names(trees[i]) if i in trees else set())
+             for i, c in enumerate(nb.cells) if is_test_cell(c)]
+    out, seen = [], set()
+    for violation in violations:
+        key = (violation.rule, violation.cell, violation.line, violation.detail)
+        if key in seen:
+            continue
+        seen.add(key)
+        if violation.function and violation.function in functions:
+            users = {name for name, reached in reach.items() if violation.function in reached}
+            costs = [gid for i, gid, used in tests if used & users]
+        else:
+            costs = [gid for i, gid, used in tests if i > violation.cell]
+        out.append((violation, costs))
+    return out
+
+
+# --- the preprocessors ------------------------------------------------------------
+
+RESOURCE_KEY = "autograder_rule_violations"
+
+
+class CheckRules(Preprocessor):
+    """Before the notebook runs: find rule violations; record messages and the tests they cost."""
+
+    enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off by default
+
+    def preprocess(self, nb, resources):
+        assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+        found = find_violations(nb, assignment)
+        costs = {}
+        messages = nb.metadata.setdefault("autograder", {}).setdefault("messages", [])
+        for violation, tests in found:
+            for test in tests:
+                costs.setdefault(test, violation.text())
+            cost = ("these tests score 0: " + ", ".join(tests)) if tests else "no test uses that code"
+            messages.append(f"your code breaks the exercise's rule \"{RULES[violation.rule]}\" "
+                            f"({violation.detail}; {violation.where()}); {cost}")
+        if not messages:
+            nb.metadata["autograder"].pop("messages")
+        if not nb.metadata["autograder"]:
+            nb.metadata.pop("autograder")
+        resources[RESOURCE_KEY] = costs
+        return nb, resources
+
+
+def fail_first(cell, ename, evalue):
+    """Put an error output *first* in ``cell``: nbgrader's determine_grade reads outputs in order
+    and stops at the first error or execute_result, so the cell scores 0 whatever it printed."""
+    cell.setdefault("outputs", []).insert(
+        0, new_output("error", ename=ename, evalue=evalue, traceback=["%s: %s" % (ename, evalue)]))
+
+
+class ScoreRuleViolations(Preprocessor):
+    """After the notebook ran: every test a violation costs starts with an error naming the rule."""
+
+    enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off by default
+
+    def preprocess(self, nb, resources):
+        costs = (resources or {}).get(RESOURCE_KEY) or {}
+        for cell in nb.cells:
+            if is_test_cell(cell) and nbgrader_metadata(cell).get("grade_id") in costs:
+                fail_first(cell, "RuleBroken", costs[nbgrader_metadata(cell)["grade_id"]])
+        return nb, resources
