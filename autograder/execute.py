@@ -10,8 +10,8 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   watchdog (``notebook_timeout``) that kills a kernel which ignores the
   interrupt; a cell that does not stop when interrupted ends the run too;
 * a kernel that dies (``os._exit``, a segfault, the watchdog) ends the run for
-  that notebook only: the cell where it happened and every later test cell get
-  an error output that says why, so they score 0, and earlier tests keep theirs;
+  that notebook only: the cell where it happened and every test cell not run yet get
+  an error output that says why, so they score 0, and tests already run keep theirs;
 * output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
   LimitOutput only cuts lines afterwards, and one line can be megabytes);
   errors and results are never dropped, so the score is unchanged;
@@ -21,6 +21,12 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   the learner's text.  A refusal at run time is recorded in the kernel, and
   after every test cell the grader reads the record: that test and every later
   one score 0, with the rule and the line;
+* test code reaches the kernel only after every other cell has run: the
+  learner's cells (and the instructor's set-up) first, in notebook order, then
+  the test cells and the instructor's cells among them
+  (``autograder.learner_code.cells_of_test_code``); each test cell's outputs stay
+  in its own place, so nbgrader scores it as before.  No learner cell can see
+  a test's code, names or inputs, or wait for them;
 * the kernel starts in an empty folder named after the assignment (the
   self-check does the same): no notebook, no hidden test, nothing that tells
   the grader from the self-check;
@@ -56,6 +62,7 @@ from traitlets import Integer, List, Unicode, default
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from .cell_names import describe
 from .grading_kernels import GradingKernelManager
+from .learner_code import cells_of_test_code
 from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
 from .notes import notes_markdown
 from .truncate import TruncateOutputs
@@ -118,6 +125,7 @@ class GuardedExecute(Execute):
         self._tampering = []          # what was found replaced (first report)
         self._untrusted_tests = []    # the tests zeroed because of it
         self._seal = None
+        self._test_code = None        # the cells run after every other (learner_code.cells_of_test_code)
         self._truncate = TruncateOutputs(parent=self)
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
         self._rules_broken = []       # run-time refusals of the allowlist (their messages)
@@ -198,6 +206,19 @@ class GuardedExecute(Execute):
     _cleanup_kernel = run_sync(_async_cleanup_kernel)
 
     def preprocess_cell(self, cell, resources, index):
+        """Every cell but the test code in notebook order, then the test code
+        (``autograder.learner_code.grading_order``): each test cell's outputs stay in its place."""
+        if self._test_code is None:
+            self._test_code = cells_of_test_code(self.nb)
+        result = (cell, resources)
+        if index not in self._test_code:
+            result = self._grade_cell(cell, resources, index)
+        if index == len(self.nb.cells) - 1:   # the last learner cell has run: now the tests
+            for later in self._test_code:
+                self._grade_cell(self.nb.cells[later], resources, later)
+        return result
+
+    def _grade_cell(self, cell, resources, index):
         if self._stopped:
             if is_test_cell(cell):
                 cell.outputs = []
