@@ -52,12 +52,14 @@ from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import Bool, DottedObjectName, Float, Integer, Type
 
 from .checks._variants import ENVIRONMENT_VARIABLE as VARIANT_VARIABLE
-from .sandbox import Limits, Sandbox, require_sandbox
+from .sandbox import KERNEL_DIR_INSIDE, Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
 # VARIANT_VARIABLE carries "<student>/<assignment>", the seed of the hidden inputs (autograder.variants).
+# The seed itself never enters the kernel's environment (where a learner's code could see whether it
+# is graded): the launcher hands it to the check library before the first cell (request["variant"]).
 KEPT_ENVIRONMENT = ["PATH", "PYTHONPATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
-                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME", VARIANT_VARIABLE]
+                    "MPLBACKEND", "JPY_PARENT_PID", "JPY_SESSION_NAME", "HOME"]
 # Each kernel runs as a uid no other process uses: UID_BASE + 16 * (grading process pid) + n.
 UID_BASE = 100_000
 _uids = itertools.count()
@@ -68,7 +70,8 @@ def kernel_environment(env, sandboxed=True):
     kept = {name: env[name] for name in KEPT_ENVIRONMENT if name in env}
     kept.update(PYTHONSAFEPATH="1",           # no notebook folder on sys.path (python -P)
                 PYTHONDONTWRITEBYTECODE="1",
-                PYDEVD_DISABLE_FILE_VALIDATION="1")
+                PYDEVD_DISABLE_FILE_VALIDATION="1",
+                PYDEVD_USE_FRAME_EVAL="NO")          # what importing ipykernel sets: warm or cold alike
     if sandboxed:
         kept.update(HOME="/tmp/home", TMPDIR="/tmp", MPLCONFIGDIR="/tmp/home/.matplotlib")
     return kept
@@ -258,6 +261,7 @@ class SandboxProvisioner(LocalProvisioner):
 
     async def pre_launch(self, **kwargs):
         kwargs = await super().pre_launch(**kwargs)  # writes the connection file
+        self.variant_seed = (kwargs.get("env") or os.environ).get(VARIANT_VARIABLE)
         kwargs["env"] = kernel_environment(kwargs.get("env") or os.environ,
                                            sandboxed=not self.parent.unsandboxed)
         return kwargs
@@ -265,7 +269,8 @@ class SandboxProvisioner(LocalProvisioner):
     async def launch_kernel(self, cmd, **kwargs):
         km = self.parent
         cwd = str(kwargs.get("cwd") or os.getcwd())
-        request = {"argv": cmd[cmd.index("-f"):], "env": kwargs["env"], "cwd": cwd, "sandbox": None}
+        request = {"argv": cmd[cmd.index("-f"):], "env": kwargs["env"], "cwd": cwd, "sandbox": None,
+                   "variant": getattr(self, "variant_seed", None)}
         # Started from this (the event loop's) thread, not a pool thread: bwrap's
         # --die-with-parent and the launcher's parent-death signal follow the thread
         # that started them.  Both calls return within milliseconds.
@@ -274,7 +279,9 @@ class SandboxProvisioner(LocalProvisioner):
             _copy_notebooks(cwd, os.path.join(km.kernel_dir, "notebooks"))
             limits = km.limits()
             sandbox = Sandbox(km.kernel_dir, limits)
-            request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": km.kernel_dir,
+            # the kernel sees its folder at the same path in every sandbox (sandbox.KERNEL_DIR_INSIDE)
+            request["argv"] = ["-f", _inside_connection_file(km.connection_file)] + request["argv"][2:]
+            request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": KERNEL_DIR_INSIDE,
                                   "limits": dataclasses.asdict(limits),
                                   "cgroup": sandbox.cgroup_folders()}
             # only the folder's name (the assignment): the zygote's memory, which later
@@ -307,6 +314,19 @@ class SandboxProvisioner(LocalProvisioner):
             self.kernel = None
         shutil.rmtree(self.parent.kernel_dir, ignore_errors=True)
         await super().cleanup(restart=restart)
+
+
+def _inside_connection_file(connection_file):
+    """A copy of the connection file as the kernel sees it in its sandbox (sockets under
+    :data:`KERNEL_DIR_INSIDE`); returns its path inside."""
+    with open(connection_file) as f:
+        info = json.load(f)
+    folder = os.path.dirname(connection_file)
+    if info.get("transport") == "ipc":
+        info["ip"] = os.path.join(KERNEL_DIR_INSIDE, os.path.relpath(info["ip"], folder))
+    with open(os.path.join(folder, "connection.json"), "w") as f:
+        json.dump(info, f)
+    return os.path.join(KERNEL_DIR_INSIDE, "connection.json")
 
 
 def _copy_notebooks(folder, target):

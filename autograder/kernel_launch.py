@@ -8,6 +8,7 @@ pid).  A request is a JSON object::
     {"argv": ["-f", "<kernel dir>/kernel.json", ...],   ipykernel's arguments
      "env": {...},                                      the kernel's whole environment
      "cwd": "<folder of the notebook>" (unsandboxed) or "<its name>" (sandboxed),
+     "variant": "<student>/<assignment>" or null,         the seed of the hidden inputs
      "sandbox": null, or {"pid": <first process of the sandbox>, "uid": <kernel's uid>,
                           "kernel_dir": "...", "limits": {...},
                           "cgroup": [<folders of the kernel's control group>]}}
@@ -180,6 +181,9 @@ def run_kernel(request):
         folder = request["cwd"]
     os.chdir(folder)
     _fresh_random_state()
+    if request.get("variant"):   # the seed of the hidden inputs, never in the environment
+        from autograder.checks import _variants
+        _variants.use_seed(request["variant"])
     app = _kernel_app(request["argv"])
     if sandbox:
         _give_to(sandbox["uid"], folder, HOME)

@@ -4,8 +4,10 @@
 notebook is executed (it is registered ahead of ``GuardedExecute`` in
 ``nbgrader_config.py``, so both ``python -m autograder autograde`` and plain
 ``nbgrader autograde`` use it). It sets ``AUTOGRADER_VARIANT`` to
-``"<student id>/<assignment>"`` in the grader's environment, which the kernel
-about to start inherits (a fresh kernel and a forked warm one alike). The
+``"<student id>/<assignment>"`` in the grader's environment; the kernel
+about to start (a fresh kernel and a forked warm one alike) gets it from its
+launcher, not in its environment (``autograder.grading_kernels``), so nothing
+in a kernel's environment tells the grader from the self-check. The
 hidden checks draw their extra inputs from that seed
 (``autograder.checks._variants``): different for two students, the same every
 time one student is regraded.
