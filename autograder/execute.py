@@ -174,6 +174,9 @@ class GuardedExecute(Execute):
             self._timing["kernel_start"] = time.perf_counter() - self._kernel_started
             self._timing["imports"] = await self._async_ask_kernel(SETUP_SECONDS_EXPRESSION, 0.0)
             self._timing["kernel_start"] -= self._timing["imports"]
+        group = getattr(getattr(self._kernel_process(), "sandbox", None), "cgroup", None)
+        if group is not None:   # its imports are done: from here, a CPU burner gets demoted
+            group.start_counting()
         # the tripwire's whole report before any cell ran, kept here: the grader compares later
         # reports with it itself (_check_tampering)
         text = await self._async_ask_kernel(REPORT_EXPRESSION, None)
