@@ -12,7 +12,7 @@ of the secret kept with the student's own submission).
 * :func:`release` is nbgrader's own release (``ExchangeReleaseAssignment``)
   of ``exercises/<a>/`` to ``outbound/<a>/``.
 * :func:`collect_exchange` reads ``inbound/`` as root and hands each
-  student's newest submission of each assignment to :func:`autograder.collect.collect`,
+  student's newest submission of each assignment to :func:`autograder.term.collect.collect`,
   the same intake as the LMS inbox (names checked against the roster, links,
   special files and oversized notebooks refused, metadata stripped, the
   notebook matched to its assignment; grading then rebuilds it on the

@@ -13,8 +13,15 @@ what it may not:
   ``vars``/``globals``/``locals``/``eval``/``exec``/``compile``/``__import__``/
   ``open``, and ``type`` with one argument that is not a class);
 * no name or attribute that starts with ``_``, except the learner's own
-  private names (``_helper``) and the few attributes an assignment declares
-  (``_version``, ``_base``, an instance's ``__dict__``);
+  private names (``_helper``), the few attributes an assignment declares
+  (``_version``, ``_base``, an instance's ``__dict__``), and, on an object of
+  a class the learner wrote, its private attributes through a method's
+  parameters (``self._count``, ``other._count``) and the
+  special methods of :data:`LEARNER_DUNDERS` through ``super()``
+  (``super().__init__(...)``), checked at run time;
+* plain Python of every kind a learner writes for these exercises
+  (``nonlocal``, ``isinstance(x, type)``, dataclasses, f-strings, ``with``,
+  comprehensions, ``*args``: ``tests/autograder/test_allowlist_honest_python.py``);
 * no attribute or item write on a module, a class or a function the learner
   did not create, nor on an object the checks hold (captured before the first
   learner cell); no in-place method on such an object;
@@ -130,6 +137,18 @@ _NOT_SHARED = frozenset({"input", "help", "dir", "memoryview", "exit", "quit", "
 _RESERVED = frozenset({"_print"})
 
 
+# Special methods a learner's own class may define (beyond RestrictedPython's ALLOWED_FUNC_NAMES),
+# and reach on ``super()`` of it: plain Python for a class of one's own.  Not __getattr__,
+# __getattribute__, __setattr__, __delattr__, __get__, __set__, __class_getitem__, __init_subclass__,
+# __set_name__, __reduce__...: they change how attributes, classes or pickling work.
+LEARNER_DUNDERS = frozenset({
+    "__init__", "__post_init__", "__repr__", "__str__", "__len__", "__iter__", "__next__", "__getitem__",
+    "__setitem__", "__contains__", "__hash__", "__bool__", "__call__", "__enter__", "__exit__",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__radd__", "__sub__",
+    "__rsub__", "__mul__", "__rmul__", "__truediv__", "__neg__", "__matmul__", "__copy__", "__deepcopy__",
+}) | ALLOWED_FUNC_NAMES
+
+
 def learner_private(name):
     """A learner's own private name (``_helper``): one leading underscore, not a guard's name."""
     return (name.startswith("_") and not name.startswith("__") and not name.endswith("_")
@@ -187,14 +206,65 @@ class CellPolicy(RestrictingNodeTransformer):
             return
         if learner_private(name):
             return
-        if allow_magic_methods and name in ALLOWED_FUNC_NAMES and node.col_offset != 0:
-            return   # __init__, __eq__... as methods of the learner's own classes
+        if allow_magic_methods and name in LEARNER_DUNDERS and node.col_offset != 0:
+            return   # __init__, __eq__, __repr__... as methods of the learner's own classes
         if name.startswith("_") and name != "_":
             self.refuse(node, "private-name", f'"{name}" starts with "_"')
             return
         super().check_name(node, name, allow_magic_methods)
 
+    def visit_Nonlocal(self, node):
+        """``nonlocal n`` in a nested function: plain Python, it rebinds a name of the enclosing one."""
+        for name in node.names:
+            self.check_name(node, name)
+        return node
+
+    # the parameters of each method being compiled (``self``, ``other``), innermost last: only
+    # through them may a private attribute (``self._count``) be named; the guard then checks at run
+    # time that the object is of a class the learner wrote
+    def _owners(self):
+        if not hasattr(self, "owner_stack"):
+            self.owner_stack = [("module", frozenset())]
+        return self.owner_stack
+
+    def visit_ClassDef(self, node):
+        self._owners().append(("class", frozenset()))
+        try:
+            return super().visit_ClassDef(node)
+        finally:
+            self._owners().pop()
+
+    def visit_FunctionDef(self, node):
+        kind, names = self._owners()[-1]
+        if kind == "class":   # a method: its parameters (self, other) may hold the learner's objects
+            arguments = node.args
+            names = names | {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+        self._owners().append(("function", names))
+        try:
+            return super().visit_FunctionDef(node)
+        finally:
+            self._owners().pop()
+
+    def _own_private(self, node):
+        """``self._count`` (or ``other._count``) inside a method of the learner's class."""
+        return (learner_private(node.attr) and isinstance(node.value, ast.Name)
+                and node.value.id in self._owners()[-1][1])
+
     def visit_Attribute(self, node):
+        if (self._own_private(node) or (node.attr in LEARNER_DUNDERS and _calls_super(node.value))) \
+                and node.attr not in self.policy.private_attributes:
+            # the learner's own private attribute (self._count), or super().__init__: allowed at run
+            # time only on an object of a class the learner wrote (Guards.getattr_, write_own_)
+            node = self.node_contents_visit(node)
+            if isinstance(node.ctx, ast.Load):
+                new = ast.Call(func=ast.Name("_getattr_", ast.Load()), args=[node.value, ast.Constant(node.attr)],
+                               keywords=[])
+                copy_locations(new, node)
+                return new
+            write = ast.Call(func=ast.Name("_write_own_", ast.Load()), args=[node.value], keywords=[])
+            copy_locations(write, node.value)
+            node.value = write
+            return node
         if node.attr in self.policy.private_attributes:
             # declared by the assignment: guarded like any attribute, the "_" check skipped
             node = self.node_contents_visit(node)
@@ -227,13 +297,17 @@ class CellPolicy(RestrictingNodeTransformer):
         object goes through the write guard, as for ``a.b = c``."""
         if isinstance(node.target, (ast.Attribute, ast.Subscript)):
             target = node.target
+            guard = "_write_"
             if isinstance(target, ast.Attribute) and target.attr.startswith("_") \
                     and target.attr not in self.policy.private_attributes:
-                self.refuse(node, "private-name", f'"{target.attr}" starts with "_"')
+                if self._own_private(target):
+                    guard = "_write_own_"   # self._count += 1 on the learner's own object
+                else:
+                    self.refuse(node, "private-name", f'"{target.attr}" starts with "_"')
             target.value = self.visit(target.value)
             if isinstance(target, ast.Subscript):
                 target.slice = self.visit(target.slice)
-            write = ast.Call(func=ast.Name("_write_", ast.Load()), args=[target.value], keywords=[])
+            write = ast.Call(func=ast.Name(guard, ast.Load()), args=[target.value], keywords=[])
             copy_locations(write, target.value)
             target.value = write
             node.value = self.visit(node.value)
@@ -257,6 +331,11 @@ class CellPolicy(RestrictingNodeTransformer):
                                                                                               self.policy):
                     self.refuse(node, "module-attribute", f"takes {alias.name} from {node.module}")
         return super().check_import_names(node)
+
+
+def _calls_super(node):
+    """``super()`` or ``super(Class, self)``."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
 def _is_submodule(module, name, policy):
@@ -387,7 +466,8 @@ class Guards:
     def getattr_(self, obj, name, *default):
         if not isinstance(name, str):
             refuse("private-name", "an attribute name that is not a string")
-        if name.startswith("_") and name not in self.policy.private_attributes:
+        if name.startswith("_") and name not in self.policy.private_attributes \
+                and not _own_attribute(obj, name):
             refuse("private-name", f'reads .{name}')
         if name == "__dict__" and isinstance(obj, (types.ModuleType, type, types.FunctionType,
                                                    types.BuiltinFunctionType)):
@@ -439,6 +519,12 @@ class Guards:
         if _is_trusted(obj):
             refuse("writes", "changes an object the checks hold")
         return obj
+
+    def write_own_(self, obj):
+        """The write guard of a private attribute (``self._count = 0``): the learner's own objects only."""
+        if not (_learner_made(obj) or _learner_made(type(obj))):
+            refuse("private-name", "writes a private attribute of an object you did not create")
+        return self.write_(obj)
 
     # classes
     def define_class(self, name, bases, namespace):
@@ -492,10 +578,33 @@ class Guards:
             if hasattr(builtins, name):
                 allowed[name] = getattr(builtins, name)
         allowed["hasattr"] = lambda obj, name: _hasattr(self, obj, name)
-        allowed["type"] = self.type_
+        guard = self.type_   # one bound method: the learner's `type`
+        allowed["isinstance"] = lambda obj, cls: isinstance(obj, _real_type(cls, guard))
+        allowed["issubclass"] = lambda cls, parent: issubclass(cls, _real_type(parent, guard))
+        allowed["bytearray"] = bytearray
+        allowed["type"] = guard
         allowed["__import__"] = self.import_
         allowed["__build_class__"] = builtins.__build_class__
         return allowed
+
+
+def _own_attribute(obj, name):
+    """A private attribute (``_count``) of an object or class the learner made, or a special method
+    (``__init__``) reached through ``super()`` inside the learner's own class."""
+    if learner_private(name):
+        return _learner_made(obj) or _learner_made(type(obj))
+    if type(obj) is super and name in LEARNER_DUNDERS:
+        return _learner_made(obj.__thisclass__)
+    return False
+
+
+def _real_type(cls, guard):
+    """``type`` as the learner's cell sees it is a guard; ``isinstance(x, type)`` means the class."""
+    if cls is guard:
+        return type
+    if isinstance(cls, tuple):
+        return tuple(_real_type(c, guard) for c in cls)
+    return cls
 
 
 def _hasattr(guards, obj, name):
@@ -547,6 +656,7 @@ class Namespace:
         self.globals.update({
             "__builtins__": self.guards.builtins(), "__name__": "__main__", "__metaclass__": self.guards.define_class,
             "_getattr_": self.guards.getattr_, "_write_": self.guards.write_, "_getitem_": self.guards.getitem_,
+            "_write_own_": self.guards.write_own_,
             "_getiter_": iter, "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
             "_unpack_sequence_": guarded_unpack_sequence, "_apply_": self.guards.apply_,
             "_inplacevar_": self.guards.inplacevar_, "_print_": _Printer,

@@ -14,6 +14,7 @@ limit                   cgroup v2 file                      cgroup v1 file
 memory (all of it)      ``memory.max``, ``memory.swap.max``  ``memory.limit_in_bytes``,
                                                             ``memory.memsw.limit_in_bytes``
 equal CPU share         ``cpu.weight`` = 100                ``cpu.shares`` = 1024
+(optional, see below)   ``cpu.weight`` = 25                 ``cpu.shares`` = 256
 CPU quota               ``cpu.max``                         ``cpu.cfs_quota_us``/``_period_us``
 processes and threads   ``pids.max``                        ``pids.max``
 ======================  ==================================  ================================
@@ -29,6 +30,12 @@ not under a common parent: the CPU scheduler weighs a group against its
 siblings, so a common parent would make all kernels together weigh as much as
 one process of the machine.
 
+With ``CgroupLimits.demote_after_cpu_seconds`` set (off by default), a grading
+kernel that has used more than that much CPU since it became ready is
+demoted to a quarter of the weight by a watcher thread of the grader, so a CPU
+burner next to honest kernels yields to them (it keeps its quota and its
+deadline).  Not to nothing: the rest of the machine must not starve it.
+
 The kernel's launcher joins the group (:func:`join`) before it enters the
 sandbox and forks the kernel, so every process of the kernel is born inside.
 :meth:`KernelCgroup.remove` kills what is left in the group and removes it.
@@ -38,6 +45,7 @@ import dataclasses
 import errno
 import os
 import signal
+import threading
 import time
 
 CONTROLLERS = ("memory", "cpu", "pids")
@@ -63,6 +71,12 @@ class CgroupLimits:
     memory_bytes: int = 2 << 30   # every page of the kernel: heap, memfd, shmem, its /tmp
     cpus: float = 1.0             # CPU quota, in CPUs
     pids: int = 256               # processes and threads of the kernel together
+    # after this much CPU time (seconds) from its first cell, the kernel's weight drops to a quarter,
+    # so a CPU burner yields to honest kernels (0: never).  Off by default: at 20 s, the burner of
+    # tests/autograder/test_resource_attackers.py (14 spinners in its own group) then lost its own
+    # honest score to timeouts; the slow-down it was meant to cut measured x0.80 with it, but on a
+    # machine too loaded (load average 20) to tell it from noise
+    demote_after_cpu_seconds: float = 0.0
 
 
 def _mounts():
@@ -150,6 +164,15 @@ class _V2:
         _write(os.path.join(folder, "pids.max"), limits.pids)
         return [folder]
 
+    def cpu_seconds(self, folders):
+        for line in _read(os.path.join(folders[0], "cpu.stat")).splitlines():
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) / 1e6
+        return 0.0
+
+    def demote(self, folders):
+        _write(os.path.join(folders[0], "cpu.weight"), 25)
+
 
 class _V1:
     version = 1
@@ -210,6 +233,24 @@ class _V1:
                 _remove(folder, 1)
             raise
         return folders
+
+    def _cpu_folder(self, folders):
+        return next(f for f in folders if f.startswith(self.roots["cpu"].rstrip("/") + "/"))
+
+    def cpu_seconds(self, folders):
+        """CPU time of the group: cpuacct's count where cpu and cpuacct share a hierarchy, else the
+        scheduler's periods in which the group was runnable (an upper bound)."""
+        folder = self._cpu_folder(folders)
+        usage = os.path.join(folder, "cpuacct.usage")
+        if os.path.exists(usage):
+            return int(_read(usage)) / 1e9
+        for line in _read(os.path.join(folder, "cpu.stat")).splitlines():
+            if line.startswith("nr_periods "):
+                return int(line.split()[1]) * CPU_PERIOD_US / 1e6
+        return 0.0
+
+    def demote(self, folders):
+        _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), 256)
 
 
 _hierarchy = None
@@ -311,6 +352,25 @@ class KernelCgroup:
         self.hierarchy = hierarchy()
         self.name = "%s%d-%d" % (PREFIX, os.getpid(), _count)
         self.folders = self.hierarchy.make(self.name, self.limits)
+        self.demoted = False
+        self.counted_from = None
+
+    def start_counting(self):
+        """From now on (the kernel is ready: its imports are done), a kernel that uses more than
+        ``demote_after_cpu_seconds`` of CPU is demoted.  The grader calls it; a self-check, the only
+        kernel of its machine, has no one to yield to and never does."""
+        if self.limits.demote_after_cpu_seconds and self.counted_from is None:
+            self.counted_from = self.cpu_seconds()
+            _watch(self)
+
+    def cpu_seconds(self):
+        """CPU time the kernel used so far (see the hierarchy's ``cpu_seconds``)."""
+        return self.hierarchy.cpu_seconds(self.folders)
+
+    def demote(self):
+        """A quarter of the CPU weight: the kernel yields to the kernels that were not demoted."""
+        self.hierarchy.demote(self.folders)
+        self.demoted = True
 
     def join(self, pid=0):
         join(self.folders, pid)
@@ -327,4 +387,41 @@ class KernelCgroup:
 
     def remove(self, timeout=5):
         """Kill every process still in the group and remove it; ``False`` if it would not go."""
+        with _watched_lock:
+            _watched.discard(self)
         return all([_remove(folder, timeout) for folder in self.folders])
+
+
+# -- demotion of a kernel that keeps the CPU busy -----------------------------------------------
+
+WATCH_SECONDS = 0.5
+_watched = set()
+_watched_lock = threading.Lock()
+_watcher = None
+
+
+def _watch(group):
+    global _watcher
+    with _watched_lock:
+        _watched.add(group)
+        if _watcher is None or not _watcher.is_alive():
+            _watcher = threading.Thread(target=_demote_busy_kernels, name="cgroup-cpu-watch", daemon=True)
+            _watcher.start()
+
+
+def _demote_busy_kernels():
+    """Every :data:`WATCH_SECONDS`: a kernel past its ``demote_after_cpu_seconds`` drops to the lowest
+    weight.  Equal weights share the CPU equally between a CPU burner and an honest kernel; after
+    that, the honest kernels come first."""
+    while True:
+        time.sleep(WATCH_SECONDS)
+        with _watched_lock:
+            groups = list(_watched)
+        for group in groups:
+            if group.demoted:
+                continue
+            try:
+                if group.cpu_seconds() - group.counted_from > group.limits.demote_after_cpu_seconds:
+                    group.demote()
+            except (OSError, ValueError, StopIteration):
+                pass   # the group is going away

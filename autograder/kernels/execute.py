@@ -10,8 +10,8 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   watchdog (``notebook_timeout``) that kills a kernel which ignores the
   interrupt; a cell that does not stop when interrupted ends the run too;
 * a kernel that dies (``os._exit``, a segfault, the watchdog) ends the run for
-  that notebook only: the cell where it happened and every later test cell get
-  an error output that says why, so they score 0, and earlier tests keep theirs;
+  that notebook only: the cell where it happened and every test cell not run yet get
+  an error output that says why, so they score 0, and tests already run keep theirs;
 * output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
   LimitOutput only cuts lines afterwards, and one line can be megabytes);
   errors and results are never dropped, so the score is unchanged;
@@ -21,13 +21,22 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   the learner's text.  A refusal at run time is recorded in the kernel, and
   after every test cell the grader reads the record: that test and every later
   one score 0, with the rule and the line;
+* test code reaches the kernel only after every other cell has run: the
+  learner's cells (and the instructor's set-up) first, in notebook order, then
+  the test cells and the instructor's cells among them
+  (``autograder.pipeline.learner_code.cells_of_test_code``); each test cell's outputs stay
+  in its own place, so nbgrader scores it as before.  No learner cell can see
+  a test's code, names or inputs, or wait for them;
 * the kernel starts in an empty folder named after the assignment (the
   self-check does the same): no notebook, no hidden test, nothing that tells
   the grader from the self-check;
-* after every test cell, the kernel is asked whether the objects the tests
-  trust (torch, reftorch, builtins, the check library, IPython's hooks) are
-  still the originals, and the checks' data still holds the same contents; a
-  test that ran after a replacement scores 0;
+* before the first cell, the grader reads the kernel's report of the objects
+  the tests trust (torch, reftorch, builtins, the check library, IPython's
+  hooks: their identities, and the checks' data by contents) and keeps it;
+  after every test cell it reads the report again and compares the two
+  itself (``kernel_setup.differences``): the kernel is never asked for a
+  verdict, so a notebook that makes the tripwire answer "nothing changed"
+  gains nothing.  A test that ran after a replacement scores 0;
 * a notebook the collector could not read, or one whose grading raised
   (``autograder.pipeline.failsafe``), flagged in its metadata, is not run at all:
   every test cell gets an error output with the reason;
@@ -51,12 +60,14 @@ from nbclient.util import ensure_async, run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import Execute
-from traitlets import Integer, List, Unicode, default
+from traitlets import Bool, Integer, List, Unicode, default
 
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
-from .kernel_setup import KERNEL_ARGUMENTS, SEAL_EXPRESSION, SETUP_SECONDS_EXPRESSION, TAMPERING_EXPRESSION
+from ..pipeline.learner_code import cells_of_test_code
+from .kernel_setup import (DIGEST_EXPRESSION, KERNEL_ARGUMENTS, REPORT_EXPRESSION, SETUP_SECONDS_EXPRESSION,
+                           differences, digest as report_digest)
 from ..pipeline.notes import MESSAGES_FILE, notes_markdown
 from ..pipeline.truncate import TruncateOutputs
 from ..pipeline.variants import RESOURCE as VARIANT_RESOURCE
@@ -98,6 +109,10 @@ class GuardedExecute(Execute):
 
     shutdown_kernel = Unicode("immediate").tag(config=True)
 
+    allowlist = Bool(
+        True, help="Run learner cells under their assignment's allowlist (autograder.kernels.allowlist); False "
+                   "sends them as written (to measure what the allowlist costs: tests/bench).").tag(config=True)
+
     extra_arguments = List(KERNEL_ARGUMENTS).tag(config=True)
 
     @default("kernel_name")
@@ -120,7 +135,9 @@ class GuardedExecute(Execute):
         self._output_chars = {}
         self._tampering = []          # what was found replaced (first report)
         self._untrusted_tests = []    # the tests zeroed because of it
-        self._seal = None
+        self._baseline = None         # the tripwire's report before the first cell (kernel_setup.report)
+        self._accepted = set()        # digests of reports found to hold the same objects
+        self._test_code = None        # the cells run after every other (learner_code.cells_of_test_code)
         self._truncate = TruncateOutputs(parent=self)
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
         self._variant = (resources or {}).get(VARIANT_RESOURCE)  # "<student>/<assignment>" (AssignVariant)
@@ -164,13 +181,21 @@ class GuardedExecute(Execute):
             self._timing["kernel_start"] = time.perf_counter() - self._kernel_started
             self._timing["imports"] = await self._async_ask_kernel(SETUP_SECONDS_EXPRESSION, 0.0)
             self._timing["kernel_start"] -= self._timing["imports"]
-        # the tripwire's seal before any cell ran, to notice a notebook that replaces the tripwire
-        self._seal = await self._async_ask_kernel(SEAL_EXPRESSION, None)
         if self._variant is not None:  # the student's seed, as data: nothing in any environment
             used = await self._async_ask_kernel(VARIANT_EXPRESSION % (self._variant,), None)
             if used != self._variant:
                 raise RuntimeError("the kernel did not take the variant seed %r (it answered %r)"
                                    % (self._variant, used))
+        group = getattr(getattr(self._kernel_process(), "sandbox", None), "cgroup", None)
+        if group is not None:   # its imports are done: from here, a CPU burner gets demoted
+            group.start_counting()
+        # the tripwire's whole report before any cell ran (and after the seed, which the checks'
+        # data depend on), kept here: the grader compares later reports with it itself
+        # (_check_tampering)
+        text = await self._async_ask_kernel(REPORT_EXPRESSION, None)
+        if isinstance(text, str):
+            self._baseline = json.loads(text)
+            self._accepted.add(report_digest(text))
         return result
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
@@ -208,13 +233,26 @@ class GuardedExecute(Execute):
             self._kernel_folder = None
 
     def preprocess_cell(self, cell, resources, index):
+        """Every cell but the test code in notebook order, then the test code
+        (``autograder.pipeline.learner_code.grading_order``): each test cell's outputs stay in its place."""
+        if self._test_code is None:
+            self._test_code = cells_of_test_code(self.nb)
+        result = (cell, resources)
+        if index not in self._test_code:
+            result = self._grade_cell(cell, resources, index)
+        if index == len(self.nb.cells) - 1:   # the last learner cell has run: now the tests
+            for later in self._test_code:
+                self._grade_cell(self.nb.cells[later], resources, later)
+        return result
+
+    def _grade_cell(self, cell, resources, index):
         if self._stopped:
             if is_test_cell(cell):
                 cell.outputs = []
                 add_error(cell, "NotRun", "this test did not run: " + self._stopped)
             return cell, resources
         original, source = cell, cell.source
-        cell.source = learner_source(self.nb, index, self._assignment)
+        cell.source = learner_source(self.nb, index, self._assignment if self.allowlist else None)
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -317,22 +355,19 @@ class GuardedExecute(Execute):
     def _check_tampering(self, cell):
         """After a test cell: are the trusted objects (and the tripwire) still the originals?
 
+        The verdict is the grader's: it compares the kernel's report now with the report it read
+        before the first cell (``kernel_setup.differences``), never asking the kernel whether
+        anything changed.  A digest first: the report itself is read only when the digest moved.
         From the first test after which something was found, every test scores 0
         (the error output goes first), whatever it printed, and the message in
         ``messages.json`` lists exactly those tests.
         """
-        broken = (["the integrity check itself was broken"], None)
         try:
-            found, seal = self._ask_kernel(TAMPERING_EXPRESSION, broken)
+            found = self._compare_with_baseline()
         except DeadKernelError:
             raise
         except Exception as error:  # no reply, unreadable reply: do not trust the test
-            found, seal = ["the integrity check got no answer (%s)" % type(error).__name__], self._seal
-        found = list(found)
-        if self._seal is None:  # the kernel did not answer before the first cell: start from here
-            self._seal = seal
-        if seal != self._seal:
-            found.append("the tampering check itself (autograder.kernels.kernel_setup) was replaced")
+            found = ["the integrity check got no answer (%s)" % type(error).__name__]
         if not found and not self._tampering:
             return
         if found and not self._tampering:
@@ -343,6 +378,22 @@ class GuardedExecute(Execute):
                   first=True)
         self._untrusted_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
 
+    def _compare_with_baseline(self):
+        now = self._ask_kernel(DIGEST_EXPRESSION, None)
+        if now is not None and now in self._accepted:
+            return []
+        text = self._ask_kernel(REPORT_EXPRESSION, None)
+        if not isinstance(text, str):
+            return ["the integrity check itself was broken"]
+        if self._baseline is None:  # the kernel did not answer before the first cell: start from here
+            self._baseline = json.loads(text)
+            self._accepted.add(report_digest(text))
+            return []
+        found = differences(self._baseline, json.loads(text))
+        if not found:   # torch re-wrapped one of its own functions: accept the new state
+            self._accepted.update({now, report_digest(text)})
+        return found
+
     def _check_rules(self, cell):
         """After a test cell: did the allowlist refuse anything at run time (in any cell so far)?
 
@@ -350,7 +401,7 @@ class GuardedExecute(Execute):
         (the error goes first): the learner's code tried what the exercise does not allow,
         whether or not it caught the error.
         """
-        if self._assignment not in POLICIES:
+        if self._assignment not in POLICIES or not self.allowlist:
             return
         try:
             found = list(self._ask_kernel(VIOLATIONS_EXPRESSION, ["the allowlist's record could not be read"]))

@@ -54,7 +54,7 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
 from traitlets import Bool, DottedObjectName, Float, Integer, Type, default
 
-from .sandbox import Limits, Sandbox, require_sandbox
+from .sandbox import KERNEL_DIR_INSIDE, Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
 # (The student's variant seed is not one: the executor hands it to the kernel as data.)
@@ -70,7 +70,8 @@ def kernel_environment(env, sandboxed=True):
     kept = {name: env[name] for name in KEPT_ENVIRONMENT if name in env}
     kept.update(PYTHONSAFEPATH="1",           # no notebook folder on sys.path (python -P)
                 PYTHONDONTWRITEBYTECODE="1",
-                PYDEVD_DISABLE_FILE_VALIDATION="1")
+                PYDEVD_DISABLE_FILE_VALIDATION="1",
+                PYDEVD_USE_FRAME_EVAL="NO")          # what importing ipykernel sets: warm or cold alike
     if sandboxed:
         kept.update(HOME="/tmp/home", TMPDIR="/tmp", MPLCONFIGDIR="/tmp/home/.matplotlib")
     return kept
@@ -276,7 +277,9 @@ class SandboxProvisioner(LocalProvisioner):
             _copy_notebooks(cwd, os.path.join(km.kernel_dir, "notebooks"))
             limits = km.limits()
             sandbox = Sandbox(km.kernel_dir, limits)
-            request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": km.kernel_dir,
+            # the kernel sees its folder at the same path in every sandbox (sandbox.KERNEL_DIR_INSIDE)
+            request["argv"] = ["-f", _inside_connection_file(km.connection_file)] + request["argv"][2:]
+            request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": KERNEL_DIR_INSIDE,
                                   "limits": dataclasses.asdict(limits),
                                   "cgroup": sandbox.cgroup_folders()}
             # only the folder's name (the assignment): the zygote's memory, which later
@@ -309,6 +312,19 @@ class SandboxProvisioner(LocalProvisioner):
             self.kernel = None
         shutil.rmtree(self.parent.kernel_dir, ignore_errors=True)
         await super().cleanup(restart=restart)
+
+
+def _inside_connection_file(connection_file):
+    """A copy of the connection file as the kernel sees it in its sandbox (sockets under
+    :data:`KERNEL_DIR_INSIDE`); returns its path inside."""
+    with open(connection_file) as f:
+        info = json.load(f)
+    folder = os.path.dirname(connection_file)
+    if info.get("transport") == "ipc":
+        info["ip"] = os.path.join(KERNEL_DIR_INSIDE, os.path.relpath(info["ip"], folder))
+    with open(os.path.join(folder, "connection.json"), "w") as f:
+        json.dump(info, f)
+    return os.path.join(KERNEL_DIR_INSIDE, "connection.json")
 
 
 def _copy_notebooks(folder, target):

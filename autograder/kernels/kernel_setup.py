@@ -36,6 +36,7 @@ namespace.
 
 import hashlib
 import importlib
+import json
 import os
 import pkgutil
 import sys
@@ -305,6 +306,82 @@ def _wrapped_by_torch(obj, original_id):
     return False
 
 
+# -- the report the grader compares itself -------------------------------------------------------
+#
+# tampering() answers in the kernel, from a fingerprint the kernel keeps: a notebook that reaches this
+# module could refresh that fingerprint after its replacements (same dict, same size: the seal holds)
+# and the answer would be "nothing".  So the grader does not ask for a verdict: before the first cell
+# it reads the whole report (:func:`report`, taken by code no learner cell has run beside yet) and
+# keeps it in its own process; after each test cell it reads a digest of the report, and when that
+# differs, the report itself, and compares the two with :func:`differences`, on its side.
+
+def _torch_chain(obj):
+    """Ids along ``obj``'s ``__wrapped__`` chain, as long as every wrapper is torch's own code."""
+    torch = sys.modules.get("torch")
+    if torch is None or getattr(obj, "__wrapped__", None) is None:
+        return None
+    folder = os.path.dirname(torch.__file__) + os.sep
+    chain = []
+    while obj is not None:
+        code = getattr(obj, "__code__", None)
+        if code is None or not code.co_filename.startswith(folder):
+            break
+        obj = getattr(obj, "__wrapped__", None)
+        if obj is not None:
+            chain.append(id(obj))
+    return chain or None
+
+
+def report():
+    """The fingerprint now, as JSON: ``prints`` (:func:`_take_fingerprint`), ``chains`` (for each
+    function torch wrapped, the ids it wraps), ``classes`` (the watched classes) and ``seal`` (the
+    identity of this module's own functions, so replacing them shows)."""
+    objects = {}
+    prints = _take_fingerprint(objects)
+    chains = {}
+    for key, obj in objects.items():
+        try:
+            chain = _torch_chain(obj)
+        except Exception:   # an object whose attributes raise: no chain
+            chain = None
+        if chain:
+            chains[key] = chain
+    me = sys.modules[__name__]
+    seal = [id(me)] + [id(f) for f in (report, _take_fingerprint, _torch_chain, _watched_objects, contents)] \
+        + [id(f.__code__) for f in (report, _take_fingerprint, _torch_chain, _watched_objects, contents)]
+    return json.dumps({"prints": prints, "chains": chains, "classes": sorted(_classes), "seal": seal},
+                      sort_keys=True)
+
+
+def digest(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def differences(before, now):
+    """What changed from the report ``before`` to ``now`` (both parsed): the grader's verdict."""
+    if now.get("seal") != before.get("seal"):
+        return ["the tampering check itself (autograder.kernels.kernel_setup) was replaced"]
+    old, new, chains = before["prints"], now["prints"], now.get("chains", {})
+    classes = set(before.get("classes", ()))
+    found, rewrapped = [], set()
+    for name, value in old.items():
+        if name in _VOLATILE or name.endswith(_CACHED_BY_PYTHON):
+            continue
+        if name not in new:
+            found.append(name + " was deleted")
+        elif new[name] != value:
+            if name.endswith(" (contents)"):
+                found.append(name[:-len(" (contents)")] + " was changed in place")
+            elif value in chains.get(name, ()):
+                rewrapped.add(name)
+            elif not _part_of_rewrapped(name, rewrapped):
+                found.append(name + " was replaced")
+    for name in new:
+        if name not in old and name.rsplit(".", 1)[0] in classes and not name.endswith(_CACHED_BY_PYTHON):
+            found.append(name + " was added")
+    return sorted(found)[:20]
+
+
 def import_trusted_modules():
     """Import torch, reftorch and every module of the check library, so they can be watched."""
     for module in ("torch", "reftorch", "autograder.checks", "autograder.kernels.allowlist"):
@@ -370,4 +447,7 @@ SEAL_EXPRESSION = (
 TAMPERING_EXPRESSION = (
     "(__import__('sys').modules['autograder.kernels.kernel_setup'].tampering(), " + SEAL_EXPRESSION + ")"
 )
+# What the grader reads: the report before the first cell, its digest after each test (see report()).
+REPORT_EXPRESSION = "__import__('sys').modules['autograder.kernels.kernel_setup'].report()"
+DIGEST_EXPRESSION = ("(lambda m: m.digest(m.report()))(__import__('sys').modules['autograder.kernels.kernel_setup'])")
 SETUP_SECONDS_EXPRESSION = "__import__('autograder.kernels.kernel_setup').kernels.kernel_setup.setup_seconds"

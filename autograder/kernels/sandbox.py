@@ -10,7 +10,7 @@ Every kernel that runs a student's notebook gets a sandbox of its own.
           --ro-bind <src>/reftorch ...  --ro-bind <autograder>/checks ...        the check library
           --proc /proc  --dev /dev
           --perms 1777 --size <tmp_bytes> --tmpfs /tmp      the only place it may write
-          --bind <kernel dir> <kernel dir>                  root only: connection file, sockets
+          --bind <kernel dir> /kernel                       root only: connection file, sockets
           -- sh -c 'echo ready; exec sleep infinity'
 
 Inside, the kernel sees the system, the Python environment and the check
@@ -163,6 +163,11 @@ def _inside(path, folders):
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
+# Where the kernel's folder (connection file, sockets, notebooks inbox) is seen inside every
+# sandbox, whatever its path on the host: a grading run's and a self-check's look the same.
+KERNEL_DIR_INSIDE = "/kernel"
+
+
 def bwrap_arguments(kernel_dir, limits, info_fd=None):
     """The whole ``bwrap`` command line for a sandbox around ``kernel_dir``."""
     args = [bwrap_path()] + (["--info-fd", str(info_fd)] if info_fd is not None else []) + [
@@ -179,7 +184,7 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None):
     args += ["--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
     made = {"/tmp"}
-    for path, kind in [(p, "--ro-bind") for p in read_only_paths()] + [(kernel_dir, "--bind")]:
+    for path, kind in [(p, "--ro-bind") for p in read_only_paths()]:
         if _inside(path, read_only):
             continue  # already visible through a folder bound above
         ancestors = []
@@ -192,8 +197,8 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None):
                 args += ["--perms", "0755", "--dir", folder]
                 made.add(folder)
         args += [kind, path, path]
-        if kind == "--ro-bind":
-            read_only.append(path)
+        read_only.append(path)
+    args += ["--perms", "0700", "--dir", KERNEL_DIR_INSIDE, "--bind", kernel_dir, KERNEL_DIR_INSIDE]
     return args + ["--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
 
 

@@ -2,7 +2,8 @@
 
 No instructor, no gradebook and no nbgrader are needed: the notebook is
 rebuilt on its release (``autograder.pipeline.rebuild``, the same rule the grader
-applies), run top to bottom in a fresh kernel (nbclient), and every test cell
+applies), run in a fresh kernel (nbclient) in the grader's order (every cell
+but the test code first, then the tests), and every test cell
 (an nbgrader "autograded tests" cell) is scored the way nbgrader scores it:
 full points when it ran without an error, 0 when it raised.  Warnings do not
 cost points (see ``autograder.kernels.kernel_setup``).
@@ -67,6 +68,7 @@ from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
+from ..pipeline.learner_code import cells_of_test_code
 from ..pipeline.releases import match_by_ids
 from ..pipeline.rebuild import LOCKED, RefCell, nbgrader_meta, rebuild, reference_from_release
 
@@ -249,6 +251,7 @@ class LearnerClient(NotebookClient):
         self.notebook_timeout = notebook_timeout
         self.assignment = assignment
         self.rules_broken = {}   # test grade_id -> the allowlist's refusal that zeroes it
+        self.test_code = None    # the cells run after every other one
         self.stopped = None  # why the rest of the notebook did not run
         self.interrupted = []
         self._watchdog_fired = False
@@ -296,6 +299,20 @@ class LearnerClient(NotebookClient):
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None,
                                  store_history=True):
+        """As the grader: every cell but the test code in notebook order, then the test code
+        (``autograder.pipeline.learner_code.cells_of_test_code``), each test's outputs in its own place."""
+        if self.test_code is None:
+            self.test_code = cells_of_test_code(self.nb)
+        result = cell
+        if cell_index not in self.test_code:
+            result = await self._execute_in_order(cell, cell_index, store_history)
+        if cell_index == len(self.nb.cells) - 1:
+            for later in self.test_code:
+                await self._execute_in_order(self.nb.cells[later], later, store_history)
+        return result
+
+    async def _execute_in_order(self, cell, cell_index, store_history):
+        execution_count = self.code_cells_executed + 1
         if self.stopped:
             return cell
         source = cell.source

@@ -30,6 +30,35 @@ def is_test_cell(cell):
     return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
 
 
+def cells_of_test_code(nb):
+    """Indices of the cells that hold test code, in notebook order: the grader and the self-check
+    run every other cell first, then these, so no learner cell runs after test code reached the
+    kernel (a cell of the learner's that comes after the tests runs before them).
+
+    Test code is every test cell, and every instructor code cell (locked, not the learner's) from
+    the first test cell or the first instructor cell that imports the checks on: the import of the
+    check functions, the self-check's call at the end.  The instructor's set-up cells above
+    (``import reftorch as torch``) keep their place."""
+    cells = nb.cells
+    starts = [i for i, cell in enumerate(cells) if is_test_cell(cell) or (
+        cell.get("cell_type") == "code" and not is_learner_cell(cell)
+        and "autograder.checks" in cell.get("source", ""))]
+    if not starts:
+        return []
+    first = starts[0]
+    return [i for i, cell in enumerate(cells) if cell.get("cell_type") == "code" and (
+        is_test_cell(cell) or (i >= first and not is_learner_cell(cell)))]
+
+
+def grading_order(nb):
+    """The order in which the grader and the self-check send a notebook's code cells to the kernel:
+    every cell but the test code (:func:`cells_of_test_code`) in notebook order, then the test code."""
+    last = cells_of_test_code(nb)
+    deferred = set(last)
+    return [i for i, cell in enumerate(nb.cells)
+            if cell.get("cell_type") == "code" and i not in deferred] + last
+
+
 def parse_cell(cell):
     try:
         return ast.parse(cell.get("source", ""))

@@ -93,12 +93,14 @@ def _read_notebook(inner, data, recorded, inbox_time, limits):
         nb = json.loads(data.decode("utf-8"))
     except RecursionError:
         raise _too_deep(inner, limits) from None
-    except (UnicodeDecodeError, ValueError):
-        nb = None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise Refused("%s is not valid JSON (%s); not a notebook JupyterLab opens, not collected"
+                      % (inner, str(error).splitlines()[0][:200])) from None
     if isinstance(nb, (dict, list)) and json_depth(nb) > limits.max_depth:
         raise _too_deep(inner, limits)
     if not isinstance(nb, dict):
-        nb = None
+        raise Refused("%s is JSON but not a notebook (a %s, not an object); not collected"
+                      % (inner, type(nb).__name__))
     if nb is not None and isinstance(nb.get("cells"), list) and len(nb["cells"]) > limits.max_cells:
         raise Refused("%s has %d cells, over the limit of %d"
                       % (inner, len(nb["cells"]), limits.max_cells))

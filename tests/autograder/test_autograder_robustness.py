@@ -74,7 +74,8 @@ def graded_class(fixture_course, tmp_path_factory):
     _zip(os.path.join(inbox, "not_json.zip"), {"fixture.ipynb": '{"cells": [ oops'})
 
     report = collect(config, inbox, "fixture")
-    assert len(report.collected) == 12 and not report.rejected, report.lines()
+    assert len(report.collected) == 11, report.lines()
+    assert [entry for entry, _ in report.rejected] == ["not_json.zip: fixture.ipynb"], report.lines()
 
     round1 = autograde(config, "fixture", ["honest_right", "honest_wrong"], workers=1,
                        progress=False, shard_config=FAST_TIMEOUTS)
@@ -101,7 +102,7 @@ def _rows(config, students):
 def test_every_adversarial_submission_is_graded(graded_class):
     config, _, run = graded_class
     assert run.failed == {}
-    assert set(run.graded) == set(ADVERSARIAL) | {"edits_tests", "deletes_tests", "renamed", "not_json"}
+    assert set(run.graded) == set(ADVERSARIAL) | {"edits_tests", "deletes_tests", "renamed"}
 
 
 def test_other_students_grades_are_untouched(graded_class):
@@ -154,10 +155,11 @@ def test_renamed_notebook_is_graded_with_a_note(graded_class):
     assert "submitted under another name ('fixture (1).ipynb')" in messages(config, "renamed", "fixture")
 
 
-def test_invalid_json_scores_zero_with_the_reason(graded_class):
+def test_invalid_json_is_reported_by_collect_and_not_graded(graded_class):
     config, _, _ = graded_class
-    assert sum(scores(config, "fixture")["not_json"].values()) == 0
-    assert "not valid JSON" in messages(config, "not_json", "fixture")
+    assert "not_json" not in scores(config, "fixture")
+    assert not os.path.exists(os.path.join(config.CourseDirectory.root, "autograder", "state", "submitted",
+                                           "not_json"))
 
 
 def test_monkeypatching_to_fake_a_pass_scores_zero(graded_class):
@@ -175,7 +177,7 @@ def test_feedback_for_the_whole_class_hides_hidden_tests(graded_class):
     config, _, _ = graded_class
     assert generate_feedback(config, ["fixture"]) == {"fixture": True}
     folder = os.path.join(config.CourseDirectory.root, "autograder", "state", "feedback")
-    for student in ("honest_wrong", "not_json", "monkeypatches_torch", "loops_forever"):
+    for student in ("honest_wrong", "monkeypatches_torch", "loops_forever"):
         with open(os.path.join(folder, student, "fixture", "fixture.html")) as f:
             html = f.read()
         assert "data_ptr() != a.data_ptr()" not in html  # the hidden test's code

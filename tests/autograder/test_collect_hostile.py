@@ -387,27 +387,30 @@ def test_a_deeply_nested_notebook_is_reported_and_skipped_and_the_rest_of_the_cl
     write_zip(str(inbox / "wes.zip"), {"fixture.ipynb": fixture_nb(config)})
     write_zip(str(inbox / "xia.zip"), {"fixture.ipynb": "{not json"})
     report = collect(config, str(inbox))
-    assert sorted((s, a) for s, a, _ in report.collected) == [("vic", "clone"), ("wes", "fixture"),
-                                                              ("xia", "fixture")], report.lines()
+    assert sorted((s, a) for s, a, _ in report.collected) == [("vic", "clone"), ("wes", "fixture")], \
+        report.lines()
     said = reasons(report)
+    assert "not valid JSON" in said["xia.zip: fixture.ipynb"]
     assert "deeper than 64 levels" in said["una.zip: fixture.ipynb"]
     assert "deeper than 64 levels" in said["vic: fixture.ipynb"]
     assert not os.path.exists(submitted(config, "una"))
     assert not os.path.exists(submitted(config, "vic", "fixture"))
 
 
-def test_a_malformed_notebook_is_collected_and_graded_zero_with_the_reason_beside_a_good_one(config,
-                                                                                             inbox):
+def test_a_malformed_notebook_is_reported_and_skipped_and_the_good_one_beside_it_collected(config, inbox):
     write_zip(str(inbox / "yan.zip"), {"fixture.ipynb": "{\"cells\": [" * 3})
+    write_zip(str(inbox / "yaz.zip"), {"fixture.ipynb": "[1, 2]"})
     write_zip(str(inbox / "zed.zip"), {"fixture.ipynb": fixture_nb(config, replace={"make_copy": CORRECT})})
     report = collect(config, str(inbox), "fixture")
-    assert sorted(s for s, _, _ in report.collected) == ["yan", "zed"], report.lines()
-    run = autograde(config, "fixture", ["yan", "zed"], workers=1, progress=False)
-    assert run.graded == ["yan", "zed"] and not run.failed, run.failed
+    assert sorted(s for s, _, _ in report.collected) == ["zed"], report.lines()
+    said = "\n".join(report.lines())
+    assert "yan.zip: fixture.ipynb" in said and "not valid JSON" in said, said
+    assert "yaz.zip: fixture.ipynb" in said and "not a notebook" in said, said
+    assert not os.path.exists(submitted(config, "yan")) and not os.path.exists(submitted(config, "yaz"))
+    run = autograde(config, "fixture", ["zed"], workers=1, progress=False)
+    assert run.graded == ["zed"] and not run.failed, run.failed
     from synthetic_course import scores
-    table = scores(config, "fixture")
-    assert sum(table["zed"].values()) == 5 and sum(table["yan"].values()) == 0
-    assert "not valid JSON" in notes_of(config, "yan", "fixture")
+    assert sum(scores(config, "fixture")["zed"].values()) == 5
 
 
 def test_file_names_with_terminal_escape_codes_are_printed_escaped(config, inbox):

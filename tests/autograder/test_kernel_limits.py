@@ -125,15 +125,17 @@ def run(code, warm=True, cwd=None, **limits):
 
 
 @pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
-def test_a_kernel_starts_when_its_folders_name_is_taken_in_the_sandbox(tmp_path, needs_sandbox, warm):
-    """The kernel's folder is /tmp/<name of the grader's folder>. A course cloned in /tmp/<name> has
-    that folder made by the sandbox for its bound paths: the kernel must start all the same."""
+def test_a_kernel_starts_in_its_folder_named_like_the_graders_kernel_folders(tmp_path, needs_sandbox, warm):
+    """The kernel's folder is /tmp/<name of the grader's folder>. The grader's kernel folders
+    (/tmp/autograder-kernels-*) are no longer visible at their host path in the sandbox (the kernel
+    sees its own at /kernel), so a folder of that name is the kernel's, without a suffix; a name the
+    sandbox does hold (a course cloned in /tmp/<name>) still gets one (kernel_launch._private_folder)."""
     from autograder.kernels.grading_kernels import _kernel_folders_root
 
-    taken = tmp_path / os.path.basename(_kernel_folders_root())  # the sandbox makes /tmp/<that name>
-    taken.mkdir()
-    printed, alive, _ = run("import os\nprint(os.getcwd())", warm, cwd=str(taken))
-    assert alive and printed.strip().startswith("/tmp/" + taken.name + "-"), printed
+    named = tmp_path / os.path.basename(_kernel_folders_root())
+    named.mkdir()
+    printed, alive, _ = run("import os\nprint(os.getcwd())", warm, cwd=str(named))
+    assert alive and printed.split()[0] == "/tmp/" + named.name, printed
 
 
 @pytest.fixture(scope="module")

@@ -1,21 +1,24 @@
-"""Benchmark: what a control group per kernel costs: the same class graded with and without.
+"""Benchmark: what the allowlist and a control group per kernel cost: the same class graded with and without each.
 
-    python tests/bench/bench_cgroups.py [--students 8] [--workers 2] [--rounds 2]
+    python tests/bench/bench_cgroups.py [--students 8] [--workers 2] [--rounds 1]
                                         [--assignment clone]
 
 Builds a throw-away course (as ``bench_autograde.py`` does: a third of the
-students full marks, a third blank, a third mixtures) and grades it
-``--rounds`` times each way, alternating (with, without, without, with, ...)
-so that a change in the shared machine's load falls on both:
+students full marks, a third blank, a third mixtures) and grades it in one run
+four ways, ``--rounds`` times each, in an order that changes every round so a
+change in the shared machine's load falls on all of them:
 
-  cgroups     the default: each sandboxed kernel in its control group
-              (memory, CPU weight and quota, pids; ``autograder.kernels.cgroups``)
-  no-cgroups  ``--GradingKernelManager.cgroups=False``: the same sandbox, no group
+  both          the default: learner cells under the allowlist (``autograder.kernels.allowlist``:
+                the static pass, RestrictedPython, the run-time guards) and each sandboxed
+                kernel in its control group (memory, CPU weight and quota, pids)
+  no-allowlist  ``--CheckRules.enabled=False --GuardedExecute.allowlist=False``: cells as written
+  no-cgroups    ``--GradingKernelManager.cgroups=False``: the same sandbox, no group
+  neither       both off
 
 It prints each run's wall time and the mean time of one notebook (kernel
-start, imports and cells), then the cost of the control groups as a share of
-grading time, against the target (at most 10 %), and checks that both ways
-gave the same scores.
+start, imports and cells), then the cost of each safeguard and of the two
+together as a share of grading time, against the target (at most 10 %), and
+checks that every way gave the same scores.
 """
 
 import argparse
@@ -32,13 +35,15 @@ from autograder.grade import autograde
 from autograder.kernels.sandbox import why_unavailable
 
 TARGET = 0.10
+NO_ALLOWLIST = {"CheckRules.enabled": False, "GuardedExecute.allowlist": False}
+NO_CGROUPS = {"GradingKernelManager.cgroups": False}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--assignment", default=None)
     args = parser.parse_args()
     why = why_unavailable() or cgroups_unavailable()
@@ -56,36 +61,42 @@ def main():
         print("assignment %s, %d students, %d workers, %d cores, load average %.1f"
               % (assignment, len(students), args.workers, os.cpu_count(), os.getloadavg()[0]),
               flush=True)
-        walls = {"cgroups": [], "no-cgroups": []}
-        notebooks = {"cgroups": [], "no-cgroups": []}
+        ways = {"both": {}, "no-allowlist": NO_ALLOWLIST, "no-cgroups": NO_CGROUPS,
+                "neither": dict(NO_ALLOWLIST, **NO_CGROUPS)}
+        labels = list(ways)
+        walls = {label: [] for label in labels}
+        notebooks = {label: [] for label in labels}
         scores = {}
         order = []
         for n in range(args.rounds):
-            order += ["cgroups", "no-cgroups"] if n % 2 == 0 else ["no-cgroups", "cgroups"]
+            order += labels[n % 4:] + labels[:n % 4] if n % 2 == 0 else list(reversed(labels))
         for n, label in enumerate(order):
             config = copy_course(base, os.path.join(work, "%s-%d" % (label, n)), students, assignment)
             run = autograde(config, assignment, workers=args.workers, progress=False,
-                            shard_config={"GradingKernelManager.cgroups": label == "cgroups"})
+                            shard_config=ways[label])
             assert not run.failed, run.failed
             per = statistics.mean(t["total"] for t in run.timings)
             walls[label].append(run.seconds)
             notebooks[label] += [t["total"] for t in run.timings]
-            print("%-10s wall %6.1f s   one notebook %.3f s (mean of %d)"
+            print("%-12s wall %6.1f s   one notebook %.3f s (mean of %d)"
                   % (label, run.seconds, per, len(run.timings)), flush=True)
             scores.setdefault(label, read_scores(config, assignment))
-        same = scores["cgroups"] == scores["no-cgroups"]
+        same = all(scores[label] == scores["both"] for label in labels)
         wall = {k: statistics.mean(v) for k, v in walls.items()}
         notebook = {k: statistics.mean(v) for k, v in notebooks.items()}
-        wall_cost = wall["cgroups"] / wall["no-cgroups"] - 1
-        notebook_cost = notebook["cgroups"] / notebook["no-cgroups"] - 1
-        print("mean wall: with %.1f s, without %.1f s: %+.1f %%"
-              % (wall["cgroups"], wall["no-cgroups"], 100 * wall_cost))
-        print("mean notebook: with %.3f s, without %.3f s: %+.1f %%"
-              % (notebook["cgroups"], notebook["no-cgroups"], 100 * notebook_cost))
+        worst = 0.0
+        for what, without in (("the allowlist", "no-allowlist"), ("the cgroups", "no-cgroups"),
+                              ("the allowlist and the cgroups together", "neither")):
+            wall_cost = wall["both"] / wall[without] - 1
+            notebook_cost = notebook["both"] / notebook[without] - 1
+            worst = max(worst, wall_cost, notebook_cost) if without == "neither" else worst
+            print("%s: wall %.1f s with, %.1f s without: %+.1f %%; one notebook %.3f s with, %.3f s "
+                  "without: %+.1f %%" % (what, wall["both"], wall[without], 100 * wall_cost,
+                                         notebook["both"], notebook[without], 100 * notebook_cost))
         print("load average now %.1f" % os.getloadavg()[0])
-        print("scores identical with and without cgroups: %s" % ("yes" if same else "NO"))
-        print("target (cgroups cost at most %d %% of grading time): %s"
-              % (100 * TARGET, "met" if max(wall_cost, notebook_cost) <= TARGET else "NOT met"))
+        print("scores identical all four ways: %s" % ("yes" if same else "NO"))
+        print("target (the allowlist and the cgroups together cost at most %d %% of grading time): %s"
+              % (100 * TARGET, "met" if worst <= TARGET else "NOT met"))
         return 0 if same else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,49 @@
+"""A kernel that keeps the CPU busy past its allowance drops to a quarter of the CPU weight; an idle one keeps its own.
+
+Real control groups (``autograder.kernels.cgroups``, v2 or v1 as this machine has), real
+processes: one burns the CPU, one sleeps, each in a kernel's group with an
+allowance of one CPU second.
+"""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from autograder import cgroups
+
+
+@pytest.fixture
+def groups():
+    why = cgroups.why_unavailable()
+    if why:
+        pytest.skip(why)
+    limits = cgroups.CgroupLimits(demote_after_cpu_seconds=1.0)
+    made, processes = [], []
+
+    def start(code):
+        group = cgroups.KernelCgroup(limits)
+        made.append(group)
+        process = subprocess.Popen([sys.executable, "-c", code])
+        processes.append(process)
+        group.join(process.pid)
+        group.start_counting()
+        return group
+
+    yield start
+    for process in processes:
+        process.kill()
+        process.wait()
+    for group in made:
+        group.remove()
+
+
+def test_a_cpu_burner_is_demoted_and_a_sleeper_is_not(groups):
+    burner = groups("while True:\n    pass")
+    sleeper = groups("import time\ntime.sleep(60)")
+    deadline = time.monotonic() + 30
+    while not burner.demoted and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert burner.demoted, "a kernel that used %.1f CPU seconds kept an honest kernel's weight" % burner.cpu_seconds()
+    assert not sleeper.demoted, "an idle kernel was demoted (%.1f CPU seconds)" % sleeper.cpu_seconds()
