@@ -27,7 +27,7 @@ import polib
 
 from coursebook.translate.paragraphs import split, translatable
 
-__all__ = ["Paragraph", "paragraphs_of", "new_catalog", "update", "HEADER"]
+__all__ = ["Paragraph", "paragraphs_of", "markdown_file_as_notebook", "new_catalog", "update", "HEADER"]
 
 HEADER = {
     "Project-Id-Version": "copy-semantics-course",
@@ -50,10 +50,23 @@ class Paragraph:
         return f"{self.cell_id}#{self.index}"
 
 
+MARKDOWN_CELL_ID = "README"
+
+
+def markdown_file_as_notebook(path: Path):
+    """A markdown file (the README) as a notebook of one markdown cell, id ``README``."""
+    cell = nbformat.v4.new_markdown_cell(Path(path).read_text(encoding="utf-8"))
+    cell.id = MARKDOWN_CELL_ID
+    return nbformat.v4.new_notebook(cells=[cell])
+
+
 def paragraphs_of(notebook) -> list[Paragraph]:
-    """The translatable paragraphs of ``notebook`` (a path or a nbformat node), in order."""
+    """The translatable paragraphs of ``notebook`` (a path, of a notebook or a markdown file, or a
+    nbformat node), in order."""
     if isinstance(notebook, (str, Path)):
-        notebook = nbformat.read(str(notebook), as_version=4)
+        path = Path(notebook)
+        notebook = (markdown_file_as_notebook(path) if path.suffix == ".md"
+                    else nbformat.read(str(path), as_version=4))
     found = []
     for cell in notebook.cells:
         if cell.cell_type != "markdown":

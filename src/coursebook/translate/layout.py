@@ -7,7 +7,10 @@ English source                         catalog                                 t
 =====================================  ======================================  ==========================================
 ``course/<name>.ipynb``                ``course/locale/<lang>/<name>.po``      ``course/<lang>/<name>.ipynb``
 ``exercises/<a>/<a>.ipynb``            ``course/locale/<lang>/exercises/<a>.po``  ``course/<lang>/exercises/<a>/<a>.ipynb``
+``README.md``                          ``course/locale/<lang>/README.po``      ``README.<lang>.md``
 =====================================  ======================================  ==========================================
+
+The README is one markdown file, read as a single cell whose id is ``README``.
 
 An exercise's prose is read from its release (``exercises/``, what
 ``python -m autograder generate`` writes from ``solutions/``): the learner's notebook.
@@ -37,6 +40,10 @@ class Document:
             return f"exercises/{self.source.stem}"
         return self.source.stem
 
+    @property
+    def is_notebook(self) -> bool:
+        return self.source.suffix == ".ipynb"
+
 
 def documents(language: str = "zh", repo: Path = REPO) -> list[Document]:
     """Every translated document of ``language``: the chapters, then the exercises."""
@@ -47,6 +54,9 @@ def documents(language: str = "zh", repo: Path = REPO) -> list[Document]:
         if p.stem == p.parent.name:
             found.append(Document(p, course / "locale" / language / "exercises" / f"{p.stem}.po",
                                   course / language / "exercises" / p.stem / p.name))
+    readme = repo / "README.md"
+    if readme.exists():
+        found.append(Document(readme, course / "locale" / language / "README.po", repo / f"README.{language}.md"))
     return found
 
 

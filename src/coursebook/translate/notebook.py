@@ -15,6 +15,7 @@ import copy
 import nbformat
 import polib
 
+from coursebook.translate.catalog import markdown_file_as_notebook
 from coursebook.translate.layout import Document, twin_finder
 from coursebook.translate.links import relink
 from coursebook.translate.paragraphs import join, split, translatable
@@ -29,9 +30,13 @@ def translations(catalog: polib.POFile) -> dict[tuple[str, str], str]:
 
 
 def translate(document: Document, catalog: polib.POFile, twin=None):
-    """The translated notebook of ``document`` (a nbformat node)."""
+    """The translated notebook of ``document`` (a nbformat node; for a markdown file, a notebook of
+    its one cell, which :func:`render` writes back as markdown)."""
     twin = twin or twin_finder()
-    notebook = nbformat.read(str(document.source), as_version=4)
+    if document.is_notebook:
+        notebook = nbformat.read(str(document.source), as_version=4)
+    else:
+        notebook = markdown_file_as_notebook(document.source)
     usable = translations(catalog)
     out = copy.deepcopy(notebook)
     for cell in out.cells:
@@ -46,5 +51,8 @@ def translate(document: Document, catalog: polib.POFile, twin=None):
 
 
 def render(notebook) -> str:
-    """The file's text, written as the English notebooks are."""
+    """The file's text: a notebook written as the English notebooks are, or the markdown of a
+    markdown file's one cell."""
+    if len(notebook.cells) == 1 and notebook.cells[0].get("id") == "README":
+        return notebook.cells[0].source
     return nbformat.writes(notebook)
