@@ -207,3 +207,23 @@ def test_the_glossary_check_flags_a_wrong_rendering_and_a_missing_required_one()
     assert any(line.startswith("c1#0") and "步幅" in line for line in found), found
     assert any(line.startswith("c2#0") and "version counter" in line for line in found), found
     assert not any(line.startswith("c3#0") for line in found), found
+
+
+def test_a_cell_moved_to_another_chapter_keeps_its_translation(tmp_path):
+    repo = _scratch(tmp_path)
+    source, target = repo / "course" / "08_clone.ipynb", repo / "course" / "09_detach_and_data.ipynb"
+    eight, nine = nbformat.read(source, as_version=4), nbformat.read(target, as_version=4)
+    moved = next(c for c in eight.cells if c.id == "daff8c53")
+    eight.cells.remove(moved)
+    nine.cells.insert(1, moved)
+    nbformat.write(eight, source)
+    nbformat.write(nine, target)
+    assert _check(repo).returncode == 1  # 08 has an unused entry, 09 a missing one
+
+    _run("update", repo)
+    _run("generate", repo)
+    green = _check(repo)
+    assert green.returncode == 0, green.stdout
+    entry = next(e for e in polib.pofile(str(repo / "course" / "locale" / "zh" / "09_detach_and_data.po"))
+                 if e.msgctxt == "daff8c53#0")
+    assert entry.msgstr and "fuzzy" not in entry.flags

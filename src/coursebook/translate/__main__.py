@@ -16,7 +16,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from coursebook.translate.catalog import new_catalog, paragraphs_of, update
+from coursebook.translate.catalog import new_catalog, paragraphs_of, translation_memory, update
 from coursebook.translate.drift import drift, load
 from coursebook.translate.layout import REPO, documents, twin_finder
 from coursebook.translate.notebook import render, translate
@@ -31,12 +31,15 @@ def finished(language: str, repo=REPO) -> list[str]:
 
 
 def run_update(language: str, repo=REPO) -> int:
-    for document in documents(language, repo):
+    every = documents(language, repo)
+    # paragraphs that moved to another chapter keep their translation
+    memory = translation_memory(load(d.catalog) for d in every)
+    for document in every:
         old = load(document.catalog)
         if not old.metadata:
             old = new_catalog(language)
         fresh, counts = update(old, paragraphs_of(document.source),
-                               document.source.relative_to(repo).as_posix())
+                               document.source.relative_to(repo).as_posix(), memory)
         document.catalog.parent.mkdir(parents=True, exist_ok=True)
         text = str(fresh)
         if not document.catalog.exists() or document.catalog.read_text(encoding="utf-8") != text:

@@ -10,7 +10,8 @@ paragraph wherever the cell moves.
 * a paragraph whose entry has the same key and the same English keeps its
   translation;
 * an English paragraph already translated elsewhere in the catalog (moved to
-  another cell, or a new paragraph inserted before it) takes that translation;
+  another cell, or a new paragraph inserted before it), or in another catalog
+  (``memory``: a section moved to another chapter), takes that translation;
 * a paragraph whose English changed keeps its old translation, marked
   ``fuzzy``, with the old English as ``#| msgid`` (the previous msgid), so the
   translator sees what changed;
@@ -27,7 +28,8 @@ import polib
 
 from coursebook.translate.paragraphs import split, translatable
 
-__all__ = ["Paragraph", "paragraphs_of", "markdown_file_as_notebook", "new_catalog", "update", "HEADER"]
+__all__ = ["Paragraph", "paragraphs_of", "markdown_file_as_notebook", "new_catalog", "translation_memory", "update",
+           "HEADER"]
 
 HEADER = {
     "Project-Id-Version": "copy-semantics-course",
@@ -83,16 +85,28 @@ def new_catalog(language: str) -> polib.POFile:
     return catalog
 
 
-def update(catalog: polib.POFile, paragraphs: list[Paragraph], source_name: str) -> tuple[polib.POFile, dict]:
-    """A new catalog for ``paragraphs``, carrying over ``catalog``'s translations.
+def translation_memory(catalogs) -> dict[str, str]:
+    """``{English: translation}`` of every translated, not fuzzy entry of ``catalogs``."""
+    memory = {}
+    for catalog in catalogs:
+        for entry in catalog:
+            if entry.msgstr and "fuzzy" not in entry.flags and not entry.obsolete:
+                memory.setdefault(entry.msgid, entry.msgstr)
+    return memory
+
+
+def update(catalog: polib.POFile, paragraphs: list[Paragraph], source_name: str,
+           memory: dict[str, str] | None = None) -> tuple[polib.POFile, dict]:
+    """A new catalog for ``paragraphs``, carrying over ``catalog``'s translations (and, for an
+    English paragraph it has no translation of, ``memory``'s).
 
     Returns it with counts: ``kept``, ``moved``, ``fuzzy`` (English changed), ``new``, ``dropped``.
     """
     by_key = {e.msgctxt: e for e in catalog if not e.obsolete}
-    by_english = {}
+    by_english = dict(memory or {})
     for entry in catalog:
         if entry.msgstr and "fuzzy" not in entry.flags and not entry.obsolete:
-            by_english.setdefault(entry.msgid, entry.msgstr)
+            by_english[entry.msgid] = entry.msgstr  # this catalog's own translation first
     fresh = new_catalog(catalog.metadata.get("Language", ""))
     fresh.metadata = dict(catalog.metadata) or fresh.metadata
     counts = dict(kept=0, moved=0, fuzzy=0, new=0, dropped=0)
