@@ -40,8 +40,10 @@ venv: $(STAMP)
 torch-plan: | $(BIN)/python
 	@$(PIP) install --dry-run --ignore-installed --quiet --report - $(TORCH_PIP_ARGS)
 
+# make lab LANG=zh: the course in Chinese (course/zh/), with JupyterLab's menus in Chinese.
+# Any other LANG (the shell's own, such as C.UTF-8) opens the English course.
 lab: $(STAMP)
-	@$(BIN)/python -m coursebook.lab --port=$(PORT)
+	@$(BIN)/python -m coursebook.lab --port=$(PORT) --lang="$(LANG)"
 
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder

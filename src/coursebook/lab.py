@@ -18,13 +18,20 @@ It is the lab Binder gives, on your own machine:
 * the self-check service (``autograder.learner.check_service``) starts with it, so an
   exercise's ``self_check()`` finds the grader's kernels warm;
 * the server logs only warnings; the lines printed are what the sync changed
-  and the address to open.
+  and the address to open;
+* ``--lang zh`` (``make lab LANG=zh``) opens the Chinese course
+  (``course/zh/00_index.ipynb``) with JupyterLab's own menus in Chinese (the
+  ``jupyterlab-language-pack-zh-CN`` package, chosen in the settings the lab is
+  given), and the kernels print the build-it checks in Chinese
+  (``COURSEBOOK_LANG=zh``, :mod:`coursebook.language`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import secrets
 import subprocess
 import sys
@@ -33,11 +40,15 @@ from pathlib import Path
 from ipykernel.ipkernel import IPythonKernel
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
+from coursebook.language import LANGUAGE_VARIABLE
 from coursebook.workspace import WORKSPACE, sync
 
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = REPO / "binder" / "lab-settings"
 INDEX = f"/lab/tree/{WORKSPACE}/course/00_index.ipynb"
+INDEXES = {"en": INDEX, "zh": f"/lab/tree/{WORKSPACE}/course/zh/00_index.ipynb"}
+# JupyterLab's locale for each course language (its translation extension's setting)
+LAB_LOCALES = {"zh": "zh_CN"}
 # the server's side of those settings: nbgrader's server extensions off, and
 # CourseContentsManager; Binder installs the same file into its environment
 SERVER_CONFIG = SETTINGS / "jupyter_server_config.json"
@@ -64,26 +75,61 @@ class CourseContentsManager(AsyncLargeFileManager):
         return model
 
 
-def lab_command(port: int, token: str, root: Path = REPO) -> list[str]:
-    """The ``jupyter lab`` command line of the learner's lab."""
+def course_language(value: str | None) -> str:
+    """``"zh"`` for zh, zh_CN, zh_CN.UTF-8...; ``"en"`` for anything else (a LANG such as C.UTF-8)."""
+    return "zh" if (value or "").strip().lower().startswith("zh") else "en"
+
+
+def settings_dir(language: str, root: Path = REPO) -> Path:
+    """The lab's settings: ``binder/lab-settings/`` for English; for another language a copy in
+    the (git-ignored) workspace, whose overrides also pick JupyterLab's locale."""
+    if language not in LAB_LOCALES:
+        return SETTINGS
+    target = root / WORKSPACE / f".lab-settings-{language}"
+    target.mkdir(parents=True, exist_ok=True)
+    for source in SETTINGS.iterdir():
+        if source.name == "overrides.json":
+            overrides = json.loads(source.read_text())
+            overrides["@jupyterlab/translation-extension:plugin"] = {"locale": LAB_LOCALES[language]}
+            (target / source.name).write_text(json.dumps(overrides, indent=2) + "\n")
+        elif source.is_file():
+            shutil.copyfile(source, target / source.name)
+    return target
+
+
+def lab_command(port: int, token: str, root: Path = REPO, language: str = "en") -> list[str]:
+    """The ``jupyter lab`` command line of the learner's lab, in ``language`` ("en" or "zh")."""
     command = [
         sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={root}", f"--LabApp.default_url={INDEX}",
-        f"--LabApp.app_settings_dir={SETTINGS}", "--KernelManager.transport=ipc",
+        f"--ServerApp.root_dir={root}", f"--LabApp.default_url={INDEXES[language]}",
+        f"--LabApp.app_settings_dir={settings_dir(language, root)}", "--KernelManager.transport=ipc",
         f"--config={SERVER_CONFIG}",
         "--ServerApp.log_level=WARN", "--LabApp.log_level=WARN",
     ]
     return command
 
 
+def lab_environment(language: str, base=None) -> dict:
+    """The server's environment (its kernels inherit it): this Python first on PATH, and the
+    learner's language for what the course's code prints."""
+    env = dict(os.environ if base is None else base)
+    env[LANGUAGE_VARIABLE] = language
+    if env.get("LANG", "").lower() in ("zh", "en"):  # `make lab LANG=zh` put a bare name into the locale
+        env["LANG"] = "C.UTF-8"
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return env
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coursebook.lab", description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8888, help="port on 127.0.0.1 (default 8888)")
+    parser.add_argument("--lang", default="en",
+                        help="the course's language: en (default) or zh (make lab LANG=zh)")
     args = parser.parse_args(argv)
+    language = course_language(args.lang)
     token = secrets.token_hex(16)
-    env = dict(os.environ)
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env = lab_environment(language)
     changes = sync(REPO)
     copied = [line for line in changes if line.startswith("copied ")]
     if copied:
@@ -91,14 +137,14 @@ def main(argv=None) -> int:
     for line in changes:
         if line not in copied:
             print(f"{WORKSPACE}/: {line}")
-    print(f"The course is at http://127.0.0.1:{args.port}{INDEX}?token={token}  (Ctrl+C stops it)",
+    print(f"The course is at http://127.0.0.1:{args.port}{INDEXES[language]}?token={token}  (Ctrl+C stops it)",
           flush=True)
     # the exercises' self-check answers in about a second once its service is warm: start it now
     # (a process of its own, no import of the grader here; it exits after an hour without a check)
     subprocess.run([sys.executable, "-m", "autograder.learner.check_service", "--start"], env=env, cwd=REPO,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     try:
-        return subprocess.call(lab_command(args.port, token), env=env, cwd=REPO)
+        return subprocess.call(lab_command(args.port, token, language=language), env=env, cwd=REPO)
     except KeyboardInterrupt:
         return 0
 

@@ -12,7 +12,7 @@ from nbclient.exceptions import CellExecutionError
 
 from build_it_cells import build_it_chapters, filled
 from coursebook.execution import execute_all
-from course_paths import NOTEBOOKS
+from course_paths import NOTEBOOKS, ZH_NOTEBOOKS
 from stored import stored_notebook
 from warm_kernels import WarmKernelManager, start_zygote, stop_zygote
 
@@ -32,6 +32,12 @@ def warm_kernel_manager():
 def executed_notebooks(warm_kernel_manager):
     """{Path: coursebook.execution.Execution} for every notebook in course/."""
     return execute_all(NOTEBOOKS, workers=2, kernel_manager_class=warm_kernel_manager, read=stored_notebook)
+
+
+@pytest.fixture(scope="session")
+def executed_zh_notebooks(warm_kernel_manager):
+    """{Path: Execution} for every Chinese chapter in course/zh/ (their code is the English code)."""
+    return execute_all(ZH_NOTEBOOKS, workers=2, kernel_manager_class=warm_kernel_manager, read=stored_notebook)
 
 
 @pytest.fixture(scope="session")

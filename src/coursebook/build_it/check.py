@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from coursebook.build_it import progress
+from coursebook.language import _
 from coursebook.build_it.registry import Case, Piece, piece as find_piece
 
 __all__ = ["Report", "CaseResult", "check", "run_battery", "normalize"]
@@ -72,7 +73,7 @@ class Outcome:
 
     def describe(self) -> str:
         if self.raised:
-            return f"raises {self.raised}"
+            return _("raises {name}").format(name=self.raised)
         return repr(self.value)
 
 
@@ -84,7 +85,7 @@ def _learner_line(exc) -> str:
         return ""
     frame = frames[-1]
     line = f": {frame.line.strip()}" if frame.line else ""
-    return f"line {frame.lineno} of your code{line}"
+    return _("line {number} of your code").format(number=frame.lineno) + line
 
 
 def _outcome(fn, case: Case, is_learner: bool) -> Outcome:
@@ -104,7 +105,7 @@ def _outcome(fn, case: Case, is_learner: bool) -> Outcome:
 
 def _expected(piece: Piece, case: Case) -> tuple[Outcome, str]:
     if case.expected is None:
-        return _outcome(piece.reference, case, is_learner=False), "reftorch's reference"
+        return _outcome(piece.reference, case, is_learner=False), _("reftorch's reference")
     try:
         return Outcome(value=normalize(case.expected())), "torch"
     except Exception as exc:
@@ -124,14 +125,17 @@ class CaseResult:
         if self.ok:
             return [f"  ok    {head} -> {self.expected.describe()}"]
         lines = [f"  FAIL  {head}"]
-        lines.append(f"          expected {self.expected.describe()} ({self.source})")
+        lines.append("          " + _("expected {value} ({source})").format(value=self.expected.describe(),
+                                                                           source=self.source))
         if self.got.raised and not self.expected.raised:
-            lines.append(f"          your code raised {self.got.raised}: {self.got.message}")
+            # the exception's own message stays as Python or torch wrote it
+            lines.append("          " + _("your code raised {name}:").format(name=self.got.raised)
+                         + f" {self.got.message}")
             if self.got.where:
                 lines.append(f"          ({self.got.where})")
         else:
-            lines.append(f"          got      {self.got.describe()}")
-        lines.append(f"          -> {self.case.misconception}")
+            lines.append("          " + _("got      {value}").format(value=self.got.describe()))
+        lines.append(f"          -> {_(self.case.misconception)}")
         return lines
 
 
@@ -151,21 +155,21 @@ class Report:
     @property
     def misconceptions(self) -> list[str]:
         """The messages of the failing cases."""
-        return [r.case.misconception for r in self.results if not r.ok]
+        return [_(r.case.misconception) for r in self.results if not r.ok]
 
     def text(self) -> str:
         name = self.piece.name
         if self.status == NOT_WRITTEN:
-            return (f"build it: {name} is not written yet (it still raises NotImplementedError).\n"
-                    f"Write it in the cell above, run that cell, then run this one again.")
-        lines = [f"build it: {name}, {len(self.results)} cases"]
+            return _("build it: {name} is not written yet (it still raises NotImplementedError).\n"
+                     "Write it in the cell above, run that cell, then run this one again.").format(name=name)
+        lines = [_("build it: {name}, {count} cases").format(name=name, count=len(self.results))]
         for result in self.results:
             lines += result.lines(name)
         failing = sum(not r.ok for r in self.results)
         if self.passed:
-            lines.append(f"All {len(self.results)} cases pass: {name} is done.")
+            lines.append(_("All {count} cases pass: {name} is done.").format(count=len(self.results), name=name))
         else:
-            lines.append(f"{failing} of {len(self.results)} cases fail.")
+            lines.append(_("{failing} of {count} cases fail.").format(failing=failing, count=len(self.results)))
         if self.note:
             lines.append(self.note)
         return "\n".join(lines)

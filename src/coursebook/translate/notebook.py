@@ -1,0 +1,58 @@
+"""The translated notebook: the English one with its prose replaced, paragraph by paragraph.
+
+* code cells (and raw cells) are the English cells, byte for byte, ids included,
+  so the translated chapter computes exactly what the English one does;
+* a markdown paragraph takes its catalog entry's translation when the entry
+  is translated, not fuzzy, and has the paragraph's current English; otherwise
+  it stays English (never a stale translation);
+* relative links then point at the translated twins (:mod:`.links`).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import nbformat
+import polib
+
+from coursebook.translate.catalog import markdown_file_as_notebook
+from coursebook.translate.layout import Document, twin_finder
+from coursebook.translate.links import relink
+from coursebook.translate.paragraphs import join, split, translatable
+
+__all__ = ["translations", "translate", "render"]
+
+
+def translations(catalog: polib.POFile) -> dict[tuple[str, str], str]:
+    """``{(key, English): translation}`` of the usable entries (translated, not fuzzy)."""
+    return {(e.msgctxt, e.msgid): e.msgstr for e in catalog
+            if e.msgstr and "fuzzy" not in e.flags and not e.obsolete}
+
+
+def translate(document: Document, catalog: polib.POFile, twin=None):
+    """The translated notebook of ``document`` (a nbformat node; for a markdown file, a notebook of
+    its one cell, which :func:`render` writes back as markdown)."""
+    twin = twin or twin_finder()
+    if document.is_notebook:
+        notebook = nbformat.read(str(document.source), as_version=4)
+    else:
+        notebook = markdown_file_as_notebook(document.source)
+    usable = translations(catalog)
+    out = copy.deepcopy(notebook)
+    for cell in out.cells:
+        if cell.cell_type != "markdown":
+            continue
+        paragraphs, separators = split(cell.source)
+        for index, text in enumerate(paragraphs):
+            if translatable(text):
+                paragraphs[index] = usable.get((f"{cell.id}#{index}", text), text)
+        cell.source = relink(join(paragraphs, separators), document.source, document.target, twin)
+    return out
+
+
+def render(notebook) -> str:
+    """The file's text: a notebook written as the English notebooks are, or the markdown of a
+    markdown file's one cell."""
+    if len(notebook.cells) == 1 and notebook.cells[0].get("id") == "README":
+        return notebook.cells[0].source
+    return nbformat.writes(notebook)

@@ -1,0 +1,229 @@
+"""The course in Chinese is generated from catalogs keyed by cell, and cannot drift unnoticed (issue 27).
+
+English (course/*.ipynb, exercises/*/*.ipynb) is the only source; course/locale/zh/*.po
+holds one entry per paragraph; course/zh/ is what ``python -m coursebook.translate
+generate`` writes. See src/coursebook/translate/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import polib
+import pytest
+
+from coursebook.translate.__main__ import finished
+from coursebook.translate.drift import drift, load
+from coursebook.translate.glossary import inconsistencies, load_glossary
+from coursebook.translate.layout import REPO, documents, twin_finder
+from coursebook.translate.notebook import render, translate
+from coursebook.translate.paragraphs import join, split
+from stored import stored_bytes
+
+DOCUMENTS = documents("zh")
+NOTEBOOK_DOCUMENTS = [d for d in DOCUMENTS if d.is_notebook]
+GLOSSARY = REPO / "course" / "locale" / "zh" / "glossary.toml"
+
+
+def _name(document):
+    return document.name
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+def test_every_english_paragraph_has_a_current_catalog_entry(document):
+    found = drift(document)
+    problems = [found.describe(kind) for kind in ("missing", "stale", "unused") if getattr(found, kind)]
+    assert not problems, (
+        "the Chinese catalog does not follow the English: " + "; ".join(problems)
+        + ". Run `python -m coursebook.translate update`, then translate the fuzzy and empty entries"
+    )
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+def test_a_finished_document_has_no_untranslated_paragraph(document):
+    found = drift(document)
+    listed = document.name in finished("zh")
+    if listed:
+        assert not found.untranslated, found.describe("untranslated") + " (it is listed in finished.toml)"
+    else:
+        assert found.untranslated or found.stale or found.missing, (
+            f"{document.name} is fully translated: list it in course/locale/zh/finished.toml"
+        )
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+def test_the_committed_chinese_notebook_is_what_generate_writes(document):
+    expected = render(translate(document, load(document.catalog), twin_finder("zh")))
+    assert document.target.exists(), f"{document.target} is missing: run `python -m coursebook.translate generate`"
+    assert stored_bytes(document.target).decode() == expected, (
+        f"{document.target.relative_to(REPO)} drifted from its English and its catalog: "
+        "run `python -m coursebook.translate generate`"
+    )
+
+
+@pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
+def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte(document):
+    english = nbformat.read(document.source, as_version=4)
+    chinese = nbformat.reads(stored_bytes(document.target).decode(), as_version=4)
+    assert [c.id for c in chinese.cells] == [c.id for c in english.cells], "cells added, lost or reordered"
+    for en, zh in zip(english.cells, chinese.cells):
+        if en.cell_type != "markdown":
+            assert (zh.cell_type, zh.source, zh.metadata) == (en.cell_type, en.source, en.metadata), (
+                f"{document.name}: code cell {en.id} differs from the English one"
+            )
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+def test_every_relative_link_of_a_chinese_notebook_resolves(document):
+    import re
+
+    text = stored_bytes(document.target).decode()
+    markdown = ([c.source for c in nbformat.reads(text, as_version=4).cells if c.cell_type == "markdown"]
+                if document.is_notebook else [text])
+    broken = []
+    for source in markdown:
+        for target in re.findall(r"\]\(([^)#\s]+)", source):
+            if "://" not in target and not target.startswith("mailto:"):
+                if not (document.target.parent / target).exists():
+                    broken.append(target)
+    assert not broken, f"{document.name} (Chinese): links to missing files {broken}"
+
+
+def test_chinese_chapters_link_the_chinese_chapters_not_the_english_ones():
+    index = next(d for d in DOCUMENTS if d.name == "00_index")
+    text = "\n".join(c.source for c in nbformat.read(index.target, as_version=4).cells if c.cell_type == "markdown")
+    assert "](08_clone.ipynb" in text and "](../08_clone.ipynb" not in text
+
+
+def test_a_markdown_cell_cut_into_paragraphs_joins_back_byte_for_byte():
+    sources = [c.source for d in NOTEBOOK_DOCUMENTS for c in nbformat.read(d.source, as_version=4).cells
+               if c.cell_type == "markdown"]
+    assert sources
+    changed = [s[:60] for s in sources if join(*split(s)) != s]
+    assert not changed, changed
+
+
+def test_a_fenced_code_block_with_blank_lines_stays_one_paragraph():
+    paragraphs, _ = split("Text.\n\n```python\na = 1\n\nb = 2\n```\n\nMore.")
+    assert paragraphs == ["Text.", "```python\na = 1\n\nb = 2\n```", "More."]
+
+
+def _scratch(tmp_path: Path) -> Path:
+    """A copy of what the catalog check reads: course/ and exercises/."""
+    for folder in ("course", "exercises"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    return tmp_path
+
+
+def _check(repo: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    return subprocess.run([sys.executable, "-m", "coursebook.translate", "check", "--repo", str(repo)],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def _run(command: str, repo: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    return subprocess.run([sys.executable, "-m", "coursebook.translate", command, "--repo", str(repo)],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_changing_one_english_paragraph_turns_the_catalog_check_red_naming_the_cell_until_it_is_translated(tmp_path):
+    repo = _scratch(tmp_path)
+    po = repo / "course" / "locale" / "zh" / "08_clone.po"
+    catalog = polib.pofile(str(po))
+    entry = next(e for e in catalog if e.msgctxt == "aa19520f#0")
+    if not entry.msgstr:  # the chapter not translated yet: translate this paragraph in the copy
+        entry.msgstr = "`b` 打印时带着 `grad_fn=<CloneBackward0>`：它由 autograd 记录下来的操作产生。"
+        catalog.save()
+        _run("generate", repo)
+    old_translation = entry.msgstr
+    assert _check(repo).returncode == 0, _check(repo).stdout
+
+    chapter = repo / "course" / "08_clone.ipynb"
+    nb = nbformat.read(chapter, as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "markdown" and c.id == "aa19520f")
+    cell.source = cell.source.replace("autograd recorded", "autograd wrote down")
+    nbformat.write(nb, chapter)
+    red = _check(repo)
+    assert red.returncode == 1 and "08_clone: 1 stale (cell aa19520f#0)" in red.stdout, red.stdout
+
+    # update: the old translation is kept, marked fuzzy, with the old English beside it
+    _run("update", repo)
+    entry = next(e for e in polib.pofile(str(po)) if e.msgctxt == "aa19520f#0")
+    assert "autograd wrote down" in entry.msgid and entry.msgstr == old_translation
+    assert "fuzzy" in entry.flags and "autograd recorded" in entry.previous_msgid
+    _run("generate", repo)
+    still_red = _check(repo)
+    assert still_red.returncode == 1 and "08_clone: 1 stale (cell aa19520f#0)" in still_red.stdout, still_red.stdout
+    chinese = nbformat.read(repo / "course" / "zh" / "08_clone.ipynb", as_version=4)
+    shown = next(c for c in chinese.cells if c.id == "aa19520f").source
+    assert "autograd wrote down" in shown and old_translation not in shown, "a stale translation was shown"
+
+    # the translator revises the entry: green again
+    catalog = polib.pofile(str(po))
+    entry = next(e for e in catalog if e.msgctxt == "aa19520f#0")
+    entry.msgstr = old_translation.replace("记录", "记下")
+    entry.flags = [f for f in entry.flags if f != "fuzzy"]
+    entry.previous_msgid = None
+    catalog.save()
+    _run("generate", repo)
+    green = _check(repo)
+    assert green.returncode == 0, green.stdout
+
+
+def test_a_new_english_paragraph_is_a_missing_entry_named_by_its_cell(tmp_path):
+    repo = _scratch(tmp_path)
+    chapter = repo / "course" / "08_clone.ipynb"
+    nb = nbformat.read(chapter, as_version=4)
+    cell = next(c for c in nb.cells if c.id == "aa19520f")
+    cell.source += "\n\nA paragraph nobody translated."
+    nbformat.write(nb, chapter)
+    document = next(d for d in documents("zh", repo) if d.name == "08_clone")
+    found = drift(document)
+    index = len(split(cell.source)[0]) - 1
+    assert found.missing == [f"aa19520f#{index}"]
+
+
+def test_glossary_terms_are_rendered_one_way_everywhere():
+    terms = load_glossary(GLOSSARY)
+    found = [f"{d.name} {line}" for d in DOCUMENTS for line in inconsistencies(load(d.catalog), terms)]
+    assert not found, "inconsistent terms:\n" + "\n".join(found)
+
+
+def test_the_glossary_check_flags_a_wrong_rendering_and_a_missing_required_one():
+    terms = load_glossary(GLOSSARY)
+    assert {"张量", "视图", "存储", "步长", "版本计数器", "计算图", "叶子张量", "原地", "浅拷贝", "深拷贝"} <= {
+        t.rendering for t in terms}
+    catalog = polib.POFile()
+    catalog.append(polib.POEntry(msgctxt="c1#0", msgid="Each view has its own strides.", msgstr="每个视图有自己的步幅。"))
+    catalog.append(polib.POEntry(msgctxt="c2#0", msgid="The version counter goes up.", msgstr="计数加一。"))
+    catalog.append(polib.POEntry(msgctxt="c3#0", msgid="The version counter goes up.", msgstr="版本计数器加一。"))
+    found = inconsistencies(catalog, terms)
+    assert any(line.startswith("c1#0") and "步幅" in line for line in found), found
+    assert any(line.startswith("c2#0") and "version counter" in line for line in found), found
+    assert not any(line.startswith("c3#0") for line in found), found
+
+
+def test_a_cell_moved_to_another_chapter_keeps_its_translation(tmp_path):
+    repo = _scratch(tmp_path)
+    source, target = repo / "course" / "08_clone.ipynb", repo / "course" / "09_detach_and_data.ipynb"
+    eight, nine = nbformat.read(source, as_version=4), nbformat.read(target, as_version=4)
+    moved = next(c for c in eight.cells if c.id == "daff8c53")
+    eight.cells.remove(moved)
+    nine.cells.insert(1, moved)
+    nbformat.write(eight, source)
+    nbformat.write(nine, target)
+    assert _check(repo).returncode == 1  # 08 has an unused entry, 09 a missing one
+
+    _run("update", repo)
+    _run("generate", repo)
+    green = _check(repo)
+    assert green.returncode == 0, green.stdout
+    entry = next(e for e in polib.pofile(str(repo / "course" / "locale" / "zh" / "09_detach_and_data.po"))
+                 if e.msgctxt == "daff8c53#0")
+    assert entry.msgstr and "fuzzy" not in entry.flags
