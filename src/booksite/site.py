@@ -5,7 +5,16 @@ notebook's cells only, no script and no CDN), wrapped in our own page with a
 local stylesheet, a contents list and previous/next links. Before converting:
 
 * the widget view of a stepping diagram is dropped, so its ``text/html``
-  player (``booksite.build.static_diagrams``) is what the page shows;
+  player (``booksite.build.static_diagrams``) is what the page shows (each
+  step's SVG carries its own ``aria-label``: the statement and the first line
+  of its narration);
+* a diagram a cell shows as an SVG (``memdiagram.show``) goes in inline: it
+  carries its own ``aria-label`` (what each tensor is, its storage and its
+  version counter);
+* any other picture a cell draws (a matplotlib plot) becomes an ``<img>`` whose
+  ``alt`` is the first paragraph of the markdown cell above it: the course
+  describes each plot in words right before drawing it (``plot_alt``), so
+  the description is written once;
 * a link to another chapter (``06_version_counter.ipynb``) points to its page;
   a link to an exercise points to the exercise's page (its description, from
   its markdown cells, with how to open it locally and on Binder); any other
@@ -14,6 +23,7 @@ local stylesheet, a contents list and previous/next links. Before converting:
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -86,15 +96,48 @@ def _rewrite_links(source: str) -> str:
     return re.sub(r"\]\(([^)\s]+)\)", fix, source)
 
 
+IMAGES = ("image/png", "image/jpeg", "image/svg+xml")
+# An SVG that names itself (memdiagram's pictures: role="img" and an aria-label
+# with what the diagram shows) goes into the page as it is, inline.
+LABELLED_SVG = re.compile(r'^\s*<svg\b[^>]*\brole="img"[^>]*\baria-label="[^"]{20,}"')
+
+
+def plot_alt(markdown: str) -> str:
+    """The alt text of a picture: the first paragraph of the words above it, as plain text."""
+    paragraph = markdown.strip().split("\n\n", 1)[0]
+    paragraph = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", paragraph)  # links: their words
+    paragraph = re.sub(r"^#+\s*|[`*_]", "", paragraph, flags=re.M)
+    return " ".join(paragraph.split())
+
+
+def _image_with_alt(output, alt: str) -> None:
+    data = output["data"]
+    kind = next(k for k in IMAGES if k in data)
+    if kind == "image/svg+xml":
+        encoded = base64.b64encode(data.pop(kind).encode("utf-8")).decode("ascii")
+    else:
+        encoded = "".join(data.pop(kind).split())
+    data["text/html"] = (f'<img class="book-plot" src="data:{kind};base64,{encoded}" '
+                         f'alt="{html.escape(alt, quote=True)}">')
+
+
 def prepare(nb):
-    """The notebook as the page shows it: static diagrams, links that work from the site."""
+    """The notebook as the page shows it: static diagrams, pictures with alt text, links that work from the site."""
+    words_above = ""
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = _rewrite_links(cell.source)
+            words_above = cell.source
+            continue
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET_VIEW in data and "text/html" in data:
                 del data[WIDGET_VIEW]
+            svg = data.get("image/svg+xml")
+            if svg and "text/html" not in data and LABELLED_SVG.match(svg):
+                data["text/html"] = data.pop("image/svg+xml")
+            if any(k in data for k in IMAGES) and "text/html" not in data and plot_alt(words_above):
+                _image_with_alt(output, plot_alt(words_above))
     nb.metadata.pop("widgets", None)
     return nb
 

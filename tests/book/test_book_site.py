@@ -87,6 +87,44 @@ def test_every_page_opens_offline_without_console_errors_and_every_internal_link
     assert broken == [], f"broken internal links: {broken[:10]}"
 
 
+PICTURES = """() => {
+  const out = [];
+  for (const img of document.querySelectorAll('img')) {
+    out.push({kind: 'img', what: img.className || img.getAttribute('src').slice(0, 30),
+              alt: (img.getAttribute('alt') || '').trim()});
+  }
+  for (const svg of document.querySelectorAll('svg')) {
+    if (svg.parentElement.closest('svg') || svg.getAttribute('aria-hidden') === 'true') continue;
+    let alt = (svg.getAttribute('aria-label') || '').trim();
+    if (!alt) {
+      alt = (svg.getAttribute('aria-labelledby') || '').split(/\\s+/)
+        .map(id => document.getElementById(id)).filter(e => e).map(e => e.textContent).join(' ').trim();
+    }
+    out.push({kind: 'svg', what: svg.getAttribute('class') || 'svg', alt: alt});
+  }
+  return out;
+}"""
+NO_DESCRIPTION = {"", "image", "picture", "plot", "figure", "diagram", "no description has been provided for this image"}
+
+
+def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, browser):
+    context, page, _blocked, _errors = _offline_page(browser, 1366)
+    without, seen = [], {}
+    for path in _pages(book):
+        page.goto(path.as_uri())
+        for picture in page.evaluate(PICTURES):
+            seen[picture["what"]] = seen.get(picture["what"], 0) + 1
+            if picture["alt"].lower().rstrip(".") in NO_DESCRIPTION or len(picture["alt"]) < 20:
+                without.append(f"{path.name}: {picture['kind']} {picture['what']!r} alt={picture['alt']!r}")
+    page.goto((book / "18_decision_guide.html").as_uri())
+    plot_alt = page.locator("img.book-plot").first.get_attribute("alt")
+    context.close()
+    assert without == [], f"images a screen reader cannot describe (no alt, or an empty or generic one): {without[:10]}"
+    assert seen.get("md-diagram", 0) >= 10 and seen.get("book-plot", 0) >= 1, \
+        f"the book shows fewer diagrams or plots than the course draws: {seen}"
+    assert "median time" in plot_alt, f"the plot's alt text does not describe the plot: {plot_alt!r}"
+
+
 def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser):
     context, page, _blocked, _errors = _offline_page(browser, 390)
     wide = []
