@@ -36,6 +36,11 @@ from pygments.formatters import HtmlFormatter
 
 REPOSITORY = "https://github.com/tensor-copies/copy-semantics-course"
 BINDER = "https://mybinder.org/v2/gh/tensor-copies/copy-semantics-course/main?urlpath=lab/tree/"
+# What ``make lab`` serves (coursebook.lab, default port): a notebook of the
+# learner's copy in workspace/ (coursebook.workspace) opens at LAB + its path,
+# once the lab has been opened with the address make lab prints (its token).
+LAB = "http://127.0.0.1:8888/lab/tree/"
+WORKSPACE = "workspace"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 CSS = """
@@ -169,8 +174,12 @@ def _exercise_page(path: Path, exporter) -> tuple:
     body, _ = exporter.from_notebook_node(nb)
     where = f"exercises/{path.parent.name}/{path.name}"
     how = (f'<p class="book-live">An auto-graded exercise; this page shows its description only. '
-           f'To solve it: <code>make lab</code> and open <code>{where}</code>, or '
-           f'<a href="{BINDER}{where}">open it on Binder</a>. Its own cells check your answer.</p>')
+           f'To solve it on your machine: <code>make lab</code>, then '
+           f'<a class="book-open-local" href="{LAB}{WORKSPACE}/{where}">open it in that lab</a> '
+           f'(your copy, <code>{WORKSPACE}/{where}</code>, of <a class="book-open-repo" '
+           f'href="{REPOSITORY}/blob/main/{where}"><code>{where}</code></a> in the repository). '
+           f'Nothing to install: <a class="book-open-binder" href="{BINDER}{where}">open it on Binder</a>. '
+           f'Its own cells check your answer.</p>')
     return path, f"exercise-{path.parent.name}.html", _title(nb, path.stem), how + body
 
 
@@ -202,7 +211,8 @@ def build_site(chapters: list[Path], out: Path, exercises: list[Path] = ()) -> P
         next_link = (f'<a href="{pages[i + 1][1]}">{html.escape(pages[i + 1][2])} \u2192</a>'
                      if i + 1 < len(pages) else "<span></span>")
         live = (f'<p class="book-live">This page shows the chapter run once, with its outputs. To run it '
-                f'and try the build-it cells: <code>make lab</code> and open <code>course/{path.name}</code>, '
+                f'and try the build-it cells: <code>make lab</code>, then <a href="{LAB}{WORKSPACE}/course/{path.name}">'
+                f'open it in that lab</a> (your copy, <code>{WORKSPACE}/course/{path.name}</code>), '
                 f'or <a href="{BINDER}course/{path.name}">open it on Binder</a>.</p>')
         page = _page(title, nav, f'{live}{body}<nav class="book-pager" aria-label="Previous and next">'
                      f'{prev_link}{next_link}</nav>')

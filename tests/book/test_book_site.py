@@ -14,12 +14,18 @@ import time
 
 import pytest
 
+from coursebook.workspace import WORKSPACE
+
 pytestmark = pytest.mark.browser
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 IMAGES = REPO / "docs" / "images"
 CHAPTERS = sorted(p.stem for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
 EXERCISES = sorted(p.parent.name for p in (REPO / "exercises").glob("*/*.ipynb"))
+# The README's Binder badge opens chapter 00; an exercise's link is the same address for its notebook.
+BINDER_BADGE = re.search(r"\(https://mybinder\.org/v2/gh/[^)]*\)", (REPO / "README.md").read_text()).group(0)[1:-1]
+REPOSITORY = "https://github.com/" + re.search(r"/v2/gh/([^/]+/[^/]+)/", BINDER_BADGE).group(1)
+LAB_ROOT = WORKSPACE
 
 
 @pytest.fixture(scope="session")
@@ -159,9 +165,15 @@ def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(boo
         page.goto((book / f"exercise-{name}.html").as_uri())
         where = f"exercises/{name}/{name}.ipynb"
         assert page.locator("h1").first.text_content().startswith("Exercise"), f"{name}: no description"
-        assert page.locator(f"code:text-is('{where}')").count() == 1, f"{name}: no way to open it locally"
-        binder = page.locator("a[href^='https://mybinder.org/']").get_attribute("href")
-        assert binder.endswith("urlpath=lab/tree/" + where), f"{name}: the Binder link opens {binder}"
+        local = page.locator("a.book-open-local").get_attribute("href")
+        assert local == f"http://127.0.0.1:8888/lab/tree/{LAB_ROOT}/{where}", \
+            f"{name}: the link for make lab opens {local}, not the learner's copy"
+        repo = page.locator("a.book-open-repo")
+        assert repo.text_content() == where and repo.get_attribute("href") == f"{REPOSITORY}/blob/main/{where}", \
+            f"{name}: the page does not say where the exercise is in the repository"
+        binder = page.locator("a.book-open-binder").get_attribute("href")
+        assert binder == BINDER_BADGE.replace("course/00_index.ipynb", where), \
+            f"{name}: the Binder link {binder} is not the README badge's address for this exercise"
         assert page.locator(".input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
     page.goto((book / "08_clone.html").as_uri())
     page.locator("a[href='exercise-clone.html']").first.click()
