@@ -5,7 +5,16 @@ notebook's cells only, no script and no CDN), wrapped in our own page with a
 local stylesheet, a contents list and previous/next links. Before converting:
 
 * the widget view of a stepping diagram is dropped, so its ``text/html``
-  player (``booksite.build.static_diagrams``) is what the page shows;
+  player (``booksite.build.static_diagrams``) is what the page shows (each
+  step's SVG carries its own ``aria-label``: the statement and the first line
+  of its narration);
+* a diagram a cell shows as an SVG (``memdiagram.show``) goes in inline: it
+  carries its own ``aria-label`` (what each tensor is, its storage and its
+  version counter);
+* any other picture a cell draws (a matplotlib plot) becomes an ``<img>`` whose
+  ``alt`` is the first paragraph of the markdown cell above it: the course
+  describes each plot in words right before drawing it (``plot_alt``), so
+  the description is written once;
 * a link to another chapter (``06_version_counter.ipynb``) points to its page;
   a link to an exercise points to the exercise's page (its description, from
   its markdown cells, with how to open it locally and on Binder); any other
@@ -14,6 +23,7 @@ local stylesheet, a contents list and previous/next links. Before converting:
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -26,6 +36,11 @@ from pygments.formatters import HtmlFormatter
 
 REPOSITORY = "https://github.com/tensor-copies/copy-semantics-course"
 BINDER = "https://mybinder.org/v2/gh/tensor-copies/copy-semantics-course/main?urlpath=lab/tree/"
+# What ``make lab`` serves (coursebook.lab, default port): a notebook of the
+# learner's copy in workspace/ (coursebook.workspace) opens at LAB + its path,
+# once the lab has been opened with the address make lab prints (its token).
+LAB = "http://127.0.0.1:8888/lab/tree/"
+WORKSPACE = "workspace"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 CSS = """
@@ -86,15 +101,48 @@ def _rewrite_links(source: str) -> str:
     return re.sub(r"\]\(([^)\s]+)\)", fix, source)
 
 
+IMAGES = ("image/png", "image/jpeg", "image/svg+xml")
+# An SVG that names itself (memdiagram's pictures: role="img" and an aria-label
+# with what the diagram shows) goes into the page as it is, inline.
+LABELLED_SVG = re.compile(r'^\s*<svg\b[^>]*\brole="img"[^>]*\baria-label="[^"]{20,}"')
+
+
+def plot_alt(markdown: str) -> str:
+    """The alt text of a picture: the first paragraph of the words above it, as plain text."""
+    paragraph = markdown.strip().split("\n\n", 1)[0]
+    paragraph = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", paragraph)  # links: their words
+    paragraph = re.sub(r"^#+\s*|[`*_]", "", paragraph, flags=re.M)
+    return " ".join(paragraph.split())
+
+
+def _image_with_alt(output, alt: str) -> None:
+    data = output["data"]
+    kind = next(k for k in IMAGES if k in data)
+    if kind == "image/svg+xml":
+        encoded = base64.b64encode(data.pop(kind).encode("utf-8")).decode("ascii")
+    else:
+        encoded = "".join(data.pop(kind).split())
+    data["text/html"] = (f'<img class="book-plot" src="data:{kind};base64,{encoded}" '
+                         f'alt="{html.escape(alt, quote=True)}">')
+
+
 def prepare(nb):
-    """The notebook as the page shows it: static diagrams, links that work from the site."""
+    """The notebook as the page shows it: static diagrams, pictures with alt text, links that work from the site."""
+    words_above = ""
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = _rewrite_links(cell.source)
+            words_above = cell.source
+            continue
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET_VIEW in data and "text/html" in data:
                 del data[WIDGET_VIEW]
+            svg = data.get("image/svg+xml")
+            if svg and "text/html" not in data and LABELLED_SVG.match(svg):
+                data["text/html"] = data.pop("image/svg+xml")
+            if any(k in data for k in IMAGES) and "text/html" not in data and plot_alt(words_above):
+                _image_with_alt(output, plot_alt(words_above))
     nb.metadata.pop("widgets", None)
     return nb
 
@@ -126,8 +174,12 @@ def _exercise_page(path: Path, exporter) -> tuple:
     body, _ = exporter.from_notebook_node(nb)
     where = f"exercises/{path.parent.name}/{path.name}"
     how = (f'<p class="book-live">An auto-graded exercise; this page shows its description only. '
-           f'To solve it: <code>make lab</code> and open <code>{where}</code>, or '
-           f'<a href="{BINDER}{where}">open it on Binder</a>. Its own cells check your answer.</p>')
+           f'To solve it on your machine: <code>make lab</code>, then '
+           f'<a class="book-open-local" href="{LAB}{WORKSPACE}/{where}">open it in that lab</a> '
+           f'(your copy, <code>{WORKSPACE}/{where}</code>, of <a class="book-open-repo" '
+           f'href="{REPOSITORY}/blob/main/{where}"><code>{where}</code></a> in the repository). '
+           f'Nothing to install: <a class="book-open-binder" href="{BINDER}{where}">open it on Binder</a>. '
+           f'Its own cells check your answer.</p>')
     return path, f"exercise-{path.parent.name}.html", _title(nb, path.stem), how + body
 
 
@@ -159,7 +211,8 @@ def build_site(chapters: list[Path], out: Path, exercises: list[Path] = ()) -> P
         next_link = (f'<a href="{pages[i + 1][1]}">{html.escape(pages[i + 1][2])} \u2192</a>'
                      if i + 1 < len(pages) else "<span></span>")
         live = (f'<p class="book-live">This page shows the chapter run once, with its outputs. To run it '
-                f'and try the build-it cells: <code>make lab</code> and open <code>course/{path.name}</code>, '
+                f'and try the build-it cells: <code>make lab</code>, then <a href="{LAB}{WORKSPACE}/course/{path.name}">'
+                f'open it in that lab</a> (your copy, <code>{WORKSPACE}/course/{path.name}</code>), '
                 f'or <a href="{BINDER}course/{path.name}">open it on Binder</a>.</p>')
         page = _page(title, nav, f'{live}{body}<nav class="book-pager" aria-label="Previous and next">'
                      f'{prev_link}{next_link}</nav>')

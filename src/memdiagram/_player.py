@@ -6,14 +6,24 @@ is in the page, each in its own panel; one radio button per step decides
 which panel shows (a CSS rule per step: the checked button's panel is
 displayed, the others are not). So:
 
-* the row of step buttons is the slider: click a number to jump there;
+* the row of step buttons: click a number to jump there;
 * **◀ back** and **forward ▶** in each panel are labels of the previous and
   next step's button;
 * the arrow keys move between radio buttons by themselves once one has the
   focus (clicking a step, back or forward gives it the focus).
 
-No ``<script>`` and no ``on...`` attribute: the fragment survives HTML
-sanitizers that remove scripts, and it loads nothing from the network. The
+That much needs no script and no ``on...`` attribute, so it survives HTML
+sanitizers that remove scripts (GitHub, nbviewer's safe mode). Where scripts
+run (the book's pages), a few lines of inline script, written in the fragment
+and loading nothing, add the rest:
+
+* a **slider** (``<input type="range">``, hidden until the script shows it)
+  that moves through the steps and follows the other controls;
+* the **left and right arrow keys** step back and forward whenever the player
+  has the focus (it is focusable: click the picture or Tab to it), not only
+  when a step button has it.
+
+Nothing is loaded from the network. The
 SVGs are the widget's own (``svgs`` of ``MemoryDiagram``), unchanged; they
 scale to the width they get (``max-width:100%``); where the wide arrangement
 would be shrunk too much, each step also carries the same SVG arranged for a
@@ -52,7 +62,28 @@ _CSS = """
 .md-player .mdp-narration{margin-top:8px;padding:6px 10px;background:#f6f6f6;border-radius:6px;overflow-wrap:anywhere}
 .md-player .mdp-narration p{margin:0 0 4px}
 .md-player .mdp-narration ul{margin:0;padding-left:1.4em}
+.md-player:focus-visible{outline:3px solid #0072B2;outline-offset:2px}
+.md-player .mdp-slide{display:flex;align-items:center;gap:8px;margin:0 0 6px}
+.md-player .mdp-slide[hidden]{display:none}
+.md-player .mdp-slider{flex:1 1 auto;min-width:0;max-width:420px;accent-color:#D55E00}
 """
+
+# The slider and the player-wide arrow keys (the fragment's only script). It
+# keeps the radio buttons as the one record of the current step: the slider
+# checks a radio button, and follows whichever radio button is checked.
+_SCRIPT = """(function(){var p=document.getElementById("%(uid)s");if(!p||p.getAttribute("data-live"))return;
+p.setAttribute("data-live","1");var r=[].slice.call(p.querySelectorAll("input.mdp-radio"));
+var s=p.querySelector("input.mdp-slider"),o=p.querySelector("output.mdp-slide-value");
+function at(){for(var i=0;i<r.length;i++)if(r[i].checked)return i;return 0}
+function show(){var i=at();s.value=String(i+1);s.setAttribute("aria-valuetext","step "+(i+1)+" of "+r.length);
+o.textContent=(i+1)+" / "+r.length}
+function go(i){i=Math.max(0,Math.min(r.length-1,i));r[i].checked=true;show()}
+s.parentNode.hidden=false;show();
+s.addEventListener("input",function(){go(parseInt(s.value,10)-1)});
+p.addEventListener("change",function(e){if(e.target!==s)show()});
+p.addEventListener("keydown",function(e){var t=e.target;if(t===s||(t.classList&&t.classList.contains("mdp-radio")))return;
+if(e.key==="ArrowLeft"){go(at()-1);e.preventDefault()}else if(e.key==="ArrowRight"){go(at()+1);e.preventDefault()}});
+})();"""
 
 
 NARROW = 360  # px: a 390 px phone less the page's margins
@@ -111,7 +142,7 @@ def player_html(statements, svgs, changes_html=None):
         rules.append(f"#{rid[i]}:checked~.mdp-ticks label[for=\"{rid[i]}\"]"
                      "{background:#D55E00;color:#fff;border-color:#D55E00;font-weight:bold}")
         rules.append(f"#{rid[i]}:focus-visible~.mdp-ticks label[for=\"{rid[i]}\"]{{outline:3px solid #0072B2}}")
-    out = [f'<div class="md-player" id="{uid}" role="group" data-steps="{n}" '
+    out = [f'<div class="md-player" id="{uid}" role="group" data-steps="{n}" tabindex="0" '
            'aria-roledescription="step-through memory diagram" '
            'aria-label="Memory diagram. Choose a step; the left and right arrow keys move between steps.">',
            "<style>" + "".join(rules) + "</style>"]
@@ -121,7 +152,11 @@ def player_html(statements, svgs, changes_html=None):
                    f'value="{i + 1}" aria-label="step {i + 1} of {n}"{checked}>')
     out.append('<div class="mdp-ticks" aria-hidden="true"><span>step</span>')
     out += [f'<label for="{rid[i]}" title="{escape(statements[i])}">{i + 1}</label>' for i in range(n)]
-    out.append('</div><div class="mdp-steps">')
+    out.append('</div>')
+    out.append(f'<div class="mdp-slide" hidden><label for="{uid}r">slide</label>'
+               f'<input class="mdp-slider" id="{uid}r" type="range" min="1" max="{n}" step="1" value="1">'
+               f'<output class="mdp-slide-value" for="{uid}r">1 / {n}</output></div>')
+    out.append('<div class="mdp-steps">')
     for i, (statement, svg, change) in enumerate(zip(statements, svgs, changes_html)):
         back = (f'<label class="mdp-back" for="{rid[i - 1]}">\u25c0 back</label>' if i > 0
                 else '<span class="mdp-off mdp-back">\u25c0 back</span>')
@@ -132,5 +167,6 @@ def player_html(statements, svgs, changes_html=None):
                    f'<code class="mdp-stmt">{escape(statement)}</code></div>'
                    f'{_figure(svg)}'
                    f'<div class="mdp-narration">{change}</div></div>')
-    out.append("</div></div>")
+    out.append("</div>")
+    out.append("<script>" + _SCRIPT % {"uid": uid} + "</script></div>")
     return "".join(out)

@@ -4,10 +4,12 @@ Chapter 01 is executed the way ``make book`` executes it (``booksite.build``:
 a copy in a build folder, nbclient keeping the widget state), and its first
 ``step_through`` output's ``text/html`` player is opened in headless Chromium
 with every request that is not a local file or loopback blocked. The page
-has no kernel and no script. The test steps with forward, back, the step
-buttons (the slider) and the arrow keys, and checks at every step that the
-picture shown is the one the notebook's widget holds for that step (the
-widget's saved state, i.e. what the learner sees when running the chapter).
+has no kernel. With scripts off (a sanitized page) it steps with forward,
+back, the step buttons and the arrow keys on a step button; with scripts on
+(the book) also with the slider and the arrow keys wherever the player has
+the focus. At every step the picture shown must be the one the notebook's
+widget holds for that step (the widget's saved state, i.e. what the learner
+sees when running the chapter).
 """
 
 import pathlib
@@ -54,15 +56,14 @@ def _text(svg: str) -> str:
     return " ".join("".join(ET.fromstring(svg).itertext()).split())
 
 
-@pytest.fixture
-def player(browser, chapter_01, tmp_path):
+def _open(browser, chapter_01, tmp_path, scripts):
     state, html = chapter_01
     page_file = tmp_path / "player.html"
     page_file.write_text(f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
                          f'<meta name="viewport" content="width=device-width"><title>player</title></head>'
                          f'<body>{html}</body></html>', encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1000, "height": 900}, java_script_enabled=False)
-    blocked = []
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, java_script_enabled=scripts)
+    blocked, errors = [], []
 
     def only_local(route):
         url = route.request.url
@@ -74,10 +75,25 @@ def player(browser, chapter_01, tmp_path):
 
     context.route("**/*", only_local)
     page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(page_file.as_uri())
     yield page, state
     context.close()
     assert blocked == [], f"the diagram page asked the network for {blocked}"
+    assert errors == [], f"the diagram page has script errors: {errors}"
+
+
+@pytest.fixture
+def player(browser, chapter_01, tmp_path):
+    """The player with scripts off, as a sanitizer leaves it."""
+    yield from _open(browser, chapter_01, tmp_path, scripts=False)
+
+
+@pytest.fixture
+def live_player(browser, chapter_01, tmp_path):
+    """The player with scripts on, as the book shows it."""
+    yield from _open(browser, chapter_01, tmp_path, scripts=True)
 
 
 def _shown(page):
@@ -107,6 +123,8 @@ def test_chapter_01_book_page_shows_every_step_the_run_notebook_shows(player):
 
 def test_book_diagram_steps_back_and_forward_without_a_kernel_or_script(player):
     page, state = player
+    assert not page.locator(".md-player .mdp-slider").is_visible(), \
+        "without scripts the slider shows but cannot move the steps"
     n = len(state["svgs"])
     box = page.locator(".md-player .mdp-frame:visible svg.md-diagram:visible").bounding_box()
     assert box and box["width"] > 100 and box["height"] > 100, "the diagram is not visible"
@@ -139,3 +157,50 @@ def test_book_diagram_on_a_390_px_phone_is_rearranged_not_shrunk_and_shows_the_s
             f"step {i + 1} on a phone is {box['width']:.0f}x{box['height']:.0f} px, not stacked to the width"
         if i < len(state["svgs"]) - 1:
             page.locator(".mdp-frame:visible .mdp-forward").click()
+
+
+def _slider(page):
+    return page.locator(".md-player .mdp-slider")
+
+
+def test_book_diagram_slider_jumps_to_any_step_and_follows_back_and_forward(live_player):
+    page, state = live_player
+    n = len(state["svgs"])
+    slider = _slider(page)
+    assert slider.is_visible(), "the book's diagram has no slider"
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("1", str(n))
+    assert slider.input_value() == "1"
+    for k in [n, 2, 1, n - 1]:
+        slider.fill(str(k))
+        number, statement, svg_text = _shown(page)
+        assert number == k, f"the slider set to {k} shows step {number}"
+        assert (statement, svg_text) == (state["statements"][k - 1], _text(state["svgs"][k - 1]))
+    page.locator(".mdp-frame:visible .mdp-forward").click()
+    assert slider.input_value() == str(n), "the slider does not follow 'forward'"
+    page.locator(".mdp-frame:visible .mdp-back").click()
+    page.locator(".mdp-frame:visible .mdp-back").click()
+    assert slider.input_value() == str(n - 2), "the slider does not follow 'back'"
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert _shown(page)[0] == n - 1 and slider.input_value() == str(n - 1), "the slider's own arrow key did not step"
+
+
+def test_book_diagram_arrow_keys_step_whenever_the_player_has_the_focus(live_player):
+    page, state = live_player
+    n = len(state["svgs"])
+    page.locator(".md-player .mdp-frame:visible svg.md-diagram:visible").click()  # a click on the picture
+    assert page.evaluate("document.activeElement.classList.contains('md-player')"), \
+        "clicking the picture does not give the player the focus"
+    for k in range(2, n + 1):
+        page.keyboard.press("ArrowRight")
+        assert _shown(page)[0] == k, f"the right arrow key on the player did not go to step {k}"
+    page.keyboard.press("ArrowRight")
+    assert _shown(page)[0] == n, "the right arrow key went past the last step"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert _shown(page)[0] == n - 2, "the left arrow key on the player did not step back"
+    assert _slider(page).input_value() == str(n - 2), "the slider does not follow the arrow keys"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("ArrowLeft")
+    assert _shown(page)[0] == n - 3, "after Tab back to the player, the left arrow key did not step back"
