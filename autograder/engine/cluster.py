@@ -144,14 +144,14 @@ def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
         unfinished = [f for f, task in futures.items() if task not in results]
         if unfinished:
             client.cancel(unfinished, force=True)
-        if cluster is not None:
+        try:
+            client.run(grading.drop_workspace, spec["run"])  # every worker still up
+        except Exception:  # noqa: BLE001 - a farm that went away: its workspaces went with it
+            pass
+        finally:
             client.close()
-            cluster.close()
-        else:
-            try:
-                client.run(grading.drop_workspace, spec["run"])
-            finally:
-                client.close()
+            if cluster is not None:
+                cluster.close()
     for assignment, student, files in tasks:
         task = (assignment, student)
         if task not in results:

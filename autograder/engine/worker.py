@@ -287,10 +287,13 @@ def worker_state():
 
 
 def drop_workspace(run):
-    """Remove this process's workspace of ``run`` (the run is over)."""
-    if _state is not None and run in _state.workspaces:
-        with _state.lock:
+    """Remove this process's workspace of ``run`` (the run is over).  A worker still
+    grading (past a deadline) keeps it until it has been idle an hour."""
+    if _state is not None and run in _state.workspaces and _state.lock.acquire(blocking=False):
+        try:
             _state.workspaces.pop(run).remove()
+        finally:
+            _state.lock.release()
 
 
 def grade_submission(spec, snapshot, assignment, student, files):

@@ -130,9 +130,9 @@ def test_a_farm_that_loses_a_worker_mid_run_grades_every_submission_once_as_a_se
     moved = cli(farm_root, "gradebook", "migrate", "--to", url)
     assert moved.returncode == 0, moved.stderr
     farm = Farm(workers=2, logs=str(tmp_path))
+    victim, survivor = farm.workers
     try:
         farm.wait_for_workers(2)
-        victim, survivor = farm.workers
         out, err = open(tmp_path / "autograde.out", "w+"), open(tmp_path / "autograde.err", "w+")
         grader = subprocess.Popen([sys.executable, "-m", "autograder", "--root", farm_root, "--db", url,
                                    "autograde", "fixture", "--scheduler", farm.address],
@@ -155,6 +155,8 @@ def test_a_farm_that_loses_a_worker_mid_run_grades_every_submission_once_as_a_se
         worker_logs = farm.log("worker-0") + farm.log("worker-1")
     finally:
         farm.stop()
+        for left in glob.glob("/tmp/autograder-run-*/worker-%d" % victim.pid):  # it died with them
+            shutil.rmtree(left, ignore_errors=True)
     assert "fixture: graded %d submission(s)" % STUDENTS in stdout, stdout + stderr
     assert "0 points" not in stdout, "a submission lost with the killed worker got 0:\n" + stdout
     assert "SAWarning" not in stderr + worker_logs, "SQLAlchemy warned on the farm's path"
