@@ -112,6 +112,8 @@ def cmd_autograde(args):
 
 
 def cmd_gradebook(args):
+    from sqlalchemy.exc import SQLAlchemyError
+
     from .engine.gradebook import MigrateError, migrate
 
     config = _config(args)
@@ -120,6 +122,9 @@ def cmd_gradebook(args):
         copied = migrate(source, args.to, config.CourseDirectory.course_id)
     except MigrateError as error:
         print("error: %s" % error, file=sys.stderr)
+        return 2
+    except SQLAlchemyError as error:  # a server that cannot be reached, a database that is missing
+        print("error: nothing copied: %s" % str(error).splitlines()[0], file=sys.stderr)
         return 2
     print("copied %d row(s) in %d table(s) into %s"
           % (sum(copied.values()), len(copied), _without_password(args.to)))

@@ -16,13 +16,14 @@ Postgres database (``--db postgresql://...``) that several graders share.
 - :func:`migrate` copies every row of one gradebook into another, empty one
   (``python -m autograder gradebook migrate --to postgresql://...``).
 
-SQLAlchemy's ``SAWarning``s ("Object of type <SubmittedNotebook> not in
-session, add operation along 'Notebook.submissions' will not proceed", six of
-them for the first submission of an assignment) come from nbgrader's
-``add_submission``: it links each new notebook, grade and comment to the
-assignment's existing rows *before* the new submission is in the session, and
-the session's autoflush, set off by loading the next of those rows, finds
-objects it cannot save.  :func:`create_submission` makes the same rows with
+SQLAlchemy's ``SAWarning``s ("Object of type <SubmittedAssignment> not in
+session, add operation along 'Assignment.submissions' will not proceed", and
+the same along 'Student.submissions' and for <SubmittedNotebook> along
+'Notebook.submissions': three each time a submission is made) come from
+nbgrader's ``add_submission``: it links the new submission and its notebooks
+to the assignment's and the student's existing rows *before* the new
+submission is in the session, and the session's autoflush, set off by loading
+the assignment's notebooks and cells, finds objects it cannot save.  :func:`create_submission` makes the same rows with
 autoflush paused (SQLAlchemy's public ``Session.no_autoflush``); the commit at
 the end saves them all at once.  Every path that makes a submission goes
 through it first, so nbgrader then only updates it: no warning is printed,
@@ -137,6 +138,8 @@ def migrate(source_url, target_url, course_id="default_course"):
     rows go in one transaction.  Returns ``{table: rows copied}``.
     """
     source_url, target_url = database_url(source_url), database_url(target_url)
+    if _sqlite_path(source_url) is not None and not os.path.isfile(_sqlite_path(source_url)):
+        raise MigrateError("there is no gradebook at %s to copy" % _sqlite_path(source_url))
     for url in (source_url, target_url):
         Gradebook(url, course_id).close()  # nbgrader's schema, at its alembic version
     source, target = create_engine(source_url), create_engine(target_url)
