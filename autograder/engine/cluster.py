@@ -105,7 +105,8 @@ def _open_client(scheduler, workers):
     if scheduler:
         return Client(scheduler, timeout="30s"), None
     cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR)
+                           dashboard_address=":0",  # any free port: two graders on one machine
+                           silence_logs=logging.CRITICAL)  # a lost task is reported per student
     return Client(cluster), cluster
 
 
