@@ -32,6 +32,7 @@ its grace period, on a farm as on a local cluster (which is closed at once).
 """
 
 import logging
+import shutil
 import sys
 import time
 
@@ -153,6 +154,9 @@ def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
             client.close()
             if cluster is not None:
                 cluster.close()
+                # its workers were on this machine: a workspace a worker still grading in at
+                # the deadline kept goes with them
+                shutil.rmtree(grading.run_folder(spec["run"]), ignore_errors=True)
     for assignment, student, files in tasks:
         task = (assignment, student)
         if task not in results:

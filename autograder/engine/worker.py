@@ -126,12 +126,17 @@ class _ErrorLog(logging.Handler):
         self.lines.append(record.getMessage())
 
 
+def run_folder(run):
+    """Where this machine's workers keep their workspaces of ``run``."""
+    return os.path.join(tempfile.gettempdir(), "autograder-run-" + run)
+
+
 class Workspace:
     """One run's private course folder in this worker (see the module docstring)."""
 
     def __init__(self, spec, snapshot):
         self.spec = spec
-        self.run = os.path.join(tempfile.gettempdir(), "autograder-run-" + spec["run"])
+        self.run = run_folder(spec["run"])
         self.root = os.path.join(self.run, "worker-%d" % os.getpid())
         self.state = os.path.join(self.root, "autograder")  # the workspace's own state folder
         shutil.rmtree(self.root, ignore_errors=True)

@@ -157,6 +157,8 @@ def test_a_farm_that_loses_a_worker_mid_run_grades_every_submission_once_as_a_se
         farm.stop()
         for left in glob.glob("/tmp/autograder-run-*/worker-%d" % victim.pid):  # it died with them
             shutil.rmtree(left, ignore_errors=True)
+            if not os.listdir(os.path.dirname(left)):
+                os.rmdir(os.path.dirname(left))
     assert "fixture: graded %d submission(s)" % STUDENTS in stdout, stdout + stderr
     assert "0 points" not in stdout, "a submission lost with the killed worker got 0:\n" + stdout
     assert "SAWarning" not in stderr + worker_logs, "SQLAlchemy warned on the farm's path"
