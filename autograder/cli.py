@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from .course import CourseError, course_config, source_assignments
+from .course import CourseError, course_config, db_url, source_assignments
 
 HELP = """The instructor's grading commands, and the learner's self-check.
 
@@ -18,7 +18,8 @@ A term, in order (autograder/README.md shows each step):
   generate  [A ...] [--force]       solutions/ -> exercises/, tests into the gradebook
   collect   FOLDER                  an inbox of zips or folders, one per student
   collect   --exchange [DIR]        or: the newest submissions in nbgrader's exchange (a hub)
-  autograde [A ...]                 grade everyone who submitted (parallel, sandboxed)
+  autograde [A ...]                 grade everyone who submitted (parallel, sandboxed;
+                                    --scheduler tcp://HOST:8786 on a farm of dask workers)
   feedback  [A ...]                 an HTML page per graded submission, no hidden tests
   export    [--wide] [--tests]      grades as CSV (default: STATE/grades.csv)
   report    [A ...]                 per-assignment and per-test summary, charts
@@ -36,12 +37,14 @@ On a JupyterHub (autograder/README.md, "A class on a hub"):
 Everything about the students (gradebook, roster, submissions, graded copies,
 feedback, grades, charts) lives in the course-state folder STATE:
 autograder/state/ by default (git-ignored), or --state, or $AUTOGRADER_STATE.
+The gradebook is STATE/gradebook.db unless --db names another (postgresql://...
+for a team; "gradebook migrate --to URL" copies the SQLite one there).
 Run "python -m autograder COMMAND --help" for a command's options.
 """
 
 
 def _config(args):
-    return course_config(args.root, args.state)
+    return course_config(args.root, args.state, db=args.db)
 
 
 def cmd_roster(args):
@@ -103,7 +106,7 @@ def cmd_autograde(args):
               file=sys.stderr)
     runs = autograde_all(config, assignments, students, workers=args.workers,
                          warm=not args.cold, progress=not args.no_progress,
-                         unsandboxed=args.unsandboxed)
+                         unsandboxed=args.unsandboxed, scheduler=args.scheduler)
     for run in runs.values():
         print("%s: graded %d submission(s)" % (run.assignment, len(run.graded)))
         for student, reason in sorted(run.failed.items()):
@@ -113,9 +116,40 @@ def cmd_autograde(args):
             if os.path.exists(log):
                 print("  %s: grading failed, 0 points; traceback in %s" % (student, log))
     seconds = next(iter(runs.values())).seconds if runs else 0.0
-    print("done in %.1f s with %d worker(s), %s kernels"
-          % (seconds, args.workers, "fresh" if args.cold else "warm (forked)"))
+    where = ("on " + args.scheduler if args.scheduler
+             else "with %d local worker(s)" % args.workers)
+    print("done in %.1f s %s, %s kernels"
+          % (seconds, where, "fresh" if args.cold else "warm (forked)"))
     return 0
+
+
+def cmd_gradebook(args):
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .engine.gradebook import MigrateError, migrate
+
+    config = _config(args)
+    source = db_url(config)
+    try:
+        copied = migrate(source, args.to, config.CourseDirectory.course_id)
+    except MigrateError as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
+    except SQLAlchemyError as error:  # a server that cannot be reached, a database that is missing
+        print("error: nothing copied: %s" % str(error).splitlines()[0], file=sys.stderr)
+        return 2
+    print("copied %d row(s) in %d table(s) into %s"
+          % (sum(copied.values()), len(copied), _without_password(args.to)))
+    print("grade against it with: python -m autograder --db %s autograde ..." % _without_password(args.to))
+    return 0
+
+
+def _without_password(url):
+    head, sep, tail = url.partition("://")
+    if "@" in tail:
+        credentials, _, rest = tail.rpartition("@")
+        tail = credentials.split(":")[0] + "@" + rest
+    return head + sep + tail
 
 
 def _say_skipped(skipped):
@@ -186,6 +220,8 @@ def build_parser():
     parser.add_argument("--root", help="course folder (default: this repository)")
     parser.add_argument("--state", help="course-state folder (default: $AUTOGRADER_STATE, "
                                         "else ROOT/autograder/state)")
+    parser.add_argument("--db", help="the gradebook's URL (default: sqlite:///STATE/gradebook.db); "
+                                     "postgresql://USER@HOST/DB for one a team shares")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name, summary, run):
@@ -219,12 +255,21 @@ def build_parser():
     p.add_argument("assignments", nargs="*")
     p.add_argument("--students", nargs="*", help="only these students")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="parallel workers (default: number of cores)")
+                   help="local worker processes (default: number of cores)")
+    p.add_argument("--scheduler", help="grade on a farm: the address of its `dask scheduler` "
+                                       "(tcp://HOST:8786), or in-process for a plain loop here")
     p.add_argument("--cold", action="store_true",
                    help="start each kernel from scratch (stock nbgrader) instead of forking warm ones")
     p.add_argument("--unsandboxed", action="store_true",
                    help="run kernels without a sandbox, with your rights (trusted notebooks only)")
     p.add_argument("--no-progress", action="store_true")
+
+    p = command("gradebook", "move the gradebook: migrate --to postgresql://USER@HOST/DB",
+                cmd_gradebook)
+    p.add_argument("action", choices=("migrate",),
+                   help="migrate: copy every row of this gradebook (--db, default the SQLite "
+                        "one) into an empty one")
+    p.add_argument("--to", required=True, help="the target gradebook's URL")
 
     p = command("feedback", "HTML feedback for each graded submission (hidden tests removed)",
                 cmd_feedback)

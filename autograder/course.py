@@ -62,10 +62,21 @@ def point_at(config, root, state):
     return config
 
 
-def course_config(root=None, state=None, **overrides):
+def database_url(url):
+    """A gradebook URL as SQLAlchemy takes it: ``postgresql://`` means psycopg (version 3),
+    the driver this package installs; any other URL is left as it is."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme):]
+    return url
+
+
+def course_config(root=None, state=None, db=None, **overrides):
     """nbgrader's ``Config`` for the course at ``root`` (default: the repository).
 
     ``state``: the course-state folder (default: :func:`default_state`).
+    ``db``: the gradebook's URL (default: ``sqlite:///STATE/gradebook.db``),
+    e.g. ``postgresql://grader@dbhost/course`` for a gradebook a team shares.
     """
     config = PyFileConfigLoader(os.path.basename(CONFIG_FILE), path=PACKAGE_DIR).load_config()
     root = os.path.abspath(root) if root is not None else config.CourseDirectory.root
@@ -73,6 +84,8 @@ def course_config(root=None, state=None, **overrides):
     if os.path.exists(os.path.join(state, TERM_CONFIG)):
         config.merge(PyFileConfigLoader(TERM_CONFIG, path=state).load_config())
     point_at(config, root, state)
+    if db:
+        config.CourseDirectory.db_url = database_url(db)
     for dotted, value in overrides.items():
         section, name = dotted.rsplit(".", 1)
         config[section][name] = value
@@ -84,8 +97,8 @@ def root_of(config):
 
 
 def state_dir(config, *parts):
-    """The course-state folder (where the gradebook is), or a path inside it."""
-    return os.path.join(os.path.dirname(db_url(config)[len("sqlite:///"):]), *parts)
+    """The course-state folder (where the submissions are), or a path inside it."""
+    return os.path.join(os.path.dirname(submitted_dir(config)), *parts)
 
 
 def path(config, *parts):
@@ -151,5 +164,5 @@ def submitted_students(config, assignment):
 
 
 __all__ = ["Config", "CourseError", "course_config", "default_state", "point_at", "state_dir",
-           "source_assignments", "check_assignment", "submitted_dir", "autograded_dir", "feedback_dir", "release_notebook", "db_url",
+           "source_assignments", "check_assignment", "submitted_dir", "autograded_dir", "feedback_dir", "release_notebook", "db_url", "database_url",
            "submitted_students", "REPO"]

@@ -434,7 +434,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
 def _warm_manager_class():
     from traitlets import Bool
 
-    from .grading_kernels import GradingKernelManager
+    from ..kernels.grading_kernels import GradingKernelManager
 
     class WarmGradingKernelManager(GradingKernelManager):
         """The grader's kernel manager with ``warm`` on: kernels forked from the zygote."""

@@ -95,7 +95,8 @@ def _course_values(config, base_url):
             notebooks.add(os.path.splitext(os.path.basename(path))[0])
     if os.path.isdir(submitted_dir(config)):
         students.update(os.listdir(submitted_dir(config)))
-    if os.path.exists(db_url(config)[len("sqlite:///"):]):
+    url = db_url(config)
+    if not url.startswith("sqlite:///") or os.path.exists(url[len("sqlite:///"):]):
         with Gradebook(db_url(config), config.CourseDirectory.course_id) as gb:
             students.update(s.id for s in gb.students)
             for a in gb.assignments:

@@ -7,8 +7,8 @@ of its imports resolved to a module name; then:
   term (``autograder.term``) nor the engine;
 * the checks (``autograder.checks``), which run inside the student's kernel,
   import nothing of the grader but themselves: never the kernels;
-* nothing imports the engine (``autograder.engine``, and the pool of today:
-  ``grade``, ``shard``, ``merge``, ``shared_engine``) but the command line
+* nothing imports the engine (``autograder.engine``, and ``grade``, its
+  front: plan the tasks, write the results) but the command line
   (``autograder.cli``) and the engine itself;
 * the pipeline and the kernels never import the term or the learner's side;
 * the class on a hub (``autograder.hub``) is the term's deployment: only the
@@ -23,7 +23,7 @@ import textwrap
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PACKAGE = os.path.join(REPO, "autograder")
 
-ENGINE_MODULES = {"autograder.grade", "autograder.shard", "autograder.merge", "autograder.shared_engine"}
+ENGINE_MODULES = {"autograder.grade"}
 
 
 def part_of(module):

@@ -42,13 +42,6 @@ SETTABLE = {
     "warnings.showwarning": "documented: 'You may replace this function' (kernel_setup: warnings on stdout)",
     "sys.argv": "the launcher's own argv, set before it becomes the kernel (kernel_launch)",
 }
-# Files another change of issue 23 deletes, with what they still do: the dask engine
-# (branch farm) replaces the shared SQLAlchemy engine with a Postgres/SQLite gradebook of its own.
-PENDING = {
-    "autograder/shared_engine.py": "monkeypatches nbgrader.api.create_engine; deleted by the dask engine (issue 23)",
-}
-
-
 def _ours(module_name):
     return (module_name or "").split(".")[0] in OURS
 
@@ -218,15 +211,8 @@ def test_the_finder_reads_every_module_of_the_grader_and_the_course(everything):
 
 
 def test_nothing_overrides_calls_or_patches_another_packages_private_api(everything):
-    found = [line for relative, lines in everything.items() if relative not in PENDING for line in lines]
+    found = [line for lines in everything.values() for line in lines]
     assert found == [], "private API of another package used:\n" + "\n".join(found)
-
-
-def test_the_files_left_to_another_change_still_exist_or_are_gone_clean(everything):
-    # When the engine of issue 23 lands, these files are deleted; until then they are the only ones.
-    for relative in PENDING:
-        if os.path.exists(os.path.join(REPO, relative)):
-            assert everything[relative], "%s no longer does what PENDING says: take it off" % relative
 
 
 def _scratch(tmp_path, text):

@@ -1,0 +1,164 @@
+"""The grader's side of the engine: run one task per submission, collect every result once.
+
+:func:`grade_tasks` takes the run's spec, the gradebook snapshot and the list
+of ``(assignment, student, files)`` to grade, and returns
+``{(assignment, student): result}`` with exactly one result for each, whatever
+happens to the workers.  Where the tasks run is ``scheduler``:
+
+- ``None`` (the default): a ``distributed.LocalCluster`` made for this run,
+  ``workers`` processes of one thread each (the command line's default: one
+  per core), closed at the end;
+- ``"tcp://HOST:8786"``: the farm behind that ``dask scheduler``; its
+  ``dask worker`` processes, on any number of machines, stay up between
+  runs and keep their warm kernels;
+- ``"in-process"``: no dask at all, the same task function called in a
+  loop in this process (a sequential run, and the baseline the bench
+  measures dask's overhead against).
+
+Every worker gets the ``GradingPlugin`` (dask's public worker-plugin API;
+each run registers it again, which keeps what the worker holds): when the
+worker starts, it makes the worker's ``WorkerState`` and starts its kernel zygote,
+so torch is imported before the first submission arrives.
+
+A worker that dies mid-run loses the tasks it held; the scheduler gives them
+to another worker (``distributed.scheduler.allowed-failures`` times, then
+the submission gets 0 with the reason).  A task returns data and writes
+nothing, so a task run twice changes nothing, and the grader accepts one
+result per submission, as the answer to the task that asked for it.  At the
+run's deadline the grader stops waiting: the tasks not finished get 0 with
+that reason and are cancelled; each task also cuts its notebook's time limit
+to what is left of the run, so no kernel outlives the deadline by more than
+its grace period, on a farm as on a local cluster (which is closed at once).
+"""
+
+import logging
+import shutil
+import sys
+import time
+
+from tqdm import tqdm
+
+from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+from distributed.client import FutureCancelledError
+from distributed.scheduler import KilledWorker
+
+from . import worker as grading
+
+IN_PROCESS = "in-process"
+PLUGIN_NAME = "autograder-grading"
+
+
+def failure(task, reason):
+    return grading.failure(task[0], task[1], reason)
+
+
+def _check(task, result):
+    """A result is accepted only as the answer to the task that asked for that student."""
+    if not isinstance(result, dict) or (result.get("assignment"), result.get("student")) != task:
+        return failure(task, "the grading worker returned a result for someone else")
+    return result
+
+
+def grade_tasks(spec, snapshot, tasks, scheduler=None, workers=1, progress=False, label=""):
+    """``{(assignment, student): result}`` for every ``(assignment, student, files)`` in ``tasks``."""
+    with tqdm(total=len(tasks), desc="autograde " + label, unit="submission",
+              disable=not progress, file=sys.stderr) as bar:
+        if scheduler == IN_PROCESS:
+            return _in_process(spec, snapshot, tasks, bar)
+        return _on_dask(spec, snapshot, tasks, scheduler, workers, bar)
+
+
+def _in_process(spec, snapshot, tasks, bar):
+    results = {}
+    try:
+        for assignment, student, files in tasks:
+            task = (assignment, student)
+            try:
+                results[task] = _check(task, grading.grade_submission(spec, snapshot, assignment,
+                                                                     student, files))
+            except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
+                results[task] = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+            bar.update(1)
+    finally:
+        grading.drop_workspace(spec["run"])
+    return results
+
+
+class GradingPlugin(WorkerPlugin):
+    """Each worker's lasting state: kernel folders and the warm zygote (see above)."""
+
+    name = PLUGIN_NAME
+
+    def __init__(self, warm=True, sandboxed=True):
+        self.warm, self.sandboxed = warm, sandboxed
+
+    def setup(self, worker):
+        state = grading.worker_state()
+        if self.warm:
+            state.warm_up(sandboxed=self.sandboxed)
+
+    # No teardown: registering the plugin again (the next run does) replaces this one,
+    # and the worker's zygote and the workspaces of runs still going must survive that.
+    # A workspace goes when its run ends (drop_workspace), the kernel folders at exit.
+
+
+def _open_client(scheduler, workers):
+    if scheduler:
+        return Client(scheduler, timeout="30s"), None
+    cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                           dashboard_address=":0",  # any free port: two graders on one machine
+                           silence_logs=logging.CRITICAL)  # a lost task is reported per student
+    return Client(cluster), cluster
+
+
+def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
+    results = {}
+    client, cluster = _open_client(scheduler, workers)
+    futures = {}
+    try:
+        client.register_plugin(GradingPlugin(warm=bool(spec.get("warm")),
+                                               sandboxed=not spec.get("unsandboxed")),
+                               name=PLUGIN_NAME)
+        shared = client.scatter(snapshot, broadcast=True, hash=False)
+        for assignment, student, files in tasks:
+            future = client.submit(grading.grade_submission, spec, shared, assignment, student, files,
+                                   key="grade-%s-%s-%s" % (spec["run"], assignment, student), pure=False)
+            futures[future] = (assignment, student)
+        waiting = as_completed(futures, timeout=max(0.0, spec["deadline"] - time.time()))
+        try:
+            for future in waiting:
+                task = futures[future]
+                if task in results:
+                    continue
+                try:
+                    results[task] = _check(task, future.result())
+                except KilledWorker:
+                    results[task] = failure(task, "the grading worker crashed while grading it "
+                                                  "(every worker that tried it)")
+                except FutureCancelledError:
+                    continue
+                except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
+                    results[task] = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+                bar.update(1)
+        except TimeoutError:
+            pass  # the deadline: what is missing gets 0 below
+    finally:
+        unfinished = [f for f, task in futures.items() if task not in results]
+        if unfinished:
+            client.cancel(unfinished, force=True)
+        try:
+            client.run(grading.drop_workspace, spec["run"])  # every worker still up
+        except Exception:  # noqa: BLE001 - a farm that went away: its workspaces went with it
+            pass
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+                # its workers were on this machine: a workspace a worker still grading in at
+                # the deadline kept goes with them
+                shutil.rmtree(grading.run_folder(spec["run"]), ignore_errors=True)
+    for assignment, student, files in tasks:
+        task = (assignment, student)
+        if task not in results:
+            results[task] = failure(task, "the run's deadline passed before it was graded")
+    return results

@@ -1,0 +1,198 @@
+"""Benchmark: the engine on 2 cores against stock nbgrader, and dask's overhead against a loop.
+
+    python tests/bench/bench_farm.py [--students 30] [--stock-students 8] [--workers 2]
+                                     [--assignment clone]
+
+Builds a throw-away course under /tmp with one real assignment (``clone`` by
+default; the autograder's fixture if the repository has none), and N
+students: a third full marks, a third the blank release, a third mixtures.
+It grades the same class four ways, each in its own copy of the course
+(fresh SQLite gradebook), one after the other in one run:
+
+  stock    plain ``nbgrader autograde`` with nbgrader's default preprocessors
+           and kernel manager (none of ours, no sandbox): a fresh kernel per
+           notebook, sequential; on the first --stock-students students (it is slow)
+  loop     ``autograde(scheduler="in-process")``: our grading function called in
+           a loop in this process; sandboxed kernels forked from the warm zygote
+  dask-1   the same on a local dask cluster of one worker process
+  dask-W   the same on a local dask cluster of W worker processes (the default
+           ``python -m autograder autograde`` on a W-core machine)
+
+and prints each run's wall time (from the call to its end: start-up of the
+cluster and the zygote included) and its time per submission, then:
+
+- ours (dask-W, sandboxed, warm) against stock, per submission (target: >= 5x);
+- whether every run gave the same scores as stock on the students stock
+  graded, and the same as the loop on all N;
+- dask's overhead: dask-1 against the loop, both one submission at a time
+  with the same function (target: <= 10 %).
+
+The machine is shared: the load average is printed with the figures, which
+are printed as measured whether or not a target is met.
+"""
+
+import argparse
+import copy
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURE = os.path.join(REPO, "tests", "autograder", "fixtures", "solutions", "fixture")
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+import nbformat  # noqa: E402
+from nbgrader.api import Gradebook  # noqa: E402
+
+from autograder.course import course_config  # noqa: E402
+from autograder.term.generate import generate  # noqa: E402
+from autograder.grade import autograde  # noqa: E402
+from autograder.kernels.sandbox import why_unavailable  # noqa: E402
+
+TARGET_SPEEDUP = 5.0
+TARGET_OVERHEAD = 0.10
+
+# Stock nbgrader: only where the course's folders are, nothing of ours.
+STOCK_CONFIG = """\
+c = get_config()
+c.CourseDirectory.course_id = {course_id!r}
+c.CourseDirectory.root = {root!r}
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "exercises"
+c.CourseDirectory.submitted_directory = "autograder/state/submitted"
+c.CourseDirectory.autograded_directory = "autograder/state/autograded"
+c.CourseDirectory.db_url = {db_url!r}
+c.Exchange.root = {exchange!r}
+"""
+
+
+def build_base(root, assignment, source, students):
+    shutil.copytree(source, os.path.join(root, "solutions", assignment))
+    config = course_config(root)
+    assert generate(config, [assignment])[assignment]
+    release = nbformat.read(os.path.join(root, "exercises", assignment, assignment + ".ipynb"), 4)
+    solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
+                for c in nbformat.read(os.path.join(source, assignment + ".ipynb"), 4).cells}
+    ids = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
+           if c.metadata.get("nbgrader", {}).get("solution")]
+    names = []
+    for n in range(students):
+        nb = copy.deepcopy(release)
+        kind = n % 3
+        for i, cell in enumerate(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
+            if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
+                cell.source = solution[ids[i]]
+        name = "student%03d" % n
+        folder = os.path.join(root, "autograder", "state", "submitted", name, assignment)
+        os.makedirs(folder)
+        nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
+        names.append(name)
+    return names
+
+
+def copy_course(base, target, students):
+    shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
+    for name in students:
+        shutil.copytree(os.path.join(base, "autograder", "state", "submitted", name),
+                        os.path.join(target, "autograder", "state", "submitted", name))
+    return course_config(target)
+
+
+def read_scores(config, assignment):
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
+                for s in gb.assignment_submissions(assignment)}
+
+
+def stock_run(config, assignment, folder):
+    """Plain ``nbgrader autograde``, run from a folder whose nbgrader_config.py is only paths."""
+    root = config.CourseDirectory.root
+    os.makedirs(folder)
+    with open(os.path.join(folder, "nbgrader_config.py"), "w") as f:
+        f.write(STOCK_CONFIG.format(course_id=config.CourseDirectory.course_id, root=root,
+                                    db_url=config.CourseDirectory.db_url,
+                                    exchange=os.path.join(root, "autograder", "state", "exchange")))
+    started = time.perf_counter()
+    subprocess.run(["nbgrader", "autograde", assignment, "--force", "--log-level=ERROR"],
+                   cwd=folder, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def describe(label, n, seconds):
+    per = seconds / n
+    print("%-7s %4d students  wall %7.1f s  per submission %6.3f s" % (label, n, seconds, per), flush=True)
+    return per
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--stock-students", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--assignment", default=None)
+    args = parser.parse_args()
+    why = why_unavailable()
+    if why:
+        print("bench_farm: the sandboxed grader cannot run here: %s" % why)
+        return 1
+
+    assignment = args.assignment
+    if assignment is None:
+        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
+    source = FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+    work = tempfile.mkdtemp(prefix="bench-farm-")
+    try:
+        base = os.path.join(work, "base")
+        everyone = build_base(base, assignment, source, args.students)
+        few = everyone[:args.stock_students]
+        print("assignment %s, %d students, %d cores, load average %.1f"
+              % (assignment, len(everyone), os.cpu_count(), os.getloadavg()[0]), flush=True)
+        per, scores = {}, {}
+
+        config = copy_course(base, os.path.join(work, "stock"), few)
+        per["stock"] = describe("stock", len(few), stock_run(config, assignment, os.path.join(work, "stock-cwd")))
+        scores["stock"] = read_scores(config, assignment)
+
+        dask_w = "dask-%d" % args.workers
+        for label, scheduler, workers in [("loop", "in-process", 1), ("dask-1", None, 1),
+                                          (dask_w, None, args.workers)]:
+            config = copy_course(base, os.path.join(work, label), everyone)
+            started = time.perf_counter()
+            run = autograde(config, assignment, workers=workers, warm=True, progress=False,
+                            scheduler=scheduler)
+            seconds = time.perf_counter() - started
+            if run.failed:
+                print("%s: %d submission(s) not graded: %s" % (label, len(run.failed), run.failed))
+            per[label] = describe(label, len(everyone), seconds)
+            scores[label] = read_scores(config, assignment)
+
+        like_stock = all(scores[label].get(s) == scores["stock"].get(s)
+                         for label in ("loop", "dask-1", dask_w) for s in few)
+        like_loop = all(scores[label] == scores["loop"] for label in ("dask-1", dask_w))
+        print("load average now %.1f" % os.getloadavg()[0])
+        print("scores identical to stock nbgrader on its %d students: %s"
+              % (len(few), "yes" if like_stock else "NO"))
+        print("scores identical to the loop on all %d students: %s"
+              % (len(everyone), "yes" if like_loop else "NO"))
+        if not like_stock:
+            for s in few:
+                if scores[dask_w].get(s) != scores["stock"].get(s):
+                    print("  %s: stock %s, ours %s" % (s, scores["stock"].get(s), scores[dask_w].get(s)))
+        speedup = per["stock"] / per[dask_w]
+        print("ours (%s, sandboxed, warm) vs stock nbgrader (no sandbox): %.1fx faster per "
+              "submission (target >= %.0fx: %s)"
+              % (dask_w, speedup, TARGET_SPEEDUP, "met" if speedup >= TARGET_SPEEDUP else "NOT met"))
+        overhead = per["dask-1"] / per["loop"] - 1
+        print("dask's overhead (dask-1 vs the same function in a loop): %+.1f %% (target <= %.0f %%: %s)"
+              % (100 * overhead, 100 * TARGET_OVERHEAD, "met" if overhead <= TARGET_OVERHEAD else "NOT met"))
+        return 0 if like_stock and like_loop else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
