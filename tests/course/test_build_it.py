@@ -255,17 +255,28 @@ def test_use_mine_refuses_an_unknown_piece():
         use_mine(strides=lambda shape: shape)
 
 
-def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, private_progress):
-    import subprocess
+def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, private_progress, needs_sandbox):
+    """The index's progress table shows the score the self-check printed: the score travels as
+    data from the check (its service, on a socket of this test's own) to the progress file."""
+    import pathlib
+    import re
+    import shutil
 
     from autograder.learner import learner_check
+    from autograder.learner.check_service import SOCKET_ENV, stop
 
+    socket = str(tmp_path / "check.sock")
+    monkeypatch.setenv(SOCKET_ENV, socket)
     notebook = tmp_path / "clone.ipynb"
-    notebook.write_text("{}")
-    printed = "Self-check of clone.ipynb\n  ok    test_a  2/2\nScore: 3/5  (1 test(s) failing)\n"
-    monkeypatch.setattr(learner_check.subprocess, "run",
-                        lambda *a, **k: subprocess.CompletedProcess(a, 1, printed, ""))
-    learner_check.self_check(str(notebook))
-    assert "Score: 3/5" in capsys.readouterr().out
-    assert json.loads(private_progress.read_text())["exercises"]["clone"]["score"] == 3.0
-    assert "clone: 3/5" in repr(progress_table())
+    shutil.copy(pathlib.Path(__file__).parents[2] / "exercises" / "clone" / "clone.ipynb", notebook)
+    try:
+        learner_check.self_check(str(notebook))
+    finally:
+        stop(socket)
+    printed = capsys.readouterr().out
+    score, out_of = re.search(r"Score: (\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", printed).groups()
+    assert float(out_of) > 0, printed
+    assert json.loads(private_progress.read_text())["exercises"]["clone"]["score"] == float(score)
+    assert "clone: %s/%s" % (score, out_of) in repr(progress_table()), (printed, repr(progress_table()))
+
+
