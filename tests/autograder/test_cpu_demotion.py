@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from autograder import cgroups
+from autograder.kernels import cgroups
 
 
 @pytest.fixture

@@ -18,10 +18,11 @@ from course_paths import COURSE, ZH_NOTEBOOKS
 # a widget's model id, the ids an SVG gives its clip paths and markers, and the file name
 # ipykernel gives a cell in a warning's location (its folder names the kernel's pid) change with every run
 _RANDOM = re.compile(r"\b(?:[0-9a-f]{32}|md-[0-9a-z_-]*\d[0-9a-z_-]*)\b|/tmp/ipykernel_\d+/")
-# cells whose numbers differ from one run to the next in English too: timings (coursebook.timing,
+# cells whose numbers differ from one run to the next in English too: timings (coursebook.timing and
+# coursebook.copy_costs,
 # and the plots drawn from them) and a model's random initial weights. Their outputs are compared
 # with every number masked: same lines, same words, same order.
-VARYING = re.compile(r"\bmeasure\(|\btimings\b|nn\.Linear\(")
+VARYING = re.compile(r"\bmeasure\(|\bmeasure_copy_costs\(|\bcosts\.plot\(|\btimings\b|nn\.Linear\(")
 _NUMBER = re.compile(r"[-+]?\d[\d,.]*(?:e[-+]?\d+)?%?")
 
 
