@@ -29,11 +29,14 @@ def translations(catalog: polib.POFile) -> dict[tuple[str, str], str]:
             if e.msgstr and "fuzzy" not in e.flags and not e.obsolete}
 
 
-def translate(document: Document, catalog: polib.POFile, twin=None):
+def translate(document: Document, catalog: polib.POFile, twin=None, source_text=None):
     """The translated notebook of ``document`` (a nbformat node; for a markdown file, a notebook of
-    its one cell, which :func:`render` writes back as markdown)."""
+    its one cell, which :func:`render` writes back as markdown).  ``source_text``: the English
+    notebook's text, when not the file on disk (the tests read git's stored copy)."""
     twin = twin or twin_finder()
-    if document.is_notebook:
+    if document.is_notebook and source_text is not None:
+        notebook = nbformat.reads(source_text, as_version=4)
+    elif document.is_notebook:
         notebook = nbformat.read(str(document.source), as_version=4)
     else:
         notebook = markdown_file_as_notebook(document.source)
