@@ -65,11 +65,11 @@ from traitlets import Bool, Integer, List, Unicode, default
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
-from ..pipeline.learner_code import cells_of_test_code
+from ..pipeline.learner_code import cells_of_test_code, is_test_cell
 from .kernel_setup import (DIGEST_EXPRESSION, KERNEL_ARGUMENTS, REPORT_EXPRESSION, SETUP_SECONDS_EXPRESSION,
                            differences, digest as report_digest)
 from ..pipeline.notes import MESSAGES_FILE, notes_markdown
-from ..pipeline.truncate import TruncateOutputs
+from ..pipeline.truncate import TruncateOutputs, keep_stderr_mark
 from ..pipeline.variants import RESOURCE as VARIANT_RESOURCE
 
 # Hands a kernel its student's variant seed before the first cell (autograder.checks.use_variant).
@@ -78,11 +78,6 @@ VARIANT_EXPRESSION = "__import__('autograder.checks').checks.use_variant(%r)"
 
 # One record per notebook run in this process: where its time went (seconds).
 TIMINGS = []
-
-
-def is_test_cell(cell):
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return cell.cell_type == "code" and meta.get("grade") and not meta.get("solution")
 
 
 def add_error(cell, ename, evalue, first=False):
@@ -333,9 +328,8 @@ class GuardedExecute(Execute):
             self._messages.append("%s printed more than %d characters; the rest was dropped"
                                   % (self._where(cell_index), self.max_output_chars))
             outs.append(new_output("stream", name="stdout", text=note))
-        if kind == "stream" and content.get("name") == "stderr" and not any(
-                o.get("name") == "stderr" for o in outs if o.output_type == "stream"):
-            outs.append(new_output("stream", name="stderr", text="[stderr output dropped]\n"))
+        if kind == "stream" and content.get("name") == "stderr":
+            keep_stderr_mark(outs)
         return None
 
     # -- integrity of the objects the tests trust -----------------------------------------

@@ -54,6 +54,14 @@ def _cut(text, limit):
     return text[:limit] + NOTE % len(text)
 
 
+def keep_stderr_mark(outputs):
+    """A write to stderr was dropped from a cell whose outputs are ``outputs``: make sure they
+    still hold one stderr output (``STDERR_NOTE`` if none), so nbgrader scores the cell 0 as it
+    would have with the write kept."""
+    if not any(o.get("output_type") == "stream" and o.get("name") == "stderr" for o in outputs):
+        outputs.append(new_output("stream", name="stderr", text=STDERR_NOTE))
+
+
 def _number_text(text):
     try:
         return str(float(text))
@@ -107,10 +115,8 @@ class TruncateOutputs(NbGraderPreprocessor):
             self._full.add(cell_index)
             outs.append(new_output("stream", name="stdout", text=COUNT_NOTE % self.max_outputs))
             said = COUNT_MESSAGE % self.max_outputs
-        content = msg.get("content", {})
-        if msg["msg_type"] == "stream" and content.get("name") == "stderr" and not any(
-                o.get("output_type") == "stream" and o.get("name") == "stderr" for o in outs):
-            outs.append(new_output("stream", name="stderr", text=STDERR_NOTE))
+        if msg["msg_type"] == "stream" and msg.get("content", {}).get("name") == "stderr":
+            keep_stderr_mark(outs)
         return said
 
     def _cap_count(self, cell):
@@ -127,9 +133,8 @@ class TruncateOutputs(NbGraderPreprocessor):
             elif kind == "stream" and output.get("name") == "stderr":
                 stderr_dropped = True
         kept.append(new_output("stream", name="stdout", text=COUNT_NOTE % self.max_outputs))
-        if stderr_dropped and not any(o.get("output_type") == "stream" and o.get("name") == "stderr"
-                                      for o in kept):
-            kept.append(new_output("stream", name="stderr", text=STDERR_NOTE))
+        if stderr_dropped:
+            keep_stderr_mark(kept)
         cell["outputs"] = kept
 
     def truncate_cell(self, cell):
