@@ -54,6 +54,7 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
 from traitlets import Bool, DottedObjectName, Float, Integer, Type, default
 
+from .child_processes import close_and_wait
 from .sandbox import KERNEL_DIR_INSIDE, Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
@@ -149,13 +150,7 @@ class Zygote:
         return self.process.poll() is None
 
     def close(self):
-        if self.alive():
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        close_and_wait(self.process, timeout=10)
 
 
 _zygote = None

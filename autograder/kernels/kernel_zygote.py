@@ -31,6 +31,7 @@ import signal
 import sys
 
 from . import kernel_launch
+from .child_processes import reap_exited
 
 # What every grading kernel needs, imported once here.  Not matplotlib: its inline
 # backend hooks into the IPython shell when imported, and no shell exists here, so
@@ -48,13 +49,7 @@ PRELOAD = ["numpy", "torch", "reftorch", "autograder.checks", "autograder.kernel
 
 def _reap(signum, frame):
     """SIGCHLD: collect every launcher that has exited."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    reap_exited()
 
 
 def fork_launcher(request, replies_fd, requests_fd):

@@ -30,13 +30,17 @@ ipykernel_launcher -f <connection file>`` would do differently:
 What stays different: the hash seed of ``str`` (one per zygote, so every warm
 kernel of a session iterates a set of strings in the same order), environment
 variables read at import time by the preloaded modules (read from the
-zygote's environment: the test process's), and the kernel's parent (the
-zygote, not the test process).
+zygote's environment: the test process's), the kernel's parent (the
+zygote, not the test process), and three small modules already imported:
+``autograder``, ``autograder.kernels`` and ``autograder.kernels.child_processes``
+(standard library only: how the zygote reaps its kernels and how the test
+process closes the zygote, shared with the grader's zygote).
 
 Only for the tests: learners' kernels start fresh (``coursebook.execution``
 keeps jupyter_client's default).  The instructor side's zygote
 (``autograder.kernels.kernel_zygote``) does the same in a sandbox; this one is small
-and stands alone, so the course tests never import the autograder.
+and takes from the grader only its two process chores (``child_processes``), never
+its kernels or sandbox.
 
 Protocol, one JSON line each way on the zygote's stdin/stdout::
 
@@ -66,6 +70,8 @@ import uuid
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
+from autograder.kernels.child_processes import close_and_wait, reap_exited
+
 PRELOAD = ["numpy", "torch", "reftorch", "coursebook", "coursebook.build_it", "coursebook.timing",
            "memdiagram", "ipywidgets", "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell"]
 PR_SET_PDEATHSIG = 1
@@ -84,14 +90,7 @@ def _serve(requests, replies):
     kernels = set()
 
     def reap(signum, frame):
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
-            kernels.discard(pid)
+        kernels.difference_update(reap_exited())
 
     signal.signal(signal.SIGCHLD, reap)
     for line in requests:
@@ -199,13 +198,7 @@ class Zygote:
 
     def close(self):
         """Close its stdin: it kills the kernels still running, then exits."""
-        if self.alive():
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        close_and_wait(self.process, timeout=30)
         self.process.stdout.close()
 
 
