@@ -25,7 +25,7 @@ import urllib.request
 import pytest
 
 from autograder.kernels.sandbox import why_unavailable
-from coursebook.lab import lab_command
+from coursebook.lab import lab_command, lab_environment
 from memdiagram._export import CHROMIUM_ARGS
 
 CHROMIUM = "/usr/bin/chromium"
@@ -198,29 +198,38 @@ def _serving(command, cwd, env, log_path: pathlib.Path):
 
 
 @contextlib.contextmanager
-def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str):
+def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str, language: str | None = None,
+                environ: dict | None = None):
     """Run the learner's ``jupyter lab`` on ``root_dir``; yield (base_url, token); stop it afterwards.
 
     Its config, runtime files, IPython profile and workspaces live in
-    ``scratch``, and its log in ``scratch/lab.log``.
+    ``scratch``, and its log in ``scratch/lab.log``. With ``language`` ("zh") it
+    is the lab ``python -m coursebook.lab --lang`` starts: its command line and
+    its environment (``coursebook.lab.lab_environment``). ``environ``: more
+    variables for the server and the kernels it starts.
     """
-    env = dict(os.environ)
-    env["PATH"] = str(pathlib.Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    if language is None:
+        env = dict(os.environ)
+        env["PATH"] = str(pathlib.Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    else:
+        env = lab_environment(language, os.environ)
+    env.update(environ or {})
     env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
                IPYTHONDIR=str(scratch / "ipython"))
     env.pop("NBGRADER_EXECUTION", None)
 
     def command(port, token):
         # the learner's lab, exactly as `make lab` starts it, plus test-only switches
-        return [*lab_command(port, token, pathlib.Path(root_dir)), "--LabApp.expose_app_in_browser=True",
-                f"--LabApp.workspaces_dir={scratch / 'workspaces'}", *extra_args]
+        return [*lab_command(port, token, pathlib.Path(root_dir), language=language or "en"),
+                "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
+                *extra_args]
     with _serving(command, root_dir, env, scratch / "lab.log") as served:
         yield served
 
 
 @pytest.fixture(scope="session")
 def start_jupyterlab(needs_chromium):
-    """``with start_jupyterlab(root_dir, scratch, *args) as (base_url, token): ...``"""
+    """``with start_jupyterlab(root_dir, scratch, *args, language=None, environ=None) as (base_url, token): ...``"""
     return _jupyterlab
 
 

@@ -1,11 +1,14 @@
-"""The course's JupyterLab for the browser tests (server and Chromium: tests/conftest.py).
+"""The learner's JupyterLab for the browser tests (server and Chromium: tests/conftest.py).
 
-The server runs with the repository as its root, and with its settings,
-workspaces and runtime files in a temporary directory. Autosave is switched
-off in those settings so running the course notebook never writes its outputs
-back into the repository.
+Each lab's settings, workspaces and runtime files live in a scratch folder of
+their own, removed afterwards; its log is copied to tests/artifacts/. The
+``lab`` fixture runs with the repository as its root, with autosave switched
+off in its settings so running the course notebook never writes its outputs
+back into the repository. Driving a notebook in the page: lab_page.py.
 """
 
+import contextlib
+import functools
 import json
 import pathlib
 import shutil
@@ -13,8 +16,8 @@ import tempfile
 
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "tests" / "artifacts"
+from coursebook.build_it.progress import PROGRESS_ENV
+from lab_page import ARTIFACTS, REPO
 
 
 def _write_settings(settings_dir):
@@ -30,15 +33,48 @@ def _write_settings(settings_dir):
         path.write_text(json.dumps(content))
 
 
-@pytest.fixture(scope="session")
-def lab(start_jupyterlab):
-    """A running JupyterLab on the repository: yields (base_url, token); stops it afterwards."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    scratch = pathlib.Path(tempfile.mkdtemp(prefix="memdiagram-lab-"))
-    _write_settings(scratch / "settings")
+@contextlib.contextmanager
+def _learners_lab(start_jupyterlab, root, log_name, *, our_settings=True, progress=None, language=None):
+    """The learner's lab on ``root``: yields (base_url, token); stops it afterwards and copies its
+    log to tests/artifacts/``log_name``.
+
+    ``our_settings``: the user settings of ``_write_settings`` (else only what ``make lab``
+    applies: binder/lab-settings). ``progress``: the progress file the kernels keep.
+    ``language`` ("zh"): the lab ``python -m coursebook.lab --lang`` starts.
+    """
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="learners-lab-"))
+    if our_settings:
+        _write_settings(scratch / "settings")
+    environ = {} if progress is None else {PROGRESS_ENV: str(progress)}
     try:
-        with start_jupyterlab(REPO, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}") as server:
-            yield server
+        with start_jupyterlab(root, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}",
+                              language=language, environ=environ) as served:
+            yield served
     finally:
-        shutil.copy(scratch / "lab.log", ARTIFACTS / "jupyterlab.log")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if (scratch / "lab.log").exists():
+            shutil.copy(scratch / "lab.log", ARTIFACTS / log_name)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def learners_lab_on(start_jupyterlab):
+    """``with learners_lab_on(root, log_name, our_settings=True, progress=None, language=None)
+    as (base_url, token): ...``: the learner's lab on ``root`` (see ``_learners_lab``)."""
+    return functools.partial(_learners_lab, start_jupyterlab)
+
+
+@pytest.fixture(scope="module")
+def course_copy():
+    """A folder holding a copy of course/, for a lab that may save there; removed afterwards."""
+    root = pathlib.Path(tempfile.mkdtemp(prefix="course-copy-"))
+    shutil.copytree(REPO / "course", root / "course")
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def lab(learners_lab_on):
+    """A running JupyterLab on the repository: yields (base_url, token); stops it afterwards."""
+    with learners_lab_on(REPO, "jupyterlab.log") as server:
+        yield server

@@ -7,50 +7,16 @@ after the page is reloaded and the chapter reopened.
 """
 
 import json
-import os
-import pathlib
-import shutil
-import tempfile
 import urllib.error
 import urllib.request
 
 import pytest
 
+from lab_page import ARTIFACTS, RUN_ALL, open_notebook
+
 pytestmark = pytest.mark.browser
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "tests" / "artifacts"
 CHAPTER = "01_reading_memory_diagrams.ipynb"
-
-WAIT_IDLE = """async (timeout) => {
-    const panel = window.jupyterapp.shell.currentWidget;
-    await panel.context.ready;
-    await panel.sessionContext.ready;
-    const started = Date.now();
-    for (;;) {
-        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-        if (kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle') return;
-        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-}"""
-# Run every cell of the notebook in front and wait until the run ends. The command finds its
-# notebook through the notebook tracker, which may not have caught up with a page that has
-# just loaded: it then does nothing and returns nothing, and is asked again. (Its true or false
-# is not a verdict on the cells: a run that meets a kernel still settling can say false. The
-# tests read the outputs.)
-RUN_ALL = """async (timeout) => {
-    const app = window.jupyterapp;
-    const panel = app.shell.currentWidget;
-    const started = Date.now();
-    for (;;) {
-        app.shell.activateById(panel.id);
-        const ran = await app.commands.execute('notebook:run-all-cells');
-        if (ran !== undefined) return;
-        if (Date.now() - started > timeout) throw new Error('run-all never started');
-        await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-}"""
 
 
 def _run_until(page, shown, attempts=4):
@@ -73,34 +39,17 @@ DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
 
 
 @pytest.fixture(scope="module")
-def learners_lab(start_jupyterlab):
-    root = pathlib.Path(tempfile.mkdtemp(prefix="learners-lab-"))
-    shutil.copytree(REPO / "course", root / "course")
-    scratch = root / "scratch"
-    scratch.mkdir()
-    previous = os.environ.get("COURSEBOOK_PROGRESS")
-    os.environ["COURSEBOOK_PROGRESS"] = str(root / "course" / ".progress.json")  # the kernels inherit it
-    try:
-        # no user settings of ours: only what `make lab` applies (binder/lab-settings)
-        with start_jupyterlab(root, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}") as (base, token):
-            yield root, base, token
-    finally:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shutil.copy(scratch / "lab.log", ARTIFACTS / "learners-lab.log")
-        shutil.rmtree(root, ignore_errors=True)
-        if previous is None:
-            os.environ.pop("COURSEBOOK_PROGRESS")
-        else:
-            os.environ["COURSEBOOK_PROGRESS"] = previous
+def learners_lab(course_copy, learners_lab_on):
+    """The lab as `make lab` starts it (no settings of ours: only binder/lab-settings), on a copy of
+    course/; the kernels keep progress in course/.progress.json there."""
+    root = course_copy
+    with learners_lab_on(root, "learners-lab.log", our_settings=False,
+                         progress=root / "course" / ".progress.json") as (base, token):
+        yield root, base, token
 
 
 def _open(page, base, token, name):
-    page.goto(f"{base}/lab/tree/course/{name}?token={token}")
-    page.wait_for_function(
-        """(name) => { const app = window.jupyterapp; const w = app && app.shell.currentWidget;
-                       return !!(w && w.context && w.context.path === 'course/' + name); }""",
-        arg=name, timeout=90_000)
-    page.evaluate(WAIT_IDLE, 90_000)
+    open_notebook(page, base, token, f"course/{name}", reset=False)
 
 
 def test_no_news_pop_up_and_no_nbgrader_instructor_interface(learners_lab, browser):

@@ -14,18 +14,15 @@ gives the screenshots of docs/images/. Screenshots go to tests/artifacts/.
 """
 
 import json
-import pathlib
 
 import nbformat
 import pytest
 
+from lab_page import ARTIFACTS, REPO, RUN_ALL_WHEN_IDLE, show_notebook
 from memdiagram._geometry import label_problems
 from memdiagram._layout import fit
 
 pytestmark = pytest.mark.browser
-
-REPO = pathlib.Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "tests" / "artifacts"
 
 NOTEBOOK = REPO / "course" / "01_reading_memory_diagrams.ipynb"
 STATIC = REPO / "src" / "memdiagram" / "static"
@@ -39,23 +36,6 @@ DEMO_PROGRAM = [
     "d = a.detach()",
     "y.backward()",
 ]
-
-
-RUN_ALL = """async (timeout) => {
-    const app = window.jupyterapp;
-    const panel = app.shell.currentWidget;
-    await panel.sessionContext.ready;
-    const started = Date.now();
-    const ready = () => {
-        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-        return kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
-    };
-    while (!ready()) {
-        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    await app.commands.execute('notebook:run-all-cells');
-}"""
 
 
 def _step_widget(page):
@@ -166,13 +146,9 @@ def _transform(x, y, scale):
 
 
 def _run_notebook(page, base, token, path, widgets):
-    page.goto(f"{base}/lab/tree/{path}?reset&token={token}")  # reset: only this notebook is open
-    page.wait_for_selector(".jp-Notebook:visible", timeout=90_000)
-    # (narrow windows fold the toolbar, hiding the indicator: attached is enough)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
-                           timeout=90_000)
+    show_notebook(page, base, token, path)
     for attempt in range(2):  # a kernel can be replaced while Lab starts; then run again
-        page.evaluate(RUN_ALL, 60_000)
+        page.evaluate(RUN_ALL_WHEN_IDLE, 60_000)
         try:
             page.wait_for_function(
                 f"document.querySelectorAll('.md-widget .md-figure svg').length >= {widgets}", timeout=90_000)

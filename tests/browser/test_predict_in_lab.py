@@ -19,37 +19,18 @@ is run. Then:
 from __future__ import annotations
 
 import json
-import pathlib
 import shutil
 
 import pytest
 
-from coursebook.build_it.progress import PROGRESS_ENV
 from coursebook.predict.diagnose import model_answers, right_answer
 from coursebook.predict.questions import COURSE, normalise, questions
+from lab_page import ARTIFACTS, RUN_ALL_WHEN_IDLE, show_notebook
 
 pytestmark = pytest.mark.browser
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "tests" / "artifacts"
 CHAPTER = "09_detach_and_data.ipynb"
 ASKED = [q for q in questions() if q.chapter == CHAPTER]
-
-RUN_ALL = """async (timeout) => {
-    const app = window.jupyterapp;
-    const panel = app.shell.currentWidget;
-    await panel.sessionContext.ready;
-    const started = Date.now();
-    const ready = () => {
-        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-        return kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
-    };
-    while (!ready()) {
-        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    await app.commands.execute('notebook:run-all-cells');
-}"""
 
 # What the learner can read in the outputs (a folded table and a closed answer toggle are not read).
 SHOWN_OUTPUTS = "() => Array.from(document.querySelectorAll('.jp-OutputArea')).map(e => e.innerText).join('\\n')"
@@ -77,32 +58,16 @@ def _off_screen(measured):
             if box[0] < left - 0.5 or box[1] < top - 0.5 or box[2] > right + 0.5 or box[3] > bottom + 0.5}
 
 
-def _settings(settings_dir):
-    for name, content in {
-        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-            {"fetchNews": "false", "checkForUpdates": False},
-    }.items():
-        path = settings_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(content))
-
-
 @pytest.fixture(scope="module")
-def learners_lab(start_jupyterlab, tmp_path_factory):
+def learners_lab(learners_lab_on, tmp_path_factory):
     """The learner's lab on a scratch folder holding their copy of the chapter; the kernels keep
     progress in a file of the test's. Yields (base_url, token, progress file)."""
-    root, scratch = tmp_path_factory.mktemp("learner"), tmp_path_factory.mktemp("lab")
+    root = tmp_path_factory.mktemp("learner")
     (root / "course").mkdir()
     shutil.copy(COURSE / CHAPTER, root / "course" / CHAPTER)
-    progress = scratch / "progress.json"
-    _settings(scratch / "settings")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(PROGRESS_ENV, str(progress))
-        with start_jupyterlab(root, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}") as (base, token):
-            yield base, token, progress
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(scratch / "lab.log", ARTIFACTS / "jupyterlab-predict.log")
+    progress = tmp_path_factory.mktemp("progress") / "progress.json"
+    with learners_lab_on(root, "jupyterlab-predict.log", progress=progress) as (base, token):
+        yield base, token, progress
 
 
 def _wrong_but_explained(question):
@@ -127,11 +92,8 @@ def test_a_chapter_run_whole_gives_nothing_away_then_diagnoses_accepts_and_recor
     assert len(ASKED) == 3, [q.id for q in ASKED]
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     try:
-        page.goto(f"{base}/lab/tree/course/{CHAPTER}?reset&token={token}")
-        page.wait_for_selector(".jp-Notebook:visible", timeout=90_000)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
-                               timeout=90_000)
-        page.evaluate(RUN_ALL, 60_000)
+        show_notebook(page, base, token, f"course/{CHAPTER}")
+        page.evaluate(RUN_ALL_WHEN_IDLE, 60_000)
         page.wait_for_function("() => document.body.innerText.includes('torch and reftorch agree')", timeout=180_000)
         assert page.locator("#filebrowser").is_visible()
 

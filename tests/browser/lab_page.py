@@ -1,0 +1,82 @@
+"""Driving a notebook in the learner's JupyterLab page, for the browser tests.
+
+The lab runs with ``--LabApp.expose_app_in_browser`` (tests/conftest.py), so the
+page holds ``window.jupyterapp``; through it these open a notebook, wait for its
+kernel and run every cell. The lab itself is started by the fixtures of
+tests/browser/conftest.py.
+"""
+
+import pathlib
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "tests" / "artifacts"  # screenshots and the labs' logs
+
+# Wait until the notebook in front is loaded and its kernel connected and idle.
+WAIT_IDLE = """async (timeout) => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    const started = Date.now();
+    for (;;) {
+        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+        if (kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle') return;
+        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+}"""
+
+# Run every cell of the notebook in front and wait until the run ends. The command finds its
+# notebook through the notebook tracker, which may not have caught up with a page that has
+# just loaded: it then does nothing and returns nothing, and is asked again. (Its true or false
+# is not a verdict on the cells: a run that meets a kernel still settling can say false. The
+# tests read the outputs.)
+RUN_ALL = """async (timeout) => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    const started = Date.now();
+    for (;;) {
+        app.shell.activateById(panel.id);
+        const ran = await app.commands.execute('notebook:run-all-cells');
+        if (ran !== undefined) return;
+        if (Date.now() - started > timeout) throw new Error('run-all never started');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+}"""
+
+# Wait until the kernel of the notebook in front is connected and idle, then run every cell once.
+RUN_ALL_WHEN_IDLE = """async (timeout) => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    await panel.sessionContext.ready;
+    const started = Date.now();
+    const ready = () => {
+        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+        return kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+    };
+    while (!ready()) {
+        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await app.commands.execute('notebook:run-all-cells');
+}"""
+
+
+def open_notebook(page, base, token, path, *, reset=True):
+    """Open ``path`` (relative to the lab's root) and wait until it is the notebook in front and
+    its kernel is idle. ``reset``: start from an empty workspace (only this notebook open)."""
+    page.goto(f"{base}/lab/tree/{path}?{'reset&' if reset else ''}token={token}")
+    page.wait_for_function(
+        """(path) => { const app = window.jupyterapp; const w = app && app.shell.currentWidget;
+                       return !!(w && w.context && w.context.path === path); }""",
+        arg=path, timeout=90_000)
+    page.evaluate(WAIT_IDLE, 90_000)
+
+
+def show_notebook(page, base, token, path):
+    """Open ``path`` alone (an empty workspace) and wait until it is shown and the execution
+    indicator of its toolbar says idle."""
+    page.goto(f"{base}/lab/tree/{path}?reset&token={token}")
+    page.wait_for_selector(".jp-Notebook:visible", timeout=90_000)
+    # (narrow windows fold the toolbar, hiding the indicator: attached is enough)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
+                           timeout=90_000)
