@@ -188,9 +188,10 @@ class PropertyByLayout(ByLayout):
 
 
 def install(methods):
-    """Make ``methods`` (``name -> function or property``) the strided table, and
-    put a ``ByLayout`` on ``Tensor`` for each of them and each of ``CLASS_METHODS``;
-    the methods in ``SAME_FOR_ALL`` go on ``Tensor`` as they are."""
+    """Make ``methods`` (``name -> function or property``) the strided table, with
+    ``CLASS_METHODS``'s functions from Tensor's class body added to it; put a
+    ``ByLayout`` on ``Tensor`` for each method, except those in ``SAME_FOR_ALL``,
+    which go on ``Tensor`` as they are. Run once, by ``_tensor_methods``."""
     for name in CLASS_METHODS:
         methods.setdefault(name, Tensor.__dict__[name])
     global STRIDED_VERSIONS
