@@ -141,6 +141,11 @@ def copy_(self, src, non_blocking=False):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
             fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
         ))
+    # torch picks copy_'s kernel by the layouts of both tensors; a sparse src's refuses a strided self
+    if isinstance(src, Tensor) and src.layout is _layout.sparse_coo:
+        raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src.type()))
+    if isinstance(src, Tensor) and src.layout is _layout.sparse_csr:
+        raise RuntimeError(_messages.SPARSE_CSR_COPY_INTO_STRIDED)
     return _copy_.copy_(self, src, non_blocking)
 
 

@@ -478,6 +478,7 @@ SPARSE_COPY_DENSE = (
     "copy_() between dense and sparse Tensors is not implemented! Found self type = {self} and "
     "src type = {src}"
 )
+SPARSE_CSR_COPY_INTO_STRIDED = "copy_sparse_compressed_ expected sparse compressed tensor layout but got Strided"
 SPARSE_SET_DATA = (
     "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible "
     "tensor type."

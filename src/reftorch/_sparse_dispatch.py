@@ -1,16 +1,33 @@
-"""Which version of a method runs: the strided one or a sparse one.
+"""Which version of a method runs: one method table per layout, chosen by the tensor.
 
 torch picks each operation's kernel by layout: ``s.clone()`` on a sparse
 tensor runs the sparse clone, and ``s.exp()``, which has no sparse kernel,
-raises. reftorch does the same at one place: every method attached to
-``Tensor`` is wrapped by ``by_layout``. When no sparse tensor is involved the
-strided function runs, unchanged; when one is, its version for that layout
-runs (COO: ``SPARSE_VERSIONS``; CSR: ``_sparse_csr.CSR_VERSIONS``), or
-reftorch says it has none. So the strided code (``_clone``, ``_views``,
-``_math`` ...) never meets a tensor without storage.
+raises. reftorch keeps one table of methods per layout:
+
+* strided: ``_tensor_methods._METHODS``, the functions of the modules that
+  explain them. They are ``Tensor``'s methods as they are:
+  ``Tensor.clone is _clone.clone``, and ``t.clone()`` calls it with nothing
+  in between.
+* sparse COO: ``SPARSE_VERSIONS`` below; sparse CSR:
+  ``_sparse_csr.CSR_VERSIONS``. A method missing from a sparse table
+  refuses, naming itself and reftorch's limit.
+
+Which table a tensor uses is fixed when it is made, by what it holds where a
+strided tensor holds its storage: an ``UntypedStorage``, a ``SparseCOO`` or a
+``SparseCSR``. Python looks a method up on the class, so for each method the
+class holds a ``ByLayout``: when ``t.clone`` is looked up, it hands back the
+function of ``t``'s table, bound to ``t``. Looked up on the class
+(``Tensor.clone``) it hands back the strided function itself. The strided
+code (``_clone``, ``_views``, ``_math`` ...) never meets a sparse ``self``.
+
+torch's dispatcher also looks at the other tensor arguments; the tables look
+at ``self`` only. A strided tensor given a sparse argument: ``t.data = s``
+is refused here (the setter sees both tensors), ``t.copy_(s)`` by
+``_binding.copy_`` (torch's error), and any other method refuses when its
+strided code reads the sparse argument's numbers (``_elements`` below).
 """
 
-import functools
+from types import MethodType
 
 from . import _messages, _sparse_copies, _sparse_csr
 from ._dtype import bool as bool_, float32, float64, int64
@@ -77,9 +94,10 @@ SPARSE_VERSIONS = {
     "__reduce_ex__": _sparse_copies.__reduce_ex__, "__deepcopy__": _sparse_copies.__deepcopy__,
 }
 
-# Methods that are right for both layouts as they are: they only touch
+# Methods that are right for every layout as they are: they only touch
 # metadata and the graph, or (``_sparse``) they look at the layout themselves.
-SAME_FOR_BOTH = {
+# They are plain methods for all tensors.
+SAME_FOR_ALL = {
     "requires_grad", "grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
     "__setstate__", "__len__", "__iter__", "__bool__", "__float__", "__int__", "__index__", "__format__",
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
@@ -87,58 +105,106 @@ SAME_FOR_BOTH = {
     "to_sparse_csr", "crow_indices", "col_indices", "is_sparse_csr",
 }
 
-# Methods attached to Tensor by its class body (not by the method table) that
-# a sparse tensor answers differently.
+# Methods defined in Tensor's class body (not in the method table) that a
+# sparse tensor answers differently.
 CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "type")
 
-
-# What a sparse tensor holds in place of a storage, one class per layout.
-SPARSE_HOLDERS = frozenset({SparseCOO, _sparse_csr.SparseCSR})
-
-
-def _any_sparse(values):
-    for value in values:
-        if isinstance(value, Tensor) and type(value._storage) in SPARSE_HOLDERS:
-            return True
-    return False
+# The strided table: ``install`` fills it with ``_tensor_methods._METHODS``
+# itself, so a change to that table (``coursebook``'s ``use_mine``) is seen here.
+STRIDED_VERSIONS = {}
 
 
-def _any_csr(args, kwargs):
-    return any(type(getattr(v, "_storage", None)) is _sparse_csr.SparseCSR for v in (*args, *kwargs.values()))
+def _refusal(name, shown_name, message):
+    """What a sparse tensor's table holds for a method it has no version of."""
+
+    def refuse(self, *args, **kwargs):
+        raise NotImplementedError(message.format(name=shown_name))
+
+    refuse.__name__ = refuse.__qualname__ = name
+    return refuse
 
 
-def by_layout(name, strided_function):
-    """``strided_function`` as a method that runs the sparse version of ``name`` for sparse tensors."""
-    sparse_function = SPARSE_VERSIONS.get(name)
-    csr_function = _sparse_csr.CSR_VERSIONS.get(name)
-    shown_name = getattr(strided_function, "__name__", name).strip("_") or name
-
-    @functools.wraps(strided_function)
-    def method(self, *args, **kwargs):
-        # Written for speed: every method call of every tensor passes here.
-        if (type(self._storage) not in SPARSE_HOLDERS and not (args and _any_sparse(args))
-                and not (kwargs and _any_sparse(kwargs.values()))):
-            return strided_function(self, *args, **kwargs)
-        if type(self._storage) is _sparse_csr.SparseCSR:
-            if csr_function is None:
-                raise NotImplementedError(_messages.SPARSE_CSR_UNSUPPORTED.format(name=shown_name))
-            return csr_function(self, *args, **kwargs)
-        if sparse_function is None or _any_csr(args, kwargs):
-            raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name=shown_name))
-        return sparse_function(self, *args, **kwargs)
-
-    return method
+def _table(versions, message, names):
+    """A sparse layout's table: its versions, and a refusal for every other method. A refusal
+    names the operation as the strided function is named (``s / 2``: ``div()``)."""
+    table = {}
+    for name in names:
+        shown_name = getattr(STRIDED_VERSIONS[name.rstrip("=")], "__name__", name.rstrip("=")).strip("_")
+        table[name] = versions.get(name) or _refusal(name, shown_name or name, message)
+    return table
 
 
-def dispatch_on_layout(methods):
-    """Wrap the methods of the table (``name -> function``) and ``CLASS_METHODS`` with ``by_layout``."""
-    for name, function in methods.items():
-        if name in SAME_FOR_BOTH:
-            continue
-        if isinstance(function, property):
-            setter = by_layout(name + "=", function.fset) if function.fset else None
-            setattr(Tensor, name, property(by_layout(name, function.fget), setter))
-        elif callable(function):
-            setattr(Tensor, name, by_layout(name, function))
+# Each layout's table, by what its tensors hold in place of a storage.
+SPARSE_TABLES = {}
+
+
+class ByLayout:
+    """A method of ``Tensor`` with a version per layout.
+
+    ``t.name`` is the function of ``t``'s table, bound to ``t``;
+    ``Tensor.name`` is the strided function itself.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, tensor, owner=None):
+        strided = STRIDED_VERSIONS[self.name]
+        if tensor is None:
+            return strided
+        table = SPARSE_TABLES.get(type(tensor._storage))
+        if table is None:
+            return MethodType(strided, tensor)
+        return MethodType(table[self.name], tensor)
+
+    def __repr__(self):
+        return f"<method {self.name!r} of reftorch.Tensor, by layout>"
+
+
+class PropertyByLayout(ByLayout):
+    """A property of ``Tensor`` with a version per layout (``data``). Its setter
+    sees both tensors: a strided one and a sparse one cannot trade ``.data``."""
+
+    __slots__ = ()
+
+    def __get__(self, tensor, owner=None):
+        strided = STRIDED_VERSIONS[self.name]
+        if tensor is None:
+            return strided
+        table = SPARSE_TABLES.get(type(tensor._storage))
+        return strided.__get__(tensor, owner) if table is None else table[self.name](tensor)
+
+    def __set__(self, tensor, value):
+        table = SPARSE_TABLES.get(type(tensor._storage))
+        if table is not None:
+            table[self.name + "="](tensor, value)
+        elif type(getattr(value, "_storage", None)) in SPARSE_TABLES:
+            # torch's rule for any two tensors of different kinds (TensorImpl types)
+            raise RuntimeError(_messages.SPARSE_SET_DATA)
+        else:
+            STRIDED_VERSIONS[self.name].__set__(tensor, value)
+
+
+def install(methods):
+    """Make ``methods`` (``name -> function or property``) the strided table, with
+    ``CLASS_METHODS``'s functions from Tensor's class body added to it; put a
+    ``ByLayout`` on ``Tensor`` for each method, except those in ``SAME_FOR_ALL``,
+    which go on ``Tensor`` as they are. Run once, by ``_tensor_methods``."""
     for name in CLASS_METHODS:
-        setattr(Tensor, name, by_layout(name, Tensor.__dict__[name]))
+        methods.setdefault(name, Tensor.__dict__[name])
+    global STRIDED_VERSIONS
+    STRIDED_VERSIONS = methods
+    by_layout = [name for name in methods if name not in SAME_FOR_ALL]
+    names = by_layout + [name + "=" for name in by_layout if isinstance(methods[name], property)]
+    SPARSE_TABLES[SparseCOO] = _table(SPARSE_VERSIONS, _messages.SPARSE_UNSUPPORTED, names)
+    SPARSE_TABLES[_sparse_csr.SparseCSR] = _table(_sparse_csr.CSR_VERSIONS, _messages.SPARSE_CSR_UNSUPPORTED,
+                                                  names)
+    for name, function in methods.items():
+        if name in SAME_FOR_ALL:
+            setattr(Tensor, name, function)
+        elif isinstance(function, property):
+            setattr(Tensor, name, PropertyByLayout(name))
+        else:
+            setattr(Tensor, name, ByLayout(name))

@@ -94,13 +94,11 @@ _METHODS = {
     "col_indices": _sparse_csr.col_indices,
 }
 
-for _name, _function in _METHODS.items():
-    setattr(Tensor, _name, _function)
-
-# A sparse COO tensor has no storage for these functions to read. Like torch's
-# dispatcher, each method runs its sparse version when a sparse tensor is
-# involved, or refuses with reftorch's message (see _sparse_dispatch).
-_sparse_dispatch.dispatch_on_layout(_METHODS)
+# The table above is the strided one: its functions become Tensor's methods as
+# they are. A sparse tensor has no storage for them to read: like torch's
+# dispatcher, it reaches its own layout's versions, or a refusal naming
+# reftorch's limit (see _sparse_dispatch).
+_sparse_dispatch.install(_METHODS)
 
 # Printing is the same code for every layout (_tensor_str looks at the layout itself).
 Tensor.__repr__ = _tensor_str._str

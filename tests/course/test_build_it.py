@@ -189,18 +189,18 @@ def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
 
 
 def test_use_mine_reaches_the_setter_a_property_holds():
-    """``x.data = new`` runs the setter the property ``Tensor.data`` holds itself."""
+    """``x.data = new`` runs the setter of the strided table's property ``Tensor.data``."""
     set_data = piece("set_data")
     storage_only = next(w.fn for w in set_data.wrong if w.fn.__name__ == "_points_at_storage_only")
     x, new = reftorch.ones(2), reftorch.zeros(3, dtype=reftorch.float64)
     with pytest.warns(UserWarning, match="fails"), use_mine(set_data=storage_only):
-        assert _held(reftorch.Tensor.__dict__["data"], storage_only)
+        assert _held(reftorch.Tensor.data, storage_only)  # the strided table's property
         # a property holding the function itself is replaced by one holding the learner's
         assert reftorch._detach.data.fset is storage_only
         x.data = new  # the learner's setter: x takes new's memory and keeps its own metadata
         assert (tuple(x.shape), x.dtype) == ((2,), reftorch.float32)
         assert x.untyped_storage().data_ptr() == new.untyped_storage().data_ptr()
-    assert _held(reftorch.Tensor.__dict__["data"], set_data.reference)
+    assert _held(reftorch.Tensor.data, set_data.reference)
     assert reftorch._detach.data.fset is set_data.reference
     y = reftorch.ones(2)
     y.data = new  # reftorch's own again

@@ -4,15 +4,16 @@
 function wherever reftorch holds the reference one: every module attribute
 (``_strides.contiguous_strides``, and the names other modules imported with
 ``from ._strides import contiguous_strides``), every class attribute
-(``SavedTensor.unpack``), every entry of a module-level table, and the
-function inside a class attribute that wraps it (``Tensor.__iadd__`` is
-``_inplace.__iadd__`` wrapped by ``_sparse_dispatch.by_layout``), and the
-getter, setter or deleter a property holds itself (``x.data = new`` runs the
-setter held by the property ``Tensor.data``).  A property cannot be changed:
-one holding the reference function (``_detach.data``) is replaced, on its
-class, module or table, by a new property holding the learner's; one holding
-a wrapper of it (``Tensor.data``) has the wrapper pointed at the learner's
-function, as above.  From then on the chapter, and its final
+(``SavedTensor.unpack``), every entry of a module-level table (``t += u``
+runs the ``__iadd__`` of reftorch's strided method table,
+``_tensor_methods._METHODS``), the function inside a class attribute that
+wraps it (``functools.wraps``), and the getter, setter or deleter a property
+holds itself (``x.data = new`` runs the setter held by the property
+``_detach.data``, which that table holds).  A property cannot be changed:
+one holding the reference function is replaced, on its class, module or
+table, by a new property holding the learner's; one holding a wrapper of it
+has the wrapper pointed at the learner's function, as above.  From then on
+the chapter, and its final
 ``cross_check_key_cells()`` against torch, run on the learner's piece.
 
 Only memory changes: the files of the package are never written.
@@ -56,8 +57,8 @@ def _reftorch_modules():
 
 
 def _rewrap(member, old, new) -> int:
-    """A wrapper made with ``functools.wraps`` around ``old`` (reftorch wraps every Tensor
-    method to dispatch on the layout) keeps ``old`` in its closure: point that cell at ``new``."""
+    """A wrapper made with ``functools.wraps`` around ``old`` keeps ``old`` in its closure:
+    point that cell at ``new``."""
     if getattr(member, "__wrapped__", None) is not old or not getattr(member, "__closure__", None):
         return 0
     cells = [cell for cell in member.__closure__ if cell.cell_contents is old]
