@@ -250,33 +250,29 @@ class CellPolicy(RestrictingNodeTransformer):
         return (learner_private(node.attr) and isinstance(node.value, ast.Name)
                 and node.value.id in self._owners()[-1][1])
 
+    def _guarded_attribute(self, node, write_guard):
+        """``obj.name`` read through ``_getattr_(obj, "name")``, or written through ``write_guard(obj).name``
+        (the ``_`` check of the name is skipped: the caller has decided it is allowed)."""
+        node = self.node_contents_visit(node)
+        if isinstance(node.ctx, ast.Load):
+            new = ast.Call(func=ast.Name("_getattr_", ast.Load()), args=[node.value, ast.Constant(node.attr)],
+                           keywords=[])
+            copy_locations(new, node)
+            return new
+        write = ast.Call(func=ast.Name(write_guard, ast.Load()), args=[node.value], keywords=[])
+        copy_locations(write, node.value)
+        node.value = write
+        return node
+
     def visit_Attribute(self, node):
         if (self._own_private(node) or (node.attr in LEARNER_DUNDERS and _calls_super(node.value))) \
                 and node.attr not in self.policy.private_attributes:
             # the learner's own private attribute (self._count), or super().__init__: allowed at run
             # time only on an object of a class the learner wrote (Guards.getattr_, write_own_)
-            node = self.node_contents_visit(node)
-            if isinstance(node.ctx, ast.Load):
-                new = ast.Call(func=ast.Name("_getattr_", ast.Load()), args=[node.value, ast.Constant(node.attr)],
-                               keywords=[])
-                copy_locations(new, node)
-                return new
-            write = ast.Call(func=ast.Name("_write_own_", ast.Load()), args=[node.value], keywords=[])
-            copy_locations(write, node.value)
-            node.value = write
-            return node
+            return self._guarded_attribute(node, "_write_own_")
         if node.attr in self.policy.private_attributes:
             # declared by the assignment: guarded like any attribute, the "_" check skipped
-            node = self.node_contents_visit(node)
-            if isinstance(node.ctx, ast.Load):
-                new = ast.Call(func=ast.Name("_getattr_", ast.Load()), args=[node.value, ast.Constant(node.attr)],
-                               keywords=[])
-                copy_locations(new, node)
-                return new
-            write = ast.Call(func=ast.Name("_write_", ast.Load()), args=[node.value], keywords=[])
-            copy_locations(write, node.value)
-            node.value = write
-            return node
+            return self._guarded_attribute(node, "_write_")
         return super().visit_Attribute(node)
 
     def visit_Call(self, node):

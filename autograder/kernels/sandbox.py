@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import cgroups, syscall_filter
+from . import cgroups, kernel_launch, syscall_filter
 from ..course import CourseError
 
 # The system folders a Python process needs, read only.  Symlinks (Debian's
@@ -98,6 +98,7 @@ def bwrap_path():
 
 
 _probed = {}  # bwrap path -> why a trial sandbox failed ("" when it worked)
+PROBE_UID = 99_999  # the host uid of the trial user namespace (below every kernel's)
 
 
 def why_unavailable():
@@ -121,6 +122,12 @@ def why_unavailable():
             _probed[bwrap] = "bubblewrap cannot build a sandbox here (%s)" % error
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        if not _probed[bwrap]:
+            try:  # each kernel is forked in a user namespace of its own (kernel_launch.identity_namespace)
+                os.close(kernel_launch.identity_namespace(PROBE_UID))
+            except OSError as error:
+                _probed[bwrap] = ("this machine does not let the grader make user namespaces (%s; "
+                                  "see sysctl user.max_user_namespaces)" % error)
     return _probed[bwrap] or None
 
 

@@ -2,11 +2,15 @@
 
 The fixture assignment has no allowlist, so a learner's cell can look at
 everything Python shows it. The probe answer records what it observes (its
-environment, host name, uid and gid, folder, control group, the files at ``/``
-and ``/tmp``, its command line and mounts; of its uid and gid, their form: each
-kernel has a uid of its own in both runs) and fails the first test with the
+environment, host name, uid, gid and groups, its user namespace's maps,
+what ``/proc/self/status`` and ``/proc/self/limits`` say of its rights, folder,
+control group, the files at ``/`` and ``/tmp``, its command line and mounts)
+and fails the first test with the
 record as its message. The real grader (sandboxed warm kernel, as graded) and
 the self-check (its own sandboxed kernel) must report the same record.
+
+Each kernel has a uid of its own on the host, drawn per kernel: inside its user
+namespace every kernel is the same uid and gid, so the numbers are compared as they are.
 """
 
 import json
@@ -38,9 +42,14 @@ def make_copy(t):
         "environ": dict(os.environ),
         "environ at start": sorted(_read("/proc/self/environ").split("\0")),
         "host name": socket.gethostname(),
-        # every kernel has a uid of its own (grader and self-check alike), drawn the same way
-        "uid and gid": [len({os.getuid(), os.geteuid(), os.getgid(), os.getegid()}), os.getgroups(),
-                        100_000 <= os.getuid() < 2 ** 31],
+        "uid and gid": [os.getresuid(), os.getresgid(), os.getgroups()],
+        "user namespace": [_read("/proc/self/uid_map"), _read("/proc/self/gid_map"),
+                           _read("/proc/self/setgroups")],
+        "rights": [line for line in _read("/proc/self/status").splitlines()
+                   if line.split(":")[0] in ("Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd",
+                                             "CapAmb", "NoNewPrivs", "Seccomp", "Seccomp_filters", "Umask")],
+        "limits": _read("/proc/self/limits"),
+        "system name": list(os.uname())[:2],
         "folder": os.getcwd(),
         "files in the folder": sorted(os.listdir(".")),
         "control group": _read("/proc/self/cgroup"),
@@ -83,7 +92,8 @@ def observed(fixture_course, tmp_path_factory):
     return by_grader, by_self_check
 
 
-@pytest.mark.parametrize("what", ["environ", "environ at start", "host name", "uid and gid", "folder",
+@pytest.mark.parametrize("what", ["environ", "environ at start", "host name", "uid and gid", "user namespace",
+                                  "rights", "limits", "system name", "folder",
                                   "files in the folder", "control group", "files at /", "files in /tmp",
                                   "command line", "sys.path", "mounts"])
 def test_the_kernel_sees_the_same_in_the_grader_and_in_the_self_check(observed, what):

@@ -34,6 +34,7 @@ from autograder.kernels import sandbox as sandbox_module
 from autograder.term.feedback import generate_feedback
 from autograder.grade import autograde
 from autograder.kernels.grading_kernels import UID_BASE
+from autograder.kernels.kernel_launch import KERNEL_UID
 from synthetic_course import FIXTURES, REPO, make_course, scores, student_notebook, write_submission
 
 LIMITS = {"GradingKernelManager.memory_limit": 3 << 29,      # 1.5 GiB of address space
@@ -176,7 +177,7 @@ def test_the_attack_reaches_nothing_and_the_attacker_keeps_its_honest_score(batt
 
 def test_the_kernel_sees_only_its_own_sandbox(battle):
     found = _report(battle["config"], "looks_around")
-    assert found["uid"] >= UID_BASE
+    assert found["uid"] == KERNEL_UID  # inside its user namespace; on the host, a uid of its own
     assert len(found["pids"]) <= 3  # the sandbox's init, its idle first process, the kernel
     assert found["folder"] == [], "the kernel's folder holds no notebook (hidden tests included), nothing at all"
 

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from autograder.grade import autograde
-from autograder.kernels.grading_kernels import UID_BASE
+from autograder.kernels.kernel_launch import KERNEL_UID
 from synthetic_course import scores, student_notebook, write_submission
 
 LOOK_AROUND = """\
@@ -68,7 +68,7 @@ def test_full_marks(looked):
 
 def test_the_kernel_is_an_unprivileged_user_in_a_private_folder(looked):
     view = _view(looked[2])
-    assert view["uid"] >= UID_BASE and view["gid"] == view["uid"] and view["groups"] == []
+    assert view["uid"] == KERNEL_UID and view["gid"] == KERNEL_UID and view["groups"] == []
     assert view["cwd"] == "/tmp/fixture" and view["files"] == []  # no notebook, no hidden test (issue 21)
     assert view["home"] == "/tmp/home" and not view["cwd_on_path"]
 
