@@ -64,6 +64,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from coursebook.build_it.progress import record_exercise
 
+from ..pipeline.language import N_, gettext, line, notebook_language, test_message
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
@@ -95,6 +96,7 @@ class CheckResult:
     tests: list
     problems: list  # messages not tied to one test (unreadable file, dead kernel, ...)
     notes: list = dataclasses.field(default_factory=list)  # repairs made before running
+    language: str = "en"  # the notebook's (its metadata, autograder.language): how format() speaks
 
     @property
     def score(self):
@@ -109,22 +111,28 @@ class CheckResult:
         return not self.problems and all(t.passed for t in self.tests)
 
     def format(self):
-        lines = ["Self-check of %s (visible tests only; your instructor also runs hidden tests)"
-                 % self.path]
+        """The printout, in the notebook's language: messages are kept in English as data and
+        translated here (autograder.language); torch's own error texts stay as printed."""
+        lang = self.language
+        lines = [gettext(N_("Self-check of {0} (visible tests only; your instructor also runs hidden "
+                            "tests)"), lang).format(self.path)]
         width = max([len(t.grade_id) for t in self.tests] + [10])
+        passed, failed = gettext(N_("ok"), lang), gettext(N_("FAIL"), lang)
         for t in self.tests:
-            status = "ok  " if t.passed else "FAIL"
-            line = "  %s  %-*s  %g/%g" % (status, width, t.grade_id, t.points, t.max_points)
+            status = (passed if t.passed else failed).ljust(4)
+            line_ = "  %s  %-*s  %g/%g" % (status, width, t.grade_id, t.points, t.max_points)
             if t.message:
-                line += "  " + t.message
-            lines.append(line)
+                line_ += "  " + test_message(t.message, lang)
+            lines.append(line_)
         for note in self.notes:
-            lines.append("  note: " + note)
+            lines.append("  " + gettext(N_("note: {0}"), lang).format(line(note, lang)))
         for problem in self.problems:
-            lines.append("  problem: " + problem)
+            lines.append("  " + gettext(N_("problem: {0}"), lang).format(line(problem, lang)))
         failing = sum(not t.passed for t in self.tests)
-        verdict = "all tests pass" if self.all_passed else "%d test(s) failing" % failing
-        lines.append("Score: %g/%g  (%s)" % (self.score, self.max_score, verdict))
+        verdict = (gettext(N_("all tests pass"), lang) if self.all_passed
+                   else gettext(N_("{0} test(s) failing"), lang).format(failing))
+        lines.append(gettext(N_("Score: {0}/{1}  ({2})"), lang).format("%g" % self.score, "%g" % self.max_score,
+                                                                      verdict))
         return "\n".join(lines)
 
 
@@ -374,6 +382,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
         return CheckResult(shown, [], ["no such notebook: %s" % path])
     except Exception as error:  # nbformat raises several kinds for a broken file
         return CheckResult(shown, [], ["not a readable notebook (%s)" % str(error).splitlines()[0]])
+    lang = notebook_language(nb)
     reference_nb, how = find_reference(path, nb, release, root)
     problems, edited = [], set()
     if reference_nb is None:
@@ -427,7 +436,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
         problems.append("no test cells found: is this an exercise notebook?")
     if reference_nb is None and tests:
         notes.append("checked against itself (%s): deleted tests cannot be restored" % how)
-    return CheckResult(shown, tests, problems, notes)
+    return CheckResult(shown, tests, problems, notes, lang)
 
 
 @functools.lru_cache(maxsize=None)
@@ -476,6 +485,14 @@ def _notebook_path(path):
                             "call self_check('name.ipynb')")
 
 
+def _saved_language(path):
+    """The language the saved notebook at ``path`` says it is in (``"en"`` when unreadable)."""
+    try:
+        return notebook_language(nbformat.read(path, as_version=4))
+    except Exception:  # a broken file: the check itself says so
+        return "en"
+
+
 def self_check(path=None):
     """Check the saved notebook from inside Jupyter; prints the score and messages.
 
@@ -483,7 +500,7 @@ def self_check(path=None):
     save (Ctrl+S) first.  Returns nothing; the printout is the result.
     """
     if os.environ.get("NBGRADER_EXECUTION"):
-        print("self_check: skipped while the notebook is being graded")
+        print(N_("self_check: skipped while the notebook is being graded"))
         return
     try:
         path = _notebook_path(path)
@@ -491,8 +508,8 @@ def self_check(path=None):
         print(error)
         return
     saved = time.strftime("%H:%M:%S", time.localtime(os.path.getmtime(path)))
-    print("Checking %s as saved at %s (save first if you changed it)..." % (path, saved),
-          flush=True)
+    print(gettext(N_("Checking {0} as saved at {1} (save first if you changed it)..."),
+                  _saved_language(path)).format(path, saved), flush=True)
     from .check_service import check_saved  # a warm service: see its docstring
 
     result = check_saved(path)

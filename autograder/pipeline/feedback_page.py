@@ -20,6 +20,7 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
 
+from .language import N_, error_message, gettext, notebook_language
 from .cell_names import grade_id, test_name
 from .rebuild import without_hidden_tests
 
@@ -39,7 +40,7 @@ class NameTests(Preprocessor):
                                    for index, cell in enumerate(nb.cells) if grade_id(cell)}
         return nb, resources
 
-HIDDEN_NOTE = "# (hidden tests ran here; their code is not shown)"
+HIDDEN_NOTE = N_("# (hidden tests ran here; their code is not shown)")
 
 
 class HideHiddenTests(Preprocessor):
@@ -58,3 +59,32 @@ class HideHiddenTests(Preprocessor):
             if output.output_type == "error":
                 output.traceback = ["%s: %s" % (output.ename, output.evalue)]
         return cell, resources
+
+
+class SpeakTheNotebooksLanguage(Preprocessor):
+    """The page in the submission's own language (``autograder.language``: the notebook's
+    metadata says it, as data, so one class can mix languages).
+
+    ``resources["words"]``: the page frame's words for the template; each error output of a
+    graded cell: a check's failure in that language (the misconception's name and explanation,
+    the evidence), any other error in its own English words followed by a line in that language.
+    The graded notebook itself is not changed: the class report reads its English tags."""
+
+    enabled = Bool(True)
+
+    def preprocess(self, nb, resources):
+        lang = notebook_language(nb)
+        resources["words"] = {"score": gettext(N_("Score"), lang),
+                              "comment_on": gettext(N_("Comment on {0}"), lang),
+                              "late_penalty": gettext(N_("Late submission penalty"), lang)}
+        resources["language"] = lang
+        if lang == "en":
+            return nb, resources
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            cell.source = cell.source.replace(HIDDEN_NOTE, gettext(HIDDEN_NOTE, lang))
+            for output in cell.get("outputs", []):
+                if output.output_type == "error":
+                    output.traceback = error_message(output.ename, output.evalue, lang).split("\n")
+        return nb, resources

@@ -49,6 +49,8 @@ import re
 
 from nbformat import NotebookNode
 
+from .language import LANGUAGE_KEY, notebook_language
+
 LOCKED, ANSWER, PLAIN = "locked", "answer", "plain"
 
 MAX_NOTE_CHARS = 1000
@@ -201,12 +203,23 @@ def oversize(cells):
     return None
 
 
+def _language_metadata(nb, submitted):
+    """The submission's language mark (``autograder.language``), carried over as data: the
+    feedback of a Chinese exercise is written in Chinese. Only a known language is kept."""
+    lang = notebook_language(submitted)
+    if lang != "en":
+        nb.metadata[LANGUAGE_KEY] = {"language": lang}
+    else:
+        nb.metadata.pop(LANGUAGE_KEY, None)
+    return nb
+
+
 def rebuild(submitted, reference, notebook_metadata):
     """``(notebook, notes)``: ``submitted`` rebuilt on ``reference`` (a list of RefCell).
 
     ``notebook_metadata`` is the metadata the rebuilt notebook gets (the
     release's: kernelspec, language); the grader's own ``autograder`` entry of
-    the submitted notebook is carried over.
+    the submitted notebook is carried over, and so is its language mark.
     """
     cells = submitted.get("cells")
     cells = [c for c in cells if isinstance(c, dict)] if isinstance(cells, list) else []
@@ -215,7 +228,7 @@ def rebuild(submitted, reference, notebook_metadata):
         nb = NotebookNode(nbformat=4, nbformat_minor=5, metadata=copy.deepcopy(notebook_metadata),
                           cells=[_new_cell(ref, ref.shown) for ref in reference])
         nb.metadata["autograder"] = dict(_grader_metadata(submitted), not_graded=too_big)
-        return nb, []
+        return _language_metadata(nb, submitted), []
     claims = _claims(cells, reference)
     _place_by_position(cells, reference, claims)
     notes = []
@@ -258,7 +271,7 @@ def rebuild(submitted, reference, notebook_metadata):
     state = _grader_metadata(submitted)
     if state:
         nb.metadata["autograder"] = state
-    return nb, [note[:MAX_NOTE_CHARS] for note in notes]
+    return _language_metadata(nb, submitted), [note[:MAX_NOTE_CHARS] for note in notes]
 
 
 def _locked_notes(ref, copies):
