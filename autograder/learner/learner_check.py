@@ -64,7 +64,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from coursebook.build_it.progress import record_exercise
 
-from ..pipeline.language import N_, gettext, line, notebook_language, test_message
+from ..pipeline.language import N_, gettext, line, notebook_language, result_message
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
@@ -122,7 +122,7 @@ class CheckResult:
             status = (passed if t.passed else failed).ljust(4)
             line_ = "  %s  %-*s  %g/%g" % (status, width, t.grade_id, t.points, t.max_points)
             if t.message:
-                line_ += "  " + test_message(t.message, lang)
+                line_ += "  " + result_message(t.message, lang)
             lines.append(line_)
         for note in self.notes:
             lines.append("  " + gettext(N_("note: {0}"), lang).format(line(note, lang)))
@@ -159,13 +159,13 @@ def score_test_cell(cell):
         if output.output_type == "error":
             return 0.0, ("%s: %s" % (output.ename, output.evalue)).strip(": ")
         if output.output_type == "stream" and output.name == "stderr":
-            return 0.0, "wrote to stderr: " + _last_line(output.text)
+            return 0.0, N_("wrote to stderr: {0}").format(_last_line(output.text))
         if output.output_type == "execute_result":
             try:
                 value = float(output.data.get("text/plain", ""))
             except ValueError:
                 return max_points, ""
-            return min(max(value, 0.0), max_points), "partial credit"
+            return min(max(value, 0.0), max_points), N_("partial credit")
     return max_points, ""
 
 
@@ -220,12 +220,12 @@ def find_reference(path, nb, release=None, root=None):
     releases = _release_notebooks(root)
     name = _release_name(path, nb, releases)
     if name is None:
-        return None, "no release of this notebook's assignment was found"
+        return None, N_("no release of this notebook's assignment was found")
     candidate = releases[name]
     if os.path.exists(path) and os.path.samefile(candidate, path):
         committed = _committed_version(path)
         if committed is None:
-            return None, "this is the release file itself and git has no committed version of it"
+            return None, N_("this is the release file itself and git has no committed version of it")
         return committed, "the release as committed in git"
     return nbformat.read(candidate, as_version=4), "the release %s" % candidate
 
@@ -333,16 +333,16 @@ class LearnerClient(NotebookClient):
                 await self._read_rules(cell)
             return result
         except CellTimeoutError:
-            self.stopped = ("cell %d did not stop when interrupted after %s s; the check stopped "
-                            "its kernel" % (cell_index + 1, self.timeout))
+            self.stopped = N_("cell {0} did not stop when interrupted after {1} s; the check stopped "
+                              "its kernel").format(cell_index + 1, self.timeout)
             self.kill_kernel()
         except DeadKernelError:
             if self._watchdog_fired:
-                self.stopped = ("the notebook ran longer than %s s; the check stopped its kernel "
-                                "in cell %d" % (self.notebook_timeout, cell_index + 1))
+                self.stopped = N_("the notebook ran longer than {0} s; the check stopped its kernel "
+                                  "in cell {1}").format(self.notebook_timeout, cell_index + 1)
             else:
-                self.stopped = ("the kernel died in cell %d (os._exit, a crash, or too much "
-                                "memory)" % (cell_index + 1))
+                self.stopped = N_("the kernel died in cell {0} (os._exit, a crash, or too much "
+                                  "memory)").format(cell_index + 1)
         finally:
             cell.source = source
         return cell
@@ -363,8 +363,8 @@ class LearnerClient(NotebookClient):
     def on_cell_executed(self, **kwargs):
         reply = kwargs.get("execute_reply") or {}
         if reply.get("content", {}).get("ename") == "CellTimeoutError":
-            self.interrupted.append("cell %d ran longer than %s s and was interrupted"
-                                    % (kwargs["cell_index"] + 1, self.timeout))
+            self.interrupted.append(N_("cell {0} ran longer than {1} s and was interrupted")
+                                    .format(kwargs["cell_index"] + 1, self.timeout))
 
 
 def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandboxed=None, warm=False):
@@ -379,9 +379,9 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     try:
         nb = nbformat.read(path, as_version=4)
     except FileNotFoundError:
-        return CheckResult(shown, [], ["no such notebook: %s" % path])
+        return CheckResult(shown, [], [N_("no such notebook: {0}").format(path)])
     except Exception as error:  # nbformat raises several kinds for a broken file
-        return CheckResult(shown, [], ["not a readable notebook (%s)" % str(error).splitlines()[0]])
+        return CheckResult(shown, [], [N_("not a readable notebook ({0})").format(str(error).splitlines()[0])])
     lang = notebook_language(nb)
     reference_nb, how = find_reference(path, nb, release, root)
     problems, edited = [], set()
@@ -413,29 +413,29 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     try:
         client.execute(env=env, stderr=subprocess.DEVNULL)
     except DeadKernelError:
-        client.stopped = client.stopped or "the kernel died while starting"
+        client.stopped = client.stopped or N_("the kernel died while starting")
     problems += client.interrupted
     if client.stopped:
-        problems.append(client.stopped + "; tests after that point did not run")
+        problems.append(N_("{0}; tests after that point did not run").format(client.stopped))
     tests = []
     for cell in rebuilt.cells:
         if is_test_cell(cell):
             grade_id = nbgrader_meta(cell).get("grade_id", "?")
             points, message = score_test_cell(cell)
             if not cell.get("outputs") and cell.get("execution_count") is None:
-                points, message = 0.0, "did not run"
+                points, message = 0.0, N_("did not run")
             rule = costs.get(grade_id) or client.rules_broken.get(grade_id)
             if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
                 points, message = 0.0, "RuleBroken: " + rule
             if grade_id in edited:
-                points, message = 0.0, ("this test cell was edited (text or points); the "
-                                        "instructor's grader runs the original")
+                points, message = 0.0, N_("this test cell was edited (text or points); the "
+                                      "instructor's grader runs the original")
             tests.append(TestResult(grade_id, points, float(nbgrader_meta(cell).get("points", 0)),
                                     message))
     if not tests:
-        problems.append("no test cells found: is this an exercise notebook?")
+        problems.append(N_("no test cells found: is this an exercise notebook?"))
     if reference_nb is None and tests:
-        notes.append("checked against itself (%s): deleted tests cannot be restored" % how)
+        notes.append(N_("checked against itself ({0}): deleted tests cannot be restored").format(how))
     return CheckResult(shown, tests, problems, notes, lang)
 
 

@@ -38,7 +38,7 @@ import re
 from pathlib import Path
 
 __all__ = ["LANGUAGE_KEY", "LANGUAGES", "N_", "notebook_language", "catalog", "gettext", "line",
-           "misconception", "check_failure", "error_message", "test_message", "TAG_LINE"]
+           "misconception", "check_failure", "error_message", "result_message", "TAG_LINE"]
 
 LANGUAGE_KEY = "coursebook"       # nb.metadata["coursebook"]["language"]
 LANGUAGES = ("en", "zh")
@@ -164,7 +164,7 @@ def error_message(ename: str, evalue: str, lang: str) -> str:
 _ERROR_NAME = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|Interrupt|Exit|Detected|Broken)\b: ", re.S)
 
 
-def test_message(message: str, lang: str) -> str:
+def result_message(message: str, lang: str) -> str:
     """A test's message of the self-check (``"AssertionError: <a check's failure>"``, ``"did not
     run"``, ``"RuntimeError: <torch's text>"``...) in ``lang``."""
     if lang == "en" or not message:
