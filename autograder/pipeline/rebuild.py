@@ -241,7 +241,7 @@ def rebuild(submitted, reference, notebook_metadata):
         mine = [i for i, claim in enumerate(claims) if claim == n]
         if ref.kind == LOCKED:
             out.append(_new_cell(ref, ref.cell.source))
-            notes += _locked_notes(ref, [cells[i] for i in mine])
+            notes += _locked_notes(ref, [cells[i] for i in mine], notebook_language(submitted))
             continue
         changed = [i for i in mine
                    if clean_text(cells[i].get("source", "")).strip() != ref.shown.strip()]
@@ -274,7 +274,9 @@ def rebuild(submitted, reference, notebook_metadata):
     return _language_metadata(nb, submitted), [note[:MAX_NOTE_CHARS] for note in notes]
 
 
-def _locked_notes(ref, copies):
+def _locked_notes(ref, copies, lang="en"):
+    """What the learner is told about a locked cell. A translated exercise (``lang`` not English)
+    holds its markdown in its own language: that is not an edit (the release's cell is restored)."""
     if not copies:
         if ref.cell.cell_type == "code" and nbgrader_meta(ref.cell).get("grade"):
             return ["the test cell %s was missing (deleted, or its metadata removed); it was put "
@@ -282,7 +284,8 @@ def _locked_notes(ref, copies):
         return ["the cell %s was missing (deleted, or its metadata removed); it was put back"
                 % ref.key]
     notes = []
-    if any(clean_text(c.get("source", "")).strip() != ref.shown.strip() for c in copies):
+    translated = lang != "en" and ref.cell.cell_type == "markdown"
+    if not translated and any(clean_text(c.get("source", "")).strip() != ref.shown.strip() for c in copies):
         notes.append("the locked cell %s was edited; the original was restored and run" % ref.key)
     if len(copies) > 1:
         notes.append("the locked cell %s appeared %d times; it was run once" % (ref.key, len(copies)))
