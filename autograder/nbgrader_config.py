@@ -103,8 +103,8 @@ c.TruncateOutputs.max_chars = 10_000         # per error message/traceback and r
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.pipeline.feedback_page.HideHiddenTests",
-    "autograder.pipeline.feedback_page.NameTests",
     "autograder.pipeline.feedback_page.SpeakTheNotebooksLanguage",
+    "autograder.pipeline.feedback_page.NameTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 # The page: the course's template (autograder/templates/autograder_feedback), built on

@@ -16,6 +16,8 @@ and the heading above it, for the course's template
 (``autograder/templates/autograder_feedback``, through ``FeedbackExporter``).
 """
 
+import os
+
 from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
@@ -61,26 +63,60 @@ class HideHiddenTests(Preprocessor):
         return cell, resources
 
 
+WORDS = {  # the page frame's words (our template and the nbgrader blocks it overrides)
+    "score": N_("Score"),
+    "comment_on": N_("Comment on {0}"),
+    "late_penalty": N_("Late submission penalty"),
+    "top": N_("(Top)"),
+    "answer": N_("Student's answer"),
+    "task": N_("Student's task"),
+    "grade_cell": N_("Grade cell:"),
+    "task_cell": N_("Task:"),
+    "comments": N_("Comments:"),
+}
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def prose_catalog(roots, lang, assignment):
+    """``{(cell id#paragraph, English): translation}`` of an exercise's prose catalog
+    (``course/locale/<lang>/exercises/<assignment>.po``) in the first of ``roots`` that has it."""
+    from coursebook.translate.notebook import translations
+
+    import polib
+
+    for root in roots:
+        path = os.path.join(root, "course", "locale", lang, "exercises", assignment + ".po")
+        if os.path.isfile(path):
+            return translations(polib.pofile(path))
+    return {}
+
+
 class SpeakTheNotebooksLanguage(Preprocessor):
-    """The page in the submission's own language (``autograder.language``: the notebook's
+    """The page in the submission's own language (``autograder.pipeline.language``: the notebook's
     metadata says it, as data, so one class can mix languages).
 
-    ``resources["words"]``: the page frame's words for the template; each error output of a
-    graded cell: a check's failure in that language (the misconception's name and explanation,
-    the evidence), any other error in its own English words followed by a line in that language.
+    * ``resources["words"]``: the page frame's words for the template;
+    * each error output of a graded cell: a check's failure in that language (the
+      misconception's name and explanation, the evidence), any other error in its own English
+      words followed by a line in that language;
+    * the exercise's prose (the release's markdown, which the rebuild restored) from the
+      exercise's translation catalog, paragraph by paragraph, as the translated exercise has it
+      (an untranslated paragraph stays English).
+
     The graded notebook itself is not changed: the class report reads its English tags."""
 
     enabled = Bool(True)
 
     def preprocess(self, nb, resources):
         lang = notebook_language(nb)
-        resources["words"] = {"score": gettext(N_("Score"), lang),
-                              "comment_on": gettext(N_("Comment on {0}"), lang),
-                              "late_penalty": gettext(N_("Late submission penalty"), lang)}
+        resources["words"] = {key: gettext(text, lang) for key, text in WORDS.items()}
         resources["language"] = lang
         if lang == "en":
             return nb, resources
+        prose = self._prose(lang, resources)
         for cell in nb.cells:
+            if cell.cell_type == "markdown" and prose:
+                cell.source = self._translated(cell, prose)
             if cell.cell_type != "code":
                 continue
             cell.source = cell.source.replace(HIDDEN_NOTE, gettext(HIDDEN_NOTE, lang))
@@ -88,3 +124,26 @@ class SpeakTheNotebooksLanguage(Preprocessor):
                 if output.output_type == "error":
                     output.traceback = error_message(output.ename, output.evalue, lang).split("\n")
         return nb, resources
+
+    def _prose(self, lang, resources):
+        assignment = (resources.get("nbgrader") or {}).get("assignment")
+        if not assignment:
+            return {}
+        from nbgrader.coursedir import CourseDirectory
+
+        roots = [CourseDirectory(config=self.config).root, REPO]
+        try:
+            return prose_catalog(roots, lang, assignment)
+        except Exception as error:  # no catalog library, a broken catalog: the prose stays English
+            self.log.warning("no %s prose for %s: %s", lang, assignment, error)
+            return {}
+
+    @staticmethod
+    def _translated(cell, prose):
+        from coursebook.translate.paragraphs import join, split, translatable
+
+        paragraphs, separators = split(cell.source)
+        for index, text in enumerate(paragraphs):
+            if translatable(text):
+                paragraphs[index] = prose.get((f"{cell.get('id')}#{index}", text), text)
+        return join(paragraphs, separators)

@@ -259,6 +259,10 @@ def test_a_chinese_submission_gets_chinese_feedback_and_an_english_one_english(m
     assert "误解「%s」" % NAME_ZH in chinese
     assert "误解标签：clone/returns-source" in chinese
     assert "你的给出" in chinese
+    assert "评分单元格：" in chinese and "你的答案" in chinese and "Grade cell:" not in chinese
+    assert "练习：自己写出" in chinese          # the exercise's prose, from its catalog
+    assert "Exercise: write" not in chinese
+    assert "Grade cell:" in english and "Exercise: write" in english
     assert "your clone returns the source itself" not in chinese
     assert "(Score: " in english and "your clone returns the source itself" in english
     assert not re.search(r"[\u4e00-\u9fff]", english)
