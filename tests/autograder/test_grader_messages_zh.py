@@ -272,3 +272,11 @@ def test_a_chinese_submission_gets_chinese_feedback_and_an_english_one_english(m
 
     assert "clone/returns-source" in test_tags(graded("li_wei")).values()
     assert test_tags(graded("li_wei")) == test_tags(graded("ada"))
+
+
+def test_the_graders_chinese_uses_the_course_glossary():
+    from coursebook.translate.glossary import inconsistencies, load_glossary
+
+    terms = load_glossary(Path(REPO) / "course" / "locale" / "zh" / "glossary.toml")
+    found = inconsistencies(polib.pofile(str(CATALOG)), terms)
+    assert not found, "terms the glossary renders otherwise:\n" + "\n".join(found)
