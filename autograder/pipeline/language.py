@@ -139,12 +139,19 @@ def check_failure(text: str, lang: str) -> str | None:
     else:
         head = gettext(N_("Misconception \u201c{0}\u201d: {1}"), lang).format(*named)
     evidence = []
+    said = line(lines[0], lang)
+    if said != lines[0]:   # a first line the catalog knows (a rule broken: which, where) says more
+        evidence.append("    " + said)
     for printed in lines[1:-1]:
         indent = printed[:len(printed) - len(printed.lstrip())]
         evidence.append(indent + line(printed.strip(), lang))
     tag_line = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())] + gettext(N_("misconception tag: {0}"),
                                                                               lang).format(tag)
     return "\n".join([head] + evidence + [tag_line])
+
+
+# the grader's own error outputs (autograder.kernels.execute): its words, not Python's or torch's
+GRADER_ERRORS = ("NotGraded", "NotRun", "KernelDied", "Stopped", "TamperingDetected", "CellTimeoutError")
 
 
 def error_message(ename: str, evalue: str, lang: str) -> str:
@@ -154,9 +161,11 @@ def error_message(ename: str, evalue: str, lang: str) -> str:
     text = ("%s: %s" % (ename, evalue)).strip(": ")
     if lang == "en":
         return text
-    failure = check_failure(str(evalue), lang) if ename == "AssertionError" else None
+    failure = check_failure(str(evalue), lang) if ename in ("AssertionError", "RuleBroken") else None
     if failure is not None:
-        return failure
+        return failure if ename == "AssertionError" else "%s: %s" % (ename, failure)
+    if ename in GRADER_ERRORS:
+        return "%s: %s" % (ename, line(str(evalue), lang))
     return text + "\n" + gettext(N_("(the error above is Python's or torch's own text, left as it "
                                     "was printed: the test raised it, so it scores 0)"), lang)
 
@@ -172,8 +181,7 @@ def result_message(message: str, lang: str) -> str:
     found = _ERROR_NAME.match(message)
     if found:
         ename, evalue = message[:found.end() - 2], message[found.end():]
-        if ename == "RuleBroken":
-            failure = check_failure(evalue, lang)
-            return gettext(N_("RuleBroken: {0}"), lang).format(failure if failure is not None else evalue)
+        if ename == "RuleBroken" and check_failure(evalue, lang) is None:   # a run-time refusal
+            return "%s: %s" % (ename, line(evalue, lang))
         return error_message(ename, evalue, lang)
     return line(message, lang)

@@ -280,3 +280,25 @@ def test_the_graders_chinese_uses_the_course_glossary():
     terms = load_glossary(Path(REPO) / "course" / "locale" / "zh" / "glossary.toml")
     found = inconsistencies(polib.pofile(str(CATALOG)), terms)
     assert not found, "terms the glossary renders otherwise:\n" + "\n".join(found)
+
+
+def test_a_chinese_submission_that_could_not_be_graded_gets_its_reason_in_chinese(tmp_path):
+    from autograder.course import autograded_dir, course_config, feedback_dir, submitted_dir
+    from autograder.pipeline.notes import MESSAGES_FILE
+    from autograder.term.feedback import _pages_for_ungraded
+
+    config = course_config(str(tmp_path))
+    for student, source in (("li_wei", ZH_CLONE), ("ada", EN_CLONE)):
+        folder = autograded_dir(config, student, "clone")
+        os.makedirs(folder)
+        with open(os.path.join(folder, MESSAGES_FILE), "w", encoding="utf-8") as f:
+            f.write('["the autograder failed on this notebook (MemoryError), so no test was run; your '
+                    'instructor has the details and can regrade it"]')
+        write_submission(submitted_dir(config, student, "clone"), nbformat.read(source, as_version=4),
+                         "clone.ipynb")
+    _pages_for_ungraded(config, "clone")
+    pages = {s: Path(feedback_dir(config, s, "clone"), "clone.html").read_text(encoding="utf-8")
+             for s in ("li_wei", "ada")}
+    assert "你提交的作业没能评分" in pages["li_wei"] and "评分程序处理这个 notebook 时出错了（MemoryError）" in pages["li_wei"]
+    assert "could not be graded" in pages["ada"] and "(MemoryError)" in pages["ada"]
+    assert not re.search(r"[\u4e00-\u9fff]", pages["ada"])
