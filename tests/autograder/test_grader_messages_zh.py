@@ -302,3 +302,17 @@ def test_a_chinese_submission_that_could_not_be_graded_gets_its_reason_in_chines
     assert "你提交的作业没能评分" in pages["li_wei"] and "评分程序处理这个 notebook 时出错了（MemoryError）" in pages["li_wei"]
     assert "could not be graded" in pages["ada"] and "(MemoryError)" in pages["ada"]
     assert not re.search(r"[\u4e00-\u9fff]", pages["ada"])
+
+
+def test_a_students_long_or_crafted_error_text_is_translated_quickly_or_left_as_it_is():
+    import time
+
+    started = time.perf_counter()
+    for crafted in ("x: size " + ", " * 5000, "size 1, stride 2, offset " + ", " * 246 + "x",
+                    "yours raised ValueError: " + "input: " * 60):
+        text = "your clone raised an error\n    " + crafted + "\n    misconception: clone/raises"
+        out = check_failure(text, "zh")
+        assert out is not None and "误解标签：clone/raises" in out
+    assert time.perf_counter() - started < 5
+    huge = "RuntimeError: " + "size 1, stride 2, " * 1000
+    assert result_message(huge, "zh").startswith(huge)
