@@ -16,13 +16,15 @@ and the heading above it, for the course's template
 (``autograder/templates/autograder_feedback``, through ``FeedbackExporter``).
 """
 
+import json
 import os
 
 from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
 
-from .language import N_, error_message, gettext, notebook_language
+from .language import N_, error_message, gettext, line, notebook_language
+from .notes import MESSAGES_FILE, markdown_text
 from .cell_names import grade_id, test_name
 from .rebuild import without_hidden_tests
 
@@ -74,6 +76,7 @@ WORDS = {  # the page frame's words (our template and the nbgrader blocks it ove
     "task_cell": N_("Task:"),
     "comments": N_("Comments:"),
 }
+NOTES_HEADING = "**Autograder notes**"   # autograder.pipeline.notes.notes_markdown
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -114,6 +117,7 @@ class SpeakTheNotebooksLanguage(Preprocessor):
         if lang == "en":
             return nb, resources
         prose = self._prose(lang, resources)
+        self._notes(nb, lang, resources)
         for cell in nb.cells:
             if cell.cell_type == "markdown" and prose:
                 cell.source = self._translated(cell, prose)
@@ -124,6 +128,24 @@ class SpeakTheNotebooksLanguage(Preprocessor):
                 if output.output_type == "error":
                     output.traceback = error_message(output.ename, output.evalue, lang).split("\n")
         return nb, resources
+
+    @staticmethod
+    def _notes(nb, lang, resources):
+        """The autograder's notes cell (``autograder.kernels.execute``) rewritten from the notes
+        themselves (``messages.json`` beside the graded notebook), each in ``lang``."""
+        if not nb.cells or nb.cells[0].cell_type != "markdown" or \
+                not nb.cells[0].source.startswith(NOTES_HEADING):
+            return
+        folder = (resources.get("metadata") or {}).get("path") or ""
+        try:
+            with open(os.path.join(folder, MESSAGES_FILE), encoding="utf-8") as f:
+                messages = json.load(f)
+        except (OSError, ValueError):
+            return
+        if not isinstance(messages, list):
+            return
+        nb.cells[0].source = ("**%s**\n\n" % gettext(N_("Autograder notes"), lang)
+                              + "\n".join("- " + markdown_text(line(str(m), lang)) for m in messages))
 
     def _prose(self, lang, resources):
         assignment = (resources.get("nbgrader") or {}).get("assignment")

@@ -235,6 +235,9 @@ def mixed_class(tmp_path_factory, needs_sandbox):
     inbox = str(tmp_path_factory.mktemp("inbox"))
     write_submission(os.path.join(inbox, "li_wei"), _with_answer(ZH_CLONE, RETURNS_SOURCE), "clone.ipynb")
     write_submission(os.path.join(inbox, "ada"), _with_answer(EN_CLONE, RETURNS_SOURCE), "clone.ipynb")
+    added = _with_answer(ZH_CLONE, RETURNS_SOURCE)   # a cell of their own: the autograder notes it
+    added.cells.append(nbformat.v4.new_code_cell("print('我自己的单元格')"))
+    write_submission(os.path.join(inbox, "wang_fang"), added, "clone.ipynb")
     cli(root, "collect", inbox)
     cli(root, "autograde", "--workers", "1", "--no-progress")
     cli(root, "feedback", "clone")
@@ -316,3 +319,11 @@ def test_a_students_long_or_crafted_error_text_is_translated_quickly_or_left_as_
     assert time.perf_counter() - started < 5
     huge = "RuntimeError: " + "size 1, stride 2, " * 1000 + "end"
     assert result_message(huge, "zh").startswith(huge)
+
+
+def test_the_autograder_notes_on_a_chinese_submission_are_chinese(mixed_class):
+    page, graded = mixed_class
+    chinese = page("wang_fang")
+    assert "评分程序的说明" in chinese and "你添加的单元格不属于练习，没有运行" in chinese
+    assert "Autograder notes" not in chinese
+    assert "cells you added are not part of the assignment" in graded("wang_fang").cells[0].source
