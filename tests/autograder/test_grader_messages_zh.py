@@ -327,3 +327,15 @@ def test_the_autograder_notes_on_a_chinese_submission_are_chinese(mixed_class):
     assert "评分程序的说明" in chinese and "你添加的单元格不属于练习，没有运行" in chinese
     assert "Autograder notes" not in chinese
     assert "cells you added are not part of the assignment" in graded("wang_fang").cells[0].source
+
+
+def test_the_class_report_can_name_each_misconception_in_chinese():
+    from autograder.term.report import format_summary
+
+    summary = {"name": "clone", "max_score": 11, "scores": [0, 11], "with_messages": 0, "tests": {},
+               "misconceptions": [("clone/returns-source", 2), ("clone/not-written", 1)]}
+    chinese = format_summary(summary, "zh")
+    assert "      2  clone/returns-source  %s" % NAME_ZH in chinese
+    assert "      1  clone/not-written  还没有写" in chinese
+    assert "      2  clone/returns-source" in format_summary(summary)
+    assert not any(re.search(r"[\u4e00-\u9fff]", line) for line in format_summary(summary))
