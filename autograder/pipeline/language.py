@@ -12,8 +12,9 @@ The translations are a gettext catalog, ``autograder/locale/zh/autograder.po``
 kinds of entry:
 
 * ``msgctxt "misconception"``: a misconception's tag (``clone/shares-memory``,
-  the stable name the checks end every failure with) and its Chinese *name*,
-  then ``：`` and the Chinese *explanation*;
+  the stable name the checks end every failure with; or a family: ``*/wrong-values``
+  for that belief in every exercise, ``rules/*`` for every rule) and its Chinese
+  *name*, then ``：`` and the Chinese *explanation*;
 * ``msgctxt "line"``: a line the grader or the checks print, as a format
   template (``"input: {0}"``); a printed line is matched against the templates
   and rebuilt in Chinese, its values (numbers, torch's own error texts) kept
