@@ -186,7 +186,7 @@ def cmd_report(args):
 
     from .term.collect import printable
 
-    text = report(_config(args), args.assignments or None, args.plots)
+    text = report(_config(args), args.assignments or None, args.plots, args.lang)
     print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
     return 0
 
@@ -288,6 +288,8 @@ def build_parser():
     p = command("report", "per-assignment and per-test summary, with charts", cmd_report)
     p.add_argument("assignments", nargs="*")
     p.add_argument("--plots", default=None, help="folder for the charts (default: STATE/reports)")
+    p.add_argument("--lang", default="en", choices=("en", "zh"),
+                   help="zh: each misconception tag followed by the Chinese name learners read")
 
     p = command("lab", "JupyterLab for the instructor, with formgrader on the course", cmd_lab)
     p.add_argument("--port", type=int, default=8889)

@@ -81,6 +81,9 @@ c.Autograde.autograde_preprocessors = [
 # feedback. Every HTML page (formgrader's, feedback's) does it again as it renders, and also shows
 # the HTML of a student's markdown answer as text, then lets nbconvert sanitise what is left.
 c.HTMLExporter.preprocessors = ["autograder.pipeline.inert.InertOutputs"]
+# The notebook's language mark (autograder/language.py: a Chinese exercise says "zh") survives the
+# metadata clearing above, so the feedback step reads each submission's language as data.
+c.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("language_info", "name"), ("coursebook", "language")}
 c.HTMLExporter.sanitize_html = True
 # Due dates (ISO 8601; UTC when no offset is given), per assignment, written into the gradebook by
 # `generate` and `autograde`; an assignment without one is never late. Submission times
@@ -100,6 +103,7 @@ c.TruncateOutputs.max_chars = 10_000         # per error message/traceback and r
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.pipeline.feedback_page.HideHiddenTests",
+    "autograder.pipeline.feedback_page.SpeakTheNotebooksLanguage",
     "autograder.pipeline.feedback_page.NameTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

@@ -71,7 +71,7 @@ def result_from_data(data: dict):
     from .learner_check import CheckResult, TestResult
 
     return CheckResult(data["path"], [TestResult(**t) for t in data["tests"]], list(data["problems"]),
-                       list(data.get("notes", [])))
+                       list(data.get("notes", [])), data.get("language", "en"))
 
 
 # -- the service ------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from coursebook.build_it.progress import record_exercise
 
+from ..pipeline.language import N_, gettext, line, notebook_language, result_message
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
@@ -95,6 +96,7 @@ class CheckResult:
     tests: list
     problems: list  # messages not tied to one test (unreadable file, dead kernel, ...)
     notes: list = dataclasses.field(default_factory=list)  # repairs made before running
+    language: str = "en"  # the notebook's (its metadata, autograder.language): how format() speaks
 
     @property
     def score(self):
@@ -109,22 +111,28 @@ class CheckResult:
         return not self.problems and all(t.passed for t in self.tests)
 
     def format(self):
-        lines = ["Self-check of %s (visible tests only; your instructor also runs hidden tests)"
-                 % self.path]
+        """The printout, in the notebook's language: messages are kept in English as data and
+        translated here (autograder.language); torch's own error texts stay as printed."""
+        lang = self.language
+        lines = [gettext(N_("Self-check of {0} (visible tests only; your instructor also runs hidden "
+                            "tests)"), lang).format(self.path)]
         width = max([len(t.grade_id) for t in self.tests] + [10])
+        passed, failed = gettext(N_("ok"), lang), gettext(N_("FAIL"), lang)
         for t in self.tests:
-            status = "ok  " if t.passed else "FAIL"
-            line = "  %s  %-*s  %g/%g" % (status, width, t.grade_id, t.points, t.max_points)
+            status = (passed if t.passed else failed).ljust(4)
+            line_ = "  %s  %-*s  %g/%g" % (status, width, t.grade_id, t.points, t.max_points)
             if t.message:
-                line += "  " + t.message
-            lines.append(line)
+                line_ += "  " + result_message(t.message, lang)
+            lines.append(line_)
         for note in self.notes:
-            lines.append("  note: " + note)
+            lines.append("  " + gettext(N_("note: {0}"), lang).format(line(note, lang)))
         for problem in self.problems:
-            lines.append("  problem: " + problem)
+            lines.append("  " + gettext(N_("problem: {0}"), lang).format(line(problem, lang)))
         failing = sum(not t.passed for t in self.tests)
-        verdict = "all tests pass" if self.all_passed else "%d test(s) failing" % failing
-        lines.append("Score: %g/%g  (%s)" % (self.score, self.max_score, verdict))
+        verdict = (gettext(N_("all tests pass"), lang) if self.all_passed
+                   else gettext(N_("{0} test(s) failing"), lang).format(failing))
+        lines.append(gettext(N_("Score: {0}/{1}  ({2})"), lang).format("%g" % self.score, "%g" % self.max_score,
+                                                                      verdict))
         return "\n".join(lines)
 
 
@@ -151,13 +159,13 @@ def score_test_cell(cell):
         if output.output_type == "error":
             return 0.0, ("%s: %s" % (output.ename, output.evalue)).strip(": ")
         if output.output_type == "stream" and output.name == "stderr":
-            return 0.0, "wrote to stderr: " + _last_line(output.text)
+            return 0.0, N_("wrote to stderr: {0}").format(_last_line(output.text))
         if output.output_type == "execute_result":
             try:
                 value = float(output.data.get("text/plain", ""))
             except ValueError:
                 return max_points, ""
-            return min(max(value, 0.0), max_points), "partial credit"
+            return min(max(value, 0.0), max_points), N_("partial credit")
     return max_points, ""
 
 
@@ -212,12 +220,12 @@ def find_reference(path, nb, release=None, root=None):
     releases = _release_notebooks(root)
     name = _release_name(path, nb, releases)
     if name is None:
-        return None, "no release of this notebook's assignment was found"
+        return None, N_("no release of this notebook's assignment was found")
     candidate = releases[name]
     if os.path.exists(path) and os.path.samefile(candidate, path):
         committed = _committed_version(path)
         if committed is None:
-            return None, "this is the release file itself and git has no committed version of it"
+            return None, N_("this is the release file itself and git has no committed version of it")
         return committed, "the release as committed in git"
     return nbformat.read(candidate, as_version=4), "the release %s" % candidate
 
@@ -325,16 +333,16 @@ class LearnerClient(NotebookClient):
                 await self._read_rules(cell)
             return result
         except CellTimeoutError:
-            self.stopped = ("cell %d did not stop when interrupted after %s s; the check stopped "
-                            "its kernel" % (cell_index + 1, self.timeout))
+            self.stopped = N_("cell {0} did not stop when interrupted after {1} s; the check stopped "
+                              "its kernel").format(cell_index + 1, self.timeout)
             self.kill_kernel()
         except DeadKernelError:
             if self._watchdog_fired:
-                self.stopped = ("the notebook ran longer than %s s; the check stopped its kernel "
-                                "in cell %d" % (self.notebook_timeout, cell_index + 1))
+                self.stopped = N_("the notebook ran longer than {0} s; the check stopped its kernel "
+                                  "in cell {1}").format(self.notebook_timeout, cell_index + 1)
             else:
-                self.stopped = ("the kernel died in cell %d (os._exit, a crash, or too much "
-                                "memory)" % (cell_index + 1))
+                self.stopped = N_("the kernel died in cell {0} (os._exit, a crash, or too much "
+                                  "memory)").format(cell_index + 1)
         finally:
             cell.source = source
         return cell
@@ -355,8 +363,8 @@ class LearnerClient(NotebookClient):
     def on_cell_executed(self, **kwargs):
         reply = kwargs.get("execute_reply") or {}
         if reply.get("content", {}).get("ename") == "CellTimeoutError":
-            self.interrupted.append("cell %d ran longer than %s s and was interrupted"
-                                    % (kwargs["cell_index"] + 1, self.timeout))
+            self.interrupted.append(N_("cell {0} ran longer than {1} s and was interrupted")
+                                    .format(kwargs["cell_index"] + 1, self.timeout))
 
 
 def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandboxed=None, warm=False):
@@ -371,9 +379,10 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     try:
         nb = nbformat.read(path, as_version=4)
     except FileNotFoundError:
-        return CheckResult(shown, [], ["no such notebook: %s" % path])
+        return CheckResult(shown, [], [N_("no such notebook: {0}").format(path)])
     except Exception as error:  # nbformat raises several kinds for a broken file
-        return CheckResult(shown, [], ["not a readable notebook (%s)" % str(error).splitlines()[0]])
+        return CheckResult(shown, [], [N_("not a readable notebook ({0})").format(str(error).splitlines()[0])])
+    lang = notebook_language(nb)
     reference_nb, how = find_reference(path, nb, release, root)
     problems, edited = [], set()
     if reference_nb is None:
@@ -404,30 +413,30 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     try:
         client.execute(env=env, stderr=subprocess.DEVNULL)
     except DeadKernelError:
-        client.stopped = client.stopped or "the kernel died while starting"
+        client.stopped = client.stopped or N_("the kernel died while starting")
     problems += client.interrupted
     if client.stopped:
-        problems.append(client.stopped + "; tests after that point did not run")
+        problems.append(N_("{0}; tests after that point did not run").format(client.stopped))
     tests = []
     for cell in rebuilt.cells:
         if is_test_cell(cell):
             grade_id = nbgrader_meta(cell).get("grade_id", "?")
             points, message = score_test_cell(cell)
             if not cell.get("outputs") and cell.get("execution_count") is None:
-                points, message = 0.0, "did not run"
+                points, message = 0.0, N_("did not run")
             rule = costs.get(grade_id) or client.rules_broken.get(grade_id)
             if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
                 points, message = 0.0, "RuleBroken: " + rule
             if grade_id in edited:
-                points, message = 0.0, ("this test cell was edited (text or points); the "
-                                        "instructor's grader runs the original")
+                points, message = 0.0, N_("this test cell was edited (text or points); the "
+                                      "instructor's grader runs the original")
             tests.append(TestResult(grade_id, points, float(nbgrader_meta(cell).get("points", 0)),
                                     message))
     if not tests:
-        problems.append("no test cells found: is this an exercise notebook?")
+        problems.append(N_("no test cells found: is this an exercise notebook?"))
     if reference_nb is None and tests:
-        notes.append("checked against itself (%s): deleted tests cannot be restored" % how)
-    return CheckResult(shown, tests, problems, notes)
+        notes.append(N_("checked against itself ({0}): deleted tests cannot be restored").format(how))
+    return CheckResult(shown, tests, problems, notes, lang)
 
 
 @functools.lru_cache(maxsize=None)
@@ -476,6 +485,14 @@ def _notebook_path(path):
                             "call self_check('name.ipynb')")
 
 
+def _saved_language(path):
+    """The language the saved notebook at ``path`` says it is in (``"en"`` when unreadable)."""
+    try:
+        return notebook_language(nbformat.read(path, as_version=4))
+    except Exception:  # a broken file: the check itself says so
+        return "en"
+
+
 def self_check(path=None):
     """Check the saved notebook from inside Jupyter; prints the score and messages.
 
@@ -483,7 +500,7 @@ def self_check(path=None):
     save (Ctrl+S) first.  Returns nothing; the printout is the result.
     """
     if os.environ.get("NBGRADER_EXECUTION"):
-        print("self_check: skipped while the notebook is being graded")
+        print(N_("self_check: skipped while the notebook is being graded"))
         return
     try:
         path = _notebook_path(path)
@@ -491,8 +508,8 @@ def self_check(path=None):
         print(error)
         return
     saved = time.strftime("%H:%M:%S", time.localtime(os.path.getmtime(path)))
-    print("Checking %s as saved at %s (save first if you changed it)..." % (path, saved),
-          flush=True)
+    print(gettext(N_("Checking {0} as saved at {1} (save first if you changed it)..."),
+                  _saved_language(path)).format(path, saved), flush=True)
     from .check_service import check_saved  # a warm service: see its docstring
 
     result = check_saved(path)

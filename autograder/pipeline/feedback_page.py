@@ -16,10 +16,15 @@ and the heading above it, for the course's template
 (``autograder/templates/autograder_feedback``, through ``FeedbackExporter``).
 """
 
+import json
+import os
+
 from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
 
+from .language import N_, error_message, gettext, line, notebook_language
+from .notes import MESSAGES_FILE, markdown_text
 from .cell_names import grade_id, test_name
 from .rebuild import without_hidden_tests
 
@@ -39,7 +44,7 @@ class NameTests(Preprocessor):
                                    for index, cell in enumerate(nb.cells) if grade_id(cell)}
         return nb, resources
 
-HIDDEN_NOTE = "# (hidden tests ran here; their code is not shown)"
+HIDDEN_NOTE = N_("# (hidden tests ran here; their code is not shown)")
 
 
 class HideHiddenTests(Preprocessor):
@@ -58,3 +63,109 @@ class HideHiddenTests(Preprocessor):
             if output.output_type == "error":
                 output.traceback = ["%s: %s" % (output.ename, output.evalue)]
         return cell, resources
+
+
+WORDS = {  # the page frame's words (our template and the nbgrader blocks it overrides)
+    "score": N_("Score"),
+    "comment_on": N_("Comment on {0}"),
+    "late_penalty": N_("Late submission penalty"),
+    "top": N_("(Top)"),
+    "answer": N_("Student's answer"),
+    "task": N_("Student's task"),
+    "grade_cell": N_("Grade cell:"),
+    "task_cell": N_("Task:"),
+    "comments": N_("Comments:"),
+}
+NOTES_HEADING = "**Autograder notes**"   # autograder.pipeline.notes.notes_markdown
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def prose_catalog(roots, lang, assignment):
+    """``{(cell id#paragraph, English): translation}`` of an exercise's prose catalog
+    (``course/locale/<lang>/exercises/<assignment>.po``) in the first of ``roots`` that has it."""
+    from coursebook.translate.notebook import translations
+
+    import polib
+
+    for root in roots:
+        path = os.path.join(root, "course", "locale", lang, "exercises", assignment + ".po")
+        if os.path.isfile(path):
+            return translations(polib.pofile(path))
+    return {}
+
+
+class SpeakTheNotebooksLanguage(Preprocessor):
+    """The page in the submission's own language (``autograder.pipeline.language``: the notebook's
+    metadata says it, as data, so one class can mix languages).
+
+    * ``resources["words"]``: the page frame's words for the template;
+    * each error output of a graded cell: a check's failure in that language (the
+      misconception's name and explanation, the evidence), any other error in its own English
+      words followed by a line in that language;
+    * the exercise's prose (the release's markdown, which the rebuild restored) from the
+      exercise's translation catalog, paragraph by paragraph, as the translated exercise has it
+      (an untranslated paragraph stays English).
+
+    The graded notebook itself is not changed: the class report reads its English tags."""
+
+    enabled = Bool(True)
+
+    def preprocess(self, nb, resources):
+        lang = notebook_language(nb)
+        resources["words"] = {key: gettext(text, lang) for key, text in WORDS.items()}
+        resources["language"] = lang
+        if lang == "en":
+            return nb, resources
+        prose = self._prose(lang, resources)
+        self._notes(nb, lang, resources)
+        for cell in nb.cells:
+            if cell.cell_type == "markdown" and prose:
+                cell.source = self._translated(cell, prose)
+            if cell.cell_type != "code":
+                continue
+            cell.source = cell.source.replace(HIDDEN_NOTE, gettext(HIDDEN_NOTE, lang))
+            for output in cell.get("outputs", []):
+                if output.output_type == "error":
+                    output.traceback = error_message(output.ename, output.evalue, lang).split("\n")
+        return nb, resources
+
+    @staticmethod
+    def _notes(nb, lang, resources):
+        """The autograder's notes cell (``autograder.kernels.execute``) rewritten from the notes
+        themselves (``messages.json`` beside the graded notebook), each in ``lang``."""
+        if not nb.cells or nb.cells[0].cell_type != "markdown" or \
+                not nb.cells[0].source.startswith(NOTES_HEADING):
+            return
+        folder = (resources.get("metadata") or {}).get("path") or ""
+        try:
+            with open(os.path.join(folder, MESSAGES_FILE), encoding="utf-8") as f:
+                messages = json.load(f)
+        except (OSError, ValueError):
+            return
+        if not isinstance(messages, list):
+            return
+        nb.cells[0].source = ("**%s**\n\n" % gettext(N_("Autograder notes"), lang)
+                              + "\n".join("- " + markdown_text(line(str(m), lang)) for m in messages))
+
+    def _prose(self, lang, resources):
+        assignment = (resources.get("nbgrader") or {}).get("assignment")
+        if not assignment:
+            return {}
+        from nbgrader.coursedir import CourseDirectory
+
+        roots = [CourseDirectory(config=self.config).root, REPO]
+        try:
+            return prose_catalog(roots, lang, assignment)
+        except Exception as error:  # no catalog library, a broken catalog: the prose stays English
+            self.log.warning("no %s prose for %s: %s", lang, assignment, error)
+            return {}
+
+    @staticmethod
+    def _translated(cell, prose):
+        from coursebook.translate.paragraphs import join, split, translatable
+
+        paragraphs, separators = split(cell.source)
+        for index, text in enumerate(paragraphs):
+            if translatable(text):
+                paragraphs[index] = prose.get((f"{cell.get('id')}#{index}", text), text)
+        return join(paragraphs, separators)

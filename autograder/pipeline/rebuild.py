@@ -49,6 +49,8 @@ import re
 
 from nbformat import NotebookNode
 
+from .language import LANGUAGE_KEY, notebook_language
+
 LOCKED, ANSWER, PLAIN = "locked", "answer", "plain"
 
 MAX_NOTE_CHARS = 1000
@@ -201,12 +203,23 @@ def oversize(cells):
     return None
 
 
+def _language_metadata(nb, submitted):
+    """The submission's language mark (``autograder.language``), carried over as data: the
+    feedback of a Chinese exercise is written in Chinese. Only a known language is kept."""
+    lang = notebook_language(submitted)
+    if lang != "en":
+        nb.metadata[LANGUAGE_KEY] = {"language": lang}
+    else:
+        nb.metadata.pop(LANGUAGE_KEY, None)
+    return nb
+
+
 def rebuild(submitted, reference, notebook_metadata):
     """``(notebook, notes)``: ``submitted`` rebuilt on ``reference`` (a list of RefCell).
 
     ``notebook_metadata`` is the metadata the rebuilt notebook gets (the
     release's: kernelspec, language); the grader's own ``autograder`` entry of
-    the submitted notebook is carried over.
+    the submitted notebook is carried over, and so is its language mark.
     """
     cells = submitted.get("cells")
     cells = [c for c in cells if isinstance(c, dict)] if isinstance(cells, list) else []
@@ -215,7 +228,7 @@ def rebuild(submitted, reference, notebook_metadata):
         nb = NotebookNode(nbformat=4, nbformat_minor=5, metadata=copy.deepcopy(notebook_metadata),
                           cells=[_new_cell(ref, ref.shown) for ref in reference])
         nb.metadata["autograder"] = dict(_grader_metadata(submitted), not_graded=too_big)
-        return nb, []
+        return _language_metadata(nb, submitted), []
     claims = _claims(cells, reference)
     _place_by_position(cells, reference, claims)
     notes = []
@@ -228,7 +241,7 @@ def rebuild(submitted, reference, notebook_metadata):
         mine = [i for i, claim in enumerate(claims) if claim == n]
         if ref.kind == LOCKED:
             out.append(_new_cell(ref, ref.cell.source))
-            notes += _locked_notes(ref, [cells[i] for i in mine])
+            notes += _locked_notes(ref, [cells[i] for i in mine], notebook_language(submitted))
             continue
         changed = [i for i in mine
                    if clean_text(cells[i].get("source", "")).strip() != ref.shown.strip()]
@@ -258,10 +271,12 @@ def rebuild(submitted, reference, notebook_metadata):
     state = _grader_metadata(submitted)
     if state:
         nb.metadata["autograder"] = state
-    return nb, [note[:MAX_NOTE_CHARS] for note in notes]
+    return _language_metadata(nb, submitted), [note[:MAX_NOTE_CHARS] for note in notes]
 
 
-def _locked_notes(ref, copies):
+def _locked_notes(ref, copies, lang="en"):
+    """What the learner is told about a locked cell. A translated exercise (``lang`` not English)
+    holds its markdown in its own language: that is not an edit (the release's cell is restored)."""
     if not copies:
         if ref.cell.cell_type == "code" and nbgrader_meta(ref.cell).get("grade"):
             return ["the test cell %s was missing (deleted, or its metadata removed); it was put "
@@ -269,7 +284,8 @@ def _locked_notes(ref, copies):
         return ["the cell %s was missing (deleted, or its metadata removed); it was put back"
                 % ref.key]
     notes = []
-    if any(clean_text(c.get("source", "")).strip() != ref.shown.strip() for c in copies):
+    translated = lang != "en" and ref.cell.cell_type == "markdown"
+    if not translated and any(clean_text(c.get("source", "")).strip() != ref.shown.strip() for c in copies):
         notes.append("the locked cell %s was edited; the original was restored and run" % ref.key)
     if len(copies) > 1:
         notes.append("the locked cell %s appeared %d times; it was run once" % (ref.key, len(copies)))

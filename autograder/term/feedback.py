@@ -43,7 +43,8 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 
 from .collect import printable
-from ..course import autograded_dir, feedback_dir, source_assignments
+from ..course import autograded_dir, feedback_dir, source_assignments, submitted_dir
+from ..pipeline.language import N_, gettext, line, notebook_language
 from ..pipeline.notes import MESSAGES_FILE
 
 
@@ -88,12 +89,26 @@ def _pages_for_ungraded(config, assignment, only=None):
             continue
         with open(reasons, encoding="utf-8") as f:
             messages = json.load(f)
+        lang = _submitted_language(config, student, assignment)
         target = feedback_dir(config, student, assignment)
         os.makedirs(target, exist_ok=True)
-        items = "".join("<li>%s</li>" % html.escape(str(m)) for m in messages)
+        items = "".join("<li>%s</li>" % html.escape(line(str(m), lang)) for m in messages)
+        why = gettext(N_("Your submission could not be graded; every test scores 0 for now. Why:"), lang)
+        details = gettext(N_("Your instructor has the details."), lang)
         with open(os.path.join(target, assignment + ".html"), "w", encoding="utf-8") as f:
-            f.write("<!DOCTYPE html>\n<html><head><meta http-equiv=\"Content-Security-Policy\" "
+            f.write("<!DOCTYPE html>\n<html%s><head><meta http-equiv=\"Content-Security-Policy\" "
                     "content=\"default-src 'none'\"><meta charset=\"utf-8\"><title>%s</title></head>"
-                    "<body><h1>%s</h1><p>Your submission could not be graded; every test scores "
-                    "0 for now. Why:</p><ul>%s</ul><p>Your instructor has the details.</p>"
-                    "</body></html>\n" % (html.escape(assignment), html.escape(assignment), items))
+                    "<body><h1>%s</h1><p>%s</p><ul>%s</ul><p>%s</p>"
+                    "</body></html>\n" % ("" if lang == "en" else ' lang="%s"' % lang, html.escape(assignment),
+                                          html.escape(assignment), html.escape(why), items, html.escape(details)))
+
+
+def _submitted_language(config, student, assignment):
+    """The language the student's submitted notebook says it is in (``"en"`` when it cannot
+    be read): their page speaks it even when grading failed."""
+    path = os.path.join(submitted_dir(config, student, assignment), assignment + ".ipynb")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return notebook_language(json.load(f))
+    except (OSError, ValueError):
+        return "en"

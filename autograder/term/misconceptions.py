@@ -18,6 +18,7 @@ from collections import Counter
 import nbformat
 
 from ..course import autograded_dir
+from ..pipeline.language import misconception
 
 TAG = re.compile(r"misconception: ([\w.\-]+/[\w.\-]+)")
 TAMPERING_TAG = "integrity/tampering"
@@ -66,6 +67,13 @@ def student_tags(config, student, assignment):
     except Exception:  # an unreadable graded notebook carries no tags
         return []
     return list(dict.fromkeys(test_tags(nb).values()))
+
+
+def name_of(tag, lang="en"):
+    """A tag's name in ``lang`` (the learner's Chinese name, ``autograder/locale/zh/autograder.po``);
+    ``""`` in English, where the tag is its own name."""
+    named = misconception(tag, lang) if lang != "en" else None
+    return named[0] if named else ""
 
 
 def class_counts(tags_by_student):

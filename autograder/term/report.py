@@ -26,7 +26,7 @@ from nbgrader.api import Gradebook  # noqa: E402
 
 from ..course import db_url, state_dir, test_order  # noqa: E402
 from .export import messages  # noqa: E402
-from .misconceptions import class_counts, student_tags  # noqa: E402
+from .misconceptions import class_counts, name_of, student_tags  # noqa: E402
 
 
 def assignment_summary(gb, config, assignment):
@@ -101,7 +101,9 @@ def misconception_chart(summary, folder):
     return _save(misconception_figure(summary), folder, "%s_misconceptions.png" % summary["name"])
 
 
-def format_summary(summary):
+def format_summary(summary, lang="en"):
+    """The summary's lines; with ``lang="zh"`` each misconception tag is followed by its Chinese
+    name (``autograder.term.misconceptions.name_of``)."""
     scores = summary["scores"]
     lines = ["== %s  (max %g)" % (summary["name"], summary["max_score"])]
     if not scores:
@@ -119,11 +121,11 @@ def format_summary(summary):
     counts = summary.get("misconceptions") or []
     if counts:
         lines.append("   most common misconceptions (students):")
-        lines.extend("   %4d  %s" % (n, tag) for tag, n in counts)
+        lines.extend(("   %4d  %s  %s" % (n, tag, name_of(tag, lang))).rstrip() for tag, n in counts)
     return lines
 
 
-def report(config, assignments=None, plots=None):
+def report(config, assignments=None, plots=None, lang="en"):
     """The report as text; charts go to ``plots`` (default ``<state>/reports/``).
 
     An assignment with nothing graded is skipped, and the report says so.
@@ -138,7 +140,7 @@ def report(config, assignments=None, plots=None):
             if not summary["scores"]:
                 skipped.append(assignment.name)
                 continue
-            out += format_summary(summary)
+            out += format_summary(summary, lang)
             out.append("   histogram: %s" % histogram(summary, plots))
             if summary["misconceptions"]:
                 out.append("   misconceptions chart: %s" % misconception_chart(summary, plots))

@@ -41,6 +41,12 @@ class Document:
         return self.source.stem
 
     @property
+    def language(self) -> str:
+        """The translation's language: the catalog's folder under ``locale`` (``zh``)."""
+        parts = self.catalog.parts
+        return parts[parts.index("locale") + 1]
+
+    @property
     def is_notebook(self) -> bool:
         return self.source.suffix == ".ipynb"
 

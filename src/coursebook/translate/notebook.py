@@ -5,7 +5,9 @@
 * a markdown paragraph takes its catalog entry's translation when the entry
   is translated, not fuzzy, and has the paragraph's current English; otherwise
   it stays English (never a stale translation);
-* relative links then point at the translated twins (:mod:`.links`).
+* relative links then point at the translated twins (:mod:`.links`);
+* the notebook says its language in its metadata (``"coursebook": {"language": "zh"}``):
+  the self-check and the grader's feedback read it, per notebook, to answer in it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from coursebook.translate.layout import Document, twin_finder
 from coursebook.translate.links import relink
 from coursebook.translate.paragraphs import join, split, translatable
 
-__all__ = ["translations", "translate", "render"]
+__all__ = ["LANGUAGE_KEY", "translations", "translate", "render"]
+
+LANGUAGE_KEY = "coursebook"   # nb.metadata["coursebook"]["language"]: the notebook's language
 
 
 def translations(catalog: polib.POFile) -> dict[tuple[str, str], str]:
@@ -42,6 +46,8 @@ def translate(document: Document, catalog: polib.POFile, twin=None, source_text=
         notebook = markdown_file_as_notebook(document.source)
     usable = translations(catalog)
     out = copy.deepcopy(notebook)
+    if document.is_notebook:
+        out.metadata[LANGUAGE_KEY] = {"language": document.language}
     for cell in out.cells:
         if cell.cell_type != "markdown":
             continue
