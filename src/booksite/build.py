@@ -3,7 +3,11 @@
 Steps, one function each:
 
 * ``execute_chapters``: copy ``course/`` to ``<build>/course`` and run every
-  chapter there with nbclient, keeping the widget state (the widgets' data:
+  chapter there with nbclient, the English ones (``course/``) and their
+  Chinese twins (``course/zh/``) in one pool, each chapter once. A Chinese
+  chapter's kernel gets ``COURSEBOOK_LANG=zh``, as in ``make lab LANG=zh``, so
+  its build-it checks speak Chinese as they do for a Chinese learner. Each run
+  keeps the widget state (the widgets' data:
   every step's SVG and narration). ``COURSEBOOK_PROGRESS`` points the
   build-it progress file into the build folder, so ``course/`` stays as it is;
   ``COURSEBOOK_PREDICTIONS=shown`` has the key cells of "Predict the output"
@@ -25,6 +29,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from coursebook.language import LANGUAGE_VARIABLE
 from memdiagram import player_html
 
 ROOT = Path(__file__).resolve().parents[2]  # src/booksite -> the repository
@@ -43,13 +48,14 @@ def copy_course(build: Path = BUILD) -> Path:
     return target
 
 
-def execute(path: Path, timeout: int = 180) -> float:
-    """Run one notebook in place (its folder as working directory); seconds taken."""
+def execute(path: Path, timeout: int = 180, env: dict | None = None) -> float:
+    """Run one notebook in place (its folder as working directory), its kernel with the
+    environment ``env`` (this process's by default); seconds taken."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
                             resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
-    client.execute()
+    client.execute(**({"env": env} if env is not None else {}))
     static_diagrams(nb)
     nbformat.write(nb, path)
     return time.perf_counter() - start
@@ -79,23 +85,38 @@ def static_diagrams(nb) -> int:
     return found
 
 
-def execute_chapters(build: Path = BUILD, workers: int = 2) -> list[Path]:
+def execute_chapters(build: Path = BUILD, workers: int = 2) -> tuple[list[Path], list[Path]]:
+    """(English chapters, Chinese chapters), executed in the copy of ``course/`` in ``build``."""
     course = copy_course(build)
     os.environ["COURSEBOOK_PROGRESS"] = str(build / "progress.json")
     os.environ["COURSEBOOK_PREDICTIONS"] = "shown"  # a static page cannot take an answer: print it
-    chapters = sorted(course.glob("[0-9][0-9]_*.ipynb"))
+    english = sorted(course.glob("[0-9][0-9]_*.ipynb"))
+    chinese = sorted((course / "zh").glob("[0-9][0-9]_*.ipynb"))
+    zh_env = {**os.environ, LANGUAGE_VARIABLE: "zh", "COURSEBOOK_PROGRESS": str(build / "progress-zh.json")}
+    runs = [(path, None) for path in english] + [(path, zh_env) for path in chinese]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for path, seconds in zip(chapters, pool.map(execute, chapters)):
-            print(f"executed {path.name} in {seconds:.1f} s", file=sys.stderr)
-    return chapters
+        for (path, _env), seconds in zip(runs, pool.map(lambda run: execute(run[0], env=run[1]), runs)):
+            print(f"executed {path.relative_to(course)} in {seconds:.1f} s", file=sys.stderr)
+    return english, chinese
 
 
 def main(argv=None) -> int:
     start = time.perf_counter()
-    chapters = execute_chapters()
-    print(f"{len(chapters)} chapters executed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    from .site import build_site
+    english, chinese = execute_chapters()
+    print(f"{len(english)} English and {len(chinese)} Chinese chapters executed in "
+          f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
+    from .site import CHINESE, ENGLISH, build_site, page_names, write_assets
 
-    index = build_site(chapters, BUILD / "html", sorted((ROOT / "exercises").glob("*/*.ipynb")))
+    site = BUILD / "html"
+    if site.exists():
+        shutil.rmtree(site)
+    write_assets(site)
+    exercises = {ENGLISH: sorted(p for p in (ROOT / ENGLISH.exercises).glob("*/*.ipynb") if p.stem == p.parent.name),
+                 CHINESE: sorted(p for p in (ROOT / CHINESE.exercises).glob("*/*.ipynb") if p.stem == p.parent.name)}
+    chapters = {ENGLISH: english, CHINESE: chinese}
+    names = {language: page_names(chapters[language], exercises[language]) for language in chapters}
+    build_site(chinese, site, exercises[CHINESE], CHINESE, ENGLISH, names[ENGLISH])
+    index = build_site(english, site, exercises[ENGLISH], ENGLISH, CHINESE, names[CHINESE])
+    print(f"site written in {time.perf_counter() - start:.0f} s in all", file=sys.stderr)
     print(index)
     return 0

@@ -27,7 +27,8 @@ Nothing is loaded from the network. The
 SVGs are the widget's own (``svgs`` of ``MemoryDiagram``), unchanged; they
 scale to the width they get (``max-width:100%``); where the wide arrangement
 would be shrunk too much, each step also carries the same SVG arranged for a
-phone (``fitted_svg``, what ``static/widget.js`` does at that width), and a
+phone (``fitted_svg``, what ``static/widget.js`` does at that width, its ids
+suffixed ``-narrow`` so that the page defines each id once), and a
 CSS container query shows that one in a narrow figure. The narration of each step
 (``changes_html``) sits under its picture, as in the widget.
 """
@@ -39,6 +40,7 @@ import json
 import math
 import re
 
+from ._ids import with_suffix
 from ._layout import fit
 
 _ids = itertools.count(1)
@@ -120,6 +122,7 @@ def _figure(svg):
     wide = re.search(r' data-arrangement="([^"]*)"', svg)
     if narrow is None or (wide and f' data-arrangement="{wide.group(1)}"' in narrow):
         return f'<div class="mdp-figure">{svg}</div>'
+    narrow = with_suffix(narrow, "-narrow")  # the same picture twice in a page: its ids once each
     return f'<div class="mdp-figure"><div class="mdp-wide">{svg}</div><div class="mdp-narrow">{narrow}</div></div>'
 
 
