@@ -1,8 +1,9 @@
 // Full-text search of the book, in the browser, with nothing from the network.
 // search-index.js (written by booksite.site, one per language) sets
 // window.BOOK_INDEX to one entry per page: {page, title, text}. A page matches
-// when it holds every word of the query; pages are listed by how often the
-// words occur, each with a snippet.
+// when it holds every word of the query; pages whose title holds the query
+// come first, then pages are listed by how often the words occur, each with a
+// snippet.
 //
 // Chinese has no spaces between words, so nothing here splits the text into
 // words: a query word is looked for as a substring, and "版本计数器" finds the
@@ -63,7 +64,9 @@
       const text = entry.text.toLowerCase();
       const scores = words.map((w) => holds(text, w));
       if (!scores.every((s) => s > 0)) continue;
-      found.push({ entry, score: 20 * count(text, phrase) + scores.reduce((s, x) => s + x, 0) });
+      const title = entry.title.toLowerCase();
+      const inTitle = title.includes(phrase) ? 1000 : 100 * words.filter((w) => title.includes(w)).length;
+      found.push({ entry, score: inTitle + 20 * count(text, phrase) + scores.reduce((s, x) => s + x, 0) });
     }
     found.sort((a, b) => b.score - a.score);
     const heading = document.createElement("p");
