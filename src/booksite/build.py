@@ -4,7 +4,11 @@ Steps, one function each:
 
 * ``execute_chapters``: copy ``course/`` to ``<build>/course`` and run every
   chapter there with nbclient, the English ones (``course/``) and their
-  Chinese twins (``course/zh/``) in one pool, each chapter once. A Chinese
+  Chinese twins (``course/zh/``) in one pool, each chapter once. Their 46
+  kernels are forked from one process that imported torch, reftorch and
+  ipykernel once (``coursebook.warm_kernels``, as the course tests run the
+  chapters): a fresh kernel spends about 2.5 CPU seconds on those imports,
+  more than half of what most chapters take. A Chinese
   chapter's kernel gets ``COURSEBOOK_LANG=zh``, as in ``make lab LANG=zh``, so
   its build-it checks speak Chinese as they do for a Chinese learner. Each run
   keeps the widget state (the widgets' data:
@@ -30,6 +34,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from coursebook.language import LANGUAGE_VARIABLE
+from coursebook.warm_kernels import WarmKernelManager, start_zygote, stop_zygote
 from memdiagram import player_html
 
 ROOT = Path(__file__).resolve().parents[2]  # src/booksite -> the repository
@@ -48,12 +53,14 @@ def copy_course(build: Path = BUILD) -> Path:
     return target
 
 
-def execute(path: Path, timeout: int = 180, env: dict | None = None) -> float:
+def execute(path: Path, timeout: int = 180, env: dict | None = None, kernel_manager_class=None) -> float:
     """Run one notebook in place (its folder as working directory), its kernel with the
-    environment ``env`` (this process's by default); seconds taken."""
+    environment ``env`` (this process's by default) and from ``kernel_manager_class``
+    (nbclient's option; a fresh kernel by default); seconds taken."""
     nb = nbformat.read(path, as_version=4)
+    options = {} if kernel_manager_class is None else {"kernel_manager_class": kernel_manager_class}
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
-                            resources={"metadata": {"path": str(path.parent)}})
+                            resources={"metadata": {"path": str(path.parent)}}, **options)
     start = time.perf_counter()
     client.execute(**({"env": env} if env is not None else {}))
     static_diagrams(nb)
@@ -94,9 +101,17 @@ def execute_chapters(build: Path = BUILD, workers: int = 2) -> tuple[list[Path],
     chinese = sorted((course / "zh").glob("[0-9][0-9]_*.ipynb"))
     zh_env = {**os.environ, LANGUAGE_VARIABLE: "zh", "COURSEBOOK_PROGRESS": str(build / "progress-zh.json")}
     runs = [(path, None) for path in english] + [(path, zh_env) for path in chinese]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for (path, _env), seconds in zip(runs, pool.map(lambda run: execute(run[0], env=run[1]), runs)):
-            print(f"executed {path.relative_to(course)} in {seconds:.1f} s", file=sys.stderr)
+    start_zygote()  # from this (main) thread: it dies with this process
+
+    def run(chapter):
+        return execute(chapter[0], env=chapter[1], kernel_manager_class=WarmKernelManager)
+
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for (path, _env), seconds in zip(runs, pool.map(run, runs)):
+                print(f"executed {path.relative_to(course)} in {seconds:.1f} s", file=sys.stderr)
+    finally:
+        stop_zygote()
     return english, chinese
 
 
