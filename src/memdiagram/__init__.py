@@ -25,12 +25,12 @@ from ._ids import distinct_ids
 from ._layout import compute_layout
 from ._model import Labels, Snapshot, take_snapshot
 from ._narration import narrate, narration
-from ._player import player_html
+from ._player import PLAYER_WORDS, player_html
 from ._run import named_tensors, record
 from ._static import StaticDiagram
 from ._svg import render_svg
 
-__all__ = ["show", "step_through", "snapshot", "player_html", "distinct_ids", "StaticDiagram", "MemoryDiagram"]
+__all__ = ["show", "step_through", "snapshot", "player_html", "PLAYER_WORDS", "distinct_ids", "StaticDiagram", "MemoryDiagram"]
 
 
 def _collect(named):

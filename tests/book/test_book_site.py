@@ -240,7 +240,10 @@ def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, bro
     box = shown.locator("svg.md-diagram:visible").bounding_box()
     assert box and box["width"] > 200 and box["height"] > 100, "chapter 01's diagram is not visible"
     assert shown.get_attribute("data-step") == "1"
-    shown.locator(".mdp-forward").click()
+    forward = shown.locator(".mdp-forward")
+    assert forward.text_content() == ("下一步 \u25b6" if folder == "zh" else "forward \u25b6"), \
+        f"the diagram's controls are not in the page's language: {forward.text_content()!r}"
+    forward.click()
     assert player.locator(".mdp-frame:visible").get_attribute("data-step") == "2"
     player.locator(".mdp-frame:visible .mdp-back").click()
     assert player.locator(".mdp-frame:visible").get_attribute("data-step") == "1"
