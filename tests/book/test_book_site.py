@@ -251,12 +251,16 @@ def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, bro
     assert errors == []
 
 
-def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser):
+@pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])
+def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser, folder):
     context, page, blocked, errors = _offline_page(browser, 1366)
     for name in EXERCISES:
-        page.goto((book / f"exercise-{name}.html").as_uri())
-        where = f"exercises/{name}/{name}.ipynb"
-        assert page.locator("h1").first.text_content().startswith("Exercise"), f"{name}: no description"
+        page.goto((book / folder / f"exercise-{name}.html").as_uri())
+        where = f"course/zh/exercises/{name}/{name}.ipynb" if folder else f"exercises/{name}/{name}.ipynb"
+        assert page.locator("h1").first.text_content().startswith("练习" if folder else "Exercise"), \
+            f"{folder}/{name}: no description"
+        assert ("make lab LANG=zh" in page.locator(".book-live").text_content()) == bool(folder), \
+            f"{folder}/{name}: the page does not name the lab of its language"
         local = page.locator("a.book-open-local").get_attribute("href")
         assert local == f"http://127.0.0.1:8888/lab/tree/{LAB_ROOT}/{where}", \
             f"{name}: the link for make lab opens {local}, not the learner's copy"
@@ -267,9 +271,9 @@ def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(boo
         assert binder == BINDER_BADGE.replace("course/00_index.ipynb", where), \
             f"{name}: the Binder link {binder} is not the README badge's address for this exercise"
         assert page.locator(".input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
-    page.goto((book / "08_clone.html").as_uri())
+    page.goto((book / folder / "08_clone.html").as_uri())
     page.locator("a[href='exercise-clone.html']").first.click()
-    page.wait_for_url("**/exercise-clone.html")
+    page.wait_for_url(f"**/{folder + '/' if folder else ''}exercise-clone.html")
     context.close()
     assert blocked == [] and errors == []
 
