@@ -48,9 +48,10 @@ lab: $(STAMP)
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
-# The course as a static site: every chapter executed in _build/book/course (course/ is
-# only read), one page per chapter in _build/book/html. The last line printed is
-# the path of its index.html.
+# The course as a static site: every chapter, English and Chinese, executed once in
+# _build/book/course (course/ is only read), one page per chapter in _build/book/html
+# and its Chinese twin in _build/book/html/zh. The last line printed is the path of
+# its index.html.
 book: $(STAMP)
 	@PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m booksite
 

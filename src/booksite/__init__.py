@@ -2,8 +2,10 @@
 
 ``python -m booksite`` (what ``make book`` runs) copies ``course/`` into
 ``_build/book/``, executes the copies there (``course/`` itself is never
-written to), turns each stepping diagram's widget output into HTML that steps
-with no kernel (``memdiagram.player_html``), and builds the site.
+written to), the English chapters and their Chinese twins (``course/zh/``),
+turns each stepping diagram's widget output into HTML that steps with no
+kernel (``memdiagram.player_html``), and builds the site: English at its top,
+Chinese in ``zh/``, each page linking to its twin in the other language.
 
 Why not Jupyter Book 2 here
 ---------------------------

@@ -6,7 +6,7 @@ total execution time).  Each notebook runs in its own fresh kernel, with the
 notebook's folder as the working directory; several run at once on separate
 kernels when ``workers`` > 1.  The tests pass a ``kernel_manager_class`` whose
 kernels are forked from a process that imported torch once
-(tests/course/warm_kernels.py); the default is nbclient's fresh kernel.
+(coursebook.warm_kernels); the default is nbclient's fresh kernel.
 """
 
 from __future__ import annotations

@@ -21,15 +21,16 @@ of a finished figure hides under another or leaves its box.
 
 from ._adapter import adapter_for, adapter_for_module
 from ._diff import Changes, diff
+from ._ids import distinct_ids
 from ._layout import compute_layout
 from ._model import Labels, Snapshot, take_snapshot
 from ._narration import narrate, narration
-from ._player import player_html
+from ._player import PLAYER_WORDS, player_html
 from ._run import named_tensors, record
 from ._static import StaticDiagram
 from ._svg import render_svg
 
-__all__ = ["show", "step_through", "snapshot", "player_html", "StaticDiagram", "MemoryDiagram"]
+__all__ = ["show", "step_through", "snapshot", "player_html", "PLAYER_WORDS", "distinct_ids", "StaticDiagram", "MemoryDiagram"]
 
 
 def _collect(named):

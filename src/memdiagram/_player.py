@@ -27,7 +27,8 @@ Nothing is loaded from the network. The
 SVGs are the widget's own (``svgs`` of ``MemoryDiagram``), unchanged; they
 scale to the width they get (``max-width:100%``); where the wide arrangement
 would be shrunk too much, each step also carries the same SVG arranged for a
-phone (``fitted_svg``, what ``static/widget.js`` does at that width), and a
+phone (``fitted_svg``, what ``static/widget.js`` does at that width, its ids
+suffixed ``-narrow`` so that the page defines each id once), and a
 CSS container query shows that one in a narrow figure. The narration of each step
 (``changes_html``) sits under its picture, as in the widget.
 """
@@ -39,9 +40,24 @@ import json
 import math
 import re
 
+from ._ids import with_suffix
 from ._layout import fit
 
 _ids = itertools.count(1)
+
+# The words of the player's controls. ``player_html(..., words=...)`` takes a
+# dict with any of these keys, to put the controls in the page's language (the
+# book's Chinese pages); the pictures and their narration are the widget's.
+PLAYER_WORDS = {
+    "label": "Memory diagram. Choose a step; the left and right arrow keys move between steps.",
+    "role": "step-through memory diagram",
+    "step": "step",
+    "step_of": "step {i} of {n}",
+    "position": "step {i} of {n}:",
+    "slide": "slide",
+    "back": "\u25c0 back",
+    "forward": "forward \u25b6",
+}
 
 _CSS = """
 .md-player{font-family:system-ui,sans-serif;font-size:14px;line-height:1.45;max-width:100%;min-width:0}
@@ -75,7 +91,7 @@ _SCRIPT = """(function(){var p=document.getElementById("%(uid)s");if(!p||p.getAt
 p.setAttribute("data-live","1");var r=[].slice.call(p.querySelectorAll("input.mdp-radio"));
 var s=p.querySelector("input.mdp-slider"),o=p.querySelector("output.mdp-slide-value");
 function at(){for(var i=0;i<r.length;i++)if(r[i].checked)return i;return 0}
-function show(){var i=at();s.value=String(i+1);s.setAttribute("aria-valuetext","step "+(i+1)+" of "+r.length);
+function show(){var i=at();s.value=String(i+1);s.setAttribute("aria-valuetext",r[i].getAttribute("aria-label"));
 o.textContent=(i+1)+" / "+r.length}
 function go(i){i=Math.max(0,Math.min(r.length-1,i));r[i].checked=true;show()}
 s.parentNode.hidden=false;show();
@@ -120,15 +136,18 @@ def _figure(svg):
     wide = re.search(r' data-arrangement="([^"]*)"', svg)
     if narrow is None or (wide and f' data-arrangement="{wide.group(1)}"' in narrow):
         return f'<div class="mdp-figure">{svg}</div>'
+    narrow = with_suffix(narrow, "-narrow")  # the same picture twice in a page: its ids once each
     return f'<div class="mdp-figure"><div class="mdp-wide">{svg}</div><div class="mdp-narrow">{narrow}</div></div>'
 
 
-def player_html(statements, svgs, changes_html=None):
+def player_html(statements, svgs, changes_html=None, words=None):
     """The HTML fragment: every step's SVG, stepped by radio buttons and CSS.
 
     ``statements``, ``svgs`` and ``changes_html`` are the widget's lists, one
-    entry per step. The first step shows first.
+    entry per step. The first step shows first. ``words``: the controls' words
+    (see ``PLAYER_WORDS``), English by default.
     """
+    w = {**PLAYER_WORDS, **(words or {})}
     n = len(svgs)
     if n == 0 or len(statements) != n:
         raise ValueError(f"player_html needs one statement per SVG, got {len(statements)} and {n}")
@@ -143,27 +162,26 @@ def player_html(statements, svgs, changes_html=None):
                      "{background:#D55E00;color:#fff;border-color:#D55E00;font-weight:bold}")
         rules.append(f"#{rid[i]}:focus-visible~.mdp-ticks label[for=\"{rid[i]}\"]{{outline:3px solid #0072B2}}")
     out = [f'<div class="md-player" id="{uid}" role="group" data-steps="{n}" tabindex="0" '
-           'aria-roledescription="step-through memory diagram" '
-           'aria-label="Memory diagram. Choose a step; the left and right arrow keys move between steps.">',
+           f'aria-roledescription="{escape(w["role"])}" aria-label="{escape(w["label"])}">',
            "<style>" + "".join(rules) + "</style>"]
     for i in range(n):
         checked = " checked" if i == 0 else ""
         out.append(f'<input class="mdp-radio" type="radio" name="{uid}" id="{rid[i]}" '
-                   f'value="{i + 1}" aria-label="step {i + 1} of {n}"{checked}>')
-    out.append('<div class="mdp-ticks" aria-hidden="true"><span>step</span>')
+                   f'value="{i + 1}" aria-label="{escape(w["step_of"].format(i=i + 1, n=n))}"{checked}>')
+    out.append(f'<div class="mdp-ticks" aria-hidden="true"><span>{escape(w["step"])}</span>')
     out += [f'<label for="{rid[i]}" title="{escape(statements[i])}">{i + 1}</label>' for i in range(n)]
     out.append('</div>')
-    out.append(f'<div class="mdp-slide" hidden><label for="{uid}r">slide</label>'
+    out.append(f'<div class="mdp-slide" hidden><label for="{uid}r">{escape(w["slide"])}</label>'
                f'<input class="mdp-slider" id="{uid}r" type="range" min="1" max="{n}" step="1" value="1">'
                f'<output class="mdp-slide-value" for="{uid}r">1 / {n}</output></div>')
     out.append('<div class="mdp-steps">')
     for i, (statement, svg, change) in enumerate(zip(statements, svgs, changes_html)):
-        back = (f'<label class="mdp-back" for="{rid[i - 1]}">\u25c0 back</label>' if i > 0
-                else '<span class="mdp-off mdp-back">\u25c0 back</span>')
-        forward = (f'<label class="mdp-forward" for="{rid[i + 1]}">forward \u25b6</label>' if i < n - 1
-                   else '<span class="mdp-off mdp-forward">forward \u25b6</span>')
+        back = (f'<label class="mdp-back" for="{rid[i - 1]}">{escape(w["back"])}</label>' if i > 0
+                else f'<span class="mdp-off mdp-back">{escape(w["back"])}</span>')
+        forward = (f'<label class="mdp-forward" for="{rid[i + 1]}">{escape(w["forward"])}</label>' if i < n - 1
+                   else f'<span class="mdp-off mdp-forward">{escape(w["forward"])}</span>')
         out.append(f'<div class="mdp-frame" data-step="{i + 1}">'
-                   f'<div class="mdp-nav">{back}{forward}<span class="mdp-position">step {i + 1} of {n}:</span> '
+                   f'<div class="mdp-nav">{back}{forward}<span class="mdp-position">{escape(w["position"].format(i=i + 1, n=n))}</span> '
                    f'<code class="mdp-stmt">{escape(statement)}</code></div>'
                    f'{_figure(svg)}'
                    f'<div class="mdp-narration">{change}</div></div>')
