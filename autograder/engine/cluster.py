@@ -59,29 +59,53 @@ def _check(task, result):
     return result
 
 
-def grade_tasks(spec, snapshot, tasks, scheduler=None, workers=1, progress=False, label=""):
-    """``{(assignment, student): result}`` for every ``(assignment, student, files)`` in ``tasks``."""
+class _Results(dict):
+    """``{task: result}``, each task's first result only, handed to ``accept`` as it comes."""
+
+    def __init__(self, accept, bar):
+        super().__init__()
+        self.accept, self.bar = accept, bar
+
+    def add(self, task, result):
+        self[task] = result
+        if self.accept is not None:
+            self.accept(task, result)
+        self.bar.update(1)
+
+
+def grade_tasks(spec, snapshot, tasks, scheduler=None, workers=1, progress=False, label="",
+                accept=None):
+    """``{(assignment, student): result}`` for every ``(assignment, student, files)`` in ``tasks``.
+
+    ``accept(task, result)``, if given, is called once per task as soon as its
+    result is in (the grader writes the grade then, while the workers grade
+    the next submissions), in this thread; results are never given twice.
+    """
     with tqdm(total=len(tasks), desc="autograde " + label, unit="submission",
               disable=not progress, file=sys.stderr) as bar:
+        results = _Results(accept, bar)
         if scheduler == IN_PROCESS:
-            return _in_process(spec, snapshot, tasks, bar)
-        return _on_dask(spec, snapshot, tasks, scheduler, workers, bar)
+            _in_process(spec, snapshot, tasks, results)
+        else:
+            _on_dask(spec, snapshot, tasks, scheduler, workers, results)
+        for assignment, student, files in tasks:
+            task = (assignment, student)
+            if task not in results:
+                results.add(task, failure(task, "the run's deadline passed before it was graded"))
+        return dict(results)
 
 
-def _in_process(spec, snapshot, tasks, bar):
-    results = {}
+def _in_process(spec, snapshot, tasks, results):
     try:
         for assignment, student, files in tasks:
             task = (assignment, student)
             try:
-                results[task] = _check(task, grading.grade_submission(spec, snapshot, assignment,
-                                                                     student, files))
+                result = _check(task, grading.grade_submission(spec, snapshot, assignment, student, files))
             except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
-                results[task] = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
-            bar.update(1)
+                result = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+            results.add(task, result)
     finally:
         grading.drop_workspace(spec["run"])
-    return results
 
 
 class GradingPlugin(WorkerPlugin):
@@ -111,8 +135,7 @@ def _open_client(scheduler, workers):
     return Client(cluster), cluster
 
 
-def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
-    results = {}
+def _on_dask(spec, snapshot, tasks, scheduler, workers, results):
     client, cluster = _open_client(scheduler, workers)
     futures = {}
     try:
@@ -131,15 +154,15 @@ def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
                 if task in results:
                     continue
                 try:
-                    results[task] = _check(task, future.result())
+                    result = _check(task, future.result())
                 except KilledWorker:
-                    results[task] = failure(task, "the grading worker crashed while grading it "
-                                                  "(every worker that tried it)")
+                    result = failure(task, "the grading worker crashed while grading it "
+                                           "(every worker that tried it)")
                 except FutureCancelledError:
                     continue
                 except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
-                    results[task] = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
-                bar.update(1)
+                    result = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+                results.add(task, result)
         except TimeoutError:
             pass  # the deadline: what is missing gets 0 below
     finally:
@@ -157,8 +180,3 @@ def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
                 # its workers were on this machine: a workspace a worker still grading in at
                 # the deadline kept goes with them
                 shutil.rmtree(grading.run_folder(spec["run"]), ignore_errors=True)
-    for assignment, student, files in tasks:
-        task = (assignment, student)
-        if task not in results:
-            results[task] = failure(task, "the run's deadline passed before it was graded")
-    return results

@@ -32,7 +32,6 @@ are printed as measured whether or not a target is met.
 """
 
 import argparse
-import copy
 import os
 import shutil
 import subprocess
@@ -40,18 +39,10 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-FIXTURE = os.path.join(REPO, "tests", "autograder", "fixtures", "solutions", "fixture")
-os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+from synthetic_class import build_base, choose_assignment, copy_course, read_scores
 
-import nbformat  # noqa: E402
-from nbgrader.api import Gradebook  # noqa: E402
-
-from autograder.course import course_config  # noqa: E402
-from autograder.term.generate import generate  # noqa: E402
-from autograder.grade import autograde  # noqa: E402
-from autograder.kernels.sandbox import why_unavailable  # noqa: E402
+from autograder.grade import autograde
+from autograder.kernels.sandbox import why_unavailable
 
 TARGET_SPEEDUP = 5.0
 TARGET_OVERHEAD = 0.10
@@ -68,44 +59,6 @@ c.CourseDirectory.autograded_directory = "autograder/state/autograded"
 c.CourseDirectory.db_url = {db_url!r}
 c.Exchange.root = {exchange!r}
 """
-
-
-def build_base(root, assignment, source, students):
-    shutil.copytree(source, os.path.join(root, "solutions", assignment))
-    config = course_config(root)
-    assert generate(config, [assignment])[assignment]
-    release = nbformat.read(os.path.join(root, "exercises", assignment, assignment + ".ipynb"), 4)
-    solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
-                for c in nbformat.read(os.path.join(source, assignment + ".ipynb"), 4).cells}
-    ids = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
-           if c.metadata.get("nbgrader", {}).get("solution")]
-    names = []
-    for n in range(students):
-        nb = copy.deepcopy(release)
-        kind = n % 3
-        for i, cell in enumerate(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
-            if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
-                cell.source = solution[ids[i]]
-        name = "student%03d" % n
-        folder = os.path.join(root, "autograder", "state", "submitted", name, assignment)
-        os.makedirs(folder)
-        nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
-        names.append(name)
-    return names
-
-
-def copy_course(base, target, students):
-    shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
-    for name in students:
-        shutil.copytree(os.path.join(base, "autograder", "state", "submitted", name),
-                        os.path.join(target, "autograder", "state", "submitted", name))
-    return course_config(target)
-
-
-def read_scores(config, assignment):
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
-        return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
-                for s in gb.assignment_submissions(assignment)}
 
 
 def stock_run(config, assignment, folder):
@@ -140,10 +93,7 @@ def main():
         print("bench_farm: the sandboxed grader cannot run here: %s" % why)
         return 1
 
-    assignment = args.assignment
-    if assignment is None:
-        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
-    source = FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+    assignment, source = choose_assignment(args.assignment)
     work = tempfile.mkdtemp(prefix="bench-farm-")
     try:
         base = os.path.join(work, "base")
