@@ -15,10 +15,10 @@ happens to the workers.  Where the tasks run is ``scheduler``:
   loop in this process (a sequential run, and the baseline the bench
   measures dask's overhead against).
 
-Every worker gets the ``GradingPlugin`` (dask's public worker-plugin API;
-each run registers it again, which keeps what the worker holds): when the
-worker starts, it makes the worker's ``WorkerState`` and starts its kernel zygote,
-so torch is imported before the first submission arrives.
+Every worker gets the ``GradingPlugin`` (``autograder.engine.plugin``; each
+run registers it again, which keeps what the worker holds): when the worker
+starts, it makes the worker's kernel folders and starts its kernel zygote,
+which imports torch while the worker imports nbgrader for its first task.
 
 A worker that dies mid-run loses the tasks it held; the scheduler gives them
 to another worker (``distributed.scheduler.allowed-failures`` times, then
@@ -38,14 +38,14 @@ import time
 
 from tqdm import tqdm
 
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+from distributed import Client, LocalCluster, as_completed
 from distributed.client import FutureCancelledError
 from distributed.scheduler import KilledWorker
 
 from . import worker as grading
+from .plugin import PLUGIN_NAME, GradingPlugin
 
 IN_PROCESS = "in-process"
-PLUGIN_NAME = "autograder-grading"
 
 
 def failure(task, reason):
@@ -106,24 +106,6 @@ def _in_process(spec, snapshot, tasks, results):
             results.add(task, result)
     finally:
         grading.drop_workspace(spec["run"])
-
-
-class GradingPlugin(WorkerPlugin):
-    """Each worker's lasting state: kernel folders and the warm zygote (see above)."""
-
-    name = PLUGIN_NAME
-
-    def __init__(self, warm=True, sandboxed=True):
-        self.warm, self.sandboxed = warm, sandboxed
-
-    def setup(self, worker):
-        state = grading.worker_state()
-        if self.warm:
-            state.warm_up(sandboxed=self.sandboxed)
-
-    # No teardown: registering the plugin again (the next run does) replaces this one,
-    # and the worker's zygote and the workspaces of runs still going must survive that.
-    # A workspace goes when its run ends (drop_workspace), the kernel folders at exit.
 
 
 def _open_client(scheduler, workers):

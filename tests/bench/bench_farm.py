@@ -39,11 +39,6 @@ import sys
 import tempfile
 import time
 
-from synthetic_class import build_base, choose_assignment, copy_course, read_scores
-
-from autograder.grade import autograde
-from autograder.kernels.sandbox import why_unavailable
-
 TARGET_SPEEDUP = 5.0
 TARGET_OVERHEAD = 0.10
 
@@ -88,6 +83,14 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--assignment", default=None)
     args = parser.parse_args()
+    # Imported here, not on top: a local dask worker process is started with multiprocessing's
+    # "spawn", which imports the main script again in the worker; `python -m autograder` is not
+    # imported again that way, so neither is this bench's class-building code.
+    from synthetic_class import build_base, choose_assignment, copy_course, read_scores
+
+    from autograder.grade import autograde
+    from autograder.kernels.sandbox import why_unavailable
+
     why = why_unavailable()
     if why:
         print("bench_farm: the sandboxed grader cannot run here: %s" % why)
