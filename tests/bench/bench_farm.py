@@ -18,6 +18,10 @@ It grades the same class four ways, each in its own copy of the course
   dask-W   the same on a local dask cluster of W worker processes (the default
            ``python -m autograder autograde`` on a W-core machine)
 
+in the order loop, dask-1, dask-W, dask-1, loop (loop and dask-1 each
+averaged over their two runs, so that a load that drifts during the run
+weighs on both alike; before each run this process's zygote, if the loop
+left one, is stopped, so every run starts its zygote as a new worker does),
 and prints each run's wall time (from the call to its end: start-up of the
 cluster and the zygote included) and its time per submission, then:
 
@@ -72,7 +76,8 @@ def stock_run(config, assignment, folder):
 
 def describe(label, n, seconds):
     per = seconds / n
-    print("%-7s %4d students  wall %7.1f s  per submission %6.3f s" % (label, n, seconds, per), flush=True)
+    print("%-7s %4d students  wall %7.1f s  per submission %6.3f s  load average %.1f"
+          % (label, n, seconds, per, os.getloadavg()[0]), flush=True)
     return per
 
 
@@ -89,6 +94,7 @@ def main():
     from synthetic_class import build_base, choose_assignment, copy_course, read_scores
 
     from autograder.grade import autograde
+    from autograder.kernels.grading_kernels import stop_zygote
     from autograder.kernels.sandbox import why_unavailable
 
     why = why_unavailable()
@@ -111,17 +117,26 @@ def main():
         scores["stock"] = read_scores(config, assignment)
 
         dask_w = "dask-%d" % args.workers
-        for label, scheduler, workers in [("loop", "in-process", 1), ("dask-1", None, 1),
-                                          (dask_w, None, args.workers)]:
-            config = copy_course(base, os.path.join(work, label), everyone)
+        # loop and dask-1 twice, in mirrored order (loop, dask-1, dask-W, dask-1, loop): on a shared
+        # machine whose load drifts during the run, the drift then weighs on both sides alike
+        order = [("loop", "in-process", 1), ("dask-1", None, 1), (dask_w, None, args.workers),
+                 ("dask-1", None, 1), ("loop", "in-process", 1)]
+        times = {}
+        for n, (label, scheduler, workers) in enumerate(order):
+            config = copy_course(base, os.path.join(work, "%s-%d" % (label, n)), everyone)
+            stop_zygote()  # the one a loop run left: no run starts with torch imported
             started = time.perf_counter()
             run = autograde(config, assignment, workers=workers, warm=True, progress=False,
                             scheduler=scheduler)
             seconds = time.perf_counter() - started
             if run.failed:
                 print("%s: %d submission(s) not graded: %s" % (label, len(run.failed), run.failed))
-            per[label] = describe(label, len(everyone), seconds)
-            scores[label] = read_scores(config, assignment)
+            times.setdefault(label, []).append(describe(label, len(everyone), seconds))
+            graded = read_scores(config, assignment)
+            if scores.setdefault(label, graded) != graded:
+                print("%s: the second run's scores differ from the first's" % label)
+                scores[label] = {}
+        per.update({label: sum(t) / len(t) for label, t in times.items()})
 
         like_stock = all(scores[label].get(s) == scores["stock"].get(s)
                          for label in ("loop", "dask-1", dask_w) for s in few)
