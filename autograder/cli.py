@@ -126,7 +126,7 @@ def cmd_autograde(args):
 def cmd_gradebook(args):
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .engine.gradebook import MigrateError, migrate
+    from .engine.gradebook import MigrateError, migrate, without_password
 
     config = _config(args)
     source = db_url(config)
@@ -139,17 +139,9 @@ def cmd_gradebook(args):
         print("error: nothing copied: %s" % str(error).splitlines()[0], file=sys.stderr)
         return 2
     print("copied %d row(s) in %d table(s) into %s"
-          % (sum(copied.values()), len(copied), _without_password(args.to)))
-    print("grade against it with: python -m autograder --db %s autograde ..." % _without_password(args.to))
+          % (sum(copied.values()), len(copied), without_password(args.to)))
+    print("grade against it with: python -m autograder --db %s autograde ..." % without_password(args.to))
     return 0
-
-
-def _without_password(url):
-    head, sep, tail = url.partition("://")
-    if "@" in tail:
-        credentials, _, rest = tail.rpartition("@")
-        tail = credentials.split(":")[0] + "@" + rest
-    return head + sep + tail
 
 
 def _say_skipped(skipped):

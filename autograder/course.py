@@ -24,7 +24,6 @@ loads it (so it is the same one ``nbgrader`` uses when run from
 
 import os
 
-import nbformat
 from traitlets.config import Config, PyFileConfigLoader
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -117,6 +116,8 @@ def source_assignments(config):
 def test_order(config, assignment):
     """The grade ids of the source notebook's graded cells, in notebook order."""
     source = path(config, config.CourseDirectory.source_directory, assignment, assignment + ".ipynb")
+    import nbformat  # here, not on top: the kernels import this module and stay light (engine/plugin.py)
+
     try:
         nb = nbformat.read(source, as_version=4)
     except (OSError, ValueError):

@@ -15,7 +15,8 @@
    student.  Kernels cannot reach the channel results travel on;
 4. writes each student's grades into the course gradebook
    (``autograder.engine.gradebook.record_result``) and the graded notebooks
-   into the course-state folder.
+   into the course-state folder as soon as that student's result is in, while
+   the workers grade the next submissions.
 
 Only this process writes the course gradebook -- a SQLite file, or a Postgres
 database several graders share (``db_url``) -- and only the rows of the
@@ -113,31 +114,31 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
                 "warm": warm, "unsandboxed": unsandboxed, "config": shard_config or {},
                 "deadline": time.time() + deadline, "log_level": logging.WARNING}
         gradebook = snapshot(db_url(config), config.CourseDirectory.course_id)
-        results = grade_tasks(spec, gradebook, tasks, scheduler=scheduler, workers=workers,
-                              progress=progress, label=", ".join(runs))
-        _record(config, results, runs)
+        with open_gradebook(db_url(config), config.CourseDirectory.course_id) as main:
+            grade_tasks(spec, gradebook, tasks, scheduler=scheduler, workers=workers,
+                        progress=progress, label=", ".join(runs),
+                        accept=lambda task, result: _record(config, main, runs[task[0]], task[1], result))
+        for run in runs.values():
+            run.graded.sort()
+            run.timings.sort(key=lambda timing: timing["student"])
     for run in runs.values():
         run.seconds = time.perf_counter() - started
     return runs
 
 
-def _record(config, results, runs):
-    course_id = config.CourseDirectory.course_id
-    with open_gradebook(db_url(config), course_id) as main:
-        for (assignment, student), result in sorted(results.items()):
-            run = runs[assignment]
-            run.timings.extend(dict(timing, student=student) for timing in result.get("timings", []))
-            target = autograded_dir(config, student, assignment)
-            shutil.rmtree(target, ignore_errors=True)
-            if result["error"]:
-                run.failed[student] = result["error"]
-                record_failure(main, assignment, student, result["error"], target)
-                continue
-            record_result(main, result)
-            os.makedirs(target)
-            for name, data in result["files"].items():
-                with open(os.path.join(target, os.path.basename(name)), "wb") as f:
-                    f.write(data)
-            run.graded.append(student)
-    for run in runs.values():
-        run.graded.sort()
+def _record(config, main, run, student, result):
+    """Write one student's result into the course (gradebook ``main``, graded files)."""
+    assignment = run.assignment
+    run.timings.extend(dict(timing, student=student) for timing in result.get("timings", []))
+    target = autograded_dir(config, student, assignment)
+    shutil.rmtree(target, ignore_errors=True)
+    if result["error"]:
+        run.failed[student] = result["error"]
+        record_failure(main, assignment, student, result["error"], target)
+        return
+    record_result(main, result)
+    os.makedirs(target)
+    for name, data in result["files"].items():
+        with open(os.path.join(target, os.path.basename(name)), "wb") as f:
+            f.write(data)
+    run.graded.append(student)

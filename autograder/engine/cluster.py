@@ -15,10 +15,10 @@ happens to the workers.  Where the tasks run is ``scheduler``:
   loop in this process (a sequential run, and the baseline the bench
   measures dask's overhead against).
 
-Every worker gets the ``GradingPlugin`` (dask's public worker-plugin API;
-each run registers it again, which keeps what the worker holds): when the
-worker starts, it makes the worker's ``WorkerState`` and starts its kernel zygote,
-so torch is imported before the first submission arrives.
+Every worker gets the ``GradingPlugin`` (``autograder.engine.plugin``; each
+run registers it again, which keeps what the worker holds): when the worker
+starts, it makes the worker's kernel folders and starts its kernel zygote,
+which imports torch while the worker imports nbgrader for its first task.
 
 A worker that dies mid-run loses the tasks it held; the scheduler gives them
 to another worker (``distributed.scheduler.allowed-failures`` times, then
@@ -38,14 +38,14 @@ import time
 
 from tqdm import tqdm
 
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+from distributed import Client, LocalCluster, as_completed
 from distributed.client import FutureCancelledError
 from distributed.scheduler import KilledWorker
 
 from . import worker as grading
+from .plugin import PLUGIN_NAME, GradingPlugin
 
 IN_PROCESS = "in-process"
-PLUGIN_NAME = "autograder-grading"
 
 
 def failure(task, reason):
@@ -59,47 +59,53 @@ def _check(task, result):
     return result
 
 
-def grade_tasks(spec, snapshot, tasks, scheduler=None, workers=1, progress=False, label=""):
-    """``{(assignment, student): result}`` for every ``(assignment, student, files)`` in ``tasks``."""
+class _Results(dict):
+    """``{task: result}``, each task's first result only, handed to ``accept`` as it comes."""
+
+    def __init__(self, accept, bar):
+        super().__init__()
+        self.accept, self.bar = accept, bar
+
+    def add(self, task, result):
+        self[task] = result
+        if self.accept is not None:
+            self.accept(task, result)
+        self.bar.update(1)
+
+
+def grade_tasks(spec, snapshot, tasks, scheduler=None, workers=1, progress=False, label="",
+                accept=None):
+    """``{(assignment, student): result}`` for every ``(assignment, student, files)`` in ``tasks``.
+
+    ``accept(task, result)``, if given, is called once per task as soon as its
+    result is in (the grader writes the grade then, while the workers grade
+    the next submissions), in this thread; results are never given twice.
+    """
     with tqdm(total=len(tasks), desc="autograde " + label, unit="submission",
               disable=not progress, file=sys.stderr) as bar:
+        results = _Results(accept, bar)
         if scheduler == IN_PROCESS:
-            return _in_process(spec, snapshot, tasks, bar)
-        return _on_dask(spec, snapshot, tasks, scheduler, workers, bar)
+            _in_process(spec, snapshot, tasks, results)
+        else:
+            _on_dask(spec, snapshot, tasks, scheduler, workers, results)
+        for assignment, student, files in tasks:
+            task = (assignment, student)
+            if task not in results:
+                results.add(task, failure(task, "the run's deadline passed before it was graded"))
+        return dict(results)
 
 
-def _in_process(spec, snapshot, tasks, bar):
-    results = {}
+def _in_process(spec, snapshot, tasks, results):
     try:
         for assignment, student, files in tasks:
             task = (assignment, student)
             try:
-                results[task] = _check(task, grading.grade_submission(spec, snapshot, assignment,
-                                                                     student, files))
+                result = _check(task, grading.grade_submission(spec, snapshot, assignment, student, files))
             except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
-                results[task] = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
-            bar.update(1)
+                result = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+            results.add(task, result)
     finally:
         grading.drop_workspace(spec["run"])
-    return results
-
-
-class GradingPlugin(WorkerPlugin):
-    """Each worker's lasting state: kernel folders and the warm zygote (see above)."""
-
-    name = PLUGIN_NAME
-
-    def __init__(self, warm=True, sandboxed=True):
-        self.warm, self.sandboxed = warm, sandboxed
-
-    def setup(self, worker):
-        state = grading.worker_state()
-        if self.warm:
-            state.warm_up(sandboxed=self.sandboxed)
-
-    # No teardown: registering the plugin again (the next run does) replaces this one,
-    # and the worker's zygote and the workspaces of runs still going must survive that.
-    # A workspace goes when its run ends (drop_workspace), the kernel folders at exit.
 
 
 def _open_client(scheduler, workers):
@@ -111,8 +117,7 @@ def _open_client(scheduler, workers):
     return Client(cluster), cluster
 
 
-def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
-    results = {}
+def _on_dask(spec, snapshot, tasks, scheduler, workers, results):
     client, cluster = _open_client(scheduler, workers)
     futures = {}
     try:
@@ -131,15 +136,15 @@ def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
                 if task in results:
                     continue
                 try:
-                    results[task] = _check(task, future.result())
+                    result = _check(task, future.result())
                 except KilledWorker:
-                    results[task] = failure(task, "the grading worker crashed while grading it "
-                                                  "(every worker that tried it)")
+                    result = failure(task, "the grading worker crashed while grading it "
+                                           "(every worker that tried it)")
                 except FutureCancelledError:
                     continue
                 except Exception as error:  # noqa: BLE001 - the grader's own failure, for this student
-                    results[task] = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
-                bar.update(1)
+                    result = failure(task, "grading failed: %s: %s" % (type(error).__name__, error))
+                results.add(task, result)
         except TimeoutError:
             pass  # the deadline: what is missing gets 0 below
     finally:
@@ -157,8 +162,3 @@ def _on_dask(spec, snapshot, tasks, scheduler, workers, bar):
                 # its workers were on this machine: a workspace a worker still grading in at
                 # the deadline kept goes with them
                 shutil.rmtree(grading.run_folder(spec["run"]), ignore_errors=True)
-    for assignment, student, files in tasks:
-        task = (assignment, student)
-        if task not in results:
-            results[task] = failure(task, "the run's deadline passed before it was graded")
-    return results

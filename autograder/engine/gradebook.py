@@ -150,7 +150,7 @@ def migrate(source_url, target_url, course_id="default_course"):
                 present = set(tuple(row) for row in write.execute(select(*table.primary_key.columns)))
                 if present and table.name != "course":  # nbgrader adds the course it is opened for
                     raise MigrateError("the gradebook at %s already holds %s rows: migrate copies "
-                                       "into an empty gradebook only" % (_shown(target_url), table.name))
+                                       "into an empty gradebook only" % (without_password(target_url), table.name))
                 keys = [c.name for c in table.primary_key.columns]
                 rows = [dict(row._mapping) for row in read.execute(select(table))]
                 rows = [row for row in rows if tuple(row[k] for k in keys) not in present]
@@ -165,7 +165,7 @@ def migrate(source_url, target_url, course_id="default_course"):
     return copied
 
 
-def _shown(url):
+def without_password(url):
     """A database URL without its password."""
     head, sep, tail = url.partition("://")
     if "@" in tail:

@@ -9,11 +9,11 @@ the student's submitted files.  The machine it runs on needs only the course
 checkout at the same path (for the assignment's source and release) and
 bubblewrap; it needs neither the course-state folder nor the gradebook.
 
-Each worker process keeps, for its whole life, one :class:`WorkerState`
-(made by the ``GradingPlugin`` when the worker starts, see
-``autograder.engine.cluster``): its kernel folders and its warm kernel
-zygote (``autograder.kernels.grading_kernels``: torch imported once, each kernel
-forked from it into its own sandbox).  For each run it makes a private
+Each worker process keeps, for its whole life, its kernel folders and its
+warm kernel zygote (``autograder.kernels.grading_kernels``: torch imported
+once, each kernel forked from it into its own sandbox), both started by the
+``GradingPlugin`` when the worker starts (``autograder.engine.plugin``), and
+one :class:`WorkerState` (made by its first task).  For each run it makes a private
 folder that looks like the course, its *workspace*::
 
     /tmp/autograder-run-<run>/worker-<pid>/solutions/<a>   -> symlink to the course's source
@@ -30,7 +30,6 @@ kernel holds the channel the result travels on (kernels run in sandboxes and
 inherit no file descriptor), so no notebook can forge or hide a result.
 """
 
-import atexit
 import logging
 import os
 import shutil
@@ -42,9 +41,10 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
-from ..kernels import execute, grading_kernels
+from ..kernels import execute
 from ..pipeline import failsafe, submission
 from ..course import TERM_CONFIG, autograded_dir, course_config, db_url, submitted_dir
+from . import plugin
 from .gradebook import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS, create_submission
 
 # Files of a graded submission that go back to the course (nothing the student shipped):
@@ -215,13 +215,7 @@ class WorkerState:
     def __init__(self):
         self.lock = threading.Lock()
         self.workspaces = {}
-        self.kernels = tempfile.mkdtemp(prefix="autograder-kernels-worker-")
-        grading_kernels.use_kernel_folders(self.kernels)
-        atexit.register(shutil.rmtree, self.kernels, True)
-
-    def warm_up(self, sandboxed=True):
-        """Start the zygote now (it imports torch in the background)."""
-        grading_kernels.start_zygote(sandboxed=sandboxed)
+        self.kernels = plugin.kernel_folders()
 
     def workspace(self, spec, snapshot):
         now = time.monotonic()
@@ -238,14 +232,8 @@ class WorkerState:
             if time.time() >= spec["deadline"]:
                 return failure(assignment, student, "the run's deadline passed before it was graded")
             if spec.get("warm"):
-                self.warm_up(sandboxed=not spec.get("unsandboxed"))
+                plugin.warm_up(sandboxed=not spec.get("unsandboxed"))
             return self.workspace(spec, snapshot).grade(assignment, student, files)
-
-    def close(self):
-        for space in self.workspaces.values():
-            space.remove()
-        self.workspaces.clear()
-        shutil.rmtree(self.kernels, ignore_errors=True)
 
 
 def failure(assignment, student, reason):

@@ -164,6 +164,14 @@ def start_zygote(sandboxed=True):
     return _zygote
 
 
+def stop_zygote():
+    """Close this process's zygote if it runs (the next warm kernel starts a new one)."""
+    global _zygote
+    if _zygote is not None:
+        _zygote.close()
+        _zygote = None
+
+
 def cold_launch(request):
     """A fresh ``python -P -m autograder.kernels.kernel_launch``: returns (launcher process, kernel pid)."""
     launcher = subprocess.Popen([sys.executable, "-P", "-m", "autograder.kernels.kernel_launch"],

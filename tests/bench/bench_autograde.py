@@ -32,7 +32,6 @@ The machine is shared: the load average is printed with the figures.
 """
 
 import argparse
-import copy
 import os
 import shutil
 import statistics
@@ -41,58 +40,12 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-FIXTURE = os.path.join(REPO, "tests", "autograder", "fixtures", "solutions", "fixture")
-os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+from synthetic_class import REPO, build_base, choose_assignment, copy_course, read_scores
 
-import nbformat  # noqa: E402
-from nbgrader.api import Gradebook  # noqa: E402
-
-from autograder.course import course_config  # noqa: E402
-from autograder.term.generate import generate  # noqa: E402
-from autograder.grade import autograde  # noqa: E402
-from autograder.kernels.sandbox import why_unavailable  # noqa: E402
+from autograder.grade import autograde
+from autograder.kernels.sandbox import why_unavailable
 
 TARGET_SPEEDUP = 3.0
-
-
-def build_base(root, assignment, source, students):
-    shutil.copytree(source, os.path.join(root, "solutions", assignment))
-    config = course_config(root)
-    assert generate(config, [assignment])[assignment]
-    release = nbformat.read(os.path.join(root, "exercises", assignment, assignment + ".ipynb"), 4)
-    solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
-                for c in nbformat.read(os.path.join(source, assignment + ".ipynb"), 4).cells}
-    ids = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
-           if c.metadata.get("nbgrader", {}).get("solution")]
-    names = []
-    for n in range(students):
-        nb = copy.deepcopy(release)
-        kind = n % 3
-        for i, cell in enumerate(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
-            if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
-                cell.source = solution[ids[i]]
-        name = "student%03d" % n
-        folder = os.path.join(root, "autograder", "state", "submitted", name, assignment)
-        os.makedirs(folder)
-        nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
-        names.append(name)
-    return names
-
-
-def copy_course(base, target, students, assignment):
-    shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
-    for name in students:
-        shutil.copytree(os.path.join(base, "autograder", "state", "submitted", name),
-                        os.path.join(target, "autograder", "state", "submitted", name))
-    return course_config(target)
-
-
-def read_scores(config, assignment):
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
-        return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
-                for s in gb.assignment_submissions(assignment)}
 
 
 def stock_run(config, assignment):
@@ -134,10 +87,7 @@ def main():
         print("bench_autograde: the sandboxed grader cannot run here: %s" % why)
         return 1
 
-    assignment = args.assignment
-    if assignment is None:
-        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
-    source = FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+    assignment, source = choose_assignment(args.assignment)
     work = tempfile.mkdtemp(prefix="bench-autograde-")
     try:
         base = os.path.join(work, "base")
@@ -147,7 +97,7 @@ def main():
               % (assignment, len(everyone), os.cpu_count(), os.getloadavg()[0]), flush=True)
         results = {}
 
-        config = copy_course(base, os.path.join(work, "stock"), few, assignment)
+        config = copy_course(base, os.path.join(work, "stock"), few)
         seconds = stock_run(config, assignment)
         per = {"stock": describe("stock", len(few), 1, seconds, None)}
         results["stock"] = read_scores(config, assignment)
@@ -155,7 +105,7 @@ def main():
         runs = [("seq-cold", few, 1, False), ("par-cold", few, args.workers, False),
                 ("seq-warm", everyone, 1, True), ("par-warm", everyone, args.workers, True)]
         for label, students, workers, warm in runs:
-            config = copy_course(base, os.path.join(work, label), students, assignment)
+            config = copy_course(base, os.path.join(work, label), students)
             run = autograde(config, assignment, workers=workers, warm=warm, progress=False)
             assert not run.failed, run.failed
             per[label] = describe(label, len(students), workers, run.seconds, run.timings)

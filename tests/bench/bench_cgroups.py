@@ -28,7 +28,7 @@ import statistics
 import sys
 import tempfile
 
-from bench_autograde import FIXTURE, REPO, build_base, copy_course, read_scores
+from synthetic_class import build_base, choose_assignment, copy_course, read_scores
 
 from autograder.kernels.cgroups import why_unavailable as cgroups_unavailable
 from autograder.grade import autograde
@@ -50,10 +50,7 @@ def main():
     if why:
         print("bench_cgroups: cannot run here: %s" % why)
         return 1
-    assignment = args.assignment
-    if assignment is None:
-        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
-    source = FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+    assignment, source = choose_assignment(args.assignment)
     work = tempfile.mkdtemp(prefix="bench-cgroups-")
     try:
         base = os.path.join(work, "base")
@@ -71,7 +68,7 @@ def main():
         for n in range(args.rounds):
             order += labels[n % 4:] + labels[:n % 4] if n % 2 == 0 else list(reversed(labels))
         for n, label in enumerate(order):
-            config = copy_course(base, os.path.join(work, "%s-%d" % (label, n)), students, assignment)
+            config = copy_course(base, os.path.join(work, "%s-%d" % (label, n)), students)
             run = autograde(config, assignment, workers=args.workers, progress=False,
                             shard_config=ways[label])
             assert not run.failed, run.failed

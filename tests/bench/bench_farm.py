@@ -18,6 +18,10 @@ It grades the same class four ways, each in its own copy of the course
   dask-W   the same on a local dask cluster of W worker processes (the default
            ``python -m autograder autograde`` on a W-core machine)
 
+in the order loop, dask-1, dask-W, dask-1, loop (loop and dask-1 each
+averaged over their two runs, so that a load that drifts during the run
+weighs on both alike; before each run this process's zygote, if the loop
+left one, is stopped, so every run starts its zygote as a new worker does),
 and prints each run's wall time (from the call to its end: start-up of the
 cluster and the zygote included) and its time per submission, then:
 
@@ -32,26 +36,12 @@ are printed as measured whether or not a target is met.
 """
 
 import argparse
-import copy
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-FIXTURE = os.path.join(REPO, "tests", "autograder", "fixtures", "solutions", "fixture")
-os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
-
-import nbformat  # noqa: E402
-from nbgrader.api import Gradebook  # noqa: E402
-
-from autograder.course import course_config  # noqa: E402
-from autograder.term.generate import generate  # noqa: E402
-from autograder.grade import autograde  # noqa: E402
-from autograder.kernels.sandbox import why_unavailable  # noqa: E402
 
 TARGET_SPEEDUP = 5.0
 TARGET_OVERHEAD = 0.10
@@ -70,44 +60,6 @@ c.Exchange.root = {exchange!r}
 """
 
 
-def build_base(root, assignment, source, students):
-    shutil.copytree(source, os.path.join(root, "solutions", assignment))
-    config = course_config(root)
-    assert generate(config, [assignment])[assignment]
-    release = nbformat.read(os.path.join(root, "exercises", assignment, assignment + ".ipynb"), 4)
-    solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
-                for c in nbformat.read(os.path.join(source, assignment + ".ipynb"), 4).cells}
-    ids = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
-           if c.metadata.get("nbgrader", {}).get("solution")]
-    names = []
-    for n in range(students):
-        nb = copy.deepcopy(release)
-        kind = n % 3
-        for i, cell in enumerate(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
-            if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
-                cell.source = solution[ids[i]]
-        name = "student%03d" % n
-        folder = os.path.join(root, "autograder", "state", "submitted", name, assignment)
-        os.makedirs(folder)
-        nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
-        names.append(name)
-    return names
-
-
-def copy_course(base, target, students):
-    shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
-    for name in students:
-        shutil.copytree(os.path.join(base, "autograder", "state", "submitted", name),
-                        os.path.join(target, "autograder", "state", "submitted", name))
-    return course_config(target)
-
-
-def read_scores(config, assignment):
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
-        return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
-                for s in gb.assignment_submissions(assignment)}
-
-
 def stock_run(config, assignment, folder):
     """Plain ``nbgrader autograde``, run from a folder whose nbgrader_config.py is only paths."""
     root = config.CourseDirectory.root
@@ -124,7 +76,8 @@ def stock_run(config, assignment, folder):
 
 def describe(label, n, seconds):
     per = seconds / n
-    print("%-7s %4d students  wall %7.1f s  per submission %6.3f s" % (label, n, seconds, per), flush=True)
+    print("%-7s %4d students  wall %7.1f s  per submission %6.3f s  load average %.1f"
+          % (label, n, seconds, per, os.getloadavg()[0]), flush=True)
     return per
 
 
@@ -135,15 +88,21 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--assignment", default=None)
     args = parser.parse_args()
+    # Imported here, not on top: a local dask worker process is started with multiprocessing's
+    # "spawn", which imports the main script again in the worker; `python -m autograder` is not
+    # imported again that way, so neither is this bench's class-building code.
+    from synthetic_class import build_base, choose_assignment, copy_course, read_scores
+
+    from autograder.grade import autograde
+    from autograder.kernels.grading_kernels import stop_zygote
+    from autograder.kernels.sandbox import why_unavailable
+
     why = why_unavailable()
     if why:
         print("bench_farm: the sandboxed grader cannot run here: %s" % why)
         return 1
 
-    assignment = args.assignment
-    if assignment is None:
-        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
-    source = FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+    assignment, source = choose_assignment(args.assignment)
     work = tempfile.mkdtemp(prefix="bench-farm-")
     try:
         base = os.path.join(work, "base")
@@ -158,17 +117,26 @@ def main():
         scores["stock"] = read_scores(config, assignment)
 
         dask_w = "dask-%d" % args.workers
-        for label, scheduler, workers in [("loop", "in-process", 1), ("dask-1", None, 1),
-                                          (dask_w, None, args.workers)]:
-            config = copy_course(base, os.path.join(work, label), everyone)
+        # loop and dask-1 twice, in mirrored order (loop, dask-1, dask-W, dask-1, loop): on a shared
+        # machine whose load drifts during the run, the drift then weighs on both sides alike
+        order = [("loop", "in-process", 1), ("dask-1", None, 1), (dask_w, None, args.workers),
+                 ("dask-1", None, 1), ("loop", "in-process", 1)]
+        times = {}
+        for n, (label, scheduler, workers) in enumerate(order):
+            config = copy_course(base, os.path.join(work, "%s-%d" % (label, n)), everyone)
+            stop_zygote()  # the one a loop run left: no run starts with torch imported
             started = time.perf_counter()
             run = autograde(config, assignment, workers=workers, warm=True, progress=False,
                             scheduler=scheduler)
             seconds = time.perf_counter() - started
             if run.failed:
                 print("%s: %d submission(s) not graded: %s" % (label, len(run.failed), run.failed))
-            per[label] = describe(label, len(everyone), seconds)
-            scores[label] = read_scores(config, assignment)
+            times.setdefault(label, []).append(describe(label, len(everyone), seconds))
+            graded = read_scores(config, assignment)
+            if scores.setdefault(label, graded) != graded:
+                print("%s: the second run's scores differ from the first's" % label)
+                scores[label] = {}
+        per.update({label: sum(t) / len(t) for label, t in times.items()})
 
         like_stock = all(scores[label].get(s) == scores["stock"].get(s)
                          for label in ("loop", "dask-1", dask_w) for s in few)

@@ -1,0 +1,74 @@
+"""The class the grading benches grade: one real assignment and N synthetic students.
+
+``build_base`` makes a throw-away course with the assignment (``clone`` by
+default, the autograder's fixture if the repository has none), generated
+with nbgrader, and N students: a third full marks, a third the blank
+release, a third mixtures.  Each bench then grades copies of it
+(``copy_course``: a fresh gradebook each time) and compares the scores
+(``read_scores``).  Used by ``bench_autograde.py``, ``bench_farm.py`` and
+``bench_cgroups.py``.
+"""
+
+import copy
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURE = os.path.join(REPO, "tests", "autograder", "fixtures", "solutions", "fixture")
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+import nbformat  # noqa: E402
+from nbgrader.api import Gradebook  # noqa: E402
+
+from autograder.course import course_config  # noqa: E402
+from autograder.term.generate import generate  # noqa: E402
+
+
+def choose_assignment(assignment=None):
+    """``(assignment, its source folder)``: the one asked for, else ``clone``, else the fixture."""
+    if assignment is None:
+        assignment = "clone" if os.path.isdir(os.path.join(REPO, "solutions", "clone")) else "fixture"
+    return assignment, FIXTURE if assignment == "fixture" else os.path.join(REPO, "solutions", assignment)
+
+
+def build_base(root, assignment, source, students):
+    """The course at ``root`` with ``assignment`` generated and ``students`` submissions; their names."""
+    shutil.copytree(source, os.path.join(root, "solutions", assignment))
+    config = course_config(root)
+    assert generate(config, [assignment])[assignment]
+    release = nbformat.read(os.path.join(root, "exercises", assignment, assignment + ".ipynb"), 4)
+    solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
+                for c in nbformat.read(os.path.join(source, assignment + ".ipynb"), 4).cells}
+    ids = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
+           if c.metadata.get("nbgrader", {}).get("solution")]
+    names = []
+    for n in range(students):
+        nb = copy.deepcopy(release)
+        kind = n % 3
+        for i, cell in enumerate(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
+            if kind == 0 or (kind == 2 and (i + n // 3) % 2 == 0):
+                cell.source = solution[ids[i]]
+        name = "student%03d" % n
+        folder = os.path.join(root, "autograder", "state", "submitted", name, assignment)
+        os.makedirs(folder)
+        nbformat.write(nb, os.path.join(folder, assignment + ".ipynb"))
+        names.append(name)
+    return names
+
+
+def copy_course(base, target, students):
+    """A copy of the course ``base`` at ``target`` with only ``students``' submissions; its config."""
+    shutil.copytree(base, target, ignore=shutil.ignore_patterns("submitted"))
+    for name in students:
+        shutil.copytree(os.path.join(base, "autograder", "state", "submitted", name),
+                        os.path.join(target, "autograder", "state", "submitted", name))
+    return course_config(target)
+
+
+def read_scores(config, assignment):
+    """``{student: {grade id: score}}`` from the course's gradebook."""
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
+                for s in gb.assignment_submissions(assignment)}
