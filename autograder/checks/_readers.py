@@ -9,7 +9,7 @@ hand-made class named ``CloneBackward0``. So the reftorch side is read like this
   involved, exactly ``nn.Parameter``): no subclass, no look-alike;
 * every fact is read by reftorch's own functions, taken from the class when
   this module was imported (before any notebook code ran), and applied to the
-  object: ``Tensor.__dict__["stride"](t)``, never ``t.stride()``;
+  object: the strided ``stride`` function ``Tensor`` holds, applied to ``t``, never ``t.stride()``;
 * memory is identified by the address of the storage's bytes, and the storage
   must be exactly reftorch's ``UntypedStorage``;
 * a ``grad_fn`` must be one of the node classes reftorch defines.
@@ -32,11 +32,22 @@ _isinstance = isinstance
 _Tensor = reftorch.Tensor
 _Parameter = reftorch.nn.Parameter
 _members = dict(vars(_Tensor))
-_UNTYPED_STORAGE = _members["untyped_storage"]
-_STRIDE = _members["stride"]
-_STORAGE_OFFSET = _members["storage_offset"]
-_TOLIST = _members["tolist"]
-_NUMEL = _members["numel"]
+
+
+def _method(name):
+    """The strided function of a ``Tensor`` method, as the class holds it at import.
+
+    The class holds some methods through a per-layout descriptor
+    (``reftorch._sparse_dispatch.ByLayout``); looked up on the class, it hands
+    back the strided function itself, as a plain function does."""
+    return _members[name].__get__(None, _Tensor)
+
+
+_UNTYPED_STORAGE = _method("untyped_storage")
+_STRIDE = _method("stride")
+_STORAGE_OFFSET = _method("storage_offset")
+_TOLIST = _method("tolist")
+_NUMEL = _method("numel")
 _SHAPE = _members["shape"].fget
 _DTYPE = _members["dtype"].fget
 _REQUIRES_GRAD = _members["requires_grad"].fget
