@@ -1,7 +1,7 @@
 """The "find your error" page, built from ``course/errors.toml``.
 
 Each ``[[error]]`` entry of the TOML file becomes two cells of
-``course/19_find_your_error.ipynb``: a markdown cell with torch's exact
+``course/23_find_your_error.ipynb``: a markdown cell with torch's exact
 message, the cause, the fix and links to the chapters that explain it, and a
 code cell that makes the message happen. The code cell is a ``%%key`` cell
 (so the page's cross-check replays it on reftorch), except for entries marked
@@ -31,7 +31,7 @@ __all__ = ["COURSE", "ERRORS_FILE", "PAGE", "load", "torch_program", "page_code"
 
 COURSE = Path(__file__).resolve().parents[2] / "course"
 ERRORS_FILE = COURSE / "errors.toml"
-PAGE = COURSE / "19_find_your_error.ipynb"
+PAGE = COURSE / "23_find_your_error.ipynb"
 
 _WARNING_KINDS = {"UserWarning", "DeprecationWarning", "FutureWarning"}
 
