@@ -1,4 +1,4 @@
-"""Chapter 16's piece: a correct EMA update, ``update_ema``.
+"""Chapter 17's piece: a correct EMA update, ``update_ema``.
 
 After each training step, move every weight of the average a fraction
 ``weight`` of the way towards the model's, and take the model's buffers
@@ -114,7 +114,7 @@ def _weight_as_decay(ema, model, weight):
 
 register(Piece(
     name="update_ema",
-    chapter="16",
+    chapter="17",
     reference=update_ema,
     summary="the EMA step: lerp_ the weights, copy_ the buffers, under no_grad",
     cases=[
