@@ -34,6 +34,8 @@ ERRORS_FILE = COURSE / "errors.toml"
 PAGE = COURSE / "23_find_your_error.ipynb"
 
 _WARNING_KINDS = {"UserWarning", "DeprecationWarning", "FutureWarning"}
+# torch marks a few words bold for a terminal (ESC [1m ... ESC [0m); the page's text shows the words
+_TERMINAL_CODES = re.compile("\x1b\\[[0-9;]*m")
 
 
 def load(path=ERRORS_FILE) -> dict:
@@ -103,7 +105,7 @@ def _link(chapters, chapter, section) -> str:
 def entry_markdown(entry, chapters) -> str:
     parts = [
         f"### {entry['title']}",
-        "```text\n" + entry["kind"] + ": " + entry["message"] + "\n```",
+        "```text\n" + entry["kind"] + ": " + _TERMINAL_CODES.sub("", entry["message"]) + "\n```",
         "**What causes it.** " + " ".join(_text(entry["cause"]).split()),
         "**The fix.** " + " ".join(_text(entry["fix"]).split()),
         "**Explained in** " + " · ".join(_link(chapters, c, s) for c, s in entry["see"]) + ".",
