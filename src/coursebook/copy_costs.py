@@ -1,4 +1,4 @@
-"""What each way of copying a tensor costs, measured: chapter 18's price list.
+"""What each way of copying a tensor costs, measured: chapter 22's price list.
 
 ``measure_copy_costs(sizes)`` makes, for every size, a float32 tensor ``a``
 that requires grad (as a model's tensors do) and measures every operation of

@@ -1,7 +1,7 @@
 """The "find your error" page, built from ``course/errors.toml``.
 
 Each ``[[error]]`` entry of the TOML file becomes two cells of
-``course/19_find_your_error.ipynb``: a markdown cell with torch's exact
+``course/23_find_your_error.ipynb``: a markdown cell with torch's exact
 message, the cause, the fix and links to the chapters that explain it, and a
 code cell that makes the message happen. The code cell is a ``%%key`` cell
 (so the page's cross-check replays it on reftorch), except for entries marked
@@ -31,9 +31,11 @@ __all__ = ["COURSE", "ERRORS_FILE", "PAGE", "load", "torch_program", "page_code"
 
 COURSE = Path(__file__).resolve().parents[2] / "course"
 ERRORS_FILE = COURSE / "errors.toml"
-PAGE = COURSE / "19_find_your_error.ipynb"
+PAGE = COURSE / "23_find_your_error.ipynb"
 
 _WARNING_KINDS = {"UserWarning", "DeprecationWarning", "FutureWarning"}
+# torch marks a few words bold for a terminal (ESC [1m ... ESC [0m); the page's text shows the words
+_TERMINAL_CODES = re.compile("\x1b\\[[0-9;]*m")
 
 
 def load(path=ERRORS_FILE) -> dict:
@@ -103,7 +105,7 @@ def _link(chapters, chapter, section) -> str:
 def entry_markdown(entry, chapters) -> str:
     parts = [
         f"### {entry['title']}",
-        "```text\n" + entry["kind"] + ": " + entry["message"] + "\n```",
+        "```text\n" + entry["kind"] + ": " + _TERMINAL_CODES.sub("", entry["message"]) + "\n```",
         "**What causes it.** " + " ".join(_text(entry["cause"]).split()),
         "**The fix.** " + " ".join(_text(entry["fix"]).split()),
         "**Explained in** " + " · ".join(_link(chapters, c, s) for c, s in entry["see"]) + ".",

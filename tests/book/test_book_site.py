@@ -210,7 +210,7 @@ def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, brow
             seen[picture["what"]] = seen.get(picture["what"], 0) + 1
             if picture["alt"].lower().rstrip(".") in NO_DESCRIPTION or len(picture["alt"]) < 20:
                 without.append(f"{_name(book, path)}: {picture['kind']} {picture['what']!r} alt={picture['alt']!r}")
-    page.goto((book / "18_decision_guide.html").as_uri())
+    page.goto((book / "22_decision_guide.html").as_uri())
     plot_alt = page.locator("img.book-plot").first.get_attribute("alt")
     context.close()
     assert without == [], f"images a screen reader cannot describe (no alt, or an empty or generic one): {without[:10]}"

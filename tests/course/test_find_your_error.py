@@ -1,7 +1,7 @@
 """The "find your error" page says exactly what torch says, and sends the learner somewhere real.
 
 course/errors.toml lists every error message and warning the course
-explains, each with a small program; course/19_find_your_error.ipynb is
+explains, each with a small program; course/23_find_your_error.ipynb is
 built from it (``python -m coursebook.error_page``). Here we check:
 
 * the committed page is exactly what the TOML file builds;
@@ -105,7 +105,7 @@ def test_the_page_is_built_from_errors_toml():
         return [(c.cell_type, c.get("id"), c.source, c.metadata.get("tags", [])) for c in nb.cells]
 
     assert shape(committed) == shape(built), (
-        "course/19_find_your_error.ipynb is not what course/errors.toml builds: "
+        "course/23_find_your_error.ipynb is not what course/errors.toml builds: "
         "run `python -m coursebook.error_page`"
     )
 

@@ -1,4 +1,4 @@
-"""course/myths.toml lists the myths that course/17_myths.ipynb quizzes, and accounts for every
+"""course/myths.toml lists the myths that course/21_myths.ipynb quizzes, and accounts for every
 WRONG or IMPRECISE claim of the source tutorials.
 
 The ledger of the five tutorials (seeds 0..4) has 30 claims that torch 2.13 contradicts in whole
@@ -25,7 +25,7 @@ import pytest
 from course_paths import COURSE
 
 MYTHS_FILE = COURSE / "myths.toml"
-NOTEBOOK = COURSE / "17_myths.ipynb"
+NOTEBOOK = COURSE / "21_myths.ipynb"
 
 # How many WRONG/IMPRECISE claims each tutorial (seed 0..4) makes, per the ledger.
 CLAIMS_PER_SEED = {0: 4, 1: 4, 2: 12, 3: 4, 4: 6}

@@ -128,7 +128,7 @@ DIAGRAM_CHAPTERS = [
     "13_python_copy.ipynb",
     "14_saving.ipynb",
     "15_copying_models.ipynb",
-    "16_models_and_optimizers.ipynb",
+    "17_averaged_and_target_copies.ipynb",
 ]
 
 

@@ -1,140 +1,103 @@
-"""Chapter 16's piece: a correct EMA update, ``update_ema``.
+"""Chapter 16's piece: what ``load_state_dict(..., assign=True)`` does to one parameter, ``assign``.
 
-After each training step, move every weight of the average a fraction
-``weight`` of the way towards the model's, and take the model's buffers
-over, all without autograd recording it.  torch's own version of this
-(``torch.optim.swa_utils``) wraps a whole model; the course's is the bare
-update, so its reference lives here.  Each case tells the same story on
-torch (with this recipe) and on reftorch (with the learner's update): a
-model with a buffer, an average made once with ``copy.deepcopy``, a
-training step, the update; then it looks at one thing.
+The default load copies the checkpoint's numbers into the Parameter the
+module has (``copy_`` under ``no_grad``).  ``assign=True`` puts the
+checkpoint's own tensor in its place instead: wrapped in a new Parameter (or
+taken as it is if it already is one), with the old parameter's
+``requires_grad``, on the checkpoint's memory and in its dtype.  Each case
+loads the same checkpoint into the same layer on real torch
+(``load_state_dict(..., assign=True)``) and calls the learner's function on
+reftorch, then compares what the module's ``weight`` is afterwards.
 """
-
-import copy
 
 import torch
 
 import reftorch
+import reftorch.nn.state_dict
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def update_ema(ema, model, weight):
-    """Move ``ema``'s parameters ``weight`` of the way to ``model``'s; copy its buffers.
-
-    The writes go into ``ema``'s own memory, in place, under ``no_grad``: the
-    average is not trained and its update is not part of any graph.
-    """
-    with reftorch.no_grad():
-        for averaged, current in zip(ema.parameters(), model.parameters()):
-            averaged.lerp_(current, weight)
-        for averaged, current in zip(ema.buffers(), model.buffers()):
-            averaged.copy_(current)
+def _setup(mod, dtype, frozen, as_parameter):
+    model = mod.nn.Linear(2, 1)
+    model.load_state_dict({"weight": mod.tensor([[1.0, -1.0]]), "bias": mod.tensor([0.0])})
+    if frozen:
+        model.weight.requires_grad_(False)
+    checkpoint = mod.tensor([[3.0, 4.0]], dtype=getattr(mod, dtype))
+    if as_parameter:
+        checkpoint = mod.nn.Parameter(checkpoint)
+    return model, model.weight, checkpoint
 
 
-def _update_on_torch(ema, model, weight):
-    with torch.no_grad():
-        for averaged, current in zip(ema.parameters(), model.parameters()):
-            averaged.lerp_(current, weight)
-        for averaged, current in zip(ema.buffers(), model.buffers()):
-            averaged.copy_(current)
+def _look(model, old, checkpoint):
+    w = model.weight
+    return {
+        "type": type(w).__name__,
+        "the old Parameter": w is old,
+        "the checkpoint's tensor itself": w is checkpoint,
+        "on the checkpoint's memory": w.data_ptr() == checkpoint.data_ptr(),
+        "numbers": w.detach().tolist(),
+        "dtype": str(w.dtype),
+        "requires_grad": w.requires_grad,
+        "listed by named_parameters()": [n for n, p in model.named_parameters() if p is w],
+    }
 
 
-def _trained(mod, weight):
-    """A model with a buffer, its average (deepcopy, frozen), and one training step of the model."""
-    model = mod.nn.Sequential(mod.nn.BatchNorm1d(2), mod.nn.Linear(2, 1))
-    model.load_state_dict({"1.weight": mod.tensor([[1.0, -1.0]]), "1.bias": mod.tensor([0.5])}, strict=False)
-    ema = copy.deepcopy(model).requires_grad_(False)
-    model(mod.tensor([[1.0, 2.0], [3.0, -1.0]])).sum().backward()
-    with mod.no_grad():
-        for p in model.parameters():
-            p.sub_(0.5 * p.grad)
-    return ema, model, weight
-
-
-def _rounded(values):
-    return [round(v, 5) for v in values]
-
-
-def _weights(ema, model, mod):
-    return _rounded(ema[1].weight.detach().reshape(-1).tolist() + ema[1].bias.detach().tolist())
-
-
-def _outside_the_graph(ema, model, mod):
-    return [(p.requires_grad, p.is_leaf, p.grad_fn is None) for p in ema.parameters()]
-
-
-def _own_memory(ema, model, mod):
-    before = ema[1].weight.detach().clone()
-    with mod.no_grad():
-        model[1].weight.add_(10.0)
-    return [ema[1].weight.data_ptr() == model[1].weight.data_ptr(),
-            ema[1].weight.detach().tolist() == before.tolist()]
-
-
-def _buffers(ema, model, mod):
-    return [_rounded(b.reshape(-1).tolist()) for b in ema.buffers()]
-
-
-def _case(label, weight, look, misconception):
+def _case(label, misconception, dtype="float32", frozen=False, as_parameter=False):
     def on_torch():
-        ema, model, w = _trained(torch, weight)
-        _update_on_torch(ema, model, w)
-        return look(ema, model, torch)
+        model, old, checkpoint = _setup(torch, dtype, frozen, as_parameter)
+        model.load_state_dict({"weight": checkpoint, "bias": torch.tensor([0.0])}, assign=True)
+        return _look(model, old, checkpoint)
 
-    return Case(label, lambda: _trained(reftorch, weight), misconception, expected=on_torch,
-                observe=lambda result, args: look(args[0], args[1], reftorch))
+    def args():
+        model, old, checkpoint = _setup(reftorch, dtype, frozen, as_parameter)
+        return (model, "weight", old, checkpoint)
 
-
-def _recorded(ema, model, weight):
-    for averaged, current in zip(ema.parameters(), model.parameters()):
-        averaged.lerp_(current, weight)
-    with reftorch.no_grad():
-        for averaged, current in zip(ema.buffers(), model.buffers()):
-            averaged.copy_(current)
+    return Case(label, args, misconception, expected=on_torch, within=reftorch.no_grad,
+                observe=lambda result, args: _look(args[0], args[2], args[3]))
 
 
-def _aliased(ema, model, weight):
-    for averaged, current in zip(ema.parameters(), model.parameters()):
-        averaged.data = current.data
-    with reftorch.no_grad():
-        for averaged, current in zip(ema.buffers(), model.buffers()):
-            averaged.copy_(current)
+def _copies_in(module, name, param, input_param):
+    param.copy_(input_param)
 
 
-def _parameters_only(ema, model, weight):
-    with reftorch.no_grad():
-        for averaged, current in zip(ema.parameters(), model.parameters()):
-            averaged.lerp_(current, weight)
+def _plain_tensor(module, name, param, input_param):
+    setattr(module, name, input_param)
 
 
-def _weight_as_decay(ema, model, weight):
-    update_ema(ema, model, 1 - weight)
+def _new_parameter_that_requires_grad(module, name, param, input_param):
+    if not isinstance(input_param, reftorch.nn.Parameter):
+        input_param = reftorch.nn.Parameter(input_param)
+    setattr(module, name, input_param)
 
+
+def _on_a_clone(module, name, param, input_param):
+    setattr(module, name, reftorch.nn.Parameter(input_param.clone(), requires_grad=param.requires_grad))
+
+
+_REPLACES = ("assign=True replaces the Parameter: the module's attribute becomes a new Parameter on the "
+             "checkpoint's own tensor (its memory, not a copy), so the old object, and an optimizer "
+             "holding it, is left out")
 
 register(Piece(
-    name="update_ema",
+    name="assign",
     chapter="16",
-    reference=update_ema,
-    summary="the EMA step: lerp_ the weights, copy_ the buffers, under no_grad",
+    reference=reftorch.nn.state_dict._assign,
+    summary="load_state_dict(assign=True): the checkpoint's tensor takes the parameter's place",
     cases=[
-        _case("(weight=0.1): the averaged weights", 0.1, _weights,
-              "the average moves weight of the way from its own value towards the model's: "
-              "e + weight * (p - e), so a small weight means a slow average"),
-        _case("(weight=0.5): the averaged weights", 0.5, _weights,
-              "the average moves weight of the way from its own value towards the model's"),
-        _case("(weight=0.1): the average's parameters", 0.1, _outside_the_graph,
-              "the update must not be recorded: under no_grad the average's parameters stay leaves "
-              "with no grad_fn (outside it, lerp_ links them to the model's graph)"),
-        _case("(weight=0.1): then the model trains on", 0.1, _own_memory,
-              "the average needs its own memory: write into its parameters in place; pointing them "
-              "at the model's memory makes the average follow every step"),
-        _case("(weight=0.1): the average's buffers", 0.1, _buffers,
-              "buffers are part of the model too: take the model's running statistics over "
-              "(copy_ them), or the average normalises with stale ones"),
+        _case("(a float32 checkpoint)", _REPLACES),
+        _case("(a float64 checkpoint)",
+              "assign=True takes the checkpoint's tensor as it is, dtype and device included; only the "
+              "default load casts into the model's Parameters", dtype="float64"),
+        _case("(a frozen weight)",
+              "the new Parameter keeps the old one's requires_grad: a frozen weight stays frozen",
+              frozen=True),
+        _case("(the checkpoint holds a Parameter)",
+              "a Parameter in the checkpoint is taken as it is, not wrapped again: the module's weight "
+              "is that very object", as_parameter=True),
     ],
-    wrong=[Wrong(_recorded, "must not be recorded"),
-           Wrong(_aliased, "its own memory"),
-           Wrong(_parameters_only, "buffers are part of the model"),
-           Wrong(_weight_as_decay, "moves weight of the way")],
+    wrong=[Wrong(_copies_in, "assign=True replaces the Parameter"),
+           Wrong(_plain_tensor, "assign=True replaces the Parameter"),
+           Wrong(_new_parameter_that_requires_grad, "keeps the old one's requires_grad"),
+           Wrong(_on_a_clone, "its memory, not a copy")],
 ))

@@ -1,11 +1,16 @@
-"""Chapter 17's piece, for myth 3 ("indexing never copies"): ``is_basic_index``.
+"""Chapter 17's piece: a correct EMA update, ``update_ema``.
 
-Whether ``t[index]`` is a view or a copy depends only on the *kind* of
-index, not on which elements it picks.  torch makes this decision inside
-``__getitem__`` and exposes no function for it, so the reference lives here,
-in the course; the answer of every case comes from real torch: does
-``m[index]`` share ``m``'s storage?
+After each training step, move every weight of the average a fraction
+``weight`` of the way towards the model's, and take the model's buffers
+over, all without autograd recording it.  torch's own version of this
+(``torch.optim.swa_utils``) wraps a whole model; the course's is the bare
+update, so its reference lives here.  Each case tells the same story on
+torch (with this recipe) and on reftorch (with the learner's update): a
+model with a buffer, an average made once with ``copy.deepcopy``, a
+training step, the update; then it looks at one thing.
 """
+
+import copy
 
 import torch
 
@@ -14,84 +19,122 @@ import reftorch
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def is_basic_index(index):
-    """True when ``t[index]`` is a view of ``t`` (basic indexing), False when it copies.
+def update_ema(ema, model, weight):
+    """Move ``ema``'s parameters ``weight`` of the way to ``model``'s; copy its buffers.
 
-    A tuple in the brackets is several parts, one per dimension; anything
-    else is one part.  The index is basic when every part is an int, a
-    slice, None, ``...`` or a 0-d integer tensor (read as an int).  A list, a
-    tensor with dimensions, a mask or a Python bool (a mask of one element)
-    make it advanced: a copy.
+    The writes go into ``ema``'s own memory, in place, under ``no_grad``: the
+    average is not trained and its update is not part of any graph.
     """
-    parts = index if isinstance(index, tuple) else (index,)
-    for part in parts:
-        if isinstance(part, bool):
-            return False
-        if isinstance(part, (int, slice)) or part is None or part is Ellipsis:
-            continue
-        if not (isinstance(part, reftorch.Tensor) and part.dim() == 0
-                and not part.dtype.is_floating_point and part.dtype is not reftorch.bool):
-            return False
-    return True
+    with reftorch.no_grad():
+        for averaged, current in zip(ema.parameters(), model.parameters()):
+            averaged.lerp_(current, weight)
+        for averaged, current in zip(ema.buffers(), model.buffers()):
+            averaged.copy_(current)
 
 
-def _torch_shares(make_index):
-    m = torch.arange(24.0).reshape(2, 3, 4)
-    return m[make_index(torch)].untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
+def _update_on_torch(ema, model, weight):
+    with torch.no_grad():
+        for averaged, current in zip(ema.parameters(), model.parameters()):
+            averaged.lerp_(current, weight)
+        for averaged, current in zip(ema.buffers(), model.buffers()):
+            averaged.copy_(current)
 
 
-def _case(label, make_index, misconception):
-    return Case(label, lambda: (make_index(reftorch),), misconception,
-                expected=lambda: _torch_shares(make_index))
+def _trained(mod, weight):
+    """A model with a buffer, its average (deepcopy, frozen), and one training step of the model."""
+    model = mod.nn.Sequential(mod.nn.BatchNorm1d(2), mod.nn.Linear(2, 1))
+    model.load_state_dict({"1.weight": mod.tensor([[1.0, -1.0]]), "1.bias": mod.tensor([0.5])}, strict=False)
+    ema = copy.deepcopy(model).requires_grad_(False)
+    model(mod.tensor([[1.0, 2.0], [3.0, -1.0]])).sum().backward()
+    with mod.no_grad():
+        for p in model.parameters():
+            p.sub_(0.5 * p.grad)
+    return ema, model, weight
 
 
-def _never_copies(index):
-    return True
+def _rounded(values):
+    return [round(v, 5) for v in values]
 
 
-def _only_ints_and_slices(index):
-    return isinstance(index, (int, slice)) and not isinstance(index, bool)
+def _weights(ema, model, mod):
+    return _rounded(ema[1].weight.detach().reshape(-1).tolist() + ema[1].bias.detach().tolist())
 
 
-def _tensors_always_copy(index):
-    parts = index if isinstance(index, tuple) else (index,)
-    if any(isinstance(p, reftorch.Tensor) for p in parts):
-        return False
-    return is_basic_index(index)
+def _outside_the_graph(ema, model, mod):
+    return [(p.requires_grad, p.is_leaf, p.grad_fn is None) for p in ema.parameters()]
 
 
-def _bool_is_an_int(index):
-    parts = index if isinstance(index, tuple) else (index,)
-    return all(is_basic_index(p) or isinstance(p, bool) for p in parts)
+def _own_memory(ema, model, mod):
+    before = ema[1].weight.detach().clone()
+    with mod.no_grad():
+        model[1].weight.add_(10.0)
+    return [ema[1].weight.data_ptr() == model[1].weight.data_ptr(),
+            ema[1].weight.detach().tolist() == before.tolist()]
 
 
-_ADVANCED = ("a list, a tensor of indices or a mask in the brackets is advanced indexing: it "
-             "copies, whichever elements it picks")
-_TUPLE = "a tuple in the brackets is one index per dimension, not a list: m[0, 1] is basic, a view"
+def _buffers(ema, model, mod):
+    return [_rounded(b.reshape(-1).tolist()) for b in ema.buffers()]
+
+
+def _case(label, weight, look, misconception):
+    def on_torch():
+        ema, model, w = _trained(torch, weight)
+        _update_on_torch(ema, model, w)
+        return look(ema, model, torch)
+
+    return Case(label, lambda: _trained(reftorch, weight), misconception, expected=on_torch,
+                observe=lambda result, args: look(args[0], args[1], reftorch))
+
+
+def _recorded(ema, model, weight):
+    for averaged, current in zip(ema.parameters(), model.parameters()):
+        averaged.lerp_(current, weight)
+    with reftorch.no_grad():
+        for averaged, current in zip(ema.buffers(), model.buffers()):
+            averaged.copy_(current)
+
+
+def _aliased(ema, model, weight):
+    for averaged, current in zip(ema.parameters(), model.parameters()):
+        averaged.data = current.data
+    with reftorch.no_grad():
+        for averaged, current in zip(ema.buffers(), model.buffers()):
+            averaged.copy_(current)
+
+
+def _parameters_only(ema, model, weight):
+    with reftorch.no_grad():
+        for averaged, current in zip(ema.parameters(), model.parameters()):
+            averaged.lerp_(current, weight)
+
+
+def _weight_as_decay(ema, model, weight):
+    update_ema(ema, model, 1 - weight)
+
 
 register(Piece(
-    name="is_basic_index",
+    name="update_ema",
     chapter="17",
-    reference=is_basic_index,
-    summary="does t[index] give a view (basic indexing) or a copy (advanced)?",
+    reference=update_ema,
+    summary="the EMA step: lerp_ the weights, copy_ the buffers, under no_grad",
     cases=[
-        _case("m[0]", lambda mod: 0, "an integer picks one row: a view"),
-        _case("m[1:]", lambda mod: slice(1, None), "a slice is a view"),
-        _case("m[0, 1]", lambda mod: (0, 1), _TUPLE),
-        _case("m[..., 1]", lambda mod: (Ellipsis, 1), _TUPLE + "; ... and None are basic too"),
-        _case("m[None]", lambda mod: None, "None adds a dimension of size 1: a view"),
-        _case("m[[0, 1]]", lambda mod: [0, 1], _ADVANCED + " (even both rows, in order)"),
-        _case("m[:, [0, 2]]", lambda mod: (slice(None), [0, 2]), _ADVANCED + "; one advanced part "
-                                                                             "makes the whole index advanced"),
-        _case("m[m > 2]", lambda mod: mod.arange(24.0).reshape(2, 3, 4) > 2, _ADVANCED),
-        _case("m[torch.tensor([1])]", lambda mod: mod.tensor([1]), _ADVANCED),
-        _case("m[torch.tensor(1)]", lambda mod: mod.tensor(1), "a 0-d integer tensor is read as an "
-                                                              "integer: a view"),
-        _case("m[True]", lambda mod: True, "a Python bool is not an integer here: it is a mask with "
-                                           "one element, advanced, a copy"),
+        _case("(weight=0.1): the averaged weights", 0.1, _weights,
+              "the average moves weight of the way from its own value towards the model's: "
+              "e + weight * (p - e), so a small weight means a slow average"),
+        _case("(weight=0.5): the averaged weights", 0.5, _weights,
+              "the average moves weight of the way from its own value towards the model's"),
+        _case("(weight=0.1): the average's parameters", 0.1, _outside_the_graph,
+              "the update must not be recorded: under no_grad the average's parameters stay leaves "
+              "with no grad_fn (outside it, lerp_ links them to the model's graph)"),
+        _case("(weight=0.1): then the model trains on", 0.1, _own_memory,
+              "the average needs its own memory: write into its parameters in place; pointing them "
+              "at the model's memory makes the average follow every step"),
+        _case("(weight=0.1): the average's buffers", 0.1, _buffers,
+              "buffers are part of the model too: take the model's running statistics over "
+              "(copy_ them), or the average normalises with stale ones"),
     ],
-    wrong=[Wrong(_never_copies, "advanced indexing"),
-           Wrong(_only_ints_and_slices, "a tuple in the brackets"),
-           Wrong(_tensors_always_copy, "0-d integer tensor"),
-           Wrong(_bool_is_an_int, "Python bool")],
+    wrong=[Wrong(_recorded, "must not be recorded"),
+           Wrong(_aliased, "its own memory"),
+           Wrong(_parameters_only, "buffers are part of the model"),
+           Wrong(_weight_as_decay, "moves weight of the way")],
 ))

@@ -1,97 +1,107 @@
-"""Chapter 18's piece: answering the four questions by measuring, ``four_answers``.
+"""Chapter 18's piece: ``Optimizer.zero_grad``, what it does to each parameter's ``.grad``.
 
-Given a tensor ``a`` and the result ``r`` of an operation on it, measure:
-a new Python object? new memory? history kept? a shared version counter?
-These are the measurements the guide's first table rests on; torch has no
-function for them, so the reference lives here, in the course.  It uses
-only what torch and reftorch both have, so each case's answer comes from
-running it on real torch, on a twin of the case.
+By default (``set_to_none=True``) it drops the reference: ``p.grad`` becomes
+None, and a tensor someone kept from ``p.grad`` keeps its numbers and is no
+longer anybody's gradient; the next backward makes a new ``.grad``.  With
+``set_to_none=False`` it writes zeros into the same tensor (one in-place
+write: its version moves).  A parameter without a gradient is left alone.
+Each case runs the same steps on real torch and compares the parameter's
+``.grad`` and the kept tensor: their numbers, whether they are one object,
+and the kept tensor's version.
 """
-
-import copy
 
 import torch
 
 import reftorch
+import reftorch.optim.optimizer
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def four_answers(a, r):
-    """``(new object?, new memory?, history kept?, shares a's version counter?)`` for ``r`` made from ``a``.
-
-    New memory: ``r`` lives in another storage (a view at an offset starts at
-    another address, in the same storage).  History: ``r`` is ``a``, or it has
-    a ``grad_fn``.  The counter: a write through ``r`` (on a detached alias of
-    ``r``, which shares ``r``'s counter and needs no ``no_grad``) moves ``a``'s.
-    """
-    new_object = r is not a
-    new_memory = r.untyped_storage().data_ptr() != a.untyped_storage().data_ptr()
-    history = r is a or r.grad_fn is not None
-    before = a._version
-    r.detach().add_(1)
-    return new_object, new_memory, history, a._version != before
+def _state(opt, kept):
+    p = opt.param_groups[0]["params"][0]
+    grad = None if p.grad is None else (p.grad.tolist(), p.grad is kept)
+    return grad, None if kept is None else (kept.tolist(), kept._version)
 
 
-_OPS = {
-    "b = a": lambda a: a,
-    "a[1:]": lambda a: a[1:],
-    "a[[0, 2]]": lambda a: a[[0, 2]],
-    "a.clone()": lambda a: a.clone(),
-    "a.detach()": lambda a: a.detach(),
-    "a.detach().clone()": lambda a: a.detach().clone(),
-    "a.to(torch.float64)": lambda a: a.to(a.new_zeros(()).double().dtype),
-    "a.data": lambda a: a.data,
-    "copy.copy(a)": lambda a: copy.copy(a),
-}
+def _setup(module, with_grad):
+    w = module.tensor([1.0, 2.0], requires_grad=True)
+    opt = module.optim.SGD([w], lr=0.5)
+    kept = None
+    if with_grad:
+        (w * w).sum().backward()
+        kept = w.grad
+    return opt, kept
 
 
-def _pair(mod, op):
-    a = mod.arange(4.0).requires_grad_()
-    return a, _OPS[op](a)
+def _case(label, set_to_none, misconception, with_grad=True, backward_after=False):
+    def on_torch():
+        opt, kept = _setup(torch, with_grad)
+        opt.zero_grad(set_to_none=set_to_none)
+        if backward_after:
+            (opt.param_groups[0]["params"][0] * 3).sum().backward()
+        return _state(opt, kept)
+
+    made = {}
+
+    def args():
+        made["opt"], made["kept"] = _setup(reftorch, with_grad)
+        return (made["opt"], set_to_none)
+
+    def observe(result, args):
+        if backward_after:
+            (made["opt"].param_groups[0]["params"][0] * 3).sum().backward()
+        return _state(made["opt"], made["kept"])
+
+    return Case(label, args, misconception, expected=on_torch, observe=observe)
 
 
-def _case(op, misconception):
-    return Case(f"(a, {op})", lambda: _pair(reftorch, op), misconception,
-                expected=lambda: four_answers(*_pair(torch, op)))
+def _zeros_always(self, set_to_none=True):
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad.zero_()
 
 
-def _memory_by_address(a, r):
-    answers = four_answers(a, r)
-    return (answers[0], r.data_ptr() != a.data_ptr()) + answers[2:]
+def _replaces_with_new_zeros(self, set_to_none=True):
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad = None if set_to_none else reftorch.zeros_like(p.grad)
 
 
-def _history_by_requires_grad(a, r):
-    answers = four_answers(a, r)
-    return answers[:2] + (r.requires_grad,) + answers[3:]
+def _zeros_what_it_drops(self, set_to_none=True):
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad.zero_()
+                if set_to_none:
+                    p.grad = None
 
 
-def _counter_by_equal_versions(a, r):
-    same_version = r._version == a._version
-    return four_answers(a, r)[:3] + (same_version,)
-
+_DROPS = ("zero_grad() sets .grad to None by default: it drops the reference and writes nothing, so a "
+          "tensor kept from p.grad keeps its numbers")
+_IN_PLACE = ("zero_grad(set_to_none=False) writes zeros into the same .grad tensor: a kept reference sees "
+             "the zeros, and its version moves by one")
 
 register(Piece(
-    name="four_answers",
+    name="zero_grad",
     chapter="18",
-    reference=four_answers,
-    summary="measure new object, new memory, history kept and a shared counter",
+    reference=reftorch.optim.optimizer.Optimizer.zero_grad,
+    summary="zero_grad: drop each .grad (the default) or zero it in place",
     cases=[
-        _case("b = a", "b = a copies nothing: the same object, memory, history and counter"),
-        _case("a[1:]", "a view at an offset starts at another address (data_ptr) but lives in the same "
-                       "storage: compare untyped_storage().data_ptr() for new memory"),
-        _case("a[[0, 2]]", "advanced indexing copies into new memory, keeps history (IndexBackward0) "
-                           "and gets a new counter"),
-        _case("a.clone()", "a clone: new memory, history kept, a counter of its own"),
-        _case("a.detach()", "a detached tensor has no history but shares a's memory and counter"),
-        _case("a.detach().clone()", "an independent snapshot: new memory, no history, its own counter"),
-        _case("a.to(torch.float64)", "a conversion copies and keeps history (ToCopyBackward0)"),
-        _case("a.data", "equal versions are not a shared counter: .data reads 0 like a but has a counter "
-                        "of its own; write through one and watch the other"),
-        _case("copy.copy(a)", "requires_grad is not history: copy.copy keeps the flag and drops the graph "
-                              "(look at grad_fn); its counter is its own"),
+        _case("(set_to_none=True)", True, _DROPS),
+        _case("(set_to_none=True), then a backward", True,
+              "after zero_grad() the next backward makes a new .grad: the kept tensor is not it, and "
+              "keeps the old numbers", backward_after=True),
+        _case("(set_to_none=False)", False, _IN_PLACE),
+        _case("(set_to_none=False), then a backward", False,
+              "after zero_grad(set_to_none=False) the next backward adds into the same tensor, so the "
+              "kept reference is still the gradient", backward_after=True),
+        _case("(set_to_none=True, a parameter with no .grad yet)", True,
+              "a parameter without a gradient is skipped: nothing to drop", with_grad=False),
     ],
-    wrong=[Wrong(_memory_by_address, "same storage"),
-           Wrong(_history_by_requires_grad, "requires_grad is not history"),
-           Wrong(_counter_by_equal_versions, "equal versions are not a shared counter")],
+    wrong=[Wrong(_zeros_always, "sets .grad to None by default", breaks="stdout"),
+           Wrong(_replaces_with_new_zeros, "writes zeros into the same .grad tensor"),
+           Wrong(_zeros_what_it_drops, "drops the reference and writes nothing")],
 ))

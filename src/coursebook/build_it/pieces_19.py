@@ -1,64 +1,106 @@
-"""Chapter 19's piece: the rule behind "The size of tensor a must match", ``broadcast_shapes``.
+"""Chapter 19's piece: which entries of a state dict share memory, ``shared_storages``.
 
-``dst.copy_(src)``, ``a + b`` and friends stretch their operands to one shape
-first; when no such shape exists, torch raises the error the page lists
-under *copy_ from a tensor of another shape*.  The answer comes from real
-torch: ``torch.broadcast_shapes``.
+Tied weights are one Parameter under two names; ``state_dict()`` gives each
+name its own detached tensor object, on the one storage.  Before it writes a
+file, safetensors looks for exactly this (and refuses it in ``save_file``);
+``torch.save`` keeps the sharing.  torch has no public function for it, so
+the reference lives here, in the course.  Each case builds the same dict on
+real torch and on reftorch; the expected answer is the reference run on the
+torch twin.
 """
+
+import copy
 
 import torch
 
-import reftorch._shapes
+import reftorch
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def _case(shapes, misconception):
-    return Case(", ".join(repr(s) for s in shapes), shapes, misconception,
-                expected=lambda: tuple(torch.broadcast_shapes(*shapes)))
+def shared_storages(state_dict):
+    """The names whose tensors share a storage, in groups: ``[[name, ...], ...]``.
+
+    A group lists its names in the dict's order, and groups come in the order of
+    their first name; a name that shares with nobody is in no group.  Two tensors
+    share when their storages are one block of memory: the storage's address,
+    ``t.untyped_storage().data_ptr()``, not the tensor's, which moves with a view's
+    offset.
+    """
+    groups = {}
+    for name, tensor in state_dict.items():
+        groups.setdefault(tensor.untyped_storage().data_ptr(), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
 
 
-def _aligned_left(*shapes):
-    ndim = max(len(s) for s in shapes)
-    padded = [tuple(s) + (1,) * (ndim - len(s)) for s in shapes]
-    return reftorch._shapes.broadcast_shapes(*padded)
+def _two_layers(module, tied):
+    model = module.nn.Sequential(module.nn.Linear(2, 2), module.nn.Linear(2, 2))
+    if tied:
+        model[1].weight = model[0].weight
+    return model
 
 
-def _sizes_must_be_equal(*shapes):
-    ndim = max(len(s) for s in shapes)
-    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
-    for sizes in zip(*padded):
-        if len(set(sizes)) > 1:
-            raise RuntimeError("The size of tensor a must match the size of tensor b")
-    return padded[0]
+def _views(module):
+    base = module.arange(6.0)
+    return {"whole": base, "head": base[:2], "tail": base[2:], "other": module.zeros(2)}
 
 
-def _largest_wins(*shapes):
-    ndim = max(len(s) for s in shapes)
-    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
-    return tuple(max(sizes) for sizes in zip(*padded))
+_DICTS = {
+    "two Linear layers, untied": lambda m: _two_layers(m, False).state_dict(),
+    "two Linear layers, weights tied": lambda m: _two_layers(m, True).state_dict(),
+    "the tied state_dict, each entry cloned": lambda m: {k: v.clone() for k, v in _two_layers(m, True).state_dict().items()},
+    "the tied state_dict, deep-copied": lambda m: copy.deepcopy(_two_layers(m, True).state_dict()),
+    "a tensor, two views of it at offsets 0 and 2, and another tensor": _views,
+}
 
 
-_RIGHT = ("shapes are lined up on the right: the last dimensions meet, and a shorter shape "
-          "gets 1s in front")
+def _case(label, misconception):
+    make = _DICTS[label]
+    return Case(f"({label})", lambda: (make(reftorch),), misconception,
+                expected=lambda: shared_storages(make(torch)))
+
+
+def _by_object(state_dict):
+    groups = {}
+    for name, tensor in state_dict.items():
+        groups.setdefault(id(tensor), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
+
+
+def _by_tensor_address(state_dict):
+    groups = {}
+    for name, tensor in state_dict.items():
+        groups.setdefault(tensor.data_ptr(), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
+
+
+def _with_singletons(state_dict):
+    groups = {}
+    for name, tensor in state_dict.items():
+        groups.setdefault(tensor.untyped_storage().data_ptr(), []).append(name)
+    return list(groups.values())
+
+
+_OBJECTS = ("state_dict() gives each name its own detached tensor object, tied weights too: compare their "
+            "memory (the storage), not the objects")
+_OFFSETS = ("a view at an offset starts at another address in the same storage: compare "
+            "untyped_storage().data_ptr(), not the tensor's data_ptr()")
 
 register(Piece(
-    name="broadcast_shapes",
+    name="shared_storages",
     chapter="19",
-    reference=reftorch._shapes.broadcast_shapes,
-    summary="the shape operands stretch to, or torch's error when there is none",
+    reference=shared_storages,
+    summary="which entries of a state dict share memory (tied weights, views)",
     cases=[
-        _case(((2, 3), (2, 3)), "equal shapes broadcast to themselves"),
-        _case(((2, 3), (3,)), _RIGHT + ": (3,) is read as (1, 3)"),
-        _case(((4, 1), (3,)), "a size of 1 stretches to the other size, on either side: (4, 1) and (3,) give (4, 3)"),
-        _case(((2, 1, 3), (5, 1)), _RIGHT + ", and each 1 stretches: (2, 5, 3)"),
-        _case(((3,), (2,)), "two sizes that differ and are not 1 cannot stretch: RuntimeError "
-                            "(the size of tensor a must match the size of tensor b)"),
-        _case(((2, 3), (2,)), _RIGHT + ": (2,) meets the 3, not the 2, so this raises RuntimeError"),
-        _case(((0,), (1,)), "a size of 1 stretches to 0 too: an empty result"),
-        _case(((), (2, 2)), "a 0-d shape has no dimensions: it stretches to anything"),
+        _case("two Linear layers, untied", "untied layers share nothing: no group (a name alone is in no group)"),
+        _case("two Linear layers, weights tied", _OBJECTS),
+        _case("the tied state_dict, each entry cloned",
+              "clone() gives every entry memory of its own: the tie is gone"),
+        _case("the tied state_dict, deep-copied",
+              "deepcopy copies each storage once (its memo), so the copies of tied entries still share"),
+        _case("a tensor, two views of it at offsets 0 and 2, and another tensor", _OFFSETS),
     ],
-    wrong=[Wrong(_aligned_left, "lined up on the right"),
-           Wrong(_sizes_must_be_equal, "stretches to the other size"),
-           Wrong(_largest_wins, "cannot stretch")],
+    wrong=[Wrong(_by_object, "compare their memory (the storage), not the objects"),
+           Wrong(_by_tensor_address, "not the tensor's data_ptr()"),
+           Wrong(_with_singletons, "a name alone is in no group")],
 ))

@@ -1,107 +1,101 @@
-"""Chapter 20's piece: ``Optimizer.zero_grad``, what it does to each parameter's ``.grad``.
+"""Chapter 20's piece: ``saved_tensors``, what a custom Function's backward reads back.
 
-By default (``set_to_none=True``) it drops the reference: ``p.grad`` becomes
-None, and a tensor someone kept from ``p.grad`` keeps its numbers and is no
-longer anybody's gradient; the next backward makes a new ``.grad``.  With
-``set_to_none=False`` it writes zeros into the same tensor (one in-place
-write: its version moves).  A parameter without a gradient is left alone.
-Each case runs the same steps on real torch and compares the parameter's
-``.grad`` and the kept tensor: their numbers, whether they are one object,
-and the kept tensor's version.
+``ctx.save_for_backward(*tensors)`` kept each tensor as a ``SavedTensor``
+(chapter 06) stamped with its version; ``ctx.saved_tensors`` unpacks each one,
+so a tensor written in place since the forward raises torch's error instead
+of handing backward numbers it never saw.  A None that was saved comes back
+as None, and a forward that saved nothing gives an empty tuple.  Each case
+runs the forward on real torch (where the node answers ``saved_tensors`` too)
+and on reftorch, and compares which tensors come back, or that it raises.
 """
 
 import torch
 
 import reftorch
-import reftorch.optim.optimizer
+import reftorch.autograd.function
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def _state(opt, kept):
-    p = opt.param_groups[0]["params"][0]
-    grad = None if p.grad is None else (p.grad.tolist(), p.grad is kept)
-    return grad, None if kept is None else (kept.tolist(), kept._version)
+def _function(module):
+    class Keep(module.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, saved):
+            if saved == "x":
+                ctx.save_for_backward(x)
+            elif saved == "x and None":
+                ctx.save_for_backward(x, None)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2, None
+
+    return Keep
 
 
-def _setup(module, with_grad):
-    w = module.tensor([1.0, 2.0], requires_grad=True)
-    opt = module.optim.SGD([w], lr=0.5)
-    kept = None
-    if with_grad:
-        (w * w).sum().backward()
-        kept = w.grad
-    return opt, kept
+def _run(module, saved, write_before, write_after):
+    x = module.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 1
+    if write_before:
+        with module.no_grad():
+            h.add_(1)
+    y = _function(module).apply(h, saved)
+    if write_after:
+        with module.no_grad():
+            h.mul_(10)
+    return y.grad_fn, h
 
 
-def _case(label, set_to_none, misconception, with_grad=True, backward_after=False):
+def _seen(tensors, h):
+    return tuple(None if t is None else ("h" if t is h else "another tensor", t.tolist()) for t in tensors)
+
+
+def _case(label, misconception, saved="x", write_before=False, write_after=False):
     def on_torch():
-        opt, kept = _setup(torch, with_grad)
-        opt.zero_grad(set_to_none=set_to_none)
-        if backward_after:
-            (opt.param_groups[0]["params"][0] * 3).sum().backward()
-        return _state(opt, kept)
+        node, h = _run(torch, saved, write_before, write_after)
+        return _seen(node.saved_tensors, h)
 
     made = {}
 
     def args():
-        made["opt"], made["kept"] = _setup(reftorch, with_grad)
-        return (made["opt"], set_to_none)
+        made["node"], made["h"] = _run(reftorch, saved, write_before, write_after)
+        return (made["node"],)
 
-    def observe(result, args):
-        if backward_after:
-            (made["opt"].param_groups[0]["params"][0] * 3).sum().backward()
-        return _state(made["opt"], made["kept"])
-
-    return Case(label, args, misconception, expected=on_torch, observe=observe)
+    return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: _seen(result, made["h"]))
 
 
-def _zeros_always(self, set_to_none=True):
-    for group in self.param_groups:
-        for p in group["params"]:
-            if p.grad is not None:
-                p.grad.zero_()
+def _unchecked(self):
+    return tuple(None if s is None else s._tensor for s in self._saved_for_backward or ())
 
 
-def _replaces_with_new_zeros(self, set_to_none=True):
-    for group in self.param_groups:
-        for p in group["params"]:
-            if p.grad is not None:
-                p.grad = None if set_to_none else reftorch.zeros_like(p.grad)
+def _none_when_empty(self):
+    if not self._saved_for_backward:
+        return None
+    return tuple(None if s is None else s.unpack() for s in self._saved_for_backward)
 
 
-def _zeros_what_it_drops(self, set_to_none=True):
-    for group in self.param_groups:
-        for p in group["params"]:
-            if p.grad is not None:
-                p.grad.zero_()
-                if set_to_none:
-                    p.grad = None
+def _copies(self):
+    return tuple(None if s is None else s.unpack().clone() for s in self._saved_for_backward or ())
 
-
-_DROPS = ("zero_grad() sets .grad to None by default: it drops the reference and writes nothing, so a "
-          "tensor kept from p.grad keeps its numbers")
-_IN_PLACE = ("zero_grad(set_to_none=False) writes zeros into the same .grad tensor: a kept reference sees "
-             "the zeros, and its version moves by one")
 
 register(Piece(
-    name="zero_grad",
+    name="saved_tensors",
     chapter="20",
-    reference=reftorch.optim.optimizer.Optimizer.zero_grad,
-    summary="zero_grad: drop each .grad (the default) or zero it in place",
+    reference=reftorch.autograd.function.saved_tensors,
+    summary="ctx.saved_tensors: the saved tensors, each checked against its version",
     cases=[
-        _case("(set_to_none=True)", True, _DROPS),
-        _case("(set_to_none=True), then a backward", True,
-              "after zero_grad() the next backward makes a new .grad: the kept tensor is not it, and "
-              "keeps the old numbers", backward_after=True),
-        _case("(set_to_none=False)", False, _IN_PLACE),
-        _case("(set_to_none=False), then a backward", False,
-              "after zero_grad(set_to_none=False) the next backward adds into the same tensor, so the "
-              "kept reference is still the gradient", backward_after=True),
-        _case("(set_to_none=True, a parameter with no .grad yet)", True,
-              "a parameter without a gradient is skipped: nothing to drop", with_grad=False),
+        _case("(h saved, untouched)", "hand back the saved tensor itself: the very object, not a copy"),
+        _case("(h saved, then h.mul_(10))",
+              "a saved tensor is stamped with its version: written in place since, unpack() must raise "
+              "RuntimeError, not hand backward the new numbers", write_after=True),
+        _case("(h.add_(1), then h saved)",
+              "the stamp is the version at saving time: a write before the forward is harmless",
+              write_before=True),
+        _case("(h and None saved)", "a None that was saved comes back as None, in its place", saved="x and None"),
+        _case("(nothing saved)", "a forward that saved nothing gives an empty tuple, not None", saved="nothing"),
     ],
-    wrong=[Wrong(_zeros_always, "sets .grad to None by default", breaks="stdout"),
-           Wrong(_replaces_with_new_zeros, "writes zeros into the same .grad tensor"),
-           Wrong(_zeros_what_it_drops, "drops the reference and writes nothing")],
+    wrong=[Wrong(_unchecked, "stamped with its version", breaks="stdout"),
+           Wrong(_none_when_empty, "an empty tuple"),
+           Wrong(_copies, "not a copy")],
 ))

@@ -1,15 +1,11 @@
-"""Chapter 21's piece: which entries of a state dict share memory, ``shared_storages``.
+"""Chapter 21's piece, for myth 3 ("indexing never copies"): ``is_basic_index``.
 
-Tied weights are one Parameter under two names; ``state_dict()`` gives each
-name its own detached tensor object, on the one storage.  Before it writes a
-file, safetensors looks for exactly this (and refuses it in ``save_file``);
-``torch.save`` keeps the sharing.  torch has no public function for it, so
-the reference lives here, in the course.  Each case builds the same dict on
-real torch and on reftorch; the expected answer is the reference run on the
-torch twin.
+Whether ``t[index]`` is a view or a copy depends only on the *kind* of
+index, not on which elements it picks.  torch makes this decision inside
+``__getitem__`` and exposes no function for it, so the reference lives here,
+in the course; the answer of every case comes from real torch: does
+``m[index]`` share ``m``'s storage?
 """
-
-import copy
 
 import torch
 
@@ -18,89 +14,84 @@ import reftorch
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def shared_storages(state_dict):
-    """The names whose tensors share a storage, in groups: ``[[name, ...], ...]``.
+def is_basic_index(index):
+    """True when ``t[index]`` is a view of ``t`` (basic indexing), False when it copies.
 
-    A group lists its names in the dict's order, and groups come in the order of
-    their first name; a name that shares with nobody is in no group.  Two tensors
-    share when their storages are one block of memory: the storage's address,
-    ``t.untyped_storage().data_ptr()``, not the tensor's, which moves with a view's
-    offset.
+    A tuple in the brackets is several parts, one per dimension; anything
+    else is one part.  The index is basic when every part is an int, a
+    slice, None, ``...`` or a 0-d integer tensor (read as an int).  A list, a
+    tensor with dimensions, a mask or a Python bool (a mask of one element)
+    make it advanced: a copy.
     """
-    groups = {}
-    for name, tensor in state_dict.items():
-        groups.setdefault(tensor.untyped_storage().data_ptr(), []).append(name)
-    return [names for names in groups.values() if len(names) > 1]
+    parts = index if isinstance(index, tuple) else (index,)
+    for part in parts:
+        if isinstance(part, bool):
+            return False
+        if isinstance(part, (int, slice)) or part is None or part is Ellipsis:
+            continue
+        if not (isinstance(part, reftorch.Tensor) and part.dim() == 0
+                and not part.dtype.is_floating_point and part.dtype is not reftorch.bool):
+            return False
+    return True
 
 
-def _two_layers(module, tied):
-    model = module.nn.Sequential(module.nn.Linear(2, 2), module.nn.Linear(2, 2))
-    if tied:
-        model[1].weight = model[0].weight
-    return model
+def _torch_shares(make_index):
+    m = torch.arange(24.0).reshape(2, 3, 4)
+    return m[make_index(torch)].untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
 
 
-def _views(module):
-    base = module.arange(6.0)
-    return {"whole": base, "head": base[:2], "tail": base[2:], "other": module.zeros(2)}
+def _case(label, make_index, misconception):
+    return Case(label, lambda: (make_index(reftorch),), misconception,
+                expected=lambda: _torch_shares(make_index))
 
 
-_DICTS = {
-    "two Linear layers, untied": lambda m: _two_layers(m, False).state_dict(),
-    "two Linear layers, weights tied": lambda m: _two_layers(m, True).state_dict(),
-    "the tied state_dict, each entry cloned": lambda m: {k: v.clone() for k, v in _two_layers(m, True).state_dict().items()},
-    "the tied state_dict, deep-copied": lambda m: copy.deepcopy(_two_layers(m, True).state_dict()),
-    "a tensor, two views of it at offsets 0 and 2, and another tensor": _views,
-}
+def _never_copies(index):
+    return True
 
 
-def _case(label, misconception):
-    make = _DICTS[label]
-    return Case(f"({label})", lambda: (make(reftorch),), misconception,
-                expected=lambda: shared_storages(make(torch)))
+def _only_ints_and_slices(index):
+    return isinstance(index, (int, slice)) and not isinstance(index, bool)
 
 
-def _by_object(state_dict):
-    groups = {}
-    for name, tensor in state_dict.items():
-        groups.setdefault(id(tensor), []).append(name)
-    return [names for names in groups.values() if len(names) > 1]
+def _tensors_always_copy(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, reftorch.Tensor) for p in parts):
+        return False
+    return is_basic_index(index)
 
 
-def _by_tensor_address(state_dict):
-    groups = {}
-    for name, tensor in state_dict.items():
-        groups.setdefault(tensor.data_ptr(), []).append(name)
-    return [names for names in groups.values() if len(names) > 1]
+def _bool_is_an_int(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(is_basic_index(p) or isinstance(p, bool) for p in parts)
 
 
-def _with_singletons(state_dict):
-    groups = {}
-    for name, tensor in state_dict.items():
-        groups.setdefault(tensor.untyped_storage().data_ptr(), []).append(name)
-    return list(groups.values())
-
-
-_OBJECTS = ("state_dict() gives each name its own detached tensor object, tied weights too: compare their "
-            "memory (the storage), not the objects")
-_OFFSETS = ("a view at an offset starts at another address in the same storage: compare "
-            "untyped_storage().data_ptr(), not the tensor's data_ptr()")
+_ADVANCED = ("a list, a tensor of indices or a mask in the brackets is advanced indexing: it "
+             "copies, whichever elements it picks")
+_TUPLE = "a tuple in the brackets is one index per dimension, not a list: m[0, 1] is basic, a view"
 
 register(Piece(
-    name="shared_storages",
+    name="is_basic_index",
     chapter="21",
-    reference=shared_storages,
-    summary="which entries of a state dict share memory (tied weights, views)",
+    reference=is_basic_index,
+    summary="does t[index] give a view (basic indexing) or a copy (advanced)?",
     cases=[
-        _case("two Linear layers, untied", "untied layers share nothing: no group (a name alone is in no group)"),
-        _case("two Linear layers, weights tied", _OBJECTS),
-        _case("the tied state_dict, each entry cloned",
-              "clone() gives every entry memory of its own: the tie is gone"),
-        _case("the tied state_dict, deep-copied",
-              "deepcopy copies each storage once (its memo), so the copies of tied entries still share"),
-        _case("a tensor, two views of it at offsets 0 and 2, and another tensor", _OFFSETS),
+        _case("m[0]", lambda mod: 0, "an integer picks one row: a view"),
+        _case("m[1:]", lambda mod: slice(1, None), "a slice is a view"),
+        _case("m[0, 1]", lambda mod: (0, 1), _TUPLE),
+        _case("m[..., 1]", lambda mod: (Ellipsis, 1), _TUPLE + "; ... and None are basic too"),
+        _case("m[None]", lambda mod: None, "None adds a dimension of size 1: a view"),
+        _case("m[[0, 1]]", lambda mod: [0, 1], _ADVANCED + " (even both rows, in order)"),
+        _case("m[:, [0, 2]]", lambda mod: (slice(None), [0, 2]), _ADVANCED + "; one advanced part "
+                                                                             "makes the whole index advanced"),
+        _case("m[m > 2]", lambda mod: mod.arange(24.0).reshape(2, 3, 4) > 2, _ADVANCED),
+        _case("m[torch.tensor([1])]", lambda mod: mod.tensor([1]), _ADVANCED),
+        _case("m[torch.tensor(1)]", lambda mod: mod.tensor(1), "a 0-d integer tensor is read as an "
+                                                              "integer: a view"),
+        _case("m[True]", lambda mod: True, "a Python bool is not an integer here: it is a mask with "
+                                           "one element, advanced, a copy"),
     ],
-    wrong=[Wrong(_by_object, "compare their memory (the storage), not the objects"),
-           Wrong(_by_tensor_address, "not the tensor's data_ptr()"),
-           Wrong(_with_singletons, "a name alone is in no group")],
+    wrong=[Wrong(_never_copies, "advanced indexing"),
+           Wrong(_only_ints_and_slices, "a tuple in the brackets"),
+           Wrong(_tensors_always_copy, "0-d integer tensor"),
+           Wrong(_bool_is_an_int, "Python bool")],
 ))

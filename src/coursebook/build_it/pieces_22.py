@@ -1,101 +1,97 @@
-"""Chapter 22's piece: ``saved_tensors``, what a custom Function's backward reads back.
+"""Chapter 22's piece: answering the four questions by measuring, ``four_answers``.
 
-``ctx.save_for_backward(*tensors)`` kept each tensor as a ``SavedTensor``
-(chapter 06) stamped with its version; ``ctx.saved_tensors`` unpacks each one,
-so a tensor written in place since the forward raises torch's error instead
-of handing backward numbers it never saw.  A None that was saved comes back
-as None, and a forward that saved nothing gives an empty tuple.  Each case
-runs the forward on real torch (where the node answers ``saved_tensors`` too)
-and on reftorch, and compares which tensors come back, or that it raises.
+Given a tensor ``a`` and the result ``r`` of an operation on it, measure:
+a new Python object? new memory? history kept? a shared version counter?
+These are the measurements the guide's first table rests on; torch has no
+function for them, so the reference lives here, in the course.  It uses
+only what torch and reftorch both have, so each case's answer comes from
+running it on real torch, on a twin of the case.
 """
+
+import copy
 
 import torch
 
 import reftorch
-import reftorch.autograd.function
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def _function(module):
-    class Keep(module.autograd.Function):
-        @staticmethod
-        def forward(ctx, x, saved):
-            if saved == "x":
-                ctx.save_for_backward(x)
-            elif saved == "x and None":
-                ctx.save_for_backward(x, None)
-            return x * 2
+def four_answers(a, r):
+    """``(new object?, new memory?, history kept?, shares a's version counter?)`` for ``r`` made from ``a``.
 
-        @staticmethod
-        def backward(ctx, grad):
-            return grad * 2, None
-
-    return Keep
-
-
-def _run(module, saved, write_before, write_after):
-    x = module.tensor([1.0, 2.0], requires_grad=True)
-    h = x * 1
-    if write_before:
-        with module.no_grad():
-            h.add_(1)
-    y = _function(module).apply(h, saved)
-    if write_after:
-        with module.no_grad():
-            h.mul_(10)
-    return y.grad_fn, h
+    New memory: ``r`` lives in another storage (a view at an offset starts at
+    another address, in the same storage).  History: ``r`` is ``a``, or it has
+    a ``grad_fn``.  The counter: a write through ``r`` (on a detached alias of
+    ``r``, which shares ``r``'s counter and needs no ``no_grad``) moves ``a``'s.
+    """
+    new_object = r is not a
+    new_memory = r.untyped_storage().data_ptr() != a.untyped_storage().data_ptr()
+    history = r is a or r.grad_fn is not None
+    before = a._version
+    r.detach().add_(1)
+    return new_object, new_memory, history, a._version != before
 
 
-def _seen(tensors, h):
-    return tuple(None if t is None else ("h" if t is h else "another tensor", t.tolist()) for t in tensors)
+_OPS = {
+    "b = a": lambda a: a,
+    "a[1:]": lambda a: a[1:],
+    "a[[0, 2]]": lambda a: a[[0, 2]],
+    "a.clone()": lambda a: a.clone(),
+    "a.detach()": lambda a: a.detach(),
+    "a.detach().clone()": lambda a: a.detach().clone(),
+    "a.to(torch.float64)": lambda a: a.to(a.new_zeros(()).double().dtype),
+    "a.data": lambda a: a.data,
+    "copy.copy(a)": lambda a: copy.copy(a),
+}
 
 
-def _case(label, misconception, saved="x", write_before=False, write_after=False):
-    def on_torch():
-        node, h = _run(torch, saved, write_before, write_after)
-        return _seen(node.saved_tensors, h)
-
-    made = {}
-
-    def args():
-        made["node"], made["h"] = _run(reftorch, saved, write_before, write_after)
-        return (made["node"],)
-
-    return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: _seen(result, made["h"]))
+def _pair(mod, op):
+    a = mod.arange(4.0).requires_grad_()
+    return a, _OPS[op](a)
 
 
-def _unchecked(self):
-    return tuple(None if s is None else s._tensor for s in self._saved_for_backward or ())
+def _case(op, misconception):
+    return Case(f"(a, {op})", lambda: _pair(reftorch, op), misconception,
+                expected=lambda: four_answers(*_pair(torch, op)))
 
 
-def _none_when_empty(self):
-    if not self._saved_for_backward:
-        return None
-    return tuple(None if s is None else s.unpack() for s in self._saved_for_backward)
+def _memory_by_address(a, r):
+    answers = four_answers(a, r)
+    return (answers[0], r.data_ptr() != a.data_ptr()) + answers[2:]
 
 
-def _copies(self):
-    return tuple(None if s is None else s.unpack().clone() for s in self._saved_for_backward or ())
+def _history_by_requires_grad(a, r):
+    answers = four_answers(a, r)
+    return answers[:2] + (r.requires_grad,) + answers[3:]
+
+
+def _counter_by_equal_versions(a, r):
+    same_version = r._version == a._version
+    return four_answers(a, r)[:3] + (same_version,)
 
 
 register(Piece(
-    name="saved_tensors",
+    name="four_answers",
     chapter="22",
-    reference=reftorch.autograd.function.saved_tensors,
-    summary="ctx.saved_tensors: the saved tensors, each checked against its version",
+    reference=four_answers,
+    summary="measure new object, new memory, history kept and a shared counter",
     cases=[
-        _case("(h saved, untouched)", "hand back the saved tensor itself: the very object, not a copy"),
-        _case("(h saved, then h.mul_(10))",
-              "a saved tensor is stamped with its version: written in place since, unpack() must raise "
-              "RuntimeError, not hand backward the new numbers", write_after=True),
-        _case("(h.add_(1), then h saved)",
-              "the stamp is the version at saving time: a write before the forward is harmless",
-              write_before=True),
-        _case("(h and None saved)", "a None that was saved comes back as None, in its place", saved="x and None"),
-        _case("(nothing saved)", "a forward that saved nothing gives an empty tuple, not None", saved="nothing"),
+        _case("b = a", "b = a copies nothing: the same object, memory, history and counter"),
+        _case("a[1:]", "a view at an offset starts at another address (data_ptr) but lives in the same "
+                       "storage: compare untyped_storage().data_ptr() for new memory"),
+        _case("a[[0, 2]]", "advanced indexing copies into new memory, keeps history (IndexBackward0) "
+                           "and gets a new counter"),
+        _case("a.clone()", "a clone: new memory, history kept, a counter of its own"),
+        _case("a.detach()", "a detached tensor has no history but shares a's memory and counter"),
+        _case("a.detach().clone()", "an independent snapshot: new memory, no history, its own counter"),
+        _case("a.to(torch.float64)", "a conversion copies and keeps history (ToCopyBackward0)"),
+        _case("a.data", "equal versions are not a shared counter: .data reads 0 like a but has a counter "
+                        "of its own; write through one and watch the other"),
+        _case("copy.copy(a)", "requires_grad is not history: copy.copy keeps the flag and drops the graph "
+                              "(look at grad_fn); its counter is its own"),
     ],
-    wrong=[Wrong(_unchecked, "stamped with its version", breaks="stdout"),
-           Wrong(_none_when_empty, "an empty tuple"),
-           Wrong(_copies, "not a copy")],
+    wrong=[Wrong(_memory_by_address, "same storage"),
+           Wrong(_history_by_requires_grad, "requires_grad is not history"),
+           Wrong(_counter_by_equal_versions, "equal versions are not a shared counter")],
 ))
