@@ -11,6 +11,7 @@ the instructor's solution, or with the edits an adversarial student would make.
 import copy
 import os
 import shutil
+import subprocess
 import sys
 
 import nbformat
@@ -109,3 +110,13 @@ def messages(config, student, assignment):
     from autograder.term.export import messages as read_messages
 
     return " | ".join(read_messages(config, student, assignment))
+
+
+def run_cli(root, *args, check_status=True, timeout=900):
+    """``python -m autograder --root ROOT ARGS...`` as an instructor types it; the finished process
+    (its exit status asserted 0 unless ``check_status`` is false, with its output as the message)."""
+    result = subprocess.run([sys.executable, "-m", "autograder", "--root", root] + list(args),
+                            capture_output=True, text=True, timeout=timeout)
+    if check_status:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result

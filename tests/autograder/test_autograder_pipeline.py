@@ -14,15 +14,13 @@ import csv
 import html
 import os
 import re
-import subprocess
-import sys
 import zipfile
 
 import nbformat
 import pytest
 
 from autograder.grade import autograde
-from synthetic_course import (FIXTURES, REPO, make_course, read, real_assignments, scores,
+from synthetic_course import (run_cli, FIXTURES, REPO, make_course, read, real_assignments, scores,
                               solution_ids, student_notebook, write_submission)
 
 
@@ -33,10 +31,7 @@ TERM_ASSIGNMENTS = ("clone", "model_snapshot", "save_and_load")
 
 
 def cli(root, *args):
-    result = subprocess.run([sys.executable, "-m", "autograder", "--root", root] + list(args),
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    return run_cli(root, *args).stdout
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
 import nbformat
 import pytest
@@ -32,7 +31,7 @@ from autograder.course import course_config
 from autograder.pipeline.failsafe import LOG_FILE
 from autograder.term.feedback import generate_feedback
 from autograder.learner.learner_check import check
-from synthetic_course import (FIXTURES, REPO, grade_id, make_course, read, scores, student_notebook,
+from synthetic_course import (run_cli, FIXTURES, REPO, grade_id, make_course, read, scores, student_notebook,
                               write_submission)
 from synthetic_course import messages as notes_of
 
@@ -40,12 +39,7 @@ LOOP_IGNORING_INTERRUPTS = ("import time\nwhile True:\n    try:\n        time.sl
                             "    except KeyboardInterrupt:\n        pass")
 
 
-def cli(root, *args, check_status=True):
-    result = subprocess.run([sys.executable, "-m", "autograder", "--root", root] + list(args),
-                            capture_output=True, text=True, timeout=900)
-    if check_status:
-        assert result.returncode == 0, result.stdout + result.stderr
-    return result
+cli = run_cli
 
 
 def max_points(config, assignment, folder="solutions"):

@@ -27,7 +27,7 @@ import pytest
 
 from autograder.pipeline.language import (LANGUAGE_KEY, LOCALE, catalog, check_failure, line, misconception,
                                           notebook_language, result_message)
-from synthetic_course import REPO, make_course, write_submission
+from synthetic_course import run_cli, REPO, make_course, write_submission
 
 GRADER = Path(REPO) / "autograder"
 CHECKS = GRADER / "checks"
@@ -222,10 +222,7 @@ def test_the_self_check_of_a_chinese_exercise_prints_chinese_verdicts_and_the_mi
 # --- a real grade of a class that mixes the languages ------------------------------------------
 
 def cli(root, *args):
-    result = subprocess.run([sys.executable, "-m", "autograder", "--root", root] + list(args),
-                            capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    return run_cli(root, *args).stdout
 
 
 @pytest.fixture(scope="module")
