@@ -57,7 +57,7 @@ def check_no_internal_overlap(self):
 
 
 def check_no_partial_overlap(self, other):
-    """Refuse to write into memory that is also being read, unless exactly the same elements.
+    """Refuse to write into memory that is also being read, unless exactly the same elements in the same order.
 
     Like torch, only dense tensors are checked (for others the test is too hard).
     """
@@ -68,7 +68,8 @@ def check_no_partial_overlap(self, other):
         return
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
-    if a[0] < b[1] and b[0] < a[1] and a != b:
+    # The very same bytes are safe only when they are read in the same order.
+    if a[0] < b[1] and b[0] < a[1] and (a != b or self._stride != other._stride):
         raise RuntimeError(_core_messages.INPLACE_OVERLAP)
 
 

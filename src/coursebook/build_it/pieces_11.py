@@ -25,6 +25,7 @@ def _pair(mod, which):
         "a[:4], a[2:6]": (a[:4], a[2:6]),
         "a[::2], a[1::2]": (a[::2], a[1::2]),
         "a[:4], torch.zeros(4)": (a[:4], mod.zeros(4)),
+        "s, s.t() (s = a[:4].view(2, 2))": (a[:4].view(2, 2), a[:4].view(2, 2).t()),
     }[which]
 
 
@@ -62,6 +63,15 @@ def _ranges_only(self, other):
         _refuse()
 
 
+def _same_bytes_allowed(self, other):
+    if other.untyped_storage().data_ptr() != self.untyped_storage().data_ptr():
+        return
+    a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
+    b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
+    if a[0] < b[1] and b[0] < a[1] and a != b:
+        _refuse()
+
+
 _PART = ("dst and src overlap in part: copying would overwrite numbers before they are read, "
          "so torch refuses (RuntimeError)")
 
@@ -78,8 +88,11 @@ register(Piece(
         _case("a[::2], a[1::2]", "interleaved slices share no element; torch only compares the memory "
                                  "ranges of dense tensors, and lets other layouts through"),
         _case("a[:4], torch.zeros(4)", "tensors in different storages can never overlap"),
+        _case("s, s.t() (s = a[:4].view(2, 2))", "the same bytes read in another order (a square matrix and "
+                                                 "its transpose) overlap in part: torch refuses"),
     ],
     wrong=[Wrong(_same_storage_refuses, "one storage is not enough"),
            Wrong(_any_overlap_even_identical, "exactly the same elements"),
-           Wrong(_ranges_only, "interleaved slices")],
+           Wrong(_ranges_only, "interleaved slices"),
+           Wrong(_same_bytes_allowed, "the same bytes read in another order")],
 ))
