@@ -34,7 +34,10 @@ With ``CgroupLimits.demote_after_cpu_seconds`` set (5 s by default), a grading
 kernel that has used more than that much CPU since it became ready is
 demoted to a quarter of the weight by a watcher thread of the grader, so a CPU
 burner next to honest kernels yields to them (it keeps its quota and its
-deadline).  Not to nothing: the rest of the machine must not starve it.
+deadline).  Not to nothing: the rest of the machine must not starve it.  When
+the test cells begin (:meth:`KernelCgroup.stop_counting`) it gets its full
+weight back: on a loaded machine a demoted kernel's tests would otherwise time
+out, and a student whose own cells computed a lot would lose the grade.
 
 The kernel's launcher joins the group (:func:`join`) before it enters the
 sandbox and forks the kernel, so every process of the kernel is born inside.
@@ -173,6 +176,9 @@ class _V2:
     def demote(self, folders):
         _write(os.path.join(folders[0], "cpu.weight"), 25)
 
+    def restore(self, folders):
+        _write(os.path.join(folders[0], "cpu.weight"), 100)
+
 
 class _V1:
     version = 1
@@ -251,6 +257,9 @@ class _V1:
 
     def demote(self, folders):
         _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), 256)
+
+    def restore(self, folders):
+        _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), 1024)
 
 
 _hierarchy = None
@@ -363,6 +372,16 @@ class KernelCgroup:
             self.counted_from = self.cpu_seconds()
             _watch(self)
 
+    def stop_counting(self):
+        """The checks begin: the kernel gets its full weight back and keeps it.  A demoted
+        kernel's own load (a CPU burner's spinners, or an honest answer that computes a lot)
+        then costs only its own time, never the time the grader gives its tests."""
+        with _watched_lock:
+            _watched.discard(self)
+            if self.demoted:
+                self.hierarchy.restore(self.folders)
+                self.demoted = False
+
     def cpu_seconds(self):
         """CPU time the kernel used so far (see the hierarchy's ``cpu_seconds``)."""
         return self.hierarchy.cpu_seconds(self.folders)
@@ -418,10 +437,10 @@ def _demote_busy_kernels():
         with _watched_lock:
             groups = list(_watched)
         for group in groups:
-            if group.demoted:
-                continue
             try:
-                if group.cpu_seconds() - group.counted_from > group.limits.demote_after_cpu_seconds:
-                    group.demote()
+                with _watched_lock:   # not after stop_counting() took the group off the list
+                    if (group in _watched and not group.demoted and group.cpu_seconds() - group.counted_from
+                            > group.limits.demote_after_cpu_seconds):
+                        group.demote()
             except (OSError, ValueError, StopIteration):
                 pass   # the group is going away

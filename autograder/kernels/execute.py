@@ -181,7 +181,7 @@ class GuardedExecute(Execute):
             if used != self._variant:
                 raise RuntimeError("the kernel did not take the variant seed %r (it answered %r)"
                                    % (self._variant, used))
-        group = getattr(getattr(self._kernel_process(), "sandbox", None), "cgroup", None)
+        group = self._kernel_cgroup()
         if group is not None:   # its imports are done: from here, a CPU burner gets demoted
             group.start_counting()
         # the tripwire's whole report before any cell ran (and after the seed, which the checks'
@@ -198,6 +198,10 @@ class GuardedExecute(Execute):
     def _kernel_process(self):
         """The kernel's process object (killing it ends the kernel's whole sandbox)."""
         return getattr(getattr(self.km, "provisioner", None), "process", None)
+
+    def _kernel_cgroup(self):
+        """The kernel's control group (``None`` when it runs without one)."""
+        return getattr(getattr(self._kernel_process(), "sandbox", None), "cgroup", None)
 
     def _arm_watchdog(self):
         process = self._kernel_process()
@@ -236,6 +240,9 @@ class GuardedExecute(Execute):
         if index not in self._test_code:
             result = self._grade_cell(cell, resources, index)
         if index == len(self.nb.cells) - 1:   # the last learner cell has run: now the tests
+            group = self._kernel_cgroup()
+            if group is not None:   # the tests run at the kernel's full CPU weight
+                group.stop_counting()
             for later in self._test_code:
                 self._grade_cell(self.nb.cells[later], resources, later)
         return result
