@@ -29,6 +29,7 @@ the submissions not graded get 0 with that reason.  Sequential and parallel
 runs go through the identical task function and give identical scores.
 """
 
+import contextlib
 import dataclasses
 import logging
 import math
@@ -114,10 +115,19 @@ def autograde_all(config, assignments, students=None, workers=2, warm=True, prog
                 "warm": warm, "unsandboxed": unsandboxed, "config": shard_config or {},
                 "deadline": time.time() + deadline, "log_level": logging.WARNING}
         gradebook = snapshot(db_url(config), config.CourseDirectory.course_id)
-        with open_gradebook(db_url(config), config.CourseDirectory.course_id) as main:
+        # opened at the first result: a local cluster's workers are forked from this process
+        # when the run starts, and none of them should hold a copy of this connection
+        with contextlib.ExitStack() as opened:
+            main = []
+
+            def accept(task, result):
+                if not main:
+                    main.append(opened.enter_context(
+                        open_gradebook(db_url(config), config.CourseDirectory.course_id)))
+                _record(config, main[0], runs[task[0]], task[1], result)
+
             grade_tasks(spec, gradebook, tasks, scheduler=scheduler, workers=workers,
-                        progress=progress, label=", ".join(runs),
-                        accept=lambda task, result: _record(config, main, runs[task[0]], task[1], result))
+                        progress=progress, label=", ".join(runs), accept=accept)
         for run in runs.values():
             run.graded.sort()
             run.timings.sort(key=lambda timing: timing["student"])

@@ -7,13 +7,23 @@ nbgrader): a worker imports it to unpickle the plugin, and the plugin's
 worker goes on to import nbgrader for its first task, the two at the same
 time rather than one after the other.  A run in the grader's own process
 (``scheduler="in-process"``) warms up through the same :func:`warm_up`.
+
+A worker of the grader's own local cluster is *forked* from the grader
+(``autograder.engine.cluster``): it starts with nbgrader already imported,
+and it ends with ``os._exit``, which runs no ``atexit`` handler.  So the
+kernel folders are removed by the plugin's ``teardown`` when the worker
+closes (and at exit, for a ``dask worker`` of a farm), and a forked process
+forgets the folders of the process it was forked from.
 """
 
 import atexit
+import os
 import shutil
 import tempfile
+import time
 
 from distributed import WorkerPlugin
+from distributed.core import Status
 
 from ..kernels import grading_kernels
 
@@ -30,6 +40,33 @@ def kernel_folders():
         atexit.register(shutil.rmtree, _folder, True)
         grading_kernels.use_kernel_folders(_folder)
     return _folder
+
+
+def _forget_folders():
+    """In a forked child: the parent's folders are the parent's (it removes them)."""
+    global _folder
+    _folder = None
+
+
+os.register_at_fork(after_in_child=_forget_folders)
+
+
+def remove_kernel_folders(patience=2.0):
+    """Remove this process's kernel folders now (its zygote ends when this process does).
+
+    The last notebook's kernel may still be shutting down, and its clean-up removes its own
+    folder at the same time: removal is tried again until the folder is gone (up to
+    ``patience`` seconds)."""
+    global _folder
+    if _folder is None:
+        return
+    give_up = time.monotonic() + patience
+    while True:
+        shutil.rmtree(_folder, ignore_errors=True)
+        if not os.path.exists(_folder) or time.monotonic() > give_up:
+            break
+        time.sleep(0.05)
+    _folder = None
 
 
 def warm_up(sandboxed=True):
@@ -52,6 +89,10 @@ class GradingPlugin(WorkerPlugin):
         else:
             kernel_folders()
 
-    # No teardown: registering the plugin again (the next run does) replaces this one,
-    # and the worker's zygote and the workspaces of runs still going must survive that.
-    # A workspace goes when its run ends (drop_workspace), the kernel folders at exit.
+    def teardown(self, worker):
+        # Registering the plugin again (each run on a farm does) tears this one down while the
+        # worker runs on: its zygote and the workspaces of runs still going must survive that.
+        # Only a worker that closes removes its kernel folders; a workspace goes when its run
+        # ends (drop_workspace).
+        if worker.status in (Status.closing, Status.closing_gracefully, Status.closed):
+            remove_kernel_folders()

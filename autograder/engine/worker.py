@@ -243,6 +243,16 @@ def failure(assignment, student, reason):
 _state = None
 
 
+def _forget_state():
+    """In a forked child (a worker of the grader's local cluster): the state of the process it was
+    forked from -- its workspaces, its lock, perhaps held by another thread -- is not its own."""
+    global _state
+    _state = None
+
+
+os.register_at_fork(after_in_child=_forget_state)
+
+
 def worker_state():
     """This process's :class:`WorkerState`, made on first use."""
     global _state

@@ -339,6 +339,14 @@ def _copy_notebooks(folder, target):
             shutil.copyfile(source, os.path.join(target, name))
 
 
+class KernelDiedAtStart(RuntimeError):
+    """The kernel ended before it answered its first request: no cell of the notebook had run,
+    so the cause is the grader's environment (the sandbox, the zygote), not the student's code."""
+
+    # what the failing notebook's note says (autograder.pipeline.failsafe), instead of a bare class name
+    student_note = "the grading kernel died while it started, before any cell ran"
+
+
 class QuickReadyClient(AsyncKernelClient):
     """jupyter_client's AsyncKernelClient, minus an idle wait when a kernel starts.
 
@@ -364,7 +372,7 @@ class QuickReadyClient(AsyncKernelClient):
                     continue  # IOPub not connected yet: ask again
                 break
             if not await self.is_alive():
-                raise RuntimeError("Kernel died before replying to kernel_info")
+                raise KernelDiedAtStart("Kernel died before replying to kernel_info")
             if time.monotonic() > deadline:
                 raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
         while True:

@@ -153,17 +153,43 @@ def _package_dir(name):
     return os.path.dirname(os.path.abspath(spec.origin))
 
 
-def read_only_paths():
-    """Host paths bound read only into every sandbox, each at its own path."""
-    paths = [os.path.realpath(p) for p in {sys.base_prefix, sys.base_exec_prefix,
-                                           sys.prefix, sys.exec_prefix}]
+def _paths_as_python_sees_them():
+    """The environment's paths as this process names them (symlinks not resolved)."""
+    paths = [os.path.abspath(p) for p in {sys.base_prefix, sys.base_exec_prefix,
+                                          sys.prefix, sys.exec_prefix}]
     for name in KERNEL_PACKAGES:
         folder = _package_dir(name)
         if folder:
             paths.append(folder)
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # autograder/
     paths += [os.path.join(package, name) for name in AUTOGRADER_FILES]
-    return sorted(set(p for p in paths if os.path.exists(p)))
+    return [p for p in paths if os.path.exists(p)]
+
+
+def read_only_paths():
+    """Host paths bound read only into every sandbox, each at its own real path."""
+    return sorted(set(os.path.realpath(p) for p in _paths_as_python_sees_them()))
+
+
+def symlinked_paths():
+    """``{link: real folder}`` for each symlink on the way to the environment's paths.
+
+    A virtualenv reached through a symlink (``/tmp/venv -> /work/.venv``, run as
+    ``/tmp/venv/bin/python``) has ``sys.prefix`` and every ``sys.path`` entry under the
+    link, and a kernel forked from the zygote imports from those names; the sandbox binds
+    the real folders (:func:`read_only_paths`), so it also makes each link, pointing
+    to its real folder: the environment is then found by both names, as on the host.
+    Only the first link on each path is made (what lies past it is then the real folder's).
+    """
+    found = {}
+    for path in _paths_as_python_sees_them() + [os.path.abspath(p) for p in sys.path if p]:
+        parts = path.split("/")
+        for end in range(2, len(parts) + 1):
+            prefix = "/".join(parts[:end])
+            if os.path.islink(prefix):
+                found[prefix] = os.path.realpath(prefix)
+                break
+    return found
 
 
 def _inside(path, folders):
@@ -205,6 +231,19 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None):
                 made.add(folder)
         args += [kind, path, path]
         read_only.append(path)
+    for link, real in sorted(symlinked_paths().items()):
+        if _inside(link, read_only) or not _inside(real, read_only):
+            continue  # the host's own link is visible already, or it leads to nothing bound
+        parent = os.path.dirname(link)
+        ancestors = []
+        while parent != "/":
+            ancestors.insert(0, parent)
+            parent = os.path.dirname(parent)
+        for folder in ancestors:
+            if folder not in made:
+                args += ["--perms", "0755", "--dir", folder]
+                made.add(folder)
+        args += ["--symlink", real, link]
     args += ["--perms", "0700", "--dir", KERNEL_DIR_INSIDE, "--bind", kernel_dir, KERNEL_DIR_INSIDE]
     return args + ["--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
 

@@ -50,6 +50,8 @@ class FailSafeExporter(NotebookExporter):
             raise
         except Exception as error:
             details, kind = traceback.format_exc(), type(error).__name__
+            if getattr(error, "student_note", None):  # a failure that knows its cause, in words
+                kind = "%s: %s" % (kind, error.student_note)
         info = (resources or {}).get("nbgrader", {})
         where = self._write_log(info, details)
         self.log.error("grading %s/%s failed; traceback kept in %s",
