@@ -48,7 +48,7 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.pipeline.cell_metadata.CheckCellMetadata",
 ]
 # A notebook whose grading raises anyway: traceback kept in grading_error.log beside the
 # graded notebook, every test 0 with the reason, feedback as usual (autograder/pipeline/failsafe.py);
@@ -72,7 +72,7 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.LimitOutput",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.pipeline.cell_metadata.CheckCellMetadata",
     "autograder.pipeline.inert.InertGradedOutputs",
 ]
 # The last step above (autograder/pipeline/inert.py): once the scores are saved, every output of the graded

@@ -32,11 +32,16 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   the grader from the self-check;
 * before the first cell, the grader reads the kernel's report of the objects
   the tests trust (torch, reftorch, builtins, the check library, IPython's
-  hooks: their identities, and the checks' data by contents) and keeps it;
-  after every test cell it reads the report again and compares the two
-  itself (``kernel_setup.differences``): the kernel is never asked for a
-  verdict, so a notebook that makes the tripwire answer "nothing changed"
-  gains nothing.  A test that ran after a replacement scores 0;
+  hooks: their identities, and the checks' data by contents), a digest of the
+  same state and a seal of the tripwire, and keeps them; after every test
+  cell it reads the digest and the seal again (with the test cell's own
+  request, evaluated right after it; asked separately when the cell ended
+  with an error), and when the digest moved, the report, which it compares
+  with the first itself (``kernel_setup.differences``): the kernel is never
+  asked for a verdict, so a notebook that makes the tripwire answer "nothing
+  changed" gains nothing.  A test that ran after a replacement scores 0.
+  (Reading the whole 1.35 MB report after every test cell was 45 % of the
+  grading's CPU; the digest costs about 10 ms in the kernel);
 * a notebook the collector could not read, or one whose grading raised
   (``autograder.pipeline.failsafe``), flagged in its metadata, is not run at all:
   every test cell gets an error output with the reason;
@@ -67,7 +72,7 @@ from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
 from ..pipeline.learner_code import cells_of_test_code, is_test_cell
 from .kernel_setup import (DIGEST_EXPRESSION, KERNEL_ARGUMENTS, REPORT_EXPRESSION, SETUP_SECONDS_EXPRESSION,
-                           differences, digest as report_digest)
+                           differences)
 from ..pipeline.notes import MESSAGES_FILE, notes_markdown
 from ..pipeline.truncate import TruncateOutputs, keep_stderr_mark
 from ..pipeline.variants import RESOURCE as VARIANT_RESOURCE
@@ -78,6 +83,23 @@ VARIANT_EXPRESSION = "__import__('autograder.checks').checks.use_variant(%r)"
 
 # One record per notebook run in this process: where its time went (seconds).
 TIMINGS = []
+
+# The names of the checks' answers in a test cell's user_expressions (GuardedExecute._checks).
+_DIGEST, _VIOLATIONS = "autograder-tripwire", "autograder-rules"
+_SEAL_BROKEN = "the tampering check itself (autograder.kernels.kernel_setup) was replaced"
+
+
+def _values(user_expressions):
+    """``{name: value}`` of the user_expressions a kernel evaluated without an error (each value is
+    read back from its ``repr`` with ``ast.literal_eval``: data only, nothing runs)."""
+    values = {}
+    for name, result in user_expressions.items():
+        if isinstance(result, dict) and result.get("status") == "ok":
+            try:
+                values[name] = ast.literal_eval(result["data"]["text/plain"])
+            except (KeyError, TypeError, ValueError, SyntaxError, MemoryError, RecursionError):
+                pass
+    return values
 
 
 def add_error(cell, ename, evalue, first=False):
@@ -130,8 +152,10 @@ class GuardedExecute(Execute):
         self._output_chars = {}
         self._tampering = []          # what was found replaced (first report)
         self._untrusted_tests = []    # the tests zeroed because of it
-        self._baseline = None         # the tripwire's report before the first cell (kernel_setup.report)
-        self._accepted = set()        # digests of reports found to hold the same objects
+        self._baseline = None         # the tripwire's report before the first cell (kernel_setup.report),
+        self._baseline_parsed = None  # as text until a digest moves, then parsed
+        self._seal = None             # the tripwire's seal before the first cell (kernel_setup.SEAL)
+        self._accepted = set()        # fingerprint digests of states found to hold the same objects
         self._test_code = None        # the cells run after every other (learner_code.cells_of_test_code)
         self._truncate = TruncateOutputs(parent=self)
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
@@ -172,25 +196,27 @@ class GuardedExecute(Execute):
 
     async def async_start_new_kernel_client(self):
         result = await super().async_start_new_kernel_client()  # waits until the kernel is ready
+        # one request before the first cell: how long the kernel's imports took, the student's seed,
+        # then (the checks' data depend on the seed) the tripwire's whole report, its digest and seal,
+        # kept here: the grader compares later digests and reports with them itself (_check_tampering)
+        expressions = {}
         if hasattr(self, "_kernel_started"):
             self._timing["kernel_start"] = time.perf_counter() - self._kernel_started
-            self._timing["imports"] = await self._async_ask_kernel(SETUP_SECONDS_EXPRESSION, 0.0)
-            self._timing["kernel_start"] -= self._timing["imports"]
+            expressions["imports"] = SETUP_SECONDS_EXPRESSION
         if self._variant is not None:  # the student's seed, as data: nothing in any environment
-            used = await self._async_ask_kernel(VARIANT_EXPRESSION % (self._variant,), None)
-            if used != self._variant:
-                raise RuntimeError("the kernel did not take the variant seed %r (it answered %r)"
-                                   % (self._variant, used))
+            expressions["variant"] = VARIANT_EXPRESSION % (self._variant,)
+        expressions["report"] = REPORT_EXPRESSION
+        answers = await self._async_ask_kernel_many(expressions)
+        if "imports" in expressions:
+            self._timing["imports"] = answers.get("imports", 0.0)
+            self._timing["kernel_start"] -= self._timing["imports"]
+        if self._variant is not None and answers.get("variant") != self._variant:
+            raise RuntimeError("the kernel did not take the variant seed %r (it answered %r)"
+                               % (self._variant, answers.get("variant")))
         group = self._kernel_cgroup()
         if group is not None:   # its imports are done: from here, a CPU burner gets demoted
             group.start_counting()
-        # the tripwire's whole report before any cell ran (and after the seed, which the checks'
-        # data depend on), kept here: the grader compares later reports with it itself
-        # (_check_tampering)
-        text = await self._async_ask_kernel(REPORT_EXPRESSION, None)
-        if isinstance(text, str):
-            self._baseline = json.loads(text)
-            self._accepted.add(report_digest(text))
+        self._keep_report(answers.get("report"), baseline=True)
         return result
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
@@ -255,6 +281,10 @@ class GuardedExecute(Execute):
             return cell, resources
         original, source = cell, cell.source
         cell.source = learner_source(self.nb, index, self._assignment if self.allowlist else None)
+        test = is_test_cell(cell)
+        self._answers = {}
+        if test and hasattr(self.kc, "next_user_expressions"):  # the checks ride on the cell's request
+            self.kc.next_user_expressions = self._checks()
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -269,15 +299,31 @@ class GuardedExecute(Execute):
             return cell, self.resources
         finally:
             original.source = cell.source = source
-        if is_test_cell(cell):
-            self._check_rules(cell)
-            self._check_tampering(cell)
+            if hasattr(self.kc, "next_user_expressions"):
+                self.kc.next_user_expressions = None
+        if test:
+            answers = self._answers
+            if not answers:   # the cell ended with an error: the kernel evaluated nothing, ask now
+                answers = self._ask_kernel_many(self._checks())
+            self._check_rules(cell, answers)
+            self._check_tampering(cell, answers)
         return cell, resources
+
+    def _checks(self):
+        """What the grader reads after each test cell: the allowlist's record (for an assignment
+        with an allowlist) and the tripwire's digest and seal."""
+        checks = {}
+        if self._assignment in POLICIES and self.allowlist:
+            checks[_VIOLATIONS] = VIOLATIONS_EXPRESSION
+        checks[_DIGEST] = DIGEST_EXPRESSION
+        return checks
 
     def on_cell_executed(self, **kwargs):
         super().on_cell_executed(**kwargs)
         self._truncate.truncate_cell(kwargs["cell"])  # huge errors and results, as they arrive
         reply = kwargs["execute_reply"]
+        if reply:   # the checks evaluated right after a test cell (QuickReadyClient.next_user_expressions)
+            self._answers = _values(reply["content"].get("user_expressions") or {})
         if reply and reply["content"].get("ename") == "CellTimeoutError":
             self._messages.append("%s ran longer than %s s and was interrupted"
                                   % (self._where(kwargs["cell_index"]), self.timeout))
@@ -341,30 +387,34 @@ class GuardedExecute(Execute):
 
     # -- integrity of the objects the tests trust -----------------------------------------
 
+    async def _async_ask_kernel_many(self, expressions):
+        """Evaluate each of ``{name: expression}`` in the kernel, silently, in one request (in that
+        order); returns ``{name: value}`` for those that answered."""
+        msg_id = await ensure_async(self.kc.execute("", silent=True, store_history=False,
+                                                    user_expressions=expressions))
+        reply = await self.async_wait_for_reply(msg_id)
+        return _values(reply["content"].get("user_expressions", {}))
+
     async def _async_ask_kernel(self, expression, fallback):
         """Evaluate ``expression`` in the kernel, silently, and return its value."""
-        msg_id = await ensure_async(self.kc.execute("", silent=True, store_history=False,
-                                                    user_expressions={"value": expression}))
-        reply = await self.async_wait_for_reply(msg_id)
-        result = reply["content"]["user_expressions"]["value"]
-        if result.get("status") != "ok":
-            return fallback
-        return ast.literal_eval(result["data"]["text/plain"])
+        return (await self._async_ask_kernel_many({"value": expression})).get("value", fallback)
 
     _ask_kernel = run_sync(_async_ask_kernel)
+    _ask_kernel_many = run_sync(_async_ask_kernel_many)
 
-    def _check_tampering(self, cell):
+    def _check_tampering(self, cell, answers):
         """After a test cell: are the trusted objects (and the tripwire) still the originals?
 
-        The verdict is the grader's: it compares the kernel's report now with the report it read
-        before the first cell (``kernel_setup.differences``), never asking the kernel whether
-        anything changed.  A digest first: the report itself is read only when the digest moved.
-        From the first test after which something was found, every test scores 0
-        (the error output goes first), whatever it printed, and the message in
-        ``messages.json`` lists exactly those tests.
+        The verdict is the grader's: it compares the tripwire's seal and the digest of the kernel's
+        state now (``answers``: read with the test cell's own request when it ended without an
+        error, else asked for here) with those it read before the first cell, and when the digest
+        moved, the kernel's whole report with the first one (``kernel_setup.differences``): the
+        kernel is never asked whether anything changed.  From the first test after which something
+        was found, every test scores 0 (the error output goes first), whatever it printed, and the
+        message in ``messages.json`` lists exactly those tests.
         """
         try:
-            found = self._compare_with_baseline()
+            found = self._compare_with_baseline(answers.get(_DIGEST))
         except DeadKernelError:
             raise
         except Exception as error:  # no reply, unreadable reply: do not trust the test
@@ -379,23 +429,37 @@ class GuardedExecute(Execute):
                   first=True)
         self._untrusted_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
 
-    def _compare_with_baseline(self):
-        now = self._ask_kernel(DIGEST_EXPRESSION, None)
-        if now is not None and now in self._accepted:
+    def _keep_report(self, answer, baseline=False):
+        """Keep the report, digest and seal the kernel answered (``REPORT_EXPRESSION``) as the
+        baseline; or (later) compare them with it.  Returns what changed."""
+        if not (isinstance(answer, tuple) and len(answer) == 3 and isinstance(answer[0], str)):
+            return [] if baseline else ["the integrity check itself was broken"]
+        text, digest, seal = answer
+        if self._baseline is None:  # before the first cell (or the kernel did not answer then)
+            self._baseline, self._seal = text, seal
+            self._accepted.add(digest)
             return []
-        text = self._ask_kernel(REPORT_EXPRESSION, None)
-        if not isinstance(text, str):
-            return ["the integrity check itself was broken"]
-        if self._baseline is None:  # the kernel did not answer before the first cell: start from here
-            self._baseline = json.loads(text)
-            self._accepted.add(report_digest(text))
-            return []
-        found = differences(self._baseline, json.loads(text))
-        if not found:   # torch re-wrapped one of its own functions: accept the new state
-            self._accepted.update({now, report_digest(text)})
+        if seal != self._seal:
+            return [_SEAL_BROKEN]
+        if self._baseline_parsed is None:
+            self._baseline_parsed = json.loads(self._baseline)
+        found = differences(self._baseline_parsed, json.loads(text))
+        if not found:   # torch imported or re-wrapped something of its own: accept the new state
+            self._accepted.add(digest)
         return found
 
-    def _check_rules(self, cell):
+    def _compare_with_baseline(self, answer=None):
+        if answer is None:
+            answer = self._ask_kernel(DIGEST_EXPRESSION, None)
+        if isinstance(answer, tuple) and len(answer) == 2 and self._baseline is not None:
+            digest, seal = answer
+            if seal != self._seal:
+                return [_SEAL_BROKEN]
+            if digest in self._accepted:
+                return []
+        return self._keep_report(self._ask_kernel(REPORT_EXPRESSION, None))
+
+    def _check_rules(self, cell, answers):
         """After a test cell: did the allowlist refuse anything at run time (in any cell so far)?
 
         From the first test after a refusal, every test scores 0 with the rule and the line
@@ -405,7 +469,10 @@ class GuardedExecute(Execute):
         if self._assignment not in POLICIES or not self.allowlist:
             return
         try:
-            found = list(self._ask_kernel(VIOLATIONS_EXPRESSION, ["the allowlist's record could not be read"]))
+            found = answers.get(_VIOLATIONS)
+            if found is None:
+                found = self._ask_kernel(VIOLATIONS_EXPRESSION, ["the allowlist's record could not be read"])
+            found = list(found)
         except DeadKernelError:
             raise
         except Exception as error:

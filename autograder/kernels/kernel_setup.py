@@ -9,7 +9,7 @@ Two jobs, both installed by :func:`install`:
    on stdout, where it stays visible in the feedback without costing points.
    Anything else a cell writes to stderr still counts as nbgrader says.
 
-2. A fingerprint of the objects the tests trust.  ``install`` records the
+2. A fingerprint of the objects the tests trust.  :func:`report` records the
    identity of every attribute of ``builtins``, ``torch``, ``reftorch`` and all
    its modules, the check library ``autograder.checks``, the standard-library
    modules the checks use (``copy``, ``warnings``, ...), this module itself (the
@@ -18,18 +18,23 @@ Two jobs, both installed by :func:`install`:
    through the class's MRO, so a method inherited from torch's C base class
    (``clone``, ``new_tensor``, ``data``) that is shadowed by an assignment on
    ``torch.Tensor`` counts as replaced; and for functions, their code, defaults
-   and closure.  :func:`tampering` compares them again after each test cell: a
-   notebook that replaced ``torch.equal``, ``builtins.isinstance``, ``copy.deepcopy``,
-   a check function or the tripwire to fake a pass is caught, and the grader
-   gives 0 to every test from then on.  The checks' and reftorch's constants
-   (module-level names in capitals: the test data) are also fingerprinted by
-   *contents*, so rewriting them in place is caught too.  ``install`` also
-   imports the allowlist (``autograder.kernels.allowlist``) and hands it the objects the
-   checks hold, which a learner's cell may then not write.  Because a replaced tripwire would
-   report nothing, the grader also compares a *seal* (:data:`TAMPERING_EXPRESSION`
-   computes it with builtins only) with the one it read before the first cell.
+   and closure.  The checks' and reftorch's constants (module-level names in
+   capitals: the test data) are also fingerprinted by *contents*, so rewriting
+   them in place is caught too.  The grader reads the report before the first
+   cell and keeps it; after each test cell it reads :func:`fingerprint_digest`
+   (a digest of the same state, about 5 times cheaper) and, when that moved,
+   the report again, and compares the two itself (:func:`differences`): a
+   notebook that replaced ``torch.equal``, ``builtins.isinstance``,
+   ``copy.deepcopy``, a check function or the tripwire to fake a pass is
+   caught, and the grader gives 0 to every test from then on.  Because a
+   replaced tripwire could answer with a report it saved, the grader also
+   compares a *seal* (:data:`SEAL`, computed by the grader's expression with
+   builtins only) with the one it read before the first cell.  ``install``
+   imports the trusted modules and the allowlist (``autograder.kernels.allowlist``)
+   and hands the allowlist the objects the checks hold, which a learner's cell
+   may then not write.
 
-The grader asks for the comparison through the kernel's ``user_expressions``
+The grader asks for all of it through the kernel's ``user_expressions``
 (see ``autograder.kernels.execute``); nothing here is visible in the notebook's
 namespace.
 """
@@ -37,12 +42,14 @@ namespace.
 import hashlib
 import importlib
 import json
+import operator
 import os
 import pkgutil
 import sys
 import time
 import types
 import warnings
+from array import array
 
 # Names that IPython and ipykernel themselves rebind while cells run.
 _REBOUND_BY_JUPYTER = {
@@ -63,7 +70,7 @@ WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "torch.nn", "to
            "io", "zipfile", "zipfile.ZipFile", "torch.serialization", "torch.nn.BatchNorm1d"]
 WATCHED_PACKAGES = ("reftorch.", "autograder.checks.")
 
-_fingerprint = {}
+_classes = set()  # labels of the watched classes, set by install()
 setup_seconds = 0.0  # how long install() took: mostly importing torch, unless already imported
 
 
@@ -177,7 +184,7 @@ def _numel(item):
 
 def _constant(label, name):
     """A module-level constant of the check library or reftorch (a name in capitals): test data."""
-    return label.startswith(("autograder.checks", "reftorch")) and name.isupper() and label in sys.modules
+    return label.startswith(_CONSTANT_PREFIXES) and name.isupper() and label in sys.modules
 
 
 def _ipython_hooks():
@@ -204,14 +211,28 @@ def _ipython_hooks():
     return {name: getattr(value, "__func__", value) for name, value in hooks.items()}, counts
 
 
+def _namespaces():
+    """``(label, names, values)`` for every watched object, as the fingerprint and its digest see it:
+    a module's ``vars()``, a class's attributes as lookup finds them (:func:`_resolved`), each taken
+    in one step (a copy of the items), without the names Jupyter and Python themselves rebind."""
+    for label, obj in _watched_objects().items():
+        namespace = _resolved(obj) if isinstance(obj, type) else vars(obj)
+        items = list(namespace.items())
+        if label == "builtins":
+            items = [item for item in items if item[0] not in _REBOUND_BY_JUPYTER]
+        elif any(name in namespace for name in _CACHED_BY_PYTHON):
+            items = [item for item in items if item[0] not in _CACHED_BY_PYTHON]
+        yield label, list(map(_first, items)), list(map(_second, items))
+
+
+_first, _second = operator.itemgetter(0), operator.itemgetter(1)
+
+
 def _take_fingerprint(objects=None):
     """``{name: id(object)}`` for everything watched; fills ``objects`` with the objects."""
     prints = {}
-    for label, obj in _watched_objects().items():
-        items = _resolved(obj) if isinstance(obj, type) else vars(obj)
-        for name, value in list(items.items()):
-            if label == "builtins" and name in _REBOUND_BY_JUPYTER:
-                continue
+    for label, names, values in _namespaces():
+        for name, value in zip(names, values):
             key = label + "." + name
             prints[key] = id(value)
             if objects is not None:
@@ -221,9 +242,8 @@ def _take_fingerprint(objects=None):
                 digest = contents(value)
                 if digest is not None:
                     prints[key + " (contents)"] = digest
-    for name in ("torch", "reftorch", "builtins", "autograder.checks"):
-        if name in sys.modules:
-            prints["sys.modules[%r]" % name] = id(sys.modules[name])
+    for name, module_id in _trusted_module_ids():
+        prints["sys.modules[%r]" % name] = module_id
     prints["sys.gettrace()"] = id(sys.gettrace())
     functions, counts = _ipython_hooks()
     prints.update({name: id(f) for name, f in functions.items()})
@@ -231,35 +251,76 @@ def _take_fingerprint(objects=None):
     return prints
 
 
-def tampering():
-    """The watched names whose object changed or vanished since :func:`install`.
+def _trusted_module_ids():
+    return [(name, id(sys.modules[name])) for name in ("torch", "reftorch", "builtins", "autograder.checks")
+            if name in sys.modules]
 
-    Returns a short list of strings such as ``"torch.equal was replaced"``.
-    Attributes added after ``install`` (torch imports submodules lazily) are
-    not reported: a new name cannot change what an existing test calls.
+
+def fingerprint_digest():
+    """A digest of everything :func:`_take_fingerprint` reads, without building it: what the grader
+    asks for after each test cell (``DIGEST_EXPRESSION``), about 5 times cheaper than :func:`report`.
+
+    It changes whenever the report would (the converse need not hold: a digest that moved makes the
+    grader read the whole report and compare, :func:`differences`).  For that it takes, from the
+    same :func:`_namespaces`, every label and name (with their lengths, so no two lists of names
+    give the same bytes), the id of every value, the code, defaults, keyword defaults and closure
+    of every function, and the contents of every constant of the checks and reftorch: a number or
+    a string by its ``repr`` (what :func:`contents` hashes for it), anything else by
+    :func:`contents`.  Then the trusted modules, ``sys.gettrace()`` and IPython's hooks, as the
+    report has them.  The grader compares the result with the digest it read with the first
+    report (``autograder.kernels.execute``), never asking the kernel for a verdict.
+
+    Measured in a kernel (22,706 fingerprinted names): ~10 ms, against ~55 ms for ``report()``
+    and ~62 ms for the JSON digest of it the grader used to ask for after each test cell.
     """
-    if not _fingerprint:
-        return ["autograder.kernels.kernel_setup._fingerprint was emptied"]
-    current = {}
-    now = _take_fingerprint(current)
-    found = []
-    rewrapped = set()  # functions torch itself wrapped since install (their parts changed with them)
-    for name, before in _fingerprint.items():
-        if name in _VOLATILE or name.endswith(_CACHED_BY_PYTHON):
-            continue
-        if name not in now:
-            found.append(name + " was deleted")
-        elif now[name] != before:
-            if name.endswith(" (contents)"):
-                found.append(name[:-len(" (contents)")] + " was changed in place")
-            elif _wrapped_by_torch(current.get(name), before):
-                rewrapped.add(name)
-            elif not _part_of_rewrapped(name, rewrapped):
-                found.append(name + " was replaced")
-    for name in now:
-        if name not in _fingerprint and _class_attribute(name) and not name.endswith(_CACHED_BY_PYTHON):
-            found.append(name + " was added")
-    return sorted(found)[:20]
+    lengths, names, ids, where, parts, texts = array("Q"), [], array("Q"), array("Q"), array("Q"), []
+    for label, keys, values in _namespaces():
+        names.append(label)
+        names.extend(keys)
+        lengths.append(len(label))
+        lengths.append(len(keys))
+        lengths.extend(map(len, keys))
+        first = len(ids)
+        ids.extend(map(id, values))
+        for i, value in enumerate(values):
+            kind = type(value)
+            if kind in _BOUND:
+                value = value.__func__
+                kind = type(value)
+            if kind is _FUNCTION:
+                where.append(first + i)
+                parts.append(id(value.__code__))
+                parts.append(id(value.__defaults__))
+                parts.append(id(value.__kwdefaults__))
+                for cell in value.__closure__ or ():
+                    try:
+                        parts.append(id(cell.cell_contents))
+                    except ValueError:  # an empty cell
+                        parts.append(0)
+                parts.append(1)  # no object's id is 0 or 1: the end of this function's parts
+        if label.startswith(_CONSTANT_PREFIXES) and label in sys.modules:
+            for name, value in zip(keys, values):
+                if name.isupper():
+                    texts.append(repr(value) if type(value) in _SCALARS else (contents(value) or "-"))
+    extra = [module_id for _, module_id in _trusted_module_ids()]
+    extra.append(id(sys.gettrace()))
+    functions, counts = _ipython_hooks()
+    extra.extend(id(f) for f in functions.values())
+    extra.extend(counts.values())
+    hasher = hashlib.blake2b(digest_size=20)
+    hasher.update(lengths.tobytes())
+    hasher.update("".join(names).encode("utf-8", "surrogatepass"))
+    hasher.update(ids.tobytes())
+    hasher.update(where.tobytes())
+    hasher.update(parts.tobytes())
+    hasher.update(array("Q", map(len, texts)).tobytes())
+    hasher.update("".join(texts).encode("utf-8", "surrogatepass"))
+    hasher.update(repr((sorted(_trusted_module_ids()), len(functions), len(counts), extra)).encode())
+    return hasher.hexdigest()
+
+
+_SCALARS = (str, bytes, int, float, bool, type(None))
+_CONSTANT_PREFIXES = ("autograder.checks", "reftorch")
 
 
 def _part_of_rewrapped(name, rewrapped):
@@ -268,52 +329,28 @@ def _part_of_rewrapped(name, rewrapped):
     return part.startswith(("__code__", "__defaults__", "__kwdefaults__", "__closure__")) and owner in rewrapped
 
 
-# Names the tripwire itself rebinds after taking the fingerprint.
+# Names install() rebinds as it ends.
 _VOLATILE = {"autograder.kernels.kernel_setup.setup_seconds"}
-# Attributes Python itself caches on classes when they are first used (copyreg stores
-# __slotnames__ the first time an object with __slots__ is copied or pickled).
-_CACHED_BY_PYTHON = ("__slotnames__",)
-
-
-def _class_attribute(name):
-    """True for a fingerprint entry that is an attribute of a watched class (a new name on a
-    class changes what its instances do; a new name in a module is a lazy import)."""
-    owner = name.rsplit(".", 1)[0]
-    return owner in _classes
-
-
-_classes = set()  # labels of the watched classes, set by install()
-
-
-def _wrapped_by_torch(obj, original_id):
-    """True when torch's own code wrapped the original object (``__wrapped__`` chain).
-
-    torch re-wraps a few of its functions when a submodule is first imported
-    (``import torch._dynamo`` wraps ``torch.manual_seed``); that is not the
-    notebook's doing.  Every wrapper on the way must be code from torch's folder.
-    """
-    torch = sys.modules.get("torch")
-    if torch is None or obj is None:
-        return False
-    folder = os.path.dirname(torch.__file__) + os.sep
-    while obj is not None:
-        code = getattr(obj, "__code__", None)
-        if code is None or not code.co_filename.startswith(folder):
-            return False
-        obj = getattr(obj, "__wrapped__", None)
-        if obj is not None and id(obj) == original_id:
-            return True
-    return False
+# Attributes Python itself caches when they are first used, left out of the fingerprint: copyreg
+# stores __slotnames__ on a class the first time an object with __slots__ is copied or pickled, and
+# the warnings module keeps a __warningregistry__ (what it has already shown) in the module a
+# warning is attributed to (a torch module, the first time a cell makes it warn), so the report
+# moved, and was read and compared, after the first test cell that warned. Neither decides what a
+# test calls: the registry only spares a repeated warning, which a changed filter clears anyway.
+_CACHED_BY_PYTHON = ("__slotnames__", "__warningregistry__")
 
 
 # -- the report the grader compares itself -------------------------------------------------------
 #
-# tampering() answers in the kernel, from a fingerprint the kernel keeps: a notebook that reaches this
-# module could refresh that fingerprint after its replacements (same dict, same size: the seal holds)
-# and the answer would be "nothing".  So the grader does not ask for a verdict: before the first cell
-# it reads the whole report (:func:`report`, taken by code no learner cell has run beside yet) and
-# keeps it in its own process; after each test cell it reads a digest of the report, and when that
-# differs, the report itself, and compares the two with :func:`differences`, on its side.
+# The grader never asks the kernel for a verdict: a notebook that reaches this module could make any
+# answer computed here say "nothing changed".  Before the first cell it reads the whole report
+# (:func:`report`, taken by code no learner cell has run beside yet), the digest of the same state
+# (:func:`fingerprint_digest`) and a seal of this module (``SEAL``, computed by the grader's own
+# expression with builtins only), and keeps them in its own process.  After each test cell it reads
+# the digest and the seal again (``DIGEST_EXPRESSION``, in the test cell's own execute request): a
+# different seal means the tripwire itself was replaced; a digest it has not accepted yet makes it
+# read the report again and compare the two with :func:`differences`, on its side.  (The kernel
+# keeps no fingerprint of its own: a notebook could refresh one after its replacements.)
 
 def _torch_chain(obj):
     """Ids along ``obj``'s ``__wrapped__`` chain, as long as every wrapper is torch's own code."""
@@ -351,10 +388,6 @@ def report():
         + [id(f.__code__) for f in (report, _take_fingerprint, _torch_chain, _watched_objects, contents)]
     return json.dumps({"prints": prints, "chains": chains, "classes": sorted(_classes), "seal": seal},
                       sort_keys=True)
-
-
-def digest(text):
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def differences(before, now):
@@ -409,14 +442,14 @@ def _forget_notebook_folder():
 
 
 def install():
-    """Route warnings to stdout and fingerprint the trusted objects."""
+    """Route warnings to stdout, import the trusted modules, note the watched classes and hand the
+    allowlist what the checks hold.  No fingerprint is taken here: the grader reads the first
+    :func:`report` once the kernel is ready and keeps it itself."""
     global setup_seconds
     started = time.perf_counter()
     _forget_notebook_folder()
     warnings.showwarning = _show_on_stdout
     import_trusted_modules()
-    _fingerprint.clear()
-    _fingerprint.update(_take_fingerprint())
     _classes.clear()
     _classes.update(label for label, obj in _watched_objects().items() if isinstance(obj, type))
     allowlist = sys.modules.get("autograder.kernels.allowlist")
@@ -434,20 +467,17 @@ KERNEL_ARGUMENTS = [
     "'_ag_setup.install()', 'del _ag_setup']",
 ]
 
-# The expression the grader evaluates (through user_expressions) after each test cell: what
-# tampering() found, and a seal of the tripwire itself computed with builtins only (the module
-# object, its functions and their code, the fingerprint's size), which the grader compares with
-# the seal it read before the first cell. A notebook that replaces tampering() (or empties the
-# fingerprint) changes the seal.
-SEAL_EXPRESSION = (
-    "(lambda m: (id(m), id(m.tampering), id(m.tampering.__code__), id(m._take_fingerprint), "
-    "id(m._take_fingerprint.__code__), id(m._fingerprint), len(m._fingerprint), id(m._classes), "
-    "len(m._classes)))(__import__('sys').modules['autograder.kernels.kernel_setup'])"
-)
-TAMPERING_EXPRESSION = (
-    "(__import__('sys').modules['autograder.kernels.kernel_setup'].tampering(), " + SEAL_EXPRESSION + ")"
-)
-# What the grader reads: the report before the first cell, its digest after each test (see report()).
-REPORT_EXPRESSION = "__import__('sys').modules['autograder.kernels.kernel_setup'].report()"
-DIGEST_EXPRESSION = ("(lambda m: m.digest(m.report()))(__import__('sys').modules['autograder.kernels.kernel_setup'])")
+# A seal of the tripwire, computed by the grader's expression with builtins only: the module object
+# and the functions the report and its digest are computed with, and their code.  A notebook that
+# replaces one of them (to answer with a report or a digest it saved) changes the seal.
+SEAL = ("(id(m), id(m.report), id(m.report.__code__), id(m.fingerprint_digest), "
+        "id(m.fingerprint_digest.__code__), id(m._take_fingerprint), id(m._take_fingerprint.__code__), "
+        "id(m._namespaces), id(m._namespaces.__code__), id(m._watched_objects), id(m._watched_objects.__code__), "
+        "id(m.contents), id(m.contents.__code__), id(m._torch_chain), id(m._torch_chain.__code__), "
+        "id(m._ipython_hooks), id(m._ipython_hooks.__code__), id(m._resolved), id(m._resolved.__code__))")
+_MODULE = "(__import__('sys').modules['autograder.kernels.kernel_setup'])"
+# What the grader reads: before the first cell (and whenever the digest moved) the report, its
+# digest and the seal; after each test cell the digest and the seal (see the comment above report()).
+REPORT_EXPRESSION = "(lambda m: (m.report(), m.fingerprint_digest(), " + SEAL + "))" + _MODULE
+DIGEST_EXPRESSION = "(lambda m: (m.fingerprint_digest(), " + SEAL + "))" + _MODULE
 SETUP_SECONDS_EXPRESSION = "__import__('autograder.kernels.kernel_setup').kernels.kernel_setup.setup_seconds"

@@ -7,6 +7,11 @@ ipykernel, then forks.  A forked child is a new process whose memory starts as
 a copy of the zygote's (pages are shared until written): torch is already
 imported, but no student code has ever run in it.
 
+Before it serves, the zygote moves everything its imports made out of the
+cycle collector's reach (``gc.freeze``): a kernel's collections then walk only
+what the kernel made, and the zygote's pages stay shared instead of being
+copied the first time a full collection touches them.
+
 Each child is a *launcher* (``autograder.kernels.kernel_launch.launch``): it enters
 the sandbox the grader built for that notebook and forks the kernel inside
 it, which drops to a uid of its own before the first cell.  Nothing a kernel
@@ -25,6 +30,7 @@ The zygote reaps its launchers as they exit.  It ends when its stdin closes or
 when the grading process that started it dies.
 """
 
+import gc
 import json
 import os
 import signal
@@ -96,6 +102,12 @@ def main():
         except ImportError:
             pass
     sys.modules["autograder.kernels.kernel_setup"].import_trusted_modules()
+    # What the imports made stays shared with every kernel: the cycle collector of a forked kernel
+    # would otherwise walk (and write the headers of, so copy) every object torch and the rest
+    # allocated here, each time a full collection runs.  Measured on the clone class: a kernel's
+    # CPU from fork to its last cell 0.60 -> 0.48 s, its first tripwire report 0.19 -> 0.07 s.
+    gc.collect()
+    gc.freeze()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDWR)

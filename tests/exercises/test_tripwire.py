@@ -1,11 +1,13 @@
 """The tripwire (autograder/kernels/kernel_setup.py) sees every replacement issue 13 lists, and (issue 21) a
 constant of the checks rewritten in place: it fingerprints contents, not only ids.
 
-A fresh Python process installs the fingerprint as a grading kernel does, then
-makes one replacement at a time, asks ``tampering()`` and the seal what they
-see, and undoes it. (In a process of its own: ``install`` reroutes warnings and
-the replacements must not leak into this one.) Under real grading, the bank's
-cheats check the same end to end (test_mutants.py).
+A fresh Python process installs the tripwire as a grading kernel does and reads, as the grader
+does (``autograder.kernels.execute``), the report, its digest and the seal before anything
+changed. Then it makes one replacement at a time, reads the digest and the seal again, compares
+the report now with the first one (``differences``: the grader's verdict), and undoes it. (In a
+process of its own: ``install`` reroutes warnings and the replacements must not leak into this
+one.) The digest must move whenever the report names something: the grader reads the report only
+then. Under real grading, the bank's cheats check the same end to end (test_mutants.py).
 """
 
 import json
@@ -19,15 +21,22 @@ SCRIPT = textwrap.dedent('''
     import copy, json, sys
     import autograder.kernels.kernel_setup as k
     k.install()
-    seal = eval(k.SEAL_EXPRESSION)
+    first, first_digest, seal = eval(k.REPORT_EXPRESSION)
+    first = json.loads(first)
     import torch, reftorch
     import autograder.checks._observe as observe
-    results = {"clean": k.tampering()}
+
+    def look():
+        digest, now_seal = eval(k.DIGEST_EXPRESSION)
+        report, _, _ = eval(k.REPORT_EXPRESSION)
+        return {"found": k.differences(first, json.loads(report)), "seal changed": now_seal != seal,
+                "digest changed": digest != first_digest}
+
+    results = {"clean": look()}
 
     def attempt(name, do, undo):
         do()
-        found, now = eval(k.TAMPERING_EXPRESSION)
-        results[name] = {"found": found, "seal changed": now != seal}
+        results[name] = look()
         undo()
 
     shadow = lambda t, **kw: t
@@ -51,13 +60,24 @@ SCRIPT = textwrap.dedent('''
     attempt("rewrite the checks' data in place (same object, new contents)",
             lambda: clone_checks.MISCONCEPTIONS.__setitem__("extra", None),
             lambda: clone_checks.MISCONCEPTIONS.pop("extra"))
-    old_tampering = k.tampering
-    attempt("replace the tripwire", lambda: setattr(k, "tampering", lambda: []),
-            lambda: setattr(k, "tampering", old_tampering))
-    saved = dict(k._fingerprint)
-    attempt("empty the fingerprint", k._fingerprint.clear, lambda: k._fingerprint.update(saved))
+    where = k.WATCHED.index("copy")
+    attempt("stop watching the copy module (the tripwire's list rewritten in place)",
+            lambda: k.WATCHED.remove("copy"), lambda: k.WATCHED.insert(where, "copy"))
+    saved_report, saved_digest = eval(k.REPORT_EXPRESSION)[:2]
+    old_report, old_digest = k.report, k.fingerprint_digest
+    attempt("replace the tripwire with one that answers a saved report",
+            lambda: setattr(k, "report", lambda: saved_report), lambda: setattr(k, "report", old_report))
+    attempt("replace the digest with one that answers a saved digest",
+            lambda: setattr(k, "fingerprint_digest", lambda: saved_digest),
+            lambda: setattr(k, "fingerprint_digest", old_digest))
+    report_code = k.report.__code__
+    attempt("swap the code of the tripwire",
+            lambda: setattr(k.report, "__code__", (lambda: "{}").__code__),
+            lambda: setattr(k.report, "__code__", report_code))
     copy.copy(torch.ones(2)), copy.copy(reftorch.ones(2))   # copyreg caches __slotnames__ on the classes
-    results["after copying tensors"] = k.tampering()
+    results["after copying tensors"] = look()
+    torch.tensor(torch.ones(2))    # warns: the warnings module fills a __warningregistry__ in torch
+    results["after a warning"] = look()
     print(json.dumps(results))
 ''')
 
@@ -70,8 +90,10 @@ def seen():
 
 
 def test_nothing_is_reported_when_nothing_was_replaced(seen):
-    assert seen["clean"] == []
-    assert seen["after copying tensors"] == [], "a cache Python fills in is not tampering"
+    nothing = {"found": [], "seal changed": False, "digest changed": False}
+    assert seen["clean"] == nothing
+    assert seen["after copying tensors"] == nothing, "a cache Python fills in is not tampering"
+    assert seen["after a warning"] == nothing, "the registry of warnings shown is not tampering"
 
 
 @pytest.mark.parametrize("attempt, names", [
@@ -81,17 +103,25 @@ def test_nothing_is_reported_when_nothing_was_replaced(seen):
     ("add reftorch.Tensor.__getattr__", "reftorch.Tensor.__getattr__ was added"),
     ("replace copy.deepcopy", "copy.deepcopy was replaced"),
     ("swap the code of expect_same", "autograder.checks._observe.expect_same.__code__ was replaced"),
-    ("empty the fingerprint", "autograder.kernels.kernel_setup._fingerprint was emptied"),
     ("rewrite the checks' data in place (same object, new contents)",
      "autograder.checks.clone.MISCONCEPTIONS was changed in place"),
+    ("stop watching the copy module (the tripwire's list rewritten in place)", "copy.Error was deleted"),
 ])
-def test_each_replacement_is_named(seen, attempt, names):
+def test_each_replacement_is_named_and_moves_the_digest(seen, attempt, names):
     assert names in seen[attempt]["found"], seen[attempt]
+    assert seen[attempt]["digest changed"], "the grader reads the report only when the digest moves"
 
 
-def test_a_replaced_tripwire_reports_nothing_but_breaks_the_seal(seen):
-    assert seen["replace the tripwire"] == {"found": [], "seal changed": True}
-    assert seen["empty the fingerprint"]["seal changed"]
+@pytest.mark.parametrize("attempt", [
+    "replace the tripwire with one that answers a saved report",
+    "replace the digest with one that answers a saved digest",
+    "swap the code of the tripwire",
+])
+def test_a_replaced_tripwire_breaks_the_seal(seen, attempt):
+    assert seen[attempt]["seal changed"], seen[attempt]
+
+
+def test_the_seal_holds_while_the_tripwire_is_intact(seen):
     for attempt, result in seen.items():
-        if attempt not in ("clean", "after copying tensors", "replace the tripwire", "empty the fingerprint"):
+        if "tripwire" not in attempt and "digest" not in attempt:
             assert not result["seal changed"], attempt
