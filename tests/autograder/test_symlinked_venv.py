@@ -50,7 +50,7 @@ print("RESULT " + json.dumps({"prefix": sys.prefix, "failed": run.failed, "score
 
 
 @pytest.fixture(scope="module")
-def linked_python(tmp_path_factory):
+def linked_python(tmp_path_factory, needs_sandbox):
     """``<tmp>/venv -> the real virtualenv``; the python inside it, named through the link."""
     link = tmp_path_factory.mktemp("linked") / "venv"
     real = os.path.realpath(sys.prefix)
