@@ -56,6 +56,25 @@ SCRIPT = textwrap.dedent('''
     attempt("swap the code of expect_same",
             lambda: setattr(observe.expect_same, "__code__", (lambda *a, **kw: None).__code__),
             lambda: setattr(observe.expect_same, "__code__", code))
+    defaults = observe.expect_same.__defaults__
+    attempt("change the defaults of expect_same",
+            lambda: setattr(observe.expect_same, "__defaults__", (None, "lenient")),
+            lambda: setattr(observe.expect_same, "__defaults__", defaults))
+    # the first watched function that closes over something: swap what its first cell holds
+    label, name, cell = next((label, name, value.__closure__[0])
+                             for label, names, values in k._namespaces()
+                             for name, value in zip(names, values)
+                             if type(value) is type(look) and value.__closure__
+                             and not label.startswith("autograder.kernels"))
+    results["closure"] = label + "." + name + ".__closure__[0] was replaced"
+    held = cell.cell_contents
+    attempt("swap what a closure cell holds", lambda: setattr(cell, "cell_contents", object()),
+            lambda: setattr(cell, "cell_contents", held))
+    attempt("install a trace function", lambda: sys.settrace(lambda *a: None), lambda: sys.settrace(None))
+    real_reftorch = sys.modules["reftorch"]
+    attempt("put another module in sys.modules['reftorch']",
+            lambda: sys.modules.__setitem__("reftorch", type(sys)("reftorch")),
+            lambda: sys.modules.__setitem__("reftorch", real_reftorch))
     import autograder.checks.clone as clone_checks
     attempt("rewrite the checks' data in place (same object, new contents)",
             lambda: clone_checks.MISCONCEPTIONS.__setitem__("extra", None),
@@ -106,8 +125,13 @@ def test_nothing_is_reported_when_nothing_was_replaced(seen):
     ("rewrite the checks' data in place (same object, new contents)",
      "autograder.checks.clone.MISCONCEPTIONS was changed in place"),
     ("stop watching the copy module (the tripwire's list rewritten in place)", "copy.Error was deleted"),
+    ("change the defaults of expect_same", "autograder.checks._observe.expect_same.__defaults__ was replaced"),
+    ("swap what a closure cell holds", None),   # the name is found in the script: seen["closure"]
+    ("install a trace function", "sys.gettrace() was replaced"),
+    ("put another module in sys.modules['reftorch']", "reftorch.Tensor was deleted"),  # what the grader names first
 ])
 def test_each_replacement_is_named_and_moves_the_digest(seen, attempt, names):
+    names = names or seen["closure"]
     assert names in seen[attempt]["found"], seen[attempt]
     assert seen[attempt]["digest changed"], "the grader reads the report only when the digest moves"
 
@@ -123,5 +147,5 @@ def test_a_replaced_tripwire_breaks_the_seal(seen, attempt):
 
 def test_the_seal_holds_while_the_tripwire_is_intact(seen):
     for attempt, result in seen.items():
-        if "tripwire" not in attempt and "digest" not in attempt:
+        if "tripwire" not in attempt and "digest" not in attempt and attempt != "closure":
             assert not result["seal changed"], attempt
