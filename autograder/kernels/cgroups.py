@@ -122,6 +122,7 @@ def _writable(folder):
 
 class _V2:
     version = 2
+    FULL, DEMOTED = 100, 25  # cpu.weight: an equal share, a quarter of it
 
     def __init__(self, mount):
         self.mount = mount
@@ -162,7 +163,7 @@ class _V2:
         _write(os.path.join(folder, "memory.max"), limits.memory_bytes)
         if os.path.exists(os.path.join(folder, "memory.swap.max")):
             _write(os.path.join(folder, "memory.swap.max"), 0)
-        _write(os.path.join(folder, "cpu.weight"), 100)
+        _write(os.path.join(folder, "cpu.weight"), self.FULL)
         _write(os.path.join(folder, "cpu.max"), "%d %d" % (int(limits.cpus * CPU_PERIOD_US), CPU_PERIOD_US))
         _write(os.path.join(folder, "pids.max"), limits.pids)
         return [folder]
@@ -174,14 +175,15 @@ class _V2:
         return 0.0
 
     def demote(self, folders):
-        _write(os.path.join(folders[0], "cpu.weight"), 25)
+        _write(os.path.join(folders[0], "cpu.weight"), self.DEMOTED)
 
     def restore(self, folders):
-        _write(os.path.join(folders[0], "cpu.weight"), 100)
+        _write(os.path.join(folders[0], "cpu.weight"), self.FULL)
 
 
 class _V1:
     version = 1
+    FULL, DEMOTED = 1024, 256  # cpu.shares: an equal share, a quarter of it
 
     def __init__(self, roots):
         self.roots = roots  # controller -> the grader's own group folder in that hierarchy
@@ -229,7 +231,7 @@ class _V1:
                     if os.path.exists(swap):  # memory + swap: no escape into swap
                         _write(swap, limits.memory_bytes)
                 elif controller == "cpu":
-                    _write(os.path.join(folder, "cpu.shares"), 1024)
+                    _write(os.path.join(folder, "cpu.shares"), self.FULL)
                     _write(os.path.join(folder, "cpu.cfs_period_us"), CPU_PERIOD_US)
                     _write(os.path.join(folder, "cpu.cfs_quota_us"), int(limits.cpus * CPU_PERIOD_US))
                 else:
@@ -256,10 +258,10 @@ class _V1:
         return 0.0
 
     def demote(self, folders):
-        _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), 256)
+        _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), self.DEMOTED)
 
     def restore(self, folders):
-        _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), 1024)
+        _write(os.path.join(self._cpu_folder(folders), "cpu.shares"), self.FULL)
 
 
 _hierarchy = None
