@@ -20,10 +20,7 @@ import sys
 
 import pytest
 
-from autograder.kernels.sandbox import why_unavailable
 from synthetic_course import FIXTURES, make_course, student_notebook, write_submission
-
-NO_SANDBOX = why_unavailable()
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +40,8 @@ def check_cli(root, path, *options, env=None):
                           capture_output=True, text=True, timeout=600, env=env)
 
 
-@pytest.mark.skipif(NO_SANDBOX is not None and os.environ.get("CI") != "true",
-                    reason="no sandbox here: %s" % NO_SANDBOX)
-def test_check_runs_someone_elses_notebook_in_the_sandbox_and_it_cannot_write_outside(course, tmp_path):
+def test_check_runs_someone_elses_notebook_in_the_sandbox_and_it_cannot_write_outside(course, tmp_path,
+                                                                                     needs_sandbox):
     config, root = course
     marker = str(tmp_path / "written")
     path = write_submission(str(tmp_path / "from_a_student"), writer(config, marker), "fixture.ipynb")

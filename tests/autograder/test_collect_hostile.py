@@ -397,7 +397,7 @@ def test_a_deeply_nested_notebook_is_reported_and_skipped_and_the_rest_of_the_cl
     assert not os.path.exists(submitted(config, "vic", "fixture"))
 
 
-def test_a_malformed_notebook_is_reported_and_skipped_and_the_good_one_beside_it_collected(config, inbox):
+def test_a_malformed_notebook_is_reported_and_skipped_and_the_good_one_beside_it_collected(config, inbox, request):
     write_zip(str(inbox / "yan.zip"), {"fixture.ipynb": "{\"cells\": [" * 3})
     write_zip(str(inbox / "yaz.zip"), {"fixture.ipynb": "[1, 2]"})
     write_zip(str(inbox / "zed.zip"), {"fixture.ipynb": fixture_nb(config, replace={"make_copy": CORRECT})})
@@ -407,6 +407,7 @@ def test_a_malformed_notebook_is_reported_and_skipped_and_the_good_one_beside_it
     assert "yan.zip: fixture.ipynb" in said and "not valid JSON" in said, said
     assert "yaz.zip: fixture.ipynb" in said and "not a notebook" in said, said
     assert not os.path.exists(submitted(config, "yan")) and not os.path.exists(submitted(config, "yaz"))
+    request.getfixturevalue("needs_sandbox")  # collecting needs no sandbox; grading the good one does
     run = autograde(config, "fixture", ["zed"], workers=1, progress=False)
     assert run.graded == ["zed"] and not run.failed, run.failed
     from synthetic_course import scores
