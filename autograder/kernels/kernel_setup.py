@@ -128,11 +128,15 @@ def _function_parts(key, value, prints):
 
 
 _DATA = (list, tuple, dict, set, frozenset, str, bytes, int, float, bool, type(None))
+_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
 
 def contents(value, budget=None):
     """A digest of what ``value`` holds (containers, numbers, strings, torch tensors, numpy arrays),
-    or None for anything else. Equal contents give equal digests, whatever the objects' ids."""
+    or None for anything else. Equal contents give equal digests, whatever the containers' ids.
+    A function inside (the checks' tables of misconceptions, reftorch's dispatch tables) counts by
+    its identity and its code's: putting another function in a table, or another code in one of
+    its functions, changes the digest."""
     budget = budget if budget is not None else [20_000]
     digest = hashlib.sha256()
 
@@ -160,6 +164,9 @@ def contents(value, budget=None):
             digest.update(repr((type(item).__name__, tuple(item.shape), str(item.dtype))).encode())
             if _numel(item) <= 100_000:
                 digest.update(repr(item.tolist()).encode())
+        elif type(item) in _CALLABLES:
+            code = getattr(item, "__code__", None)
+            digest.update(("<%s %d %d>" % (type(item).__qualname__, id(item), id(code))).encode())
         else:
             digest.update(("<%s>" % type(item).__qualname__).encode())
 

@@ -79,6 +79,12 @@ SCRIPT = textwrap.dedent('''
     attempt("rewrite the checks' data in place (same object, new contents)",
             lambda: clone_checks.MISCONCEPTIONS.__setitem__("extra", None),
             lambda: clone_checks.MISCONCEPTIONS.pop("extra"))
+    table = clone_checks.MISCONCEPTIONS
+    first_key = next(key for key, value in table.items() if type(value) is type(look))  # a function
+    entry = table[first_key]
+    attempt("put another function in the checks' table of misconceptions",
+            lambda: table.__setitem__(first_key, lambda *a, **kw: None),
+            lambda: table.__setitem__(first_key, entry))
     where = k.WATCHED.index("copy")
     attempt("stop watching the copy module (the tripwire's list rewritten in place)",
             lambda: k.WATCHED.remove("copy"), lambda: k.WATCHED.insert(where, "copy"))
@@ -123,6 +129,8 @@ def test_nothing_is_reported_when_nothing_was_replaced(seen):
     ("replace copy.deepcopy", "copy.deepcopy was replaced"),
     ("swap the code of expect_same", "autograder.checks._observe.expect_same.__code__ was replaced"),
     ("rewrite the checks' data in place (same object, new contents)",
+     "autograder.checks.clone.MISCONCEPTIONS was changed in place"),
+    ("put another function in the checks' table of misconceptions",
      "autograder.checks.clone.MISCONCEPTIONS was changed in place"),
     ("stop watching the copy module (the tripwire's list rewritten in place)", "copy.Error was deleted"),
     ("change the defaults of expect_same", "autograder.checks._observe.expect_same.__defaults__ was replaced"),
