@@ -378,8 +378,9 @@ def _torch_chain(obj):
 
 def report():
     """The fingerprint now, as JSON: ``prints`` (:func:`_take_fingerprint`), ``chains`` (for each
-    function torch wrapped, the ids it wraps), ``classes`` (the watched classes) and ``seal`` (the
-    identity of this module's own functions, so replacing them shows)."""
+    function torch wrapped, the ids it wraps) and ``classes`` (the watched classes).  Whether this
+    module's own functions were replaced is :data:`SEAL`'s to say, computed by the grader's
+    expression beside this report: a replaced ``report`` could answer with any seal of its own."""
     objects = {}
     prints = _take_fingerprint(objects)
     chains = {}
@@ -390,17 +391,12 @@ def report():
             chain = None
         if chain:
             chains[key] = chain
-    me = sys.modules[__name__]
-    seal = [id(me)] + [id(f) for f in (report, _take_fingerprint, _torch_chain, _watched_objects, contents)] \
-        + [id(f.__code__) for f in (report, _take_fingerprint, _torch_chain, _watched_objects, contents)]
-    return json.dumps({"prints": prints, "chains": chains, "classes": sorted(_classes), "seal": seal},
-                      sort_keys=True)
+    return json.dumps({"prints": prints, "chains": chains, "classes": sorted(_classes)}, sort_keys=True)
 
 
 def differences(before, now):
-    """What changed from the report ``before`` to ``now`` (both parsed): the grader's verdict."""
-    if now.get("seal") != before.get("seal"):
-        return ["the tampering check itself (autograder.kernels.kernel_setup) was replaced"]
+    """What changed from the report ``before`` to ``now`` (both parsed): the grader's verdict, once
+    it has found the :data:`SEAL` unchanged."""
     old, new, chains = before["prints"], now["prints"], now.get("chains", {})
     classes = set(before.get("classes", ()))
     found, rewrapped = [], set()

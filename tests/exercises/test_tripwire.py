@@ -26,11 +26,11 @@ SCRIPT = textwrap.dedent('''
     import torch, reftorch
     import autograder.checks._observe as observe
 
-    def look():
+    def look():  # as the grader does: the report is compared only while the seal holds
         digest, now_seal = eval(k.DIGEST_EXPRESSION)
         report, _, _ = eval(k.REPORT_EXPRESSION)
-        return {"found": k.differences(first, json.loads(report)), "seal changed": now_seal != seal,
-                "digest changed": digest != first_digest}
+        found = k.differences(first, json.loads(report)) if now_seal == seal else ["the seal broke"]
+        return {"found": found, "seal changed": now_seal != seal, "digest changed": digest != first_digest}
 
     results = {"clean": look()}
 
