@@ -201,6 +201,23 @@ def _inside(path, folders):
 KERNEL_DIR_INSIDE = "/kernel"
 
 
+def _folders_above(path, made):
+    """``bwrap`` arguments making each folder above ``path`` that is not in ``made`` yet (then
+    added to it), outermost first, readable by all: left to bwrap they would be 0700 and the
+    kernel could not pass."""
+    ancestors = []
+    parent = os.path.dirname(path)
+    while parent != "/":
+        ancestors.insert(0, parent)
+        parent = os.path.dirname(parent)
+    args = []
+    for folder in ancestors:
+        if folder not in made:
+            args += ["--perms", "0755", "--dir", folder]
+            made.add(folder)
+    return args
+
+
 def bwrap_arguments(kernel_dir, limits, info_fd=None):
     """The whole ``bwrap`` command line for a sandbox around ``kernel_dir``."""
     args = [bwrap_path()] + (["--info-fd", str(info_fd)] if info_fd is not None else []) + [
@@ -217,33 +234,15 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None):
     args += ["--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
     made = {"/tmp"}
-    for path, kind in [(p, "--ro-bind") for p in read_only_paths()]:
+    for path in read_only_paths():
         if _inside(path, read_only):
             continue  # already visible through a folder bound above
-        ancestors = []
-        parent = os.path.dirname(path)
-        while parent != "/":
-            ancestors.insert(0, parent)
-            parent = os.path.dirname(parent)
-        for folder in ancestors:  # left to bwrap they would be 0700: the kernel could not pass
-            if folder not in made:
-                args += ["--perms", "0755", "--dir", folder]
-                made.add(folder)
-        args += [kind, path, path]
+        args += _folders_above(path, made) + ["--ro-bind", path, path]
         read_only.append(path)
     for link, real in sorted(symlinked_paths().items()):
         if _inside(link, read_only) or not _inside(real, read_only):
             continue  # the host's own link is visible already, or it leads to nothing bound
-        parent = os.path.dirname(link)
-        ancestors = []
-        while parent != "/":
-            ancestors.insert(0, parent)
-            parent = os.path.dirname(parent)
-        for folder in ancestors:
-            if folder not in made:
-                args += ["--perms", "0755", "--dir", folder]
-                made.add(folder)
-        args += ["--symlink", real, link]
+        args += _folders_above(link, made) + ["--symlink", real, link]
     args += ["--perms", "0700", "--dir", KERNEL_DIR_INSIDE, "--bind", kernel_dir, KERNEL_DIR_INSIDE]
     return args + ["--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
 
