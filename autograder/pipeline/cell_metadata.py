@@ -38,9 +38,15 @@ class SchemaOnceValidator(MetadataValidator):
         metadata = cell.metadata["nbgrader"]
         if metadata.get("schema_version", 0) != self.schema_version:
             return super().validate_cell(cell)   # nbgrader's error for an old or new schema
-        error = best_match(_validator(json.dumps(self.schema, sort_keys=True)).iter_errors(metadata))
+        error = best_match(self._schema_validator.iter_errors(metadata))
         if error is not None:
             raise error
+
+    @functools.cached_property
+    def _schema_validator(self):
+        """The schema's validator, found once per notebook (its key, the schema as text, costs
+        about as much as checking a cell)."""
+        return _validator(json.dumps(self.schema, sort_keys=True))
 
 
 class CheckCellMetadata(NbgraderCheckCellMetadata):
