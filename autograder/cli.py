@@ -15,6 +15,7 @@ HELP = """The instructor's grading commands, and the learner's self-check.
 A term, in order (autograder/README.md shows each step):
 
   roster    CSV                     import the class list (id,first_name,last_name,email)
+  roster    --lti                   or: the LMS course's learners (LTI 1.3; lti-key, STATE/lti.json)
   generate  [A ...] [--force]       solutions/ -> exercises/, tests into the gradebook
   collect   FOLDER                  an inbox of zips or folders, one per student
   collect   --exchange [DIR]        or: the newest submissions in nbgrader's exchange (a hub)
@@ -22,6 +23,7 @@ A term, in order (autograder/README.md shows each step):
                                     --scheduler tcp://HOST:8786 on a farm of dask workers)
   feedback  [A ...]                 an HTML page per graded submission, no hidden tests
   export    [--wide] [--tests]      grades as CSV (default: STATE/grades.csv)
+  export    --lti                   or: the scores into the LMS's grade book (LTI 1.3)
   report    [A ...]                 per-assignment and per-test summary, charts
   lab                               JupyterLab with formgrader: browse, grade by hand
 
@@ -51,6 +53,13 @@ def cmd_roster(args):
     from .term.roster import import_roster, roster_path
 
     config = _config(args)
+    if bool(args.csv) == bool(args.lti):
+        raise CourseError("roster takes a CSV file or --lti (the LMS's member list), one of the two")
+    if args.lti:
+        from .lti.sync import roster_from_lms
+
+        print("\n".join(roster_from_lms(config).lines()))
+        return 0
     count = import_roster(config, args.csv)
     print("imported %d student(s) into the gradebook; collect now uses %s"
           % (count, roster_path(config)))
@@ -165,11 +174,25 @@ def cmd_export(args):
 
     config = _config(args)
     chosen = [a.strip() for a in args.assignments.split(",") if a.strip()] if args.assignments else None
+    if args.lti:
+        from .lti.sync import send_scores
+
+        print("\n".join(send_scores(config, chosen).lines()))
+        return 0
     target = args.to or default_target(config)
     written = export_csv(config, target, wide=args.wide, tests=args.tests,
                          misconceptions=args.misconceptions, assignments=chosen)
     _say_skipped(written.skipped)
     print("wrote %d row(s) to %s" % (len(written.rows), target))
+    return 0
+
+
+def cmd_lti_key(args):
+    import json
+
+    from .lti.registration import public_jwks
+
+    print(json.dumps(public_jwks(_config(args)), indent=1))
     return 0
 
 
@@ -223,7 +246,10 @@ def build_parser():
 
     p = command("roster", "import the class list into the gradebook (nbgrader's student import)",
                 cmd_roster)
-    p.add_argument("csv", help="CSV with the columns id,first_name,last_name,email")
+    p.add_argument("csv", nargs="?", help="CSV with the columns id,first_name,last_name,email")
+    p.add_argument("--lti", action="store_true",
+                   help="instead: the active learners of the LMS course (LTI 1.3 Names and Roles, "
+                        "STATE/lti.json)")
 
     p = command("generate", "make exercises/ from solutions/ and record the tests in the gradebook",
                 cmd_generate)
@@ -276,6 +302,12 @@ def build_parser():
     p.add_argument("--misconceptions", action="store_true",
                    help="with --wide: a column of misconception tags per assignment")
     p.add_argument("--assignments", help="comma-separated assignments (default: all graded)")
+    p.add_argument("--lti", action="store_true",
+                   help="instead of a CSV: send the scores to the LMS's grade book (LTI 1.3 "
+                        "Assignment and Grade Services, STATE/lti.json); sends nothing twice")
+
+    p = command("lti-key", "the tool's public key (JWKS) to register the course in an LMS",
+                cmd_lti_key)
 
     p = command("report", "per-assignment and per-test summary, with charts", cmd_report)
     p.add_argument("assignments", nargs="*")
