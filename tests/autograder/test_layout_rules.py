@@ -13,7 +13,9 @@ of its imports resolved to a module name; then:
 * the pipeline and the kernels never import the term or the learner's side;
 * the class on a hub (``autograder.hub``) is the term's deployment: only the
   command line imports it, and the learner's side, the pipeline and the kernels
-  never do.
+  never do;
+* the LMS's services (``autograder.lti``) build on the term: only the command
+  line imports them.
 """
 
 import ast
@@ -31,9 +33,9 @@ def part_of(module):
     parts = module.split(".")
     if module in ENGINE_MODULES or parts[:2] == ["autograder", "engine"]:
         return "engine"
-    if len(parts) > 2 and parts[1] in ("kernels", "pipeline", "term", "learner", "checks", "hub"):
+    if len(parts) > 2 and parts[1] in ("kernels", "pipeline", "term", "learner", "checks", "hub", "lti"):
         return parts[1]
-    if len(parts) == 2 and parts[1] in ("kernels", "pipeline", "term", "learner", "checks", "hub"):
+    if len(parts) == 2 and parts[1] in ("kernels", "pipeline", "term", "learner", "checks", "hub", "lti"):
         return parts[1]
     if module in ("autograder.cli", "autograder.__main__"):
         return "cli"
@@ -53,6 +55,10 @@ RULES = {
     ("pipeline", "hub"): "the pipeline never imports the hub's deployment",
     ("kernels", "hub"): "the kernels never import the hub's deployment",
     ("term", "hub"): "the term never imports the hub's deployment (the command line does)",
+    ("learner", "lti"): "the learner side never imports the LMS's services",
+    ("pipeline", "lti"): "the pipeline never imports the LMS's services",
+    ("kernels", "lti"): "the kernels never import the LMS's services",
+    ("term", "lti"): "the term never imports the LMS's services (the command line does)",
 }
 
 
