@@ -31,24 +31,20 @@ from ..term.export import table
 from ..term.roster import COLUMNS, import_roster
 from ..term.students import student_id
 from .registration import load, private_key
+from .roles import is_learner
 from .services import Platform
 
 PEOPLE_FILE = "lti_people.json"
 SENT_FILE = "lti_sent.json"
 LINE_ITEM_TAG = "autograder"
-LEARNER = "membership#Learner"
-INSTRUCTOR_ROLES = ("membership#Instructor", "membership#ContentDeveloper", "membership/Instructor#TeachingAssistant")
 
 
 def platform(config):
     return Platform(load(config), private_key(config))
 
 
-def is_learner(member):
-    roles = member.get("roles") if isinstance(member.get("roles"), list) else []
-    learner = any(isinstance(r, str) and (r == "Learner" or r.endswith(LEARNER)) for r in roles)
-    teaches = any(isinstance(r, str) and r.endswith(INSTRUCTOR_ROLES) for r in roles)
-    return learner and not teaches and member.get("status", "Active") == "Active"
+def is_active_learner(member):
+    return is_learner(member.get("roles")) and member.get("status", "Active") == "Active"
 
 
 @dataclasses.dataclass
@@ -74,7 +70,7 @@ def roster_from_lms(config, lms=None):
     lms = lms or platform(config)
     rows, people, without = [], {}, []
     for member in lms.members():
-        if not is_learner(member):
+        if not is_active_learner(member):
             continue
         sourced = _text(member, "lis_person_sourcedid")
         user_id = _text(member, "user_id")

@@ -1,5 +1,11 @@
 """A small LTI 1.3 platform (an LMS's side of LTI Advantage) on loopback, for the tests.
 
+It launches people into the tool: :meth:`Platform.login_initiation` is the
+URL the LMS sends a browser to (the tool's OIDC login initiation), and its
+``/authorize`` endpoint answers the tool's authentication request with a form
+that posts a signed ``id_token`` (resource link launch, roles, the custom
+parameter ``username`` set to the person's institution id, the NRPS and AGS
+claims) to the tool's callback; ``/jwks`` is the platform's public key set.
 It serves what a course's tool calls: the token endpoint (client credentials,
 the tool's JWT checked against the public key set registered with
 :meth:`Platform.register_tool`), Names and Role Provisioning Services (paged,
@@ -12,13 +18,16 @@ for that learner and line item.
 """
 
 import datetime
+import html
 import json
 import secrets
+import time
 import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jwt
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
@@ -37,6 +46,8 @@ class Platform:
         self.grades = {}      # (line item id, user_id) -> {"score", "maximum", "timestamp", "submittedAt"}
         self.posted = []      # every accepted score, in order
         self.created = []     # every line item made, in order
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.launched = []    # every id_token issued, decoded
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -58,6 +69,52 @@ class Platform:
                 "token_url": self.url + "/token",
                 "memberships_url": self.url + "/courses/7/memberships",
                 "lineitems_url": self.url + "/courses/7/lineitems"}
+
+    def jwks(self):
+        public = jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key(), as_dict=True)
+        public.update(kid="platform-key", alg="RS256", use="sig")
+        return {"keys": [public]}
+
+    def authenticator_settings(self):
+        """What the hub's LTI 1.3 login needs from the platform (the settings' ``lti13`` entry)."""
+        return {"issuer": self.url, "authorize_url": self.url + "/authorize",
+                "jwks_endpoint": self.url + "/jwks", "client_id": self.client_id}
+
+    def login_initiation(self, tool_login_url, user_id, target_link_uri):
+        """The URL the LMS sends a person's browser to, to launch them into the tool."""
+        return tool_login_url + "?" + urllib.parse.urlencode({
+            "iss": self.url, "login_hint": user_id, "target_link_uri": target_link_uri,
+            "lti_message_hint": "launch-" + user_id, "client_id": self.client_id,
+            "lti_deployment_id": "1"})
+
+    def id_token(self, user_id, nonce):
+        person = next(m for m in self.members if m["user_id"] == user_id)
+        now = int(time.time())
+        claims = {
+            "iss": self.url, "aud": self.client_id, "azp": self.client_id, "sub": user_id,
+            "iat": now, "exp": now + 300, "nonce": nonce,
+            "name": person["name"], "given_name": person["given_name"],
+            "family_name": person["family_name"], "email": person["email"],
+            "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiResourceLinkRequest",
+            "https://purl.imsglobal.org/spec/lti/claim/version": "1.3.0",
+            "https://purl.imsglobal.org/spec/lti/claim/deployment_id": "1",
+            "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": self.url,
+            "https://purl.imsglobal.org/spec/lti/claim/resource_link": {"id": "course-tool"},
+            "https://purl.imsglobal.org/spec/lti/claim/roles": person["roles"],
+            "https://purl.imsglobal.org/spec/lti/claim/context": {"id": "7", "label": "TC101",
+                                                                   "title": "Tensor copies"},
+            "https://purl.imsglobal.org/spec/lti/claim/custom": {
+                "username": person.get("lis_person_sourcedid", "")},
+            "https://purl.imsglobal.org/spec/lti/claim/lis": {
+                "person_sourcedid": person.get("lis_person_sourcedid", "")},
+            "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
+                "context_memberships_url": self.url + "/courses/7/memberships",
+                "service_versions": ["2.0"]},
+            "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
+                "scope": [LINEITEM, RESULT, SCORE], "lineitems": self.url + "/courses/7/lineitems"},
+        }
+        self.launched.append(claims)
+        return jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": "platform-key"})
 
     # -- checks ---------------------------------------------------------------------------------
     def issue_token(self, form):
@@ -151,6 +208,21 @@ def _handler(platform):
         def do_GET(self):
             parts = urllib.parse.urlsplit(self.path)
             query = dict(urllib.parse.parse_qsl(parts.query))
+            if parts.path == "/jwks":
+                return self.reply(200, platform.jwks())
+            if parts.path == "/authorize":
+                if query.get("client_id") != platform.client_id or query.get("response_type") != "id_token":
+                    return self.reply(400, {"error": "invalid_request"})
+                token = platform.id_token(query["login_hint"], query["nonce"])
+                page = ('<form method="post" action="%s"><input name="id_token" value="%s">'
+                        '<input name="state" value="%s"></form>'
+                        % tuple(html.escape(v, quote=True) for v in
+                                (query["redirect_uri"], token, query["state"]))).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                return self.wfile.write(page)
             if parts.path == "/courses/7/memberships":
                 if not platform.allowed(self.headers, NRPS):
                     return self.reply(401, {})

@@ -15,7 +15,7 @@ of its imports resolved to a module name; then:
   command line imports it, and the learner's side, the pipeline and the kernels
   never do;
 * the LMS's services (``autograder.lti``) build on the term: only the command
-  line imports them.
+  line and the hub's LTI login import them.
 """
 
 import ast
