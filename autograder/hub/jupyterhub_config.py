@@ -11,7 +11,7 @@ writes it; :func:`autograder.hub.server.hub_settings` documents each key).  The 
   students' and instructors' groups are allowed.  ``authenticator: "lti13"``
   switches to an LMS's LTI 1.3 launch through ``jupyterhub-ltiauthenticator``
   instead (``pip install jupyterhub-ltiauthenticator``; the keys named in the
-  README; not tested here);
+  README; tests/hub/test_lti_launch.py);
 * **LocalProcessSpawner**: each person's server runs under their own Unix
   user, in their ``0700`` home.  It starts with ``coursebook.workspace``
   bringing the chapters into ``~/course/`` (new chapters copied, unchanged ones
@@ -70,8 +70,14 @@ if S.get("authenticator", "pam") == "lti13":
     c.LTI13Authenticator.jwks_endpoint = S["lti13"]["jwks_endpoint"]
     _ids = S["lti13"]["client_id"]  # one id, or a list (one per tool registration)
     c.LTI13Authenticator.client_id = set(_ids) if isinstance(_ids, list) else {_ids}
-    c.LTI13Authenticator.username_key = S["lti13"].get("username_key", "email")
-    c.Authenticator.allow_all = True
+    # named by the institution's id, as `roster --lti` names them (autograder/lti/sync.py): the
+    # tool's registration sets the custom parameter username=$Person.sourcedId
+    c.LTI13Authenticator.username_key = S["lti13"].get("username_key", "custom_username")
+    c.Authenticator.allow_all = True  # whoever the LMS launches with a course role (the hook below)
+    # the LMS's roles decide the groups (instructors reach formgrader), at every launch
+    from autograder.hub.lti_login import groups_hook
+    c.Authenticator.manage_groups = True
+    c.Authenticator.post_auth_hook = groups_hook(S["students_group"], S["instructors_group"])
 else:
     c.JupyterHub.authenticator_class = "pam"
     c.PAMAuthenticator.allowed_groups = {S["students_group"], S["instructors_group"]}
@@ -86,11 +92,13 @@ def _members(group):
         return []
 
 
-# The hub's own groups mirror the Unix ones (read when the hub starts).
-c.JupyterHub.load_groups = {
-    S["instructors_group"]: {"users": _members(S["instructors_group"])},
-    S["students_group"]: {"users": _members(S["students_group"])},
-}
+# The hub's own groups mirror the Unix ones (read when the hub starts); after an LTI launch
+# they are the LMS's roles instead (manage_groups above).
+if S.get("authenticator", "pam") != "lti13":
+    c.JupyterHub.load_groups = {
+        S["instructors_group"]: {"users": _members(S["instructors_group"])},
+        S["students_group"]: {"users": _members(S["students_group"])},
+    }
 
 # -- each person's server --------------------------------------------------------------------
 c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
