@@ -25,6 +25,7 @@ A term, in order (autograder/README.md shows each step):
   export    [--wide] [--tests]      grades as CSV (default: STATE/grades.csv)
   export    --lti                   or: the scores into the LMS's grade book (LTI 1.3)
   report    [A ...]                 per-assignment and per-test summary, charts
+  report    --predictions           what the class believes: misconceptions behind predictions
   lab                               JupyterLab with formgrader: browse, grade by hand
 
 On a JupyterHub (autograder/README.md, "A class on a hub"):
@@ -201,7 +202,12 @@ def cmd_report(args):
 
     from .term.collect import printable
 
-    text = report(_config(args), args.assignments or None, args.plots, args.lang)
+    if args.predictions:
+        from .term.class_map import predictions_report
+
+        text = predictions_report(_config(args), args.plots)
+    else:
+        text = report(_config(args), args.assignments or None, args.plots, args.lang)
     print("\n".join(printable(line) for line in text.split("\n")))  # no raw control characters
     return 0
 
@@ -314,6 +320,10 @@ def build_parser():
     p.add_argument("--plots", default=None, help="folder for the charts (default: STATE/reports)")
     p.add_argument("--lang", default="en", choices=("en", "zh"),
                    help="zh: each misconception tag followed by the Chinese name learners read")
+    p.add_argument("--predictions", action="store_true",
+                   help="instead: per chapter and misconception, the share of the class whose first "
+                        "answers to the predictions it printed (shared from a course hub), and what "
+                        "each predicts of the exercises' scores")
 
     p = command("lab", "JupyterLab for the instructor, with formgrader on the course", cmd_lab)
     p.add_argument("--port", type=int, default=8889)

@@ -153,3 +153,32 @@ c.JupyterHub.load_roles = [
      "scopes": ["read:users:name", "read:groups:name"],
      "services": ["formgrader"]},
 ]
+
+# -- what the class believes: learners' first answers to the predictions, if they agree ---------
+# (autograder/hub/predictions_service.py keeps them in the course gradebook's database; the
+# learner's predict widget sends them with the server's own token, coursebook/sharing.py)
+if S.get("predictions_port"):
+    c.JupyterHub.services.append({
+        "name": "predictions",
+        "url": "http://127.0.0.1:%d" % S["predictions_port"],
+        "command": [S["python"], "-m", "autograder.hub.predictions_service"],
+        "user": S["grader"],
+        "cwd": S["course_root"],
+        "environment": _formgrader_env,
+    })
+    c.JupyterHub.load_roles.append(
+        {"name": "predictions-for-the-class",
+         "description": "learners and instructors send their first answers to the predictions service",
+         "scopes": ["access:services!service=predictions"],
+         "groups": [S["students_group"], S["instructors_group"]]})
+    # the server's token (which its kernels see) may reach that service, and nothing more than before
+    c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server",
+                                     "access:services!service=predictions"]
+    c.Spawner.environment.update({
+        "COURSEBOOK_SHARE_URL": "http://%s:%d/services/predictions/" % (S["ip"], S["port"]),
+        "COURSEBOOK_SHARE_DEFAULT": "on",
+    })
+    c.JupyterHub.template_vars = {"announcement_login": (
+        "This course collects each learner's first answer to every \u201cPredict the output\u201d "
+        "question, to show the class's misconceptions to its instructors. You can switch it off "
+        "on the course's index page (the sharing switch), and see or delete what was sent.")}

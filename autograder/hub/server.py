@@ -114,7 +114,8 @@ def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"
     """The settings ``jupyterhub_config.py`` reads (written as JSON by :func:`start`).
 
     ip, port            where people connect (the proxy's public side)
-    hub_port, proxy_api_port, formgrader_port   the hub's own, the proxy's API, formgrader's
+    hub_port, proxy_api_port, formgrader_port, predictions_port   the hub's own, the proxy's API,
+                        formgrader's, the predictions service's
     hub_dir             the hub's database, cookie secret, pid files and log (root only)
     python, proxy       the servers' Python (:func:`shared_python`) and configurable-http-proxy
     environment_prefix  the environment whose Jupyter config and data the servers use
@@ -126,7 +127,7 @@ def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"
     authenticator       "pam" (default) or "lti13" (then an "lti13" entry; see the README)
     """
     ports = dict(ports or {})
-    for name in ("port", "hub_port", "proxy_api_port", "formgrader_port"):
+    for name in ("port", "hub_port", "proxy_api_port", "formgrader_port", "predictions_port"):
         ports.setdefault(name, free_port())
         while list(ports.values()).count(ports[name]) > 1:
             ports[name] = free_port(ports[name] + 1)

@@ -17,6 +17,7 @@ once the question is settled.
 
 from __future__ import annotations
 
+from coursebook import sharing
 from coursebook.build_it import progress
 from coursebook.predict.diagnose import Diagnosis, diagnose, model_answers, right_answer
 from coursebook.predict.questions import normalise, question
@@ -30,6 +31,7 @@ _LONG = 200  # characters: a printout longer than this (or than 5 lines) is chos
 def answer(question_id: str, text: str) -> Diagnosis:
     """Check one prediction; record the outcome once the learner gets it right."""
     result = diagnose(question(question_id), text)
+    sharing.share_first_answer(result.question, result)  # only with consent, only on a course hub
     if result.right:
         tries = _tries.pop(question_id, 0)
         progress.record_prediction(question_id, "right after a retry" if tries else "right first time", tries + 1)
