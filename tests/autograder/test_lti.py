@@ -112,15 +112,13 @@ def test_a_whole_term_ends_with_the_right_scores_in_the_lms_grade_book_and_a_rer
 
 
 def test_export_without_a_registration_names_the_file_to_write(tmp_path):
-    root = str(tmp_path)
-    make_course(root, {"fixture": os.path.join(FIXTURES, "fixture")})
+    root = str(tmp_path)  # a course folder with nothing in it yet: the registration is read first
     done = run_cli(root, "export", "--lti", check_status=False)
     assert done.returncode == 2 and "lti.json" in done.stderr, done.stderr
 
 
 def test_a_token_refused_by_the_lms_is_an_error_naming_the_call(tmp_path):
     root = str(tmp_path)
-    make_course(root, {"fixture": os.path.join(FIXTURES, "fixture")})
     with Platform(MEMBERS) as lms:
         os.makedirs(os.path.join(root, "autograder", "state"), exist_ok=True)
         with open(os.path.join(root, "autograder", "state", "lti.json"), "w") as f:
