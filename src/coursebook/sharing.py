@@ -23,6 +23,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from coursebook.language import _
+
 __all__ = ["available", "consent", "set_consent", "share_first_answer", "sent", "kept_by_service",
            "delete_shared", "switch"]
 
@@ -138,27 +140,29 @@ def switch():
     import ipywidgets as widgets
 
     box = widgets.Checkbox(value=consent(), indent=False,
-                           description="Share my first answer to each prediction with my instructor")
-    show = widgets.Button(description="What was shared")
-    delete = widgets.Button(description="Delete what was shared")
+                           description=_("Share my first answer to each prediction with my instructor"),
+                           layout=widgets.Layout(width="auto"))
+    show = widgets.Button(description=_("What was shared"))
+    delete = widgets.Button(description=_("Delete what was shared"))
     out = widgets.Output()
     box.observe(lambda change: set_consent(change["new"]), names="value")
 
-    def on_show(_):
+    def on_show(button):
         out.clear_output()
         with out:
-            for record in kept_by_service():
-                print(record["question"], "right" if record["correct"] else "wrong",
-                      "; ".join(record["misconceptions"]))
+            records = kept_by_service()
+            if not records:
+                print(_("Nothing of yours is kept."))
+            for record in records:
+                verdict = _("right") if record["correct"] else _("wrong")
+                print(record["question"], verdict, "; ".join(record["misconceptions"]))
 
-    def on_delete(_):
+    def on_delete(button):
         out.clear_output()
         with out:
-            print("deleted %d record(s)" % delete_shared())
+            print(_("Deleted {n} record(s).").format(n=delete_shared()))
 
     show.on_click(on_show)
     delete.on_click(on_delete)
-    if not available():
-        box.disabled = show.disabled = delete.disabled = True
-        box.description = "Sharing predictions: only on a course hub that collects them"
+    box.add_class("coursebook-sharing")
     return widgets.VBox([box, widgets.HBox([show, delete]), out])

@@ -137,7 +137,10 @@ def predict(question_id: str, on_settled=None):
 
     check.on_click(on_check)
     give_up.on_click(on_reveal)
-    box = PredictionBox([widgets.Label(prompt), entry, widgets.HBox([check, give_up]), verdict])
+    parts = [widgets.Label(prompt), entry, widgets.HBox([check, give_up]), verdict]
+    if sharing.available():  # on a course hub that collects first answers: the switch is right here
+        parts.append(sharing.switch())
+    box = PredictionBox(parts)
     box.question_id = question_id
     box.add_class("coursebook-predict")
     return box
