@@ -162,7 +162,7 @@ def _read_at(top, parts, limit):
                           % "/".join(parts))
         if info.st_nlink > 1:
             raise Refused("%s is a hard link to another file" % "/".join(parts))
-        data = b""
+        data = bytearray()
         while len(data) <= limit:
             chunk = os.read(fd, min(2 ** 20, limit + 1 - len(data)))
             if not chunk:
@@ -170,7 +170,7 @@ def _read_at(top, parts, limit):
             data += chunk
         if len(data) > limit:
             raise Refused("%s grew past %d bytes while it was collected" % ("/".join(parts), limit))
-        return data
+        return bytes(data)
     finally:
         for fd in reversed(fds):
             os.close(fd)

@@ -105,31 +105,35 @@ def release(config, assignments, exchange):
 
 # -- collect --------------------------------------------------------------------------------
 
-def _open_inbound(exchange, course):
+def _open_inbound(config, exchange):
     """The fd of ``<exchange>/<course>/inbound``, or None when there is none yet.
 
     The exchange's own path is the instructor's; below it no link is followed, and the course
-    folder and ``inbound/`` must belong to root (or to whoever collects): a folder a student
+    folder and ``inbound/`` must belong to root, to whoever collects, or to the account that
+    owns the course's state (the grader, should formgrader have released): a folder a student
     owns there could be swapped under every submission.
     """
+    trusted = {0, os.geteuid()}
+    if os.path.isdir(state_dir(config)):
+        trusted.add(os.stat(state_dir(config)).st_uid)
     fds = []
     try:
         fds.append(os.open(exchange, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
-        for name in (course, "inbound"):
+        for name in (course_id(config), "inbound"):
             fds.append(os.open(name, as_student.DIRECTORY, dir_fd=fds[-1]))
             owner = os.fstat(fds[-1]).st_uid
-            if owner not in (0, os.geteuid()):
+            if owner not in trusted:
                 raise CourseError("%s in the exchange belongs to uid %d, not to root: a student could "
                                   "swap what is in it; give it to root (chown root) and collect again"
                                   % (name, owner))
+        return fds.pop()
     except FileNotFoundError:
-        fds.append(None)
+        return None
     except OSError as error:
         raise CourseError("the exchange's inbound folder could not be opened (%s)" % error) from None
     finally:
-        for fd in fds[:-1]:
+        for fd in fds:
             os.close(fd)
-    return fds[-1]
 
 
 def _when(seconds):
@@ -200,7 +204,7 @@ def collect_exchange(config, exchange, assignments=None, limits=None):
         check_assignment(config, assignment)
     limits = limits or Limits()
     report = CollectReport()
-    inbound_fd = _open_inbound(exchange, course_id(config))
+    inbound_fd = _open_inbound(config, exchange)
     if inbound_fd is None:
         return report
     if os.geteuid() != 0:
