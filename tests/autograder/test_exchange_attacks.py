@@ -49,7 +49,7 @@ from synthetic_course import REPO, make_course, student_notebook, write_submissi
 
 HONEST = ["right", "partly", "twice"]
 STATIC = ["folder_link", "subfolder_link", "notebook_link", "past_path_max", "too_deep", "sparse",
-          "huge", "many_files", "fifo"]
+          "huge", "many_files", "fifo", "extra_file"]
 RACING = ["race_folder", "race_subfolder", "race_notebook"]
 RACE_SECONDS = 300   # the flippers' own bound, should the test die before stopping them
 COLLECTS = 3         # collects while the flippers run
@@ -161,6 +161,9 @@ def attack(kind, folder, classmate, solution):
             open(os.path.join(folder, "many", "%d.txt" % number), "w").close()
     elif kind == "fifo":
         os.mkfifo(os.path.join(folder, "notes.ipynb"))
+    elif kind == "extra_file":  # not an attack: a careless student's notes, added after submit
+        with open(os.path.join(folder, "notes.txt"), "w") as f:
+            f.write("my notes")
 
 
 def flip(path, target, stop):
@@ -356,6 +359,13 @@ def test_a_fifo_beside_the_notebook_is_named_and_the_notebook_collected(attacked
     lines = said(attacked["reports"][0], name)
     assert any("notes.ipynb: a special file" in line for line in lines), lines
     assert sources(stored(attacked, name)) == sources(attacked["sent"][name])
+
+
+def test_a_file_that_is_not_a_notebook_is_named_not_read_and_the_notebook_collected(attacked):
+    name = attacked["names"]["extra_file"]
+    assert sources(stored(attacked, name)) == sources(attacked["sent"][name])
+    with open(os.path.join(state_dir(attacked["config"], "submitted"), name, "clone", "collect_notes.json")) as f:
+        assert "only notebooks are collected; left out: notes.txt" in json.load(f)
 
 
 @pytest.mark.parametrize("role", RACING)
