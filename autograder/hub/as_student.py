@@ -213,8 +213,6 @@ def _child(inbound_fd, name, uid, gid, limits, contents, out):
                 pass  # an older nbgrader, or a student who removed it: no feedback through the exchange
     except Refused as why:
         header["problem"], payload = str(why), []
-    except RecursionError:
-        header["problem"], payload = "its folders nest too deep to read", []
     except OSError as error:
         header["problem"], payload = ("it changed while it was collected, or could not be read (%s)"
                                       % (error.strerror or error)), []
