@@ -8,6 +8,8 @@
 * :mod:`.server`: a host made ready for a class, the hub started and stopped;
 * :mod:`.exchange`: release, collect (through the inbox's intake rules) and
   return feedback;
+* :mod:`.as_student`: a submission folder read with its student's rights,
+  following no link, within limits (collect never walks it as root);
 * :mod:`.submit`: the students' submit, which refuses what the grader would;
 * :mod:`.commands`: ``python -m autograder hub | release | collect --exchange | return``.
 

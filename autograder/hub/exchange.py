@@ -11,14 +11,19 @@ of the secret kept with the student's own submission).
 
 * :func:`release` is nbgrader's own release (``ExchangeReleaseAssignment``)
   of ``exercises/<a>/`` to ``outbound/<a>/``.
-* :func:`collect_exchange` reads ``inbound/`` as root and hands each
-  student's newest submission of each assignment to :func:`autograder.term.collect.collect`,
-  the same intake as the LMS inbox (names checked against the roster, links,
-  special files and oversized notebooks refused, metadata stripped, the
-  notebook matched to its assignment; grading then rebuilds it on the
-  release).  Who handed it in is the folder's owner (its uid), not the name
-  the student's server wrote into the folder's name; when it was handed in is
-  the folder's latest change time (``ctime``, which no user can set back),
+* :func:`collect_exchange` hands each student's newest submission of each
+  assignment to :func:`autograder.term.collect.collect`, the same intake as
+  the LMS inbox (names checked against the roster, links, special files and
+  oversized notebooks refused, metadata stripped, the notebook matched to its
+  assignment; grading then rebuilds it on the release).  Root only lists
+  ``inbound/`` and reads each folder's owner; what is inside a folder is read
+  by :mod:`autograder.hub.as_student`, with the rights of the student who
+  owns it, following no link, within limits checked before anything is
+  copied.  A submission that breaks a limit, or changes under the reader, is
+  a skipped line naming that student, and the rest of the class is
+  collected.  Who handed it in is the folder's owner (its uid), not the name
+  the student's server wrote into the folder's name; when it was handed in
+  is the folder's latest change time (``ctime``, which no user can set back),
   not the ``timestamp.txt`` the student's server wrote.  Older submissions
   stay in the exchange and the report names them.
 * :func:`return_feedback` copies each graded submission's feedback page to
@@ -49,10 +54,10 @@ from nbgrader.utils import notebook_hash
 from ..term.collect import CollectReport, collect, printable
 from ..course import CourseError, check_assignment, feedback_dir, source_assignments, state_dir
 from ..term.inbox import Limits
+from . import as_student
 
 DEFAULT_EXCHANGE = "/srv/nbgrader/exchange"
 RECORD = "exchange_submissions.json"
-NBGRADER_FILES = {"timestamp.txt", "submission_secret.txt"}
 
 
 def exchange_root(given=None):
@@ -100,62 +105,57 @@ def release(config, assignments, exchange):
 
 # -- collect --------------------------------------------------------------------------------
 
-def _changed(path):
-    """The latest change time (ctime, never followed through a link) in a submission folder."""
-    latest = os.lstat(path).st_ctime
-    for here, dirs, files in os.walk(path):
-        for name in dirs + files:
-            latest = max(latest, os.lstat(os.path.join(here, name)).st_ctime)
-    return latest
+def _open_inbound(config, exchange):
+    """The fd of ``<exchange>/<course>/inbound``, or None when there is none yet.
 
-
-def _copy_submission(source, target, limits, refused):
-    """Copy a submission folder's regular files (never following a link) into ``target``.
-
-    A link, a special file or a file over the notebook limit is not copied (nor read): it is
-    named in ``refused`` with the reason, as the inbox's intake names what it refuses.
+    The exchange's own path is the instructor's; below it no link is followed, and the course
+    folder and ``inbound/`` must belong to root, to whoever collects, or to the account that
+    owns the course's state (the grader, should formgrader have released): a folder a student
+    owns there could be swapped under every submission.
     """
-    os.makedirs(target)
-    for here, dirs, files in os.walk(source):
-        relative = os.path.relpath(here, source)
-        for name in list(dirs):
-            if os.path.islink(os.path.join(here, name)):
-                refused.append((os.path.normpath(os.path.join(relative, name)), "a symbolic link"))
-                dirs.remove(name)
-            else:
-                os.makedirs(os.path.join(target, relative, name), exist_ok=True)
-        for name in files:
-            inner = os.path.normpath(os.path.join(relative, name))
-            if relative == "." and name in NBGRADER_FILES:
-                continue
-            path = os.path.join(here, name)
-            info = os.lstat(path)
-            if not stat.S_ISREG(info.st_mode):
-                refused.append((inner, "a symbolic link or special file"))
-                continue
-            if info.st_size > limits.max_notebook_bytes:
-                refused.append((inner, "too large to grade (%.1f MiB; at most %d MiB)"
-                                % (info.st_size / 2 ** 20, limits.max_notebook_bytes // 2 ** 20)))
-                continue
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-            with os.fdopen(fd, "rb") as src, open(os.path.join(target, inner), "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            os.utime(os.path.join(target, inner), (info.st_mtime, info.st_mtime))
+    trusted = {0, os.geteuid()}
+    if os.path.isdir(state_dir(config)):
+        trusted.add(os.stat(state_dir(config)).st_uid)
+    fds = []
+    try:
+        fds.append(os.open(exchange, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+        for name in (course_id(config), "inbound"):
+            fds.append(os.open(name, as_student.DIRECTORY, dir_fd=fds[-1]))
+            owner = os.fstat(fds[-1]).st_uid
+            if owner not in trusted:
+                raise CourseError("%s in the exchange belongs to uid %d, not to root: a student could "
+                                  "swap what is in it; give it to root (chown root) and collect again"
+                                  % (name, owner))
+        return fds.pop()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise CourseError("the exchange's inbound folder could not be opened (%s)" % error) from None
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def _when(seconds):
     return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
 
 
-def inbound_submissions(config, exchange, assignments):
-    """``({(student, assignment): [(time, folder name)] newest last}, [(folder, reason)])``."""
-    inbound = os.path.join(exchange, course_id(config), "inbound")
+def inbound_submissions(inbound_fd, assignments, limits):
+    """``({(student, assignment): [(time, folder name)] newest last}, [(folder, reason)])``.
+
+    Only folder names and owners are read as root; each folder's time is found by walking it
+    as its owner (:func:`autograder.hub.as_student.read_submission`).
+    """
     found, refused = {}, []
-    if not os.path.isdir(inbound):
-        return found, refused
-    for name in sorted(os.listdir(inbound)):
-        path = os.path.join(inbound, name)
-        info = os.lstat(path)
+    for name in sorted(os.listdir(inbound_fd)):
+        try:
+            info = os.stat(name, dir_fd=inbound_fd, follow_symlinks=False)
+        except OSError as error:
+            refused.append((name, "gone or changed while it was collected (%s)" % error.strerror))
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            refused.append((name, "a symbolic link, not a submission folder; refused, not followed"))
+            continue
         if not stat.S_ISDIR(info.st_mode):
             refused.append((name, "not a submission folder"))
             continue
@@ -170,81 +170,109 @@ def inbound_submissions(config, exchange, assignments):
             owner = pwd.getpwuid(info.st_uid).pw_name
         except KeyError:
             owner = None
-        if owner != claimed:
+        if owner != claimed or info.st_uid == 0:
             refused.append((name, "handed in by %s under the name %r; not collected"
                             % (owner or "uid %d" % info.st_uid, claimed)))
             continue
-        found.setdefault((owner, assignment), []).append((_changed(path), name))
+        walked = as_student.read_submission(inbound_fd, name, info.st_uid, limits, contents=False)
+        found.setdefault((owner, assignment), []).append((max(info.st_ctime, walked.changed), name))
     for times in found.values():
         times.sort()
     return found, refused
+
+
+def _write_inbox(target, got):
+    """The notebooks the student's reader sent, in ``target``; other files as empty names."""
+    os.makedirs(target)
+    for inner, data, mtime in got.files:
+        path = os.path.join(target, *inner.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "xb") as f:
+            f.write(data or b"")  # a file that is not a notebook: named (the intake says it is left out)
+        os.utime(path, (mtime, mtime))
 
 
 def collect_exchange(config, exchange, assignments=None, limits=None):
     """Collect the newest submission of each student and assignment from the exchange.
 
     Returns a :class:`autograder.term.collect.CollectReport` (the inbox's, one for all
-    assignments), with a note for every student who handed in more than once.
+    assignments), with a note for every student who handed in more than once, and a skipped
+    line, with the reason, for every submission that could not be collected.
     """
     assignments = assignments or source_assignments(config)
     for assignment in assignments:
         check_assignment(config, assignment)
     limits = limits or Limits()
-    found, refused = inbound_submissions(config, exchange, assignments)
     report = CollectReport()
-    report.rejected.extend(("exchange: %s" % name, reason) for name, reason in refused)
-    inbound = os.path.join(exchange, course_id(config), "inbound")
-    record_path = state_dir(config, RECORD)
-    record = _read_record(record_path)
-    with tempfile.TemporaryDirectory(prefix="exchange-inbox-") as work:
-        for assignment in assignments:
-            inbox = os.path.join(work, assignment)
-            os.makedirs(inbox)
-            rows, secrets = [], {}
-            for (student, name), times in sorted(found.items()):
-                if name != assignment:
-                    continue
-                when, folder = times[-1]
-                if len(times) > 1:
-                    older = ", ".join(_when(t).strftime("%Y-%m-%d %H:%M:%S UTC") for t, _ in times[:-1])
-                    report.notes.append((student, "%s was handed in %d times; the newest (%s) is "
-                                         "collected, the older ones (%s) stay in the exchange"
-                                         % (assignment, len(times),
-                                            _when(when).strftime("%Y-%m-%d %H:%M:%S UTC"), older)))
-                left_out = []
-                _copy_submission(os.path.join(inbound, folder), os.path.join(inbox, student), limits,
-                                 left_out)
-                for inner, reason in left_out:
-                    report.rejected.append(("%s: %s" % (student, inner), reason))
-                rows.append((student, student, _when(when).isoformat()))
-                secrets[student] = {"folder": folder, "time": _when(when).isoformat(),
-                                    "secret": _read_secret(os.path.join(inbound, folder))}
-            if not rows:
-                continue
-            manifest = os.path.join(work, assignment + "-manifest.csv")
-            with open(manifest, "w", newline="", encoding="utf-8") as f:
-                writer = csv.writer(f)
-                writer.writerow(["file", "student", "timestamp"])
-                writer.writerows(rows)
-            part = collect(config, inbox, assignment, manifest=manifest, limits=limits)
-            report.collected.extend(part.collected)
-            report.rejected.extend(part.rejected)
-            report.notes.extend(part.notes)
-            report.missing.update(part.missing)
-            for student, collected, _ in part.collected:
-                record.setdefault(student, {})[collected] = secrets[student]
-    _write_record(record_path, record)
+    inbound_fd = _open_inbound(config, exchange)
+    if inbound_fd is None:
+        return report
+    if os.geteuid() != 0:
+        os.close(inbound_fd)
+        raise CourseError("collect --exchange runs as root: it reads each submission with the "
+                          "rights of the student who handed it in")
+    try:
+        found, refused = inbound_submissions(inbound_fd, assignments, limits)
+        report.rejected.extend(("exchange: %s" % name, reason) for name, reason in refused)
+        record_path = state_dir(config, RECORD)
+        record = _read_record(record_path)
+        with tempfile.TemporaryDirectory(prefix="exchange-inbox-") as work:
+            for assignment in assignments:
+                _collect_assignment(config, inbound_fd, assignment, found, limits, work, record, report)
+        _write_record(record_path, record)
+    finally:
+        os.close(inbound_fd)
     return report
 
 
-def _read_secret(folder):
-    path = os.path.join(folder, "submission_secret.txt")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        with os.fdopen(fd, encoding="ascii", errors="replace") as f:
-            return f.read(1024)
-    except OSError:
-        return None  # an older nbgrader, or a student who removed it: no feedback through the exchange
+def _collect_assignment(config, inbound_fd, assignment, found, limits, work, record, report):
+    inbox = os.path.join(work, assignment)
+    os.makedirs(inbox)
+    rows, secrets = [], {}
+    for (student, name), times in sorted(found.items()):
+        if name != assignment:
+            continue
+        when, folder = times[-1]
+        if len(times) > 1:
+            older = ", ".join(_when(t).strftime("%Y-%m-%d %H:%M:%S UTC") for t, _ in times[:-1])
+            report.notes.append((student, "%s was handed in %d times; the newest (%s) is "
+                                 "collected, the older ones (%s) stay in the exchange"
+                                 % (assignment, len(times),
+                                    _when(when).strftime("%Y-%m-%d %H:%M:%S UTC"), older)))
+        try:
+            info = os.stat(folder, dir_fd=inbound_fd, follow_symlinks=False)
+            problem = None if stat.S_ISDIR(info.st_mode) else "it is no longer a folder"
+        except OSError as error:
+            info, problem = None, "it is gone (%s)" % error.strerror
+        if problem is None and info.st_uid != pwd.getpwnam(student).pw_uid:
+            problem = "it changed owner"
+        got = as_student.read_submission(inbound_fd, folder, info.st_uid, limits) if problem is None else None
+        problem = problem or got.problem
+        if problem is not None:
+            report.rejected.append(("%s: %s" % (student, assignment), "the submission %s was not "
+                                    "collected: %s; nothing of it was copied (the student may "
+                                    "submit again)" % (folder, problem)))
+            continue
+        when = max(when, got.changed)
+        for inner, reason in got.refused:
+            report.rejected.append(("%s: %s" % (student, inner), reason))
+        _write_inbox(os.path.join(inbox, student), got)
+        rows.append((student, student, _when(when).isoformat()))
+        secrets[student] = {"folder": folder, "time": _when(when).isoformat(), "secret": got.secret}
+    if not rows:
+        return
+    manifest = os.path.join(work, assignment + "-manifest.csv")
+    with open(manifest, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["file", "student", "timestamp"])
+        writer.writerows(rows)
+    part = collect(config, inbox, assignment, manifest=manifest, limits=limits)
+    report.collected.extend(part.collected)
+    report.rejected.extend(part.rejected)
+    report.notes.extend(part.notes)
+    report.missing.update(part.missing)
+    for student, collected, _ in part.collected:
+        record.setdefault(student, {})[collected] = secrets[student]
 
 
 def _read_record(path):

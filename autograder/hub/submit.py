@@ -15,7 +15,8 @@ same intake rules again (:mod:`autograder.hub.exchange`).
 
 Once handed in, the submission's folder in the exchange is made the
 student's alone (``0700``; nbgrader leaves it ``0777`` with ``0644`` files,
-hidden only by its name): the course's collect reads it as root.
+hidden only by its name): the course's collect reads it with the student's
+own rights (:mod:`autograder.hub.as_student`).
 """
 
 import json
@@ -81,8 +82,8 @@ class CheckedSubmit(ExchangeSubmit):
                       % "; ".join(found))
         super().copy_files()
         # nbgrader leaves the submission readable by anyone who knows its folder's name
-        # (files 0644 in a 0777 folder); the course's collect runs as root, so the student's
-        # own rights are enough: nobody else reads or changes it.
+        # (files 0644 in a 0777 folder); the course's collect reads it as its student, so the
+        # student's own rights are enough: nobody else reads or changes it.
         submitted = os.path.join(self.inbound_path, self.assignment_filename)
         for here, dirs, files in os.walk(submitted):
             for name in files:

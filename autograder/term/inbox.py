@@ -40,6 +40,9 @@ class Limits:
     max_notebook_bytes: int = 20 * 2 ** 20       # one notebook
     max_cells: int = 1000                        # cells in one notebook
     max_depth: int = 64                          # JSON nesting of one notebook
+    max_folder_depth: int = 32                   # folders nested in a submission folder (the exchange's)
+    max_path_bytes: int = 1024                   # one path inside a submission folder, UTF-8
+    max_folder_bytes: int = 100 * 2 ** 20        # a submission folder's files together, on disk and to read
 
 
 class Refused(Exception):
