@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	@echo "The first time takes a few minutes; pip's output goes to $(LOG)."
 	@{ $(PIP) install --upgrade pip && \
 	   $(PIP) install $(TORCH_PIP_ARGS) && \
-	   $(PIP) install -c constraints.txt -e '.[test]'; } > $(LOG) 2>&1 \
+	   $(PIP) install -c constraints.txt -e '.[test,book]'; } > $(LOG) 2>&1 \
 	   || { tail -n 30 $(LOG); echo "The install failed; the whole log is in $(LOG)."; exit 1; }
 	@touch $(STAMP)
 
@@ -49,11 +49,11 @@ test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # The course as a static site: every chapter, English and Chinese, executed once in
-# _build/book/course (course/ is only read), one page per chapter in _build/book/html
-# and its Chinese twin in _build/book/html/zh. The last line printed is the path of
-# its index.html.
+# _build/book/course (course/ is only read), then built by Sphinx (book/conf.py):
+# one page per chapter in _build/book/html and its Chinese twin in _build/book/html/zh.
+# The last line printed is the path of its index.html.
 book: $(STAMP)
-	@PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m booksite
+	@PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m book
 
 # torch picks its CPU kernels by processor: the portable ones round a * b + c
 # twice, the AVX2 ones once (a fused multiply-add). The differential suite must

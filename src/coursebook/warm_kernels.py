@@ -1,7 +1,7 @@
 """Warm kernels for the course tests and the book: fork each notebook's kernel from a process that imported torch once.
 
 Why: the course tests run about 40 notebooks, and the book's build
-(``booksite``) 46 (every chapter in English and in Chinese), each in a new
+(``book``) 46 (every chapter in English and in Chinese), each in a new
 ``python3`` kernel, and a new kernel spends about 2.5 CPU-seconds before its first cell
 does anything useful (ipykernel starting, then ``import torch``, reftorch,
 coursebook, memdiagram).  On the two cores that ``make test`` gets, that was
@@ -35,7 +35,7 @@ zygote's environment: the test process's), and the kernel's parent (the
 zygote, not the test process).
 
 Only for the tests (``tests/course/conftest.py``) and the book's build
-(``booksite.build``), which runs every chapter top to bottom as the tests do:
+(``book.execute``), which runs every chapter top to bottom as the tests do:
 learners' kernels start fresh (``coursebook.execution`` keeps
 jupyter_client's default).  The instructor side's zygote
 (``autograder.kernels.kernel_zygote``) does the same in a sandbox; this one is small

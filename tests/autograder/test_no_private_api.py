@@ -2,7 +2,7 @@
 
 Any minor release of nbgrader, nbclient or jupyter_client may rename a private
 (underscore) method or change a module global. This test reads every module
-of ``autograder/`` and ``src/`` and lists:
+of ``autograder/``, ``src/`` and ``book/`` and lists:
 
 * a method of ours that **overrides** an underscore method of another
   package's class (nbclient's ``_async_cleanup_kernel``, say);
@@ -28,9 +28,10 @@ import textwrap
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OURS = ("autograder", "reftorch", "crosscheck", "coursebook", "memdiagram", "booksite")
+OURS = ("autograder", "reftorch", "crosscheck", "coursebook", "memdiagram", "book")
 # Configuration files traitlets executes (get_config() exists only there), not modules.
-NOT_MODULES = {"autograder/nbgrader_config.py", "autograder/jupyter_server_config.py", "autograder/__main__.py"}
+NOT_MODULES = {"autograder/nbgrader_config.py", "autograder/jupyter_server_config.py", "autograder/__main__.py",
+               "book/conf.py"}
 
 # Names with an underscore that their package documents as public.
 DOCUMENTED = {
@@ -56,9 +57,9 @@ def _private(name):
 
 
 def source_files():
-    """Every .py file of autograder/ and src/ (relative paths), the course state and configs left out."""
+    """Every .py file of autograder/, src/ and book/ (relative paths), the course state and configs left out."""
     found = []
-    for top in ("autograder", "src"):
+    for top in ("autograder", "src", "book"):
         for folder, dirs, files in os.walk(os.path.join(REPO, top)):
             dirs[:] = [d for d in dirs if d not in ("state", "__pycache__", "templates")
                        and not d.endswith(".egg-info")]

@@ -1,20 +1,28 @@
 """The built book, opened page by page in headless Chromium with the network blocked.
 
-The session fixture runs what ``make book`` runs (``python -m booksite``) once:
-every chapter executed in ``_build/book``, English and Chinese, then one static
-page per chapter in each language (the Chinese ones in ``zh/``). Every request
-that is not a local file is aborted and recorded, so a page that needs the
-network fails here. The checks of every page (console errors, links and
+The session fixture runs what ``make book`` runs (``python -m book``) once, in
+a network namespace that has only loopback (``unshare -n``) where the machine
+can make one: every chapter executed in ``_build/book``, English and Chinese,
+then Sphinx's pages in each language (the Chinese ones in ``zh/``). The pages
+are served by a local HTTP server (``_build/`` at its root, so that the book's
+"Run this page" links reach where ``make lite`` puts the JupyterLite site);
+every request to any other host is aborted and recorded, so a page that needs
+the network fails here. The checks of every page (console errors, links and
 anchors, ids, alt text, 390 px) run on the pages of both languages.
 """
 
+import functools
+import http.server
+import os
 import pathlib
 import resource
 import re
+import shutil
 import subprocess
 import sys
+import threading
 import time
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urljoin, urlparse
 
 import pytest
 
@@ -23,6 +31,9 @@ from coursebook.workspace import WORKSPACE
 pytestmark = pytest.mark.browser
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+BUILD = REPO / "_build"
+# Where ``make lite`` puts the JupyterLite site, which each chapter's "Run this page" opens.
+LITE = BUILD / "lite"
 IMAGES = REPO / "docs" / "images"
 CHAPTERS = sorted(p.stem for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
 EXERCISES = sorted(p.parent.name for p in (REPO / "exercises").glob("*/*.ipynb"))
@@ -38,24 +49,76 @@ def _cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
+def _loopback_only() -> list[str] | None:
+    """The command prefix that runs a command with only loopback (``unshare -n``), if this machine can."""
+    if not (shutil.which("unshare") and shutil.which("ip")):
+        return None
+    prefix = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh"]
+    if subprocess.run(prefix + ["true"], capture_output=True).returncode != 0:
+        return None
+    return prefix
+
+
 @pytest.fixture(scope="session")
-def book():
-    """The folder of the built site; building it is ``make book``'s command.
+def built():
+    """(the folder of the built site, whether it was built with only loopback); building it is
+    ``make book``'s command.
 
     The target is at most 5 minutes on 2 cores. The machine running the tests may be
     shared (other test workers, other people), so the clock alone says little: the
     build's CPU time (its own and its kernels') shared by 2 cores is what 2 cores
     of its own would need at least. Both figures are printed."""
+    offline = _loopback_only()
     start, cpu = time.perf_counter(), _cpu_seconds()
-    run = subprocess.run([sys.executable, "-m", "booksite"], cwd=REPO, capture_output=True, text=True,
-                         timeout=900)
+    run = subprocess.run((offline or []) + [sys.executable, "-m", "book"], cwd=REPO, capture_output=True,
+                         text=True, timeout=900)
     seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
     assert run.returncode == 0, f"make book failed:\n{run.stderr[-3000:]}"
     index = pathlib.Path(run.stdout.strip().splitlines()[-1])
     assert index.name == "index.html" and index.is_file(), f"the last line is not the built index: {run.stdout!r}"
-    print(f"book (English and Chinese) built in {seconds:.0f} s, {cpu:.0f} CPU seconds")
+    print(f"book (English and Chinese) built in {seconds:.0f} s, {cpu:.0f} CPU seconds"
+          f"{', with only loopback' if offline else ''}")
     assert cpu / 2 < 300, f"building the book takes {cpu:.0f} CPU seconds, more than 5 minutes on 2 cores"
-    return index.parent
+    return index.parent, offline is not None
+
+
+@pytest.fixture(scope="session")
+def book(built):
+    return built[0]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(book):
+    """The base URL of a local HTTP server whose root is ``_build/``."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(BUILD)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _url(server, path):
+    """The address of a file of ``_build/`` on the test server."""
+    return server + pathlib.Path(path).relative_to(BUILD).as_posix()
+
+
+def _file(server, url):
+    """The file of ``_build/`` that a test server's address serves."""
+    return BUILD / unquote(urlparse(url).path).removeprefix("/")
+
+
+def test_the_book_builds_with_the_network_cut_to_loopback(built):
+    if not built[1]:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must build the book with only loopback, but `unshare -n` cannot run here")
+        pytest.skip("unshare -n (util-linux, as root) is not available: the book was built with the network on")
+    assert (built[0] / "index.html").is_file()
 
 
 def _pages(book):
@@ -80,12 +143,12 @@ def _name(book, path):
     return path.relative_to(book).as_posix()
 
 
-def _offline_page(browser, width):
+def _offline_page(browser, width, server):
     context = browser.new_context(viewport={"width": width, "height": 900})
     blocked, errors = [], []
 
     def only_local(route):
-        if route.request.url.startswith("file://"):
+        if route.request.url.startswith(server):
             route.continue_()
         else:
             blocked.append(route.request.url)
@@ -111,21 +174,24 @@ def test_the_chinese_book_has_the_same_pages_as_the_english_one(book):
         f"pages in one language only: {sorted(chinese ^ {p.name for p in _pages(book)})}"
     for name in ["index.html", "01_reading_memory_diagrams.html", "exercise-clone.html"]:
         text = (book / "zh" / name).read_text(encoding="utf-8")
-        assert '<html lang="zh-CN">' in text and re.search(r"<h1[^>]*>[^<]*[\u4e00-\u9fff]", text), \
+        assert re.search(r'<html[^>]*\slang="zh-CN"', text) and re.search(r"<h1[^>]*>[^<]*[\u4e00-\u9fff]", text), \
             f"zh/{name} is not the Chinese chapter"
 
 
-def test_every_page_opens_offline_without_console_errors_and_every_internal_link_resolves(book, browser):
-    context, page, blocked, errors = _offline_page(browser, 1366)
+def test_every_page_opens_offline_without_console_errors_and_every_internal_link_resolves(book, browser, server):
+    context, page, blocked, errors = _offline_page(browser, 1366, server)
     broken = []
     for path in _all_pages(book):
-        page.goto(path.as_uri())
+        page.goto(_url(server, path))
         hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))")
         for href in hrefs:
-            if re.match(r"^(https?:|mailto:)", href):
+            if re.match(r"^(https?:|mailto:)", href) or href == "#":
                 continue
             target, _, anchor = href.partition("#")
+            target = target.partition("?")[0]
             file = (path.parent / target).resolve() if target else path
+            if file.is_relative_to(LITE):
+                continue  # "Run this page": the JupyterLite site, checked by its own test
             if not file.is_file():
                 broken.append(f"{_name(book, path)}: {href} (no such page)")
             elif anchor and not {f'id="{anchor}"', f'id="{unquote(anchor)}"'} & _ids_in(file):
@@ -136,13 +202,13 @@ def test_every_page_opens_offline_without_console_errors_and_every_internal_link
     assert broken == [], f"broken internal links: {broken[:10]}"
 
 
-def test_no_page_gives_two_elements_the_same_id(book, browser):
+def test_no_page_gives_two_elements_the_same_id(book, browser, server):
     """Diagrams share a page: an id defined twice (an arrow marker, a fill pattern) makes
     ``url(#...)`` and ``aria-labelledby`` point into whichever diagram comes first."""
-    context, page, _blocked, _errors = _offline_page(browser, 1366)
+    context, page, _blocked, _errors = _offline_page(browser, 1366, server)
     repeated = []
     for path in _all_pages(book):
-        page.goto(path.as_uri())
+        page.goto(_url(server, path))
         twice = page.evaluate("""() => {
           const seen = new Map();
           for (const e of document.querySelectorAll('[id]')) seen.set(e.id, (seen.get(e.id) || 0) + 1);
@@ -154,14 +220,14 @@ def test_no_page_gives_two_elements_the_same_id(book, browser):
     assert repeated == [], f"pages that define an id more than once: {repeated[:10]}"
 
 
-def test_every_page_switches_language_to_the_same_page(book, browser):
-    context, page, blocked, errors = _offline_page(browser, 1366)
+def test_every_page_switches_language_to_the_same_page(book, browser, server):
+    context, page, blocked, errors = _offline_page(browser, 1366, server)
     wrong = []
     for path in _all_pages(book):
         chinese = path.parent.name == "zh"
         twin = (book / path.name) if chinese else (book / "zh" / path.name)
         text = path.read_text(encoding="utf-8")
-        switch = re.search(r'<a class="book-lang" href="([^"]+)"[^>]*>([^<]+)</a>', text)
+        switch = re.search(r'<a class="book-lang" href="([^"]+)"[^>]*>\s*([^<]+?)\s*</a>', text)
         if not switch:
             wrong.append(f"{_name(book, path)}: no language switch")
         elif (path.parent / switch.group(1)).resolve() != twin.resolve():
@@ -170,10 +236,10 @@ def test_every_page_switches_language_to_the_same_page(book, browser):
             wrong.append(f"{_name(book, path)}: the switch says {switch.group(2)!r}")
     for start, lang in [(book / "index.html", "zh-CN"), (book / "zh" / "08_clone.html", "en"),
                         (book / "06_version_counter.html", "zh-CN")]:
-        page.goto(start.as_uri())
+        page.goto(_url(server, start))
         page.locator("a.book-lang").click()
         page.wait_for_load_state()
-        target = pathlib.Path(unquote(page.url.removeprefix("file://")))
+        target = _file(server, page.url)
         assert target.name == start.name and page.locator("html").get_attribute("lang") == lang, \
             f"the switch on {_name(book, start)} opened {page.url}, not the same page in {lang}"
     context.close()
@@ -201,16 +267,16 @@ PICTURES = """() => {
 NO_DESCRIPTION = {"", "image", "picture", "plot", "figure", "diagram", "no description has been provided for this image"}
 
 
-def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, browser):
-    context, page, _blocked, _errors = _offline_page(browser, 1366)
+def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, browser, server):
+    context, page, _blocked, _errors = _offline_page(browser, 1366, server)
     without, seen = [], {}
     for path in _all_pages(book):
-        page.goto(path.as_uri())
+        page.goto(_url(server, path))
         for picture in page.evaluate(PICTURES):
             seen[picture["what"]] = seen.get(picture["what"], 0) + 1
             if picture["alt"].lower().rstrip(".") in NO_DESCRIPTION or len(picture["alt"]) < 20:
                 without.append(f"{_name(book, path)}: {picture['kind']} {picture['what']!r} alt={picture['alt']!r}")
-    page.goto((book / "22_decision_guide.html").as_uri())
+    page.goto(_url(server, book / "22_decision_guide.html"))
     plot_alt = page.locator("img.book-plot").first.get_attribute("alt")
     context.close()
     assert without == [], f"images a screen reader cannot describe (no alt, or an empty or generic one): {without[:10]}"
@@ -219,11 +285,11 @@ def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, brow
     assert "median time" in plot_alt, f"the plot's alt text does not describe the plot: {plot_alt!r}"
 
 
-def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser):
-    context, page, _blocked, _errors = _offline_page(browser, 390)
+def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser, server):
+    context, page, _blocked, _errors = _offline_page(browser, 390, server)
     wide = []
     for path in _all_pages(book):
-        page.goto(path.as_uri())
+        page.goto(_url(server, path))
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
             wide.append(f"{_name(book, path)}: {width} px")
@@ -232,9 +298,9 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser):
 
 
 @pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])
-def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, browser, folder):
-    context, page, _blocked, errors = _offline_page(browser, 1366)
-    page.goto((book / folder / "01_reading_memory_diagrams.html").as_uri())
+def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, browser, server, folder):
+    context, page, _blocked, errors = _offline_page(browser, 1366, server)
+    page.goto(_url(server, book / folder / "01_reading_memory_diagrams.html"))
     player = page.locator(".md-player").first
     shown = player.locator(".mdp-frame:visible")
     box = shown.locator("svg.md-diagram:visible").bounding_box()
@@ -252,10 +318,10 @@ def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, bro
 
 
 @pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])
-def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser, folder):
-    context, page, blocked, errors = _offline_page(browser, 1366)
+def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser, server, folder):
+    context, page, blocked, errors = _offline_page(browser, 1366, server)
     for name in EXERCISES:
-        page.goto((book / folder / f"exercise-{name}.html").as_uri())
+        page.goto(_url(server, book / folder / f"exercise-{name}.html"))
         where = f"course/zh/exercises/{name}/{name}.ipynb" if folder else f"exercises/{name}/{name}.ipynb"
         assert page.locator("h1").first.text_content().startswith("练习" if folder else "Exercise"), \
             f"{folder}/{name}: no description"
@@ -270,17 +336,17 @@ def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(boo
         binder = page.locator("a.book-open-binder").get_attribute("href")
         assert binder == BINDER_BADGE.replace("course/00_index.ipynb", where), \
             f"{name}: the Binder link {binder} is not the README badge's address for this exercise"
-        assert page.locator(".input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
-    page.goto((book / folder / "08_clone.html").as_uri())
+        assert page.locator(".cell_input, .input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
+    page.goto(_url(server, book / folder / "08_clone.html"))
     page.locator("a[href='exercise-clone.html']").first.click()
     page.wait_for_url(f"**/{folder + '/' if folder else ''}exercise-clone.html")
     context.close()
     assert blocked == [] and errors == []
 
 
-def test_predict_answers_open_on_a_click(book, browser):
-    context, page, _blocked, _errors = _offline_page(browser, 1366)
-    page.goto((book / "01_reading_memory_diagrams.html").as_uri())
+def test_predict_answers_open_on_a_click(book, browser, server):
+    context, page, _blocked, _errors = _offline_page(browser, 1366, server)
+    page.goto(_url(server, book / "01_reading_memory_diagrams.html"))
     answer = page.locator("details:has(> summary:text-is('Answer'))").first
     assert not answer.evaluate("d => d.open"), "the predict answer is shown before the click"
     answer.locator("summary").click()
@@ -288,56 +354,101 @@ def test_predict_answers_open_on_a_click(book, browser):
     context.close()
 
 
-def test_search_from_any_page_finds_version_counter_in_its_chapter_first(book, browser):
-    context, page, blocked, errors = _offline_page(browser, 1366)
-    page.goto((book / "08_clone.html").as_uri())
-    page.fill(".book-search input", "version counter")
-    page.press(".book-search input", "Enter")
+def _search_from(page, query):
+    """Search the book from the page open in ``page``: its search button, the box it opens, Enter."""
+    page.locator(".search-button-field:visible").first.click()
+    box = page.locator("#pst-search-dialog input[name=q]")
+    box.fill(query)
+    box.press("Enter")
     page.wait_for_url("**/search.html?q=*")
-    found = page.locator("#book-results li a").all()
+
+
+def _results(page):
+    """The links of the search page's results, once the search has finished."""
+    page.locator("#search-results p.search-summary").wait_for()
+    return page.locator("#search-results ul.search li > a").all()
+
+
+def test_search_from_any_page_finds_version_counter_in_its_chapter_first(book, browser, server):
+    context, page, blocked, errors = _offline_page(browser, 1366, server)
+    page.goto(_url(server, book / "08_clone.html"))
+    _search_from(page, "version counter")
+    found = _results(page)
     assert found, "searching the book for 'version counter' finds nothing"
     assert found[0].get_attribute("href") == "06_version_counter.html", \
         f"the chapter on the version counter is not the first hit: {[a.text_content() for a in found[:3]]}"
-    assert "version counter" in page.locator("#book-results li p").first.text_content().lower()
+    assert "version counter" in page.locator("#search-results li p.context").first.text_content().lower()
+    assert f"found {len(found)} pages" in page.locator("#search-results p.search-summary").text_content()
     found[0].click()
     page.wait_for_url("**/06_version_counter.html")
-    page.goto((book / "search.html").as_uri() + "?q=zzqqxx-nowhere")
-    assert page.locator("#book-results").text_content().startswith("0 pages found")
+    page.goto(_url(server, book / "search.html") + "?q=zzqqxx-nowhere")
+    assert _results(page) == []
+    assert "did not match any documents" in page.locator("#search-results p.search-summary").text_content()
     context.close()
     assert blocked == [] and errors == []
 
 
-def test_chinese_search_finds_the_version_counter_chapter_first(book, browser):
+def test_chinese_search_finds_the_version_counter_chapter_first(book, browser, server):
     """Chinese is written without spaces: the search must find 版本计数器 inside a sentence."""
-    context, page, blocked, errors = _offline_page(browser, 1366)
-    page.goto((book / "zh" / "08_clone.html").as_uri())
-    page.fill(".book-search input", "版本计数器")
-    page.press(".book-search input", "Enter")
-    page.wait_for_url("**/zh/search.html?q=*")
-    found = page.locator("#book-results li a").all()
+    context, page, blocked, errors = _offline_page(browser, 1366, server)
+    page.goto(_url(server, book / "zh" / "08_clone.html"))
+    _search_from(page, "版本计数器")
+    assert "/zh/search.html" in page.url
+    found = _results(page)
     assert len(found) >= 5, f"searching the Chinese book for 版本计数器 finds {len(found)} pages"
     assert found[0].get_attribute("href") == "06_version_counter.html", \
         f"the chapter on the version counter is not the first hit: {[a.text_content() for a in found[:3]]}"
-    assert "版本计数器" in page.locator("#book-results li p").first.text_content()
-    assert page.locator("#book-results > p").first.text_content() == f"找到 {len(found)} 页"
+    assert "版本计数器" in page.locator("#search-results li p.context").first.text_content()
+    assert page.locator("#search-results p.search-summary").text_content() == \
+        f"搜索完成，匹配搜索条件的有 {len(found)} 个页面。"
     found[0].click()
     page.wait_for_url("**/zh/06_version_counter.html")
     assert page.locator("html").get_attribute("lang") == "zh-CN"
-    page.goto((book / "zh" / "search.html").as_uri() + "?q=版本计数器 视图")
-    both = page.locator("#book-results li a").count()
+    page.goto(_url(server, book / "zh" / "search.html") + "?q=版本计数器 视图")
+    both = len(_results(page))
     assert 0 < both <= len(found), "two Chinese words, each found as a substring, should narrow the search"
-    page.goto((book / "zh" / "search.html").as_uri() + "?q=zzqqxx-nowhere")
-    assert page.locator("#book-results").text_content().startswith("找到 0 页")
+    page.goto(_url(server, book / "zh" / "search.html") + "?q=zzqqxx-nowhere")
+    assert _results(page) == []
+    assert page.locator("#search-results p.search-summary").text_content().startswith("您的搜索没有匹配到文档")
     context.close()
+    assert blocked == [] and errors == []
+
+
+@pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])
+def test_every_chapter_page_runs_in_the_jupyterlite_site(book, browser, server, folder):
+    """"Run this page" opens the same notebook in the Lite site (``make lite``: _build/lite/),
+    from the page's header, on a desktop and on a phone."""
+    course = "course/zh" if folder else "course"
+    chapters = {("index" if c.startswith("00_") else c): c for c in CHAPTERS}
+    context, page, blocked, errors = _offline_page(browser, 1366, server)
+    wrong = []
+    for name, chapter in chapters.items():
+        page.goto(_url(server, book / folder / f"{name}.html"))
+        run = page.locator("a.book-run")
+        if run.count() != 1 or not run.is_visible():
+            wrong.append(f"{folder}/{name}: {run.count()} 'Run this page' links, visible: {run.first.is_visible()}")
+            continue
+        address = urljoin(page.url, run.get_attribute("href"))
+        expected = f"{course}/{chapter}.ipynb"
+        if address != f"{server}lite/lab/index.html?path={expected}" or not (REPO / expected).is_file():
+            wrong.append(f"{folder}/{name}: opens {address}, not {expected} in the Lite site")
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(_url(server, book / folder / "08_clone.html"))
+    assert page.locator("a.book-run").is_visible(), "a phone does not see 'Run this page'"
+    address = urljoin(page.url, page.locator("a.book-run").get_attribute("href"))
+    assert parse_qs(urlparse(address).query)["path"] == [f"{course}/08_clone.ipynb"]
+    assert page.locator("a.book-run").text_content().strip().endswith("运行本页" if folder else "Run this page")
+    context.close()
+    assert wrong == [], f"chapters whose 'Run this page' is missing or opens another notebook: {wrong[:10]}"
     assert blocked == [] and errors == []
 
 
 @pytest.mark.parametrize("width", [1366, 390])
-def test_screenshots_of_the_index_and_chapter_01(book, browser, width):
-    context, page, _blocked, _errors = _offline_page(browser, width)
+def test_screenshots_of_the_index_and_chapter_01(book, browser, server, width):
+    context, page, _blocked, _errors = _offline_page(browser, width, server)
     IMAGES.mkdir(parents=True, exist_ok=True)
     for name, file in [("index", "index.html"), ("chapter-01", "01_reading_memory_diagrams.html")]:
-        page.goto((book / file).as_uri())
+        page.goto(_url(server, book / file))
         if name == "chapter-01":
             page.locator(".md-player").first.evaluate("e => e.scrollIntoView({block: 'start'})")
         target = IMAGES / f"book-{name}-{width}.png"

@@ -1,6 +1,6 @@
 """Chapter 01's stepping diagram as the book shows it: no kernel, no script, same steps.
 
-Chapter 01 is executed the way ``make book`` executes it (``booksite.build``:
+Chapter 01 is executed the way ``make book`` executes it (``book.execute``:
 a copy in a build folder, nbclient keeping the widget state), and its first
 ``step_through`` output's ``text/html`` player is opened in headless Chromium
 with every request that is not a local file or loopback blocked. The page
@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 import nbformat
 import pytest
 
-from booksite.build import WIDGET_VIEW, execute, widget_states
+from book.execute import WIDGET_VIEW, execute, widget_states
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""Execute the chapters into a build folder and make their diagrams static.
+"""Execute the chapters into a build folder and make their diagrams static (``make book``'s first half).
 
 Steps, one function each:
 
@@ -38,7 +38,7 @@ from coursebook.language import LANGUAGE_VARIABLE
 from coursebook.warm_kernels import WarmKernelManager, start_zygote, stop_zygote
 from memdiagram import player_html
 
-ROOT = Path(__file__).resolve().parents[2]  # src/booksite -> the repository
+ROOT = Path(__file__).resolve().parents[1]  # book/ -> the repository
 BUILD = ROOT / "_build" / "book"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -128,25 +128,3 @@ def execute_chapters(build: Path = BUILD, workers: int = 2) -> tuple[list[Path],
     finally:
         stop_zygote()
     return english, chinese
-
-
-def main(argv=None) -> int:
-    start = time.perf_counter()
-    english, chinese = execute_chapters()
-    print(f"{len(english)} English and {len(chinese)} Chinese chapters executed in "
-          f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
-    from .site import CHINESE, ENGLISH, build_site, page_names, write_assets
-
-    site = BUILD / "html"
-    if site.exists():
-        shutil.rmtree(site)
-    write_assets(site)
-    exercises = {ENGLISH: sorted(p for p in (ROOT / ENGLISH.exercises).glob("*/*.ipynb") if p.stem == p.parent.name),
-                 CHINESE: sorted(p for p in (ROOT / CHINESE.exercises).glob("*/*.ipynb") if p.stem == p.parent.name)}
-    chapters = {ENGLISH: english, CHINESE: chinese}
-    names = {language: page_names(chapters[language], exercises[language]) for language in chapters}
-    build_site(chinese, site, exercises[CHINESE], CHINESE, ENGLISH, names[ENGLISH])
-    index = build_site(english, site, exercises[ENGLISH], ENGLISH, CHINESE, names[CHINESE])
-    print(f"site written in {time.perf_counter() - start:.0f} s in all", file=sys.stderr)
-    print(index)
-    return 0
