@@ -154,14 +154,19 @@ def kill_processes_of(names):
             pass
 
 
-@pytest.fixture(scope="session")
-def hub_class(needs_sandbox):
+def needs_proxy():
+    """Skip (never in CI) when configurable-http-proxy is not installed."""
     if not (shutil.which("configurable-http-proxy") or os.path.exists(
             os.path.join(REPO, ".hub", "node_modules", ".bin", "configurable-http-proxy"))):
         if os.environ.get("CI") == "true":
             pytest.fail("the hub tests must run in CI, but configurable-http-proxy is not installed")
         pytest.skip("hub test skipped: configurable-http-proxy is not installed "
                     "(npm install --prefix .hub configurable-http-proxy@5)")
+
+
+@pytest.fixture(scope="session")
+def hub_class(needs_sandbox):
+    needs_proxy()
     base = tempfile.mkdtemp(prefix="hub-class-")
     os.chmod(base, 0o755)
     fresh_copy(os.path.join(base, "course"))
