@@ -66,9 +66,11 @@ def cmd_hub(args, config):
         print("passwords are kept in %s (root only)" % server.passwords_file(args.dir))
         print("formgrader (instructors only): http://%s:%d/services/formgrader/"
               % (settings["ip"], settings["port"]))
-        print("Ctrl+C stops the hub; `python -m autograder hub --remove-users` removes the users.", flush=True)
+        print("Ctrl+C (or `kill %d`) stops the hub; `python -m autograder hub --dir %s --remove-users` stops it "
+              "and removes the users." % (os.getpid(), args.dir), flush=True)
         while process.poll() is None:
             time.sleep(1)
+            server.reap_orphans(process)
     except KeyboardInterrupt:
         pass
     finally:

@@ -232,7 +232,8 @@ def prepare(config, people, base, exchange, new_passwords=False):
     made keeps its own (``None``: not known here) unless ``new_passwords``.
     Returns ``{name: password or None}``.
     """
-    check_host()
+    if os.geteuid() != 0:
+        raise CourseError("setting up the hub needs root (it creates Unix users)")
     os.makedirs(base, exist_ok=True)
     os.chmod(base, 0o755)
     hub_dir = os.path.join(base, "hub")
@@ -320,6 +321,22 @@ def _wait_answering(process, settings, log, timeout=120):
             pass
         time.sleep(0.3)
     raise CourseError("jupyterhub did not answer at %s within %d s; its log: %s" % (url, timeout, log))
+
+
+def reap_orphans(hub):
+    """Collect the exit status of the orphans this process adopted (:func:`adopt_orphans`) that have
+    ended since, so none lingers as a zombie while the hub runs; ``hub`` (a Popen) is left to its
+    own ``poll``."""
+    import psutil
+
+    for child in _children(os.getpid()):
+        if child.pid == hub.pid:
+            continue
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                child.wait(0)
+        except (psutil.Error, subprocess.TimeoutExpired):
+            pass
 
 
 def _descendants(pid):
