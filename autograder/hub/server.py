@@ -421,6 +421,10 @@ def stop(process, timeout=STOP_TIMEOUT, hub_dir=None):
     import psutil
 
     left = _descendants(process.pid)
+    # and what a hub that ended by itself left to this process (adopt_orphans), with its descendants
+    for adopted in _children(os.getpid()):
+        if adopted.pid != process.pid:
+            left += [adopted] + _descendants(adopted.pid)
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         _interrupt_servers(process.pid, hub_dir)

@@ -16,19 +16,11 @@ hub" does it:
       (sandboxed), ``feedback clone``, ``return clone``; the student fetches the
       feedback page
 
-  stop                               SIGTERM to ``python -m autograder hub`` with three
-      students' servers running, to the moment no process the command started
-      runs (hub, proxy, formgrader, servers, kernels); beside it, the stock
-      way: SIGTERM to the ``jupyterhub`` process alone, its own cleanup
-      (services one after the other, then the servers, each given SIGINT and
-      its timeouts), to the moment it exits, and what it left running
-
 The load average is printed with the figures: on a shared machine they vary.
 """
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -40,48 +32,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "hub"))
 from conftest import Class, fresh_copy, hub_blocks, kill_processes_of  # noqa: E402
 from driver import Person  # noqa: E402
 from test_hub_term import COURSE, work  # noqa: E402
-
-import psutil  # noqa: E402
-
-
-def three_ready(course):
-    people = [Person(course.url, name, course.people[name]).login().start_server()
-              for name in course.students()]
-    for person in people:
-        person.wait_ready()
-    return people
-
-
-def time_until_gone(processes, timeout=300):
-    started = time.monotonic()
-    psutil.wait_procs(processes, timeout=timeout)
-    return time.monotonic() - started
-
-
-def stop_ours(course):
-    """SIGTERM to the hub command; seconds until nothing it started runs."""
-    command = psutil.Process(course.process.pid)
-    tree = [command] + command.children(recursive=True)
-    started = time.monotonic()
-    os.killpg(course.process.pid, signal.SIGTERM)
-    psutil.wait_procs(tree, timeout=300)
-    course.process.wait()
-    course.process = None
-    return time.monotonic() - started
-
-
-def stop_stock(course):
-    """SIGTERM to the jupyterhub process alone; seconds until it exits, and what is left running."""
-    command = psutil.Process(course.process.pid)
-    hub = next(p for p in command.children(recursive=True) if "jupyterhub" in " ".join(p.cmdline()[:3]))
-    others = [p for p in hub.children(recursive=True)]
-    started = time.monotonic()
-    hub.terminate()
-    hub.wait(300)
-    took = time.monotonic() - started
-    left = [p.name() for p in others if p.is_running()]
-    course.stop()
-    return took, left
 
 
 def main():
@@ -101,7 +51,10 @@ def main():
         started = time.monotonic()
         course.start(blocks[1])
         hub_up = time.monotonic() - started
-        people = three_ready(course)
+        people = [Person(course.url, name, course.people[name]).login().start_server()
+                  for name in course.students()]
+        for person in people:
+            person.wait_ready()
         ready = time.monotonic() - started
         print("hub start to three ready servers: %.1f s (the hub itself answered after %.1f s)" % (ready, hub_up))
         course.run("python -m autograder release clone")
@@ -119,13 +72,6 @@ def main():
         pages = student.read("clone/feedback")["content"]
         assert pages, "no feedback fetched"
         print("one student's submit to feedback: %.1f s" % (time.monotonic() - started))
-        print("stop with three servers running: %.1f s (SIGTERM to `python -m autograder hub`, until "
-              "nothing it started runs)" % stop_ours(course))
-        course.start(blocks[1])
-        three_ready(course)
-        took, left = stop_stock(course)
-        print("stock: SIGTERM to jupyterhub alone, same hub and three servers: it exited after %.1f s, "
-              "leaving %d process(es) running: %s" % (took, len(left), ", ".join(left) or "none"))
         print("load average at the end: %.1f" % os.getloadavg()[0])
     finally:
         course.stop()

@@ -70,6 +70,7 @@ class Class:
         self.people = {}   # name -> password
         self.roles = {}    # name -> "instructor" | "student"
         self.url = None
+        self.login_urls = {}  # name -> the URL the hub command printed for them
         self.runs = []
 
     @property
@@ -115,6 +116,7 @@ class Class:
                 if password != "(unchanged)" or name not in self.people:
                     self.people[name] = password
                 self.roles[name] = role
+                self.login_urls[name] = url
                 self.url = url.split("/hub/")[0]
             if line.startswith("Ctrl+C"):
                 return "".join(lines)
