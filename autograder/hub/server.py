@@ -438,7 +438,9 @@ def stop(process, timeout=STOP_TIMEOUT, hub_dir=None):
     if proxy_pid and os.path.exists(proxy_pid):  # a hub killed outright leaves its proxy running
         try:
             with open(proxy_pid) as f:
-                left.append(psutil.Process(int(f.read().strip())))
+                proxy = psutil.Process(int(f.read().strip()))
+            if "configurable-http-proxy" in " ".join(proxy.cmdline()):  # not a pid used again since
+                left.append(proxy)
         except (OSError, ValueError, psutil.Error):
             pass
     for _ in range(3):  # what the ended processes started meanwhile, too
