@@ -175,7 +175,7 @@ def hub_class(needs_sandbox):
     course = Class(base)
     blocks = hub_blocks()
     course.blocks = blocks
-    remove = [sys.executable, "-m", "autograder", "hub", "--remove-users"]
+    remove = [sys.executable, "-m", "autograder", "hub", "--dir", course.env["HUB"], "--remove-users"]
     try:
         subprocess.run(remove, cwd=course.root, env=course.env, capture_output=True)  # left by a crashed run
         course.start(blocks[1])

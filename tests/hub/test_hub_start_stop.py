@@ -163,3 +163,21 @@ def test_fifty_starts_each_log_in_and_each_sigterm_leaves_no_process_and_no_port
         assert still_listening(ports) == [], start
     assert len(set(pids)) == STARTS
     assert len(passwords) == 1, "a restart changed the student's password"
+
+
+def test_remove_users_stops_the_running_hub_and_leaves_no_process_of_its_users(course):
+    process, said = start_hub(course, 0)
+    tree = psutil.Process(process.pid).children(recursive=True)
+    assert processes_of([GRADER]), "formgrader is not running as %s" % GRADER
+    done = subprocess.run(course["hub"] + ["--remove-users"], cwd=course["root"], env=course["env"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "stopped the hub running in" in done.stdout
+    process.wait(120)
+    assert [p for p in tree if p.is_running()] == []
+    for name in (INSTRUCTOR, STUDENT, GRADER):
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            continue
+        raise AssertionError("%s was not removed" % name)
