@@ -101,29 +101,53 @@ def shared_python():
 PORT_NAMES = ("port", "hub_port", "proxy_api_port", "formgrader_port")
 
 
+def _below_ephemeral():
+    """The ports from 10000 up to the first one the kernel hands out for outgoing connections
+    (``ip_local_port_range``): one of them, once free, stays free until someone binds it."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return range(10000, low) if low > 11000 else range(1024, 10000)
+
+
 class Ports:
     """The hub's ports, each found by binding it on loopback, and held until the hub starts.
 
-    Each socket binds port 0, so the kernel picks a port that no socket holds,
-    whatever this process's id; the sockets stay bound until :func:`start`
-    closes them just before JupyterHub binds the same ports, so no two of them
-    are the same and nothing else on the host is given one meanwhile.
-    ``given`` ports (``--port``) are used as they are.
+    Candidates are drawn at random (``secrets``, nothing of this process's id)
+    below the range the kernel gives outgoing connections, and each is bound;
+    one that is taken is skipped.  The sockets stay bound until :func:`start`
+    closes them just before JupyterHub starts, so no two are the same and
+    nothing else takes one meanwhile; and between that moment and JupyterHub's
+    own bind, no outgoing connection is given one either (they come from the
+    range above).  ``given`` ports (``--port``) are used as they are.
     """
 
     def __init__(self, given=None, names=PORT_NAMES, host="127.0.0.1"):
         self.numbers, self.held = {}, []
         given = {k: v for k, v in (given or {}).items() if v}
+        self.given, self.names, self.host = given, names, host
+        candidates = _below_ephemeral()
         try:
             for name in names:
                 if name in given:
                     self.numbers[name] = given[name]
                     continue
-                held = socket.socket()
-                self.held.append(held)
-                held.bind((host, 0))
-                self.numbers[name] = held.getsockname()[1]
-        except OSError:
+                for _ in range(1000):
+                    held = socket.socket()
+                    try:
+                        held.bind((host, candidates[secrets.randbelow(len(candidates))]))
+                    except OSError:  # taken (by anyone, or by one of ours)
+                        held.close()
+                        continue
+                    self.held.append(held)
+                    self.numbers[name] = held.getsockname()[1]
+                    break
+                else:
+                    raise CourseError("no free loopback port for the hub in %d..%d"
+                                      % (candidates[0], candidates[-1]))
+        except BaseException:
             self.release()
             raise
 
@@ -131,6 +155,10 @@ class Ports:
         for held in self.held:
             held.close()
         self.held = []
+
+    def again(self):
+        """Other ports (the given ones kept), for a start that found one taken after all."""
+        return Ports(self.given, self.names, self.host)
 
 
 def free_ports(count, host="127.0.0.1"):
@@ -286,25 +314,51 @@ def start(settings, log=None, ports=None):
     server it starts never asks at a terminal whether to stop, it stops.
     """
     os.makedirs(settings["hub_dir"], exist_ok=True)
+    log = log or os.path.join(settings["hub_dir"], "jupyterhub.log")
+    adopt_orphans()
+    for attempt in range(3):
+        process, said = _launch(settings, log, ports)
+        try:
+            _wait_answering(process, settings, log)
+            return process
+        except CourseError:
+            stop(process, hub_dir=settings["hub_dir"])  # its proxy may outlive it
+            if ports is None or attempt == 2 or not _port_taken(log, said):
+                raise
+            ports = ports.again()  # taken between our release and its bind: other ports, once more
+            settings.update(ports.numbers)
+        except BaseException:  # Ctrl+C or SIGTERM came first
+            stop(process, hub_dir=settings["hub_dir"])
+            raise
+
+
+def _launch(settings, log, ports):
+    """JupyterHub started on ``settings`` (``ports`` released just before); returns the process and
+    where its log stood before it."""
     settings_file = os.path.join(settings["hub_dir"], "settings.json")
     with open(settings_file, "w", encoding="utf-8") as f:
         json.dump(settings, f, indent=1)
     env = dict(os.environ, AUTOGRADER_HUB_SETTINGS=settings_file,
                PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-    log = log or os.path.join(settings["hub_dir"], "jupyterhub.log")
-    adopt_orphans()
     if ports is not None:
         ports.release()
     with open(log, "ab") as out:
+        said = out.tell()
         process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", CONFIG_FILE],
                                    cwd=settings["hub_dir"], env=env, stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, start_new_session=True)
+    return process, said
+
+
+def _port_taken(log, since):
+    """Whether the log, from ``since`` on, says a port was in use (the hub's or its proxy's words)."""
     try:
-        _wait_answering(process, settings, log)
-    except BaseException:  # it exited, never answered, or Ctrl+C / SIGTERM came first
-        stop(process, hub_dir=settings["hub_dir"])  # its proxy may outlive it
-        raise
-    return process
+        with open(log, "rb") as f:
+            f.seek(since)
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return False
+    return "EADDRINUSE" in text or "Address already in use" in text
 
 
 def _wait_answering(process, settings, log, timeout=120):

@@ -74,7 +74,12 @@ def start_hub(course, spacers):
         if line.startswith("Ctrl+C"):
             return process, "".join(lines)
     process.wait()
-    raise AssertionError("the hub command ended (status %s):\n%s" % (process.returncode, "".join(lines)))
+    said = "".join(lines)
+    log = re.search(r"its log: (\S+)", said)
+    if log and os.path.exists(log.group(1)):
+        with open(log.group(1), errors="replace") as f:
+            said += "\n--- the hub's log, last lines:\n" + f.read()[-6000:]
+    raise AssertionError("the hub command ended (status %s):\n%s" % (process.returncode, said))
 
 
 def listening_ports(processes):
