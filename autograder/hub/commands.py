@@ -19,7 +19,8 @@ def hand_over(config):
 def _people(args):
     from .users import People
 
-    return People(instructors=[args.instructor], students=list(args.students))
+    return People(instructors=[args.instructor], students=list(args.students), grader=args.grader,
+                  students_group=args.groups[0], instructors_group=args.groups[1])
 
 
 def cmd_hub(args, config):
@@ -27,33 +28,58 @@ def cmd_hub(args, config):
     from .exchange import exchange_root
 
     people = _people(args)
+    hub_dir = os.path.join(args.dir, "hub")
     if args.remove_users:
+        if server.stop_running(hub_dir):
+            print("stopped the hub running in %s" % args.dir)
         left = users.remove(people)
         print("removed %s" % ", ".join(people.everyone() + [people.grader]))
         for line in left:
             print("not removed: %s" % line, file=sys.stderr)
         return 1 if left else 0
     exchange = exchange_root(args.exchange)
-    passwords = server.prepare(config, people, args.dir, exchange)
-    settings = server.hub_settings(config, people, args.dir, exchange,
-                                   ports={"port": args.port} if args.port else None)
-    process = server.start(settings)
-    print("The course's hub runs (pid %d); log: %s" % (process.pid,
-                                                       os.path.join(settings["hub_dir"], "jupyterhub.log")))
-    for name in people.everyone():
-        role = "instructor" if name in people.instructors else "student"
-        print("%-10s %-14s password %-18s %s" % (role, name, passwords[name] or "(unchanged)",
-                                                 server.login_url(settings, name)))
-    print("formgrader (instructors only): http://%s:%d/services/formgrader/"
-          % (settings["ip"], settings["port"]))
-    print("Ctrl+C stops the hub; `python -m autograder hub --remove-users` removes the users.", flush=True)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill` stops the hub too
+    proxy, python = server.check_host()
+    ports = server.Ports({"port": args.port})
     try:
+        passwords = server.prepare(config, people, args.dir, exchange, new_passwords=args.new_passwords)
+        settings = server.hub_settings(config, people, args.dir, exchange, ports, proxy=proxy, python=python)
+    except BaseException:
+        ports.release()
+        raise
+    # `kill` stops the hub as Ctrl+C does; and Ctrl+C does even when this command was started
+    # with SIGINT ignored (`... &` in a script): the hub and its servers then stop on SIGINT too
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    process = None
+    try:
+        process = server.start(settings, ports=ports)
+        server.write_command_pid(hub_dir)
+        print("The course's hub runs (pid %d); log: %s" % (process.pid,
+                                                           os.path.join(hub_dir, "jupyterhub.log")))
+        for name in people.everyone():
+            role = "instructor" if name in people.instructors else "student"
+            print("%-10s %-14s password %-18s %s" % (role, name, passwords[name] or "(unchanged)",
+                                                     server.login_url(settings, name)))
+        if None in passwords.values():
+            print("(unchanged): an account this command did not make keeps its own password; "
+                  "--new-passwords gives it one")
+        print("passwords are kept in %s (root only)" % server.passwords_file(args.dir))
+        print("formgrader (instructors only): http://%s:%d/services/formgrader/"
+              % (settings["ip"], settings["port"]))
+        print("Ctrl+C (or `kill %d`) stops the hub; `python -m autograder hub --dir %s --remove-users` stops it "
+              "and removes the users." % (os.getpid(), args.dir), flush=True)
         while process.poll() is None:
             time.sleep(1)
+            server.reap_orphans(process)
     except KeyboardInterrupt:
         pass
-    server.stop(process, hub_dir=settings["hub_dir"])
+    finally:
+        if process is not None:
+            server.stop(process, hub_dir=hub_dir)
+        try:
+            os.unlink(os.path.join(hub_dir, server.COMMAND_PID))
+        except OSError:
+            pass
     return 0
 
 
@@ -101,8 +127,14 @@ def register(command, run):
     p.add_argument("--port", type=int, help="the hub's port on 127.0.0.1 (default: a free one)")
     p.add_argument("--instructor", default=DEMO_INSTRUCTOR)
     p.add_argument("--students", nargs="+", default=DEMO_STUDENTS)
+    p.add_argument("--grader", default="grader", help="the account formgrader runs as (default: grader)")
+    p.add_argument("--groups", nargs=2, default=["course-students", "course-instructors"],
+                   metavar=("STUDENTS", "INSTRUCTORS"), help="the Unix groups of the students and the "
+                   "instructors (default: course-students course-instructors)")
+    p.add_argument("--new-passwords", action="store_true",
+                   help="give every person a new password (printed, and kept in the hub's folder)")
     p.add_argument("--remove-users", action="store_true",
-                   help="remove the demo's Unix users and their homes, and stop")
+                   help="stop the hub running in --dir, remove the demo's Unix users and their homes")
 
     p = command("release", "release assignments to nbgrader's exchange (students fetch them)",
                 run(cmd_release))

@@ -192,12 +192,19 @@ def _write_inbox(target, got):
         os.utime(path, (mtime, mtime))
 
 
+NOT_ON_ROSTER = ("{student} handed in {assignment} on the hub but is not on the roster, so it was not "
+                 "collected: add {student} to the class list, import it (`python -m autograder roster "
+                 "CSV`) and collect again")
+
+
 def collect_exchange(config, exchange, assignments=None, limits=None):
     """Collect the newest submission of each student and assignment from the exchange.
 
     Returns a :class:`autograder.term.collect.CollectReport` (the inbox's, one for all
     assignments), with a note for every student who handed in more than once, and a skipped
-    line, with the reason, for every submission that could not be collected.
+    line, with the reason, for every submission that could not be collected.  With a roster
+    imported, a hub user who is not on it is not collected, and the report names them
+    (:data:`NOT_ON_ROSTER`).
     """
     assignments = assignments or source_assignments(config)
     for assignment in assignments:
@@ -268,7 +275,9 @@ def _collect_assignment(config, inbound_fd, assignment, found, limits, work, rec
         writer.writerows(rows)
     part = collect(config, inbox, assignment, manifest=manifest, limits=limits)
     report.collected.extend(part.collected)
-    report.rejected.extend(part.rejected)
+    report.rejected.extend((entry, NOT_ON_ROSTER.format(student=entry, assignment=assignment)
+                            if reason == "not on the roster" else reason)
+                           for entry, reason in part.rejected)
     report.notes.extend(part.notes)
     report.missing.update(part.missing)
     for student, collected, _ in part.collected:

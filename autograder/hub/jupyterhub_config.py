@@ -55,6 +55,12 @@ c.ConfigurableHTTPProxy.command = [S["proxy"]]
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:%d" % S["proxy_api_port"]
 c.ConfigurableHTTPProxy.pid_file = os.path.join(S["hub_dir"], "proxy.pid")
 c.JupyterHub.log_level = S.get("log_level", "INFO")
+# On SIGTERM or Ctrl+C the hub stops formgrader, every person's server and its proxy (defaults,
+# spelled out: the demo promises that nothing is left running).
+c.JupyterHub.cleanup_servers = True
+c.JupyterHub.cleanup_proxy = True
+# After login without a `next`, start the person's server and open it (not the hub's home page).
+c.JupyterHub.default_url = "/hub/spawn"
 if S.get("ssl_cert"):  # a real deployment: TLS on the public port (see the README)
     c.JupyterHub.ssl_cert = S["ssl_cert"]
     c.JupyterHub.ssl_key = S["ssl_key"]
@@ -102,9 +108,17 @@ if S.get("authenticator", "pam") != "lti13":
 
 # -- each person's server --------------------------------------------------------------------
 c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
-c.Spawner.default_url = "/lab"
+# The lab opens on the course's index (not the Launcher), with the course's lab settings: no
+# news pop-up, no update check (binder/lab-settings/overrides.json, copied by `hub`).
+c.Spawner.default_url = "/lab/tree/course/00_index.ipynb"
+if S.get("lab_settings"):
+    c.Spawner.args = ["--LabApp.app_settings_dir=" + S["lab_settings"]]
 c.Spawner.notebook_dir = "~"
 c.Spawner.start_timeout = 120
+# Stopping a server (or formgrader): SIGINT, then SIGTERM after 5 s, SIGKILL after 3 more.
+c.Spawner.interrupt_timeout = 5
+c.Spawner.term_timeout = 3
+c.Spawner.kill_timeout = 2
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {
     "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",

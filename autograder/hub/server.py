@@ -22,6 +22,7 @@ ends it by its pid.
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -40,6 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG_FILE = os.path.join(HERE, "jupyterhub_config.py")
 REPO = os.path.dirname(os.path.dirname(HERE))
 LOCAL_PROXY = os.path.join(REPO, ".hub", "node_modules", ".bin", "configurable-http-proxy")
+# `make lab`'s settings; its overrides.json (no news pop-up, no update check) is the students' too
+LAB_SETTINGS = os.path.join(REPO, "binder", "lab-settings")
 
 
 def find_proxy():
@@ -95,49 +98,115 @@ def shared_python():
     return python
 
 
-def free_port(start=20000, end=60000):
-    """A free high loopback port, picked at run time (from a range, starting at a pid-dependent place)."""
-    span = end - start
-    first = start + (os.getpid() * 97) % span
-    for offset in range(0, span, 7):
-        port = start + (first - start + offset) % span
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise CourseError("no free loopback port")
+PORT_NAMES = ("port", "hub_port", "proxy_api_port", "formgrader_port", "predictions_port")
 
 
-def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"):
+def _below_ephemeral():
+    """The ports from 10000 up to the first one the kernel hands out for outgoing connections
+    (``ip_local_port_range``): one of them, once free, stays free until someone binds it."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return range(10000, low) if low > 11000 else range(1024, 10000)
+
+
+class Ports:
+    """The hub's ports, each found by binding it on loopback, and held until the hub starts.
+
+    Candidates are drawn at random (``secrets``, nothing of this process's id)
+    below the range the kernel gives outgoing connections, and each is bound;
+    one that is taken is skipped.  The sockets stay bound until :func:`start`
+    closes them just before JupyterHub starts, so no two are the same and
+    nothing else takes one meanwhile; and between that moment and JupyterHub's
+    own bind, no outgoing connection is given one either (they come from the
+    range above).  ``given`` ports (``--port``) are used as they are.
+    """
+
+    def __init__(self, given=None, names=PORT_NAMES, host="127.0.0.1"):
+        self.numbers, self.held = {}, []
+        given = {k: v for k, v in (given or {}).items() if v}
+        self.given, self.names, self.host = given, names, host
+        candidates = _below_ephemeral()
+        try:
+            for name in names:
+                if name in given:
+                    self.numbers[name] = given[name]
+                    continue
+                for _ in range(1000):
+                    held = socket.socket()
+                    try:
+                        held.bind((host, candidates[secrets.randbelow(len(candidates))]))
+                    except OSError:  # taken (by anyone, or by one of ours)
+                        held.close()
+                        continue
+                    self.held.append(held)
+                    self.numbers[name] = held.getsockname()[1]
+                    break
+                else:
+                    raise CourseError("no free loopback port for the hub in %d..%d"
+                                      % (candidates[0], candidates[-1]))
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self):
+        for held in self.held:
+            held.close()
+        self.held = []
+
+    def again(self):
+        """Other ports (the given ones kept), for a start that found one taken after all."""
+        return Ports(self.given, self.names, self.host)
+
+
+def free_ports(count, host="127.0.0.1"):
+    """``count`` distinct free ports on ``host`` (see :class:`Ports`), released for the caller."""
+    ports = Ports(names=range(count), host=host)
+    ports.release()
+    return list(ports.numbers.values())
+
+
+def check_host():
+    """What the hub needs before anything on the host changes: root, the proxy, a shared Python."""
+    if os.geteuid() != 0:
+        raise CourseError("setting up the hub needs root (it creates Unix users)")
+    return find_proxy(), shared_python()
+
+
+def hub_settings(config, people, base, exchange, ports=None, authenticator="pam", proxy=None, python=None):
     """The settings ``jupyterhub_config.py`` reads (written as JSON by :func:`start`).
 
     ip, port            where people connect (the proxy's public side)
     hub_port, proxy_api_port, formgrader_port, predictions_port   the hub's own, the proxy's API,
                         formgrader's, the predictions service's
-    hub_dir             the hub's database, cookie secret, pid files and log (root only)
+    hub_dir             the hub's database, cookie secret, pid files, passwords and log (root only)
     python, proxy       the servers' Python (:func:`shared_python`) and configurable-http-proxy
     environment_prefix  the environment whose Jupyter config and data the servers use
     exchange, course_id nbgrader's exchange and the course's id in it
     chapters            the folder whose ``course/`` chapters every student gets
+    lab_settings        the students' lab settings (no news, no update check)
     course_root, state  the course and its state folder (formgrader's)
     grader, grader_home the account formgrader runs as
     students_group, instructors_group   who may log in; who reaches formgrader
     authenticator       "pam" (default) or "lti13" (then an "lti13" entry; see the README)
+
+    ``ports``: a :class:`Ports` (its numbers), or a dict of the ports to use (the others found
+    by binding).
     """
-    ports = dict(ports or {})
-    for name in ("port", "hub_port", "proxy_api_port", "formgrader_port", "predictions_port"):
-        ports.setdefault(name, free_port())
-        while list(ports.values()).count(ports[name]) > 1:
-            ports[name] = free_port(ports[name] + 1)
-    return dict(ip="127.0.0.1", hub_dir=os.path.join(base, "hub"), python=shared_python(),
+    if not isinstance(ports, Ports):
+        ports = Ports(ports)
+        ports.release()  # found for a caller that holds none: released at once
+    numbers = ports.numbers
+    return dict(ip="127.0.0.1", hub_dir=os.path.join(base, "hub"), python=python or shared_python(),
                 environment_prefix=sys.prefix,
-                proxy=find_proxy(), exchange=exchange, course_id=config.CourseDirectory.course_id,
-                chapters=os.path.join(base, "chapters"), course_root=config.CourseDirectory.root,
+                proxy=proxy or find_proxy(), exchange=exchange, course_id=config.CourseDirectory.course_id,
+                chapters=os.path.join(base, "chapters"), lab_settings=os.path.join(base, "lab-settings"),
+                course_root=config.CourseDirectory.root,
                 state=state_dir(config), grader=people.grader, grader_home=users.home(people.grader)
                 if users.exists(people.grader) else "/", students_group=people.students_group,
-                instructors_group=people.instructors_group, authenticator=authenticator, **ports)
+                instructors_group=people.instructors_group, authenticator=authenticator, **numbers)
 
 
 def _give(folder, owner, mode=0o700):
@@ -155,11 +224,45 @@ def hand_over(config, grader="grader"):
         _give(state_dir(config), grader)
 
 
-def prepare(config, people, base, exchange, passwords=None):
-    """Users, folders and permissions for a class (see the module's docstring); returns passwords."""
+PASSWORDS_FILE = "passwords.json"
+
+
+def passwords_file(base):
+    """Where the demo's passwords are kept: in the hub's own folder (root only), mode ``0600``."""
+    return os.path.join(base, "hub", PASSWORDS_FILE)
+
+
+def stored_passwords(base):
+    try:
+        with open(passwords_file(base), encoding="utf-8") as f:
+            return dict(json.load(f))
+    except (OSError, ValueError):
+        return {}
+
+
+def _store_passwords(base, passwords):
+    target = passwords_file(base)
+    fd = os.open(target + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(passwords, f, indent=1, sort_keys=True)
+    os.chmod(target + ".new", 0o600)
+    os.replace(target + ".new", target)
+
+
+def prepare(config, people, base, exchange, new_passwords=False):
+    """Folders and permissions for a class, then its users (see the module's docstring).
+
+    The users come last, once everything that can fail has been done: the
+    hub's folder, the chapters, the lab's settings, the exchange.  Their
+    passwords are written to :func:`passwords_file` before any account is
+    made or changed, so a start that fails later still leaves every password
+    readable there, and every start prints them again.  A person made by an
+    earlier start keeps the stored password; an account this command never
+    made keeps its own (``None``: not known here) unless ``new_passwords``.
+    Returns ``{name: password or None}``.
+    """
     if os.geteuid() != 0:
         raise CourseError("setting up the hub needs root (it creates Unix users)")
-    made = users.create(people, passwords)
     os.makedirs(base, exist_ok=True)
     os.chmod(base, 0o755)
     hub_dir = os.path.join(base, "hub")
@@ -171,48 +274,215 @@ def prepare(config, people, base, exchange, passwords=None):
     shutil.copytree(path(config, "course"), chapters,
                     ignore=shutil.ignore_patterns(".*", "__pycache__", "*.new.ipynb"))
     os.chmod(os.path.dirname(chapters), 0o755)
+    lab_settings = os.path.join(base, "lab-settings")
+    os.makedirs(lab_settings, exist_ok=True)
+    os.chmod(lab_settings, 0o755)
+    shutil.copyfile(os.path.join(LAB_SETTINGS, "overrides.json"), os.path.join(lab_settings, "overrides.json"))
     state = state_dir(config)
     os.makedirs(state, exist_ok=True)
+    ensure_exchange(exchange)
+
+    passwords = {} if new_passwords else stored_passwords(base)
+    for name in people.everyone():
+        if name not in passwords and (new_passwords or not users.exists(name)):
+            passwords[name] = secrets.token_urlsafe(12)
+    _store_passwords(base, passwords)
+    users.create(people, {name: passwords[name] for name in people.everyone() if name in passwords})
     _give(state, people.grader)
     _give(path(config, config.CourseDirectory.source_directory), people.grader)
-    ensure_exchange(exchange)
-    return made
+    return {name: passwords.get(name) for name in people.everyone()}
 
 
-def start(settings, log=None):
-    """Start JupyterHub with ``settings``; returns the process once the hub answers."""
+PR_SET_CHILD_SUBREAPER = 36
+STOP_TIMEOUT = 6         # seconds the hub gets to stop its services, servers and proxy
+COMMAND_PID = "hub-command.pid"
+
+
+def adopt_orphans():
+    """Make this process the one that inherits whatever the hub leaves behind (Linux's child
+    subreaper): a server, a kernel or a self-check service orphaned by a crash is then still a
+    descendant of this process, so :func:`stop` finds it."""
+    from ..kernels.kernel_launch import prctl
+
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def start(settings, log=None, ports=None):
+    """Start JupyterHub with ``settings``; returns the process once the hub answers.
+
+    ``ports``: the :class:`Ports` holding the settings' ports, released just before the hub binds
+    them.  The hub runs in a session of its own with no terminal (stdin is ``/dev/null``): a
+    server it starts never asks at a terminal whether to stop, it stops.
+    """
     os.makedirs(settings["hub_dir"], exist_ok=True)
+    log = log or os.path.join(settings["hub_dir"], "jupyterhub.log")
+    adopt_orphans()
+    for attempt in range(3):
+        process, said = _launch(settings, log, ports)
+        try:
+            _wait_answering(process, settings, log)
+            return process
+        except CourseError:
+            stop(process, hub_dir=settings["hub_dir"])  # its proxy may outlive it
+            if ports is None or attempt == 2 or not _port_taken(log, said):
+                raise
+            ports = ports.again()  # taken between our release and its bind: other ports, once more
+            settings.update(ports.numbers)
+        except BaseException:  # Ctrl+C or SIGTERM came first
+            stop(process, hub_dir=settings["hub_dir"])
+            raise
+
+
+def _launch(settings, log, ports):
+    """JupyterHub started on ``settings`` (``ports`` released just before); returns the process and
+    where its log stood before it."""
     settings_file = os.path.join(settings["hub_dir"], "settings.json")
     with open(settings_file, "w", encoding="utf-8") as f:
         json.dump(settings, f, indent=1)
     env = dict(os.environ, AUTOGRADER_HUB_SETTINGS=settings_file,
                PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-    log = log or os.path.join(settings["hub_dir"], "jupyterhub.log")
+    if ports is not None:
+        ports.release()
     with open(log, "ab") as out:
+        said = out.tell()
         process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", CONFIG_FILE],
-                                   cwd=settings["hub_dir"], env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+                                   cwd=settings["hub_dir"], env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    return process, said
+
+
+def _port_taken(log, since):
+    """Whether the log, from ``since`` on, says a port was in use (the hub's or its proxy's words)."""
+    try:
+        with open(log, "rb") as f:
+            f.seek(since)
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return False
+    return "EADDRINUSE" in text or "Address already in use" in text
+
+
+def _wait_answering(process, settings, log, timeout=120):
     url = "http://%s:%d/hub/api/" % (settings["ip"], settings["port"])
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            stop(process, hub_dir=settings["hub_dir"])  # its proxy may outlive it
             raise CourseError("jupyterhub exited with status %s; its log: %s" % (process.returncode, log))
         try:
             with urllib.request.urlopen(url, timeout=2) as answer:
                 if answer.status == 200:
-                    return process
+                    return
         except (urllib.error.URLError, OSError):
             pass
         time.sleep(0.3)
-    stop(process, hub_dir=settings["hub_dir"])
-    raise CourseError("jupyterhub did not answer at %s within 120 s; its log: %s" % (url, log))
+    raise CourseError("jupyterhub did not answer at %s within %d s; its log: %s" % (url, timeout, log))
 
 
-def stop(process, timeout=30, hub_dir=None):
-    """Stop the hub by its pid: SIGTERM (it stops the servers it started and its proxy), then SIGKILL."""
+def reap_orphans(hub):
+    """Collect the exit status of the orphans this process adopted (:func:`adopt_orphans`) that have
+    ended since, so none lingers as a zombie while the hub runs; ``hub`` (a Popen) is left to its
+    own ``poll``."""
+    import psutil
+
+    for child in _children(os.getpid()):
+        if child.pid == hub.pid:
+            continue
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                child.wait(0)
+        except (psutil.Error, subprocess.TimeoutExpired):
+            pass
+
+
+def _descendants(pid):
+    import psutil
+
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def _end(processes, grace=2.0):
+    """SIGTERM, then after ``grace`` seconds SIGKILL, to each process still running (psutil
+    compares start times: a pid used again by another process is left alone)."""
+    import psutil
+
+    alive = [p for p in processes if p.is_running()]
+    for p in alive:
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(alive, timeout=grace)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
+
+
+def _interrupt_servers(hub_pid, hub_dir):
+    """SIGTERM to each server the hub started (formgrader, the people's servers), all at once.
+
+    The hub stops its services one after the other, then the servers; a
+    Jupyter server takes a few seconds to shut its kernels down, so the
+    servers are told together (each runs in a session of its own: its whole
+    process group is told).  A Jupyter server stops on SIGTERM as it does on
+    Ctrl+C, shutting its kernels down, but from a signal handler of its own,
+    not from a ``KeyboardInterrupt`` that any ``except`` on the way may catch.
+    The hub, which asks them to stop next, finds them stopping or gone.  The
+    proxy is left to the hub.
+    """
+    import psutil
+
+    proxy = None
+    try:
+        with open(os.path.join(hub_dir or "", "proxy.pid")) as f:
+            proxy = int(f.read().strip())
+    except (OSError, ValueError):
+        pass
+    for child in _children(hub_pid):
+        if child.pid == proxy:
+            continue
+        try:
+            if os.getpgid(child.pid) == child.pid:
+                os.killpg(child.pid, signal.SIGTERM)
+        except (OSError, psutil.Error):
+            pass
+
+
+def _children(pid):
+    import psutil
+
+    try:
+        return psutil.Process(pid).children()
+    except psutil.Error:
+        return []
+
+
+def stop(process, timeout=STOP_TIMEOUT, hub_dir=None):
+    """Stop the hub and everything it started; returns when none of it runs.
+
+    SIGTERM: JupyterHub stops its services (formgrader), the people's servers
+    (which shut their kernels down) and its proxy; the servers are told at
+    the same moment (:func:`_interrupt_servers`).  A hub still running after
+    ``timeout`` seconds is killed.  Then whatever of the hub's descendants
+    still runs (a self-check service, a kernel, a server slow to stop, a
+    proxy left by a hub killed outright) gets SIGTERM, and SIGKILL a second
+    later.  So a stop takes ``timeout`` seconds and a little more at most.
+    """
+    import psutil
+
+    left = _descendants(process.pid)
+    # and what a hub that ended by itself left to this process (adopt_orphans), with its descendants
+    for adopted in _children(os.getpid()):
+        if adopted.pid != process.pid:
+            left += [adopted] + _descendants(adopted.pid)
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
+        _interrupt_servers(process.pid, hub_dir)
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -223,10 +493,47 @@ def stop(process, timeout=30, hub_dir=None):
     if proxy_pid and os.path.exists(proxy_pid):  # a hub killed outright leaves its proxy running
         try:
             with open(proxy_pid) as f:
-                os.kill(int(f.read().strip()), signal.SIGTERM)
-        except (OSError, ValueError):
+                proxy = psutil.Process(int(f.read().strip()))
+            if "configurable-http-proxy" in " ".join(proxy.cmdline()):  # not a pid used again since
+                left.append(proxy)
+        except (OSError, ValueError, psutil.Error):
             pass
+    for _ in range(3):  # what the ended processes started meanwhile, too
+        left = [p for p in left if p.is_running()]
+        if not left:
+            break
+        more = [c for p in left for c in _descendants(p.pid)]
+        _end(left, grace=1.0)
+        left = more
+
+
+def write_command_pid(hub_dir):
+    """Note this process (the ``hub`` command) as the one running the hub in ``hub_dir``."""
+    with open(os.path.join(hub_dir, COMMAND_PID), "w") as f:
+        f.write("%d\n" % os.getpid())
+
+
+def stop_running(hub_dir, timeout=STOP_TIMEOUT + 10):
+    """Stop the ``hub`` command running the hub in ``hub_dir`` (it stops the hub and everything the
+    hub started); True when one was running."""
+    import psutil
+
+    try:
+        with open(os.path.join(hub_dir, COMMAND_PID)) as f:
+            command = psutil.Process(int(f.read().strip()))
+    except (OSError, ValueError, psutil.Error):
+        return False
+    if "autograder" not in " ".join(command.cmdline()):  # the pid now belongs to something else
+        return False
+    command.terminate()
+    try:
+        command.wait(timeout)
+    except psutil.TimeoutExpired:
+        _end([command] + command.children(recursive=True))
+    return True
 
 
 def login_url(settings, name):
-    return "http://%s:%d/hub/login?next=%%2Fuser%%2F%s%%2Flab" % (settings["ip"], settings["port"], name)
+    """The URL that logs ``name`` in and opens their lab: the hub's spawn page starts the server
+    (and waits for it) and then goes to the server's default URL, the course's index."""
+    return "http://%s:%d/hub/login?next=%%2Fhub%%2Fspawn%%2F%s" % (settings["ip"], settings["port"], name)

@@ -87,10 +87,12 @@ def create(people, passwords=None):
 
 
 def remove(people):
-    """Remove the users, their homes and the groups; returns what could not be removed."""
+    """End the users' processes, remove the users, their homes and the groups; returns what could
+    not be removed."""
     left = []
     for name in people.everyone() + [people.grader]:
         if exists(name):
+            end_processes_of(name)  # nothing keeps running under a uid that no longer has a name
             done = subprocess.run(["userdel", "--remove", "--force", name], capture_output=True, text=True)
             if done.returncode not in (0, 12):  # 12: the home could not be removed (already gone)
                 left.append("%s: %s" % (name, done.stderr.strip()))
@@ -101,6 +103,27 @@ def remove(people):
             continue
         subprocess.run(["groupdel", group], capture_output=True)
     return left
+
+
+def end_processes_of(name, grace=2.0):
+    """End every process running as ``name``: SIGTERM, then SIGKILL after ``grace`` seconds."""
+    import psutil
+
+    mine = []
+    for process in psutil.process_iter(["uids"]):
+        try:
+            if process.info["uids"] and process.info["uids"].real == uid(name):
+                process.terminate()
+                mine.append(process)
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(mine, timeout=grace)
+    for process in alive:
+        try:
+            process.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
 
 
 def uid(name):

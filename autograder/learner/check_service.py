@@ -15,7 +15,10 @@ those imports once, for the length of the learner's session:
   (``$XDG_RUNTIME_DIR``, else the temporary folder): one JSON line in
   (``{"path": ..., "root": ...}``), one JSON line out, the check's result as
   data (``CheckResult``: each test's points and message), never text to parse;
-* one check at a time; it exits after ``IDLE`` seconds without a request.
+* one check at a time; it exits after ``IDLE`` seconds without a request, and
+  as soon as the Jupyter server whose kernel started it ends (``JPY_PARENT_PID``,
+  which jupyter_client gives every kernel): a hub that stops a learner's
+  server leaves no self-check service behind.
 
 ``self_check()`` asks it (:func:`check_saved`), starting it when it is not
 running; where it cannot run, the check runs in a process of its own
@@ -136,7 +139,26 @@ def warm_up():
         start_zygote(sandboxed=True).wait_ready()
 
 
-def serve(path: str | None = None, idle: float = IDLE) -> int:
+def _stop_with(owner: int, server) -> None:
+    """Shut ``server`` down when the process ``owner`` ends (a pidfd: a pid used again later by
+    another process is not mistaken for it); at once when it has ended already."""
+    try:
+        fd = os.pidfd_open(owner)
+    except OSError:  # gone already
+        server.shutdown()
+        return
+
+    def wait():
+        import select
+
+        select.select([fd], [], [])
+        os.close(fd)
+        server.shutdown()
+
+    threading.Thread(target=wait, daemon=True).start()
+
+
+def serve(path: str | None = None, idle: float = IDLE, owner: int | None = None) -> int:
     path = path or socket_path()
     if os.path.exists(path):
         if _ping(path):
@@ -155,6 +177,8 @@ def serve(path: str | None = None, idle: float = IDLE) -> int:
         server.shutdown()
 
     threading.Thread(target=stop_when_idle, daemon=True).start()
+    if owner:
+        _stop_with(owner, server)
     try:
         server.serve_forever(poll_interval=0.2)
     finally:
@@ -215,7 +239,9 @@ def start(path: str | None = None) -> subprocess.Popen | None:
         return None
     env = dict(os.environ)
     env.pop("NBGRADER_EXECUTION", None)
-    return subprocess.Popen([sys.executable, "-m", "autograder.learner.check_service", "--serve", "--socket", path],
+    owner = os.environ.get("JPY_PARENT_PID", "")  # in a kernel: the Jupyter server that started it
+    return subprocess.Popen([sys.executable, "-m", "autograder.learner.check_service", "--serve", "--socket", path]
+                            + (["--owner", owner] if owner.isdigit() else []),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True, env=env, close_fds=True)
 
@@ -254,9 +280,10 @@ def main(argv=None) -> int:
     parser.add_argument("--socket", help="the socket (default: this user's)")
     parser.add_argument("--root", help="the course's root folder")
     parser.add_argument("--idle", type=float, default=IDLE, help="seconds without a check before exiting")
+    parser.add_argument("--owner", type=int, help="exit when the process of this pid ends")
     args = parser.parse_args(argv)
     if args.serve:
-        return serve(args.socket, args.idle)
+        return serve(args.socket, args.idle, args.owner)
     if args.start:
         start(args.socket)
         return 0

@@ -400,7 +400,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     if sandboxed is None:
         sandboxed = kernel_sandboxed(path, root=root)
     options = sandboxed_client_options(sandboxed)
-    if warm and options:
+    if warm and sandboxed:
         options = {"kernel_manager_class": _warm_manager_class()}
     client = LearnerClient(rebuilt, notebook_timeout, assignment, timeout=timeout, kernel_name="python3",
                            **options,

@@ -80,3 +80,20 @@ def test_self_check_finds_the_only_notebook_in_the_folder(fixture_course, tmp_pa
         assert "self_check('name.ipynb')" in str(error)
     else:
         raise AssertionError("two notebooks: self_check must ask which one")
+
+
+def test_the_warm_self_check_without_a_sandbox_runs_the_notebook_as_the_caller(fixture_course, tmp_path):
+    # A learner's self-check service (warm=True) on a hub, not root: no sandbox, the learner's own
+    # notebook in the learner's own process. It used to take the sandbox's warm kernels anyway,
+    # which refuse to start without root ("grading needs a sandbox", Score: 0/0).
+    import os
+
+    nb = student_notebook(fixture_course, "fixture", solved="all")
+    for cell in nb.cells:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "make_copy":
+            cell.source = "import os\nassert os.geteuid() == %d, 'not the caller\\'s own process'\n%s" % (
+                os.geteuid(), cell.source)
+    path = write_submission(str(tmp_path), nb, "fixture.ipynb")
+    result = check(path, sandboxed=False, warm=True)
+    assert (result.score, result.max_score) == (5, 5), result.format()
+    assert not result.problems, result.format()

@@ -82,3 +82,24 @@ def test_a_state_folder_elsewhere_holds_everything(tmp_path):
     inside = course_config(str(root))
     assert state_dir(inside) == str(root / "autograder" / "state")
     assert inside.CourseDirectory.submitted_directory == os.path.join("autograder", "state", "submitted")
+
+
+def test_collect_from_the_exchange_names_a_hub_user_who_is_not_on_the_roster(course, tmp_path):
+    import pwd
+
+    from autograder.hub.exchange import collect_exchange
+
+    roster = tmp_path / "class.csv"
+    roster.write_text("id,first_name,last_name,email\nalovelace,Ada,Lovelace,ada@example.org\n", encoding="utf-8")
+    import_roster(course, str(roster))
+    me = pwd.getpwuid(os.getuid()).pw_name  # the hub user who handed in: the folder's owner
+    folder = tmp_path / "exchange" / course.CourseDirectory.course_id / "inbound" / (
+        "%s+fixture+2026-03-01 10:00:00.000000 UTC+abc" % me)
+    os.makedirs(folder)
+    nbformat.write(student_notebook(course, "fixture", solved="all"), str(folder / "fixture.ipynb"))
+    report = collect_exchange(course, str(tmp_path / "exchange"), ["fixture"])
+    assert report.collected == []
+    assert [entry for entry, _ in report.rejected] == [me]
+    assert ("skipped %s: %s handed in fixture on the hub but is not on the roster, so it was not collected"
+            % (me, me)) in "\n".join(report.lines())
+    assert os.path.isdir(folder), "the submission stays in the exchange, for a collect after the import"

@@ -70,6 +70,7 @@ class Class:
         self.people = {}   # name -> password
         self.roles = {}    # name -> "instructor" | "student"
         self.url = None
+        self.login_urls = {}  # name -> the URL the hub command printed for them
         self.runs = []
 
     @property
@@ -115,6 +116,7 @@ class Class:
                 if password != "(unchanged)" or name not in self.people:
                     self.people[name] = password
                 self.roles[name] = role
+                self.login_urls[name] = url
                 self.url = url.split("/hub/")[0]
             if line.startswith("Ctrl+C"):
                 return "".join(lines)
@@ -154,21 +156,26 @@ def kill_processes_of(names):
             pass
 
 
-@pytest.fixture(scope="session")
-def hub_class(needs_sandbox):
+def needs_proxy():
+    """Skip (never in CI) when configurable-http-proxy is not installed."""
     if not (shutil.which("configurable-http-proxy") or os.path.exists(
             os.path.join(REPO, ".hub", "node_modules", ".bin", "configurable-http-proxy"))):
         if os.environ.get("CI") == "true":
             pytest.fail("the hub tests must run in CI, but configurable-http-proxy is not installed")
         pytest.skip("hub test skipped: configurable-http-proxy is not installed "
                     "(npm install --prefix .hub configurable-http-proxy@5)")
+
+
+@pytest.fixture(scope="session")
+def hub_class(needs_sandbox):
+    needs_proxy()
     base = tempfile.mkdtemp(prefix="hub-class-")
     os.chmod(base, 0o755)
     fresh_copy(os.path.join(base, "course"))
     course = Class(base)
     blocks = hub_blocks()
     course.blocks = blocks
-    remove = [sys.executable, "-m", "autograder", "hub", "--remove-users"]
+    remove = [sys.executable, "-m", "autograder", "hub", "--dir", course.env["HUB"], "--remove-users"]
     try:
         subprocess.run(remove, cwd=course.root, env=course.env, capture_output=True)  # left by a crashed run
         course.start(blocks[1])

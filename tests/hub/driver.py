@@ -4,13 +4,17 @@
 (PAM checks the Unix password), then asks the hub for an API token of the
 person's own (``POST /hub/api/users/<name>/tokens``, with the session's xsrf
 token), which every later call carries.  The nbgrader calls are the ones the
-lab's assignment list makes (``/user/<name>/assignments/...``).
+lab's assignment list makes (``/user/<name>/assignments/...``). :meth:`run_in_notebook`
+opens a notebook as the lab does (a session, whose kernel runs in the notebook's folder) and
+runs code in its kernel over the kernel's websocket.
 """
 
 import json
 import time
+import uuid
 
 import requests
+import websocket
 
 
 class HubError(AssertionError):
@@ -93,3 +97,36 @@ class Person:
 
     def delete(self, path):
         self.server("DELETE", "/api/contents/" + path)
+
+    def run_in_notebook(self, path, code, timeout=900):
+        """Run ``code`` in a kernel of a session on the notebook ``path``, as the lab does when the
+        notebook is open; returns what the kernel printed (stdout and stderr)."""
+        made = self.server("POST", "/api/sessions", json={"path": path, "name": path.split("/")[-1],
+                                                          "type": "notebook", "kernel": {"name": "python3"}})
+        made.raise_for_status()
+        kernel = made.json()["kernel"]["id"]
+        url = self.hub.replace("http", "ws", 1) + "/user/%s/api/kernels/%s/channels" % (self.name, kernel)
+        channel = websocket.create_connection(url, header=["Authorization: token " + self.token],
+                                              timeout=timeout)
+        try:
+            msg_id, session = uuid.uuid4().hex, uuid.uuid4().hex
+            channel.send(json.dumps({
+                "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": self.name,
+                           "session": session, "version": "5.3", "date": ""},
+                "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+                "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                            "allow_stdin": False, "stop_on_error": True}}))
+            printed = []
+            while True:
+                message = json.loads(channel.recv())
+                if message.get("parent_header", {}).get("msg_id") != msg_id:
+                    continue
+                kind, content = message["header"]["msg_type"], message["content"]
+                if kind == "stream":
+                    printed.append(content["text"])
+                elif kind == "error":
+                    printed.append("%s: %s\n" % (content["ename"], content["evalue"]))
+                elif kind == "status" and content["execution_state"] == "idle":
+                    return "".join(printed)
+        finally:
+            channel.close()

@@ -1,7 +1,8 @@
 """A student's lab on the course's hub, in headless Chromium: logged in through the hub's own
 login page (PAM), the Assignments panel lists the fetched assignment, and nothing of the
 instructor's interface is there (no Formgrader, Create Assignment or Courses; formgrader's
-server extension answers 404)."""
+server extension answers 404).  The login URL the hub command prints opens the lab on the
+course's index, with no news pop-up and no Launcher."""
 
 import os
 
@@ -55,5 +56,23 @@ def test_a_student_logs_in_and_the_assignment_list_shows_the_fetched_assignment_
         page.screenshot(path=os.path.join(artifacts, "hub-student-lab.png"))
         refused = page.request.get(c.url + "/user/%s/formgrader" % name)
         assert refused.status == 404
+    finally:
+        page.close()
+
+
+def test_the_printed_login_url_opens_the_lab_on_the_course_index_without_the_news_pop_up(student, browser):
+    c, name = student
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto(c.login_urls[name], timeout=120_000)
+        page.fill("#username_input", name)
+        page.fill("#password_input", c.people[name])
+        page.click("#login_submit")
+        page.wait_for_url("**/user/%s/lab/tree/course/00_index.ipynb**" % name, timeout=180_000)
+        page.locator(".jp-NotebookPanel").first.wait_for(timeout=180_000)
+        page.wait_for_timeout(3000)  # the news question, when asked, comes a moment after the lab
+        assert page.get_by_text("official Jupyter news").count() == 0
+        assert page.locator(".jp-Launcher").count() == 0
+        assert "00_index.ipynb" in page.title()
     finally:
         page.close()

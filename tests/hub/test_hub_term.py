@@ -17,6 +17,7 @@ import datetime
 import glob
 import json
 import os
+import pwd
 import re
 import subprocess
 import time
@@ -85,6 +86,10 @@ def term(hub_class):
     work(right, c.root, "clone")
     out["second_try"] = right.action("submit", COURSE, "clone")
     work(partly, c.root, "clone", only={"clone-layout-solution"})
+    # the student's own self-check, from a kernel of their server, as the exercise's last cell runs it
+    out["self_check"] = partly.run_in_notebook("clone/clone.ipynb", "from autograder import self_check\n"
+                                                                      "self_check()")
+    out["self_check_processes"] = processes_running_as(PARTLY)
     out["partly"] = partly.action("submit", COURSE, "clone")
     due = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=2)
     time.sleep(3)
@@ -108,6 +113,15 @@ def term(hub_class):
                          for name in c.students()}
     out["people"] = people
     return out
+
+
+def processes_running_as(user):
+    """``[(pid, command line)]`` of the processes running as ``user``."""
+    import psutil
+
+    uid = pwd.getpwnam(user).pw_uid
+    return [(p.pid, " ".join(p.info["cmdline"] or [])) for p in psutil.process_iter(["uids", "cmdline"])
+            if p.info["uids"] and p.info["uids"].real == uid]
 
 
 def ok(answer):
@@ -179,6 +193,18 @@ def test_each_student_reads_only_their_own_score(term):
     assert len(set(term["feedback"][name][0] for name in own)) == 3
 
 
+def test_a_students_self_check_on_the_hub_runs_as_the_student_and_gives_the_graders_score(term):
+    printed = term["self_check"]
+    found = re.search(r"Score: ([\d.]+)/([\d.]+)", printed)
+    assert found, printed
+    score, max_score, _ = term["scores"][PARTLY]
+    assert (float(found.group(1)), float(found.group(2))) == (score, max_score), printed
+    for instructor_words in ("as root", "--unsandboxed", "needs a sandbox", "SandboxUnavailable", "CourseError"):
+        assert instructor_words not in printed, printed
+    services = [command for _, command in term["self_check_processes"] if "check_service" in command]
+    assert services, "no self-check service ran as %s: %s" % (PARTLY, term["self_check_processes"])
+
+
 def test_grading_ran_every_kernel_in_the_sandbox(term):
     log = term["instructor_log"]
     assert "clone: graded 3 submission(s)" in log
@@ -240,6 +266,9 @@ def test_a_hub_restart_loses_nothing(term):
     c = term["class"]
     inbound = sorted(os.listdir(os.path.join(c.exchange, COURSE, "inbound")))
     c.stop()
+    for name in c.people:  # servers, kernels, formgrader, the self-check service: all stopped with the hub
+        assert processes_running_as(name) == [], name
+    assert processes_running_as("grader") == []
     c.start(c.blocks[1])
     again = Person(c.url, LATE, c.people[LATE]).login().start_server().wait_ready()
     listed = {(a["assignment_id"], a["status"]) for a in again.assignments(COURSE)["value"]}
