@@ -23,6 +23,27 @@ def _people(args):
                   students_group=args.groups[0], instructors_group=args.groups[1])
 
 
+LTI_KEYS = ("issuer", "authorize_url", "jwks_endpoint", "client_id")
+
+
+def lti_settings(path):
+    """The LMS's side of an LTI 1.3 launch, read from the JSON file ``path`` (keys :data:`LTI_KEYS`,
+    and ``username_key`` if the custom parameter is not ``username``)."""
+    import json
+
+    from ..course import CourseError
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            given = json.load(f)
+    except (OSError, ValueError) as error:
+        raise CourseError("--lti %s: %s" % (path, error)) from None
+    missing = [k for k in LTI_KEYS if not given.get(k)] if isinstance(given, dict) else list(LTI_KEYS)
+    if missing:
+        raise CourseError("--lti %s lacks %s" % (path, ", ".join(missing)))
+    return {k: given[k] for k in LTI_KEYS + ("username_key",) if k in given}
+
+
 def cmd_hub(args, config):
     from . import server, users
     from .exchange import exchange_root
@@ -43,6 +64,8 @@ def cmd_hub(args, config):
     try:
         passwords = server.prepare(config, people, args.dir, exchange, new_passwords=args.new_passwords)
         settings = server.hub_settings(config, people, args.dir, exchange, ports, proxy=proxy, python=python)
+        if args.lti:
+            settings.update(authenticator="lti13", lti13=lti_settings(args.lti))
     except BaseException:
         ports.release()
         raise
@@ -135,6 +158,10 @@ def register(command, run):
                    help="give every person a new password (printed, and kept in the hub's folder)")
     p.add_argument("--remove-users", action="store_true",
                    help="stop the hub running in --dir, remove the demo's Unix users and their homes")
+    p.add_argument("--lti", metavar="JSON",
+                   help="people arrive from an LMS by an LTI 1.3 launch instead of logging in with "
+                        "a password: a JSON file with the LMS's issuer, authorize_url, jwks_endpoint "
+                        "and client_id (autograder/README.md, \"A real deployment\")")
 
     p = command("release", "release assignments to nbgrader's exchange (students fetch them)",
                 run(cmd_release))

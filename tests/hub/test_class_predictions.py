@@ -19,8 +19,7 @@ import tempfile
 import pytest
 import requests
 
-from autograder.course import CourseError, course_config
-from autograder.hub import server, users
+from conftest import Class, fresh_copy, kill_processes_of, needs_proxy
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUDENTS = ["cp-right", "cp-detach", "cp-both", "cp-silent"]
@@ -68,38 +67,28 @@ def pick(chapter):
 
 @pytest.fixture(scope="module")
 def class_hub(needs_sandbox):
-    try:
-        proxy = server.find_proxy()
-    except CourseError as missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the hub tests must run in CI: %s" % missing)
-        pytest.skip("class predictions test skipped: configurable-http-proxy is not installed")
+    """``python -m autograder hub`` on a fresh copy of the course, with learners of its own."""
+    needs_proxy()
     base = tempfile.mkdtemp(prefix="predictions-hub-")
     os.chmod(base, 0o755)
-    root = os.path.join(base, "course-root")
-    shutil.copytree(os.path.join(REPO, "course"), os.path.join(root, "course"),
-                    ignore=shutil.ignore_patterns(".*", "__pycache__"))
-    os.makedirs(os.path.join(root, "solutions"))
-    config = course_config(root)
-    people = users.People(instructors=[], students=STUDENTS, grader="cp-grader",
-                          students_group="cp-students", instructors_group="cp-instructors")
-    process = None
+    course = Class(base)
+    fresh_copy(course.root)
+    hub = [sys.executable, "-m", "autograder", "hub", "--dir", os.path.join(base, "hub"),
+           "--instructor", "cp-teacher", "--students"] + STUDENTS + [
+           "--grader", "cp-grader", "--groups", "cp-students", "cp-instructors"]
     try:
-        passwords = server.prepare(config, people, base, os.path.join(base, "exchange"))
-        settings = server.hub_settings(config, people, base, os.path.join(base, "exchange"))
-        settings["proxy"] = proxy
-        process = server.start(settings)
-        yield root, settings, passwords
+        course.start(" ".join("'%s'" % part for part in hub) + "\n")
+        yield course
     finally:
-        if process is not None:
-            server.stop(process, hub_dir=settings["hub_dir"])
-        users.remove(people)
+        course.stop()
+        kill_processes_of(STUDENTS + ["cp-teacher", "cp-grader"])
+        subprocess.run(hub + ["--remove-users"], cwd=course.root, env=course.env, capture_output=True)
         shutil.rmtree(base, ignore_errors=True)
 
 
-def token_of(settings, name, password):
+def token_of(url, name, password):
     """Log in as ``name`` and take a token for the predictions service, as a learner can."""
-    hub = "http://%s:%d/hub" % (settings["ip"], settings["port"])
+    hub = url + "/hub"
     browser = requests.Session()
     browser.get(hub + "/login", timeout=30)
     logged = browser.post(hub + "/login", data={"username": name, "password": password,
@@ -113,10 +102,10 @@ def token_of(settings, name, password):
     return made.json()["token"]
 
 
-def answer_as(settings, learners):
+def answer_as(url, learners):
     """Each of ``learners`` ((name, token, folder, plan)) answers with the course's own code, in one
     Python (the chapters' printouts are computed once); what each one's machine says it sent."""
-    url = "http://%s:%d/services/predictions/" % (settings["ip"], settings["port"])
+    url = url + "/services/predictions/"
     given = [[name, {"JUPYTERHUB_API_TOKEN": token, "COURSEBOOK_SHARE_DEFAULT": "on", "COURSEBOOK_SHARE_URL": url,
                      "COURSEBOOK_SHARING": os.path.join(folder, "sharing.json"),
                      "COURSEBOOK_PROGRESS": os.path.join(folder, "progress.json")}, plan]
@@ -128,15 +117,16 @@ def answer_as(settings, learners):
 
 
 def test_the_report_shows_the_share_of_the_class_behind_each_misconception(class_hub, tmp_path):
-    root, settings, passwords = class_hub
+    course = class_hub
+    root = course.root
     q02, belief02 = pick("02_")
     q09, belief09 = pick("09_")
     plans = {"cp-right": {"answers": [[q02, None], [q09, None]]},
              "cp-detach": {"answers": [[q02, None], [q09, belief09]]},
              "cp-both": {"answers": [[q02, belief02], [q09, belief09]]},
              "cp-silent": {"consent": False, "answers": [[q02, belief02], [q09, belief09]]}}
-    tokens = {name: token_of(settings, name, passwords[name]) for name in plans}
-    sent = answer_as(settings, [(name, tokens[name], str(tmp_path / name), plan) for name, plan in plans.items()])
+    tokens = {name: token_of(course.url, name, course.people[name]) for name in plans}
+    sent = answer_as(course.url, [(name, tokens[name], str(tmp_path / name), plan) for name, plan in plans.items()])
     assert {name: len(records) for name, records in sent.items()} == {
         "cp-right": 2, "cp-detach": 2, "cp-both": 2, "cp-silent": 0}
 
@@ -151,7 +141,7 @@ def test_the_report_shows_the_share_of_the_class_behind_each_misconception(class
     assert os.path.exists(os.path.join(root, "autograder", "state", "reports", "predictions_misconceptions.png"))
 
     # a learner sees what the service keeps of theirs, and only theirs, and can delete it
-    service = "http://%s:%d/services/predictions/answers" % (settings["ip"], settings["port"])
+    service = course.url + "/services/predictions/answers"
     mine = requests.get(service, headers={"Authorization": "token " + tokens["cp-both"]}, timeout=30).json()
     assert sorted(r["question"] for r in mine["answers"]) == sorted([q02, q09])
     assert requests.get(service, headers={"Authorization": "token " + tokens["cp-silent"]},

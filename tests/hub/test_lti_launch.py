@@ -9,9 +9,11 @@ launch. A browser's part is played by an HTTP session: the LMS's launch link
 callback. The hub's own database then says who is in which group.
 """
 
+import json
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import urllib.parse
@@ -19,16 +21,17 @@ import urllib.parse
 import pytest
 import requests
 
+from conftest import Class, fresh_copy, kill_processes_of, needs_proxy
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "autograder"))
 
 from lti_platform import INSTRUCTOR, LEARNER, Platform  # noqa: E402
 
-from autograder.course import CourseError, course_config  # noqa: E402
-from autograder.hub import server, users  # noqa: E402
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TA = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
 MENTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"
+# Unix accounts for the people the LMS names (LocalProcessSpawner needs them), their own groups
+PEOPLE = ["--instructor", "aturing", "--students", "alovelace", "bliskov", "habelson",
+          "--grader", "lti-grader", "--groups", "lti-students", "lti-instructors"]
 
 
 def member(user_id, given, family, roles, sourced):
@@ -45,41 +48,29 @@ MEMBERS = [member("u-turing", "Alan", "Turing", [INSTRUCTOR], "aturing"),
 
 @pytest.fixture(scope="module")
 def lti_hub(needs_sandbox):
-    try:
-        proxy = server.find_proxy()
-    except CourseError as missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the hub tests must run in CI: %s" % missing)
-        pytest.skip("LTI launch test skipped: configurable-http-proxy is not installed")
+    """``python -m autograder hub --lti`` on a fresh copy of the course, the LMS a platform of our own."""
+    needs_proxy()
     base = tempfile.mkdtemp(prefix="lti-hub-")
     os.chmod(base, 0o755)
-    root = os.path.join(base, "course-root")
-    shutil.copytree(os.path.join(REPO, "course"), os.path.join(root, "course"),
-                    ignore=shutil.ignore_patterns(".*", "__pycache__"))
-    os.makedirs(os.path.join(root, "solutions"))
-    config = course_config(root)
-    people = users.People(instructors=[], students=[], grader="lti-grader",
-                          students_group="lti-students", instructors_group="lti-instructors")
-    process = None
+    course = Class(base)
+    fresh_copy(course.root)
+    hub = [sys.executable, "-m", "autograder", "hub", "--dir", os.path.join(base, "hub")] + PEOPLE
     with Platform(MEMBERS) as lms:
+        settings = os.path.join(base, "lti13.json")
+        with open(settings, "w") as f:
+            json.dump(lms.authenticator_settings(), f)
         try:
-            server.prepare(config, people, base, os.path.join(base, "exchange"))
-            settings = server.hub_settings(config, people, base, os.path.join(base, "exchange"),
-                                           authenticator="lti13")
-            settings["proxy"] = proxy
-            settings["lti13"] = lms.authenticator_settings()
-            process = server.start(settings)
-            yield lms, settings
+            course.start(" ".join("'%s'" % part for part in hub + ["--lti", settings]) + "\n")
+            yield lms, course.url, os.path.join(base, "hub", "hub")
         finally:
-            if process is not None:
-                server.stop(process, hub_dir=settings["hub_dir"])
-            users.remove(people)
+            course.stop()
+            kill_processes_of(["aturing", "alovelace", "bliskov", "habelson", "lti-grader"])
+            subprocess.run(hub + ["--remove-users"], cwd=course.root, env=course.env, capture_output=True)
             shutil.rmtree(base, ignore_errors=True)
 
 
-def launch(lms, settings, user_id):
+def launch(lms, hub, user_id):
     """One person's launch from the LMS, as their browser makes it; the HTTP session afterwards."""
-    hub = "http://%s:%d" % (settings["ip"], settings["port"])
     browser = requests.Session()
     start = lms.login_initiation(hub + "/hub/lti13/oauth_login", user_id, hub + "/hub/home")
     to_platform = browser.get(start, allow_redirects=False, timeout=30)
@@ -94,8 +85,8 @@ def launch(lms, settings, user_id):
     return browser, back
 
 
-def groups_in_hub(settings):
-    with sqlite3.connect(os.path.join(settings["hub_dir"], "jupyterhub.sqlite")) as db:
+def groups_in_hub(hub_dir):
+    with sqlite3.connect(os.path.join(hub_dir, "jupyterhub.sqlite")) as db:
         rows = db.execute("SELECT users.name, groups.name FROM users JOIN user_group_map ON "
                           "users.id = user_group_map.user_id JOIN groups ON groups.id = "
                           "user_group_map.group_id").fetchall()
@@ -106,26 +97,25 @@ def groups_in_hub(settings):
 
 
 def test_an_instructor_and_two_students_launch_from_the_lms_into_their_groups(lti_hub):
-    lms, settings = lti_hub
+    lms, hub, hub_dir = lti_hub
     for user_id in ("u-turing", "u-ada", "u-barbara", "u-hal"):
-        browser, back = launch(lms, settings, user_id)
+        browser, back = launch(lms, hub, user_id)
         assert back.status_code == 302, back.text[:500]
-        home = browser.get("http://%s:%d/hub/home" % (settings["ip"], settings["port"]), timeout=30)
+        home = browser.get(hub + "/hub/home", timeout=30)
         assert home.status_code == 200 and "/hub/login" not in home.url
-    assert groups_in_hub(settings) == {"aturing": {"lti-instructors"}, "alovelace": {"lti-students"},
+    assert groups_in_hub(hub_dir) == {"aturing": {"lti-instructors"}, "alovelace": {"lti-students"},
                                        "bliskov": {"lti-students"}, "habelson": {"lti-instructors"}}
 
 
 def test_a_launch_without_a_course_role_is_refused(lti_hub):
-    lms, settings = lti_hub
-    browser, back = launch(lms, settings, "u-parent")
+    lms, hub, hub_dir = lti_hub
+    browser, back = launch(lms, hub, "u-parent")
     assert back.status_code == 403
-    assert "pparent" not in groups_in_hub(settings)
+    assert "pparent" not in groups_in_hub(hub_dir)
 
 
 def test_a_forged_id_token_is_refused(lti_hub):
-    lms, settings = lti_hub
-    hub = "http://%s:%d" % (settings["ip"], settings["port"])
+    lms, hub, hub_dir = lti_hub
     browser = requests.Session()
     start = lms.login_initiation(hub + "/hub/lti13/oauth_login", "u-ada", hub + "/hub/home")
     location = browser.get(start, allow_redirects=False, timeout=30).headers["Location"]
