@@ -28,7 +28,7 @@ import pytest
 from autograder.kernels.sandbox import why_unavailable
 from coursebook.lab import lab_command, lab_environment
 from memdiagram._export import CHROMIUM_ARGS
-from run_processes import RUN_MARK, end_processes, processes_of_run
+from run_processes import RUN_MARK
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -78,11 +78,11 @@ def _tier(item) -> str:
     written = [m.name for m in item.iter_markers() if m.name in TIERS]
     if written:
         return written[0]  # the closest: the test's own, else its class's, else its module's
-    path = pathlib.Path(str(item.fspath))
-    module = path.relative_to(item.config.rootpath).as_posix()
+    module = item.nodeid.split("::")[0]  # relative to the repository, as TIERS_BY_ID writes it
     function = module + "::" + getattr(item, "originalname", item.name)
-    tier = TIERS_BY_ID.get(function) or TIERS_BY_ID.get(module) or FOLDER_TIERS.get(path.parent.name, "unit")
-    needed = [FIXTURE_TIERS[name] for name in item.fixturenames if name in FIXTURE_TIERS]
+    folder = pathlib.Path(str(item.fspath)).parent.name
+    tier = TIERS_BY_ID.get(function) or TIERS_BY_ID.get(module) or FOLDER_TIERS.get(folder, "unit")
+    needed = [FIXTURE_TIERS[name] for name in getattr(item, "fixturenames", ()) if name in FIXTURE_TIERS]
     return max([tier, *needed], key=TIERS.index)
 
 
@@ -149,13 +149,13 @@ def pytest_xdist_node_collection_finished(node, ids):
 
 
 # --- nothing left running ------------------------------------------------------------
-# A run that ends, fails or is stopped (Ctrl-C, or SIGTERM, which the main process turns into
-# the same KeyboardInterrupt, so that fixtures still tear down) leaves no process behind: the
-# self-check service and the kernel zygotes detach from the test process (a session of their
-# own), and a worker killed mid-test never tears down.  Every process of the run carries
-# RUN_MARK in its environment (set here, before the xdist workers start); at the very end the
-# main process ends whatever still carries it, and every process below those or below itself
-# (the grader's zygote and kernels get an environment of their own, so they are found by parent).
+# A run that ends, fails or is stopped (Ctrl-C, SIGTERM, even SIGKILL) leaves no process behind:
+# the self-check service and the kernel zygotes detach from the test process (a session of their
+# own), and a stopped run may never tear its fixtures down.  Every process of the run carries
+# RUN_MARK in its environment (set here, before the xdist workers start), and a watcher
+# (tests/run_processes.py, in a session of its own) ends whatever still carries it once the
+# run's pytest has exited.  SIGTERM also becomes a KeyboardInterrupt, so that fixtures tear
+# down when they can (nbclient puts SIGTERM's default back after each notebook it runs here).
 _SIGTERM = pytest.StashKey()  # the SIGTERM handler before ours, put back at the end
 
 
@@ -167,17 +167,17 @@ def pytest_configure(config):
     if hasattr(config, "workerinput"):
         return
     os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
+    subprocess.Popen([sys.executable, str(pathlib.Path(__file__).with_name("run_processes.py")),
+                      str(os.getpid()), os.environ[RUN_MARK]],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
     config.stash[_SIGTERM] = signal.signal(signal.SIGTERM, _interrupt)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    if hasattr(config, "workerinput") or _SIGTERM not in config.stash:
-        return
-    signal.signal(signal.SIGTERM, config.stash[_SIGTERM])
-    left = processes_of_run(os.environ[RUN_MARK], os.getpid())
-    if left:
-        end_processes(left)
+    if _SIGTERM in config.stash:
+        signal.signal(signal.SIGTERM, config.stash[_SIGTERM])
 
 
 # --- system tools a user's machine may lack ----------------------------------------

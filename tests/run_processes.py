@@ -3,13 +3,20 @@
 Every process of a run carries ``RUN_MARK=<pid of the run's pytest>-<random>`` in its environment,
 set by tests/conftest.py before any worker or fixture starts. A process whose environment was
 made anew (the grader's zygote and kernels) is found by its parent instead.
+
+``python tests/run_processes.py PID MARK`` is the run's watcher: it waits for the run's pytest
+(PID) to exit, however it exits (a fixture's teardown may never run: SIGTERM, SIGKILL, and
+nbclient resets SIGTERM to its default after every notebook it runs in the test process),
+then ends every process that still carries MARK.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
+import sys
 import time
 
 RUN_MARK = "COURSE_TEST_RUN"
@@ -66,3 +73,18 @@ def _zombie(pid):
             return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
     except OSError:
         return True
+
+
+def watch(pid: int, mark: str) -> None:
+    """Wait for ``pid`` to exit, then end what is left of the run marked ``mark``."""
+    if not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"):
+        return  # not Linux: nothing to read the processes from
+    with contextlib.suppress(ProcessLookupError):
+        select.select([os.pidfd_open(pid)], [], [])
+    left = processes_of_run(mark, os.getpid())
+    if left:
+        end_processes(left)
+
+
+if __name__ == "__main__":
+    watch(int(sys.argv[1]), sys.argv[2])
