@@ -157,6 +157,7 @@ def pytest_xdist_node_collection_finished(node, ids):
 # run's pytest has exited.  SIGTERM also becomes a KeyboardInterrupt, so that fixtures tear
 # down when they can (nbclient puts SIGTERM's default back after each notebook it runs here).
 _SIGTERM = pytest.StashKey()  # the SIGTERM handler before ours, put back at the end
+_WATCHER = pytest.StashKey()  # kept while the run lasts (it ends after the run's pytest)
 
 
 def _interrupt(signum, frame):
@@ -167,10 +168,10 @@ def pytest_configure(config):
     if hasattr(config, "workerinput"):
         return
     os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
-    subprocess.Popen([sys.executable, str(pathlib.Path(__file__).with_name("run_processes.py")),
-                      str(os.getpid()), os.environ[RUN_MARK]],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True)
+    watcher = [sys.executable, str(pathlib.Path(__file__).with_name("run_processes.py")), str(os.getpid()),
+               os.environ[RUN_MARK]]
+    config.stash[_WATCHER] = subprocess.Popen(watcher, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True)
     config.stash[_SIGTERM] = signal.signal(signal.SIGTERM, _interrupt)
 
 
