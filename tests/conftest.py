@@ -16,6 +16,7 @@ import contextlib
 import os
 import pathlib
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -27,8 +28,70 @@ import pytest
 from autograder.kernels.sandbox import why_unavailable
 from coursebook.lab import lab_command, lab_environment
 from memdiagram._export import CHROMIUM_ARGS
+from run_processes import RUN_MARK
 
 CHROMIUM = "/usr/bin/chromium"
+
+# --- three tiers -------------------------------------------------------------------
+# Every test gets one of three markers (pyproject.toml registers them):
+#   unit      in this process: no kernel, server, sandbox or program of its own (`make test-fast`)
+#   grading   the grader at work: nbgrader, sandboxed kernels, the grading cluster, the mutant bank
+#   e2e       whole programs: chapters executed in kernels, JupyterLab in Chromium, JupyterHub,
+#             the book, Binder, and tools run as commands of their own (pip, python -m ...)
+# A new test file needs no marker: its folder gives its tier (FOLDER_TIERS, else unit), an entry
+# of TIERS_BY_ID (a module, or one test function of it) another one, and a test that asks for a
+# fixture of FIXTURE_TIERS is raised to that fixture's tier at least (a unit-folder test that
+# opens a browser is e2e).  A marker written on the test or its module (pytestmark) wins.
+TIERS = ("unit", "grading", "e2e")
+FOLDER_TIERS = {"autograder": "grading", "exercises": "grading",
+                "browser": "e2e", "hub": "e2e", "book": "e2e", "binder": "e2e"}
+TIERS_BY_ID = {
+    # grading folders' modules that run in this process
+    "tests/autograder/test_allowlist_honest_python.py": "unit",
+    "tests/autograder/test_grader_messages_zh.py": "unit",
+    "tests/autograder/test_layout_rules.py": "unit",
+    "tests/autograder/test_no_private_api.py": "unit",
+    "tests/autograder/test_quick_ready_client.py": "unit",
+    "tests/autograder/test_rebuild_rule.py": "unit",
+    "tests/exercises/test_static_rules.py": "unit",
+    # unit folders' tests that start kernels, servers or commands of their own
+    "tests/course/test_lab_git_pull.py": "e2e",
+    "tests/course/test_learning_keeps_tests_green.py": "e2e",
+    "tests/course/test_shut_down_closed.py": "e2e",
+    "tests/course/test_warm_kernels.py": "e2e",
+    "tests/course/test_translation.py::test_changing_one_english_paragraph_turns_the_catalog_check_red_naming_the_cell_until_it_is_translated": "e2e",
+    "tests/course/test_translation.py::test_a_cell_moved_to_another_chapter_keeps_its_translation": "e2e",
+    "tests/differential/test_diff_portable_rounding.py::test_each_bound_is_needed_and_enough_on_every_kernel_family": "e2e",
+    "tests/differential/test_diff_sparse.py::test_the_invariant_warning_comes_once_per_process": "e2e",
+    "tests/differential/test_diff_sparse_csr.py::test_the_beta_warning_comes_once_per_process": "e2e",
+    "tests/reftorch/test_warning_locations.py": "e2e",
+    "tests/test_install_plan.py": "e2e",
+}
+FIXTURE_TIERS = {
+    "needs_sandbox": "grading", "graded_class": "grading",
+    "warm_kernel_manager": "e2e", "needs_chromium": "e2e", "start_jupyterlab": "e2e",
+    "start_learners_lab": "e2e", "start_server": "e2e",
+}
+
+
+def _tier(item) -> str:
+    written = [m.name for m in item.iter_markers() if m.name in TIERS]
+    if written:
+        return written[0]  # the closest: the test's own, else its class's, else its module's
+    module = item.nodeid.split("::")[0]  # relative to the repository, as TIERS_BY_ID writes it
+    function = module + "::" + getattr(item, "originalname", item.name)
+    folder = pathlib.Path(str(item.fspath)).parent.name
+    tier = TIERS_BY_ID.get(function) or TIERS_BY_ID.get(module) or FOLDER_TIERS.get(folder, "unit")
+    needed = [FIXTURE_TIERS[name] for name in getattr(item, "fixturenames", ()) if name in FIXTURE_TIERS]
+    return max([tier, *needed], key=TIERS.index)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_itemcollected(item):
+    tier = _tier(item)
+    if not any(m.name == tier for m in item.iter_markers()):
+        item.add_marker(tier)
+
 
 # --- two workers ---------------------------------------------------------------
 # `make test` runs pytest-xdist with two workers and `--dist loadgroup`: each group
@@ -83,6 +146,39 @@ def pytest_xdist_node_collection_finished(node, ids):
         raise pytest.UsageError(
             f"pytest-xdist's --dist loadgroup did not group {len(ungrouped)} tests (first: {ungrouped[0]}); "
             f"pytest {pytest.__version__} may not suit the installed pytest-xdist: see constraints.txt")
+
+
+# --- nothing left running ------------------------------------------------------------
+# A run that ends, fails or is stopped (Ctrl-C, SIGTERM, even SIGKILL) leaves no process behind:
+# the self-check service and the kernel zygotes detach from the test process (a session of their
+# own), and a stopped run may never tear its fixtures down.  Every process of the run carries
+# RUN_MARK in its environment (set here, before the xdist workers start), and a watcher
+# (tests/run_processes.py, in a session of its own) ends whatever still carries it once the
+# run's pytest has exited.  SIGTERM also becomes a KeyboardInterrupt, so that fixtures tear
+# down when they can (nbclient puts SIGTERM's default back after each notebook it runs here).
+_SIGTERM = pytest.StashKey()  # the SIGTERM handler before ours, put back at the end
+_WATCHER = pytest.StashKey()  # kept while the run lasts (it ends after the run's pytest)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return
+    os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
+    watcher = [sys.executable, str(pathlib.Path(__file__).with_name("run_processes.py")), str(os.getpid()),
+               os.environ[RUN_MARK]]
+    config.stash[_WATCHER] = subprocess.Popen(watcher, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True)
+    config.stash[_SIGTERM] = signal.signal(signal.SIGTERM, _interrupt)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    if _SIGTERM in config.stash:
+        signal.signal(signal.SIGTERM, config.stash[_SIGTERM])
 
 
 # --- system tools a user's machine may lack ----------------------------------------

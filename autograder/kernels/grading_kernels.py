@@ -367,6 +367,7 @@ class QuickReadyClient(AsyncKernelClient):
     """
 
     next_user_expressions = None
+    ready_timeout = Float(60, help="Seconds ``wait_for_ready`` waits when it is given no timeout.")
 
     def execute(self, code, silent=False, store_history=True, user_expressions=None, allow_stdin=None,
                 stop_on_error=True):
@@ -378,7 +379,9 @@ class QuickReadyClient(AsyncKernelClient):
                                stop_on_error=stop_on_error)
 
     async def wait_for_ready(self, timeout=None):
-        deadline = time.monotonic() + (timeout if timeout is not None else 60)
+        if timeout is None:
+            timeout = self.ready_timeout
+        deadline = time.monotonic() + timeout
         while True:
             self.kernel_info()
             try:
@@ -394,7 +397,7 @@ class QuickReadyClient(AsyncKernelClient):
             if not await self.is_alive():
                 raise KernelDiedAtStart("Kernel died before replying to kernel_info")
             if time.monotonic() > deadline:
-                raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
+                raise RuntimeError("Kernel didn't respond in %g seconds" % timeout)
         while True:
             try:
                 await self.iopub_channel.get_msg(timeout=0.01)
