@@ -86,12 +86,18 @@ class Diagnosis:
 
 # The four questions and the version counter, each with the words of a print() that asks it.
 _ASKS = [
-    ("New Python object?", r"\bis\b|\bid\("),
-    ("New metadata?", r"stride|shape|size\(|dtype|device|storage_offset|is_contiguous"),
-    ("New memory?", r"data_ptr|untyped_storage|shares_memory|_base\b|is_shared|print\(\w+\)"),
-    ("History kept?", r"grad_fn|requires_grad|is_leaf|\.grad\b|backward|next_functions|\bnode\b"),
-    ("Shares the version counter?", r"_version"),
+    ("object", r"\bis\b|\bid\("),
+    ("metadata", r"stride|shape|size\(|dtype|device|storage_offset|is_contiguous"),
+    ("memory", r"data_ptr|untyped_storage|shares_memory|_base\b|is_shared|print\(\w+\)"),
+    ("history", r"grad_fn|requires_grad|is_leaf|\.grad\b|backward|next_functions|\bnode\b"),
+    ("counter", r"_version"),
 ]
+
+
+def _ask(name: str) -> str:
+    """One of the four questions (or the counter's), in the learner's language."""
+    return {"object": _("New Python object?"), "metadata": _("New metadata?"), "memory": _("New memory?"),
+            "history": _("History kept?"), "counter": _("Shares the version counter?")}[name]
 
 
 def _asked_by(question: Question, line: int, lines: int) -> list[str]:
@@ -120,7 +126,7 @@ def hint(question: Question, expected: str, answer: str) -> list[str]:
     else:
         asks = [ask for ask, _words in _ASKS]
     lines.append(_("Ask again, for what that line prints:") + " "
-                 + "  ".join(_(ask) for ask in asks))
+                 + "  ".join(_ask(ask) for ask in asks))
     return lines
 
 
