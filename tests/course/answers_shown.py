@@ -206,9 +206,15 @@ def held_back(prediction: Prediction, nb) -> list[str]:
 
 
 def _page_text(html_text: str) -> str:
+    """A page's text in plain view, without any white space: a highlighter's spans may split a
+    line of code anywhere, and a renderer may reflow text, so only the characters are compared."""
     shown = DETAILS.sub(" ", html_text)
     shown = re.sub(r"<(script|style)\b.*?</\1>", " ", shown, flags=re.S | re.I)
-    return squash(html_module.unescape(re.sub(r"<[^>]+>", " ", shown)))
+    return re.sub(r"\s+", "", html_module.unescape(re.sub(r"<[^>]+>", "", shown)))
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"\s+", "", text.replace("`", ""))
 
 
 def set_up_printouts(prediction: Prediction, nb) -> set:
@@ -233,14 +239,14 @@ def in_page(predictions_of_page: list, nb, page_html: str) -> list:
     problems = []
     sections = [_page_text(part) for part in re.split(r"(?=<h[1-6][\s>])", page_html, flags=re.I)]
     for p in predictions_of_page:
-        code = squash(p.program)
+        code = _bare(p.program)
         where = [(i, s.find(code)) for i, s in enumerate(sections) if code and code in s]
         if not where:
             problems.append(f"{p.label}: its question's code is not on the page")
             continue
         section, position = where[0]
         seen = sections[section][:position]
-        allowed = set_up_printouts(p, nb)
+        allowed = {_bare(v) for v in set_up_printouts(p, nb)}
         problems += [f"{p.label}: its answer {v!r} is in plain view above it"
-                     for v in p.values if squash(v) in seen and squash(v) not in allowed]
+                     for v in p.values if _bare(v) in seen and _bare(v) not in allowed]
     return problems

@@ -14,7 +14,7 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from answers_shown import above, distinctive, held_back, in_outputs, predictions
+from answers_shown import above, distinctive, held_back, in_outputs, in_page, predictions
 from course_paths import CHAPTERS, COURSE, ZH_NOTEBOOKS
 
 ZH_CHAPTERS = [p for p in ZH_NOTEBOOKS if p.name[:2].isdigit()]
@@ -55,6 +55,25 @@ def test_the_check_finds_an_answer_written_above_its_question():
     heading = next(c for c in reversed(nb.cells[:first.index]) if c.source.startswith("#"))
     heading.source += f": it prints {first.values[-1]}"
     assert above(first, nb), first.values
+
+
+def test_the_book_check_finds_an_answer_unfolded_above_its_question_and_none_folded():
+    """The book's check reads only headings, <details> and the question's code (any builder)."""
+    path = COURSE / "08_clone.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    first = predictions(path, nb)[0]
+    code = "".join(f"<span>{c}</span>" for c in first.program)  # a highlighter's spans
+    answer = first.values[-1]
+
+    def page(before):
+        return (f"<h1>08</h1><p>Intro</p><h2>Is the history kept?</h2>{before}"
+                f"<p><b>Predict the output.</b></p><pre>{code}</pre>"
+                f"<details><summary>Answer</summary><pre>{answer}</pre></details>")
+
+    assert in_page([first], nb, page(f"<p>It prints {answer}.</p>"))
+    assert not in_page([first], nb, page(f"<details><p>It prints {answer}.</p></details>"))
+    assert not in_page([first], nb, page("<p>Nothing of it.</p>"))
+    assert in_page([first], nb, "<h1>08</h1><p>another page</p>") == [f"{first.label}: its question's code is not on the page"]
 
 
 @pytest.mark.parametrize("path", CHAPTERS + ZH_CHAPTERS, ids=lambda p: str(p.relative_to(COURSE)))
