@@ -32,8 +32,9 @@ def _held_box():
         run) its text says so and gives nothing away."""
 
         def __repr__(self):
-            return _("The output of this cell answers the prediction above. It is held back: "
-                     "click Show it once you have made your prediction.")
+            # ipywidgets cuts a widget's text at 110 characters
+            return _("Held back: the answer to the prediction above. Click Show it once you have made "
+                     "your prediction.")
 
     return widgets, HeldAnswer
 

@@ -97,3 +97,26 @@ def test_run_all_prints_no_answer_before_it_is_asked_for_in_chinese(executed_zh_
     assert run.error is None, run.error
     problems = [f"{p.label}: {problem}" for p in _predictions_of(path) for problem in in_outputs(p, run.notebook)]
     assert not problems, "\n".join(problems)
+
+
+def test_an_answer_cell_holds_its_output_back_and_the_book_shows_it(tmp_path, monkeypatch):
+    """Chapter 01's prediction is answered by a diagram: headless Run All shows only the button's
+    text; a page nobody can answer on (COURSEBOOK_PREDICTIONS=shown) shows the diagram."""
+    from coursebook.build_it import progress
+    from coursebook.execution import execute_notebook
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path / "progress.json"))
+    path = COURSE / "01_reading_memory_diagrams.ipynb"
+
+    def answer_outputs():
+        run = execute_notebook(path, timeout=300)
+        assert run.error is None, run.error
+        held = [c for c in run.notebook.cells if c.cell_type == "code" and c.source.startswith("%%answer")]
+        assert held
+        return [o for c in held for o in c.outputs]
+
+    shown = answer_outputs()
+    assert all("image/svg+xml" not in o.get("data", {}) for o in shown)
+    assert any("Held back" in o.get("data", {}).get("text/plain", "") for o in shown)
+    monkeypatch.setenv("COURSEBOOK_PREDICTIONS", "shown")
+    assert any("image/svg+xml" in o.get("data", {}) for o in answer_outputs())
