@@ -122,11 +122,12 @@ def hint(question: Question, expected: str, answer: str) -> list[str]:
     first = differ[0]
     if first < len(want):
         lines.append(_("The first line that differs is line {n}.").format(n=first + 1))
+        again = _("Ask again, for what that line prints:")
         asks = _asked_by(question, first, len(want))
-    else:
+    else:  # every line of torch's is there, and more
+        again = _("Ask again:")
         asks = [ask for ask, _words in _ASKS]
-    lines.append(_("Ask again, for what that line prints:") + " "
-                 + "  ".join(_ask(ask) for ask in asks))
+    lines.append(again + " " + "  ".join(_ask(ask) for ask in asks))
     return lines
 
 
