@@ -91,12 +91,15 @@ class CrossCheck:
 
     @property
     def _fold(self) -> bool:
-        """Fold the table while it would give away answers: only when there is nothing to see."""
-        return bool(self.folded) and self.agree
+        """Fold the table, and the differences (they quote torch's lines), while they would give
+        away answers to predictions not made yet: a disagreement does not unfold them either."""
+        return bool(self.folded)
 
     def _fold_note(self) -> str:
         n = self.folded
-        return (f"The table is folded: its rows would give away the answer{'s' if n > 1 else ''} to "
+        what = "table" if self.agree else "table and the differences"
+        return (f"The {what} {'is' if self.agree else 'are'} folded: "
+                f"{'its rows' if self.agree else 'they'} would give away the answer{'s' if n > 1 else ''} to "
                 f"{'the prediction' if n == 1 else f'{n} predictions'} you have not made yet.")
 
     def _repr_html_(self) -> str:
@@ -113,12 +116,11 @@ class CrossCheck:
             extra = f"<pre{TEXT}>" + html.escape("\n".join(self.differences)) + "</pre>"
         title = f"<b>Cross-check: {html.escape(self.title)}</b><br>" if self.title else ""
         table = f"<table><tr><th{CELL}>real torch</th><th{CELL}>reftorch</th></tr>{''.join(rows)}</table>"
+        verdict = f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>"
         if self._fold:
-            table = f"<details><summary>{html.escape(self._fold_note())}</summary>{table}</details>"
-        return (
-            f"<div>{title}{table}"
-            f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>{extra}</div>"
-        )
+            return (f"<div>{title}{verdict}<details><summary>{html.escape(self._fold_note())}</summary>"
+                    f"{table}{extra}</details></div>")
+        return f"<div>{title}{table}{verdict}{extra}</div>"
 
     def __repr__(self) -> str:
         lines = [f"Cross-check: {self.title}" if self.title else "Cross-check"]
@@ -132,7 +134,8 @@ class CrossCheck:
         if self._fold:
             lines.append(self._fold_note())
         lines.append(self.summary())
-        lines += self.differences
+        if not self._fold:
+            lines += self.differences
         return "\n".join(lines)
 
 
@@ -144,7 +147,8 @@ def cross_check(program: str, title: str = "", folded: int = 0) -> CrossCheck:
         from IPython.display import display
 
         display(result)
-        if result.differences:
-            raise CrossCheckFailed("reftorch and torch disagree:\n" + "\n".join(result.differences))
+        if result.differences:  # the display above shows the differences: say them once
+            raise CrossCheckFailed(f"reftorch and torch disagree in {len(result.differences)} place(s), "
+                                   "shown above.")
         raise CrossCheckFailed(result.summary())
     return result

@@ -121,4 +121,7 @@ def cross_check_key_cells(title: str = "the key cells of this chapter"):
 
 
 def load_ipython_extension(shell):
+    from coursebook.answer_cells import answer_cell
+
     shell.register_magic_function(key_cell, magic_kind="cell", magic_name="key")
+    shell.register_magic_function(answer_cell, magic_kind="cell", magic_name="answer")

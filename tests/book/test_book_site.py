@@ -453,3 +453,12 @@ def test_screenshots_of_the_index_and_chapter_01(book, browser, server, width):
         page.screenshot(path=str(target))
         assert target.stat().st_size > 5000
     context.close()
+
+
+@pytest.mark.parametrize("language", ["", "zh"])
+def test_no_page_shows_an_answer_above_its_question(book, language):
+    """Issue 36: every answer is folded or below its question, on the page too (book_answers.py)."""
+    from book_answers import answers_above_questions
+
+    problems = answers_above_questions(book, language)
+    assert not problems, "\n".join(problems)

@@ -112,3 +112,23 @@ def test_compare_refuses_timings_of_different_runs():
     b = measure(["pass"], {}, number=1, rounds=4)["pass"]
     with pytest.raises(ValueError, match="same measure"):
         compare(a, b)
+
+
+def test_a_failing_cross_check_keeps_unmade_predictions_folded_and_says_its_differences_once(capsys):
+    """Rows and differences quote torch's printout: while a prediction is open they stay folded,
+    even when the two disagree; the error raised after the display does not repeat them."""
+    program = "print('the answer is 42')\nprint(torch.__name__)"
+    result = CrossCheck(program, folded=1)
+    assert not result.agree
+    shown, _, folded = result._repr_html_().partition("<details>")
+    assert "the answer is 42" not in shown and "the answer is 42" in folded
+    assert "DISAGREE" in shown
+    assert "the answer is 42" not in repr(result)
+    with pytest.raises(CrossCheckFailed) as raised:
+        cross_check(program, folded=1)
+    printed = capsys.readouterr().out
+    assert "the answer is 42" not in printed + str(raised.value)
+    with pytest.raises(CrossCheckFailed) as raised:
+        cross_check(program)
+    printed = capsys.readouterr().out
+    assert printed.count("stdout differs") == 1 and "stdout differs" not in str(raised.value)

@@ -14,8 +14,9 @@ import pytest
 from coursebook.build_it.swap import active
 from coursebook.cross_check import CrossCheck
 from coursebook.predict.diagnose import diagnose, model_answers, right_answer
-from coursebook.predict.models import MODELS
-from coursebook.predict.questions import normalise, questions
+from coursebook.predict.models import MODELS, model
+from coursebook.predict.questions import normalise, printouts, questions
+from crosscheck.harness import import_reftorch
 
 QUESTIONS = questions()
 
@@ -46,12 +47,37 @@ def test_a_right_answer_is_accepted_and_blamed_on_no_belief(question):
     assert "Right" in diagnosis.text()
 
 
-def test_an_answer_no_model_prints_is_said_plainly_with_the_difference():
-    question = next(q for q in QUESTIONS if q.id.startswith("08-"))
-    diagnosis = diagnose(question, "banana")
+def test_an_answer_no_model_prints_gets_a_hint_that_keeps_the_answer_back():
+    question = next(q for q in QUESTIONS if q.id == "08-31f9b92f")  # prints 2 lines, the 2nd asks the graph
+    first, second = right_answer(question).splitlines()
+    diagnosis = diagnose(question, first + "\nbanana")
     assert not diagnosis.right and diagnosis.models == []
-    assert "None of the course's misconception models" in diagnosis.text()
-    assert "+banana" in diagnosis.text()
+    text = diagnosis.text()
+    assert "None of the course's misconception models" in text
+    assert "line 2" in text and "History kept?" in text and "New memory?" not in text
+    assert second not in text and "@@" not in text and "banana" not in text, text
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.id)
+def test_no_hint_shows_a_line_of_the_answer(question):
+    expected = [line for line in normalise(right_answer(question)).splitlines() if len(line) > 5]
+    text = diagnose(question, "banana").text()
+    assert "line 1" in text
+    shown = [line for line in expected if line in text]
+    assert not shown, shown
+
+
+def test_a_model_whose_cell_raises_prints_the_raise_and_the_cells_after_it():
+    """Under "the version counter belongs to the memory" chapter 09's third key cell raises; the
+    cells after it still print, so the chapter's headline question is diagnosed."""
+    question = next(q for q in QUESTIONS if q.id == "09-4b564e15")
+    printed = model_answers(question)["the version counter belongs to the memory"]
+    assert normalise(printed) and normalise(printed) != normalise(right_answer(question))
+    assert "the version counter belongs to the memory" in [m.name for m in diagnose(question, printed).models]
+    with model("the version counter belongs to the memory").active():
+        cells = printouts(question.key_cells, import_reftorch())
+    stopped = [i for i, text in enumerate(cells) if text.startswith("RuntimeError: ")]
+    assert stopped and stopped[0] < question.index and all(cells[stopped[0] + 1:]), cells
 
 
 def test_models_switch_back_and_reftorch_agrees_with_torch_afterwards():

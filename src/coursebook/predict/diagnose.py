@@ -6,21 +6,25 @@ what real torch prints. A right answer is accepted. A wrong one is compared
 with what reftorch prints under each model of :mod:`coursebook.predict.models`;
 every model that prints exactly the learner's answer is named, with its
 refutation and the section to reread. When none does, the diagnosis says so
-and shows the lines that differ.
+and gives a hint that keeps the answer back (:func:`hint`): which printed line
+differs, by its number, and which of the four questions (and the version
+counter) to ask again about it. Never torch's line itself: a retry would be
+pointless.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import html
+import re
 from dataclasses import dataclass, field
 
+from coursebook.language import _
 from coursebook.predict.models import MODELS, Model
 from coursebook.predict.questions import Question, normalise, printouts
 from crosscheck.harness import import_reftorch, load_torch
 
-__all__ = ["Diagnosis", "diagnose", "right_answer", "model_answers"]
+__all__ = ["Diagnosis", "diagnose", "right_answer", "model_answers", "hint"]
 
 # as the cross-check's tables: wrapped at spaces only, never inside a word
 WRAP = "text-align: left; white-space: pre-wrap; overflow-wrap: normal; word-break: normal; margin: 0"
@@ -65,10 +69,7 @@ class Diagnosis:
                       f"{m.belief[0].lower() + m.belief[1:]}",
                       f"  In fact: {m.refutation}", f"  See {m.section}."]
         if not self.models:
-            lines.append("None of the course's misconception models prints this either. The lines that differ:")
-            lines += [line for line in difflib.unified_diff(normalise(self.expected).splitlines(),
-                                                           normalise(self.answer).splitlines(),
-                                                           "torch", "your answer", lineterm="", n=0)]
+            lines += hint(self.question, self.expected, self.answer)
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -81,6 +82,53 @@ class Diagnosis:
             shown = shown.replace(f"See {html.escape(m.section)}.",
                                   f"See <a href='{html.escape(m.section)}'>{html.escape(m.section)}</a>.")
         return f"<pre style='{WRAP}'>{shown}</pre>"
+
+
+# The four questions and the version counter, each with the words of a print() that asks it.
+_ASKS = [
+    ("object", r"\bis\b|\bid\("),
+    ("metadata", r"stride|shape|size\(|dtype|device|storage_offset|is_contiguous"),
+    ("memory", r"data_ptr|untyped_storage|shares_memory|_base\b|is_shared|print\(\w+\)"),
+    ("history", r"grad_fn|requires_grad|is_leaf|\.grad\b|backward|next_functions|\bnode\b"),
+    ("counter", r"_version"),
+]
+
+
+def _ask(name: str) -> str:
+    """One of the four questions (or the counter's), in the learner's language."""
+    return {"object": _("New Python object?"), "metadata": _("New metadata?"), "memory": _("New memory?"),
+            "history": _("History kept?"), "counter": _("Shares the version counter?")}[name]
+
+
+def _asked_by(question: Question, line: int, lines: int) -> list[str]:
+    """The questions the ``line``-th printed line answers, when the program's print() calls can be
+    matched to its lines one to one (no loop, one line each); otherwise all five."""
+    calls = re.findall(r"^\s*print\((.*)\)\s*$", question.program, flags=re.M)
+    looped = re.search(r"^\s*(for|while)\b", question.program, flags=re.M)
+    if looped or len(calls) != lines or not 0 <= line < len(calls):
+        return [ask for ask, _words in _ASKS]
+    return [ask for ask, words in _ASKS if re.search(words, f"print({calls[line]})")] or [a for a, _w in _ASKS]
+
+
+def hint(question: Question, expected: str, answer: str) -> list[str]:
+    """For a wrong answer no model explains: which printed line differs (its number, never torch's
+    text) and which questions to ask again about it."""
+    want, got = normalise(expected).splitlines(), normalise(answer).splitlines()
+    differ = [i for i in range(max(len(want), len(got)))
+              if i >= len(want) or i >= len(got) or want[i] != got[i]]
+    lines = [_("None of the course's misconception models prints this either.")]
+    if len(got) != len(want):
+        lines.append(_("torch prints {n} line(s); your answer has {m}.").format(n=len(want), m=len(got)))
+    first = differ[0]
+    if first < len(want):
+        lines.append(_("The first line that differs is line {n}.").format(n=first + 1))
+        again = _("Ask again, for what that line prints:")
+        asks = _asked_by(question, first, len(want))
+    else:  # every line of torch's is there, and more
+        again = _("Ask again:")
+        asks = [ask for ask, _words in _ASKS]
+    lines.append(again + " " + "  ".join(_ask(ask) for ask in asks))
+    return lines
 
 
 def diagnose(question: Question, answer: str) -> Diagnosis:

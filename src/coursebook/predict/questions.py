@@ -98,25 +98,40 @@ def question_of_cell(source: str, course: Path = COURSE) -> Question | None:
     return _by_program(course).get(source.strip())
 
 
+# Each key cell runs as the notebook runs a cell: compiled on its own, in the chapter's namespace.
+# An exception the cell does not catch ends that cell only, and shows as one line, as the key
+# cells that demonstrate an error print it; the next cells run on, as they would when the learner
+# runs them one by one.
+_RUNNER = """
+for __cell_number__, __cell__ in enumerate(__key_cells__):
+    try:
+        exec(compile(__cell__, "<key cell>", "exec"), globals())
+    except Exception as __raised__:
+        print(f"{type(__raised__).__name__}: {__raised__}")
+    print(__boundary__ % __cell_number__)
+"""
+
+
 def printouts(key_cells, module) -> list[str]:
     """What each key cell prints when the chapter's key cells run in order on ``module``.
 
-    A cell after an uncaught exception prints nothing; the exception is added
-    to the printout of the cell that raised it, as the notebook would show it.
+    A cell that raises prints what it printed before the exception, then the exception as
+    ``Type: message`` (as torch's own key cells print the errors they catch), and the cells after
+    it run on: a misconception model whose belief makes a cell raise still answers every later
+    question of the chapter.
     """
-    program = "\n".join(f"{cell}\nprint({_BOUNDARY % i!r})" for i, cell in enumerate(key_cells))
+    program = f"__key_cells__ = {list(key_cells)!r}\n__boundary__ = {_BOUNDARY!r}\n{_RUNNER}"
     trace = run(program, module)
     outputs, rest = [], trace.stdout
     for i in range(len(key_cells)):
         marker = _BOUNDARY % i + "\n"
-        if marker in rest:
-            before, rest = rest.split(marker, 1)
-            outputs.append(before)
-        else:  # the program stopped in this cell
+        before, found, rest = rest.partition(marker)
+        if not found:  # the runner itself stopped (it cannot, short of an interpreter error)
             raised = f"{trace.exception[0]}: {trace.exception[1]}\n" if trace.exception else ""
-            outputs.append(rest + raised)
+            outputs.append(before + raised)
             outputs += [""] * (len(key_cells) - i - 1)
             break
+        outputs.append(before)
     return outputs
 
 
