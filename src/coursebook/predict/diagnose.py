@@ -16,6 +16,7 @@ import functools
 import html
 from dataclasses import dataclass, field
 
+from coursebook.language import _
 from coursebook.predict.models import MODELS, Model
 from coursebook.predict.questions import Question, normalise, printouts
 from crosscheck.harness import import_reftorch, load_torch
@@ -58,17 +59,19 @@ class Diagnosis:
 
     def text(self) -> str:
         if self.right:
-            return "Right: that is what torch prints."
-        lines = ["Not what torch prints."]
+            return _("Right: that is what torch prints.")
+        lines = [_("Not what torch prints.")]
         for m in self.models:
-            lines += [f"Misconception \u201c{m.name}\u201d: this is what you would see if "
-                      f"{m.belief[0].lower() + m.belief[1:]}",
-                      f"  In fact: {m.refutation}", f"  See {m.section}."]
+            belief = _(m.belief)
+            lines += [_("Misconception \u201c{name}\u201d: this is what you would see if {belief}").format(
+                          name=_(m.name), belief=belief[0].lower() + belief[1:]),
+                      "  " + _("In fact: {refutation}").format(refutation=_(m.refutation)),
+                      "  " + _("See {section}.").format(section=m.section)]
         if not self.models:
-            lines.append("None of the course's misconception models prints this either. The lines that differ:")
+            lines.append(_("None of the course's misconception models prints this either. The lines that differ:"))
             lines += [line for line in difflib.unified_diff(normalise(self.expected).splitlines(),
                                                            normalise(self.answer).splitlines(),
-                                                           "torch", "your answer", lineterm="", n=0)]
+                                                           "torch", _("your answer"), lineterm="", n=0)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -78,8 +81,9 @@ class Diagnosis:
         """The same text, wrapped at spaces only, with the section to reread as a link."""
         shown = html.escape(self.text())
         for m in self.models:
-            shown = shown.replace(f"See {html.escape(m.section)}.",
-                                  f"See <a href='{html.escape(m.section)}'>{html.escape(m.section)}</a>.")
+            link = f"<a href='{html.escape(m.section)}'>{html.escape(m.section)}</a>"
+            shown = shown.replace(html.escape(_("See {section}.").format(section=m.section)),
+                                  html.escape(_("See {section}.")).format(section=link))
         return f"<pre style='{WRAP}'>{shown}</pre>"
 
 
