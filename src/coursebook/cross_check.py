@@ -112,8 +112,8 @@ class CrossCheck:
             mark = "" if same else " style='background:#fde0c5'"
             flag = "" if same else "&#10007; "
             rows.append(
-                f"<tr{mark}><td{CELL}><pre{TEXT}>{html.escape(a)}</pre></td>"
-                f"<td{CELL}><pre{TEXT}>{flag}{html.escape(b)}</pre></td></tr>"
+                f"<tr{mark}><td{CELL}><pre class='coursebook-printout'{TEXT}>{html.escape(a)}</pre></td>"
+                f"<td{CELL}><pre class='coursebook-printout'{TEXT}>{flag}{html.escape(b)}</pre></td></tr>"
             )
         extra = ""
         if self.differences:

@@ -72,7 +72,7 @@ class Source:
         return data, metadata
 
     def _repr_html_(self):  # used by nbconvert exporters that prefer HTML
-        return f"<p><code>{html.escape(self.header)}</code></p><pre>{html.escape(self.text)}</pre>"
+        return f"<p><code>{html.escape(self.header)}</code></p><pre class='coursebook-source'>{html.escape(self.text)}</pre>"
 
     def __repr__(self):
         return f"# {self.header}\n{self.text}"

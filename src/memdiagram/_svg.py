@@ -291,7 +291,7 @@ def _draw_storages(snap, layout, changes, prefix):
         body += _text(left, y + 16, big, weight="bold") + _text(left, y + 30, small, size=B.SMALL, fill=MUTED)
         values = s.values or ()
         strip_y = y + L.STRIP_TOP
-        body += _text(left, strip_y + 17, "value", size=B.SMALL, fill=MUTED)
+        body += _text(left, strip_y + 17, _("value"), size=B.SMALL, fill=MUTED)
         for i in range(count):
             cx = cells_x + i * cw
             hot = i in changed_slots.get(label, ())
@@ -364,7 +364,7 @@ def _draw_graph(snap, layout, changes, arrow):
                       extra=' stroke-width="1.5"' + (_DOTTED if accumulate else ""))
         baseline = y + 17
         for i, (text, size) in enumerate(B.node_lines(snap, label)):
-            saved_line = text in B.SAVED_WORDS.values()
+            saved_line = text in {_(words) for words in B.SAVED_WORDS.values()}
             hot = saved_line and label in changes.saved
             body += _text(x + nw / 2, baseline, text, anchor="middle", size=None if size == B.FONT else size,
                           fill=CHANGE if hot else (None if i == 0 else MUTED), weight="bold" if hot else None)

@@ -36,6 +36,7 @@ def controls_words():
         "previous": _("previous step"), "next": _("next step"),
         "back": "\u25c0 " + _("back"), "forward": _("forward") + " \u25b6",
         "step": _("step"), "step_of": _("step {i} of {n}"), "full_state": _("Full state"),
+        "this_step": _("this step"),
     }
 
 _STATIC = pathlib.Path(__file__).parent / "static"

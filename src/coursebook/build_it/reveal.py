@@ -26,7 +26,7 @@ class Reveal:
         source = self.source
         summary = html.escape(_("Reference answer: {header} (open it after you tried)").format(header=source.header))
         markup = (f"<details><summary>{summary}</summary>\n\n"
-                  f"<pre>{html.escape(source.text)}</pre>\n\n</details>")
+                  f"<pre class='coursebook-source'>{html.escape(source.text)}</pre>\n\n</details>")
         data = {
             "text/html": markup,
             "text/plain": self.__repr__(),

@@ -101,7 +101,7 @@ const WORDS = {
   role: "step-through memory diagram",
   label: "Memory diagram. Use the left and right arrow keys to step.",
   previous: "previous step", next: "next step", back: "\u25c0 back", forward: "forward \u25b6",
-  step: "step", step_of: "step {i} of {n}", full_state: "Full state",
+  step: "step", step_of: "step {i} of {n}", full_state: "Full state", this_step: "this step",
 };
 
 function render({ model, el: host }) {
@@ -172,7 +172,7 @@ function render({ model, el: host }) {
   function buildList() {
     list.replaceChildren();
     model.get("statements").forEach((statement, i) => {
-      const item = el("li", { "data-step": String(i) });
+      const item = el("li", { "data-step": String(i), "data-this-step": words.this_step });
       item.appendChild(el("code", {}, statement));
       item.addEventListener("click", () => go(i));
       list.appendChild(item);
