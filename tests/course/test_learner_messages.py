@@ -143,3 +143,11 @@ def test_the_build_it_check_speaks_chinese_when_the_learner_chose_it(monkeypatch
     assert "个用例中有" in text and "实际得到 True" in text, text
     monkeypatch.setenv(LANGUAGE_VARIABLE, "en")
     assert "is not written yet" in check("is_non_overlapping_and_dense", _not_written).text()
+
+
+def test_the_code_catalog_renders_the_glossary_terms_as_the_chapters_do():
+    from coursebook.translate.glossary import inconsistencies, load_glossary
+
+    glossary = Path(__file__).resolve().parents[2] / "course" / "locale" / "zh" / "glossary.toml"
+    found = inconsistencies(polib.pofile(str(CATALOG)), load_glossary(glossary))
+    assert not found, "inconsistent terms in coursebook.po:\n" + "\n".join(found)
