@@ -153,6 +153,6 @@ def cross_check(program: str, title: str = "", folded: int = 0) -> CrossCheck:
 
         display(result)
         if result.differences:
-            raise CrossCheckFailed("reftorch and torch disagree:\n" + "\n".join(result.differences))
+            raise CrossCheckFailed(_("reftorch and torch disagree:") + "\n" + "\n".join(result.differences))
         raise CrossCheckFailed(result.summary())
     return result
