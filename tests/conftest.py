@@ -295,14 +295,15 @@ def _serving(command, cwd, env, log_path: pathlib.Path):
 
 @contextlib.contextmanager
 def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str, language: str | None = None,
-                environ: dict | None = None):
+                environ: dict | None = None, unset: tuple = ()):
     """Run the learner's ``jupyter lab`` on ``root_dir``; yield (base_url, token); stop it afterwards.
 
     Its config, runtime files, IPython profile and workspaces live in
     ``scratch``, and its log in ``scratch/lab.log``. With ``language`` ("zh") it
     is the lab ``python -m coursebook.lab --lang`` starts: its command line and
     its environment (``coursebook.lab.lab_environment``). ``environ``: more
-    variables for the server and the kernels it starts.
+    variables for the server and the kernels it starts; ``unset``: variables of
+    this process's environment they must not see (``LANG``, ``COURSEBOOK_LANG``).
     """
     if language is None:
         env = dict(os.environ)
@@ -310,6 +311,8 @@ def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str, language: str
     else:
         env = lab_environment(language, os.environ)
     env.update(environ or {})
+    for name in unset:
+        env.pop(name, None)
     env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
                IPYTHONDIR=str(scratch / "ipython"))
     env.pop("NBGRADER_EXECUTION", None)
@@ -325,7 +328,8 @@ def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str, language: str
 
 @pytest.fixture(scope="session")
 def start_jupyterlab(needs_chromium):
-    """``with start_jupyterlab(root_dir, scratch, *args, language=None, environ=None) as (base_url, token): ...``"""
+    """``with start_jupyterlab(root_dir, scratch, *args, language=None, environ=None, unset=()) as (base_url, token):
+    ...``"""
     return _jupyterlab
 
 

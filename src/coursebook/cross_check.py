@@ -17,6 +17,7 @@ import html
 import itertools
 
 from coursebook.build_it.swap import failing
+from coursebook.language import _
 from crosscheck.harness import diff_traces, import_reftorch, load_torch, run
 
 __all__ = ["CrossCheck", "CrossCheckFailed", "cross_check", "printed_values"]
@@ -78,16 +79,19 @@ class CrossCheck:
     def summary(self) -> str:
         n = len(self.torch_trace.tensors)
         if self.unvouched and not self.differences:
-            return ("Not counted: reftorch printed what torch printed, but it ran pieces that fail "
-                    "their own check, so that proves nothing: " + " ".join(self.unvouched.values()))
+            return (_("Not counted: reftorch printed what torch printed, but it ran pieces that fail "
+                      "their own check, so that proves nothing:") + " " + " ".join(self.unvouched.values()))
         if self.agree:
-            return (
-                f"torch and reftorch agree: same printed output, same warnings, same exception, "
-                f"and the same metadata, values, memory sharing, version counters and graph "
-                f"for {'the one tensor' if n == 1 else f'all {n} tensors'} the program leaves behind."
-            )
-        also = (" (and " + " ".join(self.unvouched.values()) + ")") if self.unvouched else ""
-        return f"torch and reftorch DISAGREE in {len(self.differences)} place(s){also}:"
+            if n == 1:
+                return _("torch and reftorch agree: same printed output, same warnings, same exception, "
+                         "and the same metadata, values, memory sharing, version counters and graph "
+                         "for the one tensor the program leaves behind.")
+            return _("torch and reftorch agree: same printed output, same warnings, same exception, "
+                     "and the same metadata, values, memory sharing, version counters and graph "
+                     "for all {n} tensors the program leaves behind.").format(n=n)
+        also = (" (" + _("and") + " " + " ".join(self.unvouched.values()) + ")") if self.unvouched else ""
+        return _("torch and reftorch DISAGREE in {count} place(s){also}:").format(count=len(self.differences),
+                                                                                 also=also)
 
     @property
     def _fold(self) -> bool:
@@ -97,10 +101,17 @@ class CrossCheck:
 
     def _fold_note(self) -> str:
         n = self.folded
-        what = "table" if self.agree else "table and the differences"
-        return (f"The {what} {'is' if self.agree else 'are'} folded: "
-                f"{'its rows' if self.agree else 'they'} would give away the answer{'s' if n > 1 else ''} to "
-                f"{'the prediction' if n == 1 else f'{n} predictions'} you have not made yet.")
+        if self.agree:
+            if n == 1:
+                return _("The table is folded: its rows would give away the answer to the prediction "
+                         "you have not made yet.")
+            return _("The table is folded: its rows would give away the answers to {n} predictions "
+                     "you have not made yet.").format(n=n)
+        if n == 1:
+            return _("The table and the differences are folded: they would give away the answer to the "
+                     "prediction you have not made yet.")
+        return _("The table and the differences are folded: they would give away the answers to {n} "
+                 "predictions you have not made yet.").format(n=n)
 
     def _repr_html_(self) -> str:
         rows = []
@@ -108,14 +119,15 @@ class CrossCheck:
             mark = "" if same else " style='background:#fde0c5'"
             flag = "" if same else "&#10007; "
             rows.append(
-                f"<tr{mark}><td{CELL}><pre{TEXT}>{html.escape(a)}</pre></td>"
-                f"<td{CELL}><pre{TEXT}>{flag}{html.escape(b)}</pre></td></tr>"
+                f"<tr{mark}><td{CELL}><pre class='coursebook-printout'{TEXT}>{html.escape(a)}</pre></td>"
+                f"<td{CELL}><pre class='coursebook-printout'{TEXT}>{flag}{html.escape(b)}</pre></td></tr>"
             )
         extra = ""
         if self.differences:
             extra = f"<pre{TEXT}>" + html.escape("\n".join(self.differences)) + "</pre>"
-        title = f"<b>Cross-check: {html.escape(self.title)}</b><br>" if self.title else ""
-        table = f"<table><tr><th{CELL}>real torch</th><th{CELL}>reftorch</th></tr>{''.join(rows)}</table>"
+        title = f"<b>{html.escape(_('Cross-check: {title}').format(title=_(self.title)))}</b><br>" if self.title else ""
+        table = (f"<table><tr><th{CELL}>{html.escape(_('real torch'))}</th><th{CELL}>reftorch</th></tr>"
+                 f"{''.join(rows)}</table>")
         verdict = f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>"
         if self._fold:
             return (f"<div>{title}{verdict}<details><summary>{html.escape(self._fold_note())}</summary>"
@@ -123,10 +135,10 @@ class CrossCheck:
         return f"<div>{title}{table}{verdict}{extra}</div>"
 
     def __repr__(self) -> str:
-        lines = [f"Cross-check: {self.title}" if self.title else "Cross-check"]
+        lines = [_("Cross-check: {title}").format(title=_(self.title)) if self.title else _("Cross-check")]
         width = max([len(line) for a, _, _ in self._rows() for line in a.splitlines()] + [10])
         if not self._fold:
-            lines.append(f"  {'real torch'.ljust(width)} | reftorch")
+            lines.append(f"  {_('real torch').ljust(width)} | reftorch")
         for a, b, same in [] if self._fold else self._rows():
             for i, (x, y) in enumerate(itertools.zip_longest(a.splitlines() or [""], b.splitlines() or [""],
                                                               fillvalue="")):
@@ -148,7 +160,7 @@ def cross_check(program: str, title: str = "", folded: int = 0) -> CrossCheck:
 
         display(result)
         if result.differences:  # the display above shows the differences: say them once
-            raise CrossCheckFailed(f"reftorch and torch disagree in {len(result.differences)} place(s), "
-                                   "shown above.")
+            raise CrossCheckFailed(_("reftorch and torch disagree in {n} place(s), shown above.").format(
+                n=len(result.differences)))
         raise CrossCheckFailed(result.summary())
     return result

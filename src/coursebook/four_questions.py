@@ -29,13 +29,15 @@ import warnings
 from dataclasses import dataclass
 from typing import Callable
 
+from coursebook.language import N_, _, language
+
 __all__ = [
     "CopyOp", "OPS", "QUESTIONS", "YES", "NO", "DST",
     "new_python_object", "new_metadata", "new_memory", "history_kept", "shares_version_counter",
     "answer_all", "as_markdown", "draw",
 ]
 
-YES, NO, DST = "yes", "no", "no, dst's"
+YES, NO, DST = N_("yes"), N_("no"), N_("no, dst's")
 
 
 @dataclass(frozen=True)
@@ -169,11 +171,11 @@ def shares_version_counter(module, op):
 
 
 QUESTIONS = {
-    "new Python object?": new_python_object,
-    "new metadata?": new_metadata,
-    "new memory?": new_memory,
-    "history kept?": history_kept,
-    "shares a's version counter?": shares_version_counter,
+    N_("new Python object?"): new_python_object,
+    N_("new metadata?"): new_metadata,
+    N_("new memory?"): new_memory,
+    N_("history kept?"): history_kept,
+    N_("shares a's version counter?"): shares_version_counter,
 }
 
 
@@ -186,12 +188,12 @@ def answer_all(module, ops=OPS):
 
 
 def as_markdown(matrix):
-    """The matrix as a markdown table (the text version of the figure)."""
+    """The matrix as a markdown table (the text version of the figure), in the learner's language."""
     questions = list(next(iter(matrix.values())))
-    lines = ["| operation | " + " | ".join(questions) + " |",
+    lines = [f"| {_('operation')} | " + " | ".join(_(q) for q in questions) + " |",
              "|---" * (len(questions) + 1) + "|"]
     for code, answers in matrix.items():
-        lines.append(f"| `{code}` | " + " | ".join(answers[q] for q in questions) + " |")
+        lines.append(f"| `{code}` | " + " | ".join(_(answers[q]) for q in questions) + " |")
     return "\n".join(lines)
 
 
@@ -199,11 +201,32 @@ def as_markdown(matrix):
 _COLOURS = {YES: "#56B4E9", NO: "#F0E442", DST: "#CCCCCC"}
 
 
-def draw(matrix, title="The four questions, answered by torch"):
-    """A matplotlib figure of the matrix: one row per operation, answers written in the cells."""
+# fonts with Chinese glyphs, one of which a learner's system usually has
+_CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei",
+              "WenQuanYi Micro Hei", "Microsoft YaHei", "SimHei", "PingFang SC", "Hiragino Sans GB",
+              "Heiti SC", "AR PL UMing CN")
+
+
+def _chinese_font():
+    """The name of a font matplotlib has with Chinese glyphs, or None."""
+    from matplotlib import font_manager
+
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    return next((name for name in _CJK_FONTS if name in installed), None)
+
+
+def draw(matrix, title=N_("The four questions, answered by torch")):
+    """A matplotlib figure of the matrix: one row per operation, answers written in the cells.
+
+    Its words are in the learner's language when matplotlib has a font that can draw them
+    (Chinese needs one of ``_CJK_FONTS``); else in English, never as empty boxes. The table
+    of :func:`as_markdown` says the same in the learner's language in any case."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch, Rectangle
 
+    font = _chinese_font() if language() == "zh" else None
+    say = _ if language() == "en" or font else (lambda text: text)
+    family = {"fontfamily": font} if font else {}
     codes = list(matrix)
     questions = list(matrix[codes[0]])
     fig, ax = plt.subplots(figsize=(10, 0.42 * len(codes) + 1.6))
@@ -211,17 +234,19 @@ def draw(matrix, title="The four questions, answered by torch"):
         for col, question in enumerate(questions):
             answer = matrix[code][question]
             ax.add_patch(Rectangle((col, row), 1, 1, facecolor=_COLOURS[answer], edgecolor="white"))
-            ax.text(col + 0.5, row + 0.5, answer, ha="center", va="center", fontsize=10)
+            ax.text(col + 0.5, row + 0.5, say(answer), ha="center", va="center", fontsize=10, **family)
     ax.set_xlim(0, len(questions))
     ax.set_ylim(len(codes), 0)
-    ax.set_xticks([c + 0.5 for c in range(len(questions))], [textwrap.fill(q, 16) for q in questions])
+    ax.set_xticks([c + 0.5 for c in range(len(questions))], [textwrap.fill(say(q), 16) for q in questions],
+                  **family)
     ax.xaxis.tick_top()
     ax.set_yticks([r + 0.5 for r in range(len(codes))], codes, family="monospace")
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
-    ax.legend(handles=[Patch(facecolor=c, label=a) for a, c in _COLOURS.items()],
-              loc="upper center", bbox_to_anchor=(0.5, 0), ncol=3, frameon=False)
-    ax.set_title(title, pad=12)
+    ax.legend(handles=[Patch(facecolor=c, label=say(a)) for a, c in _COLOURS.items()],
+              loc="upper center", bbox_to_anchor=(0.5, 0), ncol=3, frameon=False,
+              prop={"family": font} if font else None)
+    ax.set_title(say(title), pad=12, **family)
     fig.tight_layout()
     return fig

@@ -18,6 +18,8 @@ import os
 import re
 import urllib.request
 
+from coursebook.language import _
+
 __all__ = ["shut_down_closed", "shut_down_button", "own_kernel_id"]
 
 
@@ -62,7 +64,7 @@ def shut_down_closed(server: dict | None = None, keep: str | None = None) -> lis
     if server is None:
         server = _own_server(keep) if keep else None
         if server is None:
-            print("Not in a running lab: nothing to shut down.")
+            print(_("Not in a running lab: nothing to shut down."))
             return []
     closed, busy = [], []
     for session in _call(server, "sessions"):
@@ -74,9 +76,9 @@ def shut_down_closed(server: dict | None = None, keep: str | None = None) -> lis
             continue
         _call(server, "sessions/" + session["id"], "DELETE")
         closed.append(session["path"])
-    freed = (f"Shut down the kernels of {len(closed)} closed notebook(s): " + ", ".join(closed)) if closed \
-        else "No closed notebook had a kernel running."
-    print(freed + (f" Left running (busy): {', '.join(busy)}." if busy else ""))
+    freed = (_("Shut down the kernels of {count} closed notebook(s):").format(count=len(closed)) + " "
+             + ", ".join(closed)) if closed else _("No closed notebook had a kernel running.")
+    print(freed + (" " + _("Left running (busy): {paths}.").format(paths=", ".join(busy)) if busy else ""))
     return closed
 
 
@@ -86,14 +88,14 @@ def shut_down_button():
 
     class ShutDownButton(widgets.VBox):
         def __repr__(self):
-            return ("A button: shut down the kernels of the notebooks you have closed "
-                    "(or run coursebook.kernels.shut_down_closed()).")
+            return _("A button: shut down the kernels of the notebooks you have closed "
+                     "(or run coursebook.kernels.shut_down_closed()).")
 
-    button = widgets.Button(description="Shut down closed notebooks' kernels",
+    button = widgets.Button(description=_("Shut down closed notebooks' kernels"),
                             layout=widgets.Layout(width="auto"))
     said = widgets.Output()
 
-    def on_click(_):
+    def on_click(button_clicked):
         said.clear_output()
         with said:
             shut_down_closed()

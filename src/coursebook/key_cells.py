@@ -26,6 +26,7 @@ addresses or ``id()`` numbers, and catch the exceptions they demonstrate.
 from __future__ import annotations
 
 from coursebook.cross_check import cross_check
+from coursebook.language import N_, _
 
 __all__ = ["key_cell", "cross_check_key_cells", "recorded_key_cells", "unsettled_questions", "load_ipython_extension"]
 
@@ -112,10 +113,10 @@ def _run_held_back(shell, cell: str, question_id: str):
     return result
 
 
-def cross_check_key_cells(title: str = "the key cells of this chapter"):
+def cross_check_key_cells(title: str = N_("the key cells of this chapter")):
     """Replay all ``%%key`` cells on torch and on reftorch; display and compare."""
     if not _recorded:
-        raise RuntimeError("no %%key cell has run in this kernel yet: run the chapter from the top")
+        raise RuntimeError(_("no %%key cell has run in this kernel yet: run the chapter from the top"))
     program = "\n\n".join(_recorded)
     return cross_check(program, title=title, folded=len(_unsettled))
 

@@ -22,8 +22,9 @@ It is the lab Binder gives, on your own machine:
 * ``--lang zh`` (``make lab LANG=zh``) opens the Chinese course
   (``course/zh/00_index.ipynb``) with JupyterLab's own menus in Chinese (the
   ``jupyterlab-language-pack-zh-CN`` package, chosen in the settings the lab is
-  given), and the kernels print the build-it checks in Chinese
-  (``COURSEBOOK_LANG=zh``, :mod:`coursebook.language`).
+  given). What the course's code shows speaks each notebook's own language
+  (:mod:`coursebook.language`): the lab sets no language for its kernels, so a
+  Chinese chapter speaks Chinese and an English one English in either lab.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from pathlib import Path
 from ipykernel.ipkernel import IPythonKernel
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
-from coursebook.language import LANGUAGE_VARIABLE
 from coursebook.workspace import WORKSPACE, sync
 
 REPO = Path(__file__).resolve().parents[2]
@@ -111,10 +111,10 @@ def lab_command(port: int, token: str, root: Path = REPO, language: str = "en") 
 
 
 def lab_environment(language: str, base=None) -> dict:
-    """The server's environment (its kernels inherit it): this Python first on PATH, and the
-    learner's language for what the course's code prints."""
+    """The server's environment (its kernels inherit it): this Python first on PATH. The language
+    of what the course's code shows is each notebook's own; ``COURSEBOOK_LANG``, when the learner
+    set it, overrides it in every notebook (:mod:`coursebook.language`)."""
     env = dict(os.environ if base is None else base)
-    env[LANGUAGE_VARIABLE] = language
     if env.get("LANG", "").lower() in ("zh", "en"):  # `make lab LANG=zh` put a bare name into the locale
         env["LANG"] = "C.UTF-8"
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")

@@ -15,6 +15,8 @@ import html
 import inspect
 from pathlib import Path
 
+from coursebook.language import _
+
 __all__ = ["Source", "show_source"]
 
 
@@ -52,7 +54,8 @@ class Source:
 
     @property
     def header(self) -> str:
-        return f"{self.file}, lines {self.first_line}-{self.last_line}: {self.name}"
+        return _("{file}, lines {first}-{last}: {name}").format(file=self.file, first=self.first_line,
+                                                                last=self.last_line, name=self.name)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         markdown = f"**`{self.header}`**\n\n```python\n{self.text}```\n"
@@ -69,7 +72,7 @@ class Source:
         return data, metadata
 
     def _repr_html_(self):  # used by nbconvert exporters that prefer HTML
-        return f"<p><code>{html.escape(self.header)}</code></p><pre>{html.escape(self.text)}</pre>"
+        return f"<p><code>{html.escape(self.header)}</code></p><pre class='coursebook-source'>{html.escape(self.text)}</pre>"
 
     def __repr__(self):
         return f"# {self.header}\n{self.text}"

@@ -29,6 +29,7 @@ from ._player import PLAYER_WORDS, player_html
 from ._run import named_tensors, record
 from ._static import StaticDiagram
 from ._svg import render_svg
+from coursebook.language import _
 
 __all__ = ["show", "step_through", "snapshot", "player_html", "PLAYER_WORDS", "distinct_ids", "StaticDiagram", "MemoryDiagram"]
 
@@ -81,7 +82,7 @@ def show(**named):
     snap = snapshot(**named)
     layout = compute_layout([snap])
     text = narrate(snap)
-    svg = render_svg(snap, layout, None, title="Memory diagram of " + ", ".join(named), narration=text)
+    svg = render_svg(snap, layout, None, title=_("Memory diagram of {names}").format(names=", ".join(named)), narration=text)
     return StaticDiagram(snap, svg, text)
 
 
@@ -103,7 +104,8 @@ def build_steps(statements, torch=None, namespace=None):
     for i, snap in enumerate(snapshots, start=1):
         change = diff(previous, snap)
         told = narration(snap, change, step=i, total=total, before=previous)
-        svg = render_svg(snap, layout, change, title=f"Memory diagram, step {i} of {total}: {snap.statement}",
+        svg = render_svg(snap, layout, change, title=_("Memory diagram, step {step} of {total}: {statement}").format(
+                             step=i, total=total, statement=snap.statement),
                          narration=told.text())
         changes.append(change)
         svgs.append(svg)

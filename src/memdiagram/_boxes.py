@@ -10,8 +10,10 @@ SMALL = 10       # second lines: storage devices, notes under a node's name
 BADGE = 11       # change marks ("new", "v+1")
 LINE = 15        # baseline to baseline, at FONT
 
-SAVED_WORDS = {"kept": "keeps saved tensors", "modified": "saved tensor modified",
-               "freed": "saved tensors freed"}
+from coursebook.language import N_, _  # noqa: E402  (the diagram's words in the learner's language)
+
+SAVED_WORDS = {"kept": N_("keeps saved tensors"), "modified": N_("saved tensor modified"),
+               "freed": N_("saved tensors freed")}
 
 _MAX_NAMES = 3
 
@@ -30,8 +32,8 @@ def tensor_head(snap, label):
     t = snap.tensors[label]
     names = called(snap, label)
     shown = ", ".join(names[:_MAX_NAMES]) + (f" +{len(names) - _MAX_NAMES}" if len(names) > _MAX_NAMES else "")
-    head = f"{label}  ({shown or 'no name'})"
-    return head + (f"  view of {t.base}" if t.base else "")
+    head = f"{label}  ({shown or _('no name')})"
+    return head + ("  " + _("view of {base}").format(base=t.base) if t.base else "")
 
 
 GRAD_LINE = 5    # index in tensor_lines of the ".grad" line (the head is line 0)
@@ -64,7 +66,8 @@ def counter_tag(c):
 
 def storage_title(s):
     """Two lines: the label and size (bold), then where it lives and how it is read (small)."""
-    return f"{s.label}  {s.nbytes} bytes", f"{s.device}, read as {s.dtype.replace('torch.', '')}"
+    return (f"{s.label}  " + _("{nbytes} bytes").format(nbytes=s.nbytes),
+            _("{device}, read as {dtype}").format(device=s.device, dtype=s.dtype.replace("torch.", "")))
 
 
 def short(snap, label):
@@ -78,11 +81,11 @@ def node_lines(snap, label):
     n = snap.nodes[label]
     lines = [(n.name, FONT)]
     if n.outputs:
-        lines.append(("grad_fn of " + ", ".join(short(snap, t) for t in n.outputs), SMALL))
+        lines.append((_("grad_fn of {tensors}").format(tensors=", ".join(short(snap, t) for t in n.outputs)), SMALL))
     if n.saved:
-        lines.append((SAVED_WORDS[n.saved], SMALL))
+        lines.append((_(SAVED_WORDS[n.saved]), SMALL))
     return lines
 
 
 def leaf_text(snap, label):
-    return "leaf " + short(snap, label)
+    return _("leaf {tensor}").format(tensor=short(snap, label))

@@ -26,18 +26,21 @@ measured with ``getBBox()`` in Chromium, and both give it to
 its box or crosses a box's edge.
 """
 
+import unicodedata
 import re
 import xml.etree.ElementTree as ET
 
 ADVANCE = 0.602      # character width / font size, DejaVu Sans Mono
+WIDE = 1.0           # a wide (CJK) character's width / font size
 ASCENT = 0.928       # above the baseline / font size
 DESCENT = 0.236      # below the baseline / font size
 TOLERANCE = 0.5      # pixels: boxes that overlap by less do not touch
 
 
 def text_width(text, size):
-    """Width in pixels of ``text`` at font size ``size``."""
-    return len(str(text)) * ADVANCE * size
+    """Width in pixels of ``text`` at font size ``size``: a wide character (Chinese) takes a
+    whole em, any other the monospace advance."""
+    return sum(WIDE if unicodedata.east_asian_width(c) in "WF" else ADVANCE for c in str(text)) * size
 
 
 def text_box(x, y, text, size, anchor="start"):

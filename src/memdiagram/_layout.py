@@ -35,6 +35,8 @@ names its tensor and each tensor box names its storage.
 from dataclasses import dataclass, field
 
 from . import _boxes as B
+from coursebook.language import _
+
 from ._geometry import text_width
 
 HEAD_Y = 20           # baseline of the panel headings
@@ -211,7 +213,7 @@ def badge_width(word):
 
 
 # The widest change marks a tensor box's last row may carry, left of the counter tag.
-_COUNTER_BADGE = badge_width("new counter")
+_COUNTER_BADGE = max(badge_width("new counter"), badge_width("\u65b0\u8ba1\u6570\u5668"))  # English, Chinese
 
 
 def _layout_objects(layout, snapshots):
@@ -221,7 +223,7 @@ def _layout_objects(layout, snapshots):
     for i, name in enumerate(names):
         layout.names[name] = (NAME_X, TOP + i * NAME_STEP)
     layout.tensor_x = tx = NAME_X + layout.name_w + GUTTER
-    widest = max(text_width("tensor objects", B.FONT), 200)
+    widest = max(text_width(_("tensor objects"), B.FONT), 200)
     for snap in snapshots:
         for label, t in snap.tensors.items():
             lines = B.tensor_lines(t)
@@ -256,7 +258,7 @@ def _layout_storages(layout, snapshots, tensor_order):
             big, small = B.storage_title(storage)
             titles[label] = max(titles.get(label, 0), text_width(big, B.FONT), text_width(small, B.SMALL))
     x, y = PAD, TOP
-    widest = text_width("storages (memory)", B.FONT)
+    widest = text_width(_("storages (memory)"), B.FONT)
     for label in _first_seen(snapshots, "storages"):
         rows = sorted(viewers[label], key=tensor_order.get)
         count = cells[label]
@@ -279,7 +281,7 @@ def _node_columns(snapshots, heights):
     steps = {}
     for i, snap in enumerate(snapshots):
         for label in snap.nodes:
-            first, _ = steps.get(label, (i, i))
+            first, _last = steps.get(label, (i, i))
             steps[label] = (first, i)
     taken = {}   # (row, column) -> [(first, last), ...]
     columns = {}

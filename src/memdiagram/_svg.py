@@ -29,6 +29,8 @@ import json
 import re
 from xml.sax.saxutils import escape, quoteattr
 
+from coursebook.language import _
+
 from . import _boxes as B
 from . import _layout as L
 from ._diff import Changes
@@ -95,8 +97,9 @@ def _panel(name, placed, size, body, fill="none", stroke="none"):
             + "".join(body) + "</g>")
 
 
-def render_svg(snap, layout, changes=None, title="Memory diagram", narration=""):
+def render_svg(snap, layout, changes=None, title=None, narration=""):
     """The SVG text for ``snap`` drawn at the places given by ``layout``."""
+    title = _("Memory diagram") if title is None else title
     prefix = f"md{next(_ids)}"
     changes = changes if changes is not None else Changes()
     arrow = f"{prefix}-arrow"
@@ -108,15 +111,15 @@ def render_svg(snap, layout, changes=None, title="Memory diagram", narration="")
     for label in snap.tensors:
         defs.append(pattern_svg(f"{prefix}-fill-{label}", layout.colour_index[label]))
 
-    objects = [_text(L.NAME_X, L.HEAD_Y, "names", "md-heading", weight="bold"),
-               _text(layout.tensor_x, L.HEAD_Y, "tensor objects", "md-heading", weight="bold")]
+    objects = [_text(L.NAME_X, L.HEAD_Y, _("names"), "md-heading", weight="bold"),
+               _text(layout.tensor_x, L.HEAD_Y, _("tensor objects"), "md-heading", weight="bold")]
     objects += _draw_tensors(snap, layout, changes, prefix)
     objects += _draw_grad_links(snap, layout, changes, arrow)
     objects += _draw_counters(snap, layout, changes)
     objects += _draw_names(snap, layout, changes.marked(), arrow)
-    storages = [_text(L.PAD, L.HEAD_Y, "storages (memory)", "md-heading", weight="bold")]
+    storages = [_text(L.PAD, L.HEAD_Y, _("storages (memory)"), "md-heading", weight="bold")]
     storages += _draw_storages(snap, layout, changes, prefix)
-    graph = [_text(12, L.HEAD_Y, "autograd graph", "md-heading", weight="bold")]
+    graph = [_text(12, L.HEAD_Y, _("autograd graph"), "md-heading", weight="bold")]
     graph += _draw_graph(snap, layout, changes, arrow)
 
     # Arrows are shown only where the storages sit right of the tensors, both at the top.
@@ -189,11 +192,11 @@ def _draw_names(snap, layout, marks, arrow):
 
 def _tensor_badge(label, changes):
     if label in changes.new_tensors:
-        return "new"
+        return _("new")
     if label in changes.changed_tensors:
-        return "changed"
+        return _("changed")
     if label in changes.grads:
-        return ".grad changed" if changes.grads[label][0] is not None else ".grad filled"
+        return _(".grad changed") if changes.grads[label][0] is not None else _(".grad filled")
     return None
 
 
@@ -263,10 +266,10 @@ def _draw_counters(snap, layout, changes):
             body += (f'<path class="md-lane" d="M{lane},{min(ys)} V{max(ys)}" stroke="{INK}" '
                      'stroke-width="2" stroke-dasharray="4 3" fill="none"/>')
         if changed:
-            word = "new counter"
+            word = _("new counter")
             if label in changes.bumped_counters:
                 before, after = changes.bumped_counters[label]
-                word = f"v+{after - before}" if before is not None and after is not None else "bumped"
+                word = f"v+{after - before}" if before is not None and after is not None else _("bumped")
             for t in c.tensors:
                 x, y = layout.tensors[t]
                 body += _badge(x + layout.tensor_w - L.TAG_W - 10, y + L.TENSOR_H - 9, word)
@@ -288,7 +291,7 @@ def _draw_storages(snap, layout, changes, prefix):
         body += _text(left, y + 16, big, weight="bold") + _text(left, y + 30, small, size=B.SMALL, fill=MUTED)
         values = s.values or ()
         strip_y = y + L.STRIP_TOP
-        body += _text(left, strip_y + 17, "value", size=B.SMALL, fill=MUTED)
+        body += _text(left, strip_y + 17, _("value"), size=B.SMALL, fill=MUTED)
         for i in range(count):
             cx = cells_x + i * cw
             hot = i in changed_slots.get(label, ())
@@ -325,7 +328,7 @@ def _draw_storages(snap, layout, changes, prefix):
                                        "slots": " ".join(map(str, sorted(covered)))}, row, False)
         if changed:
             body += _outline(x, y, bw, bh)
-            body += _badge(x + bw - 6, y - 4, "values changed" if label in changed_slots else "new")
+            body += _badge(x + bw - 6, y - 4, _("values changed") if label in changed_slots else _("new"))
         out.append(_group("md-storage", {"label": label, "nbytes": s.nbytes,
                                          "tensors": " ".join(s.tensors)}, body, changed))
     return out
@@ -337,7 +340,7 @@ def _draw_storage_arrows(snap, layout, objects_at, storages_at, arrow):
     (ox, oy), (sx, sy) = objects_at, storages_at
     for label, t in snap.tensors.items():
         tx, ty = layout.tensors[label]
-        x, _, _, _, _, _ = layout.storages[t.storage]
+        x = layout.storages[t.storage][0]
         row_y = layout.rows[(t.storage, label)]
         out.append(_arrow(ox + tx + layout.tensor_w, oy + ty + 40, sx + x - 2, sy + row_y + L.ROW_H / 2,
                           "md-arrow-storage", arrow, colour(layout.colour_index[label])))
@@ -361,7 +364,7 @@ def _draw_graph(snap, layout, changes, arrow):
                       extra=' stroke-width="1.5"' + (_DOTTED if accumulate else ""))
         baseline = y + 17
         for i, (text, size) in enumerate(B.node_lines(snap, label)):
-            saved_line = text in B.SAVED_WORDS.values()
+            saved_line = text in {_(words) for words in B.SAVED_WORDS.values()}
             hot = saved_line and label in changes.saved
             body += _text(x + nw / 2, baseline, text, anchor="middle", size=None if size == B.FONT else size,
                           fill=CHANGE if hot else (None if i == 0 else MUTED), weight="bold" if hot else None)
@@ -379,14 +382,14 @@ def _draw_graph(snap, layout, changes, arrow):
                      + _text(lx + lw / 2, ly + 14, leaf, anchor="middle") + "</g>")
         word = None
         if label in changes.new_nodes:
-            word = "new"
+            word = _("new")
         elif label in changes.saved:
-            word = {"freed": "freed", "modified": "modified"}.get(changes.saved[label][1], "changed")
+            word = {"freed": _("freed"), "modified": _("modified")}.get(changes.saved[label][1], _("changed"))
         if word:
             body += _outline(x, y, nw, nh) + _badge(x + nw - 6, y - 4, word)
         out.append(_group("md-node", {"label": label, "name": n.name, "next": " ".join(n.next),
                                       "variable": n.variable or "", "saved": n.saved or ""}, body,
                           bool(word)))
     if not snap.nodes:
-        out.append(_text(12, L.TOP + 10, "(empty: no grad_fn)", fill=MUTED))
+        out.append(_text(12, L.TOP + 10, _("(empty: no grad_fn)"), fill=MUTED))
     return out

@@ -22,7 +22,22 @@ import anywidget
 import traitlets
 
 from ._export import save_png, save_svg
+from ._narration import heading
 from ._static import filmstrip_svg
+
+from coursebook.language import _
+
+
+def controls_words():
+    """The words of the widget's controls (``static/widget.js`` falls back to English)."""
+    return {
+        "role": _("step-through memory diagram"),
+        "label": _("Memory diagram. Use the left and right arrow keys to step."),
+        "previous": _("previous step"), "next": _("next step"),
+        "back": "\u25c0 " + _("back"), "forward": _("forward") + " \u25b6",
+        "step": _("step"), "step_of": _("step {i} of {n}"), "full_state": _("Full state"),
+        "this_step": _("this step"),
+    }
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -39,6 +54,7 @@ class MemoryDiagram(anywidget.AnyWidget):
     changes_html = traitlets.List(traitlets.Unicode()).tag(sync=True)
     state_html = traitlets.List(traitlets.Unicode()).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)   # 0-based index of the step shown
+    words = traitlets.Dict().tag(sync=True)  # the controls' words, in the learner's language
 
     def __init__(self, snapshots, changes, svgs, narrations, **kwargs):
         """``narrations``: one ``_narration.Narration`` per step."""
@@ -46,7 +62,7 @@ class MemoryDiagram(anywidget.AnyWidget):
             statements=[s.statement for s in snapshots], svgs=svgs,
             narrations=[n.text() for n in narrations],
             changes_html=[n.changes_html() for n in narrations],
-            state_html=[n.state_html() for n in narrations], **kwargs
+            state_html=[n.state_html() for n in narrations], words=controls_words(), **kwargs
         )
         self.snapshots = snapshots
         self.changes = changes
@@ -56,8 +72,8 @@ class MemoryDiagram(anywidget.AnyWidget):
         return max(0, min(len(self.svgs) - 1, proposal["value"]))
 
     def static_svg(self):
-        captions = [f"Step {i} of {len(self.svgs)}: {s}" for i, s in enumerate(self.statements, 1)]
-        return filmstrip_svg(self.svgs, captions, "Memory diagram, every step")
+        captions = [heading(i, len(self.svgs), s) for i, s in enumerate(self.statements, 1)]
+        return filmstrip_svg(self.svgs, captions, _("Memory diagram, every step"))
 
     def text(self):
         return "\n\n".join(self.narrations)

@@ -34,13 +34,14 @@ def _write_settings(settings_dir):
 
 
 @contextlib.contextmanager
-def _learners_lab(start_jupyterlab, root, log_name, *, our_settings=True, progress=None, language=None):
+def _learners_lab(start_jupyterlab, root, log_name, *, our_settings=True, progress=None, language=None, unset=()):
     """The learner's lab on ``root``: yields (base_url, token); stops it afterwards and copies its
     log to tests/artifacts/``log_name``.
 
     ``our_settings``: the user settings of ``_write_settings`` (else only what ``make lab``
     applies: binder/lab-settings). ``progress``: the progress file the kernels keep.
-    ``language`` ("zh"): the lab ``python -m coursebook.lab --lang`` starts.
+    ``language`` ("zh"): the lab ``python -m coursebook.lab --lang`` starts. ``unset``: variables
+    of the tests' environment the lab and its kernels must not see.
     """
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="learners-lab-"))
     if our_settings:
@@ -48,7 +49,7 @@ def _learners_lab(start_jupyterlab, root, log_name, *, our_settings=True, progre
     environ = {} if progress is None else {PROGRESS_ENV: str(progress)}
     try:
         with start_jupyterlab(root, scratch, f"--LabApp.user_settings_dir={scratch / 'settings'}",
-                              language=language, environ=environ) as served:
+                              language=language, environ=environ, unset=unset) as served:
             yield served
     finally:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -48,8 +48,8 @@ def test_a_chinese_chapter_runs_without_error_and_its_build_it_check_speaks_chin
         page.locator(".jp-Notebook .jp-RenderedMarkdown h1", has_text="一份留在计算图里的副本").first.wait_for(
             timeout=30_000)
         page.evaluate(RUN_ALL, 120_000)
-        # the last cell's cross-check (its report is torch's and reftorch's outputs, in English)
-        page.get_by_text("torch and reftorch agree").first.wait_for(timeout=180_000)
+        # the last cell's cross-check, in Chinese (its table holds torch's and reftorch's printouts)
+        page.get_by_text("torch 与 reftorch 一致").first.wait_for(timeout=180_000)
         errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']").count()
         assert errors == 0, "a cell of the Chinese chapter raised"
         check = page.get_by_text("还没有写（它仍然抛出 NotImplementedError）")

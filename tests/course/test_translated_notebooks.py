@@ -1,9 +1,12 @@
 """Every Chinese chapter (course/zh/) runs top to bottom with the outputs of its English twin.
 
-The code cells are the English ones byte for byte (tests/course/test_translation.py),
-so any difference in what they print would mean the translated notebook runs in
+The code cells are the English ones byte for byte, but for the line that makes the
+chapter's kernel speak Chinese (tests/course/test_translation.py), so any
+difference in what the program prints would mean the translated notebook runs in
 another setting (its folder, a link, a file it reads): the chapter would teach
-something else in Chinese.
+something else in Chinese. What the course's own code shows (a check's report, a
+cross-check table, a diagram) is in Chinese there: such an output is compared by
+its kinds, and every other one (a printout, a value, an error) as it is.
 """
 
 from __future__ import annotations
@@ -59,9 +62,25 @@ def masked(outputs: list) -> list:
     for output in outputs:
         if output[0] == "stream":
             found.append(("stream", output[1], " ".join(_NUMBER.sub("#", output[2]).split())))
-        elif output[0] in ("execute_result", "display_data"):
+        elif output[0] in ("execute_result", "display_data") and isinstance(output[1], dict):
             found.append((output[0], {k: (" ".join(_NUMBER.sub("#", v).split()) if k.startswith("text/") else k)
                                       for k, v in output[1].items()}))
+        else:
+            found.append(output)
+    return found
+
+
+_CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def language_neutral(outputs: list) -> list:
+    """``outputs`` with each rich output that speaks Chinese (the course's code's words) reduced to
+    its kinds: the printouts, values and errors stay as they are."""
+    found = []
+    for output in outputs:
+        if output[0] in ("execute_result", "display_data") and any(
+                isinstance(v, str) and _CHINESE.search(v) for v in output[1].values()):
+            found.append((output[0], sorted(output[1])))
         else:
             found.append(output)
     return found
@@ -74,6 +93,11 @@ def differing_cells(english_notebook, chinese_notebook) -> list[str]:
     differ = []
     for cell, outputs in english.items():
         theirs = chinese.get(cell)
+        if theirs is not None:
+            translated = language_neutral(theirs)
+            kinds = {i for i, output in enumerate(translated) if output is not theirs[i]}
+            outputs = [(o[0], sorted(o[1])) if i in kinds else o for i, o in enumerate(outputs)]
+            theirs = translated
         if outputs == theirs:
             continue
         if VARYING.search(sources[cell]) and theirs is not None and masked(outputs) == masked(theirs):

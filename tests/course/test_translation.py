@@ -21,7 +21,8 @@ from coursebook.translate.__main__ import finished
 from coursebook.translate.drift import drift, load
 from coursebook.translate.glossary import inconsistencies, load_glossary
 from coursebook.translate.layout import REPO, documents, twin_finder
-from coursebook.translate.notebook import render, translate
+from coursebook.language import SETUP_LINE
+from coursebook.translate.notebook import render, speaking, translate
 from coursebook.translate.paragraphs import join, split
 from stored import stored_bytes
 
@@ -73,8 +74,13 @@ def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte(document):
     english = nbformat.reads(stored_bytes(document.source).decode(), as_version=4)
     chinese = nbformat.reads(stored_bytes(document.target).decode(), as_version=4)
     assert [c.id for c in chinese.cells] == [c.id for c in english.cells], "cells added, lost or reordered"
+    code = [c.id for c in english.cells if c.cell_type == "code"]
     for en, zh in zip(english.cells, chinese.cells):
-        if en.cell_type != "markdown":
+        if code and en.id == code[0] and not document.name.startswith("exercises/"):
+            # a chapter's first code cell says its language first (coursebook.language)
+            assert zh.source == speaking(en.source, "zh") and zh.metadata == en.metadata, (
+                f"{document.name}: the first code cell is not the English one after {SETUP_LINE!r}")
+        elif en.cell_type != "markdown":
             assert (zh.cell_type, zh.source, zh.metadata) == (en.cell_type, en.source, en.metadata), (
                 f"{document.name}: code cell {en.id} differs from the English one"
             )

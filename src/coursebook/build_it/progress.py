@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from coursebook.build_it.registry import pieces
+from coursebook.language import _
 
 __all__ = ["progress_path", "load", "record_piece", "forget_piece", "record_exercise", "record_prediction",
            "progress_table"]
@@ -58,7 +59,7 @@ def _save(data: dict) -> str:
         temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         temporary.replace(path)
     except OSError as error:
-        return f"(progress not saved: {error})"
+        return _("(progress not saved: {error})").format(error=error)
     return ""
 
 
@@ -110,27 +111,29 @@ class ProgressTable:
         return [name for _, name, _, done in self.rows if done]
 
     def __repr__(self):
-        lines = [f"Build-it pieces: {len(self.done)} of {len(self.rows)} done"]
+        lines = [_("Build-it pieces: {done} of {count} done").format(done=len(self.done), count=len(self.rows))]
         for chapter, name, summary, done in self.rows:
-            lines.append(f"  {'[x]' if done else '[ ]'} {chapter}  {name}  {summary}")
+            lines.append(f"  {'[x]' if done else '[ ]'} {chapter}  {name}  {_(summary)}")
         if self.exercises:
-            lines.append("Exercises (latest self-check):")
+            lines.append(_("Exercises (latest self-check):"))
             for assignment, score, max_score in self.exercises:
                 lines.append(f"  {assignment}: {score:g}/{max_score:g}")
         return "\n".join(lines)
 
     def _repr_html_(self):
+        mark = "&#10003; " + html.escape(_("done"))
         body = "".join(
             f"<tr><td>{html.escape(chapter)}</td><td><code>{html.escape(name)}</code></td>"
-            f"<td>{html.escape(summary)}</td><td>{'&#10003; done' if done else ''}</td></tr>"
+            f"<td>{html.escape(_(summary))}</td><td>{mark if done else ''}</td></tr>"
             for chapter, name, summary, done in self.rows)
-        table = (f"<p>Build-it pieces: {len(self.done)} of {len(self.rows)} done</p>"
-                 f"<table><tr><th>chapter</th><th>piece</th><th>what it does</th><th></th></tr>"
+        heads = "".join(f"<th>{html.escape(head)}</th>" for head in (_("chapter"), _("piece"), _("what it does")))
+        table = (f"<p>{html.escape(_('Build-it pieces: {done} of {count} done').format(done=len(self.done), count=len(self.rows)))}</p>"
+                 f"<table><tr>{heads}<th></th></tr>"
                  f"{body}</table>")
         if self.exercises:
             rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{s:g}/{m:g}</td></tr>"
                            for a, s, m in self.exercises)
-            table += f"<p>Exercises (latest self-check)</p><table>{rows}</table>"
+            table += f"<p>{html.escape(_('Exercises (latest self-check)'))}</p><table>{rows}</table>"
         return f"<div class='coursebook-progress'>{table}</div>"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 
+from coursebook.language import _
 from coursebook.source import Source
 
 __all__ = ["Reveal", "reveal"]
@@ -23,18 +24,18 @@ class Reveal:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         source = self.source
-        summary = f"Reference answer: {html.escape(source.header)} (open it after you tried)"
+        summary = html.escape(_("Reference answer: {header} (open it after you tried)").format(header=source.header))
         markup = (f"<details><summary>{summary}</summary>\n\n"
-                  f"<pre>{html.escape(source.text)}</pre>\n\n</details>")
+                  f"<pre class='coursebook-source'>{html.escape(source.text)}</pre>\n\n</details>")
         data = {
             "text/html": markup,
-            "text/plain": f"# Reference answer, {source.header}\n{source.text}",
+            "text/plain": self.__repr__(),
         }
-        _, metadata = source._repr_mimebundle_()
+        metadata = source._repr_mimebundle_()[1]
         return data, metadata
 
     def __repr__(self):
-        return f"# Reference answer, {self.source.header}\n{self.source.text}"
+        return "# " + _("Reference answer, {header}").format(header=self.source.header) + "\n" + self.source.text
 
 
 def reveal(obj) -> Reveal:

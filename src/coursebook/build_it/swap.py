@@ -44,6 +44,7 @@ import warnings
 
 from coursebook.build_it.check import FAILED, NOT_WRITTEN, Report, run_battery
 from coursebook.build_it.registry import piece as find_piece
+from coursebook.language import _
 
 __all__ = ["use_mine", "use_reference", "active", "failing", "replaced", "Switch"]
 
@@ -139,22 +140,24 @@ class Switch:
     def __repr__(self):
         lines = []
         for name, places in self.switched.items():
-            lines.append(f"reftorch now runs your {name} ({places} place(s) in the package use it).")
+            lines.append(_("reftorch now runs your {name} ({places} place(s) in the package use it).").format(
+                name=name, places=places))
             if name in self.failing:
-                lines.append("WARNING: " + failing_text(name, self.failing[name]))
+                lines.append(_("WARNING:") + " " + failing_text(name, self.failing[name]))
         for name in self.skipped:
-            lines.append(f"your {name} is not written yet: reftorch keeps its own.")
+            lines.append(_("your {name} is not written yet: reftorch keeps its own.").format(name=name))
         if self.switched:
-            lines.append("use_reference() switches back. The package files are unchanged.")
+            lines.append(_("use_reference() switches back. The package files are unchanged."))
         return "\n".join(lines)
 
 
 def failing_text(name: str, report: Report) -> str:
     """What is wrong with a failing piece in use, naming its failing cases."""
     cases = [f"{name}{r.case.label}" for r in report.results if not r.ok]
-    return (f"your {name} fails {len(cases)} of its {len(report.results)} cases ({', '.join(cases)}). "
-            f"reftorch runs it anyway, so no cross-check vouches for it until check(my_{name}) passes "
-            f"or use_reference({name!r}) switches back.")
+    return _("your {name} fails {failing} of its {count} cases ({cases}). reftorch runs it anyway, so no "
+             "cross-check vouches for it until check({stub}) passes or use_reference({quoted}) switches "
+             "back.").format(name=name, failing=len(cases), count=len(report.results), cases=", ".join(cases),
+                             stub=report.piece.stub_name, quoted=repr(name))
 
 
 def use_mine(**functions) -> Switch:
@@ -187,7 +190,7 @@ def use_reference(*names) -> str:
         if name in _ACTIVE:
             _replace(_ACTIVE.pop(name), find_piece(name).reference)
             _FAILING.pop(name, None)
-    return "reftorch runs its own pieces again."
+    return _("reftorch runs its own pieces again.")
 
 
 def active() -> dict[str, object]:

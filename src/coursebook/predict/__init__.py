@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from coursebook import sharing
 from coursebook.build_it import progress
+from coursebook.language import _
 from coursebook.predict.diagnose import Diagnosis, diagnose, model_answers, right_answer
 from coursebook.predict.questions import normalise, question
 
@@ -81,9 +82,9 @@ def _widget_classes():
 
         def __repr__(self):
             q = self.question_id
-            return (f"Predict the output ({q}). Where this box does not show, answer with "
-                    f"coursebook.predict.answer({q!r}, '''...''') or give up with "
-                    f"coursebook.predict.reveal({q!r}); then run the cell again.")
+            return _("Predict the output ({q}). Where this box does not show, answer with "
+                     "coursebook.predict.answer({answer}, '''...''') or give up with "
+                     "coursebook.predict.reveal({answer}); then run the cell again.").format(q=q, answer=repr(q))
 
     return widgets, PredictionBox
 
@@ -97,13 +98,13 @@ def predict(question_id: str, on_settled=None):
         entry = widgets.RadioButtons(options=choices(question_id), value=None,
                                      layout=widgets.Layout(width="100%"))
         entry.add_class("coursebook-predict-choices")
-        prompt = "Predict the output: which of these will the cell print? Choose, then Check."
+        prompt = _("Predict the output: which of these will the cell print? Choose, then Check.")
     else:
-        entry = widgets.Textarea(placeholder="Type what this cell will print, then Check.",
+        entry = widgets.Textarea(placeholder=_("Type what this cell will print, then Check."),
                                  layout=widgets.Layout(width="100%", height="6em"))
         entry.add_class("coursebook-predict-answer")
-        prompt = "Predict the output: type what this cell prints, then Check. Reveal shows it."
-    check, give_up = widgets.Button(description="Check"), widgets.Button(description="Reveal")
+        prompt = _("Predict the output: type what this cell prints, then Check. Reveal shows it.")
+    check, give_up = widgets.Button(description=_("Check")), widgets.Button(description=_("Reveal"))
     check.add_class("coursebook-predict-check")
     give_up.add_class("coursebook-predict-reveal")
     verdict = widgets.Output()
@@ -117,7 +118,7 @@ def predict(question_id: str, on_settled=None):
             if on_settled is not None:
                 on_settled()
 
-    def on_check(_):
+    def on_check(button):
         verdict.clear_output()
         from IPython.display import display
 
@@ -127,12 +128,12 @@ def predict(question_id: str, on_settled=None):
         if result.right:
             finish()
 
-    def on_reveal(_):
+    def on_reveal(button):
         verdict.clear_output()
         with verdict:
             expected = reveal(question_id)
             if on_settled is None:
-                print("torch prints:\n" + expected)
+                print(_("torch prints:") + "\n" + expected)
         finish()
 
     check.on_click(on_check)

@@ -62,12 +62,14 @@ class Diagnosis:
 
     def text(self) -> str:
         if self.right:
-            return "Right: that is what torch prints."
-        lines = ["Not what torch prints."]
+            return _("Right: that is what torch prints.")
+        lines = [_("Not what torch prints.")]
         for m in self.models:
-            lines += [f"Misconception \u201c{m.name}\u201d: this is what you would see if "
-                      f"{m.belief[0].lower() + m.belief[1:]}",
-                      f"  In fact: {m.refutation}", f"  See {m.section}."]
+            belief = _(m.belief)
+            lines += [_("Misconception \u201c{name}\u201d: this is what you would see if {belief}").format(
+                          name=_(m.name), belief=belief[0].lower() + belief[1:]),
+                      "  " + _("In fact: {refutation}").format(refutation=_(m.refutation)),
+                      "  " + _("See {section}.").format(section=m.section)]
         if not self.models:
             lines += hint(self.question, self.expected, self.answer)
         return "\n".join(lines)
@@ -79,8 +81,9 @@ class Diagnosis:
         """The same text, wrapped at spaces only, with the section to reread as a link."""
         shown = html.escape(self.text())
         for m in self.models:
-            shown = shown.replace(f"See {html.escape(m.section)}.",
-                                  f"See <a href='{html.escape(m.section)}'>{html.escape(m.section)}</a>.")
+            link = f"<a href='{html.escape(m.section)}'>{html.escape(m.section)}</a>"
+            shown = shown.replace(html.escape(_("See {section}.").format(section=m.section)),
+                                  html.escape(_("See {section}.")).format(section=link))
         return f"<pre style='{WRAP}'>{shown}</pre>"
 
 

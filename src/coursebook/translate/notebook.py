@@ -1,7 +1,11 @@
 """The translated notebook: the English one with its prose replaced, paragraph by paragraph.
 
 * code cells (and raw cells) are the English cells, byte for byte, ids included,
-  so the translated chapter computes exactly what the English one does;
+  so the translated chapter computes exactly what the English one does; but a
+  chapter's first code cell starts with one more line, ``from coursebook.language
+  import use; use("zh")`` (:func:`speaking`), so what the course's code shows in
+  that chapter's kernel speaks its language wherever it runs (an exercise's
+  cells stay as nbgrader sealed them: its self-check reads the metadata);
 * a markdown paragraph takes its catalog entry's translation when the entry
   is translated, not fuzzy, and has the paragraph's current English; otherwise
   it stays English (never a stale translation);
@@ -17,12 +21,13 @@ import copy
 import nbformat
 import polib
 
+from coursebook.language import SETUP_LINE
 from coursebook.translate.catalog import markdown_file_as_notebook
 from coursebook.translate.layout import Document, twin_finder
 from coursebook.translate.links import relink
 from coursebook.translate.paragraphs import join, split, translatable
 
-__all__ = ["LANGUAGE_KEY", "translations", "translate", "render"]
+__all__ = ["LANGUAGE_KEY", "translations", "translate", "render", "speaking"]
 
 LANGUAGE_KEY = "coursebook"   # nb.metadata["coursebook"]["language"]: the notebook's language
 
@@ -31,6 +36,11 @@ def translations(catalog: polib.POFile) -> dict[tuple[str, str], str]:
     """``{(key, English): translation}`` of the usable entries (translated, not fuzzy)."""
     return {(e.msgctxt, e.msgid): e.msgstr for e in catalog
             if e.msgstr and "fuzzy" not in e.flags and not e.obsolete}
+
+
+def speaking(source: str, language: str) -> str:
+    """A chapter's first code cell in ``language``: the line that sets it, then the English cell."""
+    return SETUP_LINE.format(lang=language) + "\n" + source
 
 
 def translate(document: Document, catalog: polib.POFile, twin=None, source_text=None):
@@ -48,6 +58,9 @@ def translate(document: Document, catalog: polib.POFile, twin=None, source_text=
     out = copy.deepcopy(notebook)
     if document.is_notebook:
         out.metadata[LANGUAGE_KEY] = {"language": document.language}
+        code = [cell for cell in out.cells if cell.cell_type == "code"]
+        if code and not document.name.startswith("exercises/"):
+            code[0].source = speaking(code[0].source, document.language)
     for cell in out.cells:
         if cell.cell_type != "markdown":
             continue

@@ -96,16 +96,26 @@ function escapeHtml(text) {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
+// The controls' words: the widget's own (in the notebook's language), else English.
+const WORDS = {
+  role: "step-through memory diagram",
+  label: "Memory diagram. Use the left and right arrow keys to step.",
+  previous: "previous step", next: "next step", back: "\u25c0 back", forward: "forward \u25b6",
+  step: "step", step_of: "step {i} of {n}", full_state: "Full state", this_step: "this step",
+};
+
 function render({ model, el: host }) {
+  const words = { ...WORDS, ...(model.get("words") || {}) };
+  const stepOf = (i, n) => words.step_of.replace("{i}", String(i)).replace("{n}", String(n));
   const root = el("div", {
     class: "md-widget", tabindex: "0", role: "group",
-    "aria-roledescription": "step-through memory diagram",
-    "aria-label": "Memory diagram. Use the left and right arrow keys to step.",
+    "aria-roledescription": words.role,
+    "aria-label": words.label,
   });
   const controls = el("div", { class: "md-controls" });
-  const prev = el("button", { class: "md-prev", type: "button", "aria-label": "previous step" }, "\u25c0 back");
-  const next = el("button", { class: "md-next", type: "button", "aria-label": "next step" }, "forward \u25b6");
-  const slider = el("input", { class: "md-slider", type: "range", min: "0", step: "1", "aria-label": "step" });
+  const prev = el("button", { class: "md-prev", type: "button", "aria-label": words.previous }, words.back);
+  const next = el("button", { class: "md-next", type: "button", "aria-label": words.next }, words.forward);
+  const slider = el("input", { class: "md-slider", type: "range", min: "0", step: "1", "aria-label": words.step });
   const position = el("span", { class: "md-position", "aria-hidden": "true" });
   controls.append(prev, slider, next, position);
   const list = el("ol", { class: "md-statements" });
@@ -113,7 +123,7 @@ function render({ model, el: host }) {
   const narration = el("div", { class: "md-narration" });
   const now = el("div", { class: "md-now", "aria-live": "polite" });
   const details = el("details", { class: "md-state" });
-  details.append(el("summary", {}, "Full state"));
+  details.append(el("summary", {}, words.full_state));
   const state = el("div", { class: "md-state-body" });
   details.append(state);
   narration.append(now, details);
@@ -162,7 +172,7 @@ function render({ model, el: host }) {
   function buildList() {
     list.replaceChildren();
     model.get("statements").forEach((statement, i) => {
-      const item = el("li", { "data-step": String(i) });
+      const item = el("li", { "data-step": String(i), "data-this-step": words.this_step });
       item.appendChild(el("code", {}, statement));
       item.addEventListener("click", () => go(i));
       list.appendChild(item);
@@ -188,8 +198,8 @@ function render({ model, el: host }) {
       details.hidden = true;
     }
     slider.value = String(i);
-    slider.setAttribute("aria-valuetext", `step ${i + 1} of ${n}`);
-    position.textContent = `step ${i + 1} of ${n}`;
+    slider.setAttribute("aria-valuetext", stepOf(i + 1, n));
+    position.textContent = stepOf(i + 1, n);
     prev.disabled = i === 0;
     next.disabled = i === n - 1;
     root.dataset.step = String(i + 1);
