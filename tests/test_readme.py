@@ -45,10 +45,11 @@ def test_the_two_commands_are_the_makefile_targets():
     assert "workspace/" in README
 
 
-def test_ci_runs_make_test_then_the_differential_suite_under_two_cpu_kernel_families():
+def test_ci_runs_make_test_then_the_differential_suite_under_two_cpu_kernel_families_then_no_numpy():
     ci = (REPO / ".ci" / "run").read_text().splitlines()
     assert "make test" in ci
-    assert ci[-1] == "make test-differential"
+    assert ci[-2:] == ["make test-differential", "make test-no-numpy"]
+    assert "tests/run_without_numpy.py" in (REPO / "Makefile").read_text().split("\ntest-no-numpy:", 1)[1]
     makefile = (REPO / "Makefile").read_text()
     recipe = makefile.split("\ntest-differential:", 1)[1].split("\n\n")[0]
     capabilities = re.search(r"^DIFFERENTIAL_CAPABILITIES \?= (.*)$", makefile, re.M).group(1).split()
