@@ -424,9 +424,10 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
             points, message = score_test_cell(cell)
             if not cell.get("outputs") and cell.get("execution_count") is None:
                 points, message = 0.0, N_("did not run")
-            rule = costs.get(grade_id) or client.rules_broken.get(grade_id)
+            rule = costs.get(grade_id) or (("RuleBroken", client.rules_broken[grade_id])
+                                           if grade_id in client.rules_broken else None)
             if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
-                points, message = 0.0, "RuleBroken: " + rule
+                points, message = 0.0, "%s: %s" % rule
             if grade_id in edited:
                 points, message = 0.0, N_("this test cell was edited (text or points); the "
                                       "instructor's grader runs the original")
@@ -461,12 +462,13 @@ def _assignment_of(path, reference_nb, release, root):
 
 
 def _rule_costs(nb, assignment):
-    """{test grade_id: message} for the allowlist's compile-time violations and calls-the-op."""
+    """{test grade_id: (error name, message)} for the allowlist's compile-time violations,
+    calls-the-op and cells that are not Python."""
     from ..pipeline.static_rules import find_violations   # the same analysis as the grader's CheckRules
     costs = {}
     for violation, tests in find_violations(nb, assignment):
         for test in tests:
-            costs.setdefault(test, violation.text())
+            costs.setdefault(test, (violation.ename(), violation.text()))
     return costs
 
 
