@@ -112,7 +112,7 @@ def _changed(path):
 def _copy_submission(source, target, limits, refused):
     """Copy a submission folder's regular files (never following a link) into ``target``.
 
-    A link, a special file or a file over the notebook limit is not copied (nor read): it is
+    A link, a special file or a file over the notebook file limit is not copied (nor read): it is
     named in ``refused`` with the reason, as the inbox's intake names what it refuses.
     """
     os.makedirs(target)
@@ -133,9 +133,9 @@ def _copy_submission(source, target, limits, refused):
             if not stat.S_ISREG(info.st_mode):
                 refused.append((inner, "a symbolic link or special file"))
                 continue
-            if info.st_size > limits.max_notebook_bytes:
-                refused.append((inner, "too large to grade (%.1f MiB; at most %d MiB)"
-                                % (info.st_size / 2 ** 20, limits.max_notebook_bytes // 2 ** 20)))
+            if info.st_size > limits.max_file_bytes:   # the notebook size limit applies once parsed
+                refused.append((inner, "too large to grade (%.1f MiB; a notebook file may be at most %d MiB)"
+                                % (info.st_size / 2 ** 20, limits.max_file_bytes // 2 ** 20)))
                 continue
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             with os.fdopen(fd, "rb") as src, open(os.path.join(target, inner), "wb") as dst:
