@@ -18,7 +18,10 @@ Each case is a story played in torch and in reftorch (``_facts``); the facts
 compared are the bytes of the file's ``data/`` records (read from the zip that
 ``save`` writes), and for loaded tensors their type, size, stride, offset,
 dtype, numbers, autograd state, version, and which of them share a storage or
-a version counter.
+a version counter; and, loading the same file a second time while the first
+load is alive, whether the two loads share memory (they never do: a load that
+names storages by their bytes, or keeps them from one call to the next, is
+caught there and by two separate records that hold the same bytes).
 """
 
 import io
