@@ -528,3 +528,17 @@ def test_a_student_not_graded_at_all_still_gets_a_feedback_page(course):
         page = f.read()
     assert "the grading process crashed (&lt;b&gt;MemoryError&lt;/b&gt;)" in page
     assert "<b>MemoryError" not in page
+
+
+def test_the_hubs_submit_check_takes_a_big_printout_and_refuses_a_notebook_too_big_as_graded(course, tmp_path):
+    from autograder.hub.submit import problems
+
+    config, _ = course
+    good = _plain(student_notebook(config, "fixture", solved="all"))
+    (tmp_path / "fixture.ipynb").write_bytes(json.dumps(_printout(good)).encode())
+    assert os.path.getsize(tmp_path / "fixture.ipynb") > 20 * 2 ** 20
+    assert problems(str(tmp_path)) == []
+    text = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("x" * (21 * 2 ** 20))])
+    nbformat.write(text, str(tmp_path / "fixture.ipynb"))
+    [problem] = problems(str(tmp_path))
+    assert "fixture.ipynb is too large to grade" in problem and "without its outputs" in problem, problem
