@@ -13,7 +13,8 @@ from collections import Counter
 import pytest
 
 from autograder.term.export import export_csv
-from autograder.term.misconceptions import all_tags, class_counts, tag_of, test_tags
+from autograder.term.misconceptions import all_tags, class_counts, tag_of
+from autograder.term.misconceptions import test_tags as tags_of_tests
 from autograder.term.report import report, score_bins, score_figure
 from exercise_mutants import ALL_TESTS, BANK
 from nbgrader_course import ASSIGNMENTS
@@ -132,7 +133,7 @@ def test_a_notebook_takes_only_the_tags_of_the_checks_its_test_cells_import():
         test_cell("d", "check_clone_memory(my_clone)", "RuleBroken", "x\n    misconception: rules/writes"),
     ])
     assert "detach/copies-grad" in all_tags()
-    assert test_tags(nb) == {"a": "clone/shares-memory", "d": "rules/writes"}
+    assert tags_of_tests(nb) == {"a": "clone/shares-memory", "d": "rules/writes"}
 
 
 def test_every_tag_the_bank_expects_is_one_the_checks_define():
