@@ -18,7 +18,10 @@ Each case is a story played in torch and in reftorch (``_facts``); the facts
 compared are the bytes of the file's ``data/`` records (read from the zip that
 ``save`` writes), and for loaded tensors their type, size, stride, offset,
 dtype, numbers, autograd state, version, and which of them share a storage or
-a version counter.
+a version counter; and, loading the same file a second time while the first
+load is alive, whether the two loads share memory (they never do: a load that
+names storages by their bytes, or keeps them from one call to the next, is
+caught there and by two separate records that hold the same bytes).
 """
 
 import io
@@ -383,6 +386,8 @@ def _rebuild_scenario(T, function, story):
             return facts
         memory.append(R.memory(t))
     facts["which tensors share a storage"] = [memory.index(m) for m in memory]
+    if T is reftorch:   # for the message: which records hold the same bytes (they are still two)
+        facts["_equal_records"] = len(set(records.values())) < len(records)
     facts["the originals' memory is reused"] = any(
         R.memory(t) in memory for t in tensors)
     with T.no_grad():
@@ -390,7 +395,19 @@ def _rebuild_scenario(T, function, story):
         loaded[0].copy_(loaded[0].clone())   # a write: the numbers stay
         facts["whose version moves when tensor 0 is written"] = [
             i for i, t in enumerate(loaded) if R.version(t) != before[i]]
+    again = _load_again(T, function, tensors)   # the first load is still alive: no address is reused
+    facts["a second load of the same file shares memory with the first"] = (
+        any(R.memory(t) in memory for t in again) if isinstance(again, list) else "no list")
     return facts
+
+
+def _load_again(T, function, tensors):
+    """The same file loaded a second time (a fresh description, equal to the first)."""
+    if T is torch:
+        return T.load(io.BytesIO(_saved(T, tensors)))
+    entries, records = describe(tensors)
+    again = call("my_rebuild", function, entries, records)
+    return [t for t in again if reader(T).is_tensor(t)] if isinstance(again, list) else again
 
 
 REBUILD = (
@@ -406,6 +423,8 @@ MORE_REBUILD = (
     Story("rows base[0] and base[2] of one 3x4 float64 tensor", _two_rows),
     Story("interleaved records: a 2x2 tensor a, a separate tensor b, then a[1]",
           lambda T: (lambda a, b: [a, b, a[1]])(_base(T, (2, 2)), _base(T, (3,), "float64"))),
+    Story("two separate float32 tensors holding the same three numbers, and a view of the first",
+          lambda T: (lambda a, b: [a, b, a[1:]])(_base(T, (3,)), _base(T, (3,)))),
 )
 
 
@@ -429,12 +448,20 @@ def _rebuild_messages():
             _tag("no-sharing", "entries that name the same record key must share one new storage after "
                  "loading, as the saved tensors did (make each key's storage once, then reuse it)")
             if len(set(yours)) > len(set(theirs)) else
+            _tag("merges-equal-records", "your my_rebuild gives records that hold the same bytes one storage: "
+                 "a storage is named by its record key, not by its numbers (two tensors saved separately "
+                 "stay two storages after loading, whatever numbers they hold)")
+            if facts["yours"].get("_equal_records") else
             _tag("shares-too-much", "tensors from different records share a storage in yours")),
         "the originals' memory is reused": _tag("reuses-memory", "a loaded tensor looks into the saved "
                                                "tensor's memory: loading makes new storages"),
         "whose version moves when tensor 0 is written": _tag(
             "shares-version-counter", "loaded tensors that share a storage still have version counters of "
             "their own: load rebuilds each tensor separately (writing into one moves only its version)"),
+        "a second load of the same file shares memory with the first": _tag(
+            "keeps-storages-between-loads", "your my_rebuild hands a second load of the same file storages of "
+            "an earlier load: every load makes new storages (keep nothing from one call to the next), or a "
+            "write into one loaded tensor would change a tensor loaded before"),
     }
     per = {
         "type": ("not-a-tensor", "your my_rebuild returns something other than plain tensors"),

@@ -136,9 +136,9 @@ class _Walk:
                                   % (limits.max_folder_bytes // 2 ** 20, self.real // 2 ** 20,
                                      self.apparent // 2 ** 20))
                 notebook = name.endswith(".ipynb")
-                if notebook and info.st_size > limits.max_notebook_bytes:
+                if notebook and info.st_size > limits.max_file_bytes:
                     self.refused.append((inner, "too large to grade (%.1f MiB; at most %d MiB)"
-                                         % (info.st_size / 2 ** 20, limits.max_notebook_bytes // 2 ** 20)))
+                                         % (info.st_size / 2 ** 20, limits.max_file_bytes // 2 ** 20)))
                 else:
                     self.files.append((inner_parts, notebook, info.st_mtime))
             else:
@@ -196,7 +196,7 @@ def _child(inbound_fd, name, uid, gid, limits, contents, out):
                 data = None
                 if notebook:
                     try:
-                        data = _read_at(top, parts, limits.max_notebook_bytes)
+                        data = _read_at(top, parts, limits.max_file_bytes)
                     except Refused as why:
                         header["refused"].append(("/".join(parts), str(why)))
                         continue
@@ -265,7 +265,7 @@ def _parse(data, limits):
     for inner, size, mtime in header["files"]:
         data = None
         if size is not None:
-            if not isinstance(size, int) or size < 0 or size > limits.max_notebook_bytes:
+            if not isinstance(size, int) or size < 0 or size > limits.max_file_bytes:
                 raise Refused("the reader's answer was not understood")
             data, offset = body[offset:offset + size], offset + size
         got.files.append((_inner(inner, limits), data, float(mtime)))

@@ -6,7 +6,8 @@ point).  Before anything is copied to the exchange it looks at the assignment
 folder and refuses, with a message the assignment list shows the student:
 
 * a file that is not a notebook (only notebooks are graded: move it out);
-* a notebook over the collect limit (20 MiB) or with more cells than it allows;
+* a notebook over the collect limit (20 MiB as graded: outputs and embedded
+  images do not count) or with more cells than it allows;
 * a ``.ipynb`` that is not a notebook (not JSON, or no list of cells).
 
 This runs in the student's own server, with the student's rights, so it is a
@@ -24,6 +25,7 @@ import os
 
 from nbgrader.exchange.default.submit import ExchangeSubmit
 
+from ..pipeline.graded_size import graded_bytes, mib
 from ..term.inbox import Limits
 
 IGNORED = {".ipynb_checkpoints", "__pycache__", "feedback"}
@@ -48,9 +50,9 @@ def problems(folder, limits=None):
                              "the assignment folder" % shown)
                 continue
             size = os.path.getsize(path)
-            if size > limits.max_notebook_bytes:
-                found.append("%s is too large to grade (%.1f MiB; at most %d MiB)"
-                             % (shown, size / 2 ** 20, limits.max_notebook_bytes // 2 ** 20))
+            if size > limits.max_file_bytes:
+                found.append("%s is too large to grade (%s; a notebook file may be at most %s)"
+                             % (shown, mib(size), mib(limits.max_file_bytes)))
                 continue
             try:
                 with open(path, encoding="utf-8-sig") as f:
@@ -65,6 +67,11 @@ def problems(folder, limits=None):
             if len(cells) > limits.max_cells:
                 found.append("%s has %d cells; at most %d are graded"
                              % (shown, len(cells), limits.max_cells))
+                continue
+            graded = graded_bytes(nb) if size > limits.max_notebook_bytes else size
+            if graded > limits.max_notebook_bytes:
+                found.append("%s is too large to grade (%s without its outputs and embedded images; at "
+                             "most %s)" % (shown, mib(graded), mib(limits.max_notebook_bytes)))
                 continue
             notebooks += 1
     if not notebooks and not found:

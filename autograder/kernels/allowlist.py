@@ -6,7 +6,9 @@ under :class:`CellPolicy`, a subclass of its ``RestrictingNodeTransformer``, and
 runs with the guards of :class:`Guards`.  What a cell may use is declared, not
 what it may not:
 
-* plain Python (no IPython syntax: a magic or a ``!`` line is not Python);
+* plain Python (no IPython syntax: a magic or a ``!`` line is not Python; a
+  cell that is not Python at all is reported as the ``SyntaxError`` it is, not
+  as a broken rule: :data:`SYNTAX_ERROR`);
 * the modules of the assignment's ``imports``, and of a module only the names
   :data:`MODULE_NAMES` lists (every public name for reftorch's own modules);
 * the builtins of :data:`BUILTINS` (no ``getattr``/``setattr``/``delattr``/
@@ -74,6 +76,11 @@ RULES = {
     "subclasses": "derive classes only from object, an exception or your own classes",
     "calls-the-op": "use only the building blocks: the function may not call the operation it implements",
 }
+
+# Not a rule: a cell that Python itself cannot parse (and that is no IPython syntax). It is
+# reported as Python reports it, with no misconception tag, and costs only the tests that need
+# what the cell would have defined (autograder.pipeline.static_rules).
+SYNTAX_ERROR = "syntax-error"
 
 PUBLIC = "every public name"   # MODULE_NAMES value: every name that does not start with "_"
 
@@ -167,6 +174,8 @@ class Violation:
         return f"{self.cell}, line {self.line}: `{self.code.strip()}`"
 
     def text(self):
+        if self.rule == SYNTAX_ERROR:
+            return f"{self.detail} ({self.where()})"
         return (f"rule broken: {RULES[self.rule]} ({self.detail}; {self.where()})\n"
                 f"    {TAG_LINE}rules/{self.rule}")
 
@@ -354,9 +363,9 @@ def compile_cell(source, assignment, name):
         ast.parse(source)
     except SyntaxError as error:
         line = error.lineno or 1
-        rule = "plain-python"
-        detail = ("IPython syntax (a magic or a shell line) is not Python" if looks_like_ipython(source, line)
-                  else f"not valid Python ({error.msg})")
+        ipython = looks_like_ipython(source, line)
+        rule = "plain-python" if ipython else SYNTAX_ERROR
+        detail = "IPython syntax (a magic or a shell line) is not Python" if ipython else error.msg
         code = lines[line - 1] if 0 < line <= len(lines) else ""
         return None, [Violation(rule, name, line, code, detail)]
     result = compile_restricted_exec(source, filename=f"<learner cell {name}>", policy=transformer)
@@ -702,6 +711,8 @@ def run_cell(source, assignment, name):
     if not violations:
         _namespaces[assignment].run(code)
         return
+    if violations[0].rule == SYNTAX_ERROR:   # Python's own error, as Python reports it
+        compile(source, f"<learner cell {name}>", "exec")
     # The grader found them too, before the notebook ran (autograder.pipeline.static_rules), and charges
     # them to the tests of the functions they sit in: the rest of the cell runs, and each function
     # that breaks a rule is bound to one that raises the rule's error.

@@ -14,7 +14,10 @@ the cell ids only that assignment has).  When the notebook checked *is* that
 release file (a learner working in place), the release as committed in git
 (``git show HEAD:...``) is used; without git, the notebook is its own
 reference, and a test cell whose checksum shows it was edited (text or
-points) scores 0.  So duplicated, deleted or metadata-stripped cells are
+points) scores 0 (line ends do not count: a file saved with Windows line ends
+holds the same test).  The grader's size limits apply alike: a notebook too
+large as graded (``autograder.pipeline.graded_size``: outputs and embedded
+images do not count) is reported, not run.  So duplicated, deleted or metadata-stripped cells are
 handled as the grader handles them, and the points are the release's: a cell
 claiming 100 points still counts its real 2.
 
@@ -69,9 +72,10 @@ from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
+from ..pipeline.graded_size import MAX_FILE_BYTES, MAX_GRADED_BYTES, graded_bytes, mib
 from ..pipeline.learner_code import cells_of_test_code
 from ..pipeline.releases import match_by_ids
-from ..pipeline.rebuild import LOCKED, RefCell, nbgrader_meta, rebuild, reference_from_release
+from ..pipeline.rebuild import LOCKED, RefCell, clean_text, nbgrader_meta, rebuild, reference_from_release
 
 # The kernel sees the variable nbgrader sets when it grades, with the same value: nothing in the
 # environment tells a self-check from the grader (and a learner's cell cannot read it anyway).
@@ -243,10 +247,18 @@ def _own_reference(nb):
         seen.add(ref.key)
         meta = nbgrader_meta(ref.cell)
         if (compute_checksum and ref.kind == LOCKED and is_test_cell(ref.cell)
-                and "checksum" in meta and compute_checksum(ref.cell) != meta["checksum"]):
+                and "checksum" in meta and compute_checksum(_as_generated(ref.cell)) != meta["checksum"]):
             edited.add(ref.key)
         reference.append(RefCell(ref.key, ref.kind, ref.cell, ref.shown))
     return reference, edited
+
+
+def _as_generated(cell):
+    """A cell with ``\n`` line ends, as nbgrader generated it and computed its checksum: a file saved
+    with Windows line ends holds the same test (``autograder.pipeline.rebuild.clean_text``)."""
+    cell = copy.deepcopy(cell)
+    cell.source = clean_text(cell.source)
+    return cell
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -377,11 +389,20 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     path = os.path.abspath(path)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
     try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:   # the grader's limits (autograder.pipeline.graded_size), applied alike
+            return CheckResult(shown, [], [N_("the file is {0}, over the {1} a notebook file may be: the grader "
+                                              "would not read it").format(mib(size), mib(MAX_FILE_BYTES))])
         nb = nbformat.read(path, as_version=4)
     except FileNotFoundError:
         return CheckResult(shown, [], [N_("no such notebook: {0}").format(path)])
     except Exception as error:  # nbformat raises several kinds for a broken file
         return CheckResult(shown, [], [N_("not a readable notebook ({0})").format(str(error).splitlines()[0])])
+    graded = graded_bytes(nb)
+    if graded > MAX_GRADED_BYTES:
+        return CheckResult(shown, [], [N_("the notebook is {0} without its outputs and embedded images, over the "
+                                          "grader's limit of {1}: it would not be collected")
+                                       .format(mib(graded), mib(MAX_GRADED_BYTES))])
     lang = notebook_language(nb)
     reference_nb, how = find_reference(path, nb, release, root)
     problems, edited = [], set()
@@ -424,9 +445,10 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
             points, message = score_test_cell(cell)
             if not cell.get("outputs") and cell.get("execution_count") is None:
                 points, message = 0.0, N_("did not run")
-            rule = costs.get(grade_id) or client.rules_broken.get(grade_id)
+            rule = costs.get(grade_id) or (("RuleBroken", client.rules_broken[grade_id])
+                                           if grade_id in client.rules_broken else None)
             if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
-                points, message = 0.0, "RuleBroken: " + rule
+                points, message = 0.0, "%s: %s" % rule
             if grade_id in edited:
                 points, message = 0.0, N_("this test cell was edited (text or points); the "
                                       "instructor's grader runs the original")
@@ -461,12 +483,13 @@ def _assignment_of(path, reference_nb, release, root):
 
 
 def _rule_costs(nb, assignment):
-    """{test grade_id: message} for the allowlist's compile-time violations and calls-the-op."""
+    """{test grade_id: (error name, message)} for the allowlist's compile-time violations,
+    calls-the-op and cells that are not Python."""
     from ..pipeline.static_rules import find_violations   # the same analysis as the grader's CheckRules
     costs = {}
     for violation, tests in find_violations(nb, assignment):
         for test in tests:
-            costs.setdefault(test, violation.text())
+            costs.setdefault(test, (violation.ename(), violation.text()))
     return costs
 
 

@@ -34,10 +34,17 @@ Among several student cells matched to one answer or plain cell, the last one
 whose text differs from the release is taken (the one a top-to-bottom run of
 the student's notebook would define last); if none differs, the first.
 
+**Other tools' files.** Line ends are read as any editor reads them: a cell
+saved with Windows line ends (``\r\n``, as older JupyterLab on Windows wrote
+them) is the same text as the release's, and its source is graded with
+``\n``.  Outputs and attachments never reach the rebuilt notebook, and an
+image embedded in a markdown cell as a ``data:`` URI (Colab pastes
+screenshots so) is left out of it (``autograder.pipeline.graded_size``).
+
 **Size cap.** An exercise's notebook holds about ten thousand characters of
 text and code in a few dozen cells.  A submission with more than
-``MAX_SOURCE_CHARS`` characters of cell source, or more than ``MAX_CELLS``
-cells, is not analysed at all (no matching, no static rules, no kernel): it
+``MAX_SOURCE_CHARS`` characters of cell source (not counting embedded
+images), or more than ``MAX_CELLS`` cells, is not analysed at all (no matching, no static rules, no kernel): it
 is rebuilt as the blank release, flagged ``not_graded`` with a note saying
 why, so every test scores 0 and no one else's grading waits for it.  The
 check itself is one linear pass.
@@ -49,6 +56,7 @@ import re
 
 from nbformat import NotebookNode
 
+from .graded_size import without_embedded_images
 from .language import LANGUAGE_KEY, notebook_language
 
 LOCKED, ANSWER, PLAIN = "locked", "answer", "plain"
@@ -100,11 +108,14 @@ def reference_from_release(release_nb):
 
 
 def clean_text(text):
-    """A cell source as a str that can be written as UTF-8 (lone surrogates replaced)."""
+    """A cell source as a str that can be written as UTF-8 (lone surrogates replaced), with ``\n``
+    line ends (Windows' ``\r\n`` and old Macs' ``\r`` read as Python and every editor read them)."""
     if isinstance(text, list):
         text = "".join(str(part) for part in text)
     if not isinstance(text, str):
         text = ""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return re.sub("[\ud800-\udfff]", "\ufffd", text)
 
 
@@ -185,8 +196,10 @@ def _grader_metadata(nb):
 def _source_chars(cell):
     source = cell.get("source", "")
     if isinstance(source, list):
-        return sum(len(line) for line in source if isinstance(line, str))
-    return len(source) if isinstance(source, str) else 0
+        source = "".join(line for line in source if isinstance(line, str))
+    if not isinstance(source, str):
+        return 0
+    return len(without_embedded_images(source) if cell.get("cell_type") == "markdown" else source)
 
 
 def oversize(cells):
@@ -252,7 +265,9 @@ def rebuild(submitted, reference, notebook_metadata):
                 notes.append("your answer cell %s was not found; the empty cell from the "
                              "release was graded in its place" % ref.key)
             continue
-        out.append(_new_cell(ref, clean_text(cells[chosen].get("source", ""))))
+        source = clean_text(cells[chosen].get("source", ""))
+        out.append(_new_cell(ref, without_embedded_images(source) if ref.cell.cell_type == "markdown"
+                             else source))
         if ref.kind == ANSWER and cells[chosen].get("cell_type") != ref.cell.cell_type:
             notes.append("your answer cell %s had been changed to a %s cell; it was graded as a %s "
                          "cell" % (ref.key, cells[chosen].get("cell_type"), ref.cell.cell_type))

@@ -21,6 +21,13 @@ what only shows at run time (an alias of a module, a computed name) is
 refused there, and the grader reads the record after each test cell
 (``autograder.kernels.execute``).
 
+A cell Python cannot parse at all (a plain syntax error, not IPython syntax)
+breaks no rule: it is reported as the ``SyntaxError`` it is, with no
+misconception tag, and costs only the tests that use what the cell would
+have defined (its top-level ``def``, ``class`` and assignments, found by their
+lines, when no other cell defines them): a typo in a "try it" cell costs
+nothing, one in an answer cell costs the tests of that answer.
+
 A violation found here scores 0 on the tests of that exercise: the tests that
 call the function it sits in, directly or through other functions of the
 notebook (or, for code at the top level of a cell, every test after that
@@ -40,13 +47,14 @@ them. The rules are the grader's, never read from the submitted notebook.
 """
 
 import ast
+import re
 from dataclasses import dataclass
 
 from nbconvert.preprocessors import Preprocessor
 from nbformat.v4 import new_output
 from traitlets import Bool
 
-from ..kernels.allowlist import RULES, compile_cell
+from ..kernels.allowlist import RULES, SYNTAX_ERROR, compile_cell
 from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
                            nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
 
@@ -125,7 +133,23 @@ class Violation:
     def where(self):
         return f"{self.cell_name}, line {self.line}: `{self.code.strip()}`"
 
+    def ename(self):
+        """The error a test it costs shows: Python's own for a syntax error, else the rule's."""
+        return "SyntaxError" if self.rule == SYNTAX_ERROR else "RuleBroken"
+
+    def message(self, tests):
+        """What ``messages.json`` says of it, with the tests it costs."""
+        if self.rule == SYNTAX_ERROR:
+            cost = ("so it did not run; these tests need what it defines and score 0: " + ", ".join(tests)
+                    if tests else "so it did not run (no test needs what it defines)")
+            return f"your code is not valid Python: {self.detail} ({self.where()}), {cost}"
+        cost = ("these tests score 0: " + ", ".join(tests)) if tests else "no test uses that code"
+        return (f"your code breaks the exercise's rule \"{RULES[self.rule]}\" "
+                f"({self.detail}; {self.where()}); {cost}")
+
     def text(self):
+        if self.rule == SYNTAX_ERROR:
+            return f"{self.detail} ({self.where()})"
         inside = f" in {self.function}" if self.function else ""
         return (f"rule broken: {RULES[self.rule]} ({self.detail}{inside}; {self.where()})\n"
                 f"    {TAG_LINE}rules/{self.rule}")
@@ -222,13 +246,32 @@ def find_violations(nb, assignment):
         if key in seen:
             continue
         seen.add(key)
-        if violation.function and violation.function in functions:
+        if violation.rule == SYNTAX_ERROR:
+            missing = defined_by_lines(nb.cells[violation.cell].get("source", "")) - names.bound
+            users = missing | {name for name, reached in reach.items()
+                               if any(referenced_names(functions[m][1]) & missing for m in reached)}
+            costs = [gid for i, gid, used in tests if used & users]
+        elif violation.function and violation.function in functions:
             users = {name for name, reached in reach.items() if violation.function in reached}
             costs = [gid for i, gid, used in tests if used & users]
         else:
             costs = [gid for i, gid, used in tests if i > violation.cell]
         out.append((violation, costs))
     return out
+
+
+def defined_by_lines(source):
+    """The names a cell Python cannot parse would define at its top level, read off its lines
+    (``def f``, ``class C``, ``x = ...``, ``a, b = ...`` at the start of a line)."""
+    names = set()
+    for line in source.splitlines() if isinstance(source, str) else []:
+        found = _DEFINES.match(line)
+        if found:
+            names |= {n.strip() for n in (found.group(1) or found.group(2) or found.group(3)).split(",")}
+    return {n for n in names if n.isidentifier()}
+
+
+_DEFINES = re.compile(r"(?:async\s+)?def\s+(\w+)|class\s+(\w+)|((?:\w+\s*,\s*)*\w+)\s*(?::[^=]*)?=(?!=)")
 
 
 # --- the preprocessors ------------------------------------------------------------
@@ -248,10 +291,8 @@ class CheckRules(Preprocessor):
         messages = nb.metadata.setdefault("autograder", {}).setdefault("messages", [])
         for violation, tests in found:
             for test in tests:
-                costs.setdefault(test, violation.text())
-            cost = ("these tests score 0: " + ", ".join(tests)) if tests else "no test uses that code"
-            messages.append(f"your code breaks the exercise's rule \"{RULES[violation.rule]}\" "
-                            f"({violation.detail}; {violation.where()}); {cost}")
+                costs.setdefault(test, (violation.ename(), violation.text()))
+            messages.append(violation.message(tests))
         if not messages:
             nb.metadata["autograder"].pop("messages")
         if not nb.metadata["autograder"]:
@@ -268,7 +309,8 @@ def fail_first(cell, ename, evalue):
 
 
 class ScoreRuleViolations(Preprocessor):
-    """After the notebook ran: every test a violation costs starts with an error naming the rule."""
+    """After the notebook ran: every test a violation costs starts with an error naming the rule
+    (or, for a cell that is not Python, the syntax error)."""
 
     enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off by default
 
@@ -276,5 +318,5 @@ class ScoreRuleViolations(Preprocessor):
         costs = (resources or {}).get(RESOURCE_KEY) or {}
         for cell in nb.cells:
             if is_test_cell(cell) and nbgrader_metadata(cell).get("grade_id") in costs:
-                fail_first(cell, "RuleBroken", costs[nbgrader_metadata(cell)["grade_id"]])
+                fail_first(cell, *costs[nbgrader_metadata(cell)["grade_id"]])
         return nb, resources

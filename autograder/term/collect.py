@@ -13,8 +13,9 @@ The inbox holds one entry per student, named after the student::
    id are an error naming both; neither is collected, and no earlier
    submission is replaced.
 2. **What** (``autograder.term.inbox``): the entry's notebooks, read without
-   trusting anything (links refused, zip bombs and oversized notebooks
-   refused before reading).  Only notebooks are collected; other files are
+   trusting anything (links refused, zip bombs and oversized files refused
+   before reading; a notebook's size limit counts what is graded, not its
+   outputs or embedded images).  Only notebooks are collected; other files are
    left out and named in a note.
 3. **Which assignment**: a notebook's name (``clone.ipynb``), or, when it was
    renamed, the cell ids inside it that only that assignment's release has
@@ -316,6 +317,8 @@ def _collect_entry(config, folder, entry, kind, student, known, unique, wanted, 
                          % (renamed.replace("renamed from ", ""), name))
         if picked:
             notes.append(picked)
+        if item.note:
+            notes.append(item.note)
         if left_out:
             more = " and %d more" % (len(left_out) - 10) if len(left_out) > 10 else ""
             shown = ", ".join(left_out[:10]) + more

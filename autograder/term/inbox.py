@@ -11,7 +11,15 @@ folders, or as zip members), hard links and special files (a FIFO would hang
 the reader), zip members whose path leaves the archive.  Checked before
 anything is read: a zip's member count and total uncompressed size (a zip
 bomb is refused whole, with the sizes in the reason), a folder's file count,
-each notebook's size and cell count (:class:`Limits`).
+each notebook file's size (``Limits.max_file_bytes``: larger is not even
+parsed) and cell count (:class:`Limits`).
+
+The notebook size limit (``Limits.max_notebook_bytes``) applies to the
+notebook as it will be graded: without its outputs, attachments and images
+embedded in markdown (``autograder.pipeline.graded_size``), which grading
+never reads.  A notebook saved with a big printout, or with a pasted
+screenshot, is collected; when the file itself is over that limit, what is
+stored is the notebook as graded (its code and text whole), with a note.
 
 A notebook is parsed as JupyterLab's server would take it (UTF-8, with or
 without a byte-order mark, any line ends); one nested deeper than
@@ -30,6 +38,8 @@ import re
 import stat
 import zipfile
 
+from ..pipeline.graded_size import MAX_FILE_BYTES, MAX_GRADED_BYTES, as_graded, graded_bytes, mib
+
 SKIPPED_PARTS = {"__MACOSX", ".ipynb_checkpoints"}
 
 
@@ -37,7 +47,8 @@ SKIPPED_PARTS = {"__MACOSX", ".ipynb_checkpoints"}
 class Limits:
     max_members: int = 1000                      # files in one zip or folder entry
     max_unzipped_bytes: int = 100 * 2 ** 20      # a zip's total uncompressed size
-    max_notebook_bytes: int = 20 * 2 ** 20       # one notebook
+    max_notebook_bytes: int = MAX_GRADED_BYTES   # one notebook as graded (no outputs, no embedded images)
+    max_file_bytes: int = MAX_FILE_BYTES         # one notebook file, to be parsed at all
     max_cells: int = 1000                        # cells in one notebook
     max_depth: int = 64                          # JSON nesting of one notebook
     max_folder_depth: int = 32                   # folders nested in a submission folder (the exchange's)
@@ -58,6 +69,7 @@ class Found:
     recorded: float     # modification time recorded inside the entry (for --pick newest only)
     inbox_time: float   # the inbox's own file time (the submission time)
     nb: dict = None     # the parsed notebook, or None when it is not JSON
+    note: str = ""      # what the collector did to it (outputs dropped from a big file), for the student
 
 
 def _skipped(inner):
@@ -86,10 +98,14 @@ def _too_deep(inner, limits):
                    "notebook JupyterLab opens, not collected" % (inner, limits.max_depth))
 
 
+def _too_big_to_read(inner, size, limits):
+    return Refused("%s is %d bytes, over the limit of %d for a notebook file (%s); not read"
+                   % (inner, size, limits.max_file_bytes, mib(limits.max_file_bytes)))
+
+
 def _read_notebook(inner, data, recorded, inbox_time, limits):
-    if len(data) > limits.max_notebook_bytes:
-        raise Refused("%s is %d bytes, over the limit of %d"
-                      % (inner, len(data), limits.max_notebook_bytes))
+    if len(data) > limits.max_file_bytes:
+        raise _too_big_to_read(inner, len(data), limits)
     if data.startswith(BOM):  # JupyterLab's server reads such a file; nbformat.read would not
         data = data[len(BOM):]
     try:
@@ -107,7 +123,16 @@ def _read_notebook(inner, data, recorded, inbox_time, limits):
     if nb is not None and isinstance(nb.get("cells"), list) and len(nb["cells"]) > limits.max_cells:
         raise Refused("%s has %d cells, over the limit of %d"
                       % (inner, len(nb["cells"]), limits.max_cells))
-    return Found(inner, data, recorded, inbox_time, nb)
+    if len(data) <= limits.max_notebook_bytes:
+        return Found(inner, data, recorded, inbox_time, nb)
+    graded = graded_bytes(nb)
+    if graded > limits.max_notebook_bytes:
+        raise Refused("%s is %d bytes without its outputs and embedded images, over the limit of %d"
+                      % (inner, graded, limits.max_notebook_bytes))
+    nb = as_graded(nb)
+    note = ("%s was %s with its outputs and embedded images; they were left out (grading runs the code "
+            "again and never reads them), its code and text are kept whole" % (inner, mib(len(data))))
+    return Found(inner, (json.dumps(nb, indent=1) + "\n").encode("ascii"), recorded, inbox_time, nb, note)
 
 
 def _read_zip(path, limits, refused, extras):
@@ -141,13 +166,12 @@ def _read_zip(path, limits, refused, extras):
             if not name.endswith(".ipynb"):
                 extras.append(name)
                 continue
-            if member.file_size > limits.max_notebook_bytes:
-                refused.append((name, "%d bytes, over the limit of %d"
-                                % (member.file_size, limits.max_notebook_bytes)))
+            if member.file_size > limits.max_file_bytes:
+                refused.append((name, str(_too_big_to_read(name, member.file_size, limits))))
                 continue
             try:
                 with archive.open(member) as f:
-                    data = f.read(limits.max_notebook_bytes + 1)
+                    data = f.read(limits.max_file_bytes + 1)
             except (zipfile.BadZipFile, RuntimeError, OSError, EOFError) as error:
                 refused.append((name, "could not be read from the zip (%s)" % error))
                 continue
@@ -204,7 +228,7 @@ def _read_folder(top, limits, refused, extras):
                 extras.append(inner)
                 continue
             try:
-                data, mtime = _open_regular(full, limits.max_notebook_bytes)
+                data, mtime = _open_regular(full, limits.max_file_bytes)
                 found.append(_read_notebook(inner, data, mtime, mtime, limits))
             except Refused as why:
                 refused.append((inner, str(why)))
@@ -218,7 +242,7 @@ def read_entry(path, kind, limits, refused, extras):
         return _read_zip(path, limits, refused, extras)
     if kind == "folder":
         return _read_folder(path, limits, refused, extras)
-    data, mtime = _open_regular(path, limits.max_notebook_bytes)
+    data, mtime = _open_regular(path, limits.max_file_bytes)
     return [_read_notebook(os.path.basename(path), data, mtime, mtime, limits)]
 
 

@@ -13,6 +13,7 @@ stop a loop that swallows the interrupt.  Finally, a notebook whose grading
 raises anyway gets 0 with a reason, feedback, and a kept traceback.
 """
 
+import base64
 import copy
 import html
 import json
@@ -149,6 +150,105 @@ def careless_clone_notebooks(config):
     return out
 
 
+# -- notebooks from other tools: each a correct notebook, saved as another tool saves it -------------
+
+# a screenshot pasted into a markdown cell: about 400 KB of base64, twice the text an exercise may hold
+SCREENSHOT = base64.b64encode(bytes(range(256)) * 1200).decode()
+PRINTOUT_BYTES = 21 * 2 ** 20   # a printout over the 20 MiB limit: the file is, the graded notebook is not
+
+
+def _plain(nb):
+    return json.loads(nbformat.writes(nb))
+
+
+def _colab(data, keep_nbgrader=True):
+    """What Colab makes of a notebook: nbformat 4.0 without cell ids, its own ids and output ids in
+    each cell's metadata, its notebook metadata, the outputs of a run; a screenshot pasted into a
+    new text cell (a data URI), and another the JupyterLab way (a cell attachment)."""
+    data = copy.deepcopy(data)
+    data["nbformat_minor"] = 0
+    data["metadata"] = {"colab": {"provenance": [], "toc_visible": True},
+                        "kernelspec": {"name": "python3", "display_name": "Python 3"},
+                        "language_info": {"name": "python"}, "accelerator": "GPU"}
+    for n, cell in enumerate(data["cells"]):
+        cell.pop("id", None)
+        meta = cell["metadata"] if keep_nbgrader else {}
+        meta["id"] = "Zq%06dXy" % n
+        if cell["cell_type"] == "code":
+            meta["colab"] = {"base_uri": "https://localhost:8080/"}
+            meta["outputId"] = "9f1c%04d-5a1e-4c1b-8b1e-2f1e5b7d%04d" % (n, n)
+            cell["execution_count"] = n + 1
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["ran\n"]}]
+        cell["metadata"] = meta
+    first_answer = next(n for n, c in enumerate(data["cells"]) if c["cell_type"] == "code") + 1
+    data["cells"][first_answer:first_answer] = [
+        {"cell_type": "markdown", "metadata": {"id": "shot1"},
+         "source": ["What I saw:\n", "![image.png](data:image/png;base64,%s)" % SCREENSHOT]},
+        {"cell_type": "markdown", "metadata": {"id": "shot2"},
+         "attachments": {"image.png": {"image/png": SCREENSHOT}}, "source": ["![image.png](attachment:image.png)"]}]
+    return data
+
+
+def _windows(data):
+    """What an older JupyterLab on Windows saved: nbformat 4.4 (no cell ids), every line of every
+    cell ending in \\r\\n, and the file's own lines too."""
+    data = copy.deepcopy(data)
+    data["nbformat_minor"] = min(data.get("nbformat_minor", 4), 4)
+    for cell in data["cells"]:
+        cell.pop("id", None)
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        cell["source"] = [line.replace("\n", "\r\n") for line in text.splitlines(True)]
+    return json.dumps(data, indent=1).replace("\n", "\r\n").encode()
+
+
+def _printout(data):
+    """A run that printed more than 20 MiB into the first code cell's output."""
+    data = copy.deepcopy(data)
+    cell = next(c for c in data["cells"] if c["cell_type"] == "code")
+    line = "0.1234567 " * 9 + "\n"
+    cell["outputs"] = [{"output_type": "stream", "name": "stdout",
+                        "text": line * (PRINTOUT_BYTES // len(line) + 1)}]
+    return data
+
+
+def _minor4(data):
+    data = copy.deepcopy(data)
+    data["nbformat_minor"] = 4
+    for cell in data["cells"]:
+        cell.pop("id", None)
+    return json.dumps(data).encode()
+
+
+def other_tools(nb, prefix):
+    """``{student: bytes}``: the correct notebook ``nb`` as other tools save it (see TWINS)."""
+    plain = _plain(nb)
+    return {prefix + "_colab": json.dumps(_colab(plain)).encode(),
+            prefix + "_printout": json.dumps(_printout(plain)).encode(),
+            prefix + "_windows": _windows(plain),
+            prefix + "_minor4": _minor4(plain),
+            prefix + "_windows_colab": _windows(_printout(_colab(plain, keep_nbgrader=False)))}
+
+
+# what each of them may be told, besides nothing: every note must be true (no locked cell was edited)
+ADDED = "cells you added are not part of the assignment and were not run"
+LEFT_OUT = "with its outputs and embedded images; they were left out"
+LOST = "lost its nbgrader metadata"
+TOLD = {"_colab": {ADDED}, "_printout": {LEFT_OUT}, "_windows": set(), "_minor4": set(),
+        "_windows_colab": {ADDED, LEFT_OUT, LOST}}
+
+
+def careless_bank(config):
+    """``{assignment: {student: bytes}}``; every student's clean twin is the solved release."""
+    out = {}
+    for assignment, prefix in (("fixture", "fx"), ("clone", "cl")):
+        out[assignment] = other_tools(student_notebook(config, assignment, solved="all"), prefix)
+    nb = student_notebook(config, "clone", solved="all")   # a half-typed line in the "try it" cell
+    try_cell = [c for c in nb.cells if c.cell_type == "code" and not c.metadata.get("nbgrader")][0]
+    try_cell.source += "\nprint(b.shape"
+    out["clone"]["cl_try_typo"] = nbformat.writes(nb).encode()
+    return out
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     root = str(tmp_path_factory.mktemp("careless"))
@@ -160,7 +260,9 @@ def course(tmp_path_factory):
 @pytest.fixture(scope="module")
 def notebooks(course):
     config, _ = course
-    return {"fixture": careless_fixture_notebooks(config), "clone": careless_clone_notebooks(config)}
+    bank = careless_bank(config)
+    return {"fixture": dict(careless_fixture_notebooks(config), **bank["fixture"]),
+            "clone": dict(careless_clone_notebooks(config), **bank["clone"])}
 
 
 @pytest.fixture(scope="module")
@@ -225,6 +327,40 @@ def test_each_repair_is_named_in_a_note(course, graded):
     assert "test cell clone-strides was missing" in text and "clone-solution appeared 2 times" in text
 
 
+def _suffix(student):
+    return next(s for s in sorted(TOLD, key=len, reverse=True) if student.endswith(s))
+
+
+def test_notebooks_from_other_tools_are_graded_with_true_notes(course, notebooks, graded):
+    """The bank of honest careless notebooks: the same score as the solved release (full marks,
+    checked above), and no note but what is true of each (no locked cell was edited)."""
+    config, _ = course
+    bank = careless_bank(config)
+    for assignment, group in bank.items():
+        for student in group:
+            text = notes_of(config, student, assignment)
+            assert "edited" not in text and "changed" not in text, (student, text)
+            told = {part for part in (ADDED, LEFT_OUT, LOST) if part in text}
+            if student == "cl_try_typo":
+                assert re.search(r"your code is not valid Python: .* \(cell \d+, line \d+: `print\(b.shape`\)",
+                                 text), text
+                assert "rule" not in text and "no test needs what it defines" in text, text
+                continue
+            assert told == TOLD[_suffix(student)], (student, text)
+            if LEFT_OUT in text:
+                assert "MiB with its outputs" in text, text
+
+
+def test_a_big_printout_is_stored_as_graded_and_a_screenshot_never_reaches_the_graded_notebook(course, graded):
+    config, root = course
+    state = os.path.join(root, "autograder", "state")
+    stored = os.path.join(state, "submitted", "cl_printout", "clone", "clone.ipynb")
+    assert os.path.getsize(stored) < 2 ** 20
+    graded_nb = nbformat.read(os.path.join(state, "autograded", "cl_colab", "clone", "clone.ipynb"), 4)
+    text = nbformat.writes(graded_nb)
+    assert SCREENSHOT[:1000] not in text and "attachment:image.png" not in text
+
+
 def test_claimed_points_do_not_raise_the_maximum(course, graded):
     config, _ = course
     from nbgrader.api import Gradebook
@@ -259,6 +395,34 @@ def test_the_self_check_agrees_with_the_grader(course, notebooks, assignment, st
     assert result.all_passed, result.format()
     assert (result.score, result.max_score) == (full, full), result.format()
     assert "Score: %g/%g  (all tests pass)" % (full, full) in result.format()
+
+
+BANK_STUDENTS = [("fixture", "fx" + s) for s in TOLD] + [("clone", "cl" + s) for s in TOLD] + [
+    ("clone", "cl_try_typo")]
+
+
+@pytest.fixture(scope="module")
+def twins(course, tmp_path_factory):
+    """The self-check of each assignment's clean twin (the solved release), once."""
+    config, root = course
+    folder = str(tmp_path_factory.mktemp("twins"))
+    return {a: check(write_submission(os.path.join(folder, a), student_notebook(config, a, solved="all"),
+                                      "%s.ipynb" % a), root=root) for a in ("fixture", "clone")}
+
+
+@pytest.mark.parametrize("assignment,student", BANK_STUDENTS)
+def test_the_self_check_gives_each_notebook_from_another_tool_its_clean_twins_score(
+        course, notebooks, twins, assignment, student, tmp_path):
+    config, root = course
+    twin = twins[assignment]
+    path = write_submission(str(tmp_path), notebooks[assignment][student], "%s.ipynb" % assignment)
+    result = check(path, root=root)
+    assert (result.score, result.max_score) == (twin.score, twin.max_score) == (
+        _visible_points(config, assignment),) * 2, result.format()
+    assert result.all_passed and not result.problems, result.format()
+    assert "edited" not in result.format(), result.format()
+    if student.endswith(("_windows", "_minor4")):
+        assert result.notes == twin.notes == [], result.format()
 
 
 def test_the_self_check_command_caps_claimed_points(course, notebooks, tmp_path):
@@ -364,3 +528,17 @@ def test_a_student_not_graded_at_all_still_gets_a_feedback_page(course):
         page = f.read()
     assert "the grading process crashed (&lt;b&gt;MemoryError&lt;/b&gt;)" in page
     assert "<b>MemoryError" not in page
+
+
+def test_the_hubs_submit_check_takes_a_big_printout_and_refuses_a_notebook_too_big_as_graded(course, tmp_path):
+    from autograder.hub.submit import problems
+
+    config, _ = course
+    good = _plain(student_notebook(config, "fixture", solved="all"))
+    (tmp_path / "fixture.ipynb").write_bytes(json.dumps(_printout(good)).encode())
+    assert os.path.getsize(tmp_path / "fixture.ipynb") > 20 * 2 ** 20
+    assert problems(str(tmp_path)) == []
+    text = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("x" * (21 * 2 ** 20))])
+    nbformat.write(text, str(tmp_path / "fixture.ipynb"))
+    [problem] = problems(str(tmp_path))
+    assert "fixture.ipynb is too large to grade" in problem and "without its outputs" in problem, problem

@@ -13,6 +13,7 @@ BLIND_SPOT_CATEGORIES = (
     "device= arguments", "which error comes first", ".grad when counting saved bytes",
     "storages with equal bytes", "interleaved records", "an argument every test passed the same",
     "the version counter after a soft update", "buffer memory identity",
+    "storages named by their bytes", "state kept from one load to the next",
 )
 
 
@@ -143,6 +144,25 @@ BLIND_SPOT_ENTRIES += [
             last, storage = key, storage_from_bytes(records[key])
         t = tensor_on(storage,"""),
           {"sl-rebuild": f"{SL}/shares-only-neighbours"}, "interleaved records"),
+    wrong("sl-rebuild-by-bytes", SL, "a storage is its bytes: records that hold the same bytes are one storage",
+          mutate(SL, "sl-rebuild-solution", """        if key not in storages:
+            storages[key] = storage_from_bytes(records[key])
+        t = tensor_on(storages[key],""", """        if records[key] not in storages:
+            storages[records[key]] = storage_from_bytes(records[key])
+        t = tensor_on(storages[records[key]],"""),
+          {"sl-rebuild": f"{SL}/merges-equal-records"}, "storages named by their bytes"),
+    # issue 34: scored full marks until a check loaded one file twice and saved equal bytes twice
+    wrong("sl-rebuild-by-bytes-kept", SL, "a storage is its bytes, and a file loaded again finds the storages "
+          "it made the first time",
+          mutate(SL, "sl-rebuild-solution", "def my_rebuild(entries, records):",
+                 "loaded_storages = {}   # bytes -> storage, kept from one load to the next\n\n\n"
+                 "def my_rebuild(entries, records):",
+                 "    storages = {}\n", "", """        if key not in storages:
+            storages[key] = storage_from_bytes(records[key])
+        t = tensor_on(storages[key],""", """        if records[key] not in loaded_storages:
+            loaded_storages[records[key]] = storage_from_bytes(records[key])
+        t = tensor_on(loaded_storages[records[key]],"""),
+          {"sl-rebuild": f"{SL}/keeps-storages-between-loads"}, "state kept from one load to the next"),
 ]
 
 

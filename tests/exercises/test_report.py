@@ -13,7 +13,8 @@ from collections import Counter
 import pytest
 
 from autograder.term.export import export_csv
-from autograder.term.misconceptions import class_counts, tag_of
+from autograder.term.misconceptions import all_tags, class_counts, tag_of
+from autograder.term.misconceptions import test_tags as tags_of_tests
 from autograder.term.report import report, score_bins, score_figure
 from exercise_mutants import ALL_TESTS, BANK
 from nbgrader_course import ASSIGNMENTS
@@ -92,3 +93,49 @@ def test_counts_and_tags_on_a_hand_made_class():
                    "evalue": "your clone...\n    misconception: clone/shares-memory"}) == "clone/shares-memory"
     assert tag_of({"output_type": "error", "ename": "TamperingDetected", "evalue": "x"}) == "integrity/tampering"
     assert tag_of({"output_type": "stream", "text": "misconception: a/b"}) is None
+
+
+def _error(ename, evalue):
+    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": []}
+
+
+def test_a_tag_is_read_only_from_the_last_line_and_only_when_the_checks_define_it():
+    real = "your clone...\n    yours raised ValueError: x\n    misconception: clone/shares-memory"
+    assert tag_of(_error("AssertionError", real)) == "clone/shares-memory"
+    # a student's own text inside a check's evidence: the check's tag, the last line, counts
+    carried = "your clone raised\n    yours raised ValueError: misconception: praise/genius\n" \
+              "    misconception: clone/raises"
+    assert tag_of(_error("AssertionError", carried)) == "clone/raises"
+    for forged in ("x\n    misconception: praise/genius",                  # no check defines it
+                   "misconception: clone/shares-memory and more",          # not alone on its line
+                   "misconception: clone/shares-memory\nmore text"):       # not the last line
+        assert tag_of(_error("AssertionError", forged)) is None, forged
+    assert tag_of(_error("ValueError", "x\n    misconception: clone/shares-memory")) is None
+    assert tag_of(_error("RuleBroken", "rule broken: ...\n    misconception: rules/calls-the-op")) == \
+        "rules/calls-the-op"
+    assert tag_of(_error("RuleBroken", "x\n    misconception: rules/be-nice")) is None
+
+
+def test_a_notebook_takes_only_the_tags_of_the_checks_its_test_cells_import():
+    import nbformat
+
+    def test_cell(grade_id, source, ename, evalue):
+        meta = {"nbgrader": {"grade": True, "solution": False, "locked": True, "grade_id": grade_id,
+                             "points": 1}}
+        return nbformat.v4.new_code_cell(source, metadata=meta, outputs=[
+            nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[])])
+
+    nb = nbformat.v4.new_notebook(cells=[
+        test_cell("a", "from autograder.checks.clone import check_clone_memory\ncheck_clone_memory(my_clone)",
+                  "AssertionError", "x\n    misconception: clone/shares-memory"),
+        test_cell("b", "check_clone_memory(my_clone)", "AssertionError", "x\n    misconception: detach/copies-grad"),
+        test_cell("c", "check_clone_memory(my_clone)", "AssertionError", "x\n    misconception: praise/genius"),
+        test_cell("d", "check_clone_memory(my_clone)", "RuleBroken", "x\n    misconception: rules/writes"),
+    ])
+    assert "detach/copies-grad" in all_tags()
+    assert tags_of_tests(nb) == {"a": "clone/shares-memory", "d": "rules/writes"}
+
+
+def test_every_tag_the_bank_expects_is_one_the_checks_define():
+    expected = {tag for entry in BANK for tag in entry.tags()}
+    assert expected - all_tags() == set()

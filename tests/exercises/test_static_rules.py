@@ -136,3 +136,18 @@ def test_the_op_on_other_objects_is_not_the_op():
 def test_an_assignment_without_rules_is_graded_without_them():
     nb = notebook("clone", {"clone-solution": CLONE + "    return self.clone()\n"})
     assert find_violations(nb, "some-other-assignment") == []
+
+
+def test_a_syntax_error_is_reported_as_one_and_costs_only_the_tests_that_need_its_cell():
+    typo = CLONE + "    return self\n\nprint(my_clone(torch.ones(2))\n"
+    [(violation, tests)] = find_violations(notebook("clone", {"clone-solution": typo}), "clone")
+    assert violation.ename() == "SyntaxError" and tests == CLONE_TESTS
+    assert violation.text().startswith("'(' was never closed (clone-solution, line 4: `print(")
+    assert "rule" not in violation.text() and "misconception" not in violation.text()
+    assert "your code is not valid Python" in violation.message(tests)
+    assert "these tests need what it defines and score 0: clone-memory" in violation.message(tests)
+    # a typo in scratch work costs nothing: nothing the tests use is defined there
+    [(scratch, tests)] = find_violations(notebook("clone", appended=["x = torch.ones(2\n"]), "clone")
+    assert scratch.ename() == "SyntaxError" and tests == []
+    # a magic is still IPython syntax, the rule "plain Python"
+    assert [r for r, *_ in found("clone", appended=["%timeit 1\n"])] == ["plain-python"]
