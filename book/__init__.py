@@ -8,5 +8,5 @@ Chinese in ``_build/book/html/zh``. Every page is made by the theme's
 templates and ours (``book/_templates``); ``book.sphinx_book`` gives them the
 language switch, the "Run this page" link to the JupyterLite site, and a
 search that finds Chinese words. Nothing is fetched from the network, when
-building or when reading. Why this stack: docs/decisions/0007-book-on-sphinx.md.
+building or when reading. Why this stack: docs/decisions/0005-book-on-sphinx.md.
 """
