@@ -403,26 +403,6 @@ def _descendants(pid):
         return []
 
 
-def _end(processes, grace=2.0):
-    """SIGTERM, then after ``grace`` seconds SIGKILL, to each process still running (psutil
-    compares start times: a pid used again by another process is left alone)."""
-    import psutil
-
-    alive = [p for p in processes if p.is_running()]
-    for p in alive:
-        try:
-            p.terminate()
-        except psutil.Error:
-            pass
-    _, alive = psutil.wait_procs(alive, timeout=grace)
-    for p in alive:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-    psutil.wait_procs(alive, timeout=grace)
-
-
 def _interrupt_servers(hub_pid, hub_dir):
     """SIGTERM to each server the hub started (formgrader, the people's servers), all at once.
 
@@ -503,7 +483,7 @@ def stop(process, timeout=STOP_TIMEOUT, hub_dir=None):
         if not left:
             break
         more = [c for p in left for c in _descendants(p.pid)]
-        _end(left, grace=1.0)
+        users.end(left, grace=1.0)
         left = more
 
 
@@ -529,7 +509,7 @@ def stop_running(hub_dir, timeout=STOP_TIMEOUT + 10):
     try:
         command.wait(timeout)
     except psutil.TimeoutExpired:
-        _end([command] + command.children(recursive=True))
+        users.end([command] + command.children(recursive=True))
     return True
 
 

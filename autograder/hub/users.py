@@ -105,6 +105,26 @@ def remove(people):
     return left
 
 
+def end(processes, grace=2.0):
+    """SIGTERM, then after ``grace`` seconds SIGKILL, to each of ``processes`` (psutil's) still
+    running (psutil compares start times: a pid used again by another process is left alone)."""
+    import psutil
+
+    alive = [p for p in processes if p.is_running()]
+    for p in alive:
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(alive, timeout=grace)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
+
+
 def end_processes_of(name, grace=2.0):
     """End every process running as ``name``: SIGTERM, then SIGKILL after ``grace`` seconds."""
     import psutil
@@ -113,17 +133,10 @@ def end_processes_of(name, grace=2.0):
     for process in psutil.process_iter(["uids"]):
         try:
             if process.info["uids"] and process.info["uids"].real == uid(name):
-                process.terminate()
                 mine.append(process)
         except psutil.Error:
             pass
-    _, alive = psutil.wait_procs(mine, timeout=grace)
-    for process in alive:
-        try:
-            process.kill()
-        except psutil.Error:
-            pass
-    psutil.wait_procs(alive, timeout=grace)
+    end(mine, grace)
 
 
 def uid(name):
