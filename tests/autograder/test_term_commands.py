@@ -92,11 +92,14 @@ def test_collect_from_the_exchange_names_a_hub_user_who_is_not_on_the_roster(cou
     roster = tmp_path / "class.csv"
     roster.write_text("id,first_name,last_name,email\nalovelace,Ada,Lovelace,ada@example.org\n", encoding="utf-8")
     import_roster(course, str(roster))
-    me = pwd.getpwuid(os.getuid()).pw_name  # the hub user who handed in: the folder's owner
+    me = "nobody"  # the hub user who handed in is the folder's owner (never root: collect reads as them)
     folder = tmp_path / "exchange" / course.CourseDirectory.course_id / "inbound" / (
         "%s+fixture+2026-03-01 10:00:00.000000 UTC+abc" % me)
     os.makedirs(folder)
     nbformat.write(student_notebook(course, "fixture", solved="all"), str(folder / "fixture.ipynb"))
+    owner = pwd.getpwnam(me)
+    for path in (folder, folder / "fixture.ipynb"):
+        os.chown(path, owner.pw_uid, owner.pw_gid)
     report = collect_exchange(course, str(tmp_path / "exchange"), ["fixture"])
     assert report.collected == []
     assert [entry for entry, _ in report.rejected] == [me]

@@ -19,6 +19,9 @@ pytestmark = pytest.mark.browser
 CHAPTER = "01_reading_memory_diagrams.ipynb"
 
 
+# A diagram that answers a prediction (a %%answer cell) shows once its "Show it" is clicked.
+SHOW_HELD_ANSWERS = "document.querySelectorAll('button.coursebook-answer-show').forEach(b => b.click()); "
+
 def _run_until(page, shown, attempts=4):
     """Run the notebook in front until ``shown`` (a locator) is visible. A run that meets a
     kernel still settling can end without running the cells (seen on a machine busy grading):
@@ -98,14 +101,16 @@ def test_a_saved_chapter_shows_its_diagrams_after_reopening(learners_lab, browse
         _open(page, base, token, CHAPTER)
         page.evaluate(RUN_ALL, 120_000)
         page.wait_for_function(
-            "document.querySelectorAll('.md-widget .md-figure svg').length >= 2", timeout=90_000)
+            "() => { " + SHOW_HELD_ANSWERS + "return document.querySelectorAll('.md-widget .md-figure svg').length >= 2; }",
+            timeout=90_000)
         page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function(f"!({DIRTY[6:]})", timeout=30_000)
         page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
         page.goto("about:blank")
         _open(page, base, token, CHAPTER)
         page.wait_for_function(
-            "document.querySelectorAll('.md-widget .md-figure svg').length >= 2", timeout=60_000)
+            "() => { " + SHOW_HELD_ANSWERS + "return document.querySelectorAll('.md-widget .md-figure svg').length >= 2; }",
+            timeout=60_000)
         assert page.get_by_text("Error displaying widget").count() == 0
         page.screenshot(path=str(ARTIFACTS / "learners-lab-reopened.png"), full_page=True)
     finally:

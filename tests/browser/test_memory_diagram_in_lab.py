@@ -38,6 +38,9 @@ DEMO_PROGRAM = [
 ]
 
 
+# A diagram that answers a prediction (a %%answer cell) shows once its "Show it" is clicked.
+SHOW_HELD_ANSWERS = "document.querySelectorAll('button.coursebook-answer-show').forEach(b => b.click()); "
+
 def _step_widget(page):
     return page.locator(".md-widget").first
 
@@ -151,7 +154,7 @@ def _run_notebook(page, base, token, path, widgets):
         page.evaluate(RUN_ALL_WHEN_IDLE, 60_000)
         try:
             page.wait_for_function(
-                f"document.querySelectorAll('.md-widget .md-figure svg').length >= {widgets}", timeout=90_000)
+                "() => { " + SHOW_HELD_ANSWERS + f"return document.querySelectorAll('.md-widget .md-figure svg').length >= {widgets}; }}", timeout=90_000)
             break
         except Exception:
             if attempt:
