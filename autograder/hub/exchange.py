@@ -38,7 +38,6 @@ folder and time) is kept in ``<state>/exchange_submissions.json``.
 import copy
 import csv
 import datetime
-import json
 import os
 import pwd
 import shutil
@@ -54,6 +53,7 @@ from nbgrader.utils import notebook_hash
 from ..term.collect import CollectReport, collect, printable
 from ..course import CourseError, check_assignment, feedback_dir, source_assignments, state_dir
 from ..term.inbox import Limits
+from ..term.records import read_record, write_record
 from . import as_student
 
 DEFAULT_EXCHANGE = "/srv/nbgrader/exchange"
@@ -222,11 +222,11 @@ def collect_exchange(config, exchange, assignments=None, limits=None):
         found, refused = inbound_submissions(inbound_fd, assignments, limits)
         report.rejected.extend(("exchange: %s" % name, reason) for name, reason in refused)
         record_path = state_dir(config, RECORD)
-        record = _read_record(record_path)
+        record = read_record(record_path)
         with tempfile.TemporaryDirectory(prefix="exchange-inbox-") as work:
             for assignment in assignments:
                 _collect_assignment(config, inbound_fd, assignment, found, limits, work, record, report)
-        _write_record(record_path, record)
+        write_record(record_path, record)
     finally:
         os.close(inbound_fd)
     return report
@@ -284,24 +284,6 @@ def _collect_assignment(config, inbound_fd, assignment, found, limits, work, rec
         record.setdefault(student, {})[collected] = secrets[student]
 
 
-def _read_record(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def _write_record(path, record):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as f:
-        json.dump(record, f, indent=1, sort_keys=True)
-    os.chmod(temporary, 0o600)
-    os.replace(temporary, path)
-
-
 # -- return ---------------------------------------------------------------------------------
 
 def return_feedback(config, exchange, assignments=None):
@@ -311,7 +293,7 @@ def return_feedback(config, exchange, assignments=None):
     (not graded yet, or no secret to name it by).
     """
     assignments = assignments or source_assignments(config)
-    record = _read_record(state_dir(config, RECORD))
+    record = read_record(state_dir(config, RECORD))
     target = os.path.join(exchange, course_id(config), "feedback")
     os.makedirs(target, exist_ok=True)
     os.chmod(target, 0o711)  # nbgrader's: anyone may read a page whose name they know, nobody lists

@@ -22,12 +22,12 @@ LMS's own result is read first, and an equal one is not sent again either.
 import csv
 import dataclasses
 import datetime
-import json
 import os
 import tempfile
 
 from ..course import state_dir
 from ..term.export import table
+from ..term.records import read_record, write_record
 from ..term.roster import COLUMNS, import_roster
 from ..term.students import student_id
 from .registration import load, private_key
@@ -88,7 +88,7 @@ def roster_from_lms(config, lms=None):
                 writer.writeheader()
                 writer.writerows(rows)
             import_roster(config, listed)
-        _write(state_dir(config, PEOPLE_FILE), people)
+        write_record(state_dir(config, PEOPLE_FILE), people)
     return RosterReport(sorted(people), sorted(without))
 
 
@@ -126,9 +126,9 @@ def _already_there(lms, item, user_id, score):
 def send_scores(config, assignments=None, lms=None, now=None):
     """Send every graded submission's score to the LMS's grade book; a :class:`ScoresReport`."""
     lms = lms or platform(config)
-    people = _read(state_dir(config, PEOPLE_FILE))
+    people = read_record(state_dir(config, PEOPLE_FILE))
     sent_path = state_dir(config, SENT_FILE)
-    record = _read(sent_path)
+    record = read_record(sent_path)
     report = ScoresReport()
     rows = [row for row in table(config, assignments=assignments).rows if row["timestamp"]]
     items = {}
@@ -154,24 +154,7 @@ def send_scores(config, assignments=None, lms=None, now=None):
             "activityProgress": "Completed", "gradingProgress": "FullyGraded",
             "timestamp": when, "submission": {"submittedAt": row["timestamp"]}})
         kept[user_id] = entry
-        _write(sent_path, record)  # after each score: a failure later loses no record of it
+        write_record(sent_path, record)  # after each score: a failure later loses no record of it
         report.sent.append((assignment, student, score))
-    _write(sent_path, record)
+    write_record(sent_path, record)
     return report
-
-
-def _read(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            value = json.load(f)
-    except FileNotFoundError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _write(path, value):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as f:
-        json.dump(value, f, indent=1, sort_keys=True)
-    os.replace(temporary, path)
