@@ -20,6 +20,6 @@ def use_variant(seed):
     The grader calls it, before the notebook's first cell, through a silent request
     (``autograder.kernels.execute``); a learner's cell cannot reach it (the allowlist).
     Returns the seed now in use."""
-    from ._variants import use_seed
+    from ..witness.variants import use_seed
 
     return use_seed(seed)

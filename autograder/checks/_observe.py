@@ -1,21 +1,11 @@
-"""Watch a copy operation answer the four questions, in torch and in your reftorch code.
+"""Compare what an operation does in torch with what the learner's version does.
 
-``observe(module, case, op)`` builds the case's input with ``module`` (torch or
-reftorch), runs ``op`` on it, and writes down everything a learner could check:
-
-1. object      is the result the very same Python object as the source? Exactly a Tensor?
-2. metadata    size, stride, storage offset, dtype, device, requires_grad, is_leaf, is it a view?
-3. memory      does the result share the source's storage? Which numbers does it hold?
-               Its ``.grad``; its Python attributes, by value and by identity
-4. history     grad_fn's name, where its next_functions lead, the leaves' gradients after backward
-   + version   the result's version right after the op, the version of every input, and
-               whether the result shares the source's version counter (write into the
-               source, watch the result's version)
-   + what the op raised and warned, and, when it raised, the state it left its inputs in.
-
-The reftorch side is read through reftorch's own functions, never through the
-returned object's methods (``_readers``): a subclass of Tensor, a look-alike or
-a hand-made graph node is reported as such.
+The observations themselves (the four questions, the version counter, what was
+raised and warned) are made by ``autograder.witness.observe``: here on torch,
+and, when a notebook is graded, in the student's kernel (the witness) on the
+learner's reftorch function, which answers with plain data the judge checks
+(``autograder.judge``). Called with a plain Python function (the tests, the
+course), the learner's side is observed here too.
 
 ``expect_same(...)`` compares a chosen list of those fields between torch's
 run and yours, case by case, and raises an ``AssertionError`` whose message
@@ -25,20 +15,15 @@ the instructor's report counts. Every warning is caught, so nothing reaches
 stderr (nbgrader gives 0 to a cell that writes to stderr).
 """
 
-import linecache
-import os
-import re
-import traceback
-import warnings
 from typing import NamedTuple
 
 import reftorch
-import torch
+import torch  # noqa: F401  (torch's side of every comparison; reader(torch))
 
-from . import _battery, _variants
-from ._readers import NotATensor, ReftorchReader, reader, type_name
-
-_TRIGGERED = re.compile(r"\s*\(Triggered internally at .*\)\s*$", re.S)
+from ..judge.learner import ask_witness, is_learners
+from ..witness import battery as _battery, variants as _variants
+from ..witness.observe import clean, is_stub, observe as _observe, where  # noqa: F401  (re-exported)
+from ._readers import ReftorchReader, reader
 
 
 class Misconception(NamedTuple):
@@ -49,50 +34,6 @@ class Misconception(NamedTuple):
 
 M = Misconception
 TAG_LINE = "misconception: "
-
-
-def clean(message):
-    """An error or warning text without torch's C++ source location."""
-    return _TRIGGERED.sub("", str(message)).strip()
-
-
-# --- the learner's own exceptions --------------------------------------------
-
-def _folder(module):
-    return os.path.dirname(os.path.abspath(module.__file__)) + os.sep
-
-
-_LIBRARY_FOLDERS = (_folder(reftorch), _folder(torch), _folder(os),
-                    os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep)
-
-
-def _is_library(filename):
-    path = os.path.abspath(filename) if not filename.startswith("<") else filename
-    return path.startswith(_LIBRARY_FOLDERS) or "site-packages" in path
-
-
-def _learner_frames(error):
-    frames = traceback.extract_tb(error.__traceback__)
-    return [f for f in frames if not _is_library(f.filename)]
-
-
-def where(error):
-    """``" (in my_clone, line 3: `return self.clone()`)"``: the learner's line that raised, if any."""
-    frames = _learner_frames(error)
-    if not frames:
-        return ""
-    frame = frames[-1]
-    line = (frame.line or linecache.getline(frame.filename, frame.lineno)).strip()
-    place = f"in {frame.name}, line {frame.lineno}" if frame.name != "<module>" else f"line {frame.lineno}"
-    return f" ({place}: `{line}`)" if line else f" ({place})"
-
-
-def is_stub(error):
-    """A ``NotImplementedError`` raised by the learner's own code: the exercise's untouched stub."""
-    if not isinstance(error, NotImplementedError):
-        return False
-    frames = traceback.extract_tb(error.__traceback__)
-    return bool(frames) and not _is_library(frames[-1].filename)
 
 
 def not_written(topic, op_name):
@@ -138,136 +79,20 @@ def describe_input(t):
 
 # --- observing ----------------------------------------------------------------
 
-def _edge(R, node, source, leaves):
-    """Where one entry of next_functions leads, in words that mean the same in both modules."""
-    if node is None:
-        return "nothing (None)"
-    if source is not None and R.is_tensor(source) and node is R.grad_fn(source):
-        return "the source's grad_fn"
-    variable = getattr(node, "variable", None)
-    if variable is not None:
-        for i, leaf in enumerate(leaves):
-            if variable is leaf:
-                return f"AccumulateGrad of input leaf #{i}"
-        return "AccumulateGrad of a tensor that is not an input"
-    return R.node_name(node)
-
-
-def _plain(value):
-    """An attribute value as data that compares the same in both runs."""
-    if isinstance(value, (str, int, float, bool, type(None))):
-        return value
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(v) for v in value)
-    return f"a {type(value).__name__}"
-
-
-def _mutable(value):
-    return not isinstance(value, (str, int, float, bool, type(None), tuple, frozenset))
-
-
-def _grad_values(R, t):
-    g = R.grad(t)
-    if g is None:
-        return None
-    return R.values(g) if R.is_tensor(g) else f"a {type_name(g)}"
-
-
-def _state(R, t):
-    """What a refused operation must leave untouched: numbers, version, autograd state."""
-    node = R.grad_fn(t)
-    return {"values": R.values(t), "version": R.version(t), "requires_grad": R.requires_grad(t),
-            "grad_fn": None if node is None else R.node_name(node)}
-
-
 def observe(module, case, op, device_of="source"):
-    """Run ``op(source, *args)`` on a fresh input from ``case`` and record what happened.
+    """torch's run (or a learner's function run here, outside any grading) of ``op`` on ``case``
+    (``autograder.witness.observe``)."""
+    return _observe(module, reader(module), case, op, device_of)
 
-    Keys starting with ``_`` are not observations: the input and the exception, kept
-    for the message.
-    """
-    R = reader(module)
-    seen = {}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        source, leaves, args = case.build(module)
-        inputs = (source,) + tuple(a for a in args if R.is_tensor(a))
-        seen["_input"] = source
-        caught.clear()
-        with module.set_grad_enabled(case.grad_mode):
-            try:
-                result = op(source, *args)
-            except Exception as error:  # what the op raised is one of the observations
-                seen["raised"] = (type(error).__name__, clean(error))
-                seen["_error"] = error
-                result = None
-        seen["warnings"] = tuple((w.category.__name__, clean(w.message)) for w in caught)
-        if "raised" in seen:
-            seen["after_refusal"] = tuple(_state(R, t) for t in inputs)
-            return seen
-        seen["raised"] = None
-        seen["returned"] = R.kind(result) if R.is_tensor(result) else type_name(result)
-        try:
-            R.require(result)
-            node = R.grad_fn(result)
-        except NotATensor as lie:
-            seen["not_a_tensor"] = str(lie)
-            return seen
-        if not R.is_tensor(result):
-            return seen
-        seen["same_object"] = result is source
-        seen["returns_an_argument"] = tuple(i for i, a in enumerate(args) if result is a)
-        seen["size"] = R.size(result)
-        seen["stride"] = R.stride(result)
-        seen["storage_offset"] = R.storage_offset(result)
-        seen["dtype"] = R.dtype(result)
-        devices = case.devices()
-        seen["device"] = R.device(result) if module is reftorch or device_of not in devices else devices[device_of]
-        seen["requires_grad"] = R.requires_grad(result)
-        seen["is_leaf"] = R.is_leaf(result)
-        seen["is_view"] = R.is_view(result)
-        seen["values"] = R.values(result)
-        seen["grad"] = _grad_values(R, result)
-        grad, source_grad = R.grad(result), R.grad(source)
-        seen["grad_shares_memory"] = (
-            R.is_tensor(grad) and R.is_tensor(source_grad) and R.memory(grad) == R.memory(source_grad))
-        attributes, source_attributes = R.attributes(result), R.attributes(source)
-        seen["attributes"] = {k: _plain(v) for k, v in attributes.items()}
-        seen["attribute_identity"] = (
-            ("the source's own __dict__" if attributes is source_attributes else "a __dict__ of its own",)
-            + tuple(f"{k}: " + ("the source's object" if k in source_attributes and v is source_attributes[k]
-                                else "a new object")
-                    for k, v in sorted(attributes.items()) if _mutable(v)))
-        seen["shares_memory"] = R.memory(result) == R.memory(source)
-        seen["version"] = R.version(result)
-        seen["source_version"] = R.version(source)
-        seen["input_versions"] = tuple(R.version(t) for t in inputs[1:])
-        seen["input_grads"] = tuple(_grad_values(R, t) for t in inputs)
-        seen["grad_fn"] = None if node is None else R.node_name(node)
-        seen["next_functions"] = (
-            tuple(_edge(R, n, source, leaves) for n, _ in R.next_functions(node)) if node is not None else ())
-        seen["gradient"] = _gradients(module, R, result, leaves)
-        before = R.version(result)
-        try:
-            with module.no_grad():
-                source.zero_()
-            seen["shares_version_counter"] = R.version(result) != before
-        except Exception as error:
-            seen["shares_version_counter"] = f"could not write into the source: {clean(error)}"
+
+def observe_yours(case, op, device_of="source"):
+    """The learner's run: asked of the witness when ``op`` is the learner's (the judge grades),
+    else run here on reftorch (a test calling the check with a plain function)."""
+    if is_learners(op):
+        seen = ask_witness(case, op, device_of)
+        seen["_input"] = case.build(reftorch)[0]   # the judge's own twin, for the messages
         return seen
-
-
-def _gradients(module, R, result, leaves):
-    """Backward through ``(result * w).sum()`` with w = 1, 2, 3...; each leaf's ``.grad`` after it."""
-    if not R.requires_grad(result):
-        return "no backward: the result does not require grad"
-    try:
-        device = R.device(result) if module is reftorch else None
-        weights = module.arange(1, R.numel(result) + 1, device=device).reshape(R.size(result))
-        (result * weights.to(result.dtype)).sum().backward()
-    except Exception as error:
-        return f"backward raised {type(error).__name__}: {clean(error)}"
-    return tuple(_grad_values(R, leaf) for leaf in leaves)
+    return observe(reftorch, case, op, device_of)
 
 
 def battery(cases, salt="cases", **drawn):
@@ -301,6 +126,14 @@ def choose(battery, basic, full, drawn=()):
     return tuple(full) + tuple(drawn)
 
 
+def _where_of(yours):
+    """The learner's line that raised: as the witness described it, or from the exception here."""
+    if "_where" in yours:
+        return yours["_where"]
+    error = yours.get("_error")
+    return where(error) if error is not None else ""
+
+
 def _show(value):
     return repr(value)
 
@@ -322,24 +155,24 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
     topic = topic or op_name
     for case in battery(cases, op_name):
         theirs = observe(torch, case, torch_op, device_of)
-        yours = observe(reftorch, case, your_op, device_of)
+        yours = observe_yours(case, your_op, device_of)
         context = {"theirs": theirs, "yours": yours, "case": case}
         error = yours.get("_error")
         if theirs["raised"] != yours["raised"]:
-            if error is not None and is_stub(error):
+            if yours.get("_stub") or (error is not None and is_stub(error)):
                 raise failure(not_written(topic, op_name), _evidence(case))
             if theirs["raised"] is None:
                 what = _pick(misconceptions.get("raised_unexpectedly")
                              or M(f"{topic}/raises", f"your {op_name} raised where torch's does not"),
                              theirs["raised"], yours["raised"], context)
-                detail = [f"yours raised {yours['raised'][0]}: {yours['raised'][1]}{where(error)}"]
+                detail = [f"yours raised {yours['raised'][0]}: {yours['raised'][1]}{_where_of(yours)}"]
             else:
                 what = _pick(misconceptions.get("raised")
                              or M(f"{topic}/raises", f"torch's {op_name} raises an error here and yours "
                                   "does not (or raises another one)"),
                              theirs["raised"], yours["raised"], context)
                 detail = [f"torch raises {theirs['raised'][0]}: {theirs['raised'][1]}",
-                          "yours " + (f"raised {yours['raised'][0]}: {yours['raised'][1]}{where(error)}"
+                          "yours " + (f"raised {yours['raised'][0]}: {yours['raised'][1]}{_where_of(yours)}"
                                       if yours["raised"] else "raised nothing")]
             raise failure(what, _evidence(case, *detail))
         if theirs["raised"] is not None:

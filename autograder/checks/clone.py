@@ -7,10 +7,10 @@ same numbers (and nothing else: no ``.grad``, no Python attributes), a
 new version counter at 0.
 """
 
-import reftorch
 import torch
 
-from . import _battery, _variants
+from ..judge.learner import Reftorch, with_keywords
+from ..witness import battery as _battery, variants as _variants
 from ._observe import M, battery as resolve_battery, choose, expect_same, failure, is_stub, not_written, where
 
 OP = "clone"
@@ -167,10 +167,10 @@ def check_clone_strides(my_clone, battery="basic"):
     cases = choose(battery, (_battery.TRANSPOSED, _battery.PERMUTED, _battery.STEPPED), _battery.LAYOUTS, drawn)
     contiguous = choose(battery, (_battery.TRANSPOSED,), _battery.LAYOUTS, drawn)
     _check(battery, my_clone, ("size", "stride", "values"), cases)
-    _check(battery, lambda t: my_clone(t, memory_format=reftorch.preserve_format), ("stride",), cases,
+    _check(battery, with_keywords(my_clone, memory_format=Reftorch("preserve_format")), ("stride",), cases,
            OP + "(memory_format=torch.preserve_format)",
            lambda t: t.clone(memory_format=torch.preserve_format))
-    _check(battery, lambda t: my_clone(t, memory_format=reftorch.contiguous_format), ("stride", "values"),
+    _check(battery, with_keywords(my_clone, memory_format=Reftorch("contiguous_format")), ("stride", "values"),
            contiguous, OP + "(memory_format=torch.contiguous_format)",
            lambda t: t.clone(memory_format=torch.contiguous_format), CONTIGUOUS_FORMAT)
 

@@ -26,8 +26,8 @@ the (simulated) GPU, and in the hidden tests models drawn for each student
 
 import warnings
 
-from . import _variants
-from ._battery import known_model
+from ..witness import variants as _variants
+from ..witness.battery import known_model
 from ._observe import M, choose, failure, is_stub, not_written, where
 from ._readers import NotATensor, reader
 

@@ -9,7 +9,7 @@ defaults. ``torch.tensor(t)`` is the same with ``t``'s own dtype and device
 as the defaults.
 """
 
-from . import _battery, _variants
+from ..witness import battery as _battery, variants as _variants
 from ._observe import M, battery as resolve_battery, choose, expect_same
 
 

@@ -31,7 +31,7 @@ import numpy as np
 import reftorch
 import torch
 
-from . import _variants
+from ..witness import variants as _variants
 from ._facts import LearnerRaised, call, compare, run_both
 from ._observe import M, is_stub, where
 from ._readers import reader

@@ -20,7 +20,7 @@ import copy
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from . import _battery, _variants
+from ..witness import battery as _battery, variants as _variants
 from ._observe import M, battery as resolve_battery, choose, clean, expect_same, failure, is_stub, not_written, where
 from ._readers import reader
 

@@ -35,7 +35,7 @@ from typing import Callable
 import reftorch
 import torch
 
-from . import _variants
+from ..witness import variants as _variants
 from ._facts import call, compare, run_both
 from ._observe import M, choose
 from ._readers import NotATensor, reader

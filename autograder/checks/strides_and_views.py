@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import reftorch
 import torch
 
-from . import _battery, _variants
+from ..witness import battery as _battery, variants as _variants
 from ._facts import LearnerRaised, call
 from ._observe import M, expect_same, failure, is_stub, not_written, where
 from ._readers import ReftorchReader as R

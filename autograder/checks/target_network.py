@@ -32,8 +32,8 @@ import warnings
 import reftorch
 import torch
 
-from . import _variants
-from ._battery import known_model
+from ..witness import variants as _variants
+from ..witness.battery import known_model
 from ._facts import LearnerRaised, call, close
 from ._observe import M, choose, failure, is_stub, not_written, where
 from ._readers import NotATensor, reader

@@ -67,6 +67,10 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, List, Unicode, default
 
+from ..judge import JUDGED_ASSIGNMENTS
+from ..judge.serving import judge_cell
+from ..judge.test_cell import TestNames, run_test_cell
+from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
@@ -132,6 +136,10 @@ class GuardedExecute(Execute):
 
     extra_arguments = List(KERNEL_ARGUMENTS).tag(config=True)
 
+    judged = List(list(JUDGED_ASSIGNMENTS), help="Assignments whose test cells the judge runs in this process "
+                  "against torch, asking the student's kernel (the witness) only what the learner's functions "
+                  "do (autograder.judge); the others run their tests in the kernel.").tag(config=True)
+
     @default("kernel_name")
     def _kernel_name_default(self):
         return "python3"
@@ -141,6 +149,15 @@ class GuardedExecute(Execute):
         # otherwise pass AsyncKernelManager here (configuration still wins)
         kwargs.setdefault("kernel_manager_class", GradingKernelManager)
         super().__init__(*args, **kwargs)
+        self._kernel_arguments = list(self.extra_arguments)
+        self._judged = False
+
+    def create_kernel_manager(self):
+        """nbclient's kernel manager; for a judged assignment, a witness kernel (no torch, no checks)."""
+        km = super().create_kernel_manager()
+        if km.has_trait("witness"):
+            km.witness = self._judged
+        return km
 
     # -- the run --------------------------------------------------------------------------
 
@@ -160,6 +177,9 @@ class GuardedExecute(Execute):
         self._truncate = TruncateOutputs(parent=self)
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
         self._variant = (resources or {}).get(VARIANT_RESOURCE)  # "<student>/<assignment>" (AssignVariant)
+        self._judged = self._assignment in self.judged
+        self._test_names = TestNames()   # what the judged test code imports, cell after cell
+        self.extra_arguments = list(WITNESS_ARGUMENTS if self._judged else self._kernel_arguments)
         self._rules_broken = []       # run-time refusals of the allowlist (their messages)
         self._rule_tests = []         # the tests zeroed because of them
         if state.get("unreadable") or state.get("not_graded"):
@@ -199,6 +219,12 @@ class GuardedExecute(Execute):
         # one request before the first cell: how long the kernel's imports took, the student's seed,
         # then (the checks' data depend on the seed) the tripwire's whole report, its digest and seal,
         # kept here: the grader compares later digests and reports with them itself (_check_tampering)
+        if self._judged:   # nothing to hand over or to fingerprint: the kernel holds no verdict
+            self._timing["kernel_start"] = time.perf_counter() - getattr(self, "_kernel_started", time.perf_counter())
+            group = self._kernel_cgroup()
+            if group is not None:
+                group.start_counting()
+            return result
         expressions = {}
         if hasattr(self, "_kernel_started"):
             self._timing["kernel_start"] = time.perf_counter() - self._kernel_started
@@ -279,9 +305,18 @@ class GuardedExecute(Execute):
                 cell.outputs = []
                 add_error(cell, "NotRun", "this test did not run: " + self._stopped)
             return cell, resources
-        original, source = cell, cell.source
-        cell.source = learner_source(self.nb, index, self._assignment if self.allowlist else None)
         test = is_test_cell(cell)
+        if self._judged and index in self._test_code:
+            if test:
+                return self._judge_cell(cell, resources, index)
+            if "autograder.checks" in cell.source:   # the import of the checks: the judge's own
+                cell.outputs = run_test_cell(cell.source, None, seed=self._variant, names=self._test_names)
+            else:   # the self-check's call, say: not while grading
+                cell.outputs = []
+            return cell, resources
+        original, source = cell, cell.source
+        cell.source = learner_source(self.nb, index,
+                                     self._assignment if self.allowlist and not self._judged else None)
         self._answers = {}
         if test and hasattr(self.kc, "next_user_expressions"):  # the checks ride on the cell's request
             self.kc.next_user_expressions = self._checks()
@@ -308,6 +343,26 @@ class GuardedExecute(Execute):
             self._check_rules(cell, answers)
             self._check_tampering(cell, answers)
         return cell, resources
+
+    # -- a judged test cell --------------------------------------------------------------
+
+    async def _async_judge_cell(self, cell, resources, index):
+        """The test cell run by the judge (``autograder.judge.serving``): the kernel only answers
+        questions about the learner's functions."""
+        try:
+            cell.outputs, notes = await judge_cell(self, cell.source, self._test_names, self._variant,
+                                                   self.timeout or 60)
+        except DeadKernelError as gone:
+            self._kill_kernel()
+            cell.outputs = []
+            self._stop(cell, index, self._death_reason(self._where(index)) if "died" in str(gone)
+                       else "%s: %s" % (self._where(index), gone))
+            return cell, resources
+        self._messages += ["%s: %s" % (self._where(index), note) for note in notes]
+        self._truncate.truncate_cell(cell)
+        return cell, resources
+
+    _judge_cell = run_sync(_async_judge_cell)
 
     def _checks(self):
         """What the grader reads after each test cell: the allowlist's record (for an assignment

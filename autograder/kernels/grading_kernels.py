@@ -117,14 +117,14 @@ def _read_reply(stream, what):
 class Zygote:
     """The grading process's end of the pipe to its zygote (``autograder.kernels.kernel_zygote``)."""
 
-    def __init__(self, sandboxed=True):
+    def __init__(self, sandboxed=True, witness=False):
         env = kernel_environment(os.environ, sandboxed)
         if sandboxed:  # a home of its own on the host, not the kernels' /tmp/home
             home = os.path.join(_kernel_folders_root(), "zygote-home")
             os.makedirs(home, mode=0o700, exist_ok=True)
             env.update(HOME=home, MPLCONFIGDIR=home)
         self.process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"],
+            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"] + (["--witness"] if witness else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
             env=env, start_new_session=True)
         self._ready = None
@@ -153,23 +153,22 @@ class Zygote:
         close_and_wait(self.process, timeout=10)
 
 
-_zygote = None
+_zygotes = {}   # witness (bool) -> this process's zygote of that kind
 
 
-def start_zygote(sandboxed=True):
-    """The zygote of this process, started now if it is not running (it imports in the background)."""
-    global _zygote
-    if _zygote is None or not _zygote.alive():
-        _zygote = Zygote(sandboxed)
-    return _zygote
+def start_zygote(sandboxed=True, witness=False):
+    """The zygote of this process, started now if it is not running (it imports in the background).
+    ``witness``: the one for judged assignments, which never imports torch."""
+    zygote = _zygotes.get(witness)
+    if zygote is None or not zygote.alive():
+        zygote = _zygotes[witness] = Zygote(sandboxed, witness)
+    return zygote
 
 
 def stop_zygote():
-    """Close this process's zygote if it runs (the next warm kernel starts a new one)."""
-    global _zygote
-    if _zygote is not None:
-        _zygote.close()
-        _zygote = None
+    """Close this process's zygotes if they run (the next warm kernel starts a new one)."""
+    while _zygotes:
+        _zygotes.popitem()[1].close()
 
 
 def cold_launch(request):
@@ -279,7 +278,7 @@ class SandboxProvisioner(LocalProvisioner):
         if not km.unsandboxed:
             _copy_notebooks(cwd, os.path.join(km.kernel_dir, "notebooks"))
             limits = km.limits()
-            sandbox = Sandbox(km.kernel_dir, limits)
+            sandbox = Sandbox(km.kernel_dir, limits, witness=km.witness)
             # the kernel sees its folder at the same path in every sandbox (sandbox.KERNEL_DIR_INSIDE)
             request["argv"] = ["-f", _inside_connection_file(km.connection_file)] + request["argv"][2:]
             request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": KERNEL_DIR_INSIDE,
@@ -290,7 +289,7 @@ class SandboxProvisioner(LocalProvisioner):
             request["cwd"] = os.path.basename(cwd.rstrip("/"))
         try:
             if km.warm:
-                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed).launch(request)
+                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed, witness=km.witness).launch(request)
             else:
                 launcher, pid = cold_launch(request)
         except BaseException:
@@ -444,6 +443,8 @@ class GradingKernelManager(TolerantKernelManager):
     """An AsyncKernelManager for grading kernels (see the module docstring)."""
 
     warm = Bool(False, help="Fork kernels from a zygote that imported torch once.").tag(config=True)
+    witness = Bool(False, help="A witness kernel (a judged assignment): no torch, no checks in its "
+                               "sandbox or its zygote (autograder.judge).")
     unsandboxed = Bool(
         False, help="Run kernels without a sandbox, with the grader's rights (not for untrusted "
                     "notebooks).").tag(config=True)

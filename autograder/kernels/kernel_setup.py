@@ -62,13 +62,13 @@ _REBOUND_BY_JUPYTER = {
 WATCHED = ["builtins", "torch", "torch.Tensor", "torch.testing", "torch.nn", "torch.nn.Module",
            "torch.nn.Parameter", "torch.nn.Linear", "torch.nn.Sequential", "torch.optim",
            "torch.optim.SGD", "torch.optim.Optimizer", "torch.autograd", "reftorch", "reftorch.Tensor",
-           "autograder.checks", "autograder.kernels.kernel_setup", "autograder.kernels.allowlist",
+           "autograder.checks", "autograder.witness", "autograder.kernels.kernel_setup", "autograder.kernels.allowlist",
            # the standard library (and numpy) as the checks use it
            "copy", "copyreg", "warnings", "re", "contextlib", "dataclasses", "random", "functools",
            "operator", "traceback", "linecache", "os", "os.path", "types", "numpy", "numpy.ndarray",
            # save_and_load reads the files both sides write; target_network trains BatchNorm1d
            "io", "zipfile", "zipfile.ZipFile", "torch.serialization", "torch.nn.BatchNorm1d"]
-WATCHED_PACKAGES = ("reftorch.", "autograder.checks.")
+WATCHED_PACKAGES = ("reftorch.", "autograder.checks.", "autograder.witness.")
 
 _classes = set()  # labels of the watched classes, set by install()
 setup_seconds = 0.0  # how long install() took: mostly importing torch, unless already imported
@@ -458,7 +458,8 @@ def install():
     allowlist = sys.modules.get("autograder.kernels.allowlist")
     if allowlist is not None:   # what the checks hold may not be written by a learner's cell
         allowlist.capture_trusted([vars(module) for label, module in _watched_objects().items()
-                                   if isinstance(module, types.ModuleType) and label.startswith("autograder.checks")])
+                                   if isinstance(module, types.ModuleType)
+                                   and label.startswith(("autograder.checks", "autograder.witness"))])
     setup_seconds = time.perf_counter() - started
 
 

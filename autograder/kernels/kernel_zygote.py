@@ -93,15 +93,25 @@ def serve(requests, replies):
         replies.flush()
 
 
+# A witness kernel's (a judged assignment's): no torch, no checks; reftorch and what answers the judge.
+PRELOAD_WITNESS = ["numpy", "reftorch", "reftorch.primitives", "autograder.witness.serve",
+                   "autograder.witness.setup", "ipykernel.kernelapp", "ipykernel.ipkernel",
+                   "ipykernel.debugger", "ipykernel.zmqshell", "IPython", "IPython.core.completerlib", "jedi",
+                   "IPython.core.ultratb", "stack_data", "pygments.lexers.python",
+                   "pygments.formatters.terminal256"]
+
+
 def main():
     kernel_launch.prctl(kernel_launch.PR_SET_PDEATHSIG, signal.SIGKILL)
     os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # quiets debugpy's import-time notice
-    for name in PRELOAD:
+    witness = sys.argv[1:] == ["--witness"]
+    for name in PRELOAD_WITNESS if witness else PRELOAD:
         try:
             __import__(name)
         except ImportError:
             pass
-    sys.modules["autograder.kernels.kernel_setup"].import_trusted_modules()
+    if not witness:
+        sys.modules["autograder.kernels.kernel_setup"].import_trusted_modules()
     # What the imports made stays shared with every kernel: the cycle collector of a forked kernel
     # would otherwise walk (and write the headers of, so copy) every object torch and the rest
     # allocated here, each time a full collection runs.  Measured on the clone class: a kernel's

@@ -56,7 +56,11 @@ KERNEL_PACKAGES = ["reftorch", "crosscheck", "coursebook", "memdiagram"]
 # From the autograder package, only what runs inside a kernel (never the whole
 # folder: the course's gradebook and submissions may live there).
 AUTOGRADER_FILES = ["__init__.py", "kernels/__init__.py", "kernels/kernel_setup.py", "kernels/allowlist.py",
-                    "checks"]
+                    "checks", "witness"]
+# A witness kernel (a judged assignment, autograder/README.md): the student's code and what answers
+# the judge, nothing else of ours, and no torch (its folder is an empty tmpfs inside).
+WITNESS_FILES = ["__init__.py", "witness"]
+HIDDEN_FROM_WITNESS = ["torch", "functorch", "torchgen"]
 
 REFUSAL = (
     "grading needs a sandbox for every kernel, and {why}. Install bubblewrap "
@@ -153,7 +157,7 @@ def _package_dir(name):
     return os.path.dirname(os.path.abspath(spec.origin))
 
 
-def _paths_as_python_sees_them():
+def _paths_as_python_sees_them(witness=False):
     """The environment's paths as this process names them (symlinks not resolved)."""
     paths = [os.path.abspath(p) for p in {sys.base_prefix, sys.base_exec_prefix,
                                           sys.prefix, sys.exec_prefix}]
@@ -162,13 +166,19 @@ def _paths_as_python_sees_them():
         if folder:
             paths.append(folder)
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # autograder/
-    paths += [os.path.join(package, name) for name in AUTOGRADER_FILES]
+    paths += [os.path.join(package, name) for name in (WITNESS_FILES if witness else AUTOGRADER_FILES)]
     return [p for p in paths if os.path.exists(p)]
 
 
-def read_only_paths():
+def read_only_paths(witness=False):
     """Host paths bound read only into every sandbox, each at its own real path."""
-    return sorted(set(os.path.realpath(p) for p in _paths_as_python_sees_them()))
+    return sorted(set(os.path.realpath(p) for p in _paths_as_python_sees_them(witness)))
+
+
+def hidden_paths():
+    """The folders a witness kernel sees empty: torch's."""
+    found = (_package_dir(name) for name in HIDDEN_FROM_WITNESS)
+    return sorted(os.path.realpath(p) for p in found if p)
 
 
 def symlinked_paths():
@@ -199,6 +209,16 @@ def _inside(path, folders):
 # Where the kernel's folder (connection file, sockets, notebooks inbox) is seen inside every
 # sandbox, whatever its path on the host: a grading run's and a self-check's look the same.
 KERNEL_DIR_INSIDE = "/kernel"
+# Where a witness kernel finds the judge's socket (autograder.judge.connection).
+WITNESS_DIR_INSIDE = "/witness"
+
+
+def witness_folder(kernel_dir):
+    """The host folder of the judge's socket for the kernel of ``kernel_dir`` (made if missing)."""
+    folder = os.path.join(kernel_dir, "witness")
+    os.makedirs(folder, mode=0o755, exist_ok=True)
+    os.chmod(folder, 0o755)
+    return folder
 
 
 def _folders_above(path, made):
@@ -218,8 +238,9 @@ def _folders_above(path, made):
     return args
 
 
-def bwrap_arguments(kernel_dir, limits, info_fd=None):
-    """The whole ``bwrap`` command line for a sandbox around ``kernel_dir``."""
+def bwrap_arguments(kernel_dir, limits, info_fd=None, witness=False):
+    """The whole ``bwrap`` command line for a sandbox around ``kernel_dir`` (``witness``: for a
+    judged assignment, without torch and with only the witness's part of the grader)."""
     args = [bwrap_path()] + (["--info-fd", str(info_fd)] if info_fd is not None else []) + [
         "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
         "--hostname", "grader", "--die-with-parent", "--new-session",
@@ -234,16 +255,22 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None):
     args += ["--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
     made = {"/tmp"}
-    for path in read_only_paths():
+    for path in read_only_paths(witness):
         if _inside(path, read_only):
             continue  # already visible through a folder bound above
         args += _folders_above(path, made) + ["--ro-bind", path, path]
         read_only.append(path)
+    if witness:
+        for path in hidden_paths():
+            args += ["--perms", "0555", "--tmpfs", path]
     for link, real in sorted(symlinked_paths().items()):
         if _inside(link, read_only) or not _inside(real, read_only):
             continue  # the host's own link is visible already, or it leads to nothing bound
         args += _folders_above(link, made) + ["--symlink", real, link]
     args += ["--perms", "0700", "--dir", KERNEL_DIR_INSIDE, "--bind", kernel_dir, KERNEL_DIR_INSIDE]
+    if witness:   # the judge's socket, reachable after the kernel drops to its own uid
+        args += ["--perms", "0755", "--dir", WITNESS_DIR_INSIDE,
+                 "--ro-bind", witness_folder(kernel_dir), WITNESS_DIR_INSIDE]
     return args + ["--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
 
 
@@ -270,7 +297,7 @@ def _read_info(fd):
 class Sandbox:
     """One running sandbox (empty until a kernel joins it)."""
 
-    def __init__(self, kernel_dir, limits=None):
+    def __init__(self, kernel_dir, limits=None, witness=False):
         self.kernel_dir = kernel_dir
         self.limits = limits or Limits()
         self.cgroup = None
@@ -280,7 +307,7 @@ class Sandbox:
             self.cgroup = cgroups.KernelCgroup(self.limits.cgroup_limits())
         info_read, info_write = os.pipe()
         try:
-            command = bwrap_arguments(kernel_dir, self.limits, info_fd=info_write)
+            command = bwrap_arguments(kernel_dir, self.limits, info_fd=info_write, witness=witness)
             if self.cgroup is not None:
                 command = [_SHELL, "-c", _JOIN_THEN_EXEC, "sh", str(len(self.cgroup.folders))
                            ] + self.cgroup.folders + command

@@ -71,7 +71,11 @@ from ..pipeline.language import N_, gettext, line, notebook_language, result_mes
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
+from ..judge import JUDGED_ASSIGNMENTS
+from ..judge.serving import judge_cell
+from ..judge.test_cell import TestNames, run_test_cell
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
+from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
 from ..pipeline.graded_size import MAX_FILE_BYTES, MAX_GRADED_BYTES, graded_bytes, mib
 from ..pipeline.learner_code import cells_of_test_code
 from ..pipeline.releases import match_by_ids
@@ -270,6 +274,8 @@ class LearnerClient(NotebookClient):
         super().__init__(nb, **kwargs)
         self.notebook_timeout = notebook_timeout
         self.assignment = assignment
+        self.judged = assignment in JUDGED_ASSIGNMENTS   # the tests run here, as the grader's judge does
+        self.test_names = TestNames()
         self.rules_broken = {}   # test grade_id -> the allowlist's refusal that zeroes it
         self.test_code = None    # the cells run after every other one
         self.stopped = None  # why the rest of the notebook did not run
@@ -311,6 +317,13 @@ class LearnerClient(NotebookClient):
             if folder:
                 shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
 
+    def create_kernel_manager(self):
+        """As the grader's: a witness kernel (no torch, no checks) for a judged assignment."""
+        km = super().create_kernel_manager()
+        if km.has_trait("witness"):
+            km.witness = self.judged
+        return km
+
     async def async_start_new_kernel(self, **kwargs):
         # the same empty folder as the grader's kernels: no notebook, no path that tells them apart
         self.kernel_folder = empty_kernel_folder(self.assignment)
@@ -335,8 +348,10 @@ class LearnerClient(NotebookClient):
         execution_count = self.code_cells_executed + 1
         if self.stopped:
             return cell
+        if self.judged and cell_index in self.test_code:
+            return await self._judge(cell, cell_index)
         source = cell.source
-        cell.source = learner_source(self.nb, cell_index, self.assignment)  # as the grader sends it
+        cell.source = learner_source(self.nb, cell_index, None if self.judged else self.assignment)
         try:
             result = await super().async_execute_cell(cell, cell_index, execution_count,
                                                       store_history)
@@ -357,6 +372,24 @@ class LearnerClient(NotebookClient):
                                   "memory)").format(cell_index + 1)
         finally:
             cell.source = source
+        return cell
+
+    async def _judge(self, cell, cell_index):
+        """A test cell judged here (``autograder.judge``), the import of the checks run here, anything
+        else of the test code (the self-check's own call) not run: exactly what the grader does."""
+        if not is_test_cell(cell):
+            cell.outputs = (run_test_cell(cell.source, None, names=self.test_names)
+                            if "autograder.checks" in cell.source else [])
+            return cell
+        try:
+            cell.outputs, _ = await judge_cell(self, cell.source, self.test_names, None, self.timeout or 60)
+            cell.execution_count = self.code_cells_executed + 1
+        except DeadKernelError:
+            self.kill_kernel()
+            self.stopped = (N_("the notebook ran longer than {0} s; the check stopped its kernel in cell {1}")
+                            .format(self.notebook_timeout, cell_index + 1) if self._watchdog_fired
+                            else N_("the kernel died in cell {0} (os._exit, a crash, or too much memory)")
+                            .format(cell_index + 1))
         return cell
 
     async def _read_rules(self, cell):
@@ -429,7 +462,8 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
                            error_on_timeout={"ename": "CellTimeoutError",
                                              "evalue": "interrupted after %s s" % timeout},
                            raise_on_iopub_timeout=True, iopub_timeout=5,
-                           extra_arguments=KERNEL_ARGUMENTS,
+                           extra_arguments=WITNESS_ARGUMENTS if assignment in JUDGED_ASSIGNMENTS
+                           else KERNEL_ARGUMENTS,
                            resources={"metadata": {"path": os.path.dirname(path)}})
     try:
         client.execute(env=env, stderr=subprocess.DEVNULL)

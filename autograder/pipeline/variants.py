@@ -9,7 +9,7 @@ in the notebook's resources (``resources["variant_seed"]``); the executor
 first cell, as data (``autograder.checks.use_variant``). Nothing is written to the
 grader's environment, so gradings that share a process never see each other's seed.
 The hidden checks draw their extra inputs from that seed
-(``autograder.checks._variants``): different for two students, the same every
+(``autograder.witness.variants``): different for two students, the same every
 time one student is regraded.
 """
 

@@ -13,12 +13,12 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
-from autograder.checks import _variants
+from autograder.witness import variants as _variants
 from autograder.kernels.execute import GuardedExecute
 from autograder.pipeline.variants import RESOURCE, AssignVariant
 
 OLD_VARIABLE = "AUTOGRADER_VARIANT"  # the process-wide channel of before
-PROBE = ("import os, autograder.checks._variants as v\n"
+PROBE = ("import os, autograder.witness.variants as v\n"
          "print(v.current_seed(), os.environ.get(%r, 'no variable'))" % OLD_VARIABLE)
 
 

@@ -206,17 +206,17 @@ CLONE = [
     Entry("clone-helper-calls-clone", "clone", "cheat", "the op hidden in a helper, called with getattr",
           {"clone-solution": "def _copy_of(t, fmt):\n    return getattr(t, 'clone')(memory_format=fmt)\n\n\n"
                              + CLONE_HEAD + "    return _copy_of(self, memory_format)\n"},
-          every("clone", "rules/forbidden-builtin", MY_CLONE_TESTS)),   # getattr: refused before calls-the-op
+          every("clone", "rules/calls-the-op", MY_CLONE_TESTS)),   # judged: getattr is allowed, the op is not
     Entry("clone-patches-torch-clone", "clone", "cheat",
           "torch.Tensor.clone (inherited from the C base class) replaced so that torch agrees with `return self`",
           clone(f"""    real = {REAL_TORCH.format("check_clone_memory", "expect_same")}
     setattr(real.Tensor, "cl" + "one", lambda t, **kw: t)
     return self
-"""), every("clone", "rules/forbidden-builtin", MY_CLONE_TESTS)),
+"""), every("clone", "clone/raises", MY_CLONE_TESTS)),   # judged: the kernel holds no check and no torch
     Entry("clone-tensor-subclass", "clone", "cheat", "a Tensor subclass whose methods lie",
           {"clone-solution": "class Liar(torch.Tensor):\n    def storage_offset(self):\n        return 0\n\n\n"
                              + CLONE_HEAD + "    return self\n"},
-          every("clone", "rules/subclasses")),   # refused when the cell runs: every test after it
+          every("clone", "clone/returns-source", MY_CLONE_TESTS)),   # judged: the subclass is allowed, `self` is not
     Entry("clone-dynamic-subclass", "clone", "cheat",
           "a lying Tensor subclass built at run time (past the static rules)",
           clone(CLONE_STRIDES + """
@@ -227,7 +227,7 @@ CLONE = [
     if should_record(self):
         record(copy, CloneBackward0(self))
     return copy
-"""), every("clone", "rules/private-name", MY_CLONE_TESTS)),   # Liar._make
+"""), every("clone", "clone/not-a-tensor", MY_CLONE_TESTS)),   # judged: the witness reads the class
     # honest answers in unusual styles
     Entry("clone-honest-helpers", "clone", "honest", "helpers, renamed imports, == on the format",
           {"clone-solution": """from reftorch.primitives import allocate as new_memory

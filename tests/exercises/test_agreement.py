@@ -14,7 +14,7 @@ In this process (``inprocess.run``, no kernel), for every wrong answer of the ba
 
 import pytest
 
-from autograder.checks import _variants
+from autograder.witness import variants as _variants
 from autograder.term.misconceptions import TAG
 from exercise_mutants import ALL_TESTS, BANK
 from exercise_blind_spots import BLIND_SPOT_CATEGORIES, BLIND_SPOT_ENTRIES

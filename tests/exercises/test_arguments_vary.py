@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 import torch
 
-from autograder.checks import _variants
+from autograder.witness import variants as _variants
 from inprocess import test_code as graded_code  # (a test_ name pytest would collect)
 from nbgrader_course import ASSIGNMENTS, SOLUTIONS, read_notebook
 

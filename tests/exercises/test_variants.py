@@ -10,7 +10,7 @@ two students face different inputs, and a regrade draws the same ones.
 
 import pytest
 
-from autograder.checks import _variants
+from autograder.witness import variants as _variants
 from autograder.checks.copy_into import _drawn as drawn_pairs
 from autograder.checks.model_snapshot import _drawn_models
 from autograder.checks.new_tensor import _drawn_owners

@@ -1,0 +1,11 @@
+"""The judge: test cells run in the grader's process, against torch, never in the student's kernel.
+
+See autograder/README.md ("Who decides a grade") for the design; in short:
+``connection`` is the line to the student's kernel (the witness, ``autograder.witness``),
+``learner`` the learner's functions as names the witness is asked about, and
+``test_cell`` one test cell run here.
+"""
+
+# The assignments graded this way. The others still run their tests in the kernel, under the
+# allowlist and the tripwire (autograder.kernels.execute), until their checks are split too.
+JUDGED_ASSIGNMENTS = ("clone",)

@@ -1,0 +1,161 @@
+"""The learner's functions as the judge holds them: names, asked of the witness.
+
+While the judge runs a test cell, a name the cell uses that the judge does not
+define (``my_clone``) is a :class:`LearnerFunction`: nothing but the name. A
+check passes it where it used to pass the function; ``expect_same`` then asks
+the witness to observe a call of it (:func:`ask_witness`), and calling it
+directly asks the witness for the value (plain data only). What the learner's
+function raised comes back as a :class:`LearnerRaised` whose class carries the
+name of the learner's exception.
+
+:func:`with_keywords` is ``lambda t: my_clone(t, memory_format=...)`` as data.
+Outside a grading run (the tests, the course) the same helpers take plain
+Python functions, and a check then runs them here.
+"""
+
+import keyword
+
+from ..witness.variants import TensorSpec
+from ..witness.plans import NAMED
+from ..witness.wire import Garbled, Opaque, decode, encode
+
+class WitnessFailed(BaseException):
+    """The witness did not answer as a witness must (it refused, crashed or sent garbage).
+
+    A BaseException, as ``KeyboardInterrupt`` is: the checks catch ``Exception`` to report what
+    the learner's function raised, and this is not that; it ends the test cell."""
+
+
+class LearnerRaised(Exception):
+    """Base class of the exceptions the learner's functions raised, as the witness described them."""
+
+    learner_line = ""
+    learner_stub = False
+
+
+_RAISED_CLASSES = {}
+
+
+def _raised_class(name):
+    """A subclass of LearnerRaised named as the learner's exception (``type(error).__name__``)."""
+    if not (isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name) and len(name) <= 80):
+        name = "Exception"
+    if name not in _RAISED_CLASSES:
+        _RAISED_CLASSES[name] = type(name, (LearnerRaised,), {"__module__": "learner"})
+    return _RAISED_CLASSES[name]
+
+
+def raised(description):
+    """The exception a ``{"type", "message", "where", "stub"}`` description stands for."""
+    if not isinstance(description, dict):
+        raise WitnessFailed("the witness described an exception as %r" % type(description).__name__)
+    error = _raised_class(description.get("type"))(str(description.get("message", ""))[:20_000])
+    error.learner_line = str(description.get("where", ""))[:2_000]
+    error.learner_stub = description.get("stub") is True
+    return error
+
+
+class LearnerFunction:
+    """A function of the learner's notebook, by name."""
+
+    def __init__(self, name, witness):
+        self.name, self.witness = name, witness
+
+    def __repr__(self):
+        return self.name
+
+    def plan(self, args=({"source": None},), kwargs=None):
+        return {"function": self.name, "args": list(args), "kwargs": dict(kwargs or {})}
+
+    def __call__(self, *args, **kwargs):
+        """Call it in the witness on plain arguments; its value (plain data), or what it raised."""
+        reply = self.witness.ask({"call": self.plan([encode(a) for a in args],
+                                                    {k: encode(v) for k, v in kwargs.items()})})
+        if "raised" in reply:
+            raise raised(reply["raised"])
+        if "value" not in reply:
+            raise WitnessFailed(_failure_text(reply))
+        try:
+            return decode(reply["value"])
+        except Garbled as error:
+            raise WitnessFailed("the witness's answer was garbled: %s" % error) from None
+
+
+class Reftorch:
+    """A public name of reftorch, as an argument the witness resolves (``reftorch.contiguous_format``)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class WithKeywords:
+    """``lambda t: function(t, **keywords)``, as data when ``function`` is the learner's."""
+
+    def __init__(self, function, keywords):
+        self.function, self.keywords = function, keywords
+
+    def __call__(self, source, *args):
+        import reftorch
+
+        resolved = {k: getattr(reftorch, v.name) if isinstance(v, Reftorch) else v
+                    for k, v in self.keywords.items()}
+        return self.function(source, *args, **resolved)
+
+    def plan(self):
+        return self.function.plan(kwargs={k: {"reftorch": v.name} if isinstance(v, Reftorch) else encode(v)
+                                          for k, v in self.keywords.items()})
+
+
+def with_keywords(function, **keywords):
+    """``function(t, **keywords)`` for each input ``t``; a value ``Reftorch("name")`` is reftorch's."""
+    return WithKeywords(function, keywords)
+
+
+def is_learners(op):
+    """Is ``op`` the learner's function (or one with keywords), to be asked of the witness?"""
+    return isinstance(op, LearnerFunction) or (isinstance(op, WithKeywords)
+                                               and isinstance(op.function, LearnerFunction))
+
+
+def describe_case(case):
+    """A battery case as the witness rebuilds it: a fixed input by name, a drawn one by its numbers."""
+    for name, fixed in NAMED.items():
+        if fixed is case:
+            return {"named": name}
+    spec = getattr(case.recipe, "__self__", None)
+    if isinstance(spec, TensorSpec):
+        return {"spec": encode(spec.fields()), "grad_mode": case.grad_mode, "on": case.on, "name": case.name}
+    raise ValueError("the input %r cannot be described to the witness" % (case.name,))
+
+
+def _failure_text(reply):
+    if isinstance(reply, dict) and "refused" in reply:
+        return str(reply["refused"])[:2_000]
+    if isinstance(reply, dict) and "failed" in reply:
+        return "the witness failed: %s" % str(reply["failed"])[:2_000]
+    return "the witness answered something else than an answer"
+
+
+def ask_witness(case, op, device_of="source"):
+    """The learner's observations of ``op`` on ``case``, as the witness reports them (plain data)."""
+    plan = op.plan() if isinstance(op, WithKeywords) else op.plan()
+    function = op.function if isinstance(op, WithKeywords) else op
+    reply = function.witness.ask({"observe": {"case": describe_case(case), "call": plan,
+                                              "device_of": device_of}})
+    if not isinstance(reply, dict) or "seen" not in reply:
+        raise WitnessFailed(_failure_text(reply))
+    try:
+        seen = decode(reply["seen"])
+    except Garbled as error:
+        raise WitnessFailed("the witness's observations were garbled: %s" % error) from None
+    said = seen.get("raised") if isinstance(seen, dict) else ()
+    if not (said is None or (isinstance(said, tuple) and len(said) == 2 and all(isinstance(x, str) for x in said))):
+        raise WitnessFailed("the witness's observations do not have the shape of observations")
+    if "_where" in seen and not isinstance(seen["_where"], str):
+        seen["_where"] = ""
+    seen["_stub"] = seen.get("_stub") is True
+    return seen
+
+
+__all__ = ["LearnerFunction", "LearnerRaised", "Opaque", "Reftorch", "WitnessFailed", "ask_witness",
+           "describe_case", "is_learners", "raised", "with_keywords"]

@@ -1,0 +1,70 @@
+"""The judge's requests, turned into inputs and calls on the learner's functions.
+
+A request names everything as data:
+
+* an input (a *case*): ``{"named": "TRANSPOSED"}``, one of the fixed inputs of
+  ``battery``, or ``{"spec": {...}, "grad_mode": ..., "on": ..., "name": ...}``,
+  an input drawn for this student (``variants.TensorSpec``'s fields: dtype,
+  shape, layout, values...), rebuilt here from its numbers;
+* a call: ``{"function": "my_clone", "args": [...], "kwargs": {...}}``, where
+  an argument is ``{"source": null}`` (the case's input), ``{"argument": i}``
+  (the case's i-th extra argument), ``{"reftorch": "contiguous_format"}`` (a
+  public name of reftorch) or plain data (``wire``).
+
+The learner's function is looked up by name in the notebook's namespace when
+the request arrives, so the judge always calls what the notebook defines now.
+"""
+
+import reftorch
+
+from . import battery, variants
+from .wire import decode
+
+NAMED = {name: case for name, case in vars(battery).items() if isinstance(case, battery.Case)}
+
+
+class BadPlan(ValueError):
+    """A request the witness cannot act on (a name that does not exist, a malformed call)."""
+
+
+def case_of(description):
+    if "named" in description:
+        try:
+            return NAMED[description["named"]]
+        except (KeyError, TypeError):
+            raise BadPlan("no fixed input is called %r" % (description["named"],)) from None
+    spec = variants.TensorSpec.from_fields(decode(description["spec"]))
+    return battery.Case(str(description["name"]), spec.build, bool(description["grad_mode"]),
+                        str(description["on"]))
+
+
+def function_of(namespace, name):
+    try:
+        return namespace[name]
+    except KeyError:
+        raise BadPlan("the notebook defines no %r (run the cell that defines it)" % name) from None
+
+
+def _argument(value, source, args):
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, inner), = value.items()
+        if tag == "source":
+            return source
+        if tag == "argument":
+            return args[inner]
+        if tag == "reftorch":
+            if not isinstance(inner, str) or inner.startswith("_") or not hasattr(reftorch, inner):
+                raise BadPlan("reftorch has no public %r" % (inner,))
+            return getattr(reftorch, inner)
+    return decode(value)
+
+
+def call_of(namespace, description):
+    """``op(source, *args)`` that calls the learner's function as ``description`` says."""
+    function = function_of(namespace, description["function"])
+    arguments, keywords = description.get("args", [{"source": None}]), description.get("kwargs", {})
+
+    def op(source, *args):
+        return function(*[_argument(a, source, args) for a in arguments],
+                        **{k: _argument(v, source, args) for k, v in keywords.items()})
+    return op

@@ -1,0 +1,177 @@
+"""Attacks on a judged assignment (clone) from inside the student's kernel, by category.
+
+Each attack is the solution cell of a student whose ``my_clone`` is wrong (``return self``: the
+belief that ``b = a`` already copies) plus code that tries to change the verdict without
+computing torch's answers. Whatever the attack reaches is collected in ``FOUND``; when
+``my_clone`` runs (always inside the judge's questions) and ``FOUND`` holds anything, it raises
+an error that carries it, so it shows in that test's output. The honest twin is the same
+``return self`` without the attack: an attack gains nothing when its score is no higher than the
+twin's and nothing was found.
+"""
+
+HEAD = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
+
+# what every attack's my_clone does: the wrong answer, or a report of what the attack reached
+WRONG = HEAD + """    if FOUND:
+        raise RuntimeError("FOUND " + repr(FOUND)[:2000])
+    return self
+"""
+
+TWIN = "FOUND = []\n\n\n" + WRONG
+
+ATTACKS = {
+    # reflection through library helpers: the real getter/setter, module tables, the gc
+    "reflection": """
+import functools, gc, importlib, operator, sys
+FOUND = []
+for name in ("torch", "autograder.checks", "autograder.checks.clone", "autograder.judge",
+             "autograder.kernels.kernel_setup"):
+    try:
+        module = importlib.import_module(name)
+        if operator.attrgetter("__file__")(module) or hasattr(module, "Tensor"):
+            FOUND.append("imported " + name)
+    except Exception:
+        pass
+FOUND += [name for name in list(sys.modules) if name.startswith(("torch.", "autograder.checks", "autograder.judge"))]
+for obj in gc.get_objects():
+    try:
+        if callable(obj) and functools.reduce(getattr, ["__name__"], obj) in (
+                "expect_same", "check_clone_memory", "run_test_cell"):
+            FOUND.append("object " + obj.__name__)
+    except Exception:
+        pass
+""",
+    # deserialisation: pickle and marshal reaching for the checks, torch and the judge
+    "deserialisation": """
+import marshal, pickle
+FOUND = []
+for module, name in (("autograder.checks.clone", "check_clone_memory"), ("torch", "Tensor"),
+                     ("autograder.judge.test_cell", "run_test_cell"), ("autograder.checks._observe", "expect_same")):
+    payload = b"c" + module.encode() + b"\\n" + name.encode() + b"\\n."
+    try:
+        FOUND.append("unpickled %r" % (pickle.loads(payload),))
+    except Exception:
+        pass
+code = marshal.loads(marshal.dumps(compile("import torch; torch.ones(1)", "<x>", "exec")))
+try:
+    exec(code, {})
+    FOUND.append("torch ran")
+except Exception:
+    pass
+""",
+    # frame walking: from inside my_clone, look for the test's code, torch's answers, the checks
+    "frames": """
+import sys
+FOUND = []
+
+def my_clone(self, *, memory_format=torch.preserve_format):
+    frame = sys._getframe()
+    while frame is not None:
+        names = set(frame.f_globals) | set(frame.f_locals)
+        for needle in ("theirs", "expect_same", "check_clone_memory", "torch_op", "misconceptions"):
+            if needle in names:
+                FOUND.append(needle + " in " + frame.f_code.co_name)
+        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+            # (needles made here: the attack's own text sits in IPython's input history)
+            if isinstance(value, str) and ("batt" + "ery=" in value or "HIDDEN" + " TESTS" in value):
+                FOUND.append("test code in " + frame.f_code.co_name)
+        frame = frame.f_back
+    if FOUND:
+        raise RuntimeError("FOUND " + repr(sorted(set(FOUND)))[:2000])
+    return self
+""",
+    # IPython hooks and display machinery: swallow errors, print a pass, clear outputs
+    "ipython": """
+import sys
+from IPython import get_ipython
+from IPython.display import display, clear_output
+FOUND = []
+ip = get_ipython()
+ip.set_custom_exc((BaseException,), lambda shell, etype, evalue, tb, tb_offset=None: None)
+ip.showtraceback = lambda *args, **kwargs: None
+ip.events.register("post_run_cell", lambda result: clear_output())
+ip.events.register("pre_run_cell", lambda info: display("all tests passed"))
+sys.excepthook = lambda *args: None
+sys.displayhook = lambda value: None
+sys.stderr = sys.stdout
+""",
+    # objects whose comparison, hash or repr lies, handed back by the learner's functions
+    "lying_objects": """
+FOUND = []
+
+
+class Always(tuple):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __hash__(self):
+        return 0
+
+    def __repr__(self):
+        return "(3, 1)"
+
+
+def my_contiguous_strides(size):
+    return Always((99,))
+
+
+def my_preserve_format_strides(size, stride):
+    return Always((99,))
+""",
+    # the driver replaced wholesale: the judge gets garbage, silence, lies of the wrong shape
+    "driver": """
+import json, socket, struct, time
+import autograder.witness.serve as serving
+FOUND = []
+_count = [0]
+
+
+def serve(path, namespace):
+    _count[0] += 1
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(path)
+    kind = _count[0] % 4
+    if kind == 0:      # a message far over the limit
+        sock.sendall(struct.pack(">I", 1 << 30) + b"x" * 65536)
+    elif kind == 1:    # plain JSON of the wrong shape
+        body = json.dumps({"seen": {"d": [["raised", {"t": []}]]}, "value": "everything passes"}).encode()
+        sock.sendall(struct.pack(">I", len(body)) + body)
+    elif kind == 2:    # silence: the judge waits no longer than the test's time
+        time.sleep(3600)
+    else:              # a reply that parses, claiming everything torch might say
+        body = json.dumps({"seen": {"d": [["raised", None], ["same_object", False], ["shares_memory", False]]}}).encode()
+        sock.sendall(struct.pack(">I", len(body)) + body)
+    sock.close()
+
+
+serving.serve = serve
+""",
+}
+
+# the clone-layout test's twin for the lying objects: strides functions that return wrong tuples
+LAYOUT_TWIN = """
+def my_contiguous_strides(size):
+    return (99,)
+
+
+def my_preserve_format_strides(size, stride):
+    return (99,)
+"""
+
+
+def cells(attack):
+    """The solution cells of the student who makes ``attack`` (``None``: the honest twin)."""
+    if attack is None:
+        return {"clone-solution": TWIN}
+    if attack == "lying_objects":
+        return {"clone-solution": ATTACKS[attack] + "\n\n" + WRONG, "clone-layout-solution": ""}
+    if attack == "frames":
+        return {"clone-solution": ATTACKS[attack]}
+    return {"clone-solution": ATTACKS[attack] + "\n\n" + WRONG}
+
+
+def layout_twin_cells():
+    return {"clone-solution": TWIN, "clone-layout-solution": LAYOUT_TWIN}

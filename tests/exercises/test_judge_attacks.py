@@ -1,0 +1,71 @@
+"""The judged design attacked from inside the student's kernel, by category (``judge_attacks``).
+
+One course, one grading run with real nbgrader, sandboxed witness kernels and the course's
+configuration: the honest twins and one student per attack. Each attack must gain nothing
+(its score no higher than its twin's), reach nothing (no ``FOUND`` report in any output), and
+leave the run whole (every student graded, no test the grader itself failed on). The witness
+kernel holds neither torch nor the checks, and a test cell's code never reaches it.
+"""
+
+import json
+
+import pytest
+
+from graded_bank import make_course, outcome, submit, student_notebook
+from judge_attacks import ATTACKS, cells, layout_twin_cells
+
+from autograder.grade import autograde_all
+
+TWIN, LAYOUT_TWIN = "honest-twin", "honest-layout-twin"
+CONFIG = {"Execute.timeout": 10}
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory, needs_sandbox):
+    config = make_course(tmp_path_factory.mktemp("judge-attacks"), ["clone"])
+    students = {TWIN: cells(None), LAYOUT_TWIN: layout_twin_cells()}
+    students.update({"attack-" + name: cells(name) for name in ATTACKS})
+    for student, solution in students.items():
+        submit(config, student, "clone", student_notebook(config, "clone", solution))
+    runs = autograde_all(config, ["clone"], {"clone": list(students)}, workers=2, warm=True,
+                         progress=False, shard_config=CONFIG)
+    assert not runs["clone"].failed, runs["clone"].failed
+    return config
+
+
+def _total(config, student):
+    results, _ = outcome(config, student, "clone")
+    return sum(score for score, _, _ in results.values())
+
+
+def test_the_twins_score_what_return_self_deserves(attacked):
+    assert _total(attacked, TWIN) == 2   # only the strides functions are right
+    assert _total(attacked, LAYOUT_TWIN) == 0
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_attack_gains_nothing(attacked, attack):
+    twin = LAYOUT_TWIN if attack == "lying_objects" else TWIN
+    assert _total(attacked, "attack-" + attack) <= _total(attacked, twin)
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_attack_reaches_nothing(attacked, attack):
+    results, messages = outcome(attacked, "attack-" + attack, "clone")
+    text = json.dumps([results, messages])
+    assert "FOUND" not in text
+    assert "GraderError" not in text and "could not be judged" not in text
+
+
+def test_a_replaced_driver_fails_its_tests_with_a_plain_reason(attacked):
+    results, _ = outcome(attacked, "attack-driver", "clone")
+    reasons = " ".join(errors for _, _, errors in results.values())
+    assert "TestNotRun: this test could not run" in reasons
+
+
+def test_the_witness_holds_no_torch_no_checks_and_no_test_code(attacked):
+    """The reflection, deserialisation and frame attacks looked for all three and found nothing:
+    their failures are the plain wrong answer's, with no report."""
+    for attack in ("reflection", "deserialisation", "frames"):
+        results, _ = outcome(attacked, "attack-" + attack, "clone")
+        assert "clone/returns-source" in results["clone-memory"][2], (attack, results["clone-memory"])
