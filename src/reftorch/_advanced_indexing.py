@@ -56,7 +56,7 @@ def index(self, indices):
     error = info.first_out_of_bounds(order)
     if error is not None:
         raise error[1]
-    values = self._storage.typed(self._dtype._numpy_type)[info.positions()]
+    values = _slots_of(self)[info.positions()]
     strides = _iterator_strides.tensor_iterator_output_strides(info.shape, info.operands())
     out = Tensor._from_values(values, self._dtype, self.device, strides)
     if any_requires_grad(self):
@@ -165,7 +165,7 @@ def _write_in_order(self, indices, values, accumulate):
     count = error[0] if error is not None else _strides.numel(info.shape)
     slots = in_order(info.positions(), order)[:count]
     new = in_order(np.broadcast_to(values._elements(), info.shape), order)[:count]
-    storage = self._storage.typed(self._dtype._numpy_type)
+    storage = _slots_of(self)
     if accumulate:
         np.add.at(storage, slots, new)
     else:
@@ -214,7 +214,13 @@ def _masked_fill(self, mask_and_shape, values):
     hits = np.broadcast_to(mask._elements().reshape(shape), self._size)
     slots = _strides.element_positions(*self._geometry())[hits]
     number = np.asarray(values._elements().reshape(()).item()).astype(self._dtype._numpy_type)
-    self._storage.typed(self._dtype._numpy_type)[slots] = number
+    _slots_of(self)[slots] = number
+
+
+def _slots_of(t):
+    """Every whole element slot of ``t``'s storage, as a numpy array on its bytes."""
+    whole = t._storage.nbytes() // t._dtype.itemsize * t._dtype.itemsize
+    return np.frombuffer(t._storage._bytes[:whole], dtype=t._dtype._numpy_type)
 
 
 def _has_internal_overlap(t):

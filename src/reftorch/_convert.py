@@ -73,7 +73,7 @@ def from_numpy(array, *, warn=True):
     # buffer. The strides are whole elements and none is negative, so these
     # are exactly the bytes numpy says the array's elements occupy.
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
-    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False)
+    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False, address=flat.ctypes.data)
     return Tensor._make(storage, 0, array.shape, strides, dtype)
 
 

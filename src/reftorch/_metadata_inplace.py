@@ -172,9 +172,9 @@ def _grow(storage, nbytes):
         return
     if not storage._resizable:
         raise RuntimeError("Trying to resize storage that is not resizable")
-    grown = np.zeros(nbytes, dtype=np.uint8)
+    grown = bytearray(nbytes)
     grown[:storage.nbytes()] = storage._bytes
-    storage._bytes = grown
+    storage._set_bytes(grown)
 
 
 def resize_(self, *size, memory_format=None):

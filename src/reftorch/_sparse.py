@@ -55,7 +55,8 @@ class SparseParts:
     def data_ptr(self):
         raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
 
-    def typed(self, numpy_type):
+    @property
+    def _bytes(self):
         raise NotImplementedError(self.NO_STORAGE)
 
 

@@ -117,7 +117,7 @@ class Tensor:
         if span is None:  # no elements, nothing to point at
             return np.empty(tuple(max(n, 0) for n in self._size), dtype=numpy_type)
         start, stop = span
-        window = self._storage.typed(numpy_type, start, stop)
+        window = np.frombuffer(self._storage._bytes[start:stop], dtype=numpy_type)
         first = operator.index(self._storage_offset) - start // itemsize  # element [0, 0, ...]
         return np.lib.stride_tricks.as_strided(
             window[first:],

@@ -106,7 +106,7 @@ def copy_storage(storage):
     Nothing is shared afterwards: writing into one never shows in the other.
     """
     _check_type("copy_storage", "storage", storage, UntypedStorage, "a storage such as t.untyped_storage()")
-    return UntypedStorage._wrap(storage._bytes.copy(), storage.device)
+    return UntypedStorage._wrap(bytearray(storage._bytes), storage.device)
 
 
 def storage_from_bytes(data, device=None):
@@ -117,7 +117,7 @@ def storage_from_bytes(data, device=None):
     two storages, even for the same bytes.
     """
     _check_type("storage_from_bytes", "data", data, (bytes, bytearray), "bytes")
-    return UntypedStorage._wrap(np.frombuffer(bytes(data), dtype=np.uint8).copy(), as_device(device) or cpu)
+    return UntypedStorage._wrap(bytearray(data), as_device(device) or cpu)
 
 
 # --- metadata ---------------------------------------------------------------

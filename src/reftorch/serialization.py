@@ -198,7 +198,7 @@ class _Unpickler(pickle.Unpickler):
         values = np.frombuffer(data, dtype=storage_type.dtype._numpy_type)
         if self.records.get("byteorder", b"little").decode() != sys.byteorder:
             values = values.byteswap()
-        storage = UntypedStorage._wrap(values.view(np.uint8).copy())
+        storage = UntypedStorage._wrap(bytearray(values.view(np.uint8)))
         typed = TypedStorage(self.restore(storage, location), storage_type.dtype)
         if nbytes:  # like torch, an empty storage is not shared
             self.loaded[key] = typed
