@@ -6,11 +6,10 @@ storage (views, ``detach()``, ``.data``, ``copy.copy``); a copy that "owns its
 memory" (``clone()``, ``copy.deepcopy``, ``torch.tensor(t)``) is a tensor whose
 storage is a new allocation.
 
-Here the bytes are a Python ``bytearray``, seen through a ``memoryview``:
-``data_ptr()`` is its real address, so two storages never overlap. A storage
-on memory it borrows (``from_numpy``) is a ``memoryview`` of the lender's
-bytes. No tensor can reach past the end of its storage: ``_bounds`` checks
-every layout against ``nbytes()``.
+Here the bytes are a ``bytearray`` (or memory borrowed from numpy), seen
+through a ``memoryview``; ``data_ptr()`` is its real address, so two storages
+never overlap. No tensor can reach past the end of its storage: ``_bounds``
+checks every layout against ``nbytes()``.
 """
 
 import ctypes
@@ -29,29 +28,21 @@ class UntypedStorage:
             raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {type(nbytes).__name__}")
         if nbytes < 0:
             raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
-        self._set_bytes(bytearray(nbytes))  # zero-filled
+        self._bytes, self._address = memoryview(bytearray(nbytes)), None  # zero-filled; address looked up later
         self.device = device
 
     @classmethod
     def _wrap(cls, buffer, device=cpu, resizable=True, address=None):
-        """A storage over existing bytes: anything with a flat byte buffer (a
-        ``bytearray``, or the ``memoryview`` of another owner's memory).
+        """A storage over existing bytes (a ``bytearray``, or a numpy array's memory).
 
         ``resizable=False`` for memory the storage borrows (``from_numpy``):
-        it cannot be reallocated, since the lender still points at it. The
-        lender tells the ``address`` of memory that may be read-only.
+        it cannot be reallocated, since the lender still points at it, and
+        the lender tells its ``address`` (ctypes finds only writable ones).
         """
         storage = cls.__new__(cls)
-        storage._set_bytes(buffer)
-        storage._address = address
-        storage.device = device
-        storage._resizable = resizable
+        storage._bytes, storage._address = memoryview(buffer).cast("B"), address
+        storage.device, storage._resizable = device, resizable
         return storage
-
-    def _set_bytes(self, buffer):
-        """Point this storage at ``buffer`` (a new allocation, when ``resize_`` grows it)."""
-        self._bytes = memoryview(buffer).cast("B")
-        self._address = None  # looked up on the first data_ptr()
 
     def nbytes(self):
         """Size of the allocation in bytes."""
@@ -70,7 +61,7 @@ class UntypedStorage:
         if not self._bytes.nbytes or self.device.type == "meta":
             return 0
         if self._address is None:
-            self._address = _address_of(self._bytes)
+            self._address = ctypes.addressof(ctypes.c_char.from_buffer(self._bytes))
         return self._address
 
     def __deepcopy__(self, memo):
@@ -87,9 +78,3 @@ class UntypedStorage:
 
     def __repr__(self):
         return f"<reftorch UntypedStorage of {self.nbytes()} bytes on {self.device}>"
-
-
-
-def _address_of(view):
-    """The address of a non-empty, writable byte buffer's first byte."""
-    return ctypes.addressof(ctypes.c_char.from_buffer(view))

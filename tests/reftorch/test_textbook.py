@@ -34,6 +34,8 @@ NUMPY_IS_OPTIONAL = "numpy is an optional extra: imported only when a numpy type
 FUNCTION_IMPORTS: dict[tuple[str, str], str] = {
     ("_dtype", "_numpy_type"): NUMPY_IS_OPTIONAL,
     ("_dtype", "from_numpy_dtype"): NUMPY_IS_OPTIONAL,
+    ("_convert", "from_numpy"): NUMPY_IS_OPTIONAL,
+    ("_convert", "array_on"): NUMPY_IS_OPTIONAL,
 }
 # Modules that may hold long string literals: the texts and the printing rules.
 TEXT_MODULES = {"_messages", "_core_messages", "_tensor_str"}
