@@ -5,8 +5,8 @@ passed (positional or keyword, a dtype or a string, the three forms of
 ``to``), refuse what does not fit with torch's TypeError, and only then call
 the operation. reftorch keeps that step here, at the edge, so that the
 function a chapter shows (``_to.to``, ``_creation._from_data``,
-``_copy_.copy_``) reads as the lesson: it receives a device, a dtype, a
-numpy array, never a raw argument list.
+``_copy_.copy_``) reads as the lesson: it receives a device, a dtype,
+numbers and their shape, never a raw argument list.
 
 Nothing here touches memory, metadata, the version counter or the graph:
 each function checks and converts its arguments, then calls the lesson.
