@@ -53,6 +53,8 @@ Beyond the core
 * Models and optimizers: ``nn/module``, ``nn/tree``, ``nn/parameter``,
   ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
+* Your piece: ``_overrides`` (the one lookup point: a marked function runs a
+  replacement when one is set), ``overrides`` (setting and removing one).
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),

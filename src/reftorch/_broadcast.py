@@ -5,15 +5,13 @@ aligned on the right, each pair of sizes is equal or one of them is 1: those
 dimensions are stretched, as if the numbers were repeated, copying nothing.
 
 * ``broadcast_shapes``: the shape the operands stretch to, or torch's error.
-* ``sum_to_shape``: broadcasting undone, for gradients. An element that was
-  used many times gets the sum of their gradients, so an input that was
+* ``sum_to_shape``: broadcasting undone, for gradients: an input that was
   stretched gets the gradient summed over the stretched dimensions.
 
-Pure functions of sizes (``sum_to_shape`` of a list of gradient values): no
-tensor's memory is touched.
+Pure functions of sizes and gradient values: no tensor's memory is touched.
 """
 
-from . import _core_messages, _strides
+from . import _core_messages, _overrides, _strides
 
 
 def broadcast_shapes(*shapes):
@@ -31,6 +29,7 @@ def broadcast_shapes(*shapes):
             elif n != 1 and n != result[-i]:
                 raise RuntimeError(_core_messages.BROADCAST_SIZES.format(result[-i], n, ndim - i))
     return tuple(result)
+broadcast_shapes = _overrides.overridable(broadcast_shapes)
 
 
 def expanded_strides(size, stride, shape):

@@ -16,7 +16,7 @@
 * Version counter: new, starting at 0.
 """
 
-from . import _core_messages, _strides
+from . import _core_messages, _overrides, _strides
 from ._layout import contiguous_format, preserve_format
 from ._tensor import Tensor
 from ._version_counter import plain_kernel_writes
@@ -39,6 +39,7 @@ def clone(self, *, memory_format=preserve_format):
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
     return copy
+clone = _overrides.overridable(clone)
 
 
 def contiguous(self, memory_format=contiguous_format):

@@ -39,6 +39,7 @@ from ._tensor import Tensor
 from ._to import to
 from .autograd.grad_mode import is_grad_enabled
 from ._warn import warn
+from ._overrides import overridable
 
 _warned = set()
 
@@ -91,6 +92,7 @@ def as_tensor(data, dtype=None, device=None):
         shared = from_numpy(data)  # warns if the array is read-only
         return to(shared, device=device or cpu, dtype=dtype or shared.dtype)
     return _from_data(data, dtype, device, False, "torch.as_tensor")
+as_tensor = overridable(as_tensor)
 
 
 def _check_flag(op, name, value):

@@ -13,7 +13,7 @@ tensors filled with one number (``zeros``, ``ones``, ``full``, ``arange``,
 which shares memory instead of copying, in ``_convert``.
 """
 
-from . import _core_messages, _strides
+from . import _core_messages, _overrides, _strides
 from ._default_device import factory_device
 from ._tensor import Tensor
 from ._version_counter import plain_kernel_writes
@@ -51,3 +51,4 @@ def _from_data(data, dtype, device, requires_grad, caller):
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default."""
     return _from_data(data, dtype or self.dtype, device or self.device, requires_grad, "tensor.new_tensor")
+new_tensor = _overrides.overridable(new_tensor)

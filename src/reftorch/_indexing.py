@@ -33,6 +33,7 @@ from ._dtype import check_scalar, int64
 from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._warn import warn
+from ._overrides import overridable
 
 
 def __getitem__(self, index):
@@ -53,6 +54,7 @@ def __getitem__(self, index):
     if not indices:
         return _views.alias(self) if sliced is self else sliced
     return _advanced_indexing.index(sliced, _without_trailing_none(indices))
+__getitem__ = overridable(__getitem__)
 
 
 def __setitem__(self, index, value):
@@ -115,6 +117,7 @@ def is_advanced(part):
     if isinstance(part, Tensor):
         return part.dim() > 0 or part.dtype.is_floating_point or _advanced_index.is_mask(part)
     return isinstance(part, builtins.bool) or _is_sequence(part)
+is_advanced = overridable(is_advanced)
 
 
 def _dims_named(part):

@@ -27,6 +27,7 @@ from ._math import (
 )
 from ._tensor import Tensor
 from .autograd.graph import Node
+from ._overrides import overridable
 
 
 def check_inplace_dtype(self, other):
@@ -126,6 +127,7 @@ def fill_(self, value):
 
 def __iadd__(self, other):
     return add_(self, other)
+__iadd__ = overridable(__iadd__)
 
 
 def __isub__(self, other):

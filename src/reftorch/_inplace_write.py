@@ -20,7 +20,7 @@ broadcasts to the destination's). The operations are in ``_inplace``,
 """
 
 
-from . import _broadcast, _core_messages, _strides
+from . import _broadcast, _core_messages, _overrides, _strides
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd import creation_meta
@@ -53,6 +53,7 @@ def check_no_internal_overlap(self):
         return
     if any(stride == 0 and size > 1 for size, stride in zip(self._size, self._stride)):
         raise RuntimeError(_core_messages.INTERNAL_OVERLAP)
+check_no_internal_overlap = _overrides.overridable(check_no_internal_overlap)
 
 
 def check_no_partial_overlap(self, other):
@@ -70,6 +71,7 @@ def check_no_partial_overlap(self, other):
     # The very same bytes are safe only when they are read in the same order.
     if a[0] < b[1] and b[0] < a[1] and (a != b or self._stride != other._stride):
         raise RuntimeError(_core_messages.INPLACE_OVERLAP)
+check_no_partial_overlap = _overrides.overridable(check_no_partial_overlap)
 
 
 def write_inplace(self, new_values, make_node, *inputs):

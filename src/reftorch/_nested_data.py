@@ -23,6 +23,7 @@ from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtyp
 from ._dtype import overflows, promote_types
 from ._numpy_objects import is_number, is_scalar
 from ._tensor import Tensor
+from ._overrides import overridable
 
 # torch also accepts the Python types as dtypes.
 _PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
@@ -62,6 +63,7 @@ def infer_dtype(data):
         else:
             raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     return functools.reduce(promote_types, found) if found else get_default_dtype()
+infer_dtype = overridable(infer_dtype)
 
 
 def _infer_shape(data):

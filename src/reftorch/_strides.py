@@ -18,7 +18,7 @@ for each memory format (``_memory_formats``). Neighbours hold the rest:
 views) and ``_iterator_strides`` (the layout of an elementwise result).
 """
 
-from . import _core_messages
+from . import _core_messages, _overrides
 from ._layout import channels_last, channels_last_3d, contiguous_format
 
 Shape = tuple
@@ -37,6 +37,7 @@ def contiguous_strides(shape):
         strides.append(step)
         step *= max(n, 1)
     return tuple(reversed(strides))
+contiguous_strides = _overrides.overridable(contiguous_strides)
 
 
 def numel(shape):
@@ -61,6 +62,7 @@ def is_contiguous(shape, strides):
                 return False
             expected *= n
     return True
+is_contiguous = _overrides.overridable(is_contiguous)
 
 
 def is_non_overlapping_and_dense(shape, strides):
@@ -83,6 +85,7 @@ def is_non_overlapping_and_dense(shape, strides):
             return False
         expected *= shape[d]
     return True
+is_non_overlapping_and_dense = _overrides.overridable(is_non_overlapping_and_dense)
 
 
 def dense_strides_like(shape, strides):
@@ -158,6 +161,7 @@ def element_positions(shape, strides, offset):
     for n, s in zip(shape, strides):
         positions = [p + i * s for p in positions for i in range(n)]
     return positions
+element_positions = _overrides.overridable(element_positions)
 
 
 def preserve_format_strides(shape, strides):

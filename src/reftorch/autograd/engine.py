@@ -20,7 +20,7 @@ complete gradient before the node uses it, and may replace it.
 
 from collections import defaultdict
 
-from .. import _core_messages, _strides
+from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
@@ -47,6 +47,7 @@ def execution_order(roots):
                 if dependencies[next_node] == 0:
                     ready.append(next_node)
     return order
+execution_order = _overrides.overridable(execution_order)
 
 
 def run_backward(roots, grad_outputs, retain_graph=False, capture=None):

@@ -17,7 +17,7 @@ needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
 tensor remembers its version; see ``SavedTensor``.
 """
 
-from .. import _core_messages, _strides
+from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
 from .grad_mode import is_grad_enabled
 from .._inference_state import is_inference_mode_enabled
@@ -102,6 +102,7 @@ def accumulate_grad(variable, grad, steal=False):
     else:
         variable._grad._write([a + b for a, b in zip(variable._grad._read(), grad._read())])  # rounded to its dtype
         variable._grad._version_counter.bump()
+accumulate_grad = _overrides.overridable(accumulate_grad)
 
 
 def obeys_layout_contract(grad, variable):
@@ -175,6 +176,7 @@ class SavedTensor:
         if t._version != self._version:
             raise RuntimeError(self._modified_message(t))
         return t
+    unpack = _overrides.overridable(unpack)
 
     def _modified_message(self, t):
         """torch names the node ``t`` is an output of: the saving node for an
