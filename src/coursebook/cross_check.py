@@ -7,7 +7,7 @@ two disagree the table marks the differing lines and ``cross_check`` raises
 ``AssertionError``, so a notebook cannot execute cleanly with a wrong claim.
 
 While reftorch runs a learner's piece that fails its own check
-(:func:`coursebook.build_it.swap.failing`), equal outputs prove nothing about
+(:func:`coursebook.build_it.switch.failing`), equal outputs prove nothing about
 that piece: the comparison is not counted as agreement, and says why.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import itertools
 
-from coursebook.build_it.swap import failing
+from coursebook.build_it.switch import failing
 from coursebook.language import _
 from crosscheck.harness import diff_traces, import_reftorch, load_torch, run
 

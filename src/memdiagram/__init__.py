@@ -19,7 +19,7 @@ holds and ``_geometry`` how much room that takes, and checks that no label
 of a finished figure hides under another or leaves its box.
 """
 
-from ._adapter import adapter_for, adapter_for_module
+from ._choose_adapter import adapter_for, adapter_for_module
 from ._diff import Changes, diff
 from ._ids import distinct_ids
 from ._layout import compute_layout

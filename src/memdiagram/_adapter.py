@@ -21,7 +21,7 @@ these questions about a tensor, and nothing else:
 Every method only reads. Reading must not bump a version, create graph nodes
 or move memory: the diagram has to show the program's state, not its own.
 
-``adapter_for(tensor)`` and ``adapter_for_module(module)`` pick the adapter.
+``_choose_adapter.adapter_for(tensor)`` and ``adapter_for_module(module)`` pick the adapter.
 """
 
 
@@ -91,37 +91,3 @@ class TensorAdapter:
     def saved_state(self, node):
         """One of the keys of ``SAVED_STATES``, found by reading, never by running backward."""
         raise NotImplementedError
-
-
-def adapter_for(obj):
-    """The adapter for a tensor object, chosen by the package that defines its class."""
-    for cls in type(obj).__mro__:
-        package = cls.__module__.split(".", 1)[0]
-        if package == "torch":
-            from ._torch_adapter import TorchAdapter
-
-            return TorchAdapter()
-        if package == "reftorch":
-            from ._reftorch_adapter import ReftorchAdapter
-
-            return ReftorchAdapter()
-    raise TypeError(
-        f"memdiagram draws torch or reftorch tensors, not {type(obj).__name__}"
-    )
-
-
-def adapter_for_module(module):
-    """The adapter for ``torch=...`` as passed to ``step_through``."""
-    name = getattr(module, "__name__", None)
-    if name == "torch":
-        from ._torch_adapter import TorchAdapter
-
-        return TorchAdapter()
-    if name == "reftorch":
-        from ._reftorch_adapter import ReftorchAdapter
-
-        return ReftorchAdapter()
-    raise TypeError(
-        "step_through(..., torch=...) expects the torch or the reftorch module, "
-        f"got {type(module).__name__} {name!r}"
-    )

@@ -37,7 +37,9 @@ Beyond the core
   (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
-  ``_convert``, ``_scalars``, ``_random``.
+  ``_convert`` (the numpy bridge: numpy is imported only there),
+  ``_numpy_objects`` (arrays told apart without importing numpy),
+  ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
 * Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
@@ -51,12 +53,15 @@ Beyond the core
 * Models and optimizers: ``nn/module``, ``nn/tree``, ``nn/parameter``,
   ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
+* Your piece: ``_overrides`` (the one lookup point: a marked function runs a
+  replacement when one is set), ``overrides`` (setting and removing one).
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
   ``_core_messages`` (the texts the core raises),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
-  ``_bounds`` (no element outside its storage),
+  ``_bounds`` (no element outside its storage), ``_elements`` (a dtype's
+  numbers in a storage's bytes: read, written, rounded as torch rounds),
   ``primitives`` (the exercises' building blocks).
 """
 

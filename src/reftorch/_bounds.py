@@ -1,31 +1,27 @@
 """Bounds: every element of a tensor must lie inside its storage.
 
 A layout (size, stride, storage offset) is only a formula: element ``[i, j]``
-is at slot ``offset + i*stride[0] + j*stride[1]``. Nothing in the formula stops
-that slot from lying past the storage's last byte, where other objects live.
-So torch checks a layout against the storage before any tensor may use it,
-and so does reftorch: ``Tensor._make``, which builds every tensor, calls
-``check_fits``, whose bounds step is ``check_in_bounds_for_storage``. A layout that does not fit raises torch's RuntimeError and no
-tensor object is made.
+is at slot ``offset + i*stride[0] + j*stride[1]``, which nothing stops from
+lying past the storage's last byte. So torch checks a layout against the
+storage before any tensor may use it, and so does ``Tensor._make``: it calls
+``check_fits``, whose bounds step is ``check_in_bounds_for_storage``. A
+layout that does not fit raises torch's RuntimeError; no tensor is made.
 
 The rule. A tensor with no elements fits any storage. Otherwise its last
 element sits at slot ``offset + sum((n - 1) * s)``, so the storage needs
 
     (offset + 1 + sum((n - 1) * s)) * itemsize   bytes.
 
-torch does this sum in unsigned 64-bit integers, which explains its other
-refusals: a negative offset; a stride that steps backwards, or a sum above
-2**63 bytes ("overflowed"); a negative size ("numel ... overflow").
-
-``element_bytes`` is the second line of defence, used by ``Tensor._elements``
-(the one place where metadata becomes memory addresses): it recomputes the
-bytes a tensor's elements occupy from its metadata *as it is now*, so that a
-tensor whose ``_stride`` was changed by hand still cannot reach outside.
+torch sums in unsigned 64-bit integers, hence its other refusals: a negative
+offset; a backward stride, or a sum above 2**63 bytes ("overflowed"); a
+negative size ("numel ... overflow"). ``element_bytes`` checks again where
+metadata becomes addresses (``Tensor._positions``), from the metadata as it
+is now, so a ``_stride`` changed by hand still cannot reach outside.
 """
 
 import operator
 
-from . import _core_messages
+from . import _core_messages, _overrides
 from ._strides import _fmt
 
 _UINT64 = 1 << 64
@@ -95,13 +91,8 @@ def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available)
 
 def check_in_bounds_for_storage(size, stride, storage_offset, itemsize, nbytes):
     """Raise torch's RuntimeError when the layout's last element lies past the storage's
-    ``nbytes`` bytes (torch's ``checkInBoundsForStorage``).
-
-    With no elements, nothing is read: any storage will do. Otherwise the
-    last element sits at slot ``offset + sum((n - 1) * s)``, and the storage
-    must hold that slot and every one before it: ``(slot + 1) * itemsize``
-    bytes. (``check_fits`` has refused negative offsets and strides before.)
-    """
+    ``nbytes`` bytes (torch's ``checkInBoundsForStorage``; the rule is above).
+    ``check_fits`` has refused negative offsets and strides before."""
     if 0 in size:
         return
     last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
@@ -110,6 +101,7 @@ def check_in_bounds_for_storage(size, stride, storage_offset, itemsize, nbytes):
         raise RuntimeError(_core_messages.OUT_OF_BOUNDS.format(
             sizes=_fmt(size), strides=_fmt(stride), offset=storage_offset, itemsize=itemsize,
             needed=needed, available=nbytes))
+check_in_bounds_for_storage = _overrides.overridable(check_in_bounds_for_storage)
 
 
 def element_bytes(size, stride, storage_offset, itemsize, storage_nbytes_available):

@@ -13,7 +13,7 @@ tensors filled with one number (``zeros``, ``ones``, ``full``, ``arange``,
 which shares memory instead of copying, in ``_convert``.
 """
 
-from . import _core_messages, _strides
+from . import _core_messages, _overrides, _strides
 from ._default_device import factory_device
 from ._tensor import Tensor
 from ._version_counter import plain_kernel_writes
@@ -32,9 +32,8 @@ def with_requires_grad(t, requires_grad):
 def _from_data(data, dtype, device, requires_grad, caller):
     """``data`` copied into new memory: the one path behind ``tensor`` and ``new_tensor``.
 
-    ``data`` is a tensor, or a numpy array already in ``dtype``: the binding
-    (``_binding.read_data``) has read nested lists and Python numbers into one
-    and picked the dtype torch picks (``_nested_data``).
+    ``data`` is a tensor, or ``(numbers, shape)`` that the binding (``_binding.read_data``)
+    read from nested lists or an array, with the dtype torch picks (``_nested_data``).
     """
     if isinstance(data, Tensor):
         warn(_core_messages.COPY_CONSTRUCT.format(caller))
@@ -42,12 +41,14 @@ def _from_data(data, dtype, device, requires_grad, caller):
         # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()
         strides = _strides.preserve_format_strides(source._size, source._stride)
-        t = Tensor._from_values(source._elements(), dtype or data.dtype, factory_device(device, fallback=data.device), strides)
+        t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
+                                factory_device(device, fallback=data.device), strides)
         return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
-    t = Tensor._from_values(data, dtype, factory_device(device))
+    t = Tensor._from_values(*data, dtype, factory_device(device))  # data: (numbers, shape)
     return with_requires_grad(t, requires_grad)
 
 
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default."""
     return _from_data(data, dtype or self.dtype, device or self.device, requires_grad, "tensor.new_tensor")
+new_tensor = _overrides.overridable(new_tensor)

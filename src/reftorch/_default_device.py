@@ -1,16 +1,10 @@
 """``set_default_device``: where factory functions put a tensor when no device is given.
 
-``torch.set_default_device("meta")`` changes the device every *factory*
-(``zeros``, ``ones``, ``full``, ``empty``, ``arange``, ``rand``, ``randn``, and
-``tensor``) uses when its call names none. ``torch.tensor(t)`` counts as a
-factory: given a cpu tensor it no longer keeps ``t``'s device but copies to
-the default one. Functions that start from an existing tensor are not
-factories and keep that tensor's device: ``*_like``, ``new_tensor``,
-``new_zeros`` ..., ``clone``, ``copy.deepcopy``, and ``from_numpy`` (which
-shares memory and so cannot move). ``set_default_device(None)`` goes back to
-the start: no default, ``get_default_device()`` is cpu again.
-
-Nothing already made moves: the setting changes only where new storages go.
+Factories (``zeros``, ``ones``, ``full``, ``empty``, ``arange``, ``rand``,
+``randn`` and ``tensor``, even ``tensor(t)`` of a cpu ``t``) use it when their
+call names no device. Functions that start from a tensor (``*_like``,
+``new_*``, ``clone``, ``copy.deepcopy``, ``from_numpy``) keep its device.
+``set_default_device(None)`` goes back to cpu. Nothing already made moves.
 """
 
 from ._device import as_device, cpu, device as device_

@@ -17,7 +17,7 @@ makes ``a`` look at ``t``'s memory and metadata, keeping ``a``'s own version
 counter and autograd state.
 """
 
-from . import _core_messages
+from . import _core_messages, _overrides
 from ._tensor import Tensor
 
 def detach(self):
@@ -29,6 +29,7 @@ def detach(self):
     counter = None if self._inference else self._version_counter
     return Tensor._make(self._storage, self._storage_offset, self._size, self._stride,
                         self._dtype, counter, inference=self._inference)
+detach = _overrides.overridable(detach)
 
 
 def detach_(self):
@@ -44,6 +45,7 @@ def _get_data(self):
     """Like ``detach()``, but with a new version counter: in-place writes go unseen."""
     return Tensor._make(self._storage, self._storage_offset, self._size, self._stride, self._dtype,
                         inference=self._inference)
+_get_data = _overrides.overridable(_get_data)
 
 
 def _set_data(self, new):
@@ -57,6 +59,7 @@ def _set_data(self, new):
     self._size = new._size
     self._stride = new._stride
     self._dtype = new._dtype
+_set_data = _overrides.overridable(_set_data)
 
 
 data = property(_get_data, _set_data)

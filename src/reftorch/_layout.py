@@ -1,17 +1,11 @@
 """Layouts and memory formats: the names torch gives to ways of arranging memory.
 
-``torch.strided`` is the layout of every ordinary tensor: one storage, and a
-stride per dimension that says how far apart neighbouring elements sit in it.
-``torch.sparse_coo`` is the layout of a sparse COO tensor: no storage of its
-own, only the coordinates and the values of the entries that are stored (see
-``_sparse``); ``torch.sparse_csr`` that of a matrix kept row by row
-(``_sparse_csr``). ``t.layout`` tells which one a tensor has.
-
-A memory format is a request made to an operation that allocates
-(``clone(memory_format=...)``): ``torch.contiguous_format`` asks for
-row-major strides, ``torch.preserve_format`` for the source's own layout
-(``_strides.preserve_format_strides``), ``torch.channels_last`` and
-``torch.channels_last_3d`` for image layouts (``_memory_formats``).
+``torch.strided`` is the layout of every ordinary tensor: one storage and a
+stride per dimension; ``torch.sparse_coo`` and ``torch.sparse_csr`` keep only
+the stored entries (``_sparse``, ``_sparse_csr``). A memory format is a request
+to an operation that allocates (``clone(memory_format=...)``): row-major
+(``contiguous_format``), the source's own (``preserve_format``), or an image
+layout (``channels_last``, ``channels_last_3d``; see ``_memory_formats``).
 """
 
 

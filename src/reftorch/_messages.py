@@ -574,3 +574,6 @@ FUNCTION_BACKWARD_MISSING = (
     "You must implement either the backward or vjp method for your custom autograd.Function to use it "
     "with backward mode AD."
 )
+
+# reftorch.overrides (the course's use_mine), not torch's
+NOT_OVERRIDABLE = "{} is not marked overridable in reftorch: see reftorch._overrides"

@@ -28,7 +28,7 @@ import copy
 import warnings
 from collections import OrderedDict
 
-from . import _core_messages
+from . import _core_messages, _overrides
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.grad_mode import no_grad
@@ -48,6 +48,7 @@ def __reduce_ex__(self, protocol):
     args = (self._storage, self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad,
             OrderedDict())
     return (_rebuild_tensor, args, self.__dict__ or None)
+__reduce_ex__ = _overrides.overridable(__reduce_ex__)
 
 
 def __setstate__(self, state):
@@ -69,6 +70,7 @@ def __deepcopy__(self, memo):
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))       # 7
     memo[id(self)] = new                                              # 8
     return new
+__deepcopy__ = _overrides.overridable(__deepcopy__)
 
 
 def warn_if_has_hooks(tensor):

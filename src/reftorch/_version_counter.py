@@ -1,24 +1,20 @@
 """The version counter: how autograd notices that memory was overwritten.
 
 Every in-place operation (``add_``, ``copy_``, ``t[0] = 1``, ``+=``...) adds one
-to the counter of the tensor it writes to. The counter object is *shared* by a
-tensor, its views and its ``detach()``: they see the same memory, so a write
-through any of them must be visible to all. ``clone()``, ``.data`` and
-``copy.copy`` start a new counter.
+to the counter of the tensor it writes to. The counter is *shared* by a
+tensor, its views and its ``detach()``, which see the same memory;
+``clone()``, ``.data`` and ``copy.copy`` start a new one. Autograd writes
+down the value when it saves a tensor, and backward raises if it changed:
+an alias with its own counter (``.data``) bypasses that safety net.
 
-When autograd saves a tensor for backward it also writes down the counter's
-value. If the value has changed by the time backward needs the tensor, the
-saved numbers are stale and backward raises instead of computing a wrong
-gradient. That is the whole safety net: an alias with its own counter
-(``.data``) bypasses it.
-
-A tensor made inside ``inference_mode`` has no counter at all (``None``):
-see ``autograd.inference_mode``. ``plain_kernel_writes`` counts the writes
-torch's kernel makes while it builds a result from inference tensors.
+A tensor made inside ``inference_mode`` has no counter (``None``).
+``plain_kernel_writes`` counts the writes torch's kernel makes while it
+builds a result from inference tensors.
 """
 
 from ._core_messages import INFERENCE_INPLACE
 from ._inference_state import is_inference_mode_enabled
+from ._overrides import overridable
 
 
 class VersionCounter:
@@ -44,20 +40,17 @@ def bump(tensor):
     if tensor._version_counter is None:
         raise RuntimeError(INFERENCE_INPLACE)
     tensor._version_counter.bump()
+bump = overridable(bump)
 
 
 def plain_kernel_writes(result, inputs, writes=1):
     """Count the in-place writes torch's plain kernel made while building ``result``.
 
-    Some operations build their result by allocating a tensor and then writing
-    into it in place: ``clone()`` is ``empty_like`` plus ``copy_``, ``sum`` and
-    ``mean`` fill their output. For a normal input the autograd layer runs the
-    whole operation below the version-counting layer, so the new tensor starts
-    at version 0. An inference tensor has no autograd layer: outside the mode,
-    when every tensor input is an inference tensor, torch runs the plain kernel
-    directly, the result is a normal tensor, and those inner writes count.
-    Only the tensors among ``inputs`` matter.
-    """
+    ``clone()`` is ``empty_like`` plus ``copy_``; ``sum`` and ``mean`` fill their
+    output. For a normal input those writes happen below the version-counting
+    layer (version 0). Outside inference mode, when every tensor among
+    ``inputs`` is an inference tensor, torch runs the plain kernel directly,
+    the result is a normal tensor, and those inner writes count."""
     if is_inference_mode_enabled() or not all(getattr(t, "_inference", True) for t in inputs):
         return result
     for _ in range(writes):

@@ -25,6 +25,7 @@ from ._view_backward import (
 from .autograd import creation_meta
 from .autograd.graph import any_requires_grad
 from .autograd.view_history import AsStridedBackward0
+from ._overrides import overridable
 
 
 def _as_view(source, size, stride, offset, make_node, multi_output=False, output_nr=0):
@@ -48,6 +49,7 @@ def _as_view(source, size, stride, offset, make_node, multi_output=False, output
         view._set_grad_fn(make_node())
         view._output_nr = output_nr  # which output of that node it is
     return view
+_as_view = overridable(_as_view)
 
 
 # --- the view operations ------------------------------------------------------
@@ -96,6 +98,7 @@ def transpose_geometry(size, stride, dim0, dim1):
     size[dim0], size[dim1] = size[dim1], size[dim0]
     stride[dim0], stride[dim1] = stride[dim1], stride[dim0]
     return tuple(size), tuple(stride)
+transpose_geometry = overridable(transpose_geometry)
 
 
 def transpose(self, dim0, dim1):
@@ -179,6 +182,7 @@ def infer_expand_geometry(size, stride, sizes):
             old_s = 0
         new_size[i], new_stride[i] = n, old_s
     return tuple(new_size), tuple(new_stride)
+infer_expand_geometry = overridable(infer_expand_geometry)
 
 
 def unsqueeze(self, dim):
@@ -246,6 +250,7 @@ def slice_geometry(size, stride, storage_offset, dim, start, stop, step):
     new_size = tuple(size[:dim]) + (length,) + tuple(size[dim + 1:])
     new_stride = tuple(stride[:dim]) + (stride[dim] * step,) + tuple(stride[dim + 1:])
     return new_size, new_stride, storage_offset + start * stride[dim]
+slice_geometry = overridable(slice_geometry)
 
 
 def _slice(self, dim, start, stop, step):

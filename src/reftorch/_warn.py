@@ -1,23 +1,11 @@
 """Which line a warning names: the learner's, never one inside reftorch.
 
-A Python warning is printed with a file and a line, ``prog.py:12:
-UserWarning: ...``, and Python's default filter shows it once per such
-place. torch raises most of its warnings in C++, so Python names the line of
-the learner's code that called into torch. reftorch is Python all the way
-down: a plain ``warnings.warn`` would name the reftorch line that warned, or
-with a fixed ``stacklevel`` whichever function happened to call it (a method
-wrapper, an indexing helper ...).
-
-``warn`` walks up the call stack past every frame of the reftorch package
-and names the first frame outside it: the learner's line, as torch does.
-(Python 3.12's ``warnings.warn(..., skip_file_prefixes=...)`` does the same;
-reftorch runs on 3.11.)
-
-One exception, torch's too: while ``set_default_device`` has named a device,
-torch runs every call through a Python function of its own (a
-``TorchFunctionMode`` in ``torch/utils/_device.py``), and its warnings name
-that function's line. reftorch's then name a line of reftorch.
-Nothing here touches tensors, memory or the graph.
+torch warns from C++, so Python names the learner's line that called torch.
+reftorch is Python all the way down: ``warn`` walks up the call stack past
+every frame of the package and names the first frame outside it, as torch
+does. While ``set_default_device`` has named a device, torch runs every call
+through a Python function of its own and its warnings name that line;
+reftorch's then name a line of reftorch. Nothing here touches tensors.
 """
 
 import inspect

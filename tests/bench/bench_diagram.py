@@ -14,7 +14,7 @@ import reftorch
 import torch
 
 from memdiagram import compute_layout, diff, narrate, render_svg, take_snapshot
-from memdiagram._adapter import adapter_for_module
+from memdiagram._choose_adapter import adapter_for_module
 from memdiagram._model import Labels
 
 

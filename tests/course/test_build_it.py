@@ -16,9 +16,9 @@ import nbformat
 import pytest
 
 import reftorch
+from reftorch import overrides
 from coursebook.build_it import check, progress_table, reveal, use_mine, use_reference
 from coursebook.build_it.registry import piece, pieces
-from coursebook.build_it.swap import _reftorch_modules
 from coursebook.cross_check import CrossCheck
 from course_paths import CHAPTERS
 
@@ -128,23 +128,9 @@ def test_progress_table_marks_passed_pieces(private_progress):
     assert "&#10003; done" in table._repr_html_()
 
 
-def _held(value, obj) -> bool:
-    """``value`` is ``obj``, wraps it, or is a property whose getter, setter or deleter is or wraps it."""
-    if isinstance(value, property):
-        return any(_held(accessor, obj) for accessor in (value.fget, value.fset, value.fdel)
-                   if accessor is not None)
-    return value is obj or getattr(value, "__wrapped__", None) is obj
-
-
-def _holders(obj):
-    places = []
-    for module in _reftorch_modules():
-        for name, value in vars(module).items():
-            if isinstance(value, type):
-                places += [f"{value.__qualname__}.{a}" for a, v in vars(value).items() if _held(v, obj)]
-            elif value is obj or isinstance(value, property) and _held(value, obj):
-                places.append(f"{module.__name__}.{name}")
-    return places
+def _in_use(piece):
+    """What reftorch runs for ``piece`` now: the learner's function switched in, or None."""
+    return overrides.overridden().get(overrides.qualified_name(piece.reference))
 
 
 def _counted_copy(fn):
@@ -162,20 +148,19 @@ def _counted_copy(fn):
 @pytest.mark.parametrize("piece", IN_REFTORCH, ids=ID)
 def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
     before = _package_hash()
-    places = _holders(piece.reference)
     program = _key_program(piece.chapter)
     mine = _counted_copy(piece.reference)
+    assert overrides.is_overridable(piece.reference)
     with use_mine(**{piece.name: mine}) as switch:
         assert switch.switched[piece.name] >= 1
-        assert not _holders(piece.reference)
-        assert _holders(mine) == places
+        assert _in_use(piece) is mine
         mine.calls = 0
         result = CrossCheck(program)
         assert result.agree, result.differences
         # the swap reached a place reftorch runs: the chapter ran the learner's function
         assert mine.calls > 0, (
             f"use_mine({piece.name}=...) never reaches reftorch: chapter {piece.chapter} ran its own")
-    assert _holders(piece.reference) == places
+    assert _in_use(piece) is None
     breaking = [w for w in piece.wrong if w.breaks]
     for wrong in breaking:
         with pytest.warns(UserWarning, match="fails"):  # a wrong piece is switched in loudly
@@ -184,7 +169,7 @@ def test_use_mine_runs_the_chapter_on_the_learners_piece(piece):
         use_reference()
         assert not result.agree, f"{piece.name}: {wrong.fn.__name__} keeps chapter {piece.chapter} green"
         assert any(wrong.breaks in d for d in result.differences), result.differences
-    assert _holders(piece.reference) == places
+    assert _in_use(piece) is None
     assert _package_hash() == before
 
 
@@ -194,14 +179,13 @@ def test_use_mine_reaches_the_setter_a_property_holds():
     storage_only = next(w.fn for w in set_data.wrong if w.fn.__name__ == "_points_at_storage_only")
     x, new = reftorch.ones(2), reftorch.zeros(3, dtype=reftorch.float64)
     with pytest.warns(UserWarning, match="fails"), use_mine(set_data=storage_only):
-        assert _held(reftorch.Tensor.data, storage_only)  # the strided table's property
-        # a property holding the function itself is replaced by one holding the learner's
-        assert reftorch._detach.data.fset is storage_only
+        # the property is reftorch's own; the setter it holds runs the learner's
+        assert overrides.original(reftorch._detach.data.fset) is set_data.reference
+        assert _in_use(set_data) is storage_only
         x.data = new  # the learner's setter: x takes new's memory and keeps its own metadata
         assert (tuple(x.shape), x.dtype) == ((2,), reftorch.float32)
         assert x.untyped_storage().data_ptr() == new.untyped_storage().data_ptr()
-    assert _held(reftorch.Tensor.data, set_data.reference)
-    assert reftorch._detach.data.fset is set_data.reference
+    assert _in_use(set_data) is None
     y = reftorch.ones(2)
     y.data = new  # reftorch's own again
     assert (tuple(y.shape), y.dtype) == ((3,), reftorch.float64)
@@ -219,7 +203,8 @@ def test_use_mine_skips_an_unwritten_stub():
 
     switch = use_mine(contiguous_strides=my_contiguous_strides)
     assert switch.skipped == ["contiguous_strides"]
-    assert reftorch._strides.contiguous_strides is piece("contiguous_strides").reference
+    assert _in_use(piece("contiguous_strides")) is None
+    assert overrides.original(reftorch._strides.contiguous_strides) is piece("contiguous_strides").reference
     assert "not written yet" in repr(switch)
 
 

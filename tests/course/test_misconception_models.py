@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from coursebook.build_it.swap import active
+from coursebook.build_it.switch import active
 from coursebook.cross_check import CrossCheck
 from coursebook.predict.diagnose import diagnose, model_answers, right_answer
 from coursebook.predict.models import MODELS, model

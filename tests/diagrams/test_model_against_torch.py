@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from memdiagram import show, snapshot, step_through
 from memdiagram._model import take_snapshot
-from memdiagram._adapter import adapter_for
+from memdiagram._choose_adapter import adapter_for
 
 VIEWS = {
     "slice": lambda a: a[1:],

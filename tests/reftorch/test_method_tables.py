@@ -46,7 +46,7 @@ def test_show_source_of_a_tensor_method_shows_the_dense_implementation():
         shown = show_source(getattr(reftorch.Tensor, name))
         assert shown.name == f"{lesson.__module__}.{lesson.__qualname__}"
         assert shown.text == inspect.getsource(lesson)
-        assert shown.file == f"reftorch/{Path(inspect.getsourcefile(lesson)).name}"
+        assert shown.file == f"reftorch/{Path(inspect.getsourcefile(inspect.unwrap(lesson))).name}"
 
 
 def test_a_strided_tensor_calls_the_lessons_function_itself():

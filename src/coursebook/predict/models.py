@@ -1,9 +1,9 @@
 """Misconception models: reftorch as a learner with one wrong belief imagines torch.
 
 Each model changes reftorch in one place, with the same switch that
-``use_mine`` uses (:func:`coursebook.build_it.swap.replaced`): for the length
-of a ``with model.active():`` block, reftorch runs the wrong function wherever
-it holds the right one; afterwards its own again. Only memory changes.
+``use_mine`` uses (:func:`coursebook.build_it.switch.replaced`): for the length
+of a ``with model.active():`` block, every call of the right function runs the
+wrong one; afterwards reftorch's own again. Only memory changes.
 
 Run a question's program under every model and compare with what a learner
 predicted: a model that prints exactly the learner's answer names the belief
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 import reftorch
-from coursebook.build_it.swap import replaced
+from coursebook.build_it.switch import replaced
+from reftorch import overrides
 from reftorch import _clone, _creation, _detach, _indexing, _inplace, _python_copy, _version_counter, _views
 from reftorch.autograd import grad_mode
 from reftorch.nn import state_dict as nn_state_dict
@@ -47,10 +48,12 @@ class Model:
 
 
 # --- the believers' versions of reftorch's functions ------------------------------------------
-# A believer's function that calls reftorch's own must hold it from before the swap: inside
-# the block, the module attribute names the believer's function itself.
-_getitem, _as_view, _reduce_ex = _indexing.__getitem__, _views._as_view, _python_copy.__reduce_ex__
-_new_tensor, _load_state_dict = _creation.new_tensor, nn_state_dict.load_state_dict
+# A believer's function that calls reftorch's own calls the package's own code
+# (``overrides.original``): inside the block, the function every caller holds runs the believer's.
+_getitem, _as_view = overrides.original(_indexing.__getitem__), overrides.original(_views._as_view)
+_reduce_ex = overrides.original(_python_copy.__reduce_ex__)
+_new_tensor = overrides.original(_creation.new_tensor)
+_load_state_dict = overrides.original(nn_state_dict.load_state_dict)
 
 def _clone_shares_memory(self, *, memory_format=None):
     return _views.alias(self)

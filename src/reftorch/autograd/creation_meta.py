@@ -13,18 +13,16 @@ so every view remembers how it was made:
   outputs share one node, which cannot be rewritten for one of them: forbidden.
 
 A view of a view inherits its source's meta, unless it is made under
-``no_grad``/``inference_mode`` itself (and ``INFERENCE_MODE`` always sticks).
-
-Torch checks twice. *Directly*, when the view itself is written while
-autograd records (``check_inplace``). *Indirectly*, when the view's
-``grad_fn`` is read after its memory was written through its base or another
-alias, and its base requires grad: then reading ``grad_fn`` (also
-``is_leaf``, or printing the view) raises.
+``no_grad``/``inference_mode`` itself (``INFERENCE_MODE`` always sticks).
+Torch checks directly, when the view itself is written while autograd
+records (``check_inplace``), and indirectly, when the view's ``grad_fn`` (or
+``is_leaf``, or its printing) is read after a write through another alias
+and its base requires grad.
 """
 
 import re
 
-from .. import _core_messages
+from .. import _core_messages, _overrides
 from .grad_mode import is_grad_enabled
 from .._inference_state import is_inference_mode_enabled
 
@@ -48,6 +46,7 @@ def for_new_view(source, multi_output=False):
     if new == DEFAULT or previous == INFERENCE_MODE:
         return previous
     return new
+for_new_view = _overrides.overridable(for_new_view)
 
 
 def forward_op_name(node):

@@ -24,12 +24,14 @@ from .. import _messages
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .graph import Node, any_requires_grad
 from .grad_mode import no_grad
+from .._overrides import overridable
 
 
 def saved_tensors(ctx):
     """``ctx.saved_tensors``: what ``save_for_backward`` kept, each unpacked, so each is checked
     against its version counter (``SavedTensor.unpack``); a saved None stays None."""
     return tuple(None if s is None else s.unpack() for s in ctx._saved_for_backward or ())
+saved_tensors = overridable(saved_tensors)
 
 
 class FunctionCtx(Node):

@@ -17,7 +17,7 @@ needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
 tensor remembers its version; see ``SavedTensor``.
 """
 
-from .. import _core_messages, _strides
+from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
 from .grad_mode import is_grad_enabled
 from .._inference_state import is_inference_mode_enabled
@@ -96,12 +96,13 @@ def accumulate_grad(variable, grad, steal=False):
         if steal and obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
         else:
-            variable._grad = Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+            variable._grad = Tensor._from_values(grad._read(), grad._size, variable._dtype, variable.device, strides)
             if dense:
                 variable._grad._version_counter.bump()
     else:
-        variable._grad._elements()[...] += grad._elements()
+        variable._grad._write([a + b for a, b in zip(variable._grad._read(), grad._read())])  # rounded to its dtype
         variable._grad._version_counter.bump()
+accumulate_grad = _overrides.overridable(accumulate_grad)
 
 
 def obeys_layout_contract(grad, variable):
@@ -115,7 +116,7 @@ def obeys_layout_contract(grad, variable):
 
 def update_retained_grad(tensor, grad):
     """A retained non-leaf ``.grad``: a contiguous clone of the first gradient, then a new ``.grad + grad``."""
-    first = Tensor._from_values(grad._elements(), grad._dtype, grad.device)
+    first = Tensor._from_values(grad._read(), grad._size, grad._dtype, grad.device)
     tensor._grad = first if tensor._grad is None else tensor._grad + grad
 
 
@@ -175,6 +176,7 @@ class SavedTensor:
         if t._version != self._version:
             raise RuntimeError(self._modified_message(t))
         return t
+    unpack = _overrides.overridable(unpack)
 
     def _modified_message(self, t):
         """torch names the node ``t`` is an output of: the saving node for an

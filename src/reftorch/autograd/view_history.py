@@ -1,17 +1,12 @@
 """A view's history: bringing a view's ``grad_fn`` up to date after a write.
 
-A view's history runs through its base. Once the shared memory is written in
-place through the base or another view, the view's node is out of date, and
-the write cannot tell it. As in torch, the view finds out when its ``grad_fn``
-is next needed (``t.grad_fn``, ``t.is_leaf``, an operation taking the view as
-input, ``rebase_history`` after the view itself was written): each calls
-``rebuild_view_grad_fn``, which, if the version counter moved since the view
-last looked, gives it a fresh ``AsStridedBackward0`` leading to its base's
-history now, or raises torch's error for a view that may not be written
-(``creation_meta``). Object, metadata, memory and counter are unchanged.
+A write through the base or another view leaves the view's node out of
+date. As in torch, the view finds out when its ``grad_fn`` is next needed
+(``t.grad_fn``, ``t.is_leaf``, an operation taking it, ``rebase_history``):
+``rebuild_view_grad_fn`` then gives it a fresh ``AsStridedBackward0`` to its
+base's history now, or raises torch's error for a view that may not be
+written (``creation_meta``). Object, metadata, memory and counter are unchanged.
 """
-
-import numpy as np
 
 from .. import _strides
 from .._tensor import Tensor
@@ -35,11 +30,11 @@ class AsStridedBackward0(Node):
         self.slots = base._storage.nbytes() // base._dtype.itemsize
 
     def apply(self, grad):
-        values = grad._elements()
-        storage = np.zeros(self.slots, dtype=values.dtype)
-        np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
-        base_values = storage[_strides.element_positions(*self.base_geometry)]
-        return (Tensor._from_values(base_values, grad._dtype, grad.device),)
+        storage = [0] * self.slots
+        for slot, value in zip(_strides.element_positions(*self.view_geometry), grad._read()):
+            storage[slot] += value
+        base_values = [storage[slot] for slot in _strides.element_positions(*self.base_geometry)]
+        return (Tensor._from_values(base_values, self.base_geometry[0], grad._dtype, grad.device),)
 
 
 def rebuild_view_grad_fn(view):

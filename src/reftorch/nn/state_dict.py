@@ -34,6 +34,8 @@ from .. import _messages
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from .parameter import Parameter
+from .._overrides import overridable
+from .._warn import warn
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -53,7 +55,7 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
     """Name -> detached alias of each parameter and persistent buffer (not copies)."""
     if args:
-        warnings.warn(_messages.STATE_DICT_POSITIONAL, FutureWarning, stacklevel=2)
+        warn(_messages.STATE_DICT_POSITIONAL, FutureWarning)
         destination = args[0] if destination is None else destination
         prefix = args[1] if len(args) > 1 and prefix == "" else prefix
         keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
@@ -67,6 +69,7 @@ def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         if module is not None:
             module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
     return destination
+state_dict = overridable(state_dict)
 
 
 def save_to_state_dict(self, destination, prefix, keep_vars):
@@ -77,6 +80,7 @@ def save_to_state_dict(self, destination, prefix, keep_vars):
     for name, buf in self._buffers.items():
         if buf is not None and name not in self._non_persistent_buffers_set:
             destination[prefix + name] = buf if keep_vars else buf.detach()
+save_to_state_dict = overridable(save_to_state_dict)
 
 
 # --- loading --------------------------------------------------------------------
@@ -112,6 +116,7 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
             "Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(error_msgs))
         )
     return _IncompatibleKeys(missing_keys, unexpected_keys)
+load_state_dict = overridable(load_state_dict)
 
 
 def load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs):
@@ -174,3 +179,4 @@ def _assign(module, name, param, input_param):
         else:
             input_param = Parameter(input_param, requires_grad=param.requires_grad)
     setattr(module, name, input_param)
+_assign = overridable(_assign)

@@ -28,6 +28,7 @@ from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
 from ..autograd.grad_mode import enable_grad, no_grad
+from .._overrides import overridable
 
 
 class Optimizer:
@@ -99,6 +100,7 @@ class Optimizer:
                     else:
                         p.grad.requires_grad_(False)
                     p.grad.zero_()
+    zero_grad = overridable(zero_grad)
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient, under ``no_grad``:

@@ -1,0 +1,232 @@
+"""The package graph, across src/ and autograder/: who may import whom, and no circle anywhere.
+
+Every ``import`` and ``from ... import`` statement is read with ``ast``, at
+module level and inside functions and classes (a function-level import is an
+edge too: it runs as soon as the function does), plus
+``importlib.import_module("a.literal.name")``. An edge goes to the module
+named, or to a package's ``__init__`` when a name is taken from it (as
+``tests/reftorch/test_import_closure.py`` counts). Imports of other
+distributions (torch, numpy, nbgrader ...) are not edges.
+
+The rules:
+
+* reftorch imports nothing of ours: it is the textbook, read on its own;
+* coursebook, memdiagram and crosscheck (the learner's side) never import autograder;
+* no circle between modules, and none between two sibling sub-packages
+  (``autograder.kernels`` and ``autograder.pipeline``): a circle means neither
+  side can be read, tested or moved without the other.
+
+Circles that this test found and that live in code owned elsewhere this
+session are listed in ``ALLOWED`` with the edges that make them; the test
+prints them, and fails when one is gone (so the list only shrinks).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+ROOTS = {
+    "reftorch": REPO / "src" / "reftorch",
+    "coursebook": REPO / "src" / "coursebook",
+    "memdiagram": REPO / "src" / "memdiagram",
+    "crosscheck": REPO / "src" / "crosscheck",
+    "autograder": REPO / "autograder",
+}
+LEARNER_SIDE = ("coursebook", "memdiagram", "crosscheck")
+
+# frozenset of the circle's modules (or sub-packages) -> why it is still there and what breaks it
+ALLOWED = {
+    frozenset({"autograder.learner.check_service", "autograder.learner.learner_check"}): (
+        "learner_check.py (check_saved, inside the learner's command) imports check_service, whose "
+        "result_from_data imports learner_check's CheckResult and TestResult (a function-level import). "
+        "Broken by moving CheckResult/TestResult to a module of their own that both import."),
+    frozenset({"autograder.kernels", "autograder.pipeline"}): (
+        "pipeline/static_rules.py imports kernels/allowlist.py (RULES, SYNTAX_ERROR, compile_cell); "
+        "kernels/execute.py imports pipeline's cell_names, learner_code, notes, truncate and variants, "
+        "and kernels/allowlist.py's learner_source imports pipeline/learner_code. Broken by moving the "
+        "allowlist's rules (RULES, SYNTAX_ERROR, compile_cell) out of kernels/, or kernels/execute.py "
+        "and learner_source into pipeline/ (issue 38: code that runs in the student's kernel in a "
+        "sub-package of its own)."),
+}
+
+
+def module_names(roots: dict[str, Path]) -> dict[str, Path]:
+    """``reftorch.autograd.graph`` -> its file; a package is named by its folder."""
+    names = {}
+    for top, folder in roots.items():
+        for path in sorted(folder.rglob("*.py")):
+            relative = path.relative_to(folder).with_suffix("")
+            parts = (top,) + (relative.parts[:-1] if relative.name == "__init__" else relative.parts)
+            names[".".join(parts)] = path
+    return names
+
+
+def _deepest(dotted: str, modules) -> str | None:
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in modules:
+            return ".".join(parts[:end])
+    return None
+
+
+def imports_of(name: str, modules: dict[str, Path]) -> dict[str, int]:
+    """``{module imported: line}`` for every import anywhere in ``name``'s text."""
+    path = modules[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [_deepest(alias.name, modules) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - (node.level - 1)] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                targets.append(sub if sub in modules else base if base in modules else None)
+        elif (isinstance(node, ast.Call) and ast.unparse(node.func) in ("importlib.import_module", "import_module")
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            targets = [_deepest(node.args[0].value, modules)]
+        for target in targets:
+            if target and target != name:
+                found.setdefault(target, node.lineno)
+    return found
+
+
+def graph(roots: dict[str, Path]) -> dict[str, dict[str, int]]:
+    modules = module_names(roots)
+    return {name: imports_of(name, modules) for name in modules}
+
+
+def circles(edges: dict[str, dict[str, int]]) -> list[frozenset]:
+    """The strongly connected parts of more than one node (Tarjan's algorithm, without recursion)."""
+    index, low, on_stack, stack, found = {}, {}, set(), [], []
+    for start in edges:
+        if start in index:
+            continue
+        work = [(start, iter(edges[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next((c for c in children if c in edges), None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges[child])))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.add(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(frozenset(part))
+    return found
+
+
+def package_of(module: str, modules_that_are_packages: set[str]) -> str:
+    return module if module in modules_that_are_packages else module.rpartition(".")[0]
+
+
+def sibling_package_edges(edges, packages: set[str]) -> dict[str, dict[str, int]]:
+    """Edges between packages neither of which contains the other (``coursebook`` and
+    ``memdiagram``, ``autograder.kernels`` and ``autograder.pipeline``): a package may use its own
+    sub-packages and they its modules, but two packages side by side depend one way."""
+    result: dict[str, dict[str, int]] = {}
+    for source, targets in edges.items():
+        for target, line in targets.items():
+            a, b = package_of(source, packages), package_of(target, packages)
+            if a != b and not a.startswith(b + ".") and not b.startswith(a + "."):
+                result.setdefault(a, {}).setdefault(b, line)
+    return result
+
+
+def describe(part, edges) -> str:
+    inside = [f"    {a} -> {b} (line {edges[a][b]})" for a in sorted(part) for b in sorted(edges.get(a, {}))
+              if b in part]
+    return "\n".join([" <-> ".join(sorted(part))] + inside)
+
+
+EDGES = graph(ROOTS)
+PACKAGES = {name for name, path in module_names(ROOTS).items() if path.name == "__init__.py"}
+
+
+def test_reftorch_imports_nothing_of_ours():
+    wrong = [f"{a} -> {b} (line {line})" for a, targets in EDGES.items() if a.split(".")[0] == "reftorch"
+             for b, line in targets.items() if b.split(".")[0] != "reftorch"]
+    assert not wrong, "reftorch is read on its own; it imports:\n" + "\n".join(wrong)
+
+
+def test_the_learners_side_never_imports_the_grader():
+    wrong = [f"{a} -> {b} (line {line})" for a, targets in EDGES.items() if a.split(".")[0] in LEARNER_SIDE
+             for b, line in targets.items() if b.split(".")[0] == "autograder"]
+    assert not wrong, "coursebook, memdiagram and crosscheck never import autograder:\n" + "\n".join(wrong)
+
+
+def test_no_import_circle_between_modules_or_sibling_packages():
+    found = circles(EDGES) + circles(sibling_package_edges(EDGES, PACKAGES))
+    package_edges = sibling_package_edges(EDGES, PACKAGES)
+    for part in found:
+        if part in ALLOWED:
+            print(f"\nallowed for now: {' <-> '.join(sorted(part))}\n  {ALLOWED[part]}")
+    new = [describe(p, EDGES if all(m in EDGES for m in p) else package_edges) for p in found if p not in ALLOWED]
+    assert not new, "import circles:\n" + "\n".join(new)
+    gone = [" <-> ".join(sorted(p)) for p in ALLOWED if p not in found]
+    assert not gone, f"these allowed circles are gone: remove them from ALLOWED: {gone}"
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_the_measure_finds_a_circle_made_by_an_import_inside_a_function(tmp_path):
+    root = tmp_path / "scratch"
+    _write(root / "__init__.py", "")
+    _write(root / "a.py", "from .b import thing\n")
+    _write(root / "b.py", "thing = 1\n\ndef later():\n    from scratch import c\n")
+    _write(root / "c.py", "import importlib\nimportlib.import_module('scratch.a')\n")
+    _write(root / "d.py", "from . import a\nimport os\n")
+    edges = graph({"scratch": root})
+    assert edges["scratch.b"] == {"scratch.c": 4}
+    assert edges["scratch.d"] == {"scratch.a": 1}, "other distributions are not edges"
+    assert circles(edges) == [frozenset({"scratch.a", "scratch.b", "scratch.c"})]
+
+
+def test_the_measure_finds_a_circle_between_sibling_packages(tmp_path):
+    root = tmp_path / "top"
+    for package in ("left", "right"):
+        _write(root / package / "__init__.py", "")
+    _write(root / "__init__.py", "")
+    _write(root / "left" / "one.py", "from ..right.two import x\n")
+    _write(root / "right" / "two.py", "x = 1\n")
+    _write(root / "right" / "three.py", "from ..left import one\n")
+    _write(root / "helper.py", "from .left import one\n")
+    edges = graph({"top": root})
+    assert circles(edges) == []  # no circle between modules
+    packages = {"top", "top.left", "top.right"}
+    assert circles(sibling_package_edges(edges, packages)) == [frozenset({"top.left", "top.right"})]
+
+
+@pytest.mark.parametrize("top", sorted(ROOTS))
+def test_every_package_is_read(top):
+    assert any(name.split(".")[0] == top for name in EDGES), f"no module of {top} was read"
