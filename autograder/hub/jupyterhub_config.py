@@ -124,7 +124,9 @@ c.Spawner.default_url = "/lab/tree/course/00_index.ipynb"
 if S.get("lab_settings"):
     c.Spawner.args = ["--LabApp.app_settings_dir=" + S["lab_settings"]]
 c.Spawner.notebook_dir = "~"
-c.Spawner.start_timeout = 120
+# A whole class logging in at once on a small machine waits for CPU: every server's start-up
+# shares the cores (tests/bench/bench_hub_class.py; autograder/README.md, "How long it takes")
+c.Spawner.start_timeout = 300
 # Stopping a server (or formgrader): SIGINT, then SIGTERM after 5 s, SIGKILL after 3 more.
 c.Spawner.interrupt_timeout = 5
 c.Spawner.term_timeout = 3

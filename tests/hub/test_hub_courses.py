@@ -13,10 +13,11 @@ reads one outcome.
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
-import shutil
 
 import pytest
 from nbgrader.api import Gradebook, MissingEntry
@@ -179,3 +180,26 @@ def test_each_formgrader_shows_its_own_courses_gradebook(handed_in):
         answer = people[prof].api("GET", "/services/formgrader-%s/formgrader/api/students" % course)
         assert answer.status_code == 200, (prof, answer.status_code)
         assert {s["id"] for s in answer.json()} == {own}, (course, answer.text[:500])
+
+
+@pytest.mark.parametrize("courses, words", [
+    ([{"id": "A b", "root": "one"}], "id 'A b'"),
+    ([{"id": "x", "root": "one"}, {"id": "y", "root": "one"}], "another course's too"),
+    ([{"id": "x", "root": "none"}], "has no solutions/"),
+    ([{"id": "x", "root": "one", "students": ["ok", "not ok"]}], "students must be a list of Unix user names"),
+    ([{"id": "x", "root": "one", "instructors": ["p"], "students": ["p"]}], "p both instructor and student"),
+    ([{"id": "x", "root": "one"}, {"id": "y", "root": "two", "grader": "grader-x"}], "a grader account of its own"),
+])
+def test_a_courses_file_that_cannot_work_is_refused_with_the_reason(tmp_path, courses, words):
+    from autograder.course import CourseError
+    from autograder.hub.courses import read_courses
+
+    for root in ("one", "two"):
+        (tmp_path / root / "solutions").mkdir(parents=True)
+    (tmp_path / "courses.json").write_text(json.dumps({"courses": courses}))
+    with pytest.raises(CourseError, match=re.escape(words)):
+        read_courses(str(tmp_path / "courses.json"))
+    (tmp_path / "courses.json").write_text(json.dumps({"courses": [{"id": "x", "root": "one"},
+                                                                   {"id": "y", "root": "two"}]}))
+    assert [(c.id, c.grader, c.root) for c in read_courses(str(tmp_path / "courses.json"))] == [
+        ("x", "grader-x", str(tmp_path / "one")), ("y", "grader-y", str(tmp_path / "two"))]
