@@ -47,7 +47,8 @@ Run "python -m autograder COMMAND --help" for a command's options.
 
 
 def _config(args):
-    return course_config(args.root, args.state, db=args.db)
+    overrides = {"CourseDirectory.course_id": args.course} if args.course else {}
+    return course_config(args.root, args.state, db=args.db, **overrides)
 
 
 def cmd_roster(args):
@@ -243,6 +244,9 @@ def build_parser():
                                         "else ROOT/autograder/state)")
     parser.add_argument("--db", help="the gradebook's URL (default: sqlite:///STATE/gradebook.db); "
                                      "postgresql://USER@HOST/DB for one a team shares")
+    parser.add_argument("--course", help="the course's id in nbgrader's exchange (default: "
+                                         "$AUTOGRADER_COURSE_ID, else tensor-copies); one of a hub's "
+                                         "--courses")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name, summary, run):

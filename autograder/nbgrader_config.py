@@ -14,7 +14,8 @@ on JUPYTER_CONFIG_PATH so formgrader finds it). Paths:
 
 <state> is the course-state folder: autograder/state/ (git-ignored) unless the
 environment variable AUTOGRADER_STATE names another. AUTOGRADER_ROOT names
-another course root than this repository.
+another course root than this repository, and AUTOGRADER_COURSE_ID another
+course id than tensor-copies (a hub with several courses).
 """
 
 import os
@@ -28,7 +29,7 @@ STATE = os.path.abspath(os.environ.get("AUTOGRADER_STATE") or os.path.join(REPO,
 # nbgrader joins these to the root: relative when the state folder is inside it
 STATE_BASE = (os.path.relpath(STATE, REPO) if os.path.commonpath([REPO, STATE]) == REPO else STATE)
 
-c.CourseDirectory.course_id = "tensor-copies"
+c.CourseDirectory.course_id = os.environ.get("AUTOGRADER_COURSE_ID") or "tensor-copies"
 c.CourseDirectory.root = REPO
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"

@@ -6,6 +6,8 @@
   checked submit, the instructor interface switched off);
 * :mod:`.users`: real Unix users and groups;
 * :mod:`.server`: a host made ready for a class, the hub started and stopped;
+* :mod:`.courses`: several courses on one hub (``hub --courses``), each with its
+  own root, grader account, formgrader service and groups;
 * :mod:`.exchange`: release, collect (through the inbox's intake rules) and
   return feedback;
 * :mod:`.as_student`: a submission folder read with its student's rights,

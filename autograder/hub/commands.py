@@ -48,22 +48,46 @@ def cmd_hub(args, config):
     from . import server, users
     from .exchange import exchange_root
 
-    people = _people(args)
+    courses = None
+    if args.courses:
+        from ..course import CourseError
+        from .courses import read_courses
+
+        if args.lti:
+            raise CourseError("--courses and --lti: an LTI hub has one course (the LMS's); run one hub per course")
+        courses = read_courses(args.courses)
+        people_list = [course.people() for course in courses]
+    else:
+        people_list = [_people(args)]
     hub_dir = os.path.join(args.dir, "hub")
     if args.remove_users:
         if server.stop_running(hub_dir):
             print("stopped the hub running in %s" % args.dir)
-        left = users.remove(people)
-        print("removed %s" % ", ".join(people.everyone() + [people.grader]))
+        left, removed = [], []
+        for people in people_list:
+            left += users.remove(people)
+            removed += people.everyone() + [people.grader]
+        print("removed %s" % ", ".join(dict.fromkeys(removed)))
         for line in left:
             print("not removed: %s" % line, file=sys.stderr)
         return 1 if left else 0
     exchange = exchange_root(args.exchange)
     proxy, python = server.check_host()
-    ports = server.Ports({"port": args.port})
+    if courses:
+        ports = server.Ports({"port": args.port}, names=server.course_ports(courses))
+    else:
+        ports = server.Ports({"port": args.port})
     try:
-        passwords = server.prepare(config, people, args.dir, exchange, new_passwords=args.new_passwords)
-        settings = server.hub_settings(config, people, args.dir, exchange, ports, proxy=proxy, python=python)
+        if courses:
+            passwords = server.prepare_courses(config, courses, args.dir, exchange,
+                                               new_passwords=args.new_passwords)
+            settings = server.courses_settings(config, courses, args.dir, exchange, ports, proxy=proxy,
+                                               python=python)
+        else:
+            passwords = server.prepare(config, people_list[0], args.dir, exchange,
+                                       new_passwords=args.new_passwords)
+            settings = server.hub_settings(config, people_list[0], args.dir, exchange, ports, proxy=proxy,
+                                           python=python)
         if args.lti:
             settings.update(authenticator="lti13", lti13=lti_settings(args.lti))
     except BaseException:
@@ -79,18 +103,26 @@ def cmd_hub(args, config):
         server.write_command_pid(hub_dir)
         print("The course's hub runs (pid %d); log: %s" % (process.pid,
                                                            os.path.join(hub_dir, "jupyterhub.log")))
-        for name in people.everyone():
-            role = "instructor" if name in people.instructors else "student"
+        for name in passwords:
+            role = "instructor" if any(name in p.instructors for p in people_list) else "student"
             print("%-10s %-14s password %-18s %s" % (role, name, passwords[name] or "(unchanged)",
                                                      server.login_url(settings, name)))
         if None in passwords.values():
             print("(unchanged): an account this command did not make keeps its own password; "
                   "--new-passwords gives it one")
         print("passwords are kept in %s (root only)" % server.passwords_file(args.dir))
-        print("formgrader (instructors only): http://%s:%d/services/formgrader/"
-              % (settings["ip"], settings["port"]))
-        print("Ctrl+C (or `kill %d`) stops the hub; `python -m autograder hub --dir %s --remove-users` stops it "
-              "and removes the users." % (os.getpid(), args.dir), flush=True)
+        for course in courses or []:
+            print("course %s: formgrader (%s only): http://%s:%d/services/%s/" % (
+                course.id, ", ".join(course.instructors) or "nobody", settings["ip"], settings["port"],
+                course.service))
+            print("course %s: its commands: python -m autograder --root %s --course %s COMMAND" % (
+                course.id, course.root, course.id))
+        if not courses:
+            print("formgrader (instructors only): http://%s:%d/services/formgrader/"
+                  % (settings["ip"], settings["port"]))
+        print("Ctrl+C (or `kill %d`) stops the hub; `python -m autograder hub --dir %s%s --remove-users` stops it "
+              "and removes the users." % (os.getpid(), args.dir,
+                                          " --courses " + args.courses if courses else ""), flush=True)
         while process.poll() is None:
             time.sleep(1)
             server.reap_orphans(process)
@@ -158,6 +190,12 @@ def register(command, run):
                    help="give every person a new password (printed, and kept in the hub's folder)")
     p.add_argument("--remove-users", action="store_true",
                    help="stop the hub running in --dir, remove the demo's Unix users and their homes")
+    p.add_argument("--courses", metavar="JSON",
+                   help="several courses on this hub, each with its own root, instructors, students, "
+                        "grader account, formgrader and groups (nbgrader's model): a JSON file "
+                        '{"courses": [{"id", "root", "instructors", "students"}, ...]} '
+                        "(autograder/README.md, \"Several courses on one hub\"); --instructor, "
+                        "--students, --grader and --groups are then not used")
     p.add_argument("--lti", metavar="JSON",
                    help="people arrive from an LMS by an LTI 1.3 launch instead of logging in with "
                         "a password: a JSON file with the LMS's issuer, authorize_url, jwks_endpoint "

@@ -22,6 +22,11 @@ writes it; :func:`autograder.hub.server.hub_settings` documents each key).  The 
 * **formgrader** as a hub service run by the grader account on the course
   root, reachable only by the instructors' group (a role with
   ``access:services!service=formgrader``).
+
+With several courses (``courses`` in the settings, ``hub --courses FILE``;
+:mod:`autograder.hub.courses`): nbgrader's own model, per course a service
+``formgrader-<id>`` run by ``grader-<id>`` on that course's root, reached only
+by the group ``formgrade-<id>``; the students' groups are ``nbgrader-<id>``.
 """
 
 import grp
@@ -32,6 +37,12 @@ with open(os.environ["AUTOGRADER_HUB_SETTINGS"], encoding="utf-8") as _f:
     S = json.load(_f)
 
 c = get_config()  # noqa: F821  (provided by traitlets when JupyterHub loads this file)
+
+# The courses: the settings' list (several), or the one course the settings name
+COURSES = S.get("courses") or [dict(
+    id=S["course_id"], root=S["course_root"], state=S["state"], grader=S["grader"],
+    grader_home=S["grader_home"], students_group=S["students_group"],
+    instructors_group=S["instructors_group"], service="formgrader", formgrader_port=S["formgrader_port"])]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(HERE)
@@ -86,7 +97,8 @@ if S.get("authenticator", "pam") == "lti13":
     c.Authenticator.post_auth_hook = groups_hook(S["students_group"], S["instructors_group"])
 else:
     c.JupyterHub.authenticator_class = "pam"
-    c.PAMAuthenticator.allowed_groups = {S["students_group"], S["instructors_group"]}
+    c.PAMAuthenticator.allowed_groups = {g for course in COURSES
+                                         for g in (course["students_group"], course["instructors_group"])}
     c.PAMAuthenticator.admin_groups = set()
     c.PAMAuthenticator.open_sessions = False
 
@@ -101,10 +113,8 @@ def _members(group):
 # The hub's own groups mirror the Unix ones (read when the hub starts); after an LTI launch
 # they are the LMS's roles instead (manage_groups above).
 if S.get("authenticator", "pam") != "lti13":
-    c.JupyterHub.load_groups = {
-        S["instructors_group"]: {"users": _members(S["instructors_group"])},
-        S["students_group"]: {"users": _members(S["students_group"])},
-    }
+    c.JupyterHub.load_groups = {group: {"users": _members(group)} for course in COURSES
+                                for group in (course["instructors_group"], course["students_group"])}
 
 # -- each person's server --------------------------------------------------------------------
 c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
@@ -114,7 +124,9 @@ c.Spawner.default_url = "/lab/tree/course/00_index.ipynb"
 if S.get("lab_settings"):
     c.Spawner.args = ["--LabApp.app_settings_dir=" + S["lab_settings"]]
 c.Spawner.notebook_dir = "~"
-c.Spawner.start_timeout = 120
+# A whole class logging in at once on a small machine waits for CPU: every server's start-up
+# shares the cores (tests/bench/bench_hub_class.py; autograder/README.md, "How long it takes")
+c.Spawner.start_timeout = 300
 # Stopping a server (or formgrader): SIGINT, then SIGTERM after 5 s, SIGKILL after 3 more.
 c.Spawner.interrupt_timeout = 5
 c.Spawner.term_timeout = 3
@@ -134,51 +146,58 @@ c.Spawner.cmd = ["/bin/sh", "-c",
                  'exec "%s" -m jupyterhub.singleuser "$@"' % (S["python"], S["chapters"], S["python"]),
                  "singleuser"]
 
-# -- formgrader, for the instructors' group only ----------------------------------------------
-_formgrader_env = {
-    "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
-    "JUPYTER_CONFIG_PATH": os.pathsep.join([PACKAGE, CONFIG]),  # autograder/nbgrader_config.py, as `lab`
-    "JUPYTER_PATH": DATA,
-    "AUTOGRADER_ROOT": S["course_root"],
-    "AUTOGRADER_STATE": S["state"],
-    "AUTOGRADER_EXCHANGE": S["exchange"],
-    "HOME": S["grader_home"],
-}
-c.JupyterHub.services = [{
-    "name": "formgrader",
-    "url": "http://127.0.0.1:%d" % S["formgrader_port"],
-    "command": [S["python"], "-m", "jupyterhub.singleuser",
-                "--ServerApp.root_dir=" + S["course_root"],
-                "--ServerApp.default_url=/formgrader",
-                "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True"],
-    "user": S["grader"],
-    "cwd": S["course_root"],
-    "environment": _formgrader_env,
-    "oauth_no_confirm": True,
-    "display": True,
-}]
-c.JupyterHub.load_roles = [
-    {"name": "formgrader-for-instructors",
-     "description": "the instructors' group reaches the formgrader service",
-     "scopes": ["access:services!service=formgrader"],
-     "groups": [S["instructors_group"]]},
-    {"name": "formgrader-service",
-     "description": "what the formgrader service may ask the hub: who is logged in",
-     "scopes": ["read:users:name", "read:groups:name"],
-     "services": ["formgrader"]},
-]
+# -- formgrader, for the instructors' group only (one per course) ------------------------------
+def _formgrader_env(course):
+    return {
+        "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
+        "JUPYTER_CONFIG_PATH": os.pathsep.join([PACKAGE, CONFIG]),  # autograder/nbgrader_config.py, as `lab`
+        "JUPYTER_PATH": DATA,
+        "AUTOGRADER_ROOT": course["root"],
+        "AUTOGRADER_STATE": course["state"],
+        "AUTOGRADER_COURSE_ID": course["id"],
+        "AUTOGRADER_EXCHANGE": S["exchange"],
+        "HOME": course["grader_home"],
+    }
+
+
+c.JupyterHub.services = []
+c.JupyterHub.load_roles = []
+for course in COURSES:
+    c.JupyterHub.services.append({
+        "name": course["service"],
+        "url": "http://127.0.0.1:%d" % course["formgrader_port"],
+        "command": [S["python"], "-m", "jupyterhub.singleuser",
+                    "--ServerApp.root_dir=" + course["root"],
+                    "--ServerApp.default_url=/formgrader",
+                    "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True"],
+        "user": course["grader"],
+        "cwd": course["root"],
+        "environment": _formgrader_env(course),
+        "oauth_no_confirm": True,
+        "display": True,
+    })
+    c.JupyterHub.load_roles += [
+        {"name": course["service"] + "-for-instructors",
+         "description": "the instructors' group of %s reaches its formgrader service" % course["id"],
+         "scopes": ["access:services!service=%s" % course["service"]],
+         "groups": [course["instructors_group"]]},
+        {"name": course["service"] + "-service",
+         "description": "what the formgrader service may ask the hub: who is logged in",
+         "scopes": ["read:users:name", "read:groups:name"],
+         "services": [course["service"]]},
+    ]
 
 # -- what the class believes: learners' first answers to the predictions, if they agree ---------
 # (autograder/hub/predictions_service.py keeps them in the course gradebook's database; the
 # learner's predict widget sends them with the server's own token, coursebook/sharing.py)
-if S.get("predictions_port"):
+if S.get("predictions_port") and len(COURSES) == 1:
     c.JupyterHub.services.append({
         "name": "predictions",
         "url": "http://127.0.0.1:%d" % S["predictions_port"],
         "command": [S["python"], "-m", "autograder.hub.predictions_service"],
         "user": S["grader"],
         "cwd": S["course_root"],
-        "environment": _formgrader_env,
+        "environment": _formgrader_env(COURSES[0]),
     })
     c.JupyterHub.load_roles.append(
         {"name": "predictions-for-the-class",

@@ -209,6 +209,28 @@ def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"
                 instructors_group=people.instructors_group, authenticator=authenticator, **numbers)
 
 
+def courses_settings(config, courses, base, exchange, ports, proxy=None, python=None):
+    """:func:`hub_settings` for several courses (:mod:`autograder.hub.courses`): no single course's
+    keys, a ``courses`` list instead (each course's id, root, state, grader, groups, service and
+    ``formgrader_port``, from ``ports``' ``formgrader_port:<id>``), and no predictions service.
+    The students' servers get no course id: nbgrader lists the courses each may read."""
+    from .courses import settings_of
+
+    numbers = ports.numbers
+    listed = [dict(settings_of(course), formgrader_port=numbers["formgrader_port:" + course.id])
+              for course in courses]
+    return dict(ip="127.0.0.1", hub_dir=os.path.join(base, "hub"), python=python or shared_python(),
+                environment_prefix=sys.prefix, proxy=proxy or find_proxy(), exchange=exchange, course_id="",
+                chapters=os.path.join(base, "chapters"), lab_settings=os.path.join(base, "lab-settings"),
+                authenticator="pam", courses=listed,
+                **{name: numbers[name] for name in ("port", "hub_port", "proxy_api_port")})
+
+
+def course_ports(courses):
+    """The port names of a hub of ``courses``: the hub's own and one formgrader's per course."""
+    return ("port", "hub_port", "proxy_api_port") + tuple("formgrader_port:" + c.id for c in courses)
+
+
 def _give(folder, owner, mode=0o700):
     uid, gid = users.uid(owner), users.gid(owner)
     for here, dirs, files in os.walk(folder):
@@ -219,8 +241,21 @@ def _give(folder, owner, mode=0o700):
 
 def hand_over(config, grader="grader"):
     """Give the state folder (back) to the grader account, so formgrader (which runs as it) can
-    write the gradebook the root-run commands wrote; nothing happens without that account."""
-    if os.geteuid() == 0 and users.exists(grader) and os.path.isdir(state_dir(config)):
+    write the gradebook the root-run commands wrote; nothing happens without that account.
+
+    The account is the state folder's owner once :func:`prepare` has given it one (a course's
+    own ``grader-<id>`` on a hub of several courses), else ``grader``."""
+    import pwd
+
+    if os.geteuid() != 0 or not os.path.isdir(state_dir(config)):
+        return
+    owner = os.stat(state_dir(config)).st_uid
+    if owner != 0:
+        try:
+            grader = pwd.getpwuid(owner).pw_name
+        except KeyError:  # an account removed since
+            pass
+    if users.exists(grader):
         _give(state_dir(config), grader)
 
 
@@ -261,6 +296,34 @@ def prepare(config, people, base, exchange, new_passwords=False):
     made keeps its own (``None``: not known here) unless ``new_passwords``.
     Returns ``{name: password or None}``.
     """
+    _prepare_folders(config, base, exchange)
+    os.makedirs(state_dir(config), exist_ok=True)
+    passwords = _make_people(base, [people], new_passwords)
+    _give(state_dir(config), people.grader)
+    _give(path(config, config.CourseDirectory.source_directory), people.grader)
+    return passwords
+
+
+def prepare_courses(config, courses, base, exchange, new_passwords=False):
+    """:func:`prepare` for several courses (:mod:`autograder.hub.courses`): the chapters of
+    ``config``'s course, then per course its state folder, its people and groups, its root's
+    ``solutions/`` and state given to its grader, and its gated folder in the exchange."""
+    from .courses import gate_exchange
+
+    _prepare_folders(config, base, exchange)
+    for course in courses:
+        os.makedirs(course.state, exist_ok=True)
+    passwords = _make_people(base, [course.people() for course in courses], new_passwords)
+    for course in courses:
+        cfg = course.config()
+        _give(state_dir(cfg), course.grader)
+        _give(path(cfg, cfg.CourseDirectory.source_directory), course.grader)
+        gate_exchange(course, exchange)
+    return passwords
+
+
+def _prepare_folders(config, base, exchange):
+    """The hub's folder (root only), the chapters, the lab's settings, the exchange."""
     if os.geteuid() != 0:
         raise CourseError("setting up the hub needs root (it creates Unix users)")
     os.makedirs(base, exist_ok=True)
@@ -278,19 +341,20 @@ def prepare(config, people, base, exchange, new_passwords=False):
     os.makedirs(lab_settings, exist_ok=True)
     os.chmod(lab_settings, 0o755)
     shutil.copyfile(os.path.join(LAB_SETTINGS, "overrides.json"), os.path.join(lab_settings, "overrides.json"))
-    state = state_dir(config)
-    os.makedirs(state, exist_ok=True)
     ensure_exchange(exchange)
 
+
+def _make_people(base, groups_of_people, new_passwords):
+    """Passwords stored first, then the users and groups of each :class:`users.People`."""
+    everyone = list(dict.fromkeys(n for people in groups_of_people for n in people.everyone()))
     passwords = {} if new_passwords else stored_passwords(base)
-    for name in people.everyone():
+    for name in everyone:
         if name not in passwords and (new_passwords or not users.exists(name)):
             passwords[name] = secrets.token_urlsafe(12)
     _store_passwords(base, passwords)
-    users.create(people, {name: passwords[name] for name in people.everyone() if name in passwords})
-    _give(state, people.grader)
-    _give(path(config, config.CourseDirectory.source_directory), people.grader)
-    return {name: passwords.get(name) for name in people.everyone()}
+    for people in groups_of_people:
+        users.create(people, {name: passwords[name] for name in people.everyone() if name in passwords})
+    return {name: passwords.get(name) for name in everyone}
 
 
 PR_SET_CHILD_SUBREAPER = 36

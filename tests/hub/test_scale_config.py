@@ -68,7 +68,9 @@ def test_only_the_instructors_group_reaches_formgrader_as_on_the_demo_hub():
                             open(os.path.join(HUB, "users.py"), encoding="utf-8").read()).group(1)
     assert role["groups"] == [demo_groups]
     assert "formgrader" in v["hub"]["services"] and v["hub"]["services"]["formgrader"]["url"].startswith("http")
-    assert '"scopes": ["access:services!service=formgrader"]' in demo_config()
+    # the demo's one course: its service is "formgrader", reached by the scope named for its service
+    assert 'service="formgrader"' in demo_config()
+    assert '"scopes": ["access:services!service=%s" % course["service"]]' in demo_config()
 
 
 def test_the_chapters_come_into_each_home_as_on_the_demo_hub():
