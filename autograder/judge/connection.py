@@ -17,6 +17,18 @@ from ..witness.wire import Garbled, pack, receive
 
 
 
+# Where a witness kernel finds the judge's socket, inside its sandbox (autograder.kernels.sandbox).
+WITNESS_DIR_INSIDE = "/witness"
+
+
+def witness_folder(kernel_dir):
+    """The host folder of the judge's sockets for the kernel of ``kernel_dir`` (made if missing)."""
+    folder = os.path.join(kernel_dir, "witness")
+    os.makedirs(folder, mode=0o755, exist_ok=True)
+    os.chmod(folder, 0o755)
+    return folder
+
+
 class WitnessGone(BaseException):
     """The witness did not connect, did not answer in time, or closed the line (a BaseException:
     see ``learner.WitnessFailed``)."""

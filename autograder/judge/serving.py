@@ -16,9 +16,8 @@ import time
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import ensure_async
 
-from ..kernels.sandbox import WITNESS_DIR_INSIDE, witness_folder
 from ..witness.setup import SERVE
-from .connection import Witness
+from .connection import WITNESS_DIR_INSIDE, Witness, witness_folder
 from .test_cell import error_output, run_test_cell
 
 GRACE_SECONDS = 5

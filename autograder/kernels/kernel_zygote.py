@@ -94,7 +94,7 @@ def serve(requests, replies):
 
 
 # A witness kernel's (a judged assignment's): no torch, no checks; reftorch and what answers the judge.
-PRELOAD_WITNESS = ["numpy", "reftorch", "reftorch.primitives", "autograder.witness.serve",
+PRELOAD_WITNESS = ["reftorch", "reftorch.primitives", "autograder.witness.serve",
                    "autograder.witness.setup", "ipykernel.kernelapp", "ipykernel.ipkernel",
                    "ipykernel.debugger", "ipykernel.zmqshell", "IPython", "IPython.core.completerlib", "jedi",
                    "IPython.core.ultratb", "stack_data", "pygments.lexers.python",

@@ -45,6 +45,7 @@ import tempfile
 
 from . import cgroups, kernel_launch, syscall_filter
 from ..course import CourseError
+from ..judge.connection import WITNESS_DIR_INSIDE, witness_folder
 
 # The system folders a Python process needs, read only.  Symlinks (Debian's
 # merged /usr: /lib -> usr/lib) are recreated as symlinks.
@@ -209,16 +210,6 @@ def _inside(path, folders):
 # Where the kernel's folder (connection file, sockets, notebooks inbox) is seen inside every
 # sandbox, whatever its path on the host: a grading run's and a self-check's look the same.
 KERNEL_DIR_INSIDE = "/kernel"
-# Where a witness kernel finds the judge's socket (autograder.judge.connection).
-WITNESS_DIR_INSIDE = "/witness"
-
-
-def witness_folder(kernel_dir):
-    """The host folder of the judge's socket for the kernel of ``kernel_dir`` (made if missing)."""
-    folder = os.path.join(kernel_dir, "witness")
-    os.makedirs(folder, mode=0o755, exist_ok=True)
-    os.chmod(folder, 0o755)
-    return folder
 
 
 def _folders_above(path, made):
