@@ -1,6 +1,6 @@
 """Benchmark: autograde time for N synthetic students: sandboxed warm grader versus stock nbgrader.
 
-    python tests/bench/bench_autograde.py [--students 100] [--stock-students 10]
+    python tests/bench/bench_autograde.py [--students 30] [--stock-students 30]
                                           [--workers 2] [--assignment clone]
 
 Builds a throw-away course under /tmp with one real assignment (``clone`` by
@@ -10,9 +10,10 @@ release, a third mixtures.  Then it grades the same class several ways, each
 in its own copy of the course (fresh gradebook):
 
   stock      ``nbgrader autograde`` itself, sequential, a fresh kernel per
-             notebook and no sandbox, jupyter_client's own kernel manager (with the course's
-             configuration, so the scores are comparable; on the first
-             --stock-students students: it is slow)
+             notebook and no sandbox, jupyter_client's own kernel manager, the tests run
+             in the kernel as stock nbgrader runs them (the course's configuration
+             otherwise, so the scores are comparable; on the first --stock-students
+             students)
   seq-cold   ``autograde --workers 1 --cold``: our workers, fresh kernels, each in its sandbox
   par-cold   ``autograde --workers W --cold``: parallel workers, fresh sandboxed kernels
   seq-warm   ``autograde --workers 1``: sandboxed kernels forked from the warm zygote
@@ -26,7 +27,10 @@ and worker: nbgrader's own work (gradebook, sanitising, writing files),
 process start-up and the merge.  Finally it checks that every run gave
 exactly the scores of the stock sequential run (and par-warm those of
 seq-warm on all N students), and prints how many times faster than stock the
-sandboxed warm grader is per submission (target: at least 3x).
+sandboxed warm grader is per submission (target: at least 5x), and the memory
+of one kernel of each kind after the learner's cells: a judged assignment's
+witness kernel (no torch; target at most 150 MB resident) and a kernel that
+imports torch and the checks, as every kernel did before.
 
 The machine is shared: the load average is printed with the figures.
 """
@@ -45,7 +49,8 @@ from synthetic_class import REPO, build_base, choose_assignment, copy_course, re
 from autograder.grade import autograde
 from autograder.kernels.sandbox import why_unavailable
 
-TARGET_SPEEDUP = 3.0
+TARGET_SPEEDUP = 5.0
+TARGET_KERNEL_MB = 150
 
 
 def stock_run(config, assignment):
@@ -56,10 +61,50 @@ def stock_run(config, assignment):
                     "--CourseDirectory.db_url=" + config.CourseDirectory.db_url,
                     "--Exchange.root=" + os.path.join(root, "autograder", "state", "exchange"),
                     "--GuardedExecute.kernel_manager_class=jupyter_client.manager.AsyncKernelManager",
+                    # the tests in the kernel, as stock nbgrader runs them (no judge, no allowlist)
+                    "--GuardedExecute.judged=[]", "--GuardedExecute.allowlist=False",
                     "--log-level=ERROR"],
                    cwd=os.path.join(REPO, "autograder"), check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started
+
+
+def source_notebook(base, assignment):
+    import glob
+    return sorted(glob.glob(os.path.join(base, "autograder", "state", "submitted", "*", assignment, "*.ipynb")))[0]
+
+
+def kernel_memory(path, kind):
+    """(resident MB, own MB: private pages) of a cold sandboxed kernel of ``kind`` ("witness": a
+    judged assignment's, no torch; "torch": the kernel every test ran in before) after it ran the
+    learner's cells of the notebook at ``path``."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from autograder.kernels.grading_kernels import GradingKernelManager
+    from autograder.kernels.kernel_setup import KERNEL_ARGUMENTS
+    from autograder.pipeline.learner_code import cells_of_test_code
+    from autograder.witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
+
+    nb = nbformat.read(path, as_version=4)
+    tests = set(cells_of_test_code(nb))
+    nb.cells = [c for i, c in enumerate(nb.cells) if i not in tests]
+    km = GradingKernelManager(kernel_name="python3")
+    km.witness = kind == "witness"
+    client = NotebookClient(nb, km=km, kernel_name="python3", allow_errors=True,
+                            extra_arguments=WITNESS_ARGUMENTS if km.witness else KERNEL_ARGUMENTS)
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "code":
+                client.execute_cell(cell, index)
+        pid = km.provisioner.pid
+        fields = {}
+        with open("/proc/%d/smaps_rollup" % pid) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 2 and parts[1].isdigit():
+                    fields[parts[0].rstrip(":")] = int(parts[1]) / 1024
+    return fields["Rss"], fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
 
 
 def describe(label, n, workers, seconds, timings):
@@ -77,8 +122,8 @@ def describe(label, n, workers, seconds, timings):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=100)
-    parser.add_argument("--stock-students", type=int, default=10)
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--stock-students", type=int, default=30)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--assignment", default=None)
     args = parser.parse_args()
@@ -124,6 +169,12 @@ def main():
         speedup = per["stock"] / per["par-warm"]
         print("target (sandboxed warm grader >= %.0fx faster than stock nbgrader, %d workers): %s"
               % (TARGET_SPEEDUP, args.workers, "met" if speedup >= TARGET_SPEEDUP else "NOT met"))
+        memory = {kind: kernel_memory(source_notebook(base, assignment), kind) for kind in ("witness", "torch")}
+        for kind, (rss, unique) in memory.items():
+            print("a %s kernel after the learner's cells: %.0f MB resident, %.0f MB its own"
+                  % (kind, rss, unique))
+        print("target (a witness kernel <= %d MB resident): %s"
+              % (TARGET_KERNEL_MB, "met" if memory["witness"][0] <= TARGET_KERNEL_MB else "NOT met"))
         return 0 if same else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
