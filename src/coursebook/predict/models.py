@@ -33,6 +33,7 @@ from coursebook.build_it.swap import replaced
 from reftorch import (_clone, _convert, _copy_, _creation, _detach, _indexing, _inplace, _layout, _python_copy,
                       _version_counter, _views)
 from reftorch.autograd import grad_mode
+from reftorch.autograd.function import FunctionCtx
 from reftorch.nn import state_dict as nn_state_dict
 from reftorch.optim.optimizer import Optimizer
 
@@ -67,7 +68,7 @@ class Model:
 # the block, the module attribute names the believer's function itself.
 _getitem, _as_view, _reduce_ex = _indexing.__getitem__, _views._as_view, _python_copy.__reduce_ex__
 _new_tensor, _load_state_dict = _creation.new_tensor, nn_state_dict.load_state_dict
-_as_tensor = _convert.as_tensor
+_as_tensor, _bump = _convert.as_tensor, _version_counter.bump
 _copy_into, _clone_of, _zero_grad = _copy_.copy_, _clone.clone, Optimizer.zero_grad
 
 def _clone_shares_memory(self, *, memory_format=None):
@@ -212,6 +213,17 @@ def _detach_has_its_own_counter(self):
 def _data_copies(self):
     with grad_mode.no_grad():
         return _clone_of(_detach.detach(self))
+
+
+def _no_grad_writes_are_not_counted(tensor):
+    if grad_mode.is_grad_enabled():
+        _bump(tensor)
+
+
+def _save_for_backward_copies(self, *tensors):
+    """What save_for_backward keeps, as the believer sees it: copies, taken at forward time."""
+    self._saved_for_backward = tuple(None if t is None else self.save(_clone_of(t.detach()))
+                                     for t in tensors)
 
 
 def _zero_grad_writes_zeros(self, set_to_none=True):
@@ -497,6 +509,19 @@ MODELS = [
           "a new tensor on new memory, recorded as ToCopyBackward0 when the source requires grad.",
           "12_crossing_boundaries.ipynb",
           lambda: [(_convert.as_tensor, _as_tensor_shares_always)]),
+    Model("writes under no_grad are not counted",
+          "Inside no_grad autograd looks away: an in-place write there leaves the version counter alone.",
+          "no_grad only stops recording new nodes. The version counter still goes up with every in-place "
+          "write, so a tensor saved for backward and overwritten under no_grad still makes backward raise.",
+          "07_no_grad_and_inference_mode.ipynb",
+          lambda: [(_version_counter.bump, _no_grad_writes_are_not_counted)]),
+    Model("save_for_backward keeps a copy",
+          "ctx.save_for_backward(x) keeps a copy of x's values for backward.",
+          "save_for_backward keeps x itself, stamped with its version: nothing is copied. Writing into x "
+          "before backward makes backward raise instead of using the new values. A tensor kept as an "
+          "attribute of ctx is not checked at all.",
+          "20_functions_and_processes.ipynb",
+          lambda: [(FunctionCtx.save_for_backward, _save_for_backward_copies)]),
     Model("zero_grad() writes zeros",
           "opt.zero_grad() fills each .grad with zeros, keeping the tensor.",
           "By default (set_to_none=True) zero_grad() sets each .grad to None: the old gradient tensor is "
