@@ -130,6 +130,13 @@ def _copy_copy_is_deep(self, protocol):
     return rebuild, (copy.deepcopy(args[0]),) + tuple(args[1:]), state
 
 
+def _copy_copy_keeps_the_history(self, protocol):
+    """copy.copy as the believer imagines it for a tensor with history: a view, still in the graph."""
+    if self.grad_fn is None:
+        return _reduce_ex(self, protocol)
+    return _views.alias, (self,), None
+
+
 def _new_tensor_keeps_the_datas_dtype(self, data, *, dtype=None, device=None, requires_grad=False):
     if dtype is None and isinstance(data, reftorch.Tensor):
         dtype = data.dtype
@@ -381,6 +388,14 @@ MODELS = [
           "13_python_copy.ipynb",
           lambda: [(_python_copy.__reduce_ex__, _copy_copy_is_deep)],
           tags=("copy.copy/copies-memory",)),
+    Model("copy.copy keeps the history",
+          "copy.copy of an intermediate result is still part of the graph: gradients flow through it.",
+          "copy.copy rebuilds the tensor from __reduce_ex__'s recipe: memory, metadata and requires_grad, "
+          "but no grad_fn. The copy of a non-leaf is a new leaf on the same memory; backward stops at it, "
+          "and nothing reaches the tensors it was computed from.",
+          "13_python_copy.ipynb",
+          lambda: [(_python_copy.__reduce_ex__, _copy_copy_keeps_the_history)],
+          tags=("copy/keeps-history",)),
     Model("new_tensor keeps the data's dtype",
           "x.new_tensor(t) copies t as it is, dtype included, like torch.tensor(t).",
           "new_tensor takes its dtype and device from x, the tensor it is called on, unless you pass "
