@@ -35,6 +35,7 @@ from reftorch import (_clone, _convert, _copy_, _creation, _detach, _indexing, _
 from reftorch.autograd import grad_mode
 from reftorch.autograd.function import FunctionCtx
 from reftorch.nn import state_dict as nn_state_dict
+from reftorch.nn.parameter import Parameter
 from reftorch.optim.optimizer import Optimizer
 
 __all__ = ["Model", "MODELS", "model"]
@@ -109,6 +110,10 @@ def _deepcopy_shares_storage(self, memo):
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
         memo[id(self)] = new
     return memo[id(self)]
+
+
+def _deepcopy_keeps_the_parameters(self, memo):
+    return self
 
 
 def _state_dict_copies(self, destination, prefix, keep_vars):
@@ -369,6 +374,14 @@ MODELS = [
           "13_python_copy.ipynb",
           lambda: [(_python_copy.__deepcopy__, _deepcopy_shares_storage)],
           tags=("deepcopy/shares-memory",)),
+    Model("a deep-copied model keeps its Parameters",
+          "copy.deepcopy(model) copies the module objects but keeps the same Parameters, so an optimizer "
+          "built before still trains the copy.",
+          "copy.deepcopy(model) gives every Parameter a new Parameter with new memory (not its .grad). An "
+          "optimizer built before the copy holds the old Parameters: it never sees the copy's gradients "
+          "and never moves the copy.",
+          "16_models_and_optimizers.ipynb",
+          lambda: [(Parameter.__deepcopy__, _deepcopy_keeps_the_parameters)]),
     Model("state_dict() copies",
           "model.state_dict() is a snapshot: later training does not change it.",
           "state_dict() holds detached aliases of the parameters and buffers: the same memory. A snapshot "
