@@ -47,3 +47,4 @@ def contiguous(self, memory_format=contiguous_format):
     if memory_format is preserve_format:
         raise RuntimeError(_core_messages.CONTIGUOUS_PRESERVE)
     return self if self.is_contiguous(memory_format=memory_format) else clone(self, memory_format=memory_format)
+contiguous = _overrides.overridable(contiguous)

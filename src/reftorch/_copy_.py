@@ -13,7 +13,7 @@
   (or a view of one), except inside ``no_grad``.
 """
 
-from . import _core_messages, _elements, _strides
+from . import _core_messages, _elements, _overrides, _strides
 from ._inplace_write import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
 from ._broadcast import expanded_strides, sum_to_shape
 from ._tensor import Tensor
@@ -67,3 +67,4 @@ def copy_(self, src, non_blocking=False):
         return values_of(src, self.dtype, self._size)
 
     return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)
+copy_ = _overrides.overridable(copy_)

@@ -39,7 +39,7 @@ def _torch_printouts(key_cells: tuple) -> tuple:
 def _model_printouts(key_cells: tuple, name: str) -> tuple:
     model = next(m for m in MODELS if m.name == name)
     with model.active():
-        return tuple(printouts(key_cells, import_reftorch()))
+        return tuple(printouts(model.program(key_cells), import_reftorch()))
 
 
 def right_answer(question: Question) -> str:

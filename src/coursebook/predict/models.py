@@ -9,12 +9,20 @@ Run a question's program under every model and compare with what a learner
 predicted: a model that prints exactly the learner's answer names the belief
 behind it (:mod:`coursebook.predict.diagnose`).
 
+A few beliefs are about Python, not torch ("``a = a + 1`` changes the tensor
+in place", "a function can rebind the caller's variable"): no reftorch
+function is wrong for them, so their model rewrites the question's program
+instead, as the believer reads it (``rewrite``), and runs it on reftorch.
+
 Each model says the belief in the learner's words, the refutation in ours, and
-the section of the course that shows what is true.
+the section of the course that shows what is true; ``tags`` are the
+misconception tags of the exercises' checks (autograder/checks) that name the
+same belief, listed in docs/misconceptions.md.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 from dataclasses import dataclass
@@ -23,9 +31,13 @@ from typing import Callable
 import reftorch
 from coursebook.build_it.switch import replaced
 from reftorch import overrides
-from reftorch import _clone, _creation, _detach, _indexing, _inplace, _python_copy, _version_counter, _views
+from reftorch import (_clone, _convert, _copy_, _creation, _detach, _indexing, _inplace, _layout, _python_copy,
+                      _version_counter, _views)
 from reftorch.autograd import grad_mode
+from reftorch.autograd.function import FunctionCtx
 from reftorch.nn import state_dict as nn_state_dict
+from reftorch.nn.parameter import Parameter
+from reftorch.optim.optimizer import Optimizer
 
 __all__ = ["Model", "MODELS", "model"]
 
@@ -37,6 +49,12 @@ class Model:
     refutation: str    # what is true, and why, in ours
     section: str       # where the course shows it: "08_clone.ipynb"
     swaps: Callable[[], list]  # the (reftorch's function, the believer's) pairs to switch
+    rewrite: Callable[[str], str] | None = None  # a key cell as the believer reads it
+    tags: tuple = ()   # the exercises' check tags (autograder/checks) for the same belief
+
+    def program(self, key_cells) -> tuple:
+        """The key cells the believer runs: rewritten, for a belief about Python."""
+        return tuple(map(self.rewrite, key_cells)) if self.rewrite else tuple(key_cells)
 
     @contextlib.contextmanager
     def active(self):
@@ -54,6 +72,9 @@ _getitem, _as_view = overrides.original(_indexing.__getitem__), overrides.origin
 _reduce_ex = overrides.original(_python_copy.__reduce_ex__)
 _new_tensor = overrides.original(_creation.new_tensor)
 _load_state_dict = overrides.original(nn_state_dict.load_state_dict)
+_as_tensor, _bump = overrides.original(_convert.as_tensor), overrides.original(_version_counter.bump)
+_copy_into, _clone_of = overrides.original(_copy_.copy_), overrides.original(_clone.clone)
+_zero_grad = overrides.original(Optimizer.zero_grad)
 
 def _clone_shares_memory(self, *, memory_format=None):
     return _views.alias(self)
@@ -95,6 +116,10 @@ def _deepcopy_shares_storage(self, memo):
     return memo[id(self)]
 
 
+def _deepcopy_keeps_the_parameters(self, memo):
+    return self
+
+
 def _state_dict_copies(self, destination, prefix, keep_vars):
     for name, param in self._parameters.items():
         if param is not None:
@@ -114,6 +139,13 @@ def _copy_copy_is_deep(self, protocol):
     return rebuild, (copy.deepcopy(args[0]),) + tuple(args[1:]), state
 
 
+def _copy_copy_keeps_the_history(self, protocol):
+    """copy.copy as the believer imagines it for a tensor with history: a view, still in the graph."""
+    if self.grad_fn is None:
+        return _reduce_ex(self, protocol)
+    return _views.alias, (self,), None
+
+
 def _new_tensor_keeps_the_datas_dtype(self, data, *, dtype=None, device=None, requires_grad=False):
     if dtype is None and isinstance(data, reftorch.Tensor):
         dtype = data.dtype
@@ -128,25 +160,198 @@ def _augmented_assignment_makes_a_new_tensor(self, other):
     return self + other
 
 
+def _copy_only_copies_the_values(self, src, non_blocking=False):
+    """copy_ as a plain write of numbers: no node, no requires_grad from src."""
+    with grad_mode.no_grad():
+        return _copy_into(self, src, non_blocking)
+
+
+def _copy_makes_dst_a_copy_of_src(self, src, non_blocking=False):
+    """dst.copy_(src) as dst = src.clone(), keeping the name: src's shape, dtype and new memory."""
+    if not isinstance(src, reftorch.Tensor):
+        return _copy_into(self, src, non_blocking)
+    with grad_mode.no_grad():
+        _detach._set_data(self, _clone_of(src.detach()))
+    _version_counter.bump(self)
+    if src.requires_grad and grad_mode.is_grad_enabled():  # as src.clone() would record
+        self._set_grad_fn(_clone.CloneBackward0(src))
+    return self
+
+
+def _clone_shares_the_counter(self, *, memory_format=_layout.preserve_format):
+    new = _clone_of(self, memory_format=memory_format)
+    new._version_counter = self._version_counter
+    return new
+
+
+def _clone_leaves_the_graph(self, *, memory_format=_layout.preserve_format):
+    with grad_mode.no_grad():
+        return _clone_of(self, memory_format=memory_format)
+
+
+def _clone_is_contiguous(self, *, memory_format=_layout.preserve_format):
+    if memory_format is _layout.preserve_format:
+        memory_format = _layout.contiguous_format
+    return _clone_of(self, memory_format=memory_format)
+
+
+def _clone_is_a_new_leaf(self, *, memory_format=_layout.preserve_format):
+    requires_grad = self.requires_grad and grad_mode.is_grad_enabled()
+    with grad_mode.no_grad():
+        new = _clone_of(self, memory_format=memory_format)
+    new._requires_grad = requires_grad
+    return new
+
+
+def _clone_records_under_no_grad(self, *, memory_format=_layout.preserve_format):
+    with grad_mode.enable_grad():
+        return _clone_of(self, memory_format=memory_format)
+
+
+def _contiguous_always_copies(self, memory_format=_layout.contiguous_format):
+    return _clone_of(self, memory_format=memory_format)
+
+
+def _as_tensor_copies(data, dtype=None, device=None):
+    if isinstance(data, reftorch.Tensor):
+        data = _clone_of(data)
+    return _as_tensor(data, dtype=dtype, device=device)
+
+
+def _as_tensor_shares_always(data, dtype=None, device=None):
+    return data if isinstance(data, reftorch.Tensor) else _as_tensor(data, dtype=dtype, device=device)
+
+
+def _detach_has_its_own_counter(self):
+    return _detach._get_data(self)
+
+
+def _data_copies(self):
+    with grad_mode.no_grad():
+        return _clone_of(_detach.detach(self))
+
+
+def _no_grad_writes_are_not_counted(tensor):
+    if grad_mode.is_grad_enabled():
+        _bump(tensor)
+
+
+def _save_for_backward_copies(self, *tensors):
+    """What save_for_backward keeps, as the believer sees it: copies, taken at forward time."""
+    self._saved_for_backward = tuple(None if t is None else self.save(_clone_of(t.detach()))
+                                     for t in tensors)
+
+
+def _zero_grad_writes_zeros(self, set_to_none=True):
+    return _zero_grad(self, set_to_none=False)
+
+
+# --- the believers' reading of Python ---------------------------------------------------------
+
+def _rewritten(cell: str, transformer: ast.NodeTransformer, prelude: str = "") -> str:
+    """``cell`` as the believer reads it, or the cell itself when the belief changes nothing in it."""
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return cell
+    if not transformer.visit(tree) or not getattr(transformer, "changed", False):
+        return cell
+    return prelude + ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+
+
+class _AssignmentWritesInPlace(ast.NodeTransformer):
+    """``a = a + 1`` read as ``a += 1`` (and so for - * /)."""
+    changed = False
+
+    def visit_Assign(self, node):
+        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.BinOp) and isinstance(node.value.left, ast.Name)
+                and node.value.left.id == node.targets[0].id
+                and isinstance(node.value.op, (ast.Add, ast.Sub, ast.Mult, ast.Div))):
+            self.changed = True
+            return ast.copy_location(ast.AugAssign(ast.Name(node.targets[0].id, ast.Store()),
+                                                   node.value.op, node.value.right), node)
+        return node
+
+
+def _assignment_writes_in_place(cell: str) -> str:
+    return _rewritten(cell, _AssignmentWritesInPlace())
+
+
+# The caller's names are the program's globals: the key cells run at the top level.
+_REBIND = """def __rebind_callers__(old, new):
+    for __name, __value in list(globals().items()):
+        if __value is old and not __name.startswith("__"):
+            globals()[__name] = new
+"""
+
+
+class _AssignmentCopies(ast.NodeTransformer):
+    """``b = a`` (one name to another) read as ``b = a.clone()``."""
+    changed = False
+
+    def visit_Assign(self, node):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name):
+            self.changed = True
+            node.value = ast.Call(ast.Attribute(node.value, "clone", ast.Load()), [], [])
+        return node
+
+
+def _assignment_copies(cell: str) -> str:
+    return _rewritten(cell, _AssignmentCopies())
+
+
+class _ParameterRebindsTheCaller(ast.NodeTransformer):
+    """In a function, ``t = ...`` on a parameter ``t`` also rebinds the caller's names for t."""
+    changed = False
+
+    def visit_FunctionDef(self, node):
+        params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+
+        class Assignments(ast.NodeTransformer):
+            def visit_FunctionDef(self, inner):  # a nested function has parameters of its own
+                return inner
+
+            def visit_Assign(inner_self, stmt):
+                target = stmt.targets[0]
+                if len(stmt.targets) == 1 and isinstance(target, ast.Name) and target.id in params:
+                    self.changed = True
+                    old = "__old_" + target.id
+                    return [ast.parse(f"{old} = {target.id}").body[0], stmt,
+                            ast.parse(f"__rebind_callers__({old}, {target.id})").body[0]]
+                return stmt
+
+        node.body = [Assignments().visit(stmt) for stmt in node.body]
+        node.body = [s for stmt in node.body for s in (stmt if isinstance(stmt, list) else [stmt])]
+        return node
+
+
+def _parameter_rebinds_the_caller(cell: str) -> str:
+    return _rewritten(cell, _ParameterRebindsTheCaller(), _REBIND)
+
+
 MODELS = [
     Model("clone shares memory",
           "clone() gives a new tensor object on the same memory, like a view.",
           "clone() allocates new memory and copies the numbers: writing to the clone never changes the "
           "original. It is the one copy that keeps the graph.",
           "08_clone.ipynb",
-          lambda: [(_clone.clone, _clone_shares_memory)]),
+          lambda: [(_clone.clone, _clone_shares_memory)],
+          tags=("clone/shares-memory",)),
     Model("detach copies",
           "detach() makes an independent copy of the numbers.",
           "detach() makes new metadata on the same memory and the same version counter: an in-place "
           "write to either shows in both. Only the graph is left behind.",
           "09_detach_and_data.ipynb",
-          lambda: [(_detach.detach, _detach_copies)]),
+          lambda: [(_detach.detach, _detach_copies)],
+          tags=("detach/copies-memory",)),
     Model("the version counter belongs to the memory",
           "Every tensor on the same memory shares one version counter, .data included.",
           "The counter belongs to a tensor and its views (and detach() results). x.data is made with a "
           "counter of its own, which is why writes through .data go unseen by autograd.",
           "09_detach_and_data.ipynb",
-          lambda: [(_detach._get_data, _data_shares_the_counter)]),
+          lambda: [(_detach._get_data, _data_shares_the_counter)],
+          tags=("data/shares-version-counter",)),
     Model(".data is tracked",
           ".data is just the tensor: using it records history like the tensor itself.",
           ".data is a new tensor on the same memory, off the graph and with its own version counter: "
@@ -171,7 +376,16 @@ MODELS = [
           "copy.deepcopy copies the memory too (views copied together keep sharing their new memory), "
           "and keeps requires_grad.",
           "13_python_copy.ipynb",
-          lambda: [(_python_copy.__deepcopy__, _deepcopy_shares_storage)]),
+          lambda: [(_python_copy.__deepcopy__, _deepcopy_shares_storage)],
+          tags=("deepcopy/shares-memory",)),
+    Model("a deep-copied model keeps its Parameters",
+          "copy.deepcopy(model) copies the module objects but keeps the same Parameters, so an optimizer "
+          "built before still trains the copy.",
+          "copy.deepcopy(model) gives every Parameter a new Parameter with new memory (not its .grad). An "
+          "optimizer built before the copy holds the old Parameters: it never sees the copy's gradients "
+          "and never moves the copy.",
+          "16_models_and_optimizers.ipynb",
+          lambda: [(Parameter.__deepcopy__, _deepcopy_keeps_the_parameters)]),
     Model("state_dict() copies",
           "model.state_dict() is a snapshot: later training does not change it.",
           "state_dict() holds detached aliases of the parameters and buffers: the same memory. A snapshot "
@@ -189,25 +403,163 @@ MODELS = [
           "copy.copy rebuilds a tensor object on the same memory: a write through the copy shows in the "
           "original. Only copy.deepcopy copies the memory.",
           "13_python_copy.ipynb",
-          lambda: [(_python_copy.__reduce_ex__, _copy_copy_is_deep)]),
+          lambda: [(_python_copy.__reduce_ex__, _copy_copy_is_deep)],
+          tags=("copy.copy/copies-memory",)),
+    Model("copy.copy keeps the history",
+          "copy.copy of an intermediate result is still part of the graph: gradients flow through it.",
+          "copy.copy rebuilds the tensor from __reduce_ex__'s recipe: memory, metadata and requires_grad, "
+          "but no grad_fn. The copy of a non-leaf is a new leaf on the same memory; backward stops at it, "
+          "and nothing reaches the tensors it was computed from.",
+          "13_python_copy.ipynb",
+          lambda: [(_python_copy.__reduce_ex__, _copy_copy_keeps_the_history)],
+          tags=("copy/keeps-history",)),
     Model("new_tensor keeps the data's dtype",
           "x.new_tensor(t) copies t as it is, dtype included, like torch.tensor(t).",
           "new_tensor takes its dtype and device from x, the tensor it is called on, unless you pass "
           "dtype=: only the numbers come from the data.",
           "10_copies_that_leave_the_graph.ipynb",
-          lambda: [(_creation.new_tensor, _new_tensor_keeps_the_datas_dtype)]),
+          lambda: [(_creation.new_tensor, _new_tensor_keeps_the_datas_dtype)],
+          tags=("new_tensor/dtype-from-data",)),
     Model("in-place writes are not counted",
           "The version counter only moves when a tensor is created or assigned.",
           "Every in-place write (add_, fill_, x[i] = v, +=) bumps the counter of the tensor and of all its "
           "views; autograd compares it when backward needs a saved tensor.",
           "06_version_counter.ipynb",
-          lambda: [(_version_counter.bump, _writes_are_not_counted)]),
+          lambda: [(_version_counter.bump, _writes_are_not_counted)],
+          tags=("copy_/no-version-bump",)),
     Model("+= makes a new tensor",
           "a += 1 is shorthand for a = a + 1: it makes a new tensor and leaves other names alone.",
           "a += 1 writes into a's memory (add_): every name bound to that tensor, and every view of it, "
           "sees the change. a = a + 1 makes a new tensor and rebinds a alone.",
           "02_names_and_objects.ipynb",
           lambda: [(_inplace.__iadd__, _augmented_assignment_makes_a_new_tensor)]),
+    Model("copy_ only copies the values",
+          "dst.copy_(src) only writes src's numbers into dst: autograd does not see it.",
+          "copy_ writes src's numbers into dst's memory, cast to dst's dtype and broadcast to its shape: "
+          "dst keeps its own object, shape, strides and dtype. But it is an in-place op autograd records: "
+          "when src requires grad, dst gets a CopyBackwards node and requires grad, and the gradient goes "
+          "to src, none to dst's old values.",
+          "11_copy_into.ipynb",
+          lambda: [(_copy_.copy_, _copy_only_copies_the_values)],
+          tags=("copy_/keeps-requires-grad", "copy_/wrong-gradient")),
+    Model("copy_ makes dst a copy of src",
+          "dst.copy_(src) is dst = src.clone() that keeps the name: dst takes src's shape, dtype and new memory.",
+          "copy_ never changes dst's metadata or memory: it writes into the memory dst already has, in dst's "
+          "dtype, with src broadcast to dst's shape. A dst whose elements share memory (an expand) refuses it.",
+          "11_copy_into.ipynb",
+          lambda: [(_copy_.copy_, _copy_makes_dst_a_copy_of_src)],
+          tags=("copy_/takes-src-dtype", "copy_/changes-metadata", "copy_/moves-self")),
+    Model("a = a + 1 changes the tensor in place",
+          "a = a + 1 adds one to the tensor a names, like a += 1.",
+          "a + 1 makes a new tensor, and a = rebinds the name a to it: the old tensor, and every other "
+          "name bound to it, keep the old numbers. Only a += 1 (add_) writes into a's memory.",
+          "02_names_and_objects.ipynb",
+          lambda: [],
+          rewrite=_assignment_writes_in_place),
+    Model("a function can rebind the caller's variable",
+          "Assigning to a parameter inside a function changes the variable the caller passed in.",
+          "A parameter is a new name bound to the caller's object. t = ... inside the function rebinds that "
+          "name only; the caller's name still names the old tensor. A function changes the caller's tensor "
+          "only by writing into it (t.zero_(), t[:] = ...).",
+          "02_names_and_objects.ipynb",
+          lambda: [],
+          rewrite=_parameter_rebinds_the_caller),
+    Model("b = a copies the tensor",
+          "b = a gives b a copy of a's tensor.",
+          "b = a binds a second name to the same tensor object: nothing is copied, and a write through "
+          "either name (a += 1, b[0] = 5) shows through both. b is a is True.",
+          "02_names_and_objects.ipynb",
+          lambda: [],
+          rewrite=_assignment_copies),
+    Model("clone shares the version counter",
+          "A clone shares its source's version counter, as its views do.",
+          "A clone has new memory and a version counter of its own, starting at 0: writes into the source "
+          "or its views never bump it. Only views and detach() share the counter.",
+          "06_version_counter.ipynb",
+          lambda: [(_clone.clone, _clone_shares_the_counter)],
+          tags=("clone/shares-version-counter",)),
+    Model("clone leaves the graph",
+          "clone() gives an independent tensor, cut off from autograd like detach().",
+          "Outside no_grad, the clone of a tensor that requires grad requires grad too: it is not a leaf, "
+          "and its CloneBackward0 node passes the gradient back to the source.",
+          "08_clone.ipynb",
+          lambda: [(_clone.clone, _clone_leaves_the_graph)],
+          tags=("clone/drops-history",)),
+    Model("a clone is a new leaf",
+          "The clone of a tensor that requires grad is a new leaf that requires grad, like a fresh parameter.",
+          "A clone is the result of an operation: it requires grad and is not a leaf; its grad_fn is "
+          "CloneBackward0, which passes the gradient on to the source. Only under no_grad is the clone a "
+          "leaf, and then it does not require grad.",
+          "08_clone.ipynb",
+          lambda: [(_clone.clone, _clone_is_a_new_leaf)],
+          tags=("clone/new-leaf",)),
+    Model("no_grad does not stop clone",
+          "clone() records its node even inside no_grad: a copy is a copy.",
+          "Inside no_grad no operation records a node, clone included: the clone is a leaf that does not "
+          "require grad, cut off from the source. requires_grad_() then makes it a new leaf of its own.",
+          "08_clone.ipynb",
+          lambda: [(_clone.clone, _clone_records_under_no_grad)],
+          tags=("clone/records-without-grad",)),
+    Model("contiguous() always copies",
+          "x.contiguous() always returns a new tensor with new memory.",
+          "contiguous() returns x itself when x is already contiguous: same object, same memory. Only a "
+          "tensor laid out otherwise is copied (a clone in row-major order).",
+          "03_storage_strides_views.ipynb",
+          lambda: [(_clone.contiguous, _contiguous_always_copies)]),
+    Model("a clone is always contiguous",
+          "clone() always packs the copy row-major, like contiguous().",
+          "clone() keeps the source's layout (memory_format=torch.preserve_format): a transposed tensor's "
+          "clone is transposed too, when the source is dense. A source with gaps or zero strides is "
+          "packed row-major.",
+          "08_clone.ipynb",
+          lambda: [(_clone.clone, _clone_is_contiguous)],
+          tags=("clone/always-contiguous", "clone/packs-row-major")),
+    Model("detach has its own version counter",
+          "detach() starts a counter of its own, as a new tensor does.",
+          "detach() shares the source's version counter (with its memory): a write through either bumps "
+          "both, so backward still notices it. Only .data gets a counter of its own.",
+          "09_detach_and_data.ipynb",
+          lambda: [(_detach.detach, _detach_has_its_own_counter)],
+          tags=("detach/own-version-counter",)),
+    Model(".data copies",
+          "x.data gives a copy of x's numbers.",
+          "x.data is a new tensor on x's memory: a write through it changes x, unseen by autograd, since "
+          "it has a version counter of its own.",
+          "09_detach_and_data.ipynb",
+          lambda: [(_detach._get_data, _data_copies)],
+          tags=("data/copies-memory",)),
+    Model("as_tensor copies",
+          "torch.as_tensor(t) makes a new tensor, like torch.tensor(t).",
+          "as_tensor(t) returns t itself when dtype and device already match: same object, same memory, "
+          "same graph. Only a change of dtype or device copies, and that copy is recorded "
+          "(ToCopyBackward0).",
+          "12_crossing_boundaries.ipynb",
+          lambda: [(_convert.as_tensor, _as_tensor_copies)]),
+    Model("as_tensor never copies",
+          "torch.as_tensor never copies: it always gives back the tensor it was given.",
+          "as_tensor shares only when it can: asked for another dtype or device it must convert, and makes "
+          "a new tensor on new memory, recorded as ToCopyBackward0 when the source requires grad.",
+          "12_crossing_boundaries.ipynb",
+          lambda: [(_convert.as_tensor, _as_tensor_shares_always)]),
+    Model("writes under no_grad are not counted",
+          "Inside no_grad autograd looks away: an in-place write there leaves the version counter alone.",
+          "no_grad only stops recording new nodes. The version counter still goes up with every in-place "
+          "write, so a tensor saved for backward and overwritten under no_grad still makes backward raise.",
+          "07_no_grad_and_inference_mode.ipynb",
+          lambda: [(_version_counter.bump, _no_grad_writes_are_not_counted)]),
+    Model("save_for_backward keeps a copy",
+          "ctx.save_for_backward(x) keeps a copy of x's values for backward.",
+          "save_for_backward keeps x itself, stamped with its version: nothing is copied. Writing into x "
+          "before backward makes backward raise instead of using the new values. A tensor kept as an "
+          "attribute of ctx is not checked at all.",
+          "20_functions_and_processes.ipynb",
+          lambda: [(FunctionCtx.save_for_backward, _save_for_backward_copies)]),
+    Model("zero_grad() writes zeros",
+          "opt.zero_grad() fills each .grad with zeros, keeping the tensor.",
+          "By default (set_to_none=True) zero_grad() sets each .grad to None: the old gradient tensor is "
+          "let go, untouched, and the next backward makes a new one.",
+          "18_optimizer_state_and_grad.ipynb",
+          lambda: [(Optimizer.zero_grad, _zero_grad_writes_zeros)]),
 ]
 
 

@@ -47,6 +47,7 @@ class FunctionCtx(Node):
     def save_for_backward(self, *tensors):
         """Keep ``tensors`` for backward, each stamped with its version (None is kept as None)."""
         self._saved_for_backward = tuple(None if t is None else self.save(t) for t in tensors)
+    save_for_backward = overridable(save_for_backward)
 
     @property
     def saved_tensors(self):

@@ -7,6 +7,7 @@
 from collections import OrderedDict
 
 from .._factories import empty
+from .._overrides import overridable
 from .._tensor import Tensor
 
 
@@ -35,6 +36,7 @@ class Parameter(Tensor):
         result = type(self)(self.data.clone(), self.requires_grad)
         memo[id(self)] = result
         return result
+    __deepcopy__ = overridable(__deepcopy__)
 
 
 def _rebuild_parameter(data, requires_grad):
