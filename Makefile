@@ -20,7 +20,7 @@ PIP := $(BIN)/python -m pip
 LOG := $(VENV)/install.log
 TORCH_PIP_ARGS := --timeout 10 --retries 1 --extra-index-url $(TORCH_INDEX) -c constraints.txt torch
 
-.PHONY: lab test test-fast test-differential bench book lite lite-download venv clean torch-plan
+.PHONY: lab test test-fast test-differential test-no-numpy bench book lite lite-download venv clean torch-plan
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,18 @@ test-differential: $(STAMP)
 		ATEN_CPU_CAPABILITY=$$capability $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup \
 			--no-loadscope-reorder tests/differential || exit 1; \
 	done
+
+# reftorch needs no numpy (it is an optional extra, for from_numpy and .numpy()): a
+# throw-away venv with torch, pytest and hypothesis and no numpy runs reftorch's own
+# tests on this checkout's src/; only the numpy bridge's tests may skip, by name
+# (tests/run_without_numpy.py). CI runs it after the others.
+NO_NUMPY_VENV := $(VENV)/no-numpy
+
+test-no-numpy:
+	@rm -rf $(NO_NUMPY_VENV) && $(PYTHON) -m venv $(NO_NUMPY_VENV)
+	@$(NO_NUMPY_VENV)/bin/python -m pip install --quiet $(TORCH_PIP_ARGS) 'pytest>=7' 'hypothesis>=6.80' \
+	   2> $(NO_NUMPY_VENV)/install.log || { tail -n 30 $(NO_NUMPY_VENV)/install.log; exit 1; }
+	@$(NO_NUMPY_VENV)/bin/python tests/run_without_numpy.py
 
 bench: $(STAMP)
 	@for script in tests/bench/bench_*.py; do \

@@ -45,12 +45,13 @@ def test_the_two_commands_are_the_makefile_targets():
     assert "workspace/" in README
 
 
-def test_ci_runs_the_differential_suite_once_per_cpu_kernel_family():
+def test_ci_runs_the_differential_suite_once_per_cpu_kernel_family_then_no_numpy():
     """make test runs it under the processor's own (vectorised) kernels, make test-differential
-    once more under the portable ones; each family once."""
+    once more under the portable ones; each family once; then reftorch's tests without numpy."""
     ci = (REPO / ".ci" / "run").read_text().splitlines()
     assert "make test" in ci
-    assert ci[-1] == "make test-differential"
+    assert ci[-2:] == ["make test-differential", "make test-no-numpy"]
+    assert "tests/run_without_numpy.py" in (REPO / "Makefile").read_text().split("\ntest-no-numpy:", 1)[1]
     makefile = (REPO / "Makefile").read_text()
     recipe = makefile.split("\ntest-differential:", 1)[1].split("\n\n")[0]
     capabilities = re.search(r"^DIFFERENTIAL_CAPABILITIES \?= (.*)$", makefile, re.M).group(1).split()

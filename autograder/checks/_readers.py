@@ -20,7 +20,6 @@ grader's tripwire (``autograder.kernels.kernel_setup``) watches it.
 
 import sys
 
-import numpy as np
 import reftorch
 import reftorch.nn
 import torch
@@ -59,7 +58,7 @@ _GRAD = _members["_grad"].__get__
 _DICT = _members["__dict__"].__get__
 _DATA_PTR = vars(UntypedStorage)["data_ptr"]
 _NEXT_FUNCTIONS = vars(Node)["next_functions"].fget
-_BYTES = np.ndarray
+_BYTES = memoryview  # what UntypedStorage keeps its bytes in
 
 
 def _reftorch_node_classes():

@@ -117,7 +117,7 @@ def _values_of(t, adapter, storage_values, meta):
     if storage_values is None:
         return ()
     positions = element_positions(meta["shape"], meta["stride"], meta["offset"])
-    return tuple(storage_values[p] for p in positions.reshape(-1).tolist())
+    return tuple(storage_values[p] for p in positions)
 
 
 def take_snapshot(named, adapter, labels=None, statement=""):
@@ -205,8 +205,8 @@ def take_snapshot(named, adapter, labels=None, statement=""):
             base=None if base is None else tensor_label[id(base)],
             grad=None if grads[key] is None else tensor_label[id(grads[key])],
             grad_of=tuple(grad_of.get(key, ())),
-            slots=tuple(sorted(set(positions.reshape(-1).tolist()))),
-            positions=tuple(positions.reshape(-1).tolist()),
+            slots=tuple(sorted(set(positions))),
+            positions=tuple(positions),
             values=_values_of(t, adapter, values, meta),
         )
     for s_label, (_, viewers) in storage_viewers.items():

@@ -9,6 +9,8 @@ and a node's saved tensors are its ``_saved`` list of ``SavedTensor``, each
 knowing whether backward released it and the version it was saved at.
 """
 
+import struct
+
 from ._adapter import TensorAdapter
 
 
@@ -44,7 +46,7 @@ class ReftorchAdapter(TensorAdapter):
     def storage_values(self, t):
         itemsize = t._dtype.itemsize
         whole = t._storage.nbytes() // itemsize * itemsize
-        return t._storage._bytes[:whole].view(t._dtype._numpy_type).tolist()
+        return list(struct.unpack_from(f"{whole // itemsize}{t._dtype._format}", t._storage._bytes))
 
     def grad(self, t):
         return t._grad

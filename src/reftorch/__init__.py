@@ -37,7 +37,9 @@ Beyond the core
   (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
-  ``_convert``, ``_scalars``, ``_random``.
+  ``_convert`` (the numpy bridge: numpy is imported only there),
+  ``_numpy_objects`` (arrays told apart without importing numpy),
+  ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
 * Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
@@ -56,7 +58,8 @@ Beyond the core
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
   ``_core_messages`` (the texts the core raises),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
-  ``_bounds`` (no element outside its storage),
+  ``_bounds`` (no element outside its storage), ``_elements`` (a dtype's
+  numbers in a storage's bytes: read, written, rounded as torch rounds),
   ``primitives`` (the exercises' building blocks).
 """
 

@@ -21,52 +21,66 @@ the four parts of a tensor. This module is the arithmetic underneath, torch's
    it reaches it, so an error names the first bad value in the loop's order.
 """
 
-import numpy as np
-
 from . import _messages, _shapes, _strides
+from ._broadcast import expanded_strides
+from ._dtype import bool as bool_, int32, int64, uint8
 from ._warn import warn
 
 
 def is_mask(t):
     """A bool (or, deprecated, uint8) tensor indexes by mask, one dimension per mask dimension."""
-    return t._dtype._numpy_type in (np.bool_, np.uint8)
+    return t._dtype in (bool_, uint8)
 
 
 class _Indexer:
-    """One long index as the kernel sees it: its numbers and their strides."""
+    """One long index as the kernel sees it: its numbers (row-major, of ``shape``) and their strides."""
 
-    def __init__(self, values, strides):
+    def __init__(self, values, shape, strides):
         self.values = values
+        self.shape = tuple(shape)
         self.strides = tuple(strides)
 
-    @property
-    def shape(self):
-        return self.values.shape
+
+def broadcast_values(values, shape, to):
+    """Row-major ``values`` of ``shape`` read as if expanded to shape ``to``."""
+    if tuple(shape) == tuple(to):
+        return values
+    strides = expanded_strides(shape, _strides.contiguous_strides(shape), to)
+    return [values[p] for p in _strides.element_positions(to, strides, 0)]
+
+
+def _nonzero(t):
+    """For each dimension of ``t``, the coordinates of its non-zero elements, in row-major order."""
+    hits = [k for k, x in enumerate(t._read()) if x]
+    columns = [[0] * len(hits) for _ in t._size]
+    for j, k in enumerate(hits):
+        for dim in reversed(range(t.dim())):
+            k, columns[dim][j] = divmod(k, t._size[dim])
+    return columns
 
 
 def _indexers(size, indices):
     """Steps 1 and 2: long indexers for a list of index tensors (None: not indexed)."""
     for t in indices:
-        if t is not None and not is_mask(t) and t._dtype._numpy_type not in (np.int64, np.int32):
+        if t is not None and not is_mask(t) and t._dtype not in (int64, int32):
             raise IndexError(_messages.INDEX_DTYPE)
     result = []
     for t in indices:
         if t is None:
             result.append(None)
         elif is_mask(t):
-            if t._dtype._numpy_type == np.uint8:
+            if t._dtype is uint8:
                 warn(_messages.UINT8_INDEX)
             for j, n in enumerate(t._size):
                 dim = len(result) + j
                 if n != size[_strides.normalize_dim(dim, len(size))]:
                     raise IndexError(_messages.MASK_SHAPE.format(
                         mask=_strides._fmt(t._size), mask_dim=j, shape=_strides._fmt(size), dim=dim))
-            hits = np.nonzero(t._elements()) if t.dim() > 0 else ()
-            result.extend(_Indexer(column.astype(np.int64), (1,)) for column in hits)
+            result.extend(_Indexer(column, (len(column),), (1,)) for column in _nonzero(t))
         else:
             # int32 indices are first converted to int64, keeping their layout.
-            strides = t._stride if t._dtype._numpy_type == np.int64 else _strides.preserve_format_strides(t._size, t._stride)
-            result.append(_Indexer(t._elements().astype(np.int64), strides))
+            strides = t._stride if t._dtype is int64 else _strides.preserve_format_strides(t._size, t._stride)
+            result.append(_Indexer(t._read(), t._size, strides))
     shapes = [ix.shape for ix in result if ix is not None]
     try:
         shape = _shapes.broadcast_shapes(*shapes)
@@ -81,7 +95,7 @@ def _expand(ix, shape):
     lead = len(shape) - len(ix.shape)
     strides = [0] * lead + [0 if n == 1 and shape[lead + i] != 1 else s
                             for i, (n, s) in enumerate(zip(ix.shape, ix.strides))]
-    return _Indexer(np.broadcast_to(ix.values, shape), strides)
+    return _Indexer(broadcast_values(ix.values, ix.shape, shape), shape, strides)
 
 
 class AdvancedIndex:
@@ -122,13 +136,13 @@ class AdvancedIndex:
 
     def _each_index(self):
         for ix, n in zip(self.indexers, self.indexed_sizes):
-            yield np.broadcast_to(ix.values, self.shape), n
+            yield broadcast_values(ix.values, ix.shape, self.shape), n
 
     def positions(self):
-        """For each result element, the storage slot it is read from (or written to)."""
+        """For each result element (row-major), the storage slot it is read from (or written to)."""
         slots = _strides.element_positions(self.shape, self.src_strides, self.offset)
         for (values, n), stride in zip(self._each_index(), self.indexed_strides):
-            slots = slots + np.where(values < 0, values + n, values) * stride
+            slots = [slot + (v + n if v < 0 else v) * stride for slot, v in zip(slots, values)]
         return slots
 
     def first_out_of_bounds(self, order):
@@ -139,24 +153,24 @@ class AdvancedIndex:
         """
         if not self.indexers or 0 in self.shape:
             return None
-        bad = np.stack([in_order((v < -n) | (v >= n), order) for v, n in self._each_index()])
-        hit = bad.any(axis=0)
-        if not hit.any():
-            return None
-        k = int(hit.argmax())
-        j = int(bad[:, k].argmax())
-        values, n = list(self._each_index())[j]
-        value = in_order(values, order)[k]
-        return k, IndexError(f"index {value} is out of bounds for dimension {j} with size {n}")
+        visited = [(in_order(values, self.shape, order), n) for values, n in self._each_index()]
+        for k in range(_strides.numel(self.shape)):
+            for j, (values, n) in enumerate(visited):
+                if not -n <= values[k] < n:
+                    return k, IndexError(f"index {values[k]} is out of bounds for dimension {j} with size {n}")
+        return None
 
 
 def _reshape(ix, before, after):
     """Give an indexer size-1 dimensions so that it lines up with the result."""
     shape = (1,) * before + ix.shape + (1,) * after
     strides = _shapes.view_strides(ix.shape, ix.strides, shape) or _strides.contiguous_strides(shape)
-    return _Indexer(ix.values.reshape(shape), strides)
+    return _Indexer(ix.values, shape, strides)
 
 
-def in_order(values, order):
-    """The elements of an array in the order the kernel visits them (``order``: innermost first)."""
-    return np.transpose(values, tuple(reversed(order))).ravel()
+def in_order(values, shape, order):
+    """Row-major ``values`` of ``shape`` in the order the kernel visits them (``order``: innermost first)."""
+    outermost_first = tuple(reversed(order))
+    row_major = _strides.contiguous_strides(shape)
+    return [values[p] for p in _strides.element_positions(tuple(shape[d] for d in outermost_first),
+                                                       tuple(row_major[d] for d in outermost_first), 0)]

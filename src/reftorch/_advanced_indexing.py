@@ -20,11 +20,10 @@ Which elements, and the result's shape and strides, are worked out in
 ``_advanced_index``.
 """
 
-import numpy as np
-
-from . import _iterator_strides, _messages, _strides
+from . import _elements, _iterator_strides, _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
-from ._advanced_index import AdvancedIndex, in_order, is_mask
+from ._advanced_index import AdvancedIndex, broadcast_values, in_order, is_mask
+from ._dtype import uint8
 from ._inplace_write import check_inplace, rebase_history
 from ._math import sum_to_shape
 from ._tensor import Tensor
@@ -56,9 +55,9 @@ def index(self, indices):
     error = info.first_out_of_bounds(order)
     if error is not None:
         raise error[1]
-    values = self._storage.typed(self._dtype._numpy_type)[info.positions()]
+    values = _elements.read(self._storage, self._dtype, info.positions())
     strides = _iterator_strides.tensor_iterator_output_strides(info.shape, info.operands())
-    out = Tensor._from_values(values, self._dtype, self.device, strides)
+    out = Tensor._from_values(values, info.shape, self._dtype, self.device, strides)
     if any_requires_grad(self):
         out._set_grad_fn(IndexBackward0(self, indices))
     return out
@@ -77,10 +76,10 @@ class IndexBackward0(Node):
 
     def apply(self, grad):
         info = _contiguous_info(self.input_size, self.indices)
-        g = grad._elements()
-        out = np.zeros(_strides.numel(self.input_size), dtype=g.dtype)
-        np.add.at(out, info.positions().ravel(), g.ravel())
-        return (Tensor._from_values(out.reshape(self.input_size), grad._dtype, grad.device),)
+        out = [0] * _strides.numel(self.input_size)
+        for slot, value in zip(info.positions(), grad._read()):
+            out[slot] += value
+        return (Tensor._from_values(out, self.input_size, grad._dtype, grad.device),)
 
 
 def _contiguous_info(size, saved_indices):
@@ -163,16 +162,16 @@ def _write_in_order(self, indices, values, accumulate):
     order = _iterator_strides.iteration_order(info.shape, operands[:1] + [(values._size, values._stride)] + operands[1:])
     error = info.first_out_of_bounds(order)
     count = error[0] if error is not None else _strides.numel(info.shape)
-    slots = in_order(info.positions(), order)[:count]
-    new = in_order(np.broadcast_to(values._elements(), info.shape), order)[:count]
-    storage = self._storage.typed(self._dtype._numpy_type)
-    if accumulate:
-        np.add.at(storage, slots, new)
+    slots = in_order(info.positions(), info.shape, order)[:count]
+    new = in_order(broadcast_values(values._read(), values._size, info.shape), info.shape, order)[:count]
+    written = {}  # slot -> its new number; a slot named twice keeps the value written last
+    if accumulate:  # ... or, accumulating, gets both, each sum rounded to the dtype
+        written = dict(zip(slots, _elements.read(self._storage, self._dtype, slots)))
+        for slot, value in zip(slots, new):
+            written[slot] = _elements.cast([written[slot] + value], self._dtype)[0]
     else:
-        # A slot named twice keeps the value written last.
-        reversed_first = np.unique(slots[::-1], return_index=True)[1]
-        last = len(slots) - 1 - reversed_first
-        storage[slots[last]] = new[last]
+        written.update(zip(slots, new))
+    _elements.write(self._storage, self._dtype, list(written), list(written.values()))
     if error is not None:
         raise error[1]
 
@@ -209,12 +208,11 @@ def _masked_fill(self, mask_and_shape, values):
     mask, shape = mask_and_shape
     if _has_internal_overlap(self):
         warn(_messages.MASKED_FILL_EXPANDED)
-    if mask._dtype._numpy_type == np.uint8:
+    if mask._dtype is uint8:
         raise RuntimeError(_messages.MASKED_FILL_UINT8_MASK)
-    hits = np.broadcast_to(mask._elements().reshape(shape), self._size)
-    slots = _strides.element_positions(*self._geometry())[hits]
-    number = np.asarray(values._elements().reshape(()).item()).astype(self._dtype._numpy_type)
-    self._storage.typed(self._dtype._numpy_type)[slots] = number
+    hits = broadcast_values(mask._read(), shape, self._size)
+    slots = [slot for slot, hit in zip(self._positions(), hits) if hit]
+    _elements.write(self._storage, self._dtype, slots, values._read() * len(slots))
 
 
 def _has_internal_overlap(t):
@@ -254,20 +252,21 @@ class IndexPutBackward0(Node):
 
     def apply(self, grad):
         info = _contiguous_info(grad._size, self.indices)
-        g = np.array(grad._elements()).ravel()
+        g = grad._read()
         slots = info.positions()
         to_values = None
         if self.needs_input_grad(1):
-            picked = g[slots]
-            if not _expandable(self.values_size, picked.shape):
+            picked = [g[slot] for slot in slots]
+            if not _expandable(self.values_size, info.shape):
                 # Only a[mask] = v with a one-element v of more dimensions gets here.
                 raise RuntimeError(
                     _messages.INDEX_PUT_BAD_GRAD.format(
-                        got=_strides._fmt(picked.shape), expected=_strides._fmt(self.values_size)
+                        got=_strides._fmt(info.shape), expected=_strides._fmt(self.values_size)
                     ))
-            summed = sum_to_shape(picked, self.values_size)
-            to_values = Tensor._from_values(summed, self.values_dtype, self.values_device)
+            summed = sum_to_shape(picked, info.shape, self.values_size)
+            to_values = Tensor._from_values(summed, self.values_size, self.values_dtype, self.values_device)
         if not self.accumulate:
-            g[slots.ravel()] = 0
-        to_target = Tensor._from_values(g.reshape(grad._size), grad._dtype, grad.device)
+            for slot in slots:
+                g[slot] = 0
+        to_target = Tensor._from_values(g, grad._size, grad._dtype, grad.device)
         return (to_target, to_values)

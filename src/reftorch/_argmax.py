@@ -8,7 +8,7 @@ Ties go to the first position; a NaN counts as larger (and smaller) than
 everything, so the first NaN wins.
 """
 
-import numpy as np
+import operator
 
 from . import _messages, _strides
 from ._dtype import bool as bool_, int64
@@ -16,42 +16,45 @@ from ._tensor import Tensor
 from ._version_counter import plain_kernel_writes
 
 
-def _positions(self, dim, keepdim, op, pick):
+def _positions(self, dim, keepdim, op, better):
     if dim is not None and not isinstance(dim, int):
         raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
     if self.dtype is bool_:
         raise RuntimeError(_messages.ARGMAX_BOOL.format(op=op))
-    values = self._elements()
+    values = self._read()
     if dim is None:
         if self.numel() == 0:
             raise IndexError(_messages.ARGMAX_EMPTY.format(op=op))
-        found = np.asarray(pick(values.reshape(-1)))
-        if keepdim:
-            found = found.reshape((1,) * self.dim())
+        found, size = [_first_best(values, better)], (1,) * self.dim() if keepdim else ()
     else:
         axis = _strides.normalize_dim(dim, self.dim())
         if self.dim() == 0:
-            found = np.asarray(0)
+            found, size = [0], ()
         elif self._size[axis] == 0:
             raise IndexError(_messages.ARGMAX_EMPTY_DIM.format(op=op, dim=axis))
         else:
-            found = pick(values, axis=axis)
-            if keepdim:
-                found = np.expand_dims(found, axis)
-    return plain_kernel_writes(Tensor._from_values(found, int64, self.device), (self,))
+            n, inner = self._size[axis], _strides.numel(self._size[axis + 1:])
+            outer = _strides.numel(self._size[:axis])
+            found = [_first_best([values[(o * n + i) * inner + r] for i in range(n)], better)
+                     for o in range(outer) for r in range(inner)]
+            size = self._size[:axis] + ((1,) if keepdim else ()) + self._size[axis + 1:]
+    return plain_kernel_writes(Tensor._from_values(found, size, int64, self.device), (self,))
 
 
-def _first_nan_or(pick):
-    """numpy's argmax/argmin, except that a NaN wins (the first one), as in torch."""
-    def picked(values, axis=None):
-        nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(values.shape, bool)
-        return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), pick(values, axis=axis))
-    return picked
+def _first_best(row, better):
+    """The position of the first element no other beats, except that a NaN wins (the first one), as in torch."""
+    best = 0
+    for i, x in enumerate(row):
+        if x != x:
+            return i
+        if better(x, row[best]):
+            best = i
+    return best
 
 
 def argmax(self, dim=None, keepdim=False):
-    return _positions(self, dim, keepdim, "argmax", _first_nan_or(np.argmax))
+    return _positions(self, dim, keepdim, "argmax", operator.gt)
 
 
 def argmin(self, dim=None, keepdim=False):
-    return _positions(self, dim, keepdim, "argmin", _first_nan_or(np.argmin))
+    return _positions(self, dim, keepdim, "argmin", operator.lt)

@@ -5,8 +5,8 @@ passed (positional or keyword, a dtype or a string, the three forms of
 ``to``), refuse what does not fit with torch's TypeError, and only then call
 the operation. reftorch keeps that step here, at the edge, so that the
 function a chapter shows (``_to.to``, ``_creation._from_data``,
-``_copy_.copy_``) reads as the lesson: it receives a device, a dtype, a
-numpy array, never a raw argument list.
+``_copy_.copy_``) reads as the lesson: it receives a device, a dtype,
+numbers and their shape, never a raw argument list.
 
 Nothing here touches memory, metadata, the version counter or the graph:
 each function checks and converts its arguments, then calls the lesson.
@@ -14,13 +14,12 @@ each function checks and converts its arguments, then calls the lesson.
 
 import builtins
 
-import numpy as np
-
 from . import _copy_, _creation, _layout, _memory_formats, _messages, _to, _views
 from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
-from ._nested_data import array_of_data, check_dtype, infer_dtype
+from ._nested_data import check_dtype, infer_dtype, values_of_data
+from ._numpy_objects import is_array
 from ._strides import _fmt
 from ._tensor import Tensor
 
@@ -89,14 +88,15 @@ def transpose(self, dim0, dim1):
 
 def read_data(data, dtype, caller):
     """``(data, dtype)`` ready for ``_creation._from_data``: a tensor as it is, anything
-    else as a numpy array, with the dtype torch picks when none is given (``_nested_data``)."""
+    else as ``(numbers in row-major order, shape)``, with the dtype torch picks when none
+    is given (``_nested_data``)."""
     dtype = check_dtype(dtype, caller.split(".")[-1])
     if isinstance(data, Tensor):
         return data, dtype
-    if isinstance(data, np.ndarray):
-        return data, dtype or from_numpy_dtype(data.dtype)
+    if is_array(data):
+        return (data.reshape(-1).tolist(), data.shape), dtype or from_numpy_dtype(data.dtype)
     dtype = dtype or infer_dtype(data)
-    return array_of_data(data, dtype), dtype
+    return values_of_data(data, dtype), dtype
 
 
 def from_data(data, dtype, device, requires_grad, caller):

@@ -17,7 +17,7 @@ torch does this sum in unsigned 64-bit integers, which explains its other
 refusals: a negative offset; a stride that steps backwards, or a sum above
 2**63 bytes ("overflowed"); a negative size ("numel ... overflow").
 
-``element_bytes`` is the second line of defence, used by ``Tensor._elements``
+``element_bytes`` is the second line of defence, used by ``Tensor._positions``
 (the one place where metadata becomes memory addresses): it recomputes the
 bytes a tensor's elements occupy from its metadata *as it is now*, so that a
 tensor whose ``_stride`` was changed by hand still cannot reach outside.

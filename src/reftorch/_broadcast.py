@@ -9,11 +9,11 @@ dimensions are stretched, as if the numbers were repeated, copying nothing.
   used many times gets the sum of their gradients, so an input that was
   stretched gets the gradient summed over the stretched dimensions.
 
-Pure functions of sizes (``sum_to_shape`` of a numpy array of gradient
-values): no tensor's memory is touched.
+Pure functions of sizes (``sum_to_shape`` of a list of gradient values): no
+tensor's memory is touched.
 """
 
-from . import _core_messages
+from . import _core_messages, _strides
 
 
 def broadcast_shapes(*shapes):
@@ -33,11 +33,19 @@ def broadcast_shapes(*shapes):
     return tuple(result)
 
 
-def sum_to_shape(values, shape):
-    """Undo broadcasting: sum ``values`` down to ``shape``."""
-    lead = values.ndim - len(shape)
-    values = values.sum(axis=tuple(range(lead))) if lead > 0 else values
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and values.shape[i] != 1)
-    if stretched:
-        values = values.sum(axis=stretched, keepdims=True)
-    return values.reshape(shape)
+def expanded_strides(size, stride, shape):
+    """The strides ``expand(shape)`` gives: 0 for a new or stretched dimension (read again and again)."""
+    lead = len(shape) - len(size)
+    return (0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in zip(size, stride, shape[lead:]))
+
+
+def sum_to_shape(values, size, shape):
+    """Undo broadcasting: the row-major ``values`` of ``size`` summed down to ``shape``,
+    each added into the element it was stretched from (stride 0 along stretched dims)."""
+    if tuple(size) == tuple(shape):
+        return list(values)
+    sums = [0] * _strides.numel(shape)
+    into = expanded_strides(shape, _strides.contiguous_strides(shape), size)
+    for p, v in zip(_strides.element_positions(size, into, 0), values):
+        sums[p] += v
+    return sums

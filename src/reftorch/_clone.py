@@ -35,7 +35,7 @@ def clone(self, *, memory_format=preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
         strides = _strides.strides_for(self._size, memory_format)
-    copy = plain_kernel_writes(Tensor._from_values(self._elements(), self._dtype, self.device, strides), (self,))
+    copy = plain_kernel_writes(Tensor._from_values(self._read(), self._size, self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
     return copy

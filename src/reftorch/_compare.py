@@ -17,13 +17,13 @@ is compared like any other (the result never requires grad).
 """
 
 import builtins
+import math
 import numbers
 
-import numpy as np
-
 from . import _messages, _shapes
-from ._dtype import bool as bool_, get_default_dtype, promote_types
-from ._math import _result
+from ._dtype import bool as bool_, compute_dtype, get_default_dtype, promote_types
+from ._elements import cast
+from ._math import _result, values_of
 from ._tensor import Tensor
 
 
@@ -56,10 +56,7 @@ def _equal(a, b):
     if same_elements and not a.dtype.is_floating_point:
         return True  # torch's shortcut: the very same integers
     dtype = promote_types(a.dtype, b.dtype)
-    with np.errstate(all="ignore"):
-        x = a._elements().astype(dtype._numpy_type)
-        y = b._elements().astype(dtype._numpy_type)
-    return builtins.bool(np.all(x == y))  # nan == nan is False
+    return all(x == y for x, y in zip(values_of(a, dtype), values_of(b, dtype)))  # nan == nan is False
 
 
 def equal(input, other):
@@ -77,11 +74,6 @@ def equal_method(self, other):
 
 # --- isclose and allclose ------------------------------------------------------
 
-def _opmath(dtype):
-    """The type torch computes one step of a float16 op in: float32 (rounded after each step)."""
-    return np.float32 if dtype._numpy_type == np.float16 else dtype._numpy_type.type
-
-
 def _isclose(a, b, rtol, atol, equal_nan):
     if a.dtype is not b.dtype:
         raise RuntimeError(f"{a.dtype._short_name} did not match {b.dtype._short_name}")
@@ -90,20 +82,19 @@ def _isclose(a, b, rtol, atol, equal_nan):
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
-    _shapes.broadcast_shapes(a._size, b._size)
-    x, y = a._elements(), b._elements()
+    shape = _shapes.broadcast_shapes(a._size, b._size)
+    x, y = values_of(a, a.dtype, shape), values_of(b, b.dtype, shape)
     # torch builds the result with ``a == b`` and then ORs into it in place,
     # once per rule that applies: each OR bumps the result's version.
     writes = 0
-    with np.errstate(all="ignore"):
-        close = x == y
-        if equal_nan and a.dtype.is_floating_point:
-            close |= np.isnan(x) & np.isnan(y)
-            writes += 1
-        if rtol != 0 or atol != 0:
-            close |= _within_tolerance(a.dtype, x, y, rtol, atol)
-            writes += 1
-    result = _result(close, bool_, a.device, inputs=(a, b))
+    close = [p == q for p, q in zip(x, y)]
+    if equal_nan and a.dtype.is_floating_point:
+        close = [c or (p != p and q != q) for c, p, q in zip(close, x, y)]
+        writes += 1
+    if rtol != 0 or atol != 0:
+        close = [c or w for c, w in zip(close, _within_tolerance(a.dtype, x, y, rtol, atol))]
+        writes += 1
+    result = _result(close, shape, bool_, a.device, inputs=(a, b))
     for _ in range(writes):
         result._version_counter.bump()
     return result
@@ -118,12 +109,14 @@ def _within_tolerance(dtype, x, y, rtol, atol):
     """
     if not dtype.is_floating_point:
         dtype = get_default_dtype()
-        x, y = x.astype(dtype._numpy_type), y.astype(dtype._numpy_type)
-    step, store = _opmath(dtype), dtype._numpy_type
-    scaled = np.abs((y.astype(step) * step(rtol)).astype(store))
-    allowed = (step(atol) + scaled.astype(step)).astype(store)
-    actual = np.abs((x.astype(step) - y.astype(step)).astype(store))
-    return np.isfinite(actual) & (actual <= allowed)
+        x, y = cast(x, dtype), cast(y, dtype)
+    # Each step is one operation in float64, so rounding it to the dtype (through
+    # float32, for float16) is the step done in torch's types.
+    rtol, atol = cast([rtol], compute_dtype(dtype))[0], cast([atol], compute_dtype(dtype))[0]
+    scaled = [abs(v) for v in cast([q * rtol for q in y], dtype)]
+    allowed = cast([atol + s for s in scaled], dtype)
+    actual = [abs(v) for v in cast([p - q for p, q in zip(x, y)], dtype)]
+    return [math.isfinite(d) and d <= limit for d, limit in zip(actual, allowed)]
 
 
 def isclose(input, other, *args, **kwargs):
@@ -165,10 +158,10 @@ def allclose(input, other, *args, **kwargs):
     _tensor_arg("allclose", "input", 1, input)
     _tensor_arg("allclose", "other", 2, other)
     rtol, atol, equal_nan = _tolerances("allclose", 3, args, kwargs)
-    return builtins.bool(np.all(_isclose(input, other, rtol, atol, equal_nan)._elements()))
+    return all(_isclose(input, other, rtol, atol, equal_nan)._read())
 
 
 def allclose_method(self, other, *args, **kwargs):
     _tensor_arg("allclose", "other", 1, other)
     rtol, atol, equal_nan = _tolerances("allclose", 2, args, kwargs)
-    return builtins.bool(np.all(_isclose(self, other, rtol, atol, equal_nan)._elements()))
+    return all(_isclose(self, other, rtol, atol, equal_nan)._read())

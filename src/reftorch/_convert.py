@@ -19,19 +19,21 @@ must, and that is the whole lesson:
   tensor and, in grad mode, a tensor that requires grad: the array would let
   you change numbers behind autograd's back. ``force=True`` does it anyway
   (``t.detach().cpu()``: a copy only for a cuda tensor).
+
+numpy is optional: it is imported here, when one of these meets an array or
+makes one, and never by ``import reftorch``.
 """
 
 import builtins
 
-import numpy as np
-
-from . import _messages
+from . import _bounds, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
 from ._device import as_device, cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
+from ._numpy_objects import is_array, is_scalar
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._to import to
@@ -50,7 +52,7 @@ def warn_once(message):
 
 def from_numpy(array, *, warn=True):
     """A tensor on the array's own memory: no copy, writes show on both sides."""
-    if not isinstance(array, np.ndarray):
+    if not is_array(array):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtype = from_numpy_dtype(array.dtype)
     if warn and not array.flags.writeable:
@@ -72,8 +74,10 @@ def from_numpy(array, *, warn=True):
     # All the bytes from the first element to the last, seen as one flat
     # buffer. The strides are whole elements and none is negative, so these
     # are exactly the bytes numpy says the array's elements occupy.
+    import numpy as np
+
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
-    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False)
+    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False, address=flat.ctypes.data)
     return Tensor._make(storage, 0, array.shape, strides, dtype)
 
 
@@ -83,7 +87,7 @@ def as_tensor(data, dtype=None, device=None):
     device = as_device(device)
     if isinstance(data, Tensor):
         return to(data, device=device or data.device, dtype=dtype or data.dtype)
-    if isinstance(data, np.ndarray):
+    if is_array(data):
         shared = from_numpy(data)  # warns if the array is read-only
         return to(shared, device=device or cpu, dtype=dtype or shared.dtype)
     return _from_data(data, dtype, device, False, "torch.as_tensor")
@@ -127,7 +131,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
 
     wrong_device = requested is not None and requested != source.device
     wrong_dtype = dtype is not None and dtype is not source.dtype
-    force_copy = bool(copy) and not isinstance(obj, np.generic)  # a numpy number is new memory already
+    force_copy = bool(copy) and not is_scalar(obj)  # a numpy number is new memory already
     if force_copy or (copy is None and (wrong_device or wrong_dtype)):
         if wrong_device or wrong_dtype:
             source = to(source, device=device or source.device, dtype=dtype or source.dtype, copy=force_copy)
@@ -155,12 +159,12 @@ def _tensor_on_obj_memory(obj, copy):
     """
     if isinstance(obj, Tensor):
         return obj, False
-    if isinstance(obj, np.ndarray):
+    if is_array(obj):
         return from_numpy(obj, warn=False), not obj.flags.writeable
-    if isinstance(obj, np.generic):
+    if is_scalar(obj):
         if copy is False:
             raise RuntimeError(_messages.ALIAS_NUMPY_SCALAR)
-        return clone(from_numpy(np.asarray(obj), warn=False)), False
+        return clone(from_numpy(obj.reshape(1).reshape(()), warn=False)), False
     return None, False
 
 
@@ -180,7 +184,28 @@ def numpy(self, *args, force=False):
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
         if is_grad_enabled() and self.requires_grad:
             raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)
-    return to(detach(self), cpu)._elements()
+    return array_on(to(detach(self), cpu))
+
+
+def array_on(t):
+    """A numpy array over ``t``'s elements: ``t``'s memory, read with its size, stride
+    and offset (no copy). Writes through it go to the storage.
+
+    This is where metadata becomes memory addresses, so ``_bounds.element_bytes``
+    first works out which bytes the elements occupy, and raises if any lies
+    outside the storage; the array is built on exactly those bytes.
+    """
+    import numpy as np
+
+    itemsize = t._dtype.itemsize
+    span = _bounds.element_bytes(t._size, t._stride, t._storage_offset, itemsize, t._storage.nbytes())
+    if span is None:  # no elements, nothing to point at
+        return np.empty(tuple(max(n, 0) for n in t._size), dtype=t._dtype._numpy_type)
+    start, stop = span
+    window = np.frombuffer(t._storage._bytes[start:stop], dtype=t._dtype._numpy_type)
+    first = t._storage_offset - start // itemsize  # element [0, 0, ...]
+    return np.lib.stride_tricks.as_strided(window[first:], shape=t._size,
+                                           strides=tuple(s * itemsize for s in t._stride))
 
 
 def __array__(self, dtype=None):

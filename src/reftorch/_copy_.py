@@ -13,11 +13,9 @@
   (or a view of one), except inside ``no_grad``.
 """
 
-import numpy as np
-
-from . import _core_messages
+from . import _core_messages, _elements, _strides
 from ._inplace_write import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
-from ._broadcast import sum_to_shape
+from ._broadcast import expanded_strides, sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
 
@@ -33,23 +31,23 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"
 
     def apply(self, grad):
-        old = Tensor._from_values(np.zeros(self.dst._size), self.dst._dtype, self.dst.device)
+        old = Tensor._from_values(0, self.dst._size, self.dst._dtype, self.dst.device)
         to_src = None
         if self.needs_input_grad(1):
-            to_src = Tensor._from_values(sum_to_shape(grad._elements(), self.src._size), self.src._dtype, self.src.device)
+            to_src = Tensor._from_values(sum_to_shape(grad._read(), grad._size, self.src._size), self.src._size,
+                                         self.src._dtype, self.src.device)
         return (old, to_src)
 
 
-def values_of(x, dtype):
-    """The numbers of a tensor or Python scalar, as a numpy array of ``dtype``.
-
-    Casting is C's, silently, as in torch: a float is cut toward zero and an
-    integer that does not fit wraps around (300 as uint8 is 44).
-    """
-    with np.errstate(all="ignore"):
-        if isinstance(x, Tensor):
-            return x._elements().astype(dtype._numpy_type, copy=False)
-        return np.array(x).astype(dtype._numpy_type)
+def values_of(x, dtype, shape=None):
+    """The numbers of a tensor or Python number, read as ``x.expand(shape)`` would be (row-major), cast
+    to ``dtype`` silently, as C and torch cast: a float is cut toward zero, 300 as uint8 is 44."""
+    if not isinstance(x, Tensor):
+        return _elements.cast([x] * _strides.numel(shape or ()), dtype)
+    shape = x._size if shape is None else shape
+    x._positions()  # the bounds check, on x's own layout
+    positions = _strides.element_positions(shape, expanded_strides(x._size, x._stride, shape), x._storage_offset)
+    return _elements.cast(_elements.read(x._storage, x._dtype, positions), dtype)
 
 
 def check_copy_source(destination_device, source):
@@ -66,6 +64,6 @@ def copy_(self, src, non_blocking=False):
         check_inplace_shape(self, src)
         if isinstance(src, Tensor):
             check_copy_source(self.device, src)
-        return values_of(src, self.dtype)
+        return values_of(src, self.dtype, self._size)
 
     return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)

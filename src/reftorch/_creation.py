@@ -32,9 +32,8 @@ def with_requires_grad(t, requires_grad):
 def _from_data(data, dtype, device, requires_grad, caller):
     """``data`` copied into new memory: the one path behind ``tensor`` and ``new_tensor``.
 
-    ``data`` is a tensor, or a numpy array already in ``dtype``: the binding
-    (``_binding.read_data``) has read nested lists and Python numbers into one
-    and picked the dtype torch picks (``_nested_data``).
+    ``data`` is a tensor, or ``(numbers, shape)`` that the binding (``_binding.read_data``)
+    read from nested lists or an array, with the dtype torch picks (``_nested_data``).
     """
     if isinstance(data, Tensor):
         warn(_core_messages.COPY_CONSTRUCT.format(caller))
@@ -42,9 +41,10 @@ def _from_data(data, dtype, device, requires_grad, caller):
         # (preserve_format), so a transposed tensor stays transposed.
         source = data.detach()
         strides = _strides.preserve_format_strides(source._size, source._stride)
-        t = Tensor._from_values(source._elements(), dtype or data.dtype, factory_device(device, fallback=data.device), strides)
+        t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
+                                factory_device(device, fallback=data.device), strides)
         return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
-    t = Tensor._from_values(data, dtype, factory_device(device))
+    t = Tensor._from_values(*data, dtype, factory_device(device))  # data: (numbers, shape)
     return with_requires_grad(t, requires_grad)
 
 

@@ -8,16 +8,17 @@ knows these dtypes (with torch's other names for some of them):
     uint8 (1 byte)   int8 (1 byte)   int16 = short (2 bytes)
     int32 = int (4 bytes)   int64 = long (8 bytes)
 
-Each dtype is backed by the numpy type that reads the same bytes, so a storage
-can be a plain numpy byte buffer and a tensor a typed window onto it.
+Each dtype names the ``struct`` format code that reads one element from the
+bytes (``"f"`` for float32), so a storage can be a plain byte buffer and a
+tensor a typed window onto it.
 
 This module also answers "what dtype does ``a + b`` have?" with torch's type
 promotion rules (``promote_types``; ``result_type``, which looks at tensors, is in ``_math``).
 """
 
 import builtins
-
-import numpy as np
+import numbers
+import struct
 
 from . import _messages
 
@@ -25,9 +26,9 @@ from . import _messages
 class dtype:
     """One element type. Compared by identity, like torch's dtypes."""
 
-    def __init__(self, name, numpy_type, is_floating_point, is_signed, short_name):
+    def __init__(self, name, format, is_floating_point, is_signed, short_name):
         self._name = name
-        self._numpy_type = np.dtype(numpy_type)
+        self._format = format  # the struct code of one element, in the machine's byte order
         self.is_floating_point = is_floating_point
         self.is_signed = is_signed
         # The name torch uses in messages such as "torch.FloatTensor".
@@ -36,7 +37,14 @@ class dtype:
     @property
     def itemsize(self):
         """Bytes per element, as in torch: float32 is 4, float64 8, int64 8, bool 1."""
-        return self._numpy_type.itemsize
+        return struct.calcsize(self._format)
+
+    @property
+    def _numpy_type(self):
+        """numpy's dtype for the same bytes (numpy is imported when first asked for)."""
+        import numpy
+
+        return numpy.dtype(self._format)
 
     @property
     def is_complex(self):
@@ -50,15 +58,15 @@ class dtype:
         return self._name
 
 
-float16 = dtype("float16", np.float16, True, True, "Half")
-float32 = dtype("float32", np.float32, True, True, "Float")
-float64 = dtype("float64", np.float64, True, True, "Double")
-uint8 = dtype("uint8", np.uint8, False, False, "Byte")
-int8 = dtype("int8", np.int8, False, True, "Char")
-int16 = dtype("int16", np.int16, False, True, "Short")
-int32 = dtype("int32", np.int32, False, True, "Int")
-int64 = dtype("int64", np.int64, False, True, "Long")
-bool = dtype("bool", np.bool_, False, False, "Bool")  # noqa: A001 - torch's name
+float16 = dtype("float16", "e", True, True, "Half")
+float32 = dtype("float32", "f", True, True, "Float")
+float64 = dtype("float64", "d", True, True, "Double")
+uint8 = dtype("uint8", "B", False, False, "Byte")
+int8 = dtype("int8", "b", False, True, "Char")
+int16 = dtype("int16", "h", False, True, "Short")
+int32 = dtype("int32", "i", False, True, "Int")
+int64 = dtype("int64", "q", False, True, "Long")
+bool = dtype("bool", "?", False, False, "Bool")  # noqa: A001 - torch's name
 
 # The aliases torch also accepts. From here on, ``int``, ``float`` and
 # ``bool`` in this module are dtypes; Python's types are ``builtins.int`` ...
@@ -89,7 +97,9 @@ def set_default_dtype(d):
 
 
 def from_numpy_dtype(np_dtype):
-    """The reftorch dtype that reads the same bytes as a numpy dtype."""
+    """The reftorch dtype that reads the same bytes as a numpy dtype (the numpy bridge)."""
+    import numpy as np
+
     native = np.dtype(np_dtype).newbyteorder("=")  # the kind of number, whatever the byte order
     for d in _ALL:
         if d._numpy_type == native:
@@ -108,15 +118,20 @@ def overflows(value, d):
     zero); an integer too, except that uint8 also takes -255 ... -1, which
     wrap around (-1 is 255).
     """
-    if d.is_floating_point or d is bool or isinstance(value, (builtins.bool, np.bool_)):
+    if d.is_floating_point or d is bool or isinstance(value, builtins.bool):
         return False
-    if not isinstance(value, (builtins.int, builtins.float, np.number)):
+    if not isinstance(value, numbers.Real):  # numpy's numbers are Reals too
         return False  # not a number: the caller's own checks refuse it
-    limits = np.iinfo(d._numpy_type)
-    if isinstance(value, (builtins.int, np.integer)):
-        lowest = -limits.max if not d.is_signed else limits.min
-        return not lowest <= value <= limits.max
-    return not limits.min <= value <= limits.max  # False for nan, as it should be
+    lowest, highest = integer_range(d)
+    if isinstance(value, numbers.Integral):
+        return not (-highest if not d.is_signed else lowest) <= value <= highest
+    return not lowest <= value <= highest  # False for nan, as it should be
+
+
+def integer_range(d):
+    """(lowest, highest) value of an integer dtype: int8 is (-128, 127), uint8 (0, 255)."""
+    bits = 8 * d.itemsize
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if d.is_signed else (0, (1 << bits) - 1)
 
 
 # The C++ type each integer dtype is stored as, as torch's fill errors name it.
@@ -140,14 +155,16 @@ _TORCH_ONLY = ("complex64", "complex128", "uint16", "uint32", "uint64")
 #   bool  <  integers  <  floating point
 # A dtype of a higher category wins (int64 + float16 is float16). Inside a
 # category the result holds every value of both: the wider float, or the
-# integer type that fits both (uint8 + int8 is int16). For those numpy's
-# table is the same as torch's.
+# integer type that fits both (uint8 + int8 is int16).
 
 def promote_types(a, b):
     """The smallest dtype both ``a`` and ``b`` can be cast to safely."""
     if _category(a) != _category(b):
         return a if _category(a) > _category(b) else b
-    return from_numpy_dtype(np.promote_types(a._numpy_type, b._numpy_type))
+    if a.is_signed != b.is_signed:  # uint8 and a signed integer: a signed type that holds 0 ... 255
+        signed = a if a.is_signed else b
+        return signed if signed.itemsize > 1 else int16
+    return a if a.itemsize >= b.itemsize else b
 
 
 def _category(d):

@@ -9,8 +9,7 @@ default dtype and device from ``t``.
 
 import builtins
 import math
-
-import numpy as np
+import numbers
 
 from . import _messages, _strides
 from ._arguments import _int_list_arg
@@ -36,7 +35,7 @@ def _size_arg(size, op):
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     dtype = check_dtype(dtype, "full")
-    if not isinstance(fill_value, (int, builtins.float, np.number)):
+    if not isinstance(fill_value, numbers.Real):  # numpy's numbers too
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
                 fn='full', name='fill_value', position=2, expected='Number', got=type(fill_value).__name__
@@ -49,8 +48,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
-    values = np.full(size, fill_value)  # cast to dtype (wrapping, as in C) by _from_values
-    return with_requires_grad(Tensor._from_values(values, dtype, factory_device(device)), requires_grad)
+    t = Tensor._from_values(fill_value, size, dtype, factory_device(device))  # cast to dtype (wrapping, as in C)
+    return with_requires_grad(t, requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
@@ -72,7 +71,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 def arange(*args, dtype=None, device=None, requires_grad=False):
     """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``."""
-    is_number = [isinstance(a, (int, builtins.float, np.number)) for a in args]
+    is_number = [isinstance(a, numbers.Real) for a in args]
     if len(args) == 1 and not is_number[0]:
         raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {type(args[0]).__name__}")
     if not 1 <= len(args) <= 3 or not all(is_number):
@@ -90,9 +89,9 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
     kinds = {infer_dtype(x) for x in (start, end, step)}
     inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
     count = math.ceil((end - start) / step)
-    values = start + np.arange(count, dtype=np.float64) * step
+    values = [start + builtins.float(i * step) for i in range(count)]  # in float64, then rounded to dtype
     dtype = dtype or inferred
-    return with_requires_grad(Tensor._from_values(values, dtype, factory_device(device)), requires_grad)
+    return with_requires_grad(Tensor._from_values(values, (count,), dtype, factory_device(device)), requires_grad)
 
 
 def _like(fill, self, dtype, device, requires_grad, memory_format):
@@ -105,8 +104,7 @@ def _like(fill, self, dtype, device, requires_grad, memory_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
         strides = _strides.strides_for(self._size, memory_format)
-    t = Tensor._from_values(np.full(self._size, fill, dtype=dtype._numpy_type), dtype,
-                            as_device(device) or self.device, strides)
+    t = Tensor._from_values(fill, self._size, dtype, as_device(device) or self.device, strides)
     return with_requires_grad(t, requires_grad)
 
 

@@ -9,10 +9,9 @@ which adds each row of the gradient back into the row it came from (twice for
 a row picked twice).
 """
 
-import numpy as np
-
 from . import _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
+from ._dtype import int32, int64
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -31,12 +30,16 @@ def index_select(self, dim=MISSING, index=MISSING):
     dim = _strides.normalize_dim(int(dim), self.dim())
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    if index._dtype._numpy_type not in (np.int64, np.int32):
+    if index._dtype not in (int64, int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    positions = index._elements().astype(np.int64).reshape(-1)
+    positions = index._read()
     _check_range(self, dim, positions)
-    values = np.take(self._elements(), positions, axis=dim) if self.dim() > 0 else self._elements().copy()
-    out = Tensor._from_values(values, self._dtype, self.device)
+    if self.dim() > 0:
+        size = self._size[:dim] + (len(positions),) + self._size[dim + 1:]
+        values = _taken(self._read(), self._size, dim, positions)
+    else:
+        size, values = (), self._read()
+    out = Tensor._from_values(values, size, self._dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(IndexSelectBackward0(self, dim, index))
     return out
@@ -45,25 +48,23 @@ def index_select(self, dim=MISSING, index=MISSING):
 def _check_range(self, dim, positions):
     """torch's cpu kernel checks the positions in three ways, with three messages."""
     if self.dim() == 0:
-        if positions.size != 1:
+        if len(positions) != 1:
             raise RuntimeError(
-                _messages.INDEX_SELECT_SCALAR_INDEX.format(positions.size))
+                _messages.INDEX_SELECT_SCALAR_INDEX.format(len(positions)))
     if self.dim() <= 1:
-        bad = (positions < 0) | (positions >= self.numel())
-        if bad.any():
+        if any(p < 0 or p >= self.numel() for p in positions):
             raise IndexError("index out of range in self")
         return
     n = self._size[dim]
-    if positions.size == 0:
+    if not positions:
         return
     if self.numel() == 0 and n == 0:
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    bad = (positions < 0) | (positions >= n)
-    if not bad.any():
+    bad = [p for p in positions if p < 0 or p >= n]
+    if not bad:
         return
     if dim == 1 or self.numel() == 0:
-        value = positions[bad.argmax()]
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={value} axis_dim={n}")
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={n}")
     raise IndexError("index out of range in self")
 
 
@@ -81,11 +82,20 @@ class IndexSelectBackward0(Node):
         self.index = self.save(index)
 
     def apply(self, grad):
-        positions = self.index.unpack()._elements().astype(np.int64).reshape(-1)
-        g = grad._elements()
-        out = np.zeros(self.input_size, dtype=g.dtype)
-        if out.ndim == 0:
-            out = out + g
-        else:
-            np.add.at(out, (slice(None),) * self.dim + (positions,), g)
-        return (Tensor._from_values(out, grad._dtype, grad.device),)
+        positions, g = self.index.unpack()._read(), grad._read()
+        if not self.input_size:
+            return (Tensor._from_values(g, (), grad._dtype, grad.device),)
+        out = [0] * _strides.numel(self.input_size)
+        n, inner = self.input_size[self.dim], _strides.numel(self.input_size[self.dim + 1:])
+        for o in range(_strides.numel(self.input_size[:self.dim])):
+            for j, p in enumerate(positions):
+                for r in range(inner):
+                    out[(o * n + p) * inner + r] += g[(o * len(positions) + j) * inner + r]
+        return (Tensor._from_values(out, self.input_size, grad._dtype, grad.device),)
+
+
+def _taken(values, size, dim, positions):
+    """The numbers of the slices at ``positions`` along ``dim`` (row-major numbers of ``size``)."""
+    n, inner = size[dim], _strides.numel(size[dim + 1:])
+    return [values[(o * n + p) * inner + r]
+            for o in range(_strides.numel(size[:dim])) for p in positions for r in range(inner)]

@@ -23,14 +23,14 @@ is recorded on ``a`` as a ``CopySlices`` node. With advanced parts it is
 
 import builtins
 import collections.abc
+import numbers
 import operator
-
-import numpy as np
 
 from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
 from ._binding import tensor
 from ._device import cpu
 from ._dtype import check_scalar, int64
+from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._warn import warn
 
@@ -81,11 +81,11 @@ def __setitem__(self, index, value):
 
 
 def _is_int(part):
-    return (isinstance(part, (int, np.integer))) and not isinstance(part, (builtins.bool, np.bool_))
+    return isinstance(part, numbers.Integral) and not is_bool(part)  # numpy's ints too
 
 
 def _is_sequence(part):
-    return isinstance(part, (collections.abc.Sequence, np.ndarray)) and not isinstance(part, Tensor)
+    return (isinstance(part, collections.abc.Sequence) or is_array(part)) and not isinstance(part, Tensor)
 
 
 def _as_tuple(index):
@@ -93,7 +93,7 @@ def _as_tuple(index):
     or ``...`` is read as a tuple (as numpy once did), with a warning."""
     if isinstance(index, tuple):
         return index
-    if isinstance(index, Tensor) or isinstance(index, np.ndarray) or not _is_sequence(index) or len(index) >= 32:
+    if isinstance(index, Tensor) or is_array(index) or not _is_sequence(index) or len(index) >= 32:
         return (index,)
     for item in index:
         if isinstance(item, (Tensor, slice)) or _is_sequence(item):
@@ -134,9 +134,9 @@ def _as_part(obj):
         return obj
     if _is_sequence(obj):
         # A list of bools is a mask; any other list is a long index (floats truncated).
-        data = tensor(obj.tolist() if isinstance(obj, np.ndarray) else list(obj))
+        data = tensor(obj.tolist() if is_array(obj) else list(obj))
         if data.dtype is not int64 and not _advanced_index.is_mask(data):
-            data = Tensor._from_values(data._elements().astype(np.int64), int64)
+            data = Tensor._from_values(data._read(), data._size, int64)
         return data
     try:
         return operator.index(obj)
@@ -203,7 +203,7 @@ def _without_trailing_none(indices):
 
 def _bool_index(flag, device):
     """``True`` indexes a new size-1 dimension with ``[0]``, ``False`` with nothing."""
-    return Tensor._from_values(np.zeros(1 if flag else 0, dtype=np.int64), int64, device)
+    return Tensor._from_values([0] if flag else [], (1 if flag else 0,), int64, device)
 
 
 def _select(result, dim, index, real_dim):
@@ -242,9 +242,9 @@ def _value_to_tensor(self, value):
     """
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (int, builtins.float, np.integer)):
+    if isinstance(value, (int, builtins.float)) or (is_scalar(value) and isinstance(value, numbers.Integral)):
         check_scalar(value, self._dtype)  # e.g. 300 into uint8: torch's overflow error
-        return Tensor._from_values(value, self._dtype, cpu)
+        return Tensor._from_values(value, (), self._dtype, cpu)
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
     raise TypeError(f"can't assign a {name} to a {self.type()}")

@@ -13,7 +13,7 @@ the existing memory, bumps the version counter and rewrites the history.
   base gets ``CopySlices``.
 """
 
-import numpy as np
+import operator
 
 from . import _messages
 from ._dtype import _category, check_scalar
@@ -22,7 +22,8 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type, sum_to_shape, values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type, sum_to_shape, true_divide,
+    values_of,
 )
 from ._tensor import Tensor
 from .autograd.graph import Node
@@ -52,20 +53,20 @@ def _arith_inplace(self, other, compute, make_node, alpha=None):
 
 def _snapshot(t):
     """A private copy of the old values, for nodes that need them after the write."""
-    return Tensor._from_values(t._elements(), t._dtype, t.device)
+    return Tensor._from_values(t._read(), t._size, t._dtype, t.device)
 
 
 def add_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, np.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
+    return _arith_inplace(self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, np.subtract, lambda: SubBackward0(self, other, alpha), alpha=alpha)
+    return _arith_inplace(self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul_(self, other):
     return _arith_inplace(
-        self, other, lambda x, y: x * y, lambda: MulBackward0(self, other, old_self=_snapshot(self))
+        self, other, operator.mul, lambda: MulBackward0(self, other, old_self=_snapshot(self))
     )
 
 
@@ -73,7 +74,7 @@ def div_(self, other):
     if not self.dtype.is_floating_point:
         raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
-        self, other, lambda x, y: x / y, lambda: DivBackward0(self, other, old_self=_snapshot(self))
+        self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )
 
 
@@ -83,7 +84,7 @@ class ZeroBackward0(Node):
         self.a = a
 
     def apply(self, grad):
-        return (Tensor._from_values(np.zeros(self.a._size), self.a._dtype, self.a.device),)
+        return (Tensor._from_values(0, self.a._size, self.a._dtype, self.a.device),)
 
 
 class FillBackward2(ZeroBackward0):
@@ -98,8 +99,9 @@ class FillBackward3(Node):
         self.a, self.value = a, value
 
     def apply(self, grad):
-        zeros = Tensor._from_values(np.zeros(self.a._size), self.a._dtype, self.a.device)
-        total = Tensor._from_values(sum_to_shape(grad._elements(), ()), self.value._dtype, self.value.device)
+        zeros = Tensor._from_values(0, self.a._size, self.a._dtype, self.a.device)
+        total = Tensor._from_values(sum_to_shape(grad._read(), grad._size, ()), (), self.value._dtype,
+                                    self.value.device)
         return (zeros, total if self.needs_input_grad(1) else None)
 
 
@@ -115,11 +117,11 @@ def fill_(self, value):
             )
         def new_values():
             check_no_internal_overlap(self)
-            return values_of(value, self.dtype)
+            return values_of(value, self.dtype)[0]
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
     check_scalar(value, self.dtype)
-    return write_inplace(self, lambda: values_of(value, self.dtype), lambda: FillBackward2(self))
+    return write_inplace(self, lambda: values_of(value, self.dtype)[0], lambda: FillBackward2(self))
 
 
 def __iadd__(self, other):

@@ -19,7 +19,6 @@ broadcasts to the destination's). The operations are in ``_inplace``,
 ``_copy_``, ``_indexing`` and ``_update_ops``.
 """
 
-import numpy as np
 
 from . import _broadcast, _core_messages, _strides
 from ._tensor import Tensor
@@ -86,8 +85,7 @@ def write_inplace(self, new_values, make_node, *inputs):
     check_inplace(self, recording)
     values = new_values()
     node = make_node() if recording else None
-    with np.errstate(all="ignore"):  # the cast to self's dtype wraps or overflows silently, as in torch
-        self._elements()[...] = values
+    self._write(values)  # the cast to self's dtype wraps or overflows silently, as in torch
     bump(self)
     if node is not None:
         rebase_history(self, node)
@@ -127,15 +125,17 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def apply(self, grad):
-        g = grad._elements()
-        storage = np.zeros(self.slots, dtype=g.dtype)
         base_slots = _strides.element_positions(*self.base_geometry)
         view_slots = _strides.element_positions(*self.view_geometry)
-        storage[base_slots] = g
-        grad_slice = Tensor._from_values(storage[view_slots], grad._dtype, grad.device)
+        storage = [0] * self.slots
+        for slot, value in zip(base_slots, grad._read()):
+            storage[slot] = value
+        grad_slice = Tensor._from_values([storage[s] for s in view_slots], self.view_geometry[0], grad._dtype, grad.device)
         fn_grads = self.fn.apply(grad_slice)
-        storage[view_slots] = fn_grads[0]._elements() if fn_grads[0] is not None else 0
-        base_grad = Tensor._from_values(storage[base_slots], grad._dtype, grad.device)
+        new = fn_grads[0]._read() if fn_grads[0] is not None else [0] * len(view_slots)
+        for slot, value in zip(view_slots, new):
+            storage[slot] = value
+        base_grad = Tensor._from_values([storage[s] for s in base_slots], self.base_geometry[0], grad._dtype, grad.device)
         return (base_grad,) + tuple(fn_grads[1:])
 
     def release_saved_tensors(self):

@@ -9,12 +9,20 @@ gradient into the inputs' gradients, as in micrograd:
 
 Broadcasting stretches size-1 dimensions, so a gradient flowing back to a
 smaller input is summed over the stretched dimensions (``sum_to_shape``).
+The backward formulas are themselves tensor operations (run with grad mode
+off), so each step is rounded to the gradient's dtype, as in torch.
 """
 
-import numpy as np
+import math
+import numbers
+import operator
 
 from . import _iterator_strides, _messages, _meta, _shapes
-from ._dtype import _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype
+from ._dtype import (
+    _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype,
+)
+from ._elements import cast
+from ._numpy_objects import is_bool
 from ._copy_ import values_of
 from ._broadcast import sum_to_shape
 from ._tensor import Tensor
@@ -59,25 +67,35 @@ def _shape_of(x):
     return x._size if isinstance(x, Tensor) else ()
 
 
-def _result(values, dtype, device, node=None, inputs=()):
-    """A new tensor for an elementwise result, laid out in memory like its inputs.
+def _result(values, shape, dtype, device, node=None, inputs=()):
+    """A new tensor for an elementwise result (``values`` of ``shape``, row-major),
+    laid out in memory like its inputs.
 
     A Python number among ``inputs`` counts as a 0-d operand, as the number
     torch wraps into a tensor for ``t * 2`` does: it has no say in the
     layout, but the result's shape is then not every operand's shape.
     """
-    values = np.asarray(values)
     layouts = [(x._size, x._stride) if isinstance(x, Tensor) else ((), ()) for x in inputs]
-    strides = _iterator_strides.elementwise_output_strides(values.shape, layouts) if layouts else None
-    out = Tensor._from_values(values, dtype, device, strides)
+    strides = _iterator_strides.elementwise_output_strides(tuple(shape), layouts) if layouts else None
+    out = Tensor._from_values(values, shape, dtype, device, strides)
     if node is not None:
         out._set_grad_fn(node)
     return out
 
 
-def _grad_for(x, values):
-    """Shape and cast a gradient for input ``x``."""
-    return Tensor._from_values(sum_to_shape(values, x._size), x._dtype, x.device)
+def _grad_for(x, grad):
+    """The gradient tensor ``grad``, summed down to input ``x``'s size and cast to its dtype."""
+    return Tensor._from_values(sum_to_shape(grad._read(), grad._size, x._size), x._size, x._dtype, x.device)
+
+
+def true_divide(x, y):
+    """``x / y`` as floating point divides: by zero it gives inf, or nan for 0 / 0, with no error."""
+    try:
+        return x / y
+    except ZeroDivisionError:
+        if x != x or x == 0:
+            return math.nan
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
 
 
 # --- binary operations ----------------------------------------------------
@@ -88,10 +106,9 @@ class AddBackward0(Node):
         self.a, self.b, self.alpha = a, b, alpha
 
     def apply(self, grad):
-        g = grad._elements()
         return (
             _passed_on(self.a, grad) if self.needs_input_grad(0) else None,
-            (_passed_on(self.b, grad) if self.alpha == 1 else _grad_for(self.b, g * self.alpha))
+            (_passed_on(self.b, grad) if self.alpha == 1 else _grad_for(self.b, mul(grad, self.alpha)))
             if self.needs_input_grad(1) else None,
         )
 
@@ -100,7 +117,7 @@ def _passed_on(x, grad):
     """``grad`` itself when it already fits ``x`` (as torch hands it on), else a fitted copy."""
     if isinstance(x, Tensor) and grad._size == x._size and grad._dtype is x._dtype and grad.device == x.device:
         return grad
-    return _grad_for(x, grad._elements())
+    return _grad_for(x, grad)
 
 
 class SubBackward0(AddBackward0):
@@ -141,14 +158,11 @@ class MulBackward0(Node):
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._elements()
         grads = [None, None]
         if self.needs_input_grad(0):
-            other = self.saved_b.unpack()
-            other = other._elements() if isinstance(other, Tensor) else other
-            grads[0] = _grad_for(self.a, g * other)
+            grads[0] = _grad_for(self.a, mul(grad, self.saved_b.unpack()))
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_a.unpack()._elements())
+            grads[1] = _grad_for(self.b, mul(grad, self.saved_a.unpack()))
         return tuple(grads)
 
 
@@ -162,15 +176,13 @@ class DivBackward0(Node):
         self.saved_a = self.save(old_self if old_self is not None else a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._elements()
         b = self.saved_b.unpack()
-        b = b._elements() if isinstance(b, Tensor) else b
         grads = [None, None]
         if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.a, g / b)
+            grads[0] = _grad_for(self.a, div(grad, b))
         if self.needs_input_grad(1):
             # torch's formula, in this order: -grad * ((a / b) / b)
-            grads[1] = _grad_for(self.b, -g * ((self.saved_a.unpack()._elements() / b) / b))
+            grads[1] = _grad_for(self.b, mul(mul(grad, -1), div(div(self.saved_a.unpack(), b), b)))
         return tuple(grads)
 
 
@@ -183,7 +195,7 @@ def binary_values(a, b, compute, dtype, alpha=None):
 
     For float16 that is float32, rounded to float16 when the result is
     stored; a number operand of mul or div (``h * 0.1``) joins in float32 as
-    it is. add and sub pass ``alpha`` and ``np.add``/``np.subtract``: the
+    it is. add and sub pass ``alpha`` and ``operator.add``/``operator.sub``: the
     formula torch documents, ``a + alpha * b``, as written: the product is
     rounded to ``dtype``, then the sum. torch does not promise that: its AVX2,
     AVX-512 and ARM kernels round the two once (a fused multiply-add), its
@@ -193,21 +205,24 @@ def binary_values(a, b, compute, dtype, alpha=None):
     """
     if alpha is not None:
         _check_alpha(alpha, dtype)
-    step = compute_dtype(dtype)._numpy_type
-    with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 is nan, silently, as in torch
-        if alpha is None:
-            return compute(values_of(a, compute_dtype(dtype)), values_of(b, compute_dtype(dtype)))
-        x, y = values_of(a, dtype), values_of(b, dtype)
+    shape = _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
+    if alpha is None:
+        xs, ys = values_of(a, compute_dtype(dtype), shape), values_of(b, compute_dtype(dtype), shape)
+    else:
+        xs, ys = values_of(a, dtype, shape), values_of(b, dtype, shape)
         if alpha != 1:
-            y = y * np.asarray(alpha).astype(y.dtype)
-        return compute(x.astype(step), y.astype(step))
+            scale = cast([alpha], dtype)[0]
+            ys = cast([y * scale for y in ys], dtype)
+    # Python computes in float64 (or exact integers); storing the result rounds it once to
+    # the dtype, which for one operation on float32 numbers is float32 arithmetic.
+    return [compute(x, y) for x, y in zip(xs, ys)]
 
 
 def _check_alpha(alpha, dtype):
     """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one."""
-    if isinstance(alpha, (bool, np.bool_)) and dtype is not bool_:
+    if is_bool(alpha) and dtype is not bool_:
         raise RuntimeError(_messages.ALPHA_BOOL)
-    if not dtype.is_floating_point and isinstance(alpha, (float, np.floating)):
+    if not dtype.is_floating_point and isinstance(alpha, numbers.Real) and not isinstance(alpha, numbers.Integral):
         raise RuntimeError(_messages.ALPHA_INTEGRAL)
 
 
@@ -215,16 +230,16 @@ def _binary(a, b, compute, make_node, dtype=None, alpha=None):
     """``compute`` on ``a`` and ``b`` (see ``binary_values``), into a new tensor."""
     device = _device_of(a, b)
     dtype = dtype or result_type(a, b)
-    _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
+    shape = _shapes.broadcast_shapes(_shape_of(a), _shape_of(b))
     values = binary_values(a, b, compute, dtype, alpha)
     node = make_node() if any_requires_grad(a, b) else None
-    return _result(values, dtype, device, node, inputs=(a, b))
+    return _result(values, shape, dtype, device, node, inputs=(a, b))
 
 
 def add(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented  # Python then raises "unsupported operand type(s)"
-    return _binary(self, other, np.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
+    return _binary(self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def _check_bool_subtraction(a, b):
@@ -243,13 +258,13 @@ def sub(self, other, *, alpha=1):
     if not _is_operand(other):
         return NotImplemented
     _check_bool_subtraction(self, other)
-    return _binary(self, other, np.subtract, lambda: SubBackward0(self, other, alpha), alpha=alpha)
+    return _binary(self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul(self, other):
     if not _is_operand(other):
         return NotImplemented
-    return _binary(self, other, lambda x, y: x * y, lambda: MulBackward0(self, other))
+    return _binary(self, other, operator.mul, lambda: MulBackward0(self, other))
 
 
 def div(self, other):
@@ -258,7 +273,7 @@ def div(self, other):
     dtype = result_type(self, other)
     if not dtype.is_floating_point:
         dtype = get_default_dtype()
-    return _binary(self, other, lambda x, y: x / y, lambda: DivBackward0(self, other), dtype)
+    return _binary(self, other, true_divide, lambda: DivBackward0(self, other), dtype)
 
 
 def __radd__(self, other):
@@ -275,7 +290,7 @@ class RsubBackward1(Node):
         self.a = a
 
     def apply(self, grad):
-        return (_grad_for(self.a, -grad._elements()),)
+        return (_grad_for(self.a, mul(grad, -1)),)
 
 
 def __rsub__(self, other):
@@ -284,7 +299,9 @@ def __rsub__(self, other):
         return NotImplemented
     _check_bool_subtraction(self, other)
     dtype = result_type(self, other)
-    return _result(values_of(other, dtype) - values_of(self, dtype), dtype, self.device,
+    shape = _shapes.broadcast_shapes(self._size, _shape_of(other))
+    values = [y - x for x, y in zip(values_of(self, dtype, shape), values_of(other, dtype, shape))]
+    return _result(values, shape, dtype, self.device,
                    RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self, other))
 
 
@@ -295,10 +312,10 @@ def _compare(op):
         if not isinstance(other, (Tensor, int, float, bool)):
             return NotImplemented
         dtype = result_type(self, other)
-        _shapes.broadcast_shapes(self._size, _shape_of(other))
-        return _result(op(values_of(self, dtype), values_of(other, dtype)), bool_, _device_of(self, other),
-                       inputs=(self, other))
+        shape = _shapes.broadcast_shapes(self._size, _shape_of(other))
+        values = [op(x, y) for x, y in zip(values_of(self, dtype, shape), values_of(other, dtype, shape))]
+        return _result(values, shape, bool_, _device_of(self, other), inputs=(self, other))
     return compare
 
 
-eq, ne, lt, le, gt, ge = (_compare(op) for op in (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal))
+eq, ne, lt, le, gt, ge = (_compare(op) for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge))

@@ -7,8 +7,6 @@ which one ran:
     2-D @ 1-D -> mv   (MvBackward0)        1-D @ 2-D -> unsqueeze, mm, squeeze
 """
 
-import numpy as np
-
 from . import _messages
 from ._dtype import promote_types
 from ._tensor import Tensor
@@ -27,7 +25,19 @@ def product_grad(values, x, was_column_major):
     if ``x`` was when the product ran (torch then computes it transposed, so a Linear's
     ``weight.t()`` gets a gradient whose ``.t()`` is row-major like the weight)."""
     strides = (1, x._size[0]) if was_column_major else None
-    return Tensor._from_values(values, x._dtype, x.device, strides)
+    return Tensor._from_values(values, x._size, x._dtype, x.device, strides)
+
+
+def _mm(x, y):
+    """The numbers of ``x @ y`` for two matrices, row by row."""
+    return _products(x._read(), y._read(), *x._size, y._size[1])
+
+
+def _products(a, b, n, k, m):
+    """Row-major numbers of an (n, k) matrix times a (k, m) one. Each sum is formed
+    in float64 and rounded once when stored (float16 products too: torch adds them
+    up in float32 and rounds once at the end)."""
+    return [sum(a[i * k + p] * b[p * m + j] for p in range(k)) for i in range(n) for j in range(m)]
 
 
 class _ProductBackward(Node):
@@ -41,37 +51,34 @@ class _ProductBackward(Node):
         self.saved_a = self.save(a) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._elements()
         grads = [None, None]
         if self.saved_b is not None:
-            grads[0] = product_grad(self.grad_a(g, self.saved_b.unpack()._elements()), self.a, self.layouts[0])
+            grads[0] = product_grad(self.grad_a(grad, self.saved_b.unpack()), self.a, self.layouts[0])
         if self.saved_a is not None:
-            grads[1] = product_grad(self.grad_b(g, self.saved_a.unpack()._elements()), self.b, self.layouts[1])
+            grads[1] = product_grad(self.grad_b(grad, self.saved_a.unpack()), self.b, self.layouts[1])
         return tuple(grads)
 
 
 class MmBackward0(_ProductBackward):
-    grad_a = staticmethod(lambda g, b: g @ b.T)
-    grad_b = staticmethod(lambda g, a: a.T @ g)
+    grad_a = staticmethod(lambda g, b: _mm(g, b.t()))
+    grad_b = staticmethod(lambda g, a: _mm(a.t(), g))
 
 
 class MvBackward0(_ProductBackward):
-    grad_a = staticmethod(lambda g, b: np.outer(g, b))
-    grad_b = staticmethod(lambda g, a: a.T @ g)
+    grad_a = staticmethod(lambda g, b: _mm(g.unsqueeze(1), b.unsqueeze(0)))  # the outer product
+    grad_b = staticmethod(lambda g, a: _mm(a.t(), g.unsqueeze(1)))
 
 
 class DotBackward0(_ProductBackward):
-    grad_a = staticmethod(lambda g, b: g * b)
-    grad_b = staticmethod(lambda g, a: g * a)
+    grad_a = staticmethod(lambda g, b: [g.item() * x for x in b._read()])
+    grad_b = staticmethod(lambda g, a: [g.item() * x for x in a._read()])
 
 
 def _product(a, b, node_class):
-    if a._dtype.itemsize == 2 and a._dtype.is_floating_point:
-        # torch adds float16 products up in float32 and rounds once at the end.
-        values = a._elements().astype(np.float32) @ b._elements().astype(np.float32)
-    else:
-        values = a._elements() @ b._elements()
-    out = Tensor._from_values(values, a._dtype, a.device)
+    n, k = a._size if a.dim() == 2 else (1, a._size[0])  # a vector is one row on the left,
+    m = b._size[1] if b.dim() == 2 else 1                  # one column on the right
+    size = a._size[:1] * (a.dim() == 2) + b._size[1:] * (b.dim() == 2)  # without the vectors' dimensions
+    out = Tensor._from_values(_products(a._read(), b._read(), n, k, m), size, a._dtype, a.device)
     if any_requires_grad(a, b):
         out._set_grad_fn(node_class(a, b))
     return out

@@ -25,8 +25,6 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 (older versions refused), and the original tensor keeps its own metadata.
 """
 
-import numpy as np
-
 from . import _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
 from ._clone import contiguous_format
@@ -172,9 +170,9 @@ def _grow(storage, nbytes):
         return
     if not storage._resizable:
         raise RuntimeError("Trying to resize storage that is not resizable")
-    grown = np.zeros(nbytes, dtype=np.uint8)
+    grown = bytearray(nbytes)
     grown[:storage.nbytes()] = storage._bytes
-    storage._bytes = grown
+    storage._bytes, storage._address = memoryview(grown), None  # a new block, at a new address
 
 
 def resize_(self, *size, memory_format=None):

@@ -21,11 +21,10 @@ whose memory was written otherwise cannot give its ``grad_fn`` any more.
 See ``autograd.creation_meta``.
 """
 
-import numpy as np
-
 from . import _messages, _strides
 from ._arguments import _int_arg, _is_int, _type_name
 from ._tensor import Tensor
+from ._view_backward import place_along
 from ._views import _as_view
 from .autograd.graph import Node, any_requires_grad
 
@@ -44,11 +43,12 @@ class _PiecesBackward(Node):
     def apply(self, grads):
         if isinstance(grads, Tensor):  # a single piece: the engine passes its gradient alone
             grads = (grads,)
-        result = np.zeros(self.input_shape, dtype=self.dtype._numpy_type)
+        result, n = [0] * _strides.numel(self.input_shape), self.input_shape[self.dim]
         for place, grad in zip(self.places, grads):
             if grad is not None:
-                result[(slice(None),) * self.dim + (place,)] = grad._elements()
-        return (Tensor._from_values(result, self.dtype, self.device),)
+                places = range(*place.indices(n)) if isinstance(place, slice) else [place % n]
+                place_along(result, self.input_shape, self.dim, places, grad._read())
+        return (Tensor._from_values(result, self.input_shape, self.dtype, self.device),)
 
 
 class SplitBackward0(_PiecesBackward):

@@ -1,4 +1,4 @@
-"""Reading ``tensor(data)``'s data: Python numbers and nested lists to an array.
+"""Reading ``tensor(data)``'s data: Python numbers and nested lists to flat numbers and a shape.
 
 ``torch.tensor([[1, 2], [3, 4.5]])`` has to decide two things before any
 memory is allocated, and this module decides them as torch does:
@@ -10,18 +10,18 @@ memory is allocated, and this module decides them as torch does:
   every list is checked against it, and each element is converted with
   torch's checks (a string is refused, an int too big for the dtype raises).
 
-Nothing here touches a tensor's memory: the result is a numpy array that
-``_creation`` copies into a new storage.
+Nothing here touches a tensor's memory: the result is the numbers in
+row-major order, with their shape, which ``_creation`` copies into a new
+storage.
 """
 
 import builtins
 import functools
 
-import numpy as np
-
 from . import _messages
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._dtype import overflows, promote_types
+from ._numpy_objects import is_number, is_scalar
 from ._tensor import Tensor
 
 # torch also accepts the Python types as dtypes.
@@ -49,7 +49,7 @@ def infer_dtype(data):
             pending[:0] = item  # its elements come next, in order
         elif isinstance(item, Tensor):
             found.append(item.dtype)
-        elif isinstance(item, np.generic):  # before float: numpy's float64 is a Python float too
+        elif is_scalar(item):  # before float: numpy's float64 is a Python float too
             found.append(from_numpy_dtype(item.dtype))
         elif isinstance(item, builtins.bool):
             found.append(bool_)
@@ -81,9 +81,9 @@ def _number(x, dtype):
         if x.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         x = x.item()
-    if dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number, np.bool_)):
+    if dtype.is_floating_point and not is_number(x):
         raise TypeError(f"must be real number, not {type(x).__name__}")
-    if not dtype.is_floating_point and not isinstance(x, (int, builtins.float, np.number, np.bool_)):
+    if not dtype.is_floating_point and not is_number(x):
         raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
     if isinstance(x, int) and not dtype.is_floating_point and not -2 ** 63 <= x < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
@@ -103,23 +103,13 @@ def _flat_numbers(data, shape, dtype, dim=0):
     return [x for item in data for x in _flat_numbers(item, shape, dtype, dim + 1)]
 
 
-def _array_of(numbers, dtype):
-    """Checked numbers (see ``_number``) as a numpy array of ``dtype``.
+def values_of_data(data, dtype):
+    """``data`` (a number or nested lists of them) as ``(numbers in row-major order, shape)``.
 
-    An integer dtype cuts floats toward zero, and a uint8 takes -255 ... -1
-    around (-1 is 255), as torch's conversion does; a float too big for the
-    dtype becomes inf.
+    The numbers are checked (see ``_number``), not yet rounded: storing them
+    in ``dtype`` does that (``_elements.cast``: an integer dtype cuts floats
+    toward zero, and a uint8 takes -255 ... -1 around, -1 is 255; a float too
+    big for the dtype becomes inf).
     """
-    with np.errstate(all="ignore"):
-        if dtype.is_floating_point:
-            return np.array(numbers, dtype=np.float64).astype(dtype._numpy_type)
-        if dtype is bool_:
-            return np.array(numbers).astype(np.bool_)
-        return np.array([int(x) for x in numbers], dtype=np.int64).astype(dtype._numpy_type)
-
-
-def array_of_data(data, dtype):
-    """``data`` (a number or nested lists of them) as a numpy array of ``dtype``."""
     shape = _infer_shape(data)
-    numbers = _flat_numbers(data, shape, dtype) if 0 not in shape else []
-    return _array_of(numbers, dtype).reshape(shape)
+    return (_flat_numbers(data, shape, dtype) if 0 not in shape else []), shape

@@ -6,11 +6,11 @@ torch records three different nodes, depending on which side is a tensor:
 rounded once, as torch's float32 results are.
 """
 
-import numpy as np
+import math
 
 from . import _shapes
 from ._dtype import float64, int64
-from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, result_type, values_of
+from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, mul, result_type, sub, values_of
 from ._tensor import Tensor
 from ._version_counter import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
@@ -24,8 +24,8 @@ class PowBackward0(Node):
         self.a, self.exponent, self.saved_a = a, exponent, self.save(a)
 
     def apply(self, grad):
-        x = self.saved_a.unpack()._elements()
-        return (_grad_for(self.a, grad._elements() * self.exponent * x ** (self.exponent - 1)),)
+        x = self.saved_a.unpack()
+        return (_grad_for(self.a, mul(mul(grad, self.exponent), pow(x, self.exponent - 1))),)
 
 
 class PowBackward1(Node):
@@ -38,12 +38,12 @@ class PowBackward1(Node):
         self.saved_result = self.save(result, is_output=True)
 
     def apply(self, grad):
-        g, x, y = grad._elements(), self.saved_a.unpack()._elements(), self.saved_b.unpack()._elements()
+        x, y = self.saved_a.unpack(), self.saved_b.unpack()
         grads = [None, None]
         if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.a, g * y * x ** (y - 1))
+            grads[0] = _grad_for(self.a, mul(mul(grad, y), pow(x, sub(y, 1))))
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, g * self.saved_result.unpack()._elements() * np.log(x))
+            grads[1] = _grad_for(self.b, mul(mul(grad, self.saved_result.unpack()), _log(x)))
         return tuple(grads)
 
 
@@ -55,8 +55,40 @@ class PowBackward2(Node):
         self.base, self.b, self.saved_result = base, b, self.save(result, is_output=True)
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._elements()
-        return (_grad_for(self.b, grad._elements() * r * np.log(self.base)),)
+        r = self.saved_result.unpack()
+        return (_grad_for(self.b, mul(mul(grad, r), _ln(self.base))),)
+
+
+def _compute(dtype):
+    """Powers of floats are computed in float64 and rounded once; integers exactly (then wrapped)."""
+    return float64 if dtype.is_floating_point else dtype
+
+
+def _power(x, y):
+    """``x ** y`` as C's ``pow`` gives it: inf on overflow and nan for a negative base
+    and a fractional exponent, where Python would raise or answer a complex number."""
+    if isinstance(x, int) and isinstance(y, int):
+        return x ** y  # y >= 0: pow checks it first
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf if x > 0 or y % 2 != 1 else -math.inf
+    except ValueError:  # 0 ** negative, or a negative base and a fractional exponent
+        return math.copysign(math.inf, x) if x == 0 and y % 2 == 1 else (math.inf if x == 0 else math.nan)
+
+
+def _powers(bases, exponents):
+    return [_power(x, y) for x, y in zip(bases, exponents)]
+
+
+def _ln(x):
+    """The natural logarithm, -inf at 0 and nan below, as C's ``log``."""
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def _log(t):
+    """``log`` of each element of ``t``, in ``t``'s dtype."""
+    return _result([_ln(x) for x in values_of(t, float64)], t._size, t._dtype, t.device)
 
 
 def pow(self, exponent):
@@ -64,14 +96,13 @@ def pow(self, exponent):
         return NotImplemented
     dtype = result_type(self, exponent)
     _shapes.broadcast_shapes(self._size, _shape_of(exponent))
-    if not dtype.is_floating_point and np.any(values_of(exponent, int64) < 0):
+    if not dtype.is_floating_point and any(e < 0 for e in values_of(exponent, int64)):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    compute = float64 if dtype.is_floating_point else dtype
-    with np.errstate(all="ignore"):
-        values = values_of(self, compute) ** values_of(exponent, compute)
+    shape = _shapes.broadcast_shapes(self._size, _shape_of(exponent))
+    values = _powers(values_of(self, _compute(dtype), shape), values_of(exponent, _compute(dtype), shape))
     # pow(t, 2) takes the number as a parameter of its kernel, not as an operand
     operands = (self, exponent) if isinstance(exponent, Tensor) else (self,)
-    out = _result(values, dtype, _device_of(self, exponent), inputs=operands)
+    out = _result(values, shape, dtype, _device_of(self, exponent), inputs=operands)
     if any_requires_grad(self, exponent):
         if isinstance(exponent, Tensor):
             out._set_grad_fn(PowBackward1(self, exponent, out))
@@ -84,10 +115,8 @@ def __rpow__(self, base):
     if not _is_operand(base):
         return NotImplemented
     dtype = result_type(self, base)
-    compute = float64 if dtype.is_floating_point else dtype
-    with np.errstate(all="ignore"):
-        values = values_of(base, compute) ** values_of(self, compute)
-    out = plain_kernel_writes(_result(values, dtype, self.device), (self,))  # row-major, as torch lays it out
+    values = _powers(values_of(base, _compute(dtype), self._size), values_of(self, _compute(dtype)))
+    out = plain_kernel_writes(_result(values, self._size, dtype, self.device), (self,))  # row-major, as torch
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out

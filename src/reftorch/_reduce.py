@@ -4,10 +4,12 @@ Backward spreads the gradient back over every element that was summed
 (``mean`` divides it by how many there were).
 """
 
-import numpy as np
+import math
 
 from . import _messages, _strides
+from ._broadcast import expanded_strides
 from ._dtype import compute_dtype, int64
+from ._elements import cast
 from ._tensor import Tensor
 from ._version_counter import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
@@ -41,11 +43,12 @@ class _ReductionBackward(Node):
         self.a, self.dims, self.keepdim, self.scale = a, dims, keepdim, scale
 
     def apply(self, grad):
-        g = grad._elements()
+        scaled = grad * self.scale  # a tensor operation: rounded to the gradient's dtype
         if not self.keepdim:
-            g = np.expand_dims(g, self.dims) if self.dims else g
-        spread = np.broadcast_to(g * self.scale, self.a._size)
-        return (Tensor._from_values(spread, self.a._dtype, self.a.device),)
+            for d in self.dims:
+                scaled = scaled.unsqueeze(d)
+        spread = scaled.expand(self.a._size)
+        return (Tensor._from_values(spread._read(), self.a._size, self.a._dtype, self.a.device),)
 
 
 class _SumBackward(_ReductionBackward):
@@ -81,9 +84,8 @@ class MeanBackward1(_ReductionBackward):
 def sum(self, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
-    with np.errstate(all="ignore"):  # float16 sums add up in float32, as in torch
-        values = self._elements().sum(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
-    out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,))
+    values, size = _sums(self, dims, keepdim, out_dtype)
+    out = plain_kernel_writes(Tensor._from_values(values, size, out_dtype, self.device), (self,))
     if any_requires_grad(self):
         node = SumBackward0 if dim is None else SumBackward1
         out._set_grad_fn(node(self, dims, keepdim, 1))
@@ -96,11 +98,28 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     if not out_dtype.is_floating_point:
         raise RuntimeError(_messages.MEAN_DTYPE.format(self.dtype._short_name))
     dims = _dims(self, dim, "mean")
-    with np.errstate(all="ignore"):
-        values = self._elements().mean(axis=dims, keepdims=keepdim, dtype=compute_dtype(out_dtype)._numpy_type)
-    out = plain_kernel_writes(Tensor._from_values(values, out_dtype, self.device), (self,), writes=2)
+    sums, size = _sums(self, dims, keepdim, out_dtype)
+    count = _strides.numel([self._size[d] for d in dims])
+    values = [s / count if count else math.nan for s in sums]  # the sum, rounded, then divided
+    out = plain_kernel_writes(Tensor._from_values(values, size, out_dtype, self.device), (self,), writes=2)
     if any_requires_grad(self):
-        count = _strides.numel([self._size[d] for d in dims])
         node = MeanBackward0 if dim is None else MeanBackward1
-        out._set_grad_fn(node(self, dims, keepdim, 1 / count if count else np.nan))
+        out._set_grad_fn(node(self, dims, keepdim, 1 / count if count else math.nan))
     return out
+
+
+def _sums(self, dims, keepdim, out_dtype):
+    """The sums over ``dims`` (in the dtype torch adds in: float32 for float16), and their size.
+
+    Each element is added into the sum it belongs to: the slot that a stride
+    of 0 along the summed dimensions points at, as ``sum_to_shape`` does.
+    """
+    kept = tuple(1 if d in dims else n for d, n in enumerate(self._size))
+    sums = [0] * _strides.numel(kept)
+    into = expanded_strides(kept, _strides.contiguous_strides(kept), self._size)
+    step = compute_dtype(out_dtype)
+    rounds = step._format == "f"  # a float32 sum is rounded after every addition, in order, as torch's is
+    for slot, value in zip(_strides.element_positions(self._size, into, 0), cast(self._read(), step)):
+        sums[slot] = cast([sums[slot] + value], step)[0] if rounds else sums[slot] + value
+    size = kept if keepdim else tuple(n for d, n in enumerate(self._size) if d not in dims)
+    return cast(sums, step), size

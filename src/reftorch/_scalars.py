@@ -9,19 +9,29 @@ the first dimension: each ``t[i]`` is a view, not a number.
 ``_tensor_methods`` attaches these functions to ``Tensor``.
 """
 
-from . import _messages, _meta
+from . import _messages, _meta, _strides
+
+
+def _nested(values, size):
+    """Numbers in row-major order as nested lists of ``size`` (a 0-d tensor's one number alone)."""
+    if not size:
+        return values[0]
+    inner = _strides.numel(size[1:])
+    if len(size) == 1:
+        return list(values)
+    return [_nested(values[i * inner:(i + 1) * inner], size[1:]) for i in range(size[0])]
 
 
 def tolist(self):
     _meta.check_readable(self)
-    return self._elements().tolist()
+    return _nested(self._read(), self._size)
 
 
 def item(self):
     _meta.check_item(self)
     if self.numel() != 1:
         raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-    return self._elements().reshape(()).item()
+    return self._read()[0]
 
 
 def __len__(self):

@@ -27,7 +27,7 @@ tensor's version counter, so writing into them changes the sparse tensor.
 copies (``clone``, ``detach``, in-place ops) in ``_sparse_copies``.
 """
 
-from . import _messages
+from . import _messages, _strides
 from ._arguments import _is_int, _type_name
 from ._binding import tensor
 from ._dtype import dtype as dtype_type, int64
@@ -55,7 +55,8 @@ class SparseParts:
     def data_ptr(self):
         raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
 
-    def typed(self, numpy_type):
+    @property
+    def _bytes(self):
         raise NotImplementedError(self.NO_STORAGE)
 
 
@@ -161,23 +162,35 @@ def _check_arguments(indices, values, size, dtype):
         raise RuntimeError("numel: integer multiplication overflow")
 
 
+def rows(t):
+    """The rows of a 2-d tensor (``indices``: one row of coordinates per sparse dim) as lists."""
+    values, n = t._read(), t._size[1]
+    return [values[i * n:(i + 1) * n] for i in range(t._size[0])]
+
+
+def entries(values):
+    """``values`` (one entry per stored element, each of ``values.shape[1:]``) as one list per entry."""
+    numbers, block = values._read(), _strides.numel(values._size[1:])
+    return [numbers[k * block:(k + 1) * block] for k in range(values._size[0])]
+
+
 def _inferred_size(indices, values):
     """Without a size: one more than the largest index in each sparse dim."""
-    coords = indices._elements()
+    coords = rows(indices)
     for dim, row in enumerate(coords):
-        if row.size and row.min() < 0:
-            raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
-    sparse = [int(row.max()) + 1 if row.size else 0 for row in coords]
+        if row and min(row) < 0:
+            raise RuntimeError(f"found negative index {min(row)} for dim {dim}")
+    sparse = [max(row) + 1 if row else 0 for row in coords]
     return (*sparse, *values.shape[1:])
 
 
 def _check_indices_in_bounds(indices, size):
-    for dim, row in enumerate(indices._elements()):
-        if row.size and row.min() < 0:
-            raise RuntimeError(f"found negative index {row.min()} for dim {dim}")
-        if row.size and row.max() >= size[dim]:
+    for dim, row in enumerate(rows(indices)):
+        if row and min(row) < 0:
+            raise RuntimeError(f"found negative index {min(row)} for dim {dim}")
+        if row and max(row) >= size[dim]:
             raise RuntimeError(
-                _messages.SPARSE_SIZE_INCONSISTENT.format(dim=dim, size=size[dim], index=row.max()))
+                _messages.SPARSE_SIZE_INCONSISTENT.format(dim=dim, size=size[dim], index=max(row)))
 
 
 # --- what a sparse tensor is made of -----------------------------------------

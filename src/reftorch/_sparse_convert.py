@@ -16,11 +16,9 @@ does not (unless ``check_invariants=True``) and reads or writes outside the
 memory of its result.
 """
 
-import numpy as np
-
-from . import _messages
+from . import _messages, _strides
 from ._dtype import int64
-from ._sparse import _SparseNode, _expect_sparse, _make_sparse, is_sparse_tensor
+from ._sparse import _SparseNode, _expect_sparse, _make_sparse, entries, is_sparse_tensor, rows
 from ._tensor import Tensor
 from .autograd.graph import any_requires_grad
 
@@ -31,15 +29,31 @@ def _linear_positions(self):
     Refuses indices outside the size: torch does not check, and reads or
     writes outside its memory.
     """
-    coords = self._storage.indices._elements()
-    sparse_size = self._size[:coords.shape[0]]
+    coords = rows(self._storage.indices)
+    sparse_size = self._size[:len(coords)]
     for dim, row in enumerate(coords):
-        bad = row[(row < 0) | (row >= sparse_size[dim])]
-        if bad.size:
+        bad = [i for i in row if not 0 <= i < sparse_size[dim]]
+        if bad:
             raise RuntimeError(_messages.SPARSE_OUT_OF_BOUNDS.format(
                 index=bad[0], dim=dim, size=tuple(self._size)))
-    return np.ravel_multi_index(tuple(coords), sparse_size) if coords.shape[0] else np.zeros(
-        coords.shape[1], dtype=np.int64)
+    positions = [0] * self._storage.indices._size[1]
+    for n, row in zip(sparse_size, coords):
+        positions = [p * n + i for p, i in zip(positions, row)]
+    return positions
+
+
+def _coordinates(positions, size):
+    """Row-major positions among ``size`` back to coordinates: one list per dim (``indices``'s rows)."""
+    coords = [[0] * len(positions) for _ in size]
+    for j, p in enumerate(positions):
+        for dim in reversed(range(len(size))):
+            p, coords[dim][j] = divmod(p, size[dim])
+    return coords
+
+
+def _indices(coords, count, device):
+    """An ``indices`` tensor: ``coords`` (one row per sparse dim) of ``count`` entries each."""
+    return Tensor._from_values([i for row in coords for i in row], (len(coords), count), int64, device)
 
 
 def coalesce(self):
@@ -48,16 +62,15 @@ def coalesce(self):
     _expect_sparse(self, "coalesce")
     if self._storage.coalesced:
         return self
-    positions = _linear_positions(self)
-    order = np.argsort(positions, kind="stable")
-    unique, first = np.unique(positions[order], return_index=True)
-    stored = self._storage.values._elements()[order]
-    summed = np.add.reduceat(stored, first, axis=0) if len(unique) else stored[:0]
+    summed = {}  # position -> the sum of the entries stored there
+    for p, entry in zip(_linear_positions(self), entries(self._storage.values)):
+        summed[p] = [a + b for a, b in zip(summed[p], entry)] if p in summed else entry
+    unique = sorted(summed)
     sparse_size = self._size[:self._storage.indices.shape[0]]
-    coords = np.array(np.unravel_index(unique, sparse_size) if sparse_size else [], dtype=np.int64)
-    coords = coords.reshape(len(sparse_size), len(unique))
-    out = _make_sparse(Tensor._from_values(coords, int64, self.device),
-                       Tensor._from_values(summed.astype(stored.dtype), self._dtype, self.device),
+    values = self._storage.values
+    out = _make_sparse(_indices(_coordinates(unique, sparse_size), len(unique), self.device),
+                       Tensor._from_values([x for p in unique for x in summed[p]], (len(unique), *values._size[1:]),
+                                           self._dtype, self.device),
                        self._size, True)
     if any_requires_grad(self):
         out._set_grad_fn(CoalesceBackward0(self))
@@ -71,11 +84,11 @@ def to_dense(self):
     """
     if not is_sparse_tensor(self):
         return self
-    dense = np.zeros(self._size, dtype=self._dtype._numpy_type)
-    stored = self._storage.values._elements()
-    flat = dense.reshape((-1, *self._size[self._storage.indices.shape[0]:]))
-    np.add.at(flat, _linear_positions(self), stored)
-    out = Tensor._from_values(dense, self._dtype, self.device)
+    dense, block = [0] * _strides.numel(self._size), _strides.numel(self._size[self._storage.indices.shape[0]:])
+    for p, entry in zip(_linear_positions(self), entries(self._storage.values)):
+        for r, x in enumerate(entry):
+            dense[p * block + r] += x
+    out = Tensor._from_values(dense, self._size, self._dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(ToDenseBackward0(self))
     return out
@@ -90,11 +103,11 @@ def to_sparse(self, *args, **kwargs):
         raise NotImplementedError(_messages.SPARSE_TO_SPARSE_ARGS)
     if is_sparse_tensor(self):
         return self
-    dense = self._elements()
-    coords = np.argwhere(dense).T.astype(np.int64)  # row-major order: already coalesced
-    stored = dense[tuple(coords)] if dense.ndim else dense.reshape(-1)[: coords.shape[1]]
-    out = _make_sparse(Tensor._from_values(coords, int64, self.device),
-                       Tensor._from_values(stored, self._dtype, self.device), self._size, True)
+    dense = self._read()
+    nonzero = [k for k, x in enumerate(dense) if x]  # row-major order: already coalesced (nan is not zero)
+    out = _make_sparse(_indices(_coordinates(nonzero, self._size), len(nonzero), self.device),
+                       Tensor._from_values([dense[k] for k in nonzero], (len(nonzero),), self._dtype, self.device),
+                       self._size, True)
     if any_requires_grad(self):
         out._set_grad_fn(ToSparseBackward1(self))
     return out

@@ -20,8 +20,6 @@ A sparse tensor's memory is its two dense tensors, indices and values (see
 
 import copy as copy_module
 
-import numpy as np
-
 from . import _messages
 from ._arguments import _to_arguments
 from ._clone import CloneBackward0, contiguous_format
@@ -30,7 +28,7 @@ from ._dtype import _category, promote_types
 from ._inplace import ZeroBackward0
 from ._inplace_write import check_inplace, rebase_history
 from ._math import AddBackward0
-from ._sparse import SparseCOO, _make_sparse, is_sparse_tensor
+from ._sparse import SparseCOO, _make_sparse, entries, is_sparse_tensor, rows
 from ._sparse_convert import coalesce
 from ._tensor import Tensor
 from ._to import ToCopyBackward0
@@ -95,9 +93,8 @@ def zero_(self):
     """No stored entries any more: empty indices and values."""
     recording = _recording(self)
     held = self._storage
-    indices = Tensor._from_values(np.zeros((held.indices.shape[0], 0), np.int64), held.indices.dtype, self.device)
-    values = Tensor._from_values(
-        np.zeros((0, *held.values.shape[1:]), self._dtype._numpy_type), self._dtype, self.device)
+    indices = Tensor._from_values([], (held.indices.shape[0], 0), held.indices.dtype, self.device)
+    values = Tensor._from_values([], (0, *held.values.shape[1:]), self._dtype, self.device)
     return _write(self, indices, values, self._size, True, ZeroBackward0(self) if recording else None)
 
 
@@ -120,23 +117,25 @@ def add_(self, other, *, alpha=1):
     if theirs.indices.shape[1] == 0:
         return _write(self, None, None, None, None, node)
     if mine.indices.shape[1] == 0:  # self becomes alpha * other
-        values = _as_dtype(theirs.values._elements() * alpha, self)
-        return _write(self, _new(theirs.indices._elements(), theirs.indices), values, other._size,
+        values = _as_dtype([[x * alpha for x in entry] for entry in entries(theirs.values)],
+                           theirs.values._size, self)
+        return _write(self, _new(rows(theirs.indices), theirs.indices), values, other._size,
                       theirs.coalesced, node)
     if mine.indices.shape[0] != theirs.indices.shape[0]:
         raise RuntimeError(
             _messages.SPARSE_ADD_DENSITY.format(mine.indices.shape[0], theirs.indices.shape[0]))
-    a = mine.values._elements().astype(common._numpy_type)
-    b = theirs.values._elements().astype(common._numpy_type)
+    a, b = entries(mine.values.to(common)), entries(theirs.values.to(common))
+    entry_size = mine.values._size[1:]
     if mine.values.is_contiguous() and theirs.values.is_contiguous():
-        indices, values = _merge(mine.indices._elements(), a, theirs.indices._elements(), b, alpha)
-        return _write(self, _new(indices, mine.indices), _as_dtype(values, self), self._size,
-                      mine.coalesced and theirs.coalesced, node)
+        indices, values = _merge(rows(mine.indices), a, rows(theirs.indices), b, alpha)
+        return _write(self, _new(indices, mine.indices), _as_dtype(values, (len(values), *entry_size), self),
+                      self._size, mine.coalesced and theirs.coalesced, node)
     # With strided values torch puts the two lists of columns one after the
     # other, and coalesces only when that stores more entries than numel().
-    indices = np.concatenate([mine.indices._elements(), theirs.indices._elements()], axis=1)
-    values = np.concatenate([a, b * alpha if alpha != 1 else b], axis=0)
-    result = _make_sparse(_new(indices, mine.indices), _as_dtype(values, self), self._size, False)
+    indices = [r + s for r, s in zip(rows(mine.indices), rows(theirs.indices))]
+    values = a + ([[x * alpha for x in entry] for entry in b] if alpha != 1 else b)
+    result = _make_sparse(_new(indices, mine.indices), _as_dtype(values, (len(values), *entry_size), self),
+                          self._size, False)
     if len(values) > self.numel():
         result = coalesce(result)
     held = result._storage
@@ -145,35 +144,41 @@ def add_(self, other, *, alpha=1):
 
 def _merge(i, a, j, b, alpha):
     """torch's walk over two lists of columns, each assumed sorted: equal
-    coordinates are added into one entry, the others are taken in order."""
-    out_i, out_v = [], []
+    coordinates are added into one entry, the others are taken in order.
+
+    ``i`` and ``j`` are rows of coordinates, ``a`` and ``b`` one list of numbers per entry.
+    """
+    columns, out_i, out_v = (lambda rows, k: tuple(row[k] for row in rows)), [], []
     p = q = 0
-    while p < i.shape[1] or q < j.shape[1]:
-        if p >= i.shape[1]:
+    while p < len(a) or q < len(b):
+        if p >= len(a):
             order = -1
-        elif q >= j.shape[1]:
+        elif q >= len(b):
             order = 1
         else:
-            left, right = tuple(i[:, p]), tuple(j[:, q])
+            left, right = columns(i, p), columns(j, q)
             order = 1 if left < right else (-1 if left > right else 0)
-        value = np.zeros_like(a[0])
+        value = [0] * len(a[0] if a else b[0])
         if order >= 0:
-            coords, value = i[:, p], value + a[p]
+            coords, value = columns(i, p), [v + x for v, x in zip(value, a[p])]
             p += 1
         if order <= 0:
-            coords, value = j[:, q], value + alpha * b[q]
+            coords, value = columns(j, q), [v + alpha * x for v, x in zip(value, b[q])]
             q += 1
         out_i.append(coords)
         out_v.append(value)
-    return np.array(out_i, dtype=np.int64).T.reshape(i.shape[0], -1), np.array(out_v, dtype=a.dtype)
+    return [list(row) for row in zip(*out_i)] if out_i else [[] for _ in i], out_v
 
 
-def _new(numbers, like):
-    return Tensor._from_values(numbers, like.dtype, like.device)
+def _new(rows, like):
+    """An ``indices`` tensor with these rows of coordinates."""
+    return Tensor._from_values([x for row in rows for x in row], (len(rows), len(rows[0]) if rows else 0),
+                               like.dtype, like.device)
 
 
-def _as_dtype(numbers, self):
-    return Tensor._from_values(np.asarray(numbers).astype(self._dtype._numpy_type), self._dtype, self.device)
+def _as_dtype(entries, size, self):
+    """A ``values`` tensor of ``size``, one list of numbers per entry, in ``self``'s dtype."""
+    return Tensor._from_values([x for entry in entries for x in entry], size, self._dtype, self.device)
 
 
 _NUMBER_TYPES = {bool: "torch.BoolTensor", int: "torch.LongTensor", float: "torch.DoubleTensor"}

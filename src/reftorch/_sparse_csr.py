@@ -28,8 +28,6 @@ This module's methods also answer for strided and COO tensors, by handing
 them to ``_sparse`` and ``_sparse_convert``.
 """
 
-import numpy as np
-
 from . import _messages, _sparse, _sparse_convert
 from ._clone import CloneBackward0, contiguous_format
 from ._dtype import int64
@@ -96,17 +94,22 @@ def to_sparse_csr(self, dense_dim=None):
 
 def _row_starts(rows, row_count, device):
     """``crow_indices`` from each entry's row (sorted): where each row's entries start."""
-    counts = np.bincount(rows, minlength=row_count)
-    return Tensor._from_values(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), int64, device)
+    starts = [0] * (row_count + 1)
+    for row in rows:
+        starts[row + 1] += 1
+    for r in range(row_count):
+        starts[r + 1] += starts[r]
+    return Tensor._from_values(starts, (row_count + 1,), int64, device)
 
 
 def _from_strided(self):
     """The non-zero entries, row by row: three tensors in new memory."""
-    dense = self._elements()
-    rows, cols = np.nonzero(dense)  # row-major order
-    return _make_csr(_row_starts(rows, dense.shape[0], self.device),
-                     Tensor._from_values(cols.astype(np.int64), int64, self.device),
-                     Tensor._from_values(dense[rows, cols], self._dtype, self.device), self._size)
+    dense, width = self._read(), self._size[1]
+    nonzero = [k for k, x in enumerate(dense) if x]  # row-major order
+    return _make_csr(_row_starts([k // width for k in nonzero], self._size[0], self.device),
+                     Tensor._from_values([k % width for k in nonzero], (len(nonzero),), int64, self.device),
+                     Tensor._from_values([dense[k] for k in nonzero], (len(nonzero),), self._dtype, self.device),
+                     self._size)
 
 
 def _from_coo(self):
@@ -121,7 +124,7 @@ def _from_coo(self):
     nnz = indices._size[1]
     columns = Tensor._make(indices._storage, indices._storage_offset + indices._stride[0], (nnz,),
                            (indices._stride[1],), int64)
-    return _make_csr(_row_starts(indices._elements()[0], self._size[0], self.device), columns,
+    return _make_csr(_row_starts(_sparse.rows(indices)[0], self._size[0], self.device), columns,
                      _alias(values, None), self._size)
 
 
@@ -185,10 +188,12 @@ def to_dense(self):
     if not is_sparse_csr_tensor(self):
         return _sparse_convert.to_dense(self)
     held = self._storage
-    dense = np.zeros(self._size, dtype=self._dtype._numpy_type)
-    rows = np.repeat(np.arange(self._size[0]), np.diff(held.crow_indices._elements()))
-    dense[rows, held.col_indices._elements()] = held.values._elements()
-    out = Tensor._from_values(dense, self._dtype, self.device)
+    dense, width, starts = [0] * self.numel(), self._size[1], held.crow_indices._read()
+    columns, values = held.col_indices._read(), held.values._read()
+    for row in range(self._size[0]):
+        for k in range(starts[row], starts[row + 1]):
+            dense[row * width + columns[k]] = values[k]
+    out = Tensor._from_values(dense, self._size, self._dtype, self.device)
     if any_requires_grad(self):
         out._set_grad_fn(_sparse_convert.ToDenseBackward0(self))
     return out
@@ -232,7 +237,7 @@ def _tolist(self):
     raise RuntimeError(_messages.NO_STRIDES if self.numel() == 0 else _messages.SPARSE_NO_DATA_POINTER)
 
 
-def _elements(self):
+def _positions(self):
     raise NotImplementedError(_messages.SPARSE_NEEDS_MEMORY)
 
 
@@ -240,7 +245,7 @@ def _elements(self):
 CSR_VERSIONS = {
     "clone": clone, "detach": detach, "is_contiguous": _no_is_contiguous,
     "numpy": _numpy, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
-    "tolist": _tolist, "_elements": _elements,
+    "tolist": _tolist, "_positions": _positions,
 }
 
 

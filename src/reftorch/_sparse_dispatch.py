@@ -24,7 +24,7 @@ torch's dispatcher also looks at the other tensor arguments; the tables look
 at ``self`` only. A strided tensor given a sparse argument: ``t.data = s``
 is refused here (the setter sees both tensors), ``t.copy_(s)`` by
 ``_binding.copy_`` (torch's error), and any other method refuses when its
-strided code reads the sparse argument's numbers (``_elements`` below).
+strided code reads the sparse argument's numbers (``_positions`` below).
 """
 
 from types import MethodType
@@ -35,10 +35,10 @@ from ._sparse import SparseCOO
 from ._tensor import Tensor
 
 
-def _elements(self):
+def _positions(self):
     """Strided code outside the method table (``torch.tensor(s)``, ``nn.Linear``,
-    ``primitives`` ...) reads a tensor's numbers through ``Tensor._elements()``,
-    a numpy view of its memory. A sparse tensor has no such memory."""
+    ``primitives`` ...) reads and writes a tensor's numbers at the storage slots
+    ``Tensor._positions()`` names. A sparse tensor has no such memory."""
     raise NotImplementedError(_messages.SPARSE_NEEDS_MEMORY)
 
 
@@ -76,7 +76,7 @@ def _item(self):
 # The sparse version of each method that has one.
 SPARSE_VERSIONS = {
     # what a tensor without storage answers
-    "_elements": _elements, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
+    "_positions": _positions, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
     "tolist": _no_data_pointer, "numpy": _numpy, "is_contiguous": _is_contiguous, "type": _type,
     "item": _item,
     # copies
@@ -107,7 +107,7 @@ SAME_FOR_ALL = {
 
 # Methods defined in Tensor's class body (not in the method table) that a
 # sparse tensor answers differently.
-CLASS_METHODS = ("_elements", "untyped_storage", "data_ptr", "type")
+CLASS_METHODS = ("_positions", "untyped_storage", "data_ptr", "type")
 
 # The strided table: ``install`` fills it with ``_tensor_methods._METHODS``
 # itself, so a change to that table (``coursebook``'s ``use_mine``) is seen here.

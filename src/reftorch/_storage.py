@@ -6,12 +6,13 @@ storage (views, ``detach()``, ``.data``, ``copy.copy``); a copy that "owns its
 memory" (``clone()``, ``copy.deepcopy``, ``torch.tensor(t)``) is a tensor whose
 storage is a new allocation.
 
-Here the bytes are a numpy ``uint8`` array, so ``data_ptr()`` is a real
-address and two storages never overlap. No tensor can reach past the end of
-its storage: ``_bounds`` checks every layout against ``nbytes()``.
+Here the bytes are a ``bytearray`` (or memory borrowed from numpy), seen
+through a ``memoryview``; ``data_ptr()`` is its real address, so two storages
+never overlap. No tensor can reach past the end of its storage: ``_bounds``
+checks every layout against ``nbytes()``.
 """
 
-import numpy as np
+import ctypes
 
 from . import _core_messages
 from ._device import cpu
@@ -27,20 +28,20 @@ class UntypedStorage:
             raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {type(nbytes).__name__}")
         if nbytes < 0:
             raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
-        self._bytes = np.zeros(nbytes, dtype=np.uint8)
+        self._bytes, self._address = memoryview(bytearray(nbytes)), None  # zero-filled; address looked up later
         self.device = device
 
     @classmethod
-    def _wrap(cls, byte_array, device=cpu, resizable=True):
-        """A storage over an existing numpy byte array.
+    def _wrap(cls, buffer, device=cpu, resizable=True, address=None):
+        """A storage over existing bytes (a ``bytearray``, or a numpy array's memory).
 
         ``resizable=False`` for memory the storage borrows (``from_numpy``):
-        it cannot be reallocated, since the array's owner still points at it.
+        it cannot be reallocated, since the lender still points at it, and
+        the lender tells its ``address`` (ctypes finds only writable ones).
         """
         storage = cls.__new__(cls)
-        storage._bytes = byte_array
-        storage.device = device
-        storage._resizable = resizable
+        storage._bytes, storage._address = memoryview(buffer).cast("B"), address
+        storage.device, storage._resizable = device, resizable
         return storage
 
     def nbytes(self):
@@ -57,15 +58,11 @@ class UntypedStorage:
         An allocation of 0 bytes, or one on the meta device (which holds no
         numbers), has no address: 0, as in torch.
         """
-        return self._bytes.ctypes.data if self._bytes.nbytes and self.device.type != "meta" else 0
-
-    def typed(self, numpy_type, start=0, stop=None):
-        """Bytes ``[start, stop)`` read as elements of one numpy type (no copy).
-
-        numpy's slicing clips the range to the allocation: nothing past the
-        last byte can be reached through the result.
-        """
-        return self._bytes[start:stop].view(numpy_type)
+        if not self._bytes.nbytes or self.device.type == "meta":
+            return 0
+        if self._address is None:
+            self._address = ctypes.addressof(ctypes.c_char.from_buffer(self._bytes))
+        return self._address
 
     def __deepcopy__(self, memo):
         # A storage reached twice in one deepcopy call is copied once, so views
@@ -73,7 +70,7 @@ class UntypedStorage:
         # torch, keep that table inside the memo, under the key "torch".
         copies = memo.setdefault("torch", {})
         if id(self) not in copies:
-            copies[id(self)] = UntypedStorage._wrap(self._bytes.copy(), self.device)
+            copies[id(self)] = UntypedStorage._wrap(bytearray(self._bytes), self.device)
         return copies[id(self)]
 
     def __len__(self):

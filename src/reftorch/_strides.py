@@ -18,8 +18,6 @@ for each memory format (``_memory_formats``). Neighbours hold the rest:
 views) and ``_iterator_strides`` (the layout of an elementwise result).
 """
 
-import numpy as np
-
 from . import _core_messages
 from ._layout import channels_last, channels_last_3d, contiguous_format
 
@@ -151,20 +149,14 @@ def _fmt(shape):
 
 
 def element_positions(shape, strides, offset):
-    """For every element, the index of the storage slot it lives in.
+    """The storage slot ``offset + sum(i_k * stride_k)`` of every element, in row-major order.
 
-    This is the strided formula ``offset + sum(i_k * stride_k)`` evaluated for
-    all indices at once. Two tensors on one storage overlap exactly where their
-    positions coincide.
-
-    >>> element_positions((2, 2), (1, 2), 0).tolist()   # a transposed 2x2
-    [[0, 2], [1, 3]]
+    >>> element_positions((2, 2), (1, 2), 0)   # a transposed 2x2
+    [0, 2, 1, 3]
     """
-    positions = np.full(shape, offset, dtype=np.int64)
-    for dim, (n, s) in enumerate(zip(shape, strides)):
-        along = [1] * len(shape)
-        along[dim] = n
-        positions = positions + (np.arange(n, dtype=np.int64) * s).reshape(along)
+    positions = [offset]
+    for n, s in zip(shape, strides):
+        positions = [p + i * s for p in positions for i in range(n)]
     return positions
 
 

@@ -20,9 +20,7 @@ attaches them all to ``Tensor``.
 
 import operator
 
-import numpy as np
-
-from . import _bounds, _core_messages, _strides
+from . import _bounds, _core_messages, _elements, _strides
 from ._device import cpu
 from ._inference_state import is_inference_mode_enabled
 from ._size import Size
@@ -83,47 +81,35 @@ class Tensor:
         return t
 
     @classmethod
-    def _from_values(cls, values, dtype, device=cpu, strides=None):
-        """A tensor that owns a new storage holding a copy of a numpy array.
-
-        ``strides`` (in elements) chooses the memory layout; row-major if None.
-        """
-        values = np.asarray(values)
-        shape = values.shape
-        strides = _strides.contiguous_strides(shape) if strides is None else tuple(strides)
-        span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if 0 not in shape else 0
-        storage = UntypedStorage(max(span, 0) * dtype.itemsize, device)
-        t = cls._make(storage, 0, shape, strides, dtype)
-        with np.errstate(all="ignore"):  # casts wrap or cut silently, as in C and torch
-            t._elements()[...] = values.astype(dtype._numpy_type, copy=False)
+    def _from_values(cls, values, size, dtype, device=cpu, strides=None):
+        """A tensor on a new storage holding ``values`` (numbers in row-major order, or one for all)
+        rounded to ``dtype``, each where ``strides`` (in elements; row-major if None) says."""
+        strides = _strides.contiguous_strides(size) if strides is None else strides
+        t = cls._make(UntypedStorage(_bounds.storage_nbytes(size, strides, dtype.itemsize), device), 0, size, strides,
+                      dtype)
+        t._write(values)
         return t
 
     def _geometry(self):
         """(size, stride, storage_offset): where this tensor's elements are."""
         return (self._size, self._stride, self._storage_offset)
 
-    def _elements(self):
-        """A numpy array over this tensor's elements (writes go to the storage).
+    def _positions(self):
+        """The storage slot of each element, in row-major order. Metadata becomes addresses here,
+        so ``_bounds.element_bytes`` first checks it as it is now: no element outside the storage."""
+        _bounds.element_bytes(self._size, self._stride, self._storage_offset, self._dtype.itemsize,
+                              self._storage.nbytes())
+        return _strides.element_positions(self._size, self._stride, self._storage_offset)
 
-        This is where metadata becomes memory addresses, so it trusts nothing:
-        ``_bounds.element_bytes`` works out, from the metadata as it is now,
-        which bytes the elements occupy (raising if any lies outside the
-        storage), and the array is built on exactly those bytes.
-        """
-        numpy_type, itemsize = self._dtype._numpy_type, self._dtype.itemsize
-        span = _bounds.element_bytes(
-            self._size, self._stride, self._storage_offset, itemsize, self._storage.nbytes()
-        )
-        if span is None:  # no elements, nothing to point at
-            return np.empty(tuple(max(n, 0) for n in self._size), dtype=numpy_type)
-        start, stop = span
-        window = self._storage.typed(numpy_type, start, stop)
-        first = operator.index(self._storage_offset) - start // itemsize  # element [0, 0, ...]
-        return np.lib.stride_tricks.as_strided(
-            window[first:],
-            shape=_bounds.ints(self._size, "size"),
-            strides=tuple(s * itemsize for s in _bounds.ints(self._stride, "stride")),
-        )
+    def _read(self):
+        """This tensor's numbers, read from its storage, in row-major order."""
+        return _elements.read(self._storage, self._dtype, self._positions())
+
+    def _write(self, values):
+        """Store ``values`` (as for ``_from_values``) in this tensor's memory, rounded to its dtype."""
+        positions = self._positions()
+        values = list(values) if isinstance(values, (list, tuple)) else [values] * len(positions)
+        _elements.write(self._storage, self._dtype, positions, values)
 
     # --- metadata ---------------------------------------------------------
 

@@ -24,7 +24,7 @@ class ToCopyBackward0(Node):
         self.source = source
 
     def apply(self, grad):
-        return (Tensor._from_values(grad._elements(), self.source._dtype, self.source.device),)
+        return (Tensor._from_values(grad._read(), grad._size, self.source._dtype, self.source.device),)
 
 
 def to(self, device=None, dtype=None, copy=False):
@@ -35,7 +35,7 @@ def to(self, device=None, dtype=None, copy=False):
         return self
     check_copy_source(device, self)  # as copy_ does: a meta tensor has no numbers to copy
     strides = _strides.preserve_format_strides(self._size, self._stride)
-    out = plain_kernel_writes(Tensor._from_values(self._elements(), dtype, device, strides), (self,))
+    out = plain_kernel_writes(Tensor._from_values(self._read(), self._size, dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):
         out._set_grad_fn(ToCopyBackward0(self))
     return out

@@ -5,11 +5,12 @@ of exp(x) is exp(x)), so writing into that result in place makes backward
 raise. Integer inputs give floating results.
 """
 
-import numpy as np
+import math
 
 from . import _messages
 from ._dtype import bool as bool_, float64, get_default_dtype
-from ._math import _grad_for, _is_operand, _result, mul, values_of
+from ._elements import cast
+from ._math import __rsub__, _grad_for, _is_operand, _result, div, mul, true_divide, values_of
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -19,7 +20,7 @@ class NegBackward0(Node):
         self.a = a
 
     def apply(self, grad):
-        return (_grad_for(self.a, -grad._elements()),)
+        return (_grad_for(self.a, mul(grad, -1)),)
 
 
 def neg(self):
@@ -27,7 +28,7 @@ def neg(self):
         raise RuntimeError(
             _messages.BOOL_NEGATION
         )
-    return _result(-self._elements(), self.dtype, self.device,
+    return _result([-x for x in self._read()], self._size, self.dtype, self.device,
                    NegBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
 
 
@@ -43,31 +44,31 @@ class ExpBackward0(_ResultSavingNode):
     """d/dx exp(x) = exp(x)."""
 
     def apply(self, grad):
-        return (_grad_for(self.a, grad._elements() * self.saved_result.unpack()._elements()),)
+        return (_grad_for(self.a, mul(grad, self.saved_result.unpack())),)
 
 
 class SigmoidBackward0(_ResultSavingNode):
     """d/dx sigmoid(x) = s * (1 - s), with s the saved result."""
 
     def apply(self, grad):
-        s = self.saved_result.unpack()._elements()
-        return (_grad_for(self.a, grad._elements() * s * (1 - s)),)
+        s = self.saved_result.unpack()
+        return (_grad_for(self.a, mul(mul(grad, s), __rsub__(s, 1))),)
 
 
 class ReciprocalBackward0(_ResultSavingNode):
     """d/dx (1 / x) = -r * r, with r the saved result."""
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._elements()
-        return (_grad_for(self.a, -grad._elements() * r * r),)
+        r = self.saved_result.unpack()
+        return (_grad_for(self.a, mul(mul(mul(grad, -1), r), r)),)
 
 
 class SqrtBackward0(_ResultSavingNode):
     """d/dx sqrt(x) = 1 / (2 * r), with r the saved result."""
 
     def apply(self, grad):
-        r = self.saved_result.unpack()._elements()
-        return (_grad_for(self.a, grad._elements() / (2 * r)),)
+        r = self.saved_result.unpack()
+        return (_grad_for(self.a, div(grad, mul(r, 2))),)
 
 
 def _floating(self):
@@ -76,7 +77,7 @@ def _floating(self):
 
 def _unary_result(self, values, node_class):
     """The result tensor, laid out like ``self``, with its node if ``self`` requires grad."""
-    out = _result(values, _floating(self), self.device, inputs=(self,))
+    out = _result(values, self._size, _floating(self), self.device, inputs=(self,))
     if any_requires_grad(self):
         out._set_grad_fn(node_class(self, out))
     return out
@@ -85,24 +86,28 @@ def _unary_result(self, values, node_class):
 def exp(self):
     # Computed in float64 and rounded once, so float32 results are correctly
     # rounded, as torch's are.
-    with np.errstate(all="ignore"):
-        values = np.exp(values_of(self, float64))
+    values = [_exp(x) for x in values_of(self, float64)]
     return _unary_result(self, values, ExpBackward0)
+
+
+def _exp(x):
+    """e ** x, inf when too large (Python's math.exp raises instead)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
 
 
 def sigmoid(self):
     dtype = _floating(self)
     # As torch does it: exp(-x) rounded to the dtype, then 1 / (1 + e) in the dtype.
-    with np.errstate(all="ignore"):
-        e = np.exp(-values_of(self, float64)).astype(dtype._numpy_type)
-        one = dtype._numpy_type.type(1)
-        values = one / (one + e)
+    e = cast([_exp(-x) for x in values_of(self, float64)], dtype)
+    values = [true_divide(1, v) for v in cast([1 + v for v in e], dtype)]
     return _unary_result(self, values, SigmoidBackward0)
 
 
 def reciprocal(self):
-    with np.errstate(all="ignore"):  # 1/0 is inf, silently, as in torch
-        values = 1 / values_of(self, _floating(self))
+    values = [true_divide(1, x) for x in values_of(self, _floating(self))]  # 1/0 is inf, as in torch
     return _unary_result(self, values, ReciprocalBackward0)
 
 
@@ -114,9 +119,8 @@ def __rtruediv__(self, other):
 
 
 def sqrt(self):
-    # numpy's square root is correctly rounded; torch's CPU kernel is not
-    # always (it can be one unit in the last place away), so results may
-    # differ from torch's in the last bit.
-    with np.errstate(all="ignore"):  # sqrt(-1) is nan, silently, as in torch
-        values = np.sqrt(values_of(self, _floating(self)))
+    # A square root computed in float64 and rounded once is correctly rounded;
+    # torch's CPU kernel is not always (it can be one unit in the last place
+    # away), so results may differ from torch's in the last bit.
+    values = [math.sqrt(x) if x >= 0 else math.nan for x in values_of(self, _floating(self))]  # sqrt(-1) is nan
     return _unary_result(self, values, SqrtBackward0)

@@ -22,13 +22,12 @@ value=v)`` adds ``v * t1 / t2``: Adam's second moment and its step. reftorch
 gives them no backward; they refuse to run where autograd would record them.
 """
 
-import numpy as np
-
 from . import _messages, _shapes, _strides
 from ._arguments import _type_name
+from ._elements import cast
 from ._inplace import _snapshot
 from ._inplace_write import write_inplace
-from ._math import _device_of, _grad_for, _result
+from ._math import __rsub__, _device_of, _grad_for, _result, mul, sub, true_divide, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -41,11 +40,9 @@ class LerpBackward0(Node):
         self.start, self.end, self.weight = start, end, weight
 
     def apply(self, grad):
-        g = grad._elements()
-        dtype = g.dtype.type
         return (
-            _grad_for(self.start, g * dtype(1 - self.weight)) if self.needs_input_grad(0) else None,
-            _grad_for(self.end, g * dtype(self.weight)) if self.needs_input_grad(1) else None,
+            _grad_for(self.start, mul(grad, 1 - self.weight)) if self.needs_input_grad(0) else None,
+            _grad_for(self.end, mul(grad, self.weight)) if self.needs_input_grad(1) else None,
         )
 
 
@@ -62,16 +59,15 @@ class LerpBackward1(Node):
             self.saved_end = self.save(end)
 
     def apply(self, grad):
-        g = grad._elements()
-        w = self.saved_weight.unpack()._elements()
+        w = self.saved_weight.unpack()
         grads = [None, None, None]
         if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.start, g * (1 - w))
+            grads[0] = _grad_for(self.start, mul(grad, __rsub__(w, 1)))
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.end, g * w)
+            grads[1] = _grad_for(self.end, mul(grad, w))
         if self.needs_input_grad(2):
-            difference = self.saved_end.unpack()._elements() - self.saved_start.unpack()._elements()
-            grads[2] = _grad_for(self.weight, g * difference)
+            difference = sub(self.saved_end.unpack(), self.saved_start.unpack())
+            grads[2] = _grad_for(self.weight, mul(grad, difference))
         return tuple(grads)
 
 
@@ -113,27 +109,27 @@ def _parse_lerp(op, args, kwargs):
     raise TypeError(_messages.invalid_combination(op, got, overloads))
 
 
-def _lerp_values(start, end, weight):
-    """The interpolated numbers, by torch's two formulas (see the module docstring)."""
-    w = np.asarray(weight, dtype=start.dtype)
-    difference = end - start
-    return np.where(np.abs(w) < 0.5, start + w * difference, end - difference * (1 - w))
-
-
-def _weight_values(weight):
-    return weight._elements() if isinstance(weight, Tensor) else weight
+def _lerp_values(start, end, weight, shape):
+    """The interpolated numbers, by torch's two formulas (see the module docstring), each
+    operation rounded to ``start``'s dtype; ``weight`` is a tensor or a number."""
+    dtype = start.dtype
+    s, e, w = (values_of(x, dtype, shape) for x in (start, end, weight))
+    difference = cast([b - a for a, b in zip(s, e)], dtype)
+    near = cast([x * d for x, d in zip(w, difference)], dtype)
+    far = cast([d * v for d, v in zip(difference, cast([1 - x for x in w], dtype))], dtype)
+    return [a + n if abs(x) < 0.5 else b - f for a, b, x, n, f in zip(s, e, w, near, far)]
 
 
 def lerp(self, *args, **kwargs):
     """A new tensor ``self + weight * (end - self)``, on new memory."""
     end, weight = _parse_lerp("lerp", args, kwargs)
     shape = _check_lerp_arguments(self, end, weight)
-    values = _lerp_values(np.broadcast_to(self._elements(), shape), end._elements(), _weight_values(weight))
+    values = _lerp_values(self, end, weight, shape)
     node = None
     if any_requires_grad(self, end, weight):
         node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
     operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)  # a number weight is a parameter
-    return _result(values, self.dtype, _device_of(self, end, weight), node, inputs=operands)
+    return _result(values, shape, self.dtype, _device_of(self, end, weight), node, inputs=operands)
 
 
 def lerp_(self, *args, **kwargs):
@@ -142,7 +138,7 @@ def lerp_(self, *args, **kwargs):
 
     def new_values():
         _check_fits(self, _check_lerp_arguments(self, end, weight))
-        return _lerp_values(self._elements(), end._elements(), _weight_values(weight))
+        return _lerp_values(self, end, weight, self._size)
 
     def make_node():
         if isinstance(weight, Tensor):
@@ -170,8 +166,8 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 * tensor2`` in place: same storage, version + 1."""
     def new_values():
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
-        dtype = self.dtype._numpy_type.type
-        return self._elements() + dtype(value) * tensor1._elements() * tensor2._elements()
+        scaled = _times(cast([value], self.dtype)[0], tensor1, self)
+        return [s + x for s, x in zip(self._read(), _times(scaled, tensor2, self))]
 
     return write_inplace(self, new_values, _no_backward("addcmul_"), tensor1, tensor2)
 
@@ -180,8 +176,14 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 / tensor2`` in place: same storage, version + 1."""
     def new_values():
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
-        dtype = self.dtype._numpy_type.type
-        with np.errstate(all="ignore"):
-            return self._elements() + dtype(value) * tensor1._elements() / tensor2._elements()
+        scaled = _times(cast([value], self.dtype)[0], tensor1, self)
+        quotients = [true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, self.dtype, self._size))]
+        return [s + x for s, x in zip(self._read(), cast(quotients, self.dtype))]
 
     return write_inplace(self, new_values, _no_backward("addcdiv_"), tensor1, tensor2)
+
+
+def _times(factor, t, self):
+    """``factor * t`` (a number or a list of ``self``'s size), broadcast to ``self`` and rounded to its dtype."""
+    factors = factor if isinstance(factor, list) else [factor] * self.numel()
+    return cast([f * x for f, x in zip(factors, values_of(t, self.dtype, self._size))], self.dtype)

@@ -9,19 +9,27 @@ element many times, so its gradient is the sum. ``as_strided`` and a view whose
 node is rebuilt after a write use ``AsStridedBackward0`` (``autograd/view_history``).
 """
 
-import numpy as np
-
+from . import _strides
 from ._math import sum_to_shape
 from ._tensor import Tensor
 from .autograd.graph import Node
 
 
-def _zeros_like_input(node, grad):
-    return np.zeros(node.input_shape, dtype=grad._elements().dtype)
+def place_along(out, shape, dim, places, values):
+    """Write ``values`` into ``out`` (the row-major numbers of ``shape``) at
+    positions ``places`` along ``dim``: ``out[..., places, ...] = values``, with
+    ``values`` row-major for ``shape`` with ``len(places)`` along ``dim``."""
+    n, inner, k = shape[dim], _strides.numel(shape[dim + 1:]), len(places)
+    for o in range(_strides.numel(shape[:dim])):
+        for j, p in enumerate(places):
+            out[(o * n + p) * inner:(o * n + p + 1) * inner] = values[(o * k + j) * inner:(o * k + j + 1) * inner]
 
 
-def _wrap(values, like):
-    return Tensor._from_values(values, like._dtype, like.device)
+def _placed(node, grad, places):
+    """Zeros shaped like the view's input, with ``grad`` at ``places`` along the view's dim."""
+    out = [0] * _strides.numel(node.input_shape)
+    place_along(out, node.input_shape, node.dim, places, grad._read())
+    return Tensor._from_values(out, node.input_shape, grad._dtype, grad.device)
 
 
 class _ViewNode(Node):
@@ -34,7 +42,7 @@ class _ReshapingNode(_ViewNode):
     """Views that keep every element in order: the gradient just changes shape."""
 
     def apply(self, grad):
-        return (_wrap(grad._elements().reshape(self.input_shape), grad),)
+        return (Tensor._from_values(grad._read(), self.input_shape, grad._dtype, grad.device),)
 
 
 class ViewBackward0(_ReshapingNode):
@@ -86,14 +94,15 @@ class PermuteBackward0(_ViewNode):
         self.dims = dims
 
     def apply(self, grad):
-        return (grad.permute(*np.argsort(self.dims).tolist()),)
+        return (grad.permute(*sorted(range(len(self.dims)), key=self.dims.__getitem__)),)
 
 
 class ExpandBackward0(_ViewNode):
     """An expanded element was used many times: its gradient is the sum."""
 
     def apply(self, grad):
-        return (_wrap(sum_to_shape(grad._elements(), self.input_shape), grad),)
+        values = sum_to_shape(grad._read(), grad._size, self.input_shape)
+        return (Tensor._from_values(values, self.input_shape, grad._dtype, grad.device),)
 
 
 class SelectBackward0(_ViewNode):
@@ -102,9 +111,7 @@ class SelectBackward0(_ViewNode):
         self.dim, self.index = dim, index
 
     def apply(self, grad):
-        result = _zeros_like_input(self, grad)
-        result[(slice(None),) * self.dim + (self.index,)] = grad._elements()
-        return (_wrap(result, grad),)
+        return (_placed(self, grad, [self.index % self.input_shape[self.dim]]),)
 
 
 class SliceBackward0(_ViewNode):
@@ -113,6 +120,4 @@ class SliceBackward0(_ViewNode):
         self.dim, self.where = dim, slice(start, stop, step)
 
     def apply(self, grad):
-        result = _zeros_like_input(self, grad)
-        result[(slice(None),) * self.dim + (self.where,)] = grad._elements()
-        return (_wrap(result, grad),)
+        return (_placed(self, grad, range(*self.where.indices(self.input_shape[self.dim]))),)

@@ -32,16 +32,15 @@ the steps together in the right order is your part.
 import numbers
 import operator
 
-import numpy as np
-
 from . import _messages
 from ._clone import CloneBackward0
 from ._copy_ import CopyBackwards
 from ._device import as_device, cpu
-from ._convert import from_numpy
+from ._convert import array_on, from_numpy
 from ._dtype import dtype as dtype_type, from_numpy_dtype
 from ._inplace_write import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
 from ._math import values_of
+from ._numpy_objects import is_array
 from ._storage import UntypedStorage
 from ._strides import contiguous_strides, preserve_format_strides
 from ._tensor import Tensor
@@ -106,7 +105,7 @@ def copy_storage(storage):
     Nothing is shared afterwards: writing into one never shows in the other.
     """
     _check_type("copy_storage", "storage", storage, UntypedStorage, "a storage such as t.untyped_storage()")
-    return UntypedStorage._wrap(storage._bytes.copy(), storage.device)
+    return UntypedStorage._wrap(bytearray(storage._bytes), storage.device)
 
 
 def storage_from_bytes(data, device=None):
@@ -117,7 +116,7 @@ def storage_from_bytes(data, device=None):
     two storages, even for the same bytes.
     """
     _check_type("storage_from_bytes", "data", data, (bytes, bytearray), "bytes")
-    return UntypedStorage._wrap(np.frombuffer(bytes(data), dtype=np.uint8).copy(), as_device(device) or cpu)
+    return UntypedStorage._wrap(bytearray(data), as_device(device) or cpu)
 
 
 # --- metadata ---------------------------------------------------------------
@@ -167,7 +166,7 @@ def copy_elements(dst, src):
         _refuse("copy_elements", "src", "a Tensor or a number", src)
     check_no_partial_overlap(dst, src)
     check_inplace_shape(dst, src)
-    dst._elements()[...] = values_of(src, dst.dtype)
+    dst._write(values_of(src, dst.dtype, dst._size))
 
 
 # --- numpy ------------------------------------------------------------------
@@ -179,13 +178,14 @@ def array_memory(array):
     storage, and the other way round. Slot 0 holds the array's first element;
     the strides of the array are not applied (that is the tensor's metadata).
     """
-    _check_type("array_memory", "array", array, np.ndarray, "a numpy array")
+    if not is_array(array):
+        _refuse("array_memory", "array", "a numpy array", array)
     return from_numpy(array, warn=False).untyped_storage()
 
 
 def dtype_of_numpy(np_dtype):
     """The torch dtype that holds numpy's ``np_dtype`` exactly (``float64`` -> ``torch.float64``)."""
-    return from_numpy_dtype(np.dtype(np_dtype))
+    return from_numpy_dtype(np_dtype)
 
 
 def elements_of(t):
@@ -195,7 +195,7 @@ def elements_of(t):
     version bump.
     """
     _check_type("elements_of", "t", t, Tensor, "a Tensor")
-    return t._elements()
+    return array_on(t)
 
 
 # --- version counter --------------------------------------------------------

@@ -48,8 +48,6 @@ import re
 import sys
 from collections import OrderedDict
 
-import numpy as np
-
 from . import _archive, _messages, _weights_only
 from ._device import as_device, device
 from ._rebuild import (
@@ -195,10 +193,12 @@ class _Unpickler(pickle.Unpickler):
         data = self.records.get(f"data/{key}")
         if data is None or len(data) != nbytes:
             raise RuntimeError(f"reftorch.load: the record data/{key} does not hold {nbytes} bytes")
-        values = np.frombuffer(data, dtype=storage_type.dtype._numpy_type)
+        data = bytearray(data)
         if self.records.get("byteorder", b"little").decode() != sys.byteorder:
-            values = values.byteswap()
-        storage = UntypedStorage._wrap(values.view(np.uint8).copy())
+            size = storage_type.dtype.itemsize  # each number's bytes in the other order
+            for start in range(0, nbytes, size):
+                data[start:start + size] = data[start:start + size][::-1]
+        storage = UntypedStorage._wrap(data)
         typed = TypedStorage(self.restore(storage, location), storage_type.dtype)
         if nbytes:  # like torch, an empty storage is not shared
             self.loaded[key] = typed

@@ -1,7 +1,7 @@
 """Time each copy operation on torch and on reftorch, for growing sizes.
 
 Prints one table per library: microseconds per call (median of repeats).
-reftorch is pure Python over numpy, so it is slower; the point is the shape of
+reftorch is pure Python (the standard library), so it is slower; the point is the shape of
 the numbers (which ops allocate, which only make metadata).
 """
 

@@ -67,7 +67,7 @@ register(Piece(
 
 def _positions_on_torch(shape, strides, offset):
     span = offset + sum((n - 1) * s for n, s in zip(shape, strides) if n > 0) + 1
-    return torch.arange(span).as_strided(shape, strides, offset).tolist()
+    return torch.arange(span).as_strided(shape, strides, offset).flatten().tolist()
 
 
 def _positions_case(shape, strides, offset, misconception):
@@ -99,7 +99,7 @@ register(Piece(
         _positions_case((3, 2), (0, 1), 0, "a stride of 0 reads the same slots again "
                                            "(expand): every row is the same row"),
         _positions_case((), (), 4, "a 0-d tensor has one element, at the offset itself"),
-        _positions_case((0, 3), (3, 1), 0, "a tensor with no elements has no positions: an empty grid"),
+        _positions_case((0, 3), (3, 1), 0, "a tensor with no elements has no positions: an empty list"),
     ],
     wrong=[Wrong(_no_offset, "starts at the storage offset"),
            Wrong(_row_major_always, "use the strides you are given")],

@@ -77,7 +77,7 @@ def _copy_not_counted(variable, grad, steal=False):
     elif steal and grad._stride == strides:
         variable._grad = grad
     else:
-        variable._grad = reftorch._tensor.Tensor._from_values(grad._elements(), variable._dtype,
+        variable._grad = reftorch._tensor.Tensor._from_values(grad._read(), grad._size, variable._dtype,
                                                                variable.device, strides)
 
 

@@ -20,8 +20,6 @@ complete gradient before the node uses it, and may replace it.
 
 from collections import defaultdict
 
-import numpy as np
-
 from .. import _core_messages, _strides
 from .._tensor import Tensor
 from .grad_mode import no_grad
@@ -66,7 +64,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
         _receive(pending, node, nr, grad, owned)
     captured = {}
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
-    with no_grad(), np.errstate(all="ignore"):
+    with no_grad():
         for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node))
             if _hook_dicts(node):
@@ -110,7 +108,7 @@ def _add(total, grad, owned):
     if total is None:
         return grad
     if id(total) in owned and total is not grad and _strides.is_non_overlapping_and_dense(total._size, total._stride):
-        total._elements()[...] += grad._elements()
+        total._write([a + b for a, b in zip(total._read(), grad._read())])
         total._version_counter.bump()
         return total
     result = total + grad

@@ -5,8 +5,6 @@ requires grad. ``torch.autograd.grad(outputs, inputs)`` returns the gradients
 with respect to ``inputs`` instead, and leaves every ``.grad`` alone.
 """
 
-import numpy as np
-
 from .. import _core_messages
 from .._tensor import Tensor
 from .engine import run_backward
@@ -21,7 +19,7 @@ def _roots_and_grads(tensors, grad_tensors):
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._from_values(np.ones(t._size), t._dtype, t.device)
+            g = Tensor._from_values(1, t._size, t._dtype, t.device)
         elif g._size != t._size:
             raise RuntimeError(_core_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape))
         roots.append(gradient_edge(t))

@@ -96,11 +96,11 @@ def accumulate_grad(variable, grad, steal=False):
         if steal and obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
         else:
-            variable._grad = Tensor._from_values(grad._elements(), variable._dtype, variable.device, strides)
+            variable._grad = Tensor._from_values(grad._read(), grad._size, variable._dtype, variable.device, strides)
             if dense:
                 variable._grad._version_counter.bump()
     else:
-        variable._grad._elements()[...] += grad._elements()
+        variable._grad._write([a + b for a, b in zip(variable._grad._read(), grad._read())])  # rounded to its dtype
         variable._grad._version_counter.bump()
 
 
@@ -115,7 +115,7 @@ def obeys_layout_contract(grad, variable):
 
 def update_retained_grad(tensor, grad):
     """A retained non-leaf ``.grad``: a contiguous clone of the first gradient, then a new ``.grad + grad``."""
-    first = Tensor._from_values(grad._elements(), grad._dtype, grad.device)
+    first = Tensor._from_values(grad._read(), grad._size, grad._dtype, grad.device)
     tensor._grad = first if tensor._grad is None else tensor._grad + grad
 
 

@@ -11,8 +11,6 @@ history now, or raises torch's error for a view that may not be written
 (``creation_meta``). Object, metadata, memory and counter are unchanged.
 """
 
-import numpy as np
-
 from .. import _strides
 from .._tensor import Tensor
 from . import creation_meta
@@ -35,11 +33,11 @@ class AsStridedBackward0(Node):
         self.slots = base._storage.nbytes() // base._dtype.itemsize
 
     def apply(self, grad):
-        values = grad._elements()
-        storage = np.zeros(self.slots, dtype=values.dtype)
-        np.add.at(storage, _strides.element_positions(*self.view_geometry), values)
-        base_values = storage[_strides.element_positions(*self.base_geometry)]
-        return (Tensor._from_values(base_values, grad._dtype, grad.device),)
+        storage = [0] * self.slots
+        for slot, value in zip(_strides.element_positions(*self.view_geometry), grad._read()):
+            storage[slot] += value
+        base_values = [storage[slot] for slot in _strides.element_positions(*self.base_geometry)]
+        return (Tensor._from_values(base_values, self.base_geometry[0], grad._dtype, grad.device),)
 
 
 def rebuild_view_grad_fn(view):

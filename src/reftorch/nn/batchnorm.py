@@ -28,12 +28,14 @@ the numbers are exact (small multiples of powers of two, a variance whose
 square root is exact).
 """
 
-import numpy as np
+import math
 
 from .. import _messages
 from .._binding import tensor
+from .._elements import cast
 from .._factories import empty, ones, zeros
 from .._dtype import int64
+from .._math import true_divide
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, any_requires_grad
@@ -42,72 +44,86 @@ from .parameter import Parameter
 
 
 class NativeBatchNormBackward0(Node):
-    """Gradients of the normalisation for input, weight and bias."""
+    """Gradients of the normalisation for input, weight and bias, computed in float64."""
 
     def __init__(self, x, weight, bias, mean, invstd, training):
         super().__init__(x, weight, bias)
         self.x, self.weight, self.bias = x, weight, bias
         self.saved_x = self.save(x)
         self.saved_weight = self.save(weight) if weight is not None else None
-        self.mean, self.invstd, self.training = mean, invstd, training
+        self.mean, self.invstd, self.training = mean, invstd, training  # one number per channel
 
     def apply(self, grad):
-        shape = _channel_shape(self.x)
-        axes = _reduced_axes(self.x)
-        g = grad._elements().astype(np.float64)
-        x = self.saved_x.unpack()._elements().astype(np.float64)
-        invstd = self.invstd.astype(np.float64).reshape(shape)
-        xhat = (x - self.mean.astype(np.float64).reshape(shape)) * invstd
-        w = self.saved_weight.unpack()._elements().astype(np.float64).reshape(shape) if self.saved_weight else 1.0
+        channel = _channels(self.x)
+        g, x = grad._read(), self.saved_x.unpack()._read()
+        w = self.saved_weight.unpack()._read() if self.saved_weight else [1.0] * len(self.mean)
+        xhat = [(v - self.mean[c]) * self.invstd[c] for v, c in zip(x, channel)]
+        g_sum, gx_sum = _per_channel(g, channel, len(self.mean)), _per_channel(
+            [a * b for a, b in zip(g, xhat)], channel, len(self.mean))
+        n = len(g) // len(self.mean) if self.mean else 0
         if self.training:  # the batch statistics depend on x too
-            grad_x = (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True)) * invstd * w
+            grad_x = [(a - g_sum[c] / n - h * gx_sum[c] / n) * self.invstd[c] * w[c]
+                      for a, h, c in zip(g, xhat, channel)]
         else:
-            grad_x = g * invstd * w
-        wrap = lambda like, v: Tensor._from_values(v, like._dtype, like.device)  # noqa: E731
+            grad_x = [a * self.invstd[c] * w[c] for a, c in zip(g, channel)]
+        wrap = lambda like, v: Tensor._from_values(v, like._size, like._dtype, like.device)  # noqa: E731
         return (
             wrap(self.x, grad_x) if self.needs_input_grad(0) else None,
-            wrap(self.weight, (g * xhat).sum(axis=axes)) if self.needs_input_grad(1) else None,
-            wrap(self.bias, g.sum(axis=axes)) if self.needs_input_grad(2) else None,
+            wrap(self.weight, gx_sum) if self.needs_input_grad(1) else None,
+            wrap(self.bias, g_sum) if self.needs_input_grad(2) else None,
         )
 
 
-def _reduced_axes(x):
-    return (0, 2) if x.dim() == 3 else (0,)
+def _channels(x):
+    """The channel of each element of ``x`` (N, C) or (N, C, L), in row-major order."""
+    inner = x.shape[2] if x.dim() == 3 else 1
+    return [(k // inner) % x.shape[1] for k in range(x.numel())]
 
 
-def _channel_shape(x):
-    return (1, -1, 1) if x.dim() == 3 else (1, -1)
+def _per_channel(values, channel, count):
+    """The sum of ``values`` over each channel (in float64)."""
+    sums = [0.0] * count
+    for v, c in zip(values, channel):
+        sums[c] += v
+    return sums
 
 
 def _write(buffer, values):
     """The kernel writes a running statistic in place: same tensor, no version bump (as torch)."""
-    buffer._elements()[...] = values
+    buffer._write(values)
 
 
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps):
     """Normalise ``x`` per channel; in training, update the running statistics in place."""
     if running_mean is not None and running_mean.numel() != x.shape[1]:
         raise RuntimeError(f"running_mean should contain {x.shape[1]} elements not {running_mean.numel()}")
-    dtype = x._dtype._numpy_type.type
-    shape, axes = _channel_shape(x), _reduced_axes(x)
-    n = x.numel() // x.shape[1]
-    if training:
-        values = x._elements().astype(np.float64)
-        mean64 = values.sum(axis=axes) / n
-        var_sum = ((values - mean64.reshape(shape)) ** 2).sum(axis=axes)
-        mean = mean64.astype(dtype)
-        invstd = (1 / np.sqrt(var_sum / n + eps)).astype(dtype)
+    dtype, channels = x._dtype, x.shape[1]
+    channel = _channels(x)
+    n = x.numel() // channels
+    values = x._read()
+    if training:  # the statistics in float64, rounded once to the dtype
+        mean64 = [s / n for s in _per_channel(values, channel, channels)]
+        var_sum = _per_channel([(v - mean64[c]) ** 2 for v, c in zip(values, channel)], channel, channels)
+        mean = cast(mean64, dtype)
+        invstd = cast([true_divide(1, math.sqrt(s / n + eps)) for s in var_sum], dtype)
         if running_mean is not None:  # torch accumulates the unbiased variance in float64
-            m = dtype(momentum)
-            _write(running_mean, m * mean + (1 - m) * running_mean._elements())
-            unbiased = var_sum.astype(dtype) / dtype(n - 1)
-            _write(running_var, m * unbiased.astype(np.float64) + (1 - m) * running_var._elements())
+            m = cast([momentum], dtype)[0]
+            keep = cast([1 - m], dtype)[0]
+            _write(running_mean, [a + b for a, b in zip(cast([m * v for v in mean], dtype),
+                                                         cast([keep * r for r in running_mean._read()], dtype))])
+            unbiased = cast([true_divide(s, n - 1) for s in cast(var_sum, dtype)], dtype)
+            _write(running_var, [m * u + r for u, r in zip(unbiased,
+                                                           cast([keep * r for r in running_var._read()], dtype))])
     else:
-        mean = running_mean._elements().copy()
-        invstd = dtype(1) / np.sqrt(running_var._elements() + dtype(eps))
-    alpha = invstd * (weight._elements() if weight is not None else dtype(1))
-    beta = (bias._elements() if bias is not None else dtype(0)) - mean * alpha
-    out = Tensor._from_values(x._elements() * alpha.reshape(shape) + beta.reshape(shape), x._dtype, x.device)
+        mean = running_mean._read()
+        roots = cast([math.sqrt(v) if v >= 0 else math.nan
+                      for v in cast([r + cast([eps], dtype)[0] for r in running_var._read()], dtype)], dtype)
+        invstd = cast([true_divide(1, r) for r in roots], dtype)
+    alpha = cast([i * w for i, w in zip(invstd, weight._read() if weight is not None else [1] * channels)], dtype)
+    shifts = cast([m * a for m, a in zip(mean, alpha)], dtype)
+    beta = cast([b - s for b, s in zip(bias._read() if bias is not None else [0] * channels, shifts)], dtype)
+    scaled = cast([v * alpha[c] for v, c in zip(values, channel)], dtype)
+    out = Tensor._from_values([v + beta[c] for v, c in zip(scaled, channel)], x._size, x._dtype, x.device)
     if any_requires_grad(x, weight, bias):
         out._set_grad_fn(NativeBatchNormBackward0(x, weight, bias, mean, invstd, training))
     return out

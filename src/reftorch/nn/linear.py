@@ -8,8 +8,9 @@ import math
 
 from .. import _messages, _random
 from .._factories import empty
-from .._math import sum_to_shape
-from .._matmul import column_major, product_grad
+from .._elements import cast
+from .._math import sum_to_shape, values_of
+from .._matmul import _mm, _products, column_major, product_grad
 from .._tensor import Tensor
 from ..autograd.graph import Node, any_requires_grad
 from .module import Module
@@ -27,13 +28,13 @@ class AddmmBackward0(Node):
         self.saved_w = self.save(w) if self.needs_input_grad(1) else None
 
     def apply(self, grad):
-        g = grad._elements()
         bias = self.bias
         return (
-            Tensor._from_values(sum_to_shape(g, bias._size), bias._dtype, bias.device)
+            Tensor._from_values(sum_to_shape(grad._read(), grad._size, bias._size), bias._size, bias._dtype,
+                                bias.device)
             if self.needs_input_grad(0) else None,
-            product_grad(g @ self.saved_w.unpack()._elements().T, self.x, self.layouts[0]) if self.saved_w else None,
-            product_grad(self.saved_x.unpack()._elements().T @ g, self.w, self.layouts[1]) if self.saved_x else None,
+            product_grad(_mm(grad, self.saved_w.unpack().t()), self.x, self.layouts[0]) if self.saved_w else None,
+            product_grad(_mm(self.saved_x.unpack().t(), grad), self.w, self.layouts[1]) if self.saved_x else None,
         )
 
 
@@ -69,8 +70,10 @@ def linear(x, weight, bias=None):
         flat = linear(x.reshape(-1, x.shape[-1]), weight, bias)
         return flat.view(*x.shape[:-1], weight.shape[0])
     w = weight.t()
-    values = bias._elements() + x._elements() @ w._elements()
-    out = Tensor._from_values(values, x._dtype, x.device)
+    (rows, inner), columns = x._size, w._size[1]
+    products = cast(_products(x._read(), w._read(), rows, inner, columns), x._dtype)  # rounded, then + bias
+    values = [p + b for p, b in zip(products, values_of(bias, x._dtype, (rows, columns)))]
+    out = Tensor._from_values(values, (rows, columns), x._dtype, x.device)
     if any_requires_grad(bias, x, w):
         out._set_grad_fn(AddmmBackward0(bias, x, w))
     return out

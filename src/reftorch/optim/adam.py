@@ -21,8 +21,6 @@ torch's CPU square root is not always correctly rounded (see ``_unary.sqrt``),
 so the last bit of a parameter can differ from torch's for some gradients.
 """
 
-import numpy as np
-
 from .._binding import tensor
 from .._factories import zeros_like
 from .._dtype import get_default_dtype
@@ -110,5 +108,5 @@ def _adam_update(param, state, group):
 
 def _maximum_into(out, other):
     """``torch.maximum(out, other, out=out)``: the larger number of each pair, written into ``out`` (version + 1)."""
-    out._elements()[...] = np.maximum(out._elements(), other._elements())
+    out._write([b if b != b or b > a else a for a, b in zip(out._read(), other._read())])  # nan wins
     out._version_counter.bump()
