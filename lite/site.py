@@ -114,6 +114,8 @@ def lite_dir(packages: list[str]) -> Path:
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "appName": "Clone or detach?",
+            # window.jupyterapp, as `make lab` gives it too: what the browser test drives
+            "exposeAppInBrowser": True,
             "litePluginSettings": {
                 "@jupyterlite/pyodide-kernel-extension:kernel": {
                     "loadPyodideOptions": {"packages": packages},
