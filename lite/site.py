@@ -8,10 +8,14 @@ chapters (the prediction questions are read from them).
 The notebooks are copied with two changes, and only in the copy: the kernel
 is Pyodide's, and the line ``import torch`` says what stands in for it,
 reftorch, since torch cannot run there (a comment on that line says so).
+An exercise's checks and self-check are the instructor's side (autograder)
+and run on real torch: in the copy, each cell that imports or calls them
+prints instead where they do run (Binder, or ``make lab``), with the link.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -32,6 +36,15 @@ STAND_IN = {
           "and the cross-checks compare with torch's answers recorded when this site was built",
     "zh": "import reftorch as torch  # 浏览器里不能运行 torch：这里由 reftorch 代替，交叉核对对照的是构建本站时记录的 torch 的答案",
 }
+BINDER = "https://mybinder.org/v2/gh/tensor-copies/copy-semantics-course/main?urlpath=lab/tree/"
+NOT_CHECKED_HERE = (
+    "# In the browser this cell does not run: the exercise's checks and its self-check run your code\n"
+    "# next to real torch, which the browser does not have. Nothing is graded here.\n"
+    "print({text!r})"
+)
+SEE_ABOVE = "# A check of this exercise: it runs on real torch, not in the browser (see the first check cell above)."
+CHECK_ELSEWHERE = ("The checks run on Binder ({binder}) or on your machine (make lab, then this notebook in "
+                   "workspace/exercises/): open the exercise there, paste your code, and run this cell.")
 KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
 PYPROJECT = """\
@@ -90,6 +103,42 @@ def notebook_for_the_browser(source: Path, dest: Path, language: str) -> None:
     dest.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def _names_from_autograder(source: str) -> set[str]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    return {alias.asname or alias.name for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "autograder"
+            for alias in node.names}
+
+
+def _uses(source: str, names: set[str]) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(tree))
+
+
+def exercise_for_the_browser(source: Path, dest: Path) -> None:
+    """The exercise as in the repository, but each checking cell says where the checks run."""
+    notebook_for_the_browser(source, dest, "en")
+    notebook = json.loads(dest.read_text(encoding="utf-8"))
+    text = CHECK_ELSEWHERE.format(binder=BINDER + source.relative_to(REPO).as_posix())
+    code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    imported = set().union(*(_names_from_autograder(cell["source"]) for cell in code))
+    told = False
+    for cell in code:
+        if _names_from_autograder(cell["source"]) or _uses(cell["source"], imported):
+            cell["source"] = NOT_CHECKED_HERE.format(text=text) if not told else SEE_ABOVE
+            told = True
+    last = code[-1]["source"] if code else ""
+    if told and last == SEE_ABOVE:  # the self-check, the notebook's last cell: said again in full
+        code[-1]["source"] = NOT_CHECKED_HERE.format(text=text)
+    dest.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def contents() -> Path:
     """The files the site opens: course/, course/zh/ and exercises/, as the repository lays them out."""
     files = STAGE / "files"
@@ -98,7 +147,7 @@ def contents() -> Path:
         relative = notebook.relative_to(REPO)
         notebook_for_the_browser(notebook, files / relative, "zh" if relative.parts[1] == "zh" else "en")
     for notebook in sorted((REPO / "exercises").glob("*/*.ipynb")):
-        notebook_for_the_browser(notebook, files / notebook.relative_to(REPO), "en")
+        exercise_for_the_browser(notebook, files / notebook.relative_to(REPO))
     shutil.copy2(REPO / "exercises" / "README.md", files / "exercises" / "README.md")
     return files
 
