@@ -20,7 +20,7 @@ PIP := $(BIN)/python -m pip
 LOG := $(VENV)/install.log
 TORCH_PIP_ARGS := --timeout 10 --retries 1 --extra-index-url $(TORCH_INDEX) -c constraints.txt torch
 
-.PHONY: lab test test-fast test-differential test-no-numpy bench book venv clean torch-plan
+.PHONY: lab test test-fast test-differential test-no-numpy bench book lite lite-download venv clean torch-plan
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,21 @@ test-fast: $(STAMP)
 # The last line printed is the path of its index.html.
 book: $(STAMP)
 	@PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m book
+
+# The course as a JupyterLite site in _build/lite/ (lite/): every chapter and exercise in both
+# languages, run by Pyodide in the browser, served by any static web server. lite-download
+# fetches Pyodide (npm) and the wheels it loads (PyPI) into .lite-cache/, the only online step;
+# the build itself runs in a network namespace with only loopback (unshare -rn, as any user
+# whose kernel allows it), so it cannot reach any host. The last line is its index.html;
+# the book's "Run this page" links open its chapters (book/conf.py, book_lite_url).
+lite-download: $(STAMP)
+	@$(BIN)/python -m lite download
+
+lite: lite-download
+	@mkdir -p _build
+	@unshare -rn sh -c 'ip link set lo up && PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m lite build' \
+		> _build/lite-build.log 2>&1 || { tail -n 30 _build/lite-build.log; exit 1; }
+	@grep "recorded" _build/lite-build.log; tail -n 1 _build/lite-build.log
 
 # torch picks its CPU kernels by processor, in two families: the portable ones
 # (`default`) round a * b + c twice, the vectorised ones (`avx2`, `avx512`) once

@@ -30,7 +30,7 @@ nb_execution_mode = "off"
 # are static HTML (memdiagram.player_html), so no page needs it.
 nb_ipywidgets_js = {}
 
-# Where the JupyterLite site is (to be built in _build/lite/; not built here yet), as a
+# Where the JupyterLite site is (make lite builds it in _build/lite/), as a
 # URL relative to the English book's top folder (_build/book/html/): the
 # "Run this page" link of a chapter is <book_lite_url>lab/index.html?path=<its
 # notebook in the repository>, e.g. ../../lite/lab/index.html?path=course/08_clone.ipynb.

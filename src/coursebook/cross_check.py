@@ -18,7 +18,8 @@ import itertools
 
 from coursebook.build_it.switch import failing
 from coursebook.language import _
-from crosscheck.harness import diff_traces, import_reftorch, load_torch, run
+from crosscheck.harness import diff_traces, import_reftorch, run
+from crosscheck.recorded import recorded_torch_version, torch_here, torch_run
 
 __all__ = ["CrossCheck", "CrossCheckFailed", "cross_check", "printed_values"]
 
@@ -59,7 +60,8 @@ class CrossCheck:
         self.program = program
         self.title = title
         self.folded = folded  # predictions not made yet whose answers the table's rows would give
-        self.torch_trace = run(program, load_torch())
+        self.torch_trace = torch_run(program)  # in the browser: torch's trace recorded when the site was built
+        self.recorded = recorded_torch_version() if torch_here() is None else None
         self.reftorch_trace = run(program, import_reftorch())
         self.differences = diff_traces(self.torch_trace, self.reftorch_trace)
         self.unvouched = failing()  # learner's pieces in use that fail their own check
@@ -113,6 +115,10 @@ class CrossCheck:
         return _("The table and the differences are folded: they would give away the answers to {n} "
                  "predictions you have not made yet.").format(n=n)
 
+    def _recorded_note(self) -> str:
+        return _("torch cannot run in the browser: the torch column is what torch {version} printed for this "
+                 "program when this site was built.").format(version=self.recorded)
+
     def _repr_html_(self) -> str:
         rows = []
         for a, b, same in self._rows():
@@ -129,6 +135,8 @@ class CrossCheck:
         table = (f"<table><tr><th{CELL}>{html.escape(_('real torch'))}</th><th{CELL}>reftorch</th></tr>"
                  f"{''.join(rows)}</table>")
         verdict = f"<p>{'&#10003; ' if self.agree else '&#10007; '}{html.escape(self.summary())}</p>"
+        if self.recorded:
+            verdict += f"<p><i>{html.escape(self._recorded_note())}</i></p>"
         if self._fold:
             return (f"<div>{title}{verdict}<details><summary>{html.escape(self._fold_note())}</summary>"
                     f"{table}{extra}</details></div>")
@@ -146,6 +154,8 @@ class CrossCheck:
         if self._fold:
             lines.append(self._fold_note())
         lines.append(self.summary())
+        if self.recorded:
+            lines.append(self._recorded_note())
         if not self._fold:
             lines += self.differences
         return "\n".join(lines)

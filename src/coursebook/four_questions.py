@@ -221,8 +221,12 @@ def draw(matrix, title=N_("The four questions, answered by torch")):
     Its words are in the learner's language when matplotlib has a font that can draw them
     (Chinese needs one of ``_CJK_FONTS``); else in English, never as empty boxes. The table
     of :func:`as_markdown` says the same in the learner's language in any case."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch, Rectangle
+    try:
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch, Rectangle
+    except ImportError:  # Pyodide in the browser (make lite) has no matplotlib
+        print(_("No picture here: this Python has no matplotlib (as in the browser). The table above says the same."))
+        return None
 
     font = _chinese_font() if language() == "zh" else None
     say = _ if language() == "en" or font else (lambda text: text)

@@ -7,7 +7,9 @@ torch: ``torch.empty(shape).stride()``, ``as_strided`` over ``arange`` (whose
 values are their own slots), ``empty_strided(...).is_contiguous()``.
 """
 
-import torch
+from crosscheck.recorded import torch_here
+
+torch = torch_here()  # None in the browser: the expected answers are then the recorded ones
 
 import reftorch._bounds
 import reftorch._strides
@@ -302,12 +304,12 @@ register(Piece(
 
 # --- check_in_bounds_for_storage ---------------------------------------------------
 
-_DTYPE_OF_ITEMSIZE = {1: torch.uint8, 2: torch.float16, 4: torch.float32, 8: torch.float64}
+_DTYPE_OF_ITEMSIZE = {1: "uint8", 2: "float16", 4: "float32", 8: "float64"}
 
 
 def _bounds_case(size, stride, offset, itemsize, nbytes, misconception):
     def on_torch():  # as_strided checks the layout against the storage (set_ would grow it)
-        t = torch.empty(0, dtype=_DTYPE_OF_ITEMSIZE[itemsize]).set_(torch.UntypedStorage(nbytes))
+        t = torch.empty(0, dtype=getattr(torch, _DTYPE_OF_ITEMSIZE[itemsize])).set_(torch.UntypedStorage(nbytes))
         t.as_strided(size, stride, offset)
     return Case(f"({size!r}, {stride!r}, offset {offset}, itemsize {itemsize}, {nbytes} bytes)",
                 (size, stride, offset, itemsize, nbytes), misconception, expected=on_torch,

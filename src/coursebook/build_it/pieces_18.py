@@ -10,7 +10,9 @@ Each case runs the same steps on real torch and compares the parameter's
 and the kept tensor's version.
 """
 
-import torch
+from crosscheck.recorded import torch_here
+
+torch = torch_here()  # None in the browser: the expected answers are then the recorded ones
 
 import reftorch
 import reftorch.optim.optimizer

@@ -116,11 +116,20 @@ def register(piece: Piece) -> Piece:
     return piece
 
 
+_WITHOUT_NUMPY: list[str] = []  # chapters whose pieces need numpy, where numpy is not installed (Pyodide)
+
+
 def _load_all():
     package = importlib.import_module(__package__)
     for info in pkgutil.iter_modules(package.__path__):
         if info.name.startswith("pieces_"):
-            importlib.import_module(f"{__package__}.{info.name}")
+            try:
+                importlib.import_module(f"{__package__}.{info.name}")
+            except ModuleNotFoundError as missing:
+                if missing.name != "numpy":
+                    raise
+                if info.name[-2:] not in _WITHOUT_NUMPY:
+                    _WITHOUT_NUMPY.append(info.name[-2:])
 
 
 def pieces(chapter: str | None = None) -> list[Piece]:
@@ -140,6 +149,9 @@ def piece(name_or_fn) -> Piece:
         name = by_stub.get(name, name[3:] if name.startswith("my_") else name)
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
+        if _WITHOUT_NUMPY:
+            known += (f". The pieces of chapter(s) {', '.join(_WITHOUT_NUMPY)} need numpy, which this Python "
+                      "does not have (in the browser): run those chapters in JupyterLab (make lab) or on Binder")
         raise LookupError(
             f"no build-it piece is called {name!r}. Name your function my_<piece> "
             f"or pass the piece's name: check('contiguous_strides', fn). Pieces: {known}"

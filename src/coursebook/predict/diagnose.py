@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 
 from coursebook.language import _
 from coursebook.predict.models import MODELS, Model
-from coursebook.predict.questions import Question, normalise, printouts
-from crosscheck.harness import import_reftorch, load_torch
+from coursebook.predict.questions import Question, cut_printouts, key_cells_program, normalise, printouts
+from crosscheck.harness import import_reftorch
+from crosscheck.recorded import torch_run
 
 __all__ = ["Diagnosis", "diagnose", "right_answer", "model_answers", "hint"]
 
@@ -32,7 +33,8 @@ WRAP = "text-align: left; white-space: pre-wrap; overflow-wrap: normal; word-bre
 
 @functools.lru_cache(maxsize=None)
 def _torch_printouts(key_cells: tuple) -> tuple:
-    return tuple(printouts(key_cells, load_torch()))
+    # in the browser: torch's trace recorded when the site was built
+    return tuple(cut_printouts(torch_run(key_cells_program(key_cells)), len(key_cells)))
 
 
 @functools.lru_cache(maxsize=None)

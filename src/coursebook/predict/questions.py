@@ -15,17 +15,19 @@ the chapter.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import nbformat
 
 from crosscheck.harness import run
 
 __all__ = ["Question", "questions", "question", "question_of_cell", "printouts", "normalise"]
 
+# the repository's chapters; a wheel of the package (the browser's, make lite) carries a copy inside
 COURSE = Path(__file__).resolve().parents[3] / "course"
+if not COURSE.is_dir():
+    COURSE = Path(__file__).resolve().parents[1] / "chapters"
 PROMPT = "Predict the output"
 KEY = "%%key"
 _BOUNDARY = "\x1e--- end of key cell %d ---"
@@ -47,27 +49,36 @@ class Question:
         return f"{self.chapter}#{self.id.split('-', 1)[1]}"
 
 
-def _key_source(cell) -> str | None:
-    if cell.cell_type == "code" and cell.source.startswith(KEY):
-        return cell.source.split("\n", 1)[1] if "\n" in cell.source else ""
+def _key_source(cell: dict) -> str | None:
+    if cell["cell_type"] == "code" and cell["source"].startswith(KEY):
+        return cell["source"].split("\n", 1)[1] if "\n" in cell["source"] else ""
     return None
 
 
+def _cells(path: Path) -> list[dict]:
+    """The notebook's cells, each source as one string (read as JSON: nbformat is not in the browser)."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    for cell in cells:
+        if isinstance(cell["source"], list):
+            cell["source"] = "".join(cell["source"])
+    return cells
+
+
 def _chapter_questions(path: Path) -> list[Question]:
-    nb = nbformat.read(str(path), as_version=4)
-    keys = [source for source in map(_key_source, nb.cells) if source is not None]
+    cells = _cells(path)
+    keys = [source for source in map(_key_source, cells) if source is not None]
     found, key_index, pending = [], -1, None
-    for cell in nb.cells:
+    for cell in cells:
         source = _key_source(cell)
         if source is not None:
             key_index += 1
             if pending is not None:
-                found.append(Question(f"{path.name[:2]}-{pending.get('id')}", path.name, pending.source,
+                found.append(Question(f"{path.name[:2]}-{pending.get('id')}", path.name, pending["source"],
                                       source, key_index, tuple(keys)))
             pending = None
-        elif cell.cell_type == "markdown" and PROMPT in cell.source:
+        elif cell["cell_type"] == "markdown" and PROMPT in cell["source"]:
             pending = cell
-        elif cell.cell_type == "code":
+        elif cell["cell_type"] == "code":
             pending = None  # the question is answered by some other cell (a diagram, a timing)
     return found
 
@@ -120,16 +131,24 @@ def printouts(key_cells, module) -> list[str]:
     it run on: a misconception model whose belief makes a cell raise still answers every later
     question of the chapter.
     """
-    program = f"__key_cells__ = {list(key_cells)!r}\n__boundary__ = {_BOUNDARY!r}\n{_RUNNER}"
-    trace = run(program, module)
+    return cut_printouts(run(key_cells_program(key_cells), module), len(key_cells))
+
+
+def key_cells_program(key_cells) -> str:
+    """One program that runs the key cells in order, printing a boundary after each."""
+    return f"__key_cells__ = {list(key_cells)!r}\n__boundary__ = {_BOUNDARY!r}\n{_RUNNER}"
+
+
+def cut_printouts(trace, count: int) -> list[str]:
+    """The printout of that program cut at the boundaries: what each of the ``count`` cells printed."""
     outputs, rest = [], trace.stdout
-    for i in range(len(key_cells)):
+    for i in range(count):
         marker = _BOUNDARY % i + "\n"
         before, found, rest = rest.partition(marker)
         if not found:  # the runner itself stopped (it cannot, short of an interpreter error)
             raised = f"{trace.exception[0]}: {trace.exception[1]}\n" if trace.exception else ""
             outputs.append(before + raised)
-            outputs += [""] * (len(key_cells) - i - 1)
+            outputs += [""] * (count - i - 1)
             break
         outputs.append(before)
     return outputs
