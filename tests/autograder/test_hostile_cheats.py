@@ -1,12 +1,16 @@
-"""Cheats graded as a class is graded: each one scores 0 on the tests it tried to fake, with the rule.
+"""Cheats graded as a class is graded: each one scores 0 on the tests it tried to fake.
 
 One run of the real grader (``autograder.grade.autograde_all``: real nbgrader, the
 course's configuration, warm forked kernels in their bubblewrap sandboxes, two
 workers, a real gradebook) grades an honest student and every cheat of
-``hostile_cheats.py`` on the ``clone`` assignment. Each cheat must score 0 on
-exactly the tests its entry names, each error naming the rule it broke, and keep
-its points elsewhere; the honest student keeps full marks; ``messages.json``
-names the rule and the line; the feedback shows no hidden test.
+``hostile_cheats.py`` on the ``clone`` assignment. ``clone`` is judged
+(``autograder.judge``): the cheats' routes into the kernel lead nowhere, so each
+cheat scores 0 on every test of its lazy ``my_clone`` (it returns the source)
+that its entry names, keeps its points elsewhere, and the judge never fails; the
+honest student keeps full marks; the feedback shows no hidden test; the
+self-check scores each cheat as the grader did. (The rules these cheats broke
+under the allowlist are not what stops them any more: ``test_judge_attacks``
+attacks the judged design by category.)
 """
 
 import json
@@ -48,27 +52,26 @@ def test_the_honest_student_keeps_full_marks(graded):
     assert messages == []
 
 
+def faked(cheat):
+    """The tests the cheat tried to fake that call its lazy my_clone (clone-layout calls only the
+    strides functions, which every cheat leaves honest)."""
+    return set(cheat.fails) & set(MY_CLONE)
+
+
 @pytest.mark.parametrize("cheat", CHEATS, ids=lambda c: c.name)
-def test_each_cheat_scores_0_on_what_it_faked_with_the_rule_it_broke(graded, cheat):
+def test_each_cheat_scores_0_on_what_it_faked(graded, cheat):
     results, _ = outcome(graded, cheat.name, "clone")
+    assert faked(cheat), cheat.name
     problems = []
     for test, (score, points, errors) in results.items():
-        if test in cheat.fails:
+        if "GraderError" in errors or "could not be judged" in errors:
+            problems.append(f"{test}: the judge failed:\n{errors}")
+        if test in faked(cheat):
             if score != 0:
                 problems.append(f"{test} scored {score}/{points}: '{cheat.route}' got through")
-            elif cheat.fails[test] not in errors:
-                problems.append(f"{test} scored 0 without naming {cheat.fails[test]}:\n{errors}")
         elif score != points:
             problems.append(f"{test} lost points the cheat did not touch ({score}/{points}):\n{errors}")
     assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("cheat", CHEATS, ids=lambda c: c.name)
-def test_the_notes_name_the_rule_and_the_line(graded, cheat):
-    _, messages = outcome(graded, cheat.name, "clone")
-    text = "\n".join(messages)
-    assert "rule" in text and "line " in text, messages
-    assert all(test in text for test in cheat.fails), (sorted(cheat.fails), messages)
 
 
 def test_the_feedback_shows_no_hidden_test(graded):
@@ -95,14 +98,15 @@ def test_the_kernel_folder_is_empty_and_says_nothing_of_who_runs_it(tmp_path):
 
 
 def test_messages_json_is_valid(graded):
-    folder = Path(graded.CourseDirectory.root) / "autograder" / "state" / "autograded" / CHEATS[0].name / "clone"
-    assert isinstance(json.loads((folder / "messages.json").read_text()), list)
+    root = Path(graded.CourseDirectory.root) / "autograder" / "state" / "autograded"
+    for path in root.glob("*/clone/messages.json"):
+        assert isinstance(json.loads(path.read_text()), list), path
 
 
 @pytest.mark.parametrize("name", ["magic-first-line", "getattribute", "setattr-through-alias"])
-def test_the_self_check_gives_the_same_zeros_with_the_same_rule(graded, name, tmp_path):
-    """One cheat refused at compile time in a function, one for the whole cell, one at run time: the
-    learner's self-check scores each test as the grader did, naming the same rule."""
+def test_the_self_check_gives_the_same_zeros(graded, name, tmp_path):
+    """Three cheats the allowlist used to refuse in three ways: the learner's self-check, which
+    judges as the grader does, scores each test as the grader did."""
     import nbformat
 
     from autograder.learner.learner_check import check
@@ -116,5 +120,3 @@ def test_the_self_check_gives_the_same_zeros_with_the_same_rule(graded, name, tm
     assert {t.grade_id for t in result.tests} == set(ALL)
     for test in result.tests:
         assert test.points == graded_scores[test.grade_id][0], (test, result.format())
-        if test.grade_id in cheat.fails:
-            assert cheat.fails[test.grade_id] in test.message, result.format()

@@ -5,8 +5,12 @@ of its imports resolved to a module name; then:
 
 * the learner's side (``autograder.learner``) never imports the instructor's
   term (``autograder.term``) nor the engine;
-* the checks (``autograder.checks``), which run inside the student's kernel,
-  import nothing of the grader but themselves: never the kernels;
+* the witness (``autograder.witness``), the code that runs inside the student's
+  kernel of a judged assignment, imports nothing of the grader but itself;
+* the judge (``autograder.judge``) imports only the witness's plain parts;
+* the checks (``autograder.checks``), which still run inside the student's kernel
+  for the assignments not judged yet, import nothing of the grader but themselves,
+  the witness's inputs and observations, and the judge's names: never the kernels;
 * nothing imports the engine (``autograder.engine``, and ``grade``, its
   front: plan the tasks, write the results) but the command line
   (``autograder.cli``) and the engine itself;
@@ -28,14 +32,15 @@ PACKAGE = os.path.join(REPO, "autograder")
 ENGINE_MODULES = {"autograder.grade"}
 
 
+SUB_PACKAGES = ("kernels", "pipeline", "term", "learner", "checks", "hub", "lti", "judge", "witness")
+
+
 def part_of(module):
     """The sub-package a module belongs to: kernels, pipeline, term, learner, checks, engine, cli, base."""
     parts = module.split(".")
     if module in ENGINE_MODULES or parts[:2] == ["autograder", "engine"]:
         return "engine"
-    if len(parts) > 2 and parts[1] in ("kernels", "pipeline", "term", "learner", "checks", "hub", "lti"):
-        return parts[1]
-    if len(parts) == 2 and parts[1] in ("kernels", "pipeline", "term", "learner", "checks", "hub", "lti"):
+    if len(parts) >= 2 and parts[1] in SUB_PACKAGES:
         return parts[1]
     if module in ("autograder.cli", "autograder.__main__"):
         return "cli"
@@ -111,8 +116,12 @@ def violations(package_dir):
                 continue
             theirs = part_of(imported)
             rule = RULES.get((mine, theirs))
-            if mine == "checks" and theirs != "checks" and imported != "autograder":
-                rule = rule or "checks import nothing of the grader but themselves"
+            if mine == "checks" and theirs not in ("checks", "witness", "judge") and imported != "autograder":
+                rule = rule or "checks import nothing of the grader but themselves, the witness and the judge"
+            if mine == "witness" and theirs != "witness":
+                rule = rule or "the witness imports nothing of the grader but itself"
+            if mine == "judge" and theirs not in ("judge", "witness"):
+                rule = rule or "the judge imports nothing of the grader but itself and the witness"
             if theirs == "engine" and mine not in ("engine", "cli"):
                 rule = "nothing imports the engine but the command line"
             if rule and (path, line, rule) not in seen:
