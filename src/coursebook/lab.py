@@ -107,14 +107,17 @@ def workspaces_dir(language: str, root: Path = REPO) -> Path:
     return root / WORKSPACE / f".lab-workspaces-{language}"
 
 
-def lab_command(port: int, token: str, root: Path = REPO, language: str = "en") -> list[str]:
-    """The ``jupyter lab`` command line of the learner's lab, in ``language`` ("en" or "zh")."""
+def lab_command(port: int, token: str, root: Path = REPO, language: str = "en",
+                workspaces: Path | None = None) -> list[str]:
+    """The ``jupyter lab`` command line of the learner's lab, in ``language`` ("en" or "zh");
+    ``workspaces``: where it keeps its JupyterLab workspaces (default :func:`workspaces_dir`)."""
     command = [
         sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}", f"--LabApp.default_url={INDEXES[language]}",
         f"--LabApp.app_settings_dir={settings_dir(language, root)}",
-        f"--LabApp.workspaces_dir={workspaces_dir(language, root)}", "--KernelManager.transport=ipc",
+        f"--LabApp.workspaces_dir={workspaces or workspaces_dir(language, root)}",
+        "--KernelManager.transport=ipc",
         f"--config={SERVER_CONFIG}",
         "--ServerApp.log_level=WARN", "--LabApp.log_level=WARN",
     ]
