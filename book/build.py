@@ -35,7 +35,11 @@ def sphinx(language, build: Path = BUILD) -> int:
     """Build ``language``'s pages from ``<build>/src/<code>``; Sphinx's exit status."""
     site = build / "html" / language.folder
     return build_main(["-q", "-b", "html", "-c", str(CONF), "-d", str(build / "doctrees" / language.code),
-                       "-D", f"language={language.sphinx}", str(build / "src" / language.code), str(site)])
+                       "-D", f"language={language.sphinx}",
+                       # the fold over a question's printout (book.sources), in the page's language
+                       "-D", f"nb_code_prompt_show={language.words['show_printout']}",
+                       "-D", f"nb_code_prompt_hide={language.words['hide_printout']}",
+                       str(build / "src" / language.code), str(site)])
 
 
 def main(argv=None) -> int:

@@ -33,6 +33,8 @@ ENGLISH = Language("en", "en", "en", "English", "", "course", "exercises", "make
     "switch": "This page in English",
     "run": "Run this page",
     "run_title": "Open this chapter in JupyterLab in your browser (JupyterLite): nothing to install",
+    "show_printout": "Show the printout (after you predict)",
+    "hide_printout": "Hide the printout",
 })
 CHINESE = Language("zh", "zh_CN", "zh-CN", "中文", "zh", "course/zh", "course/zh/exercises", "make lab LANG=zh", {
     "title": "clone 还是 detach？张量被复制时到底发生了什么",
@@ -41,6 +43,8 @@ CHINESE = Language("zh", "zh_CN", "zh-CN", "中文", "zh", "course/zh", "course/
     "switch": "本页的中文版",
     "run": "运行本页",
     "run_title": "在浏览器里的 JupyterLab（JupyterLite）中打开这一章：什么都不用装",
+    "show_printout": "显示打印结果（先做预测）",
+    "hide_printout": "收起打印结果",
 })
 LANGUAGES = (ENGLISH, CHINESE)
 BY_SPHINX = {language.sphinx: language for language in LANGUAGES}

@@ -20,6 +20,11 @@ written there (the notebook's cells and outputs change, never their HTML):
 * a link to another chapter or to an exercise points to its source here
   (MyST turns it into a link to its page, and warns if it has none); any
   other link out of ``course/`` points to the repository;
+* the key cell that answers a "Predict the output" question keeps its
+  printout folded (MyST-NB's ``hide-output`` tag, a ``<details>`` the reader
+  opens, labelled in the page's language by ``book.build``): the book
+  prints every cell, and the question's "Answer" fold would otherwise sit
+  right above the printout that gives the answer away;
 * an exercise keeps its markdown cells only (its description);
 * chapter 00 gets a hidden table of contents (MyST's ``toctree``), which
   becomes the sidebar of every page.
@@ -96,6 +101,14 @@ def plot_alt(markdown: str) -> str:
     return " ".join(paragraph.split())
 
 
+def answers_a_question(source: str) -> bool:
+    """Whether a code cell is the ``%%key`` cell of a "Predict the output" question."""
+    from coursebook.predict.questions import question_of_cell
+
+    head, _, program = source.partition("\n")
+    return head.strip() == "%%key" and question_of_cell(program) is not None
+
+
 def prepare(nb, folder: str, language: Language):
     """The executed notebook as its page shows it (see the module's docstring)."""
     words_above = ""
@@ -104,6 +117,10 @@ def prepare(nb, folder: str, language: Language):
             cell.source = rewrite_links(cell.source, folder, language)
             words_above = cell.source
             continue
+        if answers_a_question(cell.source):
+            tags = cell.metadata.setdefault("tags", [])
+            if "hide-output" not in tags:
+                tags.append("hide-output")
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET_VIEW in data and "text/html" in data:

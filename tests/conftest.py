@@ -319,9 +319,9 @@ def _jupyterlab(root_dir, scratch: pathlib.Path, *extra_args: str, language: str
 
     def command(port, token):
         # the learner's lab, exactly as `make lab` starts it, plus test-only switches
-        return [*lab_command(port, token, pathlib.Path(root_dir), language=language or "en"),
-                "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
-                *extra_args]
+        return [*lab_command(port, token, pathlib.Path(root_dir), language=language or "en",
+                             workspaces=scratch / "workspaces"),
+                "--LabApp.expose_app_in_browser=True", *extra_args]
     with _serving(command, root_dir, env, scratch / "lab.log") as served:
         yield served
 

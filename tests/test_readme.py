@@ -72,3 +72,28 @@ def test_the_instructor_commands_exist():
     commands = set(build_parser()._subparsers._group_actions[0].choices)
     used = set(re.findall(r"python -m autograder (\w+)", README))
     assert used and used <= commands, f"README uses commands the CLI lacks: {used - commands}"
+
+
+def test_the_self_check_command_checks_the_learners_own_copy():
+    """Both READMEs and both index chapters tell the learner to self-check the copy `make lab`
+    opened in workspace/ (the one they worked in), in their language: not the blank release, which
+    always scores 0."""
+    import nbformat  # noqa: PLC0415
+
+    from coursebook.workspace import WORKSPACE, sources  # noqa: PLC0415
+
+    def text_of(name):
+        if name.endswith(".ipynb"):
+            return "\n".join(c.source for c in nbformat.read(REPO / name, as_version=4).cells)
+        return (REPO / name).read_text()
+
+    copies = {f"{WORKSPACE}/{path.as_posix()}" for path in sources(REPO)}
+    for name, expected_folder in (("README.md", "exercises/"), ("README.zh.md", "course/zh/exercises/"),
+                                  ("course/00_index.ipynb", "exercises/"),
+                                  ("course/zh/00_index.ipynb", "course/zh/exercises/")):
+        text = text_of(name)
+        checked = re.findall(r"python -m autograder check (\S+\.ipynb)", text)
+        assert checked, f"{name} gives no self-check command"
+        for path in checked:
+            assert path in copies, f"{name} self-checks {path}, not a notebook make lab copies into {WORKSPACE}/"
+            assert path.startswith(f"{WORKSPACE}/{expected_folder}"), f"{name} self-checks {path}"

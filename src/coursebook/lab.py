@@ -19,6 +19,10 @@ It is the lab Binder gives, on your own machine:
   exercise's ``self_check()`` finds the grader's kernels warm;
 * the server logs only warnings; the lines printed are what the sync changed
   and the address to open;
+* each language's lab keeps its own JupyterLab workspace (the open tabs and
+  the layout it restores, in ``workspace/.lab-workspaces-<lang>/``), so the
+  Chinese lab does not reopen the English lab's chapters and start their
+  kernels, nor the other way round;
 * ``--lang zh`` (``make lab LANG=zh``) opens the Chinese course
   (``course/zh/00_index.ipynb``) with JupyterLab's own menus in Chinese (the
   ``jupyterlab-language-pack-zh-CN`` package, chosen in the settings the lab is
@@ -97,13 +101,23 @@ def settings_dir(language: str, root: Path = REPO) -> Path:
     return target
 
 
-def lab_command(port: int, token: str, root: Path = REPO, language: str = "en") -> list[str]:
-    """The ``jupyter lab`` command line of the learner's lab, in ``language`` ("en" or "zh")."""
+def workspaces_dir(language: str, root: Path = REPO) -> Path:
+    """Where the lab of ``language`` keeps its JupyterLab workspaces (open tabs, layout): one
+    folder per language, in the git-ignored workspace, so the two labs never restore each other's."""
+    return root / WORKSPACE / f".lab-workspaces-{language}"
+
+
+def lab_command(port: int, token: str, root: Path = REPO, language: str = "en",
+                workspaces: Path | None = None) -> list[str]:
+    """The ``jupyter lab`` command line of the learner's lab, in ``language`` ("en" or "zh");
+    ``workspaces``: where it keeps its JupyterLab workspaces (default :func:`workspaces_dir`)."""
     command = [
         sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}", f"--LabApp.default_url={INDEXES[language]}",
-        f"--LabApp.app_settings_dir={settings_dir(language, root)}", "--KernelManager.transport=ipc",
+        f"--LabApp.app_settings_dir={settings_dir(language, root)}",
+        f"--LabApp.workspaces_dir={workspaces or workspaces_dir(language, root)}",
+        "--KernelManager.transport=ipc",
         f"--config={SERVER_CONFIG}",
         "--ServerApp.log_level=WARN", "--LabApp.log_level=WARN",
     ]

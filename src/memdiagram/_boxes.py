@@ -5,10 +5,10 @@
 label is ever cut short.
 """
 
-FONT = 12        # the diagram's font size
+FONT = 13        # the diagram's font size: the boxes' text, at least 12 px on screen once fitted (MIN_TEXT in static/widget.js)
 SMALL = 10       # second lines: storage devices, notes under a node's name
 BADGE = 11       # change marks ("new", "v+1")
-LINE = 15        # baseline to baseline, at FONT
+LINE = 16        # baseline to baseline, at FONT
 
 from coursebook.language import N_, _  # noqa: E402  (the diagram's words in the learner's language)
 

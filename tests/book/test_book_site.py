@@ -24,6 +24,7 @@ import threading
 import time
 from urllib.parse import parse_qs, unquote, urljoin, urlparse
 
+import nbformat
 import pytest
 
 from coursebook.workspace import WORKSPACE
@@ -293,6 +294,44 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser, server):
             wide.append(f"{_name(book, path)}: {width} px")
     context.close()
     assert wide == [], f"pages wider than a 390 px phone (only tables and code may scroll, inside themselves): {wide}"
+
+
+def test_a_phone_page_starts_with_its_own_text(book, browser, server):
+    """On a 390 px phone the header, the buttons and the how-to-run note take less than half of
+    the first screen (900 px): every page's title is in its top half, not after screens of links."""
+    context, page, _blocked, _errors = _offline_page(browser, 390, server)
+    late = []
+    for path in _all_pages(book):
+        if path.name == "search.html":  # the search page has no text of its own
+            continue
+        page.goto(_url(server, path))
+        top = page.evaluate("() => { const h = document.querySelector('.bd-article h1');"
+                            " return h ? h.getBoundingClientRect().top + window.scrollY : null; }")
+        if top is None or top > 450:
+            late.append(f"{_name(book, path)}: {top}")
+    context.close()
+    assert late == [], f"pages whose title is not in the top half of a phone's first screen: {late}"
+
+
+@pytest.mark.parametrize("language", ["", "zh"], ids=["English", "Chinese"])
+def test_every_questions_printout_is_folded_below_its_answer(book, language):
+    """The book prints every cell; a question's key cell keeps its printout in a fold the reader
+    opens (book.sources), in the page's language, so the Answer fold is not followed by the answer."""
+    from book.languages import CHINESE, ENGLISH
+    from coursebook.predict.questions import question_of_cell
+
+    words = (CHINESE if language else ENGLISH).words
+    wrong = []
+    for chapter in sorted((REPO / "course").glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(chapter, as_version=4)
+        asked = sum(1 for c in nb.cells if c.cell_type == "code" and c.source.startswith("%%key\n")
+                    and question_of_cell(c.source.split("\n", 1)[1]) is not None)
+        page = book / language / ("index.html" if chapter.stem.startswith("00") else f"{chapter.stem}.html")
+        html = page.read_text(encoding="utf-8")
+        folded = html.count("cell tag_hide-output")
+        if folded != asked or (asked and words["show_printout"] not in html):
+            wrong.append(f"{language or 'en'}/{chapter.stem}: {asked} questions, {folded} folded printouts")
+    assert wrong == [], wrong
 
 
 @pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])

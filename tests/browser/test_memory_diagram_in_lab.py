@@ -482,7 +482,17 @@ def test_real_label_boxes_never_overlap_or_spill(browser):
 
 # Where the parts of the widget are, against what the learner sees: the window, and the notebook's
 # own scrolling area (under the toolbar, above the status bar).
+# The boxes' text (the labels drawn at the diagram's own font size, not the smaller notes under
+# them) as drawn on screen, in pixels: its font size times the scale from the SVG to the screen.
+SMALLEST_TEXT_JS = """((root) => {
+    const sizes = [...root.querySelectorAll('.md-figure svg.md-diagram text:not([font-size])')]
+        .filter((t) => t.getBBox().width > 0)
+        .map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a));
+    return sizes.length ? Math.min(...sizes) : 0;
+})"""
+
 ON_SCREEN = """(root) => {
+    const SMALLEST_TEXT = """ + SMALLEST_TEXT_JS + """;
     const notebook = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
     const n = notebook.getBoundingClientRect();
     const view = [Math.max(0, n.left), Math.max(0, n.top),
@@ -493,9 +503,10 @@ ON_SCREEN = """(root) => {
         widget: box(root),
         // how much smaller than fitted to the width the picture is drawn, to fit the height
         scale: Number(root.querySelector('.md-figure svg.md-diagram').dataset.heightScale),
+        text: SMALLEST_TEXT(root),
         parts: {
             controls: box(root.querySelector('.md-controls')),
-            picture: box(root.querySelector('.md-figure svg.md-diagram')),
+            picture: box(root.querySelector('.md-figure')),  // its frame: a tall picture scrolls in it
             narration: box(root.querySelector('.md-narration')),
         },
     };
@@ -521,15 +532,17 @@ def _scroll_to_top(page, widget):
 
 
 def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, browser):
-    """1366x768 with the file browser open: once the widget is scrolled into view, stepping needs
-    no scrolling. Every step of both diagrams of chapter 01, with the buttons, the keyboard and the slider."""
+    """1366x768 with the file browser open: the boxes' text is drawn at 12 px at least, and once the
+    widget is scrolled into view, stepping needs no page scrolling (a picture taller than the room
+    left scrolls in its own frame). Every step of both diagrams of chapter 01, with the buttons, the
+    keyboard and the slider."""
     base, token = lab
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     try:
         with _Unchanged(NOTEBOOK):
             _run_notebook(page, base, token, f"course/{NOTEBOOK.name}", 2)
             assert page.locator("#filebrowser").is_visible()
-            heights, scales = [], []
+            heights, scales, texts = [], [], []
             for i in range(2):
                 widget = page.locator(".md-widget").nth(i)
                 _scroll_to_top(page, widget)
@@ -542,7 +555,9 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
                     measured = widget.evaluate(ON_SCREEN)
                     heights.append(measured["widget"][3] - measured["widget"][1])
                     scales.append(measured["scale"])
-                    assert measured["scale"] >= 0.6, f"diagram {i + 1}, step {step}: the picture is too small to read"
+                    assert measured["text"] >= 12 - 0.05, (f"diagram {i + 1}, step {step}: the boxes' text is "
+                                                           f"{measured['text']:.1f} px, too small to read")
+                    texts.append(measured["text"])
                     off = _off_screen(measured)
                     assert not off, (f"diagram {i + 1}, step {step}: the learner must scroll to see {sorted(off)} "
                                      f"(visible area {[round(v) for v in measured['view']]}, {off})")
@@ -553,10 +568,11 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
                 assert widget.get_attribute("data-step") == "2"
                 widget.locator(".md-slider").fill(str(count - 1))
                 assert widget.get_attribute("data-step") == str(count)
-                assert not _off_screen(widget.evaluate(ON_SCREEN)), f"diagram {i + 1} after the slider"
+                after = widget.evaluate(ON_SCREEN)
+                assert not _off_screen(after), f"diagram {i + 1} after the slider: {_off_screen(after)} in {after['view']}"
                 page.screenshot(path=str(ARTIFACTS / f"memory-diagram-1366x768-{i + 1}.png"))
             print(f"memory diagram heights at 1366x768: {min(heights):.0f} to {max(heights):.0f} px, "
-                  f"picture drawn at {min(scales):.2f} to {max(scales):.2f}")
+                  f"picture drawn at {min(scales):.2f} to {max(scales):.2f}, boxes' text at least {min(texts):.1f} px")
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "memory-diagram-failure-1366.png"))
         raise
@@ -566,7 +582,8 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
 
 def test_picture_goes_beside_the_narration_only_when_the_window_is_too_low(browser):
     """A tall window: one column, the picture as fitted to the width. A low one: the statements and
-    narration beside a smaller picture, and back when the window is tall again."""
+    narration beside a smaller picture, or, when the picture is too wide for that with its text at
+    12 px, the picture scrolling in its own frame above them; and back when the window is tall again."""
     from memdiagram import step_through
     import torch
 
@@ -578,8 +595,10 @@ def test_picture_goes_beside_the_narration_only_when_the_window_is_too_low(brows
             const svg = root.querySelector('.md-figure svg.md-diagram');
             const r = svg.getBoundingClientRect(), n = root.querySelector('.md-narration').getBoundingClientRect();
             return {beside: root.classList.contains('md-beside'), scale: Number(svg.dataset.heightScale),
+                    text: (""" + SMALLEST_TEXT_JS + """)(root),
                     width: r.width, attribute: Number(svg.getAttribute('width')), bottom: root.getBoundingClientRect().bottom,
-                    narrationLeft: n.left, pictureRight: r.right};
+                    narrationLeft: n.left, pictureRight: r.right,
+                    frameScrolls: getComputedStyle(root.querySelector('.md-figure')).overflowY === 'auto'};
         }"""
         seen = []
         for height in (2000, 640, 2000):
@@ -588,8 +607,11 @@ def test_picture_goes_beside_the_narration_only_when_the_window_is_too_low(brows
             seen.append(root.evaluate(layout))
         tall, low, tall_again = seen
         assert not tall["beside"] and tall["scale"] == 1 and abs(tall["width"] - tall["attribute"]) < 1
-        assert low["beside"] and 0.6 <= low["scale"] < 1, low
-        assert low["narrationLeft"] >= low["pictureRight"], "the narration is not beside the picture"
+        assert low["text"] >= 12 - 0.05, f"the boxes' text is {low['text']:.1f} px in a low window"
+        if low["beside"]:
+            assert low["scale"] <= 1 and low["narrationLeft"] >= low["pictureRight"], low
+        else:  # too wide for the narration beside it at readable text: it scrolls in its own frame
+            assert low["frameScrolls"], low
         assert low["bottom"] <= 640, f"the widget is {low['bottom']:.0f} px tall in a 640 px window"
         assert tall_again == tall
     finally:

@@ -235,6 +235,54 @@ def test_a_piece_done_earlier_is_not_done_after_a_wrong_rewrite(private_progress
     assert dense.name not in progress_table().done
 
 
+def test_failing_a_piece_in_chinese_leaves_its_english_done_mark(private_progress):
+    """Each language keeps its own progress file: the Chinese course is a second run through the
+    same pieces, and a rewrite that fails there does not un-mark the piece in the English one."""
+    from coursebook.language import use  # noqa: PLC0415
+
+    dense = piece("is_non_overlapping_and_dense")
+    try:
+        use("en")
+        assert check(_copy(dense.reference)).passed
+        use("zh")
+        assert dense.name not in progress_table().done, "the Chinese course shares the English progress"
+        assert check(_copy(dense.reference)).passed
+        assert not check(dense.name, dense.wrong[0].fn).passed
+        assert dense.name not in progress_table().done
+        assert private_progress.with_name("progress.zh.json").exists()
+        use("en")
+        assert dense.name in progress_table().done, "failing in Chinese un-marked the English piece"
+    finally:
+        use("en")
+
+
+def test_chapter_02_names_the_mistake_made_and_labels_what_it_compares(private_progress):
+    """Returning None and returning a new tensor are two mistakes: each is told its own, never the
+    other's, and the expected and the learner's outcome say which part is which."""
+    iadd = piece("__iadd__")
+    assert len(iadd.wrong) >= 2
+    for wrong in iadd.wrong:
+        report = check(iadd.name, wrong.fn)
+        others = [w.misconception for w in iadd.wrong if w is not wrong]
+        told = [m for m in report.misconceptions if any(other in m for other in others)]
+        assert not told, f"{wrong.fn.__name__} is told about a mistake it did not make: {told}"
+        assert "returns: self; self holds: (2.0, 3.0, 4.0)" in report.text(), report.text()
+
+
+@pytest.mark.parametrize("piece", PIECES, ids=ID)
+def test_the_use_mine_warning_names_the_function_the_chapter_defines(piece):
+    """A piece switched in while failing is named by the learner's own function in the chapter
+    (``check(my_iadd)``, not ``check(my___iadd__)``)."""
+    from coursebook.build_it.swap import failing_text  # noqa: PLC0415
+
+    wrong = piece.wrong[0].fn
+    report = check(piece.name, wrong)
+    text = failing_text(piece.name, report)
+    named = text.split("until check(", 1)[1].split(")", 1)[0]
+    cells = "\n".join(c.source for c in nbformat.read(_chapter(piece.chapter), as_version=4).cells)
+    assert f"def {named}(" in cells, f"the warning says check({named}), which chapter {piece.chapter} never defines"
+
+
 def test_use_mine_refuses_an_unknown_piece():
     with pytest.raises(LookupError, match="no build-it piece is called 'strides'"):
         use_mine(strides=lambda shape: shape)

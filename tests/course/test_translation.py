@@ -8,6 +8,7 @@ generate`` writes. See src/coursebook/translate/.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import pytest
 
 from coursebook.translate.__main__ import finished
 from coursebook.translate.drift import drift, load
-from coursebook.translate.glossary import inconsistencies, load_glossary
+from coursebook.translate.glossary import Term, prose, inconsistencies, load_glossary
 from coursebook.translate.layout import REPO, documents, twin_finder
 from coursebook.language import SETUP_LINE
 from coursebook.translate.notebook import render, speaking, translate
@@ -210,6 +211,27 @@ def test_glossary_terms_are_rendered_one_way_everywhere():
     terms = load_glossary(GLOSSARY)
     found = [f"{d.name} {line}" for d in DOCUMENTS for line in inconsistencies(load(d.catalog), terms)]
     assert not found, "inconsistent terms:\n" + "\n".join(found)
+
+
+def test_the_course_says_self_check_one_way():
+    """自检, never 自查, in every chapter's, exercise's and the README's catalog and in the code's
+    (the glossary's self-check entry, with the one wrong rendering the grader's catalog still uses)."""
+    terms = [Term("self-check", "自检", ("自查",), required=True)]
+    catalogs = [(d.name, load(d.catalog)) for d in DOCUMENTS]
+    catalogs.append(("coursebook", polib.pofile(str(REPO / "src" / "coursebook" / "locale" / "zh" / "coursebook.po"))))
+    found = [f"{name} {line}" for name, catalog in catalogs for line in inconsistencies(catalog, terms)]
+    assert not found, "\n".join(found)
+
+
+def test_chinese_prose_quotes_with_chinese_quotation_marks():
+    """“” in Chinese prose, not ASCII quotes: outside code and HTML tags no translation holds a `"`."""
+    found = []
+    for document in DOCUMENTS:
+        for entry in load(document.catalog):
+            text = re.sub(r"<[a-zA-Z/][^>]*>", " ", prose(entry.msgstr))
+            if '"' in text:
+                found.append(f"{document.name} {entry.msgctxt}: {entry.msgstr[:80]!r}")
+    assert not found, "ASCII quotes in Chinese prose:\n" + "\n".join(found)
 
 
 def test_the_glossary_check_flags_a_wrong_rendering_and_a_missing_required_one():

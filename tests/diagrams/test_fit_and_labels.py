@@ -16,6 +16,7 @@ import torch
 
 from diagram_programs import HARD, course_programs
 from memdiagram import build_steps, show, step_through
+from memdiagram._boxes import FONT
 from memdiagram._geometry import label_problems, svg_items, text_box
 from memdiagram._layout import SHRINK, compute_layout, fit
 from memdiagram._svg import fit_svg
@@ -74,11 +75,11 @@ def test_fits_the_width_it_is_given(name):
         wider = [a for a in options if a["width"] > options_by_name(options)[f.name]["width"]]
         assert all(a["width"] * SHRINK > width for a in wider)
         smallest = min(f.scale * s for *_, s in f.panels.values())
-        if width >= 700:
-            assert smallest >= SHRINK, f"{name} at {width}px shrinks text to {smallest:.2f}"
+        if width >= 700:  # a laptop's notebook and wider: the boxes' text is drawn at 12 px at least
+            assert smallest >= SHRINK and FONT * smallest >= 12, f"{name} at {width}px shrinks text to {smallest:.2f}"
         if width >= 366:  # JupyterLab at 800 px with the file browser open
-            tensors = f.scale * f.panels["objects"][2]
-            assert tensors >= 0.8, f"{name} at {width}px: tensor boxes at {tensors:.2f}"
+            tensors = FONT * f.scale * f.panels["objects"][2]
+            assert tensors >= 9.6, f"{name} at {width}px: tensor boxes' text at {tensors:.1f} px"
 
 
 def options_by_name(options):

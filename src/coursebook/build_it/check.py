@@ -75,6 +75,9 @@ class Outcome:
     def describe(self) -> str:
         if self.raised:
             return _("raises {name}").format(name=self.raised)
+        if isinstance(self.value, dict):  # an observation with named parts: "returns: self; holds: [...]"
+            return _("; ").join(_("{part}: {value}").format(part=_(key), value=_(part) if isinstance(part, str)
+                                                             else repr(part)) for key, part in self.value.items())
         return repr(self.value)
 
 
@@ -126,6 +129,13 @@ class CaseResult:
     expected: Outcome
     source: str  # "torch" or "reftorch's reference"
 
+    @property
+    def misconception(self) -> str:
+        """What the learner probably believed, in English: the case's explanation of the mistake
+        actually made, else the case's misconception."""
+        explained = self.case.explain(self.expected, self.got) if self.case.explain else None
+        return explained or self.case.misconception
+
     def lines(self, name: str) -> list[str]:
         head = f"{name}{self.case.label}"
         if self.ok:
@@ -141,7 +151,7 @@ class CaseResult:
                 lines.append(f"          ({self.got.where})")
         else:
             lines.append("          " + _("got      {value}").format(value=self.got.describe()))
-        lines.append(f"          -> {_(self.case.misconception)}")
+        lines.append(f"          -> {_(self.misconception)}")
         return lines
 
 
@@ -161,7 +171,7 @@ class Report:
     @property
     def misconceptions(self) -> list[str]:
         """The messages of the failing cases."""
-        return [_(r.case.misconception) for r in self.results if not r.ok]
+        return [_(r.misconception) for r in self.results if not r.ok]
 
     def text(self) -> str:
         name = self.piece.name

@@ -8,6 +8,11 @@ Where the file is: ``$COURSEBOOK_PROGRESS`` if set (the tests use it), else
 ``course/.progress.json`` next to this package's ``src`` folder, else
 ``.progress.json`` in the working directory (an installed package without
 the course folder).
+
+Each language keeps its own file: a Chinese notebook (:func:`coursebook.language.language`
+is ``"zh"``) reads and writes ``.progress.zh.json`` beside the English one. The two courses
+are two runs through the same pieces, so a piece failed in one language leaves its
+"done" mark in the other alone.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import os
 from pathlib import Path
 
 from coursebook.build_it.registry import pieces
-from coursebook.language import _
+from coursebook.language import _, language
 
 __all__ = ["progress_path", "load", "record_piece", "forget_piece", "record_exercise", "record_prediction",
            "progress_table"]
@@ -27,19 +32,24 @@ __all__ = ["progress_path", "load", "record_piece", "forget_piece", "record_exer
 PROGRESS_ENV = "COURSEBOOK_PROGRESS"
 
 
-def progress_path() -> Path:
+def progress_path(lang: str | None = None) -> Path:
+    """The progress file of the language this notebook speaks (English: the path itself;
+    another language: ``<stem>.<lang><suffix>`` beside it)."""
     if os.environ.get(PROGRESS_ENV):
-        return Path(os.environ[PROGRESS_ENV])
-    course = Path(__file__).resolve().parents[3] / "course"  # src/coursebook/build_it -> repo
-    if course.is_dir():
-        return course / ".progress.json"
-    return Path.cwd() / ".progress.json"
+        path = Path(os.environ[PROGRESS_ENV])
+    else:
+        course = Path(__file__).resolve().parents[3] / "course"  # src/coursebook/build_it -> repo
+        path = (course if course.is_dir() else Path.cwd()) / ".progress.json"
+    lang = lang or language()
+    if lang == "en":
+        return path
+    return path.with_name(f"{path.stem}.{lang}{path.suffix}")
 
 
-def load() -> dict:
+def load(lang: str | None = None) -> dict:
     """The saved progress, ``{"pieces": {...}, "exercises": {...}}``; empty if none or unreadable."""
     try:
-        data = json.loads(progress_path().read_text())
+        data = json.loads(progress_path(lang).read_text())
     except (OSError, ValueError):
         data = {}
     if not isinstance(data, dict):
@@ -50,9 +60,9 @@ def load() -> dict:
     return data
 
 
-def _save(data: dict) -> str:
+def _save(data: dict, lang: str | None = None) -> str:
     """Write atomically; return a note for the learner ("" when all went well)."""
-    path = progress_path()
+    path = progress_path(lang)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(path.name + ".tmp")
@@ -82,11 +92,12 @@ def forget_piece(name: str) -> str:
     return _save(data)
 
 
-def record_exercise(assignment: str, score: float, max_score: float) -> str:
-    """Save the latest self-check score of a graded exercise."""
-    data = load()
+def record_exercise(assignment: str, score: float, max_score: float, lang: str | None = None) -> str:
+    """Save the latest self-check score of a graded exercise, in the progress file of ``lang``
+    (the checked notebook's language; by default the one this process speaks)."""
+    data = load(lang)
     data["exercises"][assignment] = {"score": score, "max_score": max_score, "checked": _now()}
-    return _save(data)
+    return _save(data, lang)
 
 
 def record_prediction(question_id: str, outcome: str, tries: int) -> str:

@@ -46,6 +46,10 @@ class Case:
     ``observe(result, args)``; by default the result itself.
     ``within``: a function returning a context manager the piece runs in
     (``reftorch.no_grad``); the expected answer sets up its own.
+    ``explain``: when a case can go wrong in more than one way, a function of
+    the expected and the learner's outcome (:class:`check.Outcome`) giving the
+    message for the mistake actually made (marked ``N_``); ``misconception``
+    is shown when it gives None.
     """
 
     label: str
@@ -54,6 +58,7 @@ class Case:
     expected: Callable[[], Any] | None = None
     observe: Callable[[Any, tuple], Any] | None = None
     within: Callable[[], Any] | None = None
+    explain: Callable[[Any, Any], str | None] | None = None
 
     def fresh_args(self) -> tuple:
         args = self.args() if callable(self.args) else self.args

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import polib
 
-__all__ = ["Term", "load_glossary", "inconsistencies"]
+__all__ = ["Term", "load_glossary", "inconsistencies", "prose"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ def load_glossary(path: Path) -> list[Term]:
 _CODE = re.compile(r"`[^`]*`|```.*?```", re.S)
 
 
-def _prose(text: str) -> str:
+def prose(text: str) -> str:
+    """``text`` with its code (inline and fenced) blanked out: what the glossary reads."""
     return _CODE.sub(" ", text)
 
 
@@ -49,8 +50,8 @@ def inconsistencies(catalog: polib.POFile, terms: list[Term]) -> list[str]:
     for entry in catalog:
         if not entry.msgstr or entry.obsolete:
             continue
-        translated = _prose(entry.msgstr)
-        english = _prose(entry.msgid).lower()
+        translated = prose(entry.msgstr)
+        english = prose(entry.msgid).lower()
         for term in terms:
             without_right = translated.replace(term.rendering, "\0")
             for wrong in term.wrong:

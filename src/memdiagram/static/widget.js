@@ -12,11 +12,16 @@
 // Fitting the height: on a laptop (1366x768) the figure, fitted to the width,
 // is taller than what the notebook shows. Then the statements and the
 // narration move beside the picture, and the picture is drawn smaller (the
-// same arrangement, scaled down as a whole, never below MIN_SCALE) so that the
-// controls, the picture and the narration are on screen together.
+// same arrangement, scaled down as a whole) so that the controls, the picture
+// and the narration are on screen together; but never so small that the
+// boxes' text is below MIN_TEXT pixels. A picture still taller than the
+// screen (beside the narration, or above it when it is too wide for that)
+// then scrolls inside its own frame, and the controls and the narration stay
+// in view.
 
 const SHRINK = 0.96;
-const MIN_SCALE = 0.6;    // never draw the picture smaller than this to fit the height
+const MIN_TEXT = 12;      // px: fitting the height never draws the boxes' text smaller than this
+const MIN_FRAME = 160;    // px: a lower window lets the page scroll instead of a picture frame this small
 const SIDE = 260;         // the narrowest column for the statements and the narration
 const GAP = 12;
 
@@ -80,16 +85,18 @@ function fit(svg, width) {
   return [Math.floor(w * f.scale), Math.floor(h * f.scale)];
 }
 
-// The height the learner sees of the page around `node`: its nearest scrolling ancestor
-// (JupyterLab's notebook), or the window.
+// The height the learner sees of the page around `node`: the lowest of its scrolling ancestors
+// (JupyterLab's notebook; an output area that may scroll sits inside it, as tall as the widget
+// unless it scrolls itself) and the window.
 function visibleHeight(node) {
+  let height = window.innerHeight;
   for (let p = node.parentElement; p; p = p.parentElement) {
     const overflow = getComputedStyle(p).overflowY;
     if ((overflow === "auto" || overflow === "scroll") && p.clientHeight > 0) {
-      return Math.min(p.clientHeight, window.innerHeight);
+      height = Math.min(height, p.clientHeight);
     }
   }
-  return window.innerHeight;
+  return height;
 }
 
 function escapeHtml(text) {
@@ -148,16 +155,26 @@ function render({ model, el: host }) {
     if (!size) return;
     const [w, h] = size;
     const room = visibleHeight(root) - controls.offsetHeight - 24;
-    const below = Math.min(list.scrollHeight, 150) + 120;  // the statements and a short narration
-    // beside: as large as the height allows, but not below MIN_SCALE, and leaving SIDE pixels
-    let scale = Math.min(1, Math.max(MIN_SCALE, room / h), (width - SIDE - GAP) / w);
-    const beside = h + below > room && scale >= MIN_SCALE;
+    // the statements and the narration under the picture (this step's, at least a short one)
+    const below = Math.min(list.scrollHeight, 150) + Math.max(120, narration.offsetHeight + 16);
+    // the smallest scale that keeps the text at MIN_TEXT px (1 when the width already shrank it)
+    const text = (Number(svg.getAttribute("font-size")) || MIN_TEXT) * Number(svg.dataset.scale || 1);
+    const least = Math.min(1, MIN_TEXT / text);
+    // beside: as large as the height allows, but not below `least`, and leaving SIDE pixels
+    let scale = Math.min(1, Math.max(least, room / h), (width - SIDE - GAP) / w);
+    const beside = h + below > room && scale >= least - 1e-6;
     if (!beside) scale = 1;  // a narrow widget: one column, the learner scrolls
     root.classList.toggle("md-beside", beside);
     if (scale < 1) {
       svg.style.width = `${Math.floor(w * scale)}px`;
       svg.style.height = `${Math.floor(h * scale)}px`;
     }
+    // still taller than the room at readable text (beside, or one column above the statements and
+    // the narration): the picture scrolls in its own frame, and controls and narration stay in view
+    const frame = Math.floor(beside ? room : room - below);
+    const tall = h * scale > frame && frame >= MIN_FRAME;
+    figure.style.maxHeight = tall ? `${frame}px` : "";
+    figure.style.overflowY = tall ? "auto" : "";
     svg.dataset.heightScale = scale.toFixed(3);
   }
 
@@ -186,7 +203,6 @@ function render({ model, el: host }) {
     i = Math.max(0, Math.min(n - 1, i));
     current = i;
     figure.innerHTML = model.get("svgs")[i];
-    refit();
     const changes = model.get("changes_html") || [];
     const full = model.get("state_html") || [];
     if (changes.length === n) {
@@ -197,6 +213,7 @@ function render({ model, el: host }) {
       now.innerHTML = `<p class="md-plain">${escapeHtml(model.get("narrations")[i] || "")}</p>`;
       details.hidden = true;
     }
+    refit();  // after the narration: how tall it is decides how much height the picture gets
     slider.value = String(i);
     slider.setAttribute("aria-valuetext", stepOf(i + 1, n));
     position.textContent = stepOf(i + 1, n);
