@@ -8,8 +8,7 @@
   exactly and packs any other layout densely in the same order;
   ``contiguous_format`` always gives row-major strides, ``channels_last``
   the channel-innermost ones (``_memory_formats``).
-* Memory: a new storage; the numbers are copied. Writing to ``b`` never
-  changes ``a``.
+* Memory: a new storage holding copies of the numbers: writing to ``b`` never changes ``a``.
 * History: kept. If ``a`` requires grad (and grad mode is on), ``b.grad_fn``
   is ``CloneBackward0``, which passes the gradient to ``a`` unchanged. So
   ``b`` is not a leaf, and ``b.grad`` stays None.

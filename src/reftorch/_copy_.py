@@ -2,9 +2,8 @@
 
 ``dst.copy_(src)`` is an in-place operation on ``dst``:
 
-* Python object, metadata and memory: ``dst``'s own, all kept. The dtype and
-  device stay ``dst``'s: ``src`` is broadcast to ``dst``'s shape, cast to its
-  dtype (floats into an int tensor are truncated) and moved to its device.
+* Python object, metadata and memory: ``dst``'s own, all kept: ``src`` is broadcast to
+  ``dst``'s shape, cast to its dtype (floats into ints are truncated) and moved to its device.
 * Version counter: ``dst``'s, bumped by one.
 * History: if ``src`` requires grad (and ``dst`` is a floating tensor, in grad
   mode), ``dst`` gets a ``CopyBackwards`` node: it stops being a leaf and now
