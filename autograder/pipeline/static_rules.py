@@ -197,6 +197,10 @@ def _op_violations(nb, functions, reach, implements, names):
                     if isinstance(func, ast.Name) and func.id in ("getattr", "hasattr") and len(child.args) >= 2 \
                             and isinstance(child.args[1], ast.Constant) and child.args[1].value in rule.attributes:
                         hit = f"getattr(..., {child.args[1].value!r})"
+                    elif any(isinstance(a, ast.Constant) and a.value in rule.attributes for a in child.args):
+                        # the name handed to a call: __getattribute__, operator.attrgetter, methodcaller
+                        hit = "the name %r" % next(a.value for a in child.args if isinstance(a, ast.Constant)
+                                                   and a.value in rule.attributes)
                     path = names.resolve(func, local) if isinstance(func, (ast.Name, ast.Attribute)) else None
                     if path in rule.calls:
                         hit = path
@@ -215,11 +219,12 @@ def _op_violations(nb, functions, reach, implements, names):
     return found
 
 
-def find_violations(nb, assignment):
+def find_violations(nb, assignment, judged=JUDGED_ASSIGNMENTS):
     """Every rule the learner's code breaks, and the test cells each violation costs.
 
     Returns ``[(violation, [test grade_id, ...]), ...]``; empty for an
-    assignment without rules (not in ``EXERCISES``).
+    assignment without rules (not in ``EXERCISES``). For a judged assignment
+    (``judged``), only syntax errors and ``calls-the-op``: exploring is free there.
     """
     if assignment not in EXERCISES:
         return []
@@ -236,7 +241,7 @@ def find_violations(nb, assignment):
     reach = reachable(functions)
     implements = EXERCISES[assignment]
     violations = []
-    judged = assignment in JUDGED_ASSIGNMENTS   # exploring is free: only syntax errors and calls-the-op
+    judged = assignment in judged
     for index in every_learner_cell:   # a cell that is not Python (a magic) included
         violations += [v for v in allowlist_violations(nb, index, trees.get(index), assignment)
                        if not judged or v.rule == SYNTAX_ERROR]

@@ -1,4 +1,4 @@
-"""What runs in a witness kernel before the notebook's first cell: warnings go to stdout.
+"""What runs in a witness kernel before the notebook's first cell: warnings go to stdout, the witness loads.
 
 nbgrader gives 0 to a graded cell that wrote to stderr, and a learner's
 ``torch.tensor(t)`` warns. The judge writes the test cells' outputs itself, so
@@ -19,6 +19,9 @@ def install():
     here = os.getcwd()   # the kernel starts in an empty folder; it is not where modules come from
     sys.path[:] = [p for p in sys.path if p not in ("", ".") and os.path.abspath(p) != here]
     warnings.showwarning = _show_on_stdout
+    # the readers take reftorch's functions now, before any cell: a cell that rewrites a Tensor
+    # method later changes what it calls, not what the witness reads (warm or cold, grader or self-check)
+    import autograder.witness.serve  # noqa: F401
 
 
 # Passed to every witness kernel (see autograder.kernels.execute).

@@ -23,7 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exercises"))
 
 from graded_bank import make_course, outcome, student_notebook, submit  # noqa: E402
-from hostile_cheats import ALL, CHEATS, SOLUTION  # noqa: E402
+from hostile_cheats import ALL, CHEATS, MY_CLONE, SOLUTION  # noqa: E402
 
 from autograder.grade import autograde_all  # noqa: E402
 

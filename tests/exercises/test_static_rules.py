@@ -30,9 +30,11 @@ def notebook(assignment, cells=None, appended=None):
     return nb
 
 
-def found(assignment, cells=None, appended=None):
+def found(assignment, cells=None, appended=None, judged=()):
+    """The violations, as for an assignment not judged (``judged=()``: the allowlist's rules apply, as
+    they do to every assignment whose tests still run in the kernel), or as the grader finds them."""
     return [(v.rule, v.line, v.code.strip(), tests) for v, tests in
-            find_violations(notebook(assignment, cells, appended), assignment)]
+            find_violations(notebook(assignment, cells, appended), assignment, judged)]
 
 
 HONEST = [e for e in BANK if e.kind in ("honest", "wrong", "stub")]
@@ -89,6 +91,25 @@ def test_each_rule_names_itself_and_the_line(code, rule, line):
     assert rule in RULES
 
 
+@pytest.mark.parametrize("code", [CLONE + "    import sys\n    print(sys.version, self._version)\n    return self\n",
+                                  "%%time\n" + CLONE + "    return self\n",
+                                  "from reftorch.primitives import *\n" + CLONE + "    return self\n",
+                                  CLONE + "    match self.dim():\n        case _:\n            return self\n"])
+def test_a_judged_assignment_lets_exploring_pass(code):
+    """clone is judged (autograder.judge): the allowlist's rules do not apply; these cells break
+    them and lose nothing to a rule (their wrong answer loses its points to the checks)."""
+    assert found("clone", {"clone-solution": code}, judged=("clone",)) == []
+    assert found("clone", {"clone-solution": code}), "the same cell breaks a rule where not judged"
+
+
+def test_a_judged_assignment_keeps_calls_the_op_however_the_name_is_handed_over():
+    for body in ("    return self.clone()\n", "    return getattr(self, 'clone')()\n",
+                 "    return self.__getattribute__('clone')()\n",
+                 "    import operator\n    return operator.methodcaller('clone')(self)\n"):
+        assert [r for r, *_ in found("clone", {"clone-solution": CLONE + body}, judged=("clone",))] \
+            == ["calls-the-op"], body
+
+
 def test_a_helper_is_held_to_the_rule_of_the_function_that_calls_it():
     code = "def helper(t):\n    return t.clone()\n\n\n" + CLONE + "    return helper(self)\n"
     assert [(r, n) for r, n, _, _ in found("clone", {"clone-solution": code})] == [("calls-the-op", 2)]
@@ -140,14 +161,14 @@ def test_an_assignment_without_rules_is_graded_without_them():
 
 def test_a_syntax_error_is_reported_as_one_and_costs_only_the_tests_that_need_its_cell():
     typo = CLONE + "    return self\n\nprint(my_clone(torch.ones(2))\n"
-    [(violation, tests)] = find_violations(notebook("clone", {"clone-solution": typo}), "clone")
+    [(violation, tests)] = find_violations(notebook("clone", {"clone-solution": typo}), "clone", ())
     assert violation.ename() == "SyntaxError" and tests == CLONE_TESTS
     assert violation.text().startswith("'(' was never closed (clone-solution, line 4: `print(")
     assert "rule" not in violation.text() and "misconception" not in violation.text()
     assert "your code is not valid Python" in violation.message(tests)
     assert "these tests need what it defines and score 0: clone-memory" in violation.message(tests)
     # a typo in scratch work costs nothing: nothing the tests use is defined there
-    [(scratch, tests)] = find_violations(notebook("clone", appended=["x = torch.ones(2\n"]), "clone")
+    [(scratch, tests)] = find_violations(notebook("clone", appended=["x = torch.ones(2\n"]), "clone", ())
     assert scratch.ename() == "SyntaxError" and tests == []
     # a magic is still IPython syntax, the rule "plain Python"
     assert [r for r, *_ in found("clone", appended=["%timeit 1\n"])] == ["plain-python"]
