@@ -33,7 +33,7 @@ MISCONCEPTIONS = {
     "device": M("detach/changes-device", "your detach changes the device: it looks at the source's own "
                 "memory, wherever that is"),
     "is_view": M("detach/is-a-view", "your detach is an autograd view (it has a _base): detach shares "
-                 "memory but is not a view"),
+                 "the source's memory but is not an autograd view"),
     "requires_grad": M("detach/keeps-requires-grad", "your detach still requires grad: its result is cut "
                        "off from the graph"),
     "is_leaf": M("detach/keeps-history", "your detach is not a leaf: a detached tensor has no grad_fn"),

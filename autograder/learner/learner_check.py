@@ -572,4 +572,5 @@ def self_check(path=None):
     result = check_saved(path)
     print(result.format())
     if result.tests:  # the index chapter shows the latest score (coursebook.build_it.progress)
-        record_exercise(os.path.splitext(os.path.basename(path))[0], result.score, result.max_score)
+        record_exercise(os.path.splitext(os.path.basename(path))[0], result.score, result.max_score,
+                        lang=result.language)
