@@ -205,7 +205,7 @@ def test_the_self_check_of_a_chinese_exercise_prints_chinese_verdicts_and_the_mi
                                     capture_output=True, text=True, timeout=600, cwd=REPO)
         assert runs[lang].returncode == 1, runs[lang].stdout + runs[lang].stderr
     out = runs["zh"].stdout
-    assert "自查 " in out and "只运行可见测试" in out, out
+    assert "自检 " in out and "只运行可见测试" in out, out
     assert re.search(r"未通过\s+clone-memory", out), out
     assert "was edited" not in out, out   # the Chinese prose is the exercise's, not an edit
     assert "误解「%s」" % NAME_ZH in out, out          # the misconception's Chinese name ...
