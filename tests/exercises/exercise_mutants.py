@@ -462,7 +462,7 @@ def my_data(self):
     real = {REAL_TORCH.format("check_data_alias", "expect_same")}
     setattr(real.Tensor, "da" + "ta", property(lambda t: t.detach()))
     return my_detach(self)
-"""}, every("detach", "rules/forbidden-builtin", ("data-alias", "data-version"))),
+"""}, every("detach", "data/raises", ("data-alias", "data-version"))),   # judged: no check, no torch to reach
     # honest
     Entry("detach-honest-kwargs", "detach", "honest", "keyword arguments from a dict, a shared helper",
           {"detach-solution": """def _place(t):
