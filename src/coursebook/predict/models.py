@@ -334,7 +334,7 @@ MODELS = [
     Model("clone shares memory",
           "clone() gives a new tensor object on the same memory, like a view.",
           "clone() allocates new memory and copies the numbers: writing to the clone never changes the "
-          "original. It is the one copy that keeps the graph.",
+          "original. Unlike detach().clone(), torch.tensor(t) and copy.deepcopy, it keeps the graph.",
           "08_clone.ipynb",
           lambda: [(_clone.clone, _clone_shares_memory)],
           tags=("clone/shares-memory",)),
@@ -444,7 +444,7 @@ MODELS = [
           tags=("copy_/keeps-requires-grad", "copy_/wrong-gradient")),
     Model("copy_ makes dst a copy of src",
           "dst.copy_(src) is dst = src.clone() that keeps the name: dst takes src's shape, dtype and new memory.",
-          "copy_ never changes dst's metadata or memory: it writes into the memory dst already has, in dst's "
+          "copy_ never changes dst's shape, strides, dtype, device or which memory it has: it writes into that memory, in dst's "
           "dtype, with src broadcast to dst's shape. A dst whose elements share memory (an expand) refuses it.",
           "11_copy_into.ipynb",
           lambda: [(_copy_.copy_, _copy_makes_dst_a_copy_of_src)],
@@ -510,14 +510,15 @@ MODELS = [
           "clone() always packs the copy row-major, like contiguous().",
           "clone() keeps the source's layout (memory_format=torch.preserve_format): a transposed tensor's "
           "clone is transposed too, when the source is dense. A source with gaps or zero strides is "
-          "packed row-major.",
+          "packed densely, its dimensions kept in their order in memory.",
           "08_clone.ipynb",
           lambda: [(_clone.clone, _clone_is_contiguous)],
           tags=("clone/always-contiguous", "clone/packs-row-major")),
     Model("detach has its own version counter",
           "detach() starts a counter of its own, as a new tensor does.",
           "detach() shares the source's version counter (with its memory): a write through either bumps "
-          "both, so backward still notices it. Only .data gets a counter of its own.",
+          "the one counter they share, so backward still notices it. .data (and copy.copy, chapter 13) "
+          "get a counter of their own.",
           "09_detach_and_data.ipynb",
           lambda: [(_detach.detach, _detach_has_its_own_counter)],
           tags=("detach/own-version-counter",)),
@@ -532,7 +533,7 @@ MODELS = [
           "torch.as_tensor(t) makes a new tensor, like torch.tensor(t).",
           "as_tensor(t) returns t itself when dtype and device already match: same object, same memory, "
           "same graph. Only a change of dtype or device copies, and that copy is recorded "
-          "(ToCopyBackward0).",
+          "(ToCopyBackward0) when the source requires grad.",
           "12_crossing_boundaries.ipynb",
           lambda: [(_convert.as_tensor, _as_tensor_copies)]),
     Model("as_tensor never copies",
