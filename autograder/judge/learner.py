@@ -128,6 +128,30 @@ def describe_case(case):
     raise ValueError("the input %r cannot be described to the witness" % (case.name,))
 
 
+def _ints(value):
+    return isinstance(value, tuple) and all(type(v) is int for v in value)
+
+
+def _strs(value):
+    return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+
+
+# The shape of an observation (autograder.witness.observe): what the checks may rely on. A field
+# the witness leaves out is compared as missing; a field of another type ends the test.
+SHAPE = {
+    "returned": lambda v: isinstance(v, str), "not_a_tensor": lambda v: isinstance(v, str),
+    "same_object": lambda v: type(v) is bool, "returns_an_argument": _ints,
+    "size": _ints, "stride": _ints, "storage_offset": lambda v: type(v) is int,
+    "dtype": lambda v: isinstance(v, str), "device": lambda v: isinstance(v, str),
+    "requires_grad": lambda v: type(v) is bool, "is_leaf": lambda v: type(v) is bool,
+    "is_view": lambda v: type(v) is bool, "version": lambda v: type(v) is int,
+    "source_version": lambda v: type(v) is int, "input_versions": _ints,
+    "grad_fn": lambda v: v is None or isinstance(v, str), "next_functions": _strs,
+    "attributes": lambda v: isinstance(v, dict), "attribute_identity": _strs,
+    "warnings": lambda v: isinstance(v, tuple) and all(_strs(w) and len(w) == 2 for w in v),
+}
+
+
 def _failure_text(reply):
     if isinstance(reply, dict) and "refused" in reply:
         return str(reply["refused"])[:2_000]
@@ -151,6 +175,10 @@ def ask_witness(case, op, device_of="source"):
     said = seen.get("raised") if isinstance(seen, dict) else ()
     if not (said is None or (isinstance(said, tuple) and len(said) == 2 and all(isinstance(x, str) for x in said))):
         raise WitnessFailed("the witness's observations do not have the shape of observations")
+    seen["raised"] = said
+    wrong = sorted(k for k, ok in SHAPE.items() if k in seen and not ok(seen[k]))
+    if wrong:
+        raise WitnessFailed("the witness's observations have the wrong shape (%s)" % ", ".join(wrong[:5]))
     if "_where" in seen and not isinstance(seen["_where"], str):
         seen["_where"] = ""
     seen["_stub"] = seen.get("_stub") is True

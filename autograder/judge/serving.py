@@ -3,8 +3,8 @@
 Used by the grader (``autograder.kernels.execute``) and the self-check
 (``autograder.learner.learner_check``) alike, with their nbclient client: the kernel
 is sent one line that calls ``autograder.witness.serve.serve`` on the judge's
-socket (its outputs, the learner's prints while being asked, are not kept), the
-cell is judged here (``test_cell.run_test_cell``), then the serving line must end:
+socket, the cell is judged here (``test_cell.run_test_cell``), what the learner's
+code printed meanwhile is kept first in the cell's outputs, then the serving line must end:
 it is interrupted after a few seconds, and a kernel that ignores the interrupt is
 reported as gone (the caller kills it).
 """
@@ -15,12 +15,14 @@ import time
 
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import ensure_async
+from nbformat.v4 import new_output
 
 from ..witness.setup import SERVE
 from .connection import WITNESS_DIR_INSIDE, Witness, witness_folder
 from .test_cell import error_output, run_test_cell
 
 GRACE_SECONDS = 5
+PRINTED_CHARS = 100_000   # of what the learner's code printed while being asked, kept per test
 
 
 async def judge_cell(client, source, names, seed, seconds):
@@ -41,7 +43,29 @@ async def judge_cell(client, source, names, seed, seconds):
                                 % (type(error).__name__, error))]
         notes.append("could not be judged: %s: %s" % (type(error).__name__, error))
     notes += await _end_serving(km, kc, msg_id)
-    return outputs, notes
+    printed = await _printed(kc, msg_id)
+    return ([new_output("stream", name="stdout", text=printed)] if printed else []) + outputs, notes
+
+
+async def _printed(kc, msg_id):
+    """What the learner's code printed while the kernel served this test (stdout and stderr alike,
+    kept as stdout: a learner's debugging print costs no points), at most PRINTED_CHARS."""
+    texts, size = [], 0
+    deadline = time.monotonic() + GRACE_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            msg = await ensure_async(kc.iopub_channel.get_msg(timeout=0.2))
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle":
+            break
+        if msg["msg_type"] == "stream" and size < PRINTED_CHARS:
+            text = str(msg["content"].get("text", ""))[:PRINTED_CHARS - size]
+            texts.append(text)
+            size += len(text)
+    return "".join(texts)
 
 
 async def _end_serving(km, kc, msg_id):

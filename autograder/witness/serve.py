@@ -15,7 +15,7 @@ done:
 Everything here runs next to the learner's code, which can replace any of it:
 the judge believes nothing it is told, it only compares it with torch. What the
 learner's code prints while the judge asks goes to the cell that runs
-:func:`serve`, which the grader throws away.
+:func:`serve`; the grader shows it, as plain text, at the top of the test cell.
 """
 
 import socket

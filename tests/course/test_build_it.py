@@ -273,7 +273,7 @@ def test_chapter_02_names_the_mistake_made_and_labels_what_it_compares(private_p
 def test_the_use_mine_warning_names_the_function_the_chapter_defines(piece):
     """A piece switched in while failing is named by the learner's own function in the chapter
     (``check(my_iadd)``, not ``check(my___iadd__)``)."""
-    from coursebook.build_it.swap import failing_text  # noqa: PLC0415
+    from coursebook.build_it.switch import failing_text  # noqa: PLC0415
 
     wrong = piece.wrong[0].fn
     report = check(piece.name, wrong)
