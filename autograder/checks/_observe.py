@@ -189,7 +189,7 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
                             f"your {op_name} returned {yours['not_a_tensor']}"), _evidence(case))
         if yours.get("returned") != theirs["returned"]:
             raise failure(M(f"{topic}/not-a-tensor",
-                            f"your {op_name} returned a {yours['returned']}, where torch's returns a "
+                            f"your {op_name} returned a {yours.get('returned')}, where torch's returns a "
                             f"{theirs['returned']}"), _evidence(case))
         for field in fields:
             if field == "after_refusal":
