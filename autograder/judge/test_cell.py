@@ -55,3 +55,9 @@ def run_test_cell(source, witness, seed=None, names=None):
     except LearnerRaised as error:   # the learner's function raised where the cell called it
         return [error_output(type(error).__name__, "%s%s" % (error, error.learner_line))]
     return []
+
+
+def run_instructor_cell(source, names, seed=None):
+    """An instructor's cell among a judged notebook's test code: the import of the checks runs here,
+    into ``names``; anything else (the self-check's own call) does not run while grading."""
+    return run_test_cell(source, None, seed=seed, names=names) if "autograder.checks" in source else []

@@ -69,7 +69,7 @@ from traitlets import Bool, Integer, List, Unicode, default
 
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
-from ..judge.test_cell import TestNames, run_test_cell
+from ..judge.test_cell import TestNames, run_instructor_cell
 from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..pipeline.cell_names import describe
@@ -309,10 +309,7 @@ class GuardedExecute(Execute):
         if self._judged and index in self._test_code:
             if test:
                 return self._judge_cell(cell, resources, index)
-            if "autograder.checks" in cell.source:   # the import of the checks: the judge's own
-                cell.outputs = run_test_cell(cell.source, None, seed=self._variant, names=self._test_names)
-            else:   # the self-check's call, say: not while grading
-                cell.outputs = []
+            cell.outputs = run_instructor_cell(cell.source, self._test_names, self._variant)
             return cell, resources
         original, source = cell, cell.source
         cell.source = learner_source(self.nb, index,

@@ -73,7 +73,7 @@ from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
-from ..judge.test_cell import TestNames, run_test_cell
+from ..judge.test_cell import TestNames, run_instructor_cell
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
 from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
 from ..pipeline.graded_size import MAX_FILE_BYTES, MAX_GRADED_BYTES, graded_bytes, mib
@@ -364,12 +364,7 @@ class LearnerClient(NotebookClient):
                               "its kernel").format(cell_index + 1, self.timeout)
             self.kill_kernel()
         except DeadKernelError:
-            if self._watchdog_fired:
-                self.stopped = N_("the notebook ran longer than {0} s; the check stopped its kernel "
-                                  "in cell {1}").format(self.notebook_timeout, cell_index + 1)
-            else:
-                self.stopped = N_("the kernel died in cell {0} (os._exit, a crash, or too much "
-                                  "memory)").format(cell_index + 1)
+            self._kernel_died(cell_index)
         finally:
             cell.source = source
         return cell
@@ -378,19 +373,24 @@ class LearnerClient(NotebookClient):
         """A test cell judged here (``autograder.judge``), the import of the checks run here, anything
         else of the test code (the self-check's own call) not run: exactly what the grader does."""
         if not is_test_cell(cell):
-            cell.outputs = (run_test_cell(cell.source, None, names=self.test_names)
-                            if "autograder.checks" in cell.source else [])
+            cell.outputs = run_instructor_cell(cell.source, self.test_names)
             return cell
         try:
             cell.outputs, _ = await judge_cell(self, cell.source, self.test_names, None, self.timeout or 60)
             cell.execution_count = self.code_cells_executed + 1
         except DeadKernelError:
             self.kill_kernel()
-            self.stopped = (N_("the notebook ran longer than {0} s; the check stopped its kernel in cell {1}")
-                            .format(self.notebook_timeout, cell_index + 1) if self._watchdog_fired
-                            else N_("the kernel died in cell {0} (os._exit, a crash, or too much memory)")
-                            .format(cell_index + 1))
+            self._kernel_died(cell_index)
         return cell
+
+    def _kernel_died(self, cell_index):
+        """Why the rest did not run: the watchdog stopped the kernel, or it died, in this cell."""
+        if self._watchdog_fired:
+            self.stopped = N_("the notebook ran longer than {0} s; the check stopped its kernel "
+                              "in cell {1}").format(self.notebook_timeout, cell_index + 1)
+        else:
+            self.stopped = N_("the kernel died in cell {0} (os._exit, a crash, or too much "
+                              "memory)").format(cell_index + 1)
 
     async def _read_rules(self, cell):
         """The allowlist's run-time refusals so far (as the grader reads them after each test)."""
