@@ -41,21 +41,6 @@ def readme_blocks():
         return re.findall(r"^```bash\n(.*?)^```", f.read(), flags=re.S | re.M)
 
 
-def fresh_copy(target):
-    """The repository as git sees it, committed into a new repository at ``target``."""
-    listed = subprocess.run(["git", "-C", REPO, "ls-files", "-z", "--cached", "--others",
-                             "--exclude-standard"], capture_output=True, check=True).stdout
-    for name in sorted(set(filter(None, listed.decode().split("\0")))):
-        source = os.path.join(REPO, name)
-        if os.path.isfile(source):  # a file deleted in the work tree is not copied
-            os.makedirs(os.path.dirname(os.path.join(target, name)), exist_ok=True)
-            shutil.copy2(source, os.path.join(target, name))
-    git = ["git", "-C", target, "-c", "user.name=term", "-c", "user.email=term@example.org"]
-    subprocess.run(git + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "-A"], check=True)
-    subprocess.run(git + ["commit", "-qm", "the course"], check=True)
-
-
 def solved(root, assignment):
     """The release with every answer cell holding the instructor's solution."""
     read = lambda folder: nbformat.read(os.path.join(root, folder, assignment, assignment + ".ipynb"), 4)

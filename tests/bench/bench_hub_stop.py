@@ -28,10 +28,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "hub"))
+sys.path.insert(1, os.path.dirname(HERE))  # tests/, for course_copy
 
 import psutil  # noqa: E402
 
-from conftest import LOCAL_PROXY_BIN, fresh_copy, kill_processes_of  # noqa: E402
+from conftest import kill_processes_of, one_course_hub  # noqa: E402
 from driver import Person  # noqa: E402
 
 INSTRUCTOR, STUDENT, GRADER = "hb-instructor", "hb-student1", "hb-grader"
@@ -87,13 +88,7 @@ def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     base = tempfile.mkdtemp(prefix="bench-hub-stop-")
     os.chmod(base, 0o755)
-    root = os.path.join(base, "course")
-    fresh_copy(root)
-    env = {k: v for k, v in os.environ.items() if k not in ("AUTOGRADER_STATE", "AUTOGRADER_ROOT")}
-    env.update(AUTOGRADER_EXCHANGE=os.path.join(base, "exchange"),
-               PATH=os.pathsep.join([LOCAL_PROXY_BIN, "/usr/sbin:/usr/bin:/sbin:/bin"]),
-               PYTHONPATH=os.path.join(root, "src") + os.pathsep + root)
-    hub = [sys.executable, "-m", "autograder", "hub", "--dir", os.path.join(base, "hub")] + PEOPLE
+    root, env, hub = one_course_hub(base, PEOPLE)
     print("load average at the start: %.1f" % os.getloadavg()[0])
     figures = {"ours": [], "stock": []}
     try:

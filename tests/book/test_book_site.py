@@ -11,16 +11,12 @@ the network fails here. The checks of every page (console errors, links and
 anchors, ids, alt text, 390 px) run on the pages of both languages.
 """
 
-import functools
-import http.server
 import os
 import pathlib
 import resource
 import re
-import shutil
 import subprocess
 import sys
-import threading
 import time
 from urllib.parse import parse_qs, unquote, urljoin, urlparse
 
@@ -28,6 +24,7 @@ import nbformat
 import pytest
 
 from coursebook.workspace import WORKSPACE
+from static_site import loopback_only, serving
 
 pytestmark = pytest.mark.browser
 
@@ -50,16 +47,6 @@ def _cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-def _loopback_only() -> list[str] | None:
-    """The command prefix that runs a command with only loopback (``unshare -n``), if this machine can."""
-    if not (shutil.which("unshare") and shutil.which("ip")):
-        return None
-    prefix = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh"]
-    if subprocess.run(prefix + ["true"], capture_output=True).returncode != 0:
-        return None
-    return prefix
-
-
 @pytest.fixture(scope="session")
 def built():
     """(the folder of the built site, whether it was built with only loopback); building it is
@@ -68,7 +55,7 @@ def built():
     Its time (wall clock, and the CPU seconds of the build and its kernels) is
     printed, not asserted: the target of at most 5 minutes on 2 cores is a figure
     for ``make bench`` on a quiet machine, not a test on a shared one."""
-    offline = _loopback_only()
+    offline = loopback_only()
     start, cpu = time.perf_counter(), _cpu_seconds()
     run = subprocess.run((offline or []) + [sys.executable, "-m", "book"], cwd=REPO, capture_output=True,
                          text=True, timeout=900)
@@ -86,20 +73,11 @@ def book(built):
     return built[0]
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def server(book):
     """The base URL of a local HTTP server whose root is ``_build/``."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(BUILD)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(BUILD) as url:
+        yield url
 
 
 def _url(server, path):

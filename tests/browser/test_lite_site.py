@@ -11,14 +11,10 @@ torch), a diagram is stepped, and a wrong build-it piece switched in with
 ``use_mine`` turns the chapter's cross-check red.
 """
 
-import functools
 import html
-import http.server
 import os
-import shutil
 import subprocess
 import sys
-import threading
 import time
 from urllib.parse import unquote
 
@@ -27,6 +23,7 @@ import pytest
 from coursebook.predict.diagnose import right_answer
 from coursebook.predict.questions import normalise, questions
 from lab_page import ARTIFACTS, REPO
+from static_site import loopback_only, serving
 
 pytestmark = pytest.mark.browser
 
@@ -38,23 +35,13 @@ BOOT = 240_000
 RUN = 400_000
 
 
-def _loopback_only():
-    """The command prefix that runs a command with only loopback (``unshare -n``), if this machine can."""
-    if not (shutil.which("unshare") and shutil.which("ip")):
-        return None
-    prefix = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh"]
-    if subprocess.run(prefix + ["true"], capture_output=True).returncode != 0:
-        return None
-    return prefix
-
-
 @pytest.fixture(scope="session")
 def lite_site():
     """``make lite``'s two steps; the build's time is printed, not asserted."""
     download = subprocess.run([sys.executable, "-m", "lite", "download"], cwd=REPO, capture_output=True,
                               text=True, timeout=900)
     assert download.returncode == 0, f"python -m lite download failed:\n{download.stderr[-3000:]}"
-    offline = _loopback_only()
+    offline = loopback_only()
     if offline is None and os.environ.get("CI") == "true":
         pytest.fail("CI must build the Lite site with only loopback, but `unshare -n` cannot run here")
     start = time.perf_counter()
@@ -68,19 +55,10 @@ def lite_site():
     return SITE
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def server(lite_site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(lite_site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(lite_site) as url:
+        yield url
 
 
 def _traceback_link(server, url):

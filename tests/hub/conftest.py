@@ -26,6 +26,8 @@ import time
 
 import pytest
 
+from course_copy import fresh_copy  # noqa: F401 (the hub tests import it from here)
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(REPO, "autograder", "README.md")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -42,18 +44,22 @@ def hub_blocks():
     return re.findall(r"^```shell\n(.*?)^```", section, flags=re.S | re.M)
 
 
-def fresh_copy(target):
-    listed = subprocess.run(["git", "-C", REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            capture_output=True, check=True).stdout
-    for name in sorted(set(filter(None, listed.decode().split("\0")))):
-        source = os.path.join(REPO, name)
-        if os.path.isfile(source):
-            os.makedirs(os.path.dirname(os.path.join(target, name)), exist_ok=True)
-            shutil.copy2(source, os.path.join(target, name))
-    git = ["git", "-C", target, "-c", "user.name=term", "-c", "user.email=term@example.org"]
-    subprocess.run(git + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "-A"], check=True)
-    subprocess.run(git + ["commit", "-qm", "the course"], check=True)
+def hub_environment(base, root):
+    """The environment of a course copied to ``root``: its exchange and hub folder in ``base``, this
+    checkout's proxy on PATH, the copy's own code imported."""
+    env = {k: v for k, v in os.environ.items() if k not in ("AUTOGRADER_STATE", "AUTOGRADER_ROOT")}
+    env.update(AUTOGRADER_EXCHANGE=os.path.join(base, "exchange"), HUB=os.path.join(base, "hub"),
+               PATH=os.pathsep.join([LOCAL_PROXY_BIN, "/usr/sbin:/usr/bin:/sbin:/bin"]),
+               PYTHONPATH=os.path.join(root, "src") + os.pathsep + root)
+    return env
+
+
+def one_course_hub(base, people):
+    """(the course's root, the environment, the ``hub`` command) for a course copied into ``base``."""
+    root = os.path.join(base, "course")
+    fresh_copy(root)
+    return root, hub_environment(base, root), [sys.executable, "-m", "autograder", "hub", "--dir",
+                                               os.path.join(base, "hub")] + people
 
 
 class Class:
@@ -62,16 +68,21 @@ class Class:
     def __init__(self, base):
         self.base = base
         self.root = os.path.join(base, "course")
-        self.env = {k: v for k, v in os.environ.items() if k not in ("AUTOGRADER_STATE", "AUTOGRADER_ROOT")}
-        self.env.update(AUTOGRADER_EXCHANGE=os.path.join(base, "exchange"), HUB=os.path.join(base, "hub"),
-                        PATH=os.pathsep.join([LOCAL_PROXY_BIN, "/usr/sbin:/usr/bin:/sbin:/bin"]),
-                        PYTHONPATH=os.path.join(self.root, "src") + os.pathsep + self.root)
+        self.env = hub_environment(base, self.root)
         self.process = None
         self.people = {}   # name -> password
         self.roles = {}    # name -> "instructor" | "student"
         self.url = None
         self.login_urls = {}  # name -> the URL the hub command printed for them
         self.runs = []
+
+    @classmethod
+    def on_a_fresh_copy(cls, prefix):
+        """A class whose course is a fresh copy of this checkout in a new folder (readable by all)."""
+        base = tempfile.mkdtemp(prefix=prefix)
+        os.chmod(base, 0o755)
+        fresh_copy(os.path.join(base, "course"))
+        return cls(base)
 
     @property
     def exchange(self):
@@ -169,10 +180,7 @@ def needs_proxy():
 @pytest.fixture(scope="session")
 def hub_class(needs_sandbox):
     needs_proxy()
-    base = tempfile.mkdtemp(prefix="hub-class-")
-    os.chmod(base, 0o755)
-    fresh_copy(os.path.join(base, "course"))
-    course = Class(base)
+    course = Class.on_a_fresh_copy("hub-class-")
     blocks = hub_blocks()
     course.blocks = blocks
     remove = [sys.executable, "-m", "autograder", "hub", "--dir", course.env["HUB"], "--remove-users"]
@@ -192,4 +200,4 @@ def hub_class(needs_sandbox):
         names = list(course.people) + ["grader"]
         kill_processes_of(names)
         subprocess.run(remove, cwd=course.root, env=course.env, capture_output=True)
-        shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(course.base, ignore_errors=True)

@@ -14,12 +14,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import pytest
 import requests
 
-from conftest import Class, fresh_copy, kill_processes_of, needs_proxy
+from conftest import Class, kill_processes_of, needs_proxy
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUDENTS = ["cp-right", "cp-detach", "cp-both", "cp-silent"]
@@ -69,10 +68,8 @@ def pick(chapter):
 def class_hub(needs_sandbox):
     """``python -m autograder hub`` on a fresh copy of the course, with learners of its own."""
     needs_proxy()
-    base = tempfile.mkdtemp(prefix="predictions-hub-")
-    os.chmod(base, 0o755)
-    course = Class(base)
-    fresh_copy(course.root)
+    course = Class.on_a_fresh_copy("predictions-hub-")
+    base = course.base
     hub = [sys.executable, "-m", "autograder", "hub", "--dir", os.path.join(base, "hub"),
            "--instructor", "cp-teacher", "--students"] + STUDENTS + [
            "--grader", "cp-grader", "--groups", "cp-students", "cp-instructors"]

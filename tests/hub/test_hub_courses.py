@@ -17,12 +17,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import pytest
 from nbgrader.api import Gradebook, MissingEntry
 
-from conftest import Class, fresh_copy, kill_processes_of, needs_proxy
+from conftest import Class, kill_processes_of, needs_proxy
 from driver import Person
 from test_hub_term import as_user, work
 
@@ -35,11 +34,9 @@ GRADERS = ["grader-" + A, "grader-" + B]
 @pytest.fixture(scope="module")
 def two_courses(needs_sandbox):
     needs_proxy()
-    base = tempfile.mkdtemp(prefix="hub-courses-")
-    os.chmod(base, 0o755)
-    fresh_copy(os.path.join(base, "course"))
-    shutil.copytree(os.path.join(base, "course"), os.path.join(base, "course-b"), symlinks=True)
-    c = Class(base)
+    c = Class.on_a_fresh_copy("hub-courses-")
+    base = c.base
+    shutil.copytree(c.root, os.path.join(base, "course-b"), symlinks=True)
     c.roots = {A: os.path.join(base, "course"), B: os.path.join(base, "course-b")}
     courses_file = os.path.join(base, "courses.json")
     with open(courses_file, "w") as f:

@@ -29,7 +29,7 @@ import tempfile
 import psutil
 import pytest
 
-from conftest import LOCAL_PROXY_BIN, fresh_copy, kill_processes_of, needs_proxy
+from conftest import kill_processes_of, needs_proxy, one_course_hub
 from driver import Person
 
 STARTS = int(os.environ.get("AUTOGRADER_HUB_STARTS", "50"))
@@ -43,13 +43,7 @@ def course(needs_sandbox):
     needs_proxy()
     base = tempfile.mkdtemp(prefix="hub-starts-")
     os.chmod(base, 0o755)
-    root = os.path.join(base, "course")
-    fresh_copy(root)
-    env = {k: v for k, v in os.environ.items() if k not in ("AUTOGRADER_STATE", "AUTOGRADER_ROOT")}
-    env.update(AUTOGRADER_EXCHANGE=os.path.join(base, "exchange"),
-               PATH=os.pathsep.join([LOCAL_PROXY_BIN, "/usr/sbin:/usr/bin:/sbin:/bin"]),
-               PYTHONPATH=os.path.join(root, "src") + os.pathsep + root)
-    hub = [sys.executable, "-m", "autograder", "hub", "--dir", os.path.join(base, "hub")] + PEOPLE
+    root, env, hub = one_course_hub(base, PEOPLE)
     remove = hub + ["--remove-users"]
     subprocess.run(remove, cwd=root, env=env, capture_output=True)  # left by a crashed run
     try:

@@ -15,13 +15,12 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import urllib.parse
 
 import pytest
 import requests
 
-from conftest import Class, fresh_copy, kill_processes_of, needs_proxy
+from conftest import Class, kill_processes_of, needs_proxy
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "autograder"))
 
@@ -50,10 +49,8 @@ MEMBERS = [member("u-turing", "Alan", "Turing", [INSTRUCTOR], "aturing"),
 def lti_hub(needs_sandbox):
     """``python -m autograder hub --lti`` on a fresh copy of the course, the LMS a platform of our own."""
     needs_proxy()
-    base = tempfile.mkdtemp(prefix="lti-hub-")
-    os.chmod(base, 0o755)
-    course = Class(base)
-    fresh_copy(course.root)
+    course = Class.on_a_fresh_copy("lti-hub-")
+    base = course.base
     hub = [sys.executable, "-m", "autograder", "hub", "--dir", os.path.join(base, "hub")] + PEOPLE
     with Platform(MEMBERS) as lms:
         settings = os.path.join(base, "lti13.json")
