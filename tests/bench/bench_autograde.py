@@ -37,14 +37,12 @@ The machine is shared: the load average is printed with the figures.
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from synthetic_class import REPO, build_base, choose_assignment, copy_course, read_scores
+from synthetic_class import REPO, copy_course, graded_class, read_scores
 
 from autograder.grade import autograde
 from autograder.kernels.sandbox import why_unavailable
@@ -132,14 +130,8 @@ def main():
         print("bench_autograde: the sandboxed grader cannot run here: %s" % why)
         return 1
 
-    assignment, source = choose_assignment(args.assignment)
-    work = tempfile.mkdtemp(prefix="bench-autograde-")
-    try:
-        base = os.path.join(work, "base")
-        everyone = build_base(base, assignment, source, args.students)
+    with graded_class("bench_autograde", args.assignment, args.students) as (assignment, work, base, everyone):
         few = everyone[:args.stock_students]
-        print("assignment %s, %d students, %d cores, load average %.1f"
-              % (assignment, len(everyone), os.cpu_count(), os.getloadavg()[0]), flush=True)
         results = {}
 
         config = copy_course(base, os.path.join(work, "stock"), few)
@@ -176,8 +168,6 @@ def main():
         print("target (a witness kernel <= %d MB resident): %s"
               % (TARGET_KERNEL_MB, "met" if memory["witness"][0] <= TARGET_KERNEL_MB else "NOT met"))
         return 0 if same else 1
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

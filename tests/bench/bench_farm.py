@@ -43,11 +43,9 @@ are printed as measured whether or not a target is met.
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 TARGET_SPEEDUP = 5.0
@@ -99,7 +97,7 @@ def main():
     # Imported here, not on top: a local dask worker process is started with multiprocessing's
     # "spawn", which imports the main script again in the worker; `python -m autograder` is not
     # imported again that way, so neither is this bench's class-building code.
-    from synthetic_class import build_base, choose_assignment, copy_course, read_scores
+    from synthetic_class import copy_course, graded_class, read_scores
 
     from autograder.grade import autograde
     from autograder.kernels.grading_kernels import stop_zygote
@@ -110,14 +108,8 @@ def main():
         print("bench_farm: the sandboxed grader cannot run here: %s" % why)
         return 1
 
-    assignment, source = choose_assignment(args.assignment)
-    work = tempfile.mkdtemp(prefix="bench-farm-")
-    try:
-        base = os.path.join(work, "base")
-        everyone = build_base(base, assignment, source, args.students)
+    with graded_class("bench_farm", args.assignment, args.students) as (assignment, work, base, everyone):
         few = everyone[:args.stock_students]
-        print("assignment %s, %d students, %d cores, load average %.1f"
-              % (assignment, len(everyone), os.cpu_count(), os.getloadavg()[0]), flush=True)
         per, scores = {}, {}
 
         config = copy_course(base, os.path.join(work, "stock"), few)
@@ -174,8 +166,6 @@ def main():
               % (len(overheads), 100 * overhead, 100 * overheads[0], 100 * overheads[-1],
                  100 * TARGET_OVERHEAD, "met" if overhead <= TARGET_OVERHEAD else "NOT met"))
         return 0 if like_stock and like_loop else 1
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@ release, a third mixtures.  Each bench then grades copies of it
 ``bench_cgroups.py``.
 """
 
+import contextlib
 import copy
 import os
 import shutil
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -72,3 +74,20 @@ def read_scores(config, assignment):
     with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
         return {s.student.id: {g.name: g.score for nb in s.notebooks for g in nb.grades}
                 for s in gb.assignment_submissions(assignment)}
+
+
+@contextlib.contextmanager
+def graded_class(bench, assignment, students):
+    """``(assignment, work folder, base course, its students)`` for a bench named ``bench``: the class
+    built in a new folder (deleted afterwards), with one line saying what is graded and how loaded the
+    machine is."""
+    assignment, source = choose_assignment(assignment)
+    work = tempfile.mkdtemp(prefix=bench.replace("_", "-") + "-")
+    try:
+        base = os.path.join(work, "base")
+        everyone = build_base(base, assignment, source, students)
+        print("assignment %s, %d students, %d cores, load average %.1f"
+              % (assignment, len(everyone), os.cpu_count(), os.getloadavg()[0]), flush=True)
+        yield assignment, work, base, everyone
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -79,3 +79,23 @@ def lab(learners_lab_on):
     """A running JupyterLab on the repository: yields (base_url, token); stops it afterwards."""
     with learners_lab_on(REPO, "jupyterlab.log") as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def start_instructors_lab(tmp_path_factory, start_server):
+    """``start_instructors_lab(config, name)``: a context giving ``(base URL, token, log path)`` of the
+    instructor's lab (``python -m autograder lab``'s command and environment) on the course of
+    ``config``, with Jupyter's folders in a scratch folder of its own."""
+    from autograder.term.lab import lab_command, lab_environment
+
+    @contextlib.contextmanager
+    def started(config, name):
+        scratch = tmp_path_factory.mktemp(name)
+        env = lab_environment(config)
+        env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
+                   IPYTHONDIR=str(scratch / "ipython"))
+        log_path = scratch / "lab.log"
+        with start_server(lambda port, token: lab_command(config, port, token), config.CourseDirectory.root,
+                          env, log_path) as (base, token):
+            yield base, token, log_path
+    return started

@@ -80,3 +80,11 @@ def show_notebook(page, base, token, path):
     # (narrow windows fold the toolbar, hiding the indicator: attached is enough)
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
                            timeout=90_000)
+
+
+def off_screen(measured):
+    """The parts of a measured widget (``{"view": box, "parts": {name: box}}``, boxes as left, top,
+    right, bottom) that stick out of the view, by name, rounded to pixels."""
+    left, top, right, bottom = measured["view"]
+    return {name: [round(v) for v in box] for name, box in measured["parts"].items()
+            if box[0] < left - 0.5 or box[1] < top - 0.5 or box[2] > right + 0.5 or box[3] > bottom + 0.5}

@@ -29,7 +29,6 @@ from autograder.course import REPO, course_config, feedback_dir, submitted_dir
 from autograder.term.feedback import generate_feedback
 from autograder.term.generate import generate
 from autograder.grade import autograde
-from autograder.term.lab import lab_command, lab_environment
 
 STUDENT = "ada"
 
@@ -64,16 +63,9 @@ def graded(tmp_path_factory, needs_chromium):
 
 
 @pytest.fixture(scope="module")
-def formgrader(graded, tmp_path_factory, start_server):
-    config, _ = graded
-    scratch = tmp_path_factory.mktemp("formgrader-lab")
-    env = lab_environment(config)
-    env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
-               IPYTHONDIR=str(scratch / "ipython"))
-    log_path = scratch / "lab.log"
-    with start_server(lambda port, token: lab_command(config, port, token), config.CourseDirectory.root,
-                      env, log_path) as (base, token):
-        yield base, token, log_path
+def formgrader(graded, start_instructors_lab):
+    with start_instructors_lab(graded[0], "formgrader-lab") as lab:
+        yield lab
 
 
 # what the instructor's lab serves MathJax from (jupyter_server_mathjax), not a CDN

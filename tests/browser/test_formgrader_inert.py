@@ -36,7 +36,6 @@ from autograder.course import REPO, autograded_dir, course_config, feedback_dir,
 from autograder.term.feedback import generate_feedback
 from autograder.term.generate import generate
 from autograder.grade import autograde
-from autograder.term.lab import lab_command, lab_environment
 
 pytestmark = pytest.mark.browser
 
@@ -153,16 +152,9 @@ def class_graded(tmp_path_factory, needs_chromium):
 
 
 @pytest.fixture(scope="module")
-def instructors_lab(class_graded, tmp_path_factory, start_server):
-    config = class_graded
-    scratch = tmp_path_factory.mktemp("inert-lab")
-    env = lab_environment(config)
-    env.update(JUPYTER_CONFIG_DIR=str(scratch / "config"), JUPYTER_RUNTIME_DIR=str(scratch / "runtime"),
-               IPYTHONDIR=str(scratch / "ipython"))
-    log_path = scratch / "lab.log"
-    with start_server(lambda port, token: lab_command(config, port, token), config.CourseDirectory.root,
-                      env, log_path) as (base, token):
-        yield base, token, log_path
+def instructors_lab(class_graded, start_instructors_lab):
+    with start_instructors_lab(class_graded, "inert-lab") as lab:
+        yield lab
 
 
 def _watched(context):

@@ -18,7 +18,7 @@ import json
 import nbformat
 import pytest
 
-from lab_page import ARTIFACTS, REPO, RUN_ALL_WHEN_IDLE, show_notebook
+from lab_page import ARTIFACTS, REPO, RUN_ALL_WHEN_IDLE, off_screen, show_notebook
 from memdiagram._geometry import label_problems
 from memdiagram._layout import fit
 
@@ -513,12 +513,6 @@ ON_SCREEN = """(root) => {
 }"""
 
 
-def _off_screen(measured):
-    left, top, right, bottom = measured["view"]
-    return {name: [round(v) for v in box] for name, box in measured["parts"].items()
-            if box[0] < left - 0.5 or box[1] < top - 0.5 or box[2] > right + 0.5 or box[3] > bottom + 0.5}
-
-
 def _scroll_to_top(page, widget):
     """Scroll the notebook until the widget's top is at the top of what the learner sees (cells above
     it may change height as the windowed notebook renders them: scroll again until it stays)."""
@@ -558,7 +552,7 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
                     assert measured["text"] >= 12 - 0.05, (f"diagram {i + 1}, step {step}: the boxes' text is "
                                                            f"{measured['text']:.1f} px, too small to read")
                     texts.append(measured["text"])
-                    off = _off_screen(measured)
+                    off = off_screen(measured)
                     assert not off, (f"diagram {i + 1}, step {step}: the learner must scroll to see {sorted(off)} "
                                      f"(visible area {[round(v) for v in measured['view']]}, {off})")
                 # The keyboard and the slider still step, and what they show is still on screen.
@@ -569,7 +563,7 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
                 widget.locator(".md-slider").fill(str(count - 1))
                 assert widget.get_attribute("data-step") == str(count)
                 after = widget.evaluate(ON_SCREEN)
-                assert not _off_screen(after), f"diagram {i + 1} after the slider: {_off_screen(after)} in {after['view']}"
+                assert not off_screen(after), f"diagram {i + 1} after the slider: {off_screen(after)} in {after['view']}"
                 page.screenshot(path=str(ARTIFACTS / f"memory-diagram-1366x768-{i + 1}.png"))
             print(f"memory diagram heights at 1366x768: {min(heights):.0f} to {max(heights):.0f} px, "
                   f"picture drawn at {min(scales):.2f} to {max(scales):.2f}, boxes' text at least {min(texts):.1f} px")

@@ -25,7 +25,7 @@ import pytest
 
 from coursebook.predict.diagnose import model_answers, right_answer
 from coursebook.predict.questions import COURSE, normalise, questions
-from lab_page import ARTIFACTS, RUN_ALL_WHEN_IDLE, show_notebook
+from lab_page import ARTIFACTS, RUN_ALL_WHEN_IDLE, off_screen, show_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -50,12 +50,6 @@ ON_SCREEN = """(root) => {
         },
     };
 }"""
-
-
-def _off_screen(measured):
-    left, top, right, bottom = measured["view"]
-    return {name: [round(v) for v in box] for name, box in measured["parts"].items()
-            if box[0] < left - 0.5 or box[1] < top - 0.5 or box[2] > right + 0.5 or box[3] > bottom + 0.5}
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +146,7 @@ def test_a_chapter_run_whole_gives_nothing_away_then_diagnoses_accepts_and_recor
                 widget.locator(".md-next").click()
                 page.wait_for_timeout(50)
             assert widget.get_attribute("data-step") == str(step)
-            off = _off_screen(widget.evaluate(ON_SCREEN))
+            off = off_screen(widget.evaluate(ON_SCREEN))
             assert not off, f"step {step}: the learner must scroll to see {sorted(off)}"
         page.screenshot(path=str(ARTIFACTS / "predict-1366x768-diagram.png"))
     except Exception:
