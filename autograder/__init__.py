@@ -13,7 +13,7 @@ def self_check(path=None):
     if os.environ.get("NBGRADER_EXECUTION"):
         print("self_check: skipped while the notebook is being graded")
         return None
-    from .learner.learner_check import self_check as run_self_check  # imported on use: keeps kernels light
+    from .learner.self_check import self_check as run_self_check  # imported on use: keeps kernels light
 
     return run_self_check(path)
 

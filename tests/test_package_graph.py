@@ -40,10 +40,6 @@ LEARNER_SIDE = ("coursebook", "memdiagram", "crosscheck")
 
 # frozenset of the circle's modules (or sub-packages) -> why it is still there and what breaks it
 ALLOWED = {
-    frozenset({"autograder.learner.check_service", "autograder.learner.learner_check"}): (
-        "learner_check.py (check_saved, inside the learner's command) imports check_service, whose "
-        "result_from_data imports learner_check's CheckResult and TestResult (a function-level import). "
-        "Broken by moving CheckResult/TestResult to a module of their own that both import."),
     frozenset({"autograder.kernels", "autograder.pipeline"}): (
         "pipeline/static_rules.py imports kernels/allowlist.py (RULES, SYNTAX_ERROR, compile_cell); "
         "kernels/execute.py imports pipeline's cell_names, learner_code, notes, truncate and variants, "

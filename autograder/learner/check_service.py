@@ -42,6 +42,8 @@ import tempfile
 import threading
 import time
 
+from .results import CheckResult, TestResult
+
 __all__ = ["socket_path", "check_saved", "start", "stop", "serve", "result_from_data", "main"]
 
 IDLE = 3600              # seconds without a check before the service exits
@@ -71,8 +73,6 @@ def result_to_data(result) -> dict:
 
 
 def result_from_data(data: dict):
-    from .learner_check import CheckResult, TestResult
-
     return CheckResult(data["path"], [TestResult(**t) for t in data["tests"]], list(data["problems"]),
                        list(data.get("notes", [])), data.get("language", "en"))
 
@@ -85,8 +85,6 @@ def _check(request: dict) -> dict:
     try:
         result = check(request["path"], root=request.get("root"), warm=True)
     except Exception as error:  # a refusal (someone else's notebook, no sandbox) is an answer too
-        from .learner_check import CheckResult
-
         result = CheckResult(request.get("path", "?"), [], ["%s: %s" % (type(error).__name__, error)])
     return result_to_data(result)
 

@@ -50,7 +50,6 @@ also runs hidden ones, so a full self-check score is necessary, not sufficient.
 
 import ast
 import copy
-import dataclasses
 import functools
 import glob
 import os
@@ -58,22 +57,20 @@ import shutil
 import signal
 import subprocess
 import threading
-import time
 
 import nbformat
 from nbclient import NotebookClient
 from nbclient.util import ensure_async
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from coursebook.build_it.progress import record_exercise
-
-from ..pipeline.language import N_, gettext, line, notebook_language, result_message
+from ..pipeline.language import N_, notebook_language
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
 from ..judge.test_cell import TestNames, run_instructor_cell
+from .results import CheckResult, TestResult
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
 from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
 from ..pipeline.graded_size import MAX_FILE_BYTES, MAX_GRADED_BYTES, graded_bytes, mib
@@ -84,64 +81,6 @@ from ..pipeline.rebuild import LOCKED, RefCell, clean_text, nbgrader_meta, rebui
 # The kernel sees the variable nbgrader sets when it grades, with the same value: nothing in the
 # environment tells a self-check from the grader (and a learner's cell cannot read it anyway).
 GRADING_ENV = {"NBGRADER_EXECUTION": "autograde"}
-
-
-@dataclasses.dataclass
-class TestResult:
-    grade_id: str
-    points: float
-    max_points: float
-    message: str = ""
-
-    @property
-    def passed(self):
-        return self.points == self.max_points
-
-
-@dataclasses.dataclass
-class CheckResult:
-    path: str
-    tests: list
-    problems: list  # messages not tied to one test (unreadable file, dead kernel, ...)
-    notes: list = dataclasses.field(default_factory=list)  # repairs made before running
-    language: str = "en"  # the notebook's (its metadata, autograder.language): how format() speaks
-
-    @property
-    def score(self):
-        return sum(t.points for t in self.tests)
-
-    @property
-    def max_score(self):
-        return sum(t.max_points for t in self.tests)
-
-    @property
-    def all_passed(self):
-        return not self.problems and all(t.passed for t in self.tests)
-
-    def format(self):
-        """The printout, in the notebook's language: messages are kept in English as data and
-        translated here (autograder.language); torch's own error texts stay as printed."""
-        lang = self.language
-        lines = [gettext(N_("Self-check of {0} (visible tests only; your instructor also runs hidden "
-                            "tests)"), lang).format(self.path)]
-        width = max([len(t.grade_id) for t in self.tests] + [10])
-        passed, failed = gettext(N_("ok"), lang), gettext(N_("FAIL"), lang)
-        for t in self.tests:
-            status = (passed if t.passed else failed).ljust(4)
-            line_ = "  %s  %-*s  %g/%g" % (status, width, t.grade_id, t.points, t.max_points)
-            if t.message:
-                line_ += "  " + result_message(t.message, lang)
-            lines.append(line_)
-        for note in self.notes:
-            lines.append("  " + gettext(N_("note: {0}"), lang).format(line(note, lang)))
-        for problem in self.problems:
-            lines.append("  " + gettext(N_("problem: {0}"), lang).format(line(problem, lang)))
-        failing = sum(not t.passed for t in self.tests)
-        verdict = (gettext(N_("all tests pass"), lang) if self.all_passed
-                   else gettext(N_("{0} test(s) failing"), lang).format(failing))
-        lines.append(gettext(N_("Score: {0}/{1}  ({2})"), lang).format("%g" % self.score, "%g" % self.max_score,
-                                                                      verdict))
-        return "\n".join(lines)
 
 
 def is_test_cell(cell):
@@ -525,52 +464,3 @@ def _rule_costs(nb, assignment):
         for test in tests:
             costs.setdefault(test, (violation.ename(), violation.text()))
     return costs
-
-
-def _notebook_path(path):
-    """The notebook a ``self_check()`` call inside a kernel refers to."""
-    if path:
-        return path
-    session = os.environ.get("JPY_SESSION_NAME", "")
-    for candidate in (session, os.path.basename(session)):
-        if candidate.endswith(".ipynb") and os.path.isfile(candidate):
-            return candidate
-    notebooks = glob.glob("*.ipynb")
-    if len(notebooks) == 1:
-        return notebooks[0]
-    raise FileNotFoundError("self_check() could not tell which notebook to check; "
-                            "call self_check('name.ipynb')")
-
-
-def _saved_language(path):
-    """The language the saved notebook at ``path`` says it is in (``"en"`` when unreadable)."""
-    try:
-        return notebook_language(nbformat.read(path, as_version=4))
-    except Exception:  # a broken file: the check itself says so
-        return "en"
-
-
-def self_check(path=None):
-    """Check the saved notebook from inside Jupyter; prints the score and messages.
-
-    The check runs in a separate process on the notebook as saved on disk, so
-    save (Ctrl+S) first.  Returns nothing; the printout is the result.
-    """
-    if os.environ.get("NBGRADER_EXECUTION"):
-        print(N_("self_check: skipped while the notebook is being graded"))
-        return
-    try:
-        path = _notebook_path(path)
-    except FileNotFoundError as error:
-        print(error)
-        return
-    saved = time.strftime("%H:%M:%S", time.localtime(os.path.getmtime(path)))
-    print(gettext(N_("Checking {0} as saved at {1} (save first if you changed it)..."),
-                  _saved_language(path)).format(path, saved), flush=True)
-    from .check_service import check_saved  # a warm service: see its docstring
-
-    result = check_saved(path)
-    print(result.format())
-    if result.tests:  # the index chapter shows the latest score (coursebook.build_it.progress)
-        record_exercise(os.path.splitext(os.path.basename(path))[0], result.score, result.max_score,
-                        lang=result.language)

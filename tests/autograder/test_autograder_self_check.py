@@ -67,7 +67,7 @@ def test_self_check_is_a_one_line_no_op_while_grading(monkeypatch, capsys):
 
 
 def test_self_check_finds_the_only_notebook_in_the_folder(fixture_course, tmp_path, monkeypatch):
-    from autograder.learner.learner_check import _notebook_path
+    from autograder.learner.self_check import _notebook_path
 
     write_submission(str(tmp_path), student_notebook(fixture_course, "fixture"), "mine.ipynb")
     monkeypatch.chdir(tmp_path)

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from autograder.learner.check_service import SOCKET_ENV, check_saved, stop
-from autograder.learner.learner_check import check, self_check
+from autograder.learner.learner_check import check
+from autograder.learner.self_check import self_check
 from synthetic_course import student_notebook, write_submission
 
 

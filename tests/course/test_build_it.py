@@ -295,7 +295,7 @@ def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, 
     import re
     import shutil
 
-    from autograder.learner import learner_check
+    from autograder.learner.self_check import self_check
     from autograder.learner.check_service import SOCKET_ENV, stop
 
     socket = str(tmp_path / "check.sock")
@@ -303,7 +303,7 @@ def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, 
     notebook = tmp_path / "clone.ipynb"
     shutil.copy(pathlib.Path(__file__).parents[2] / "exercises" / "clone" / "clone.ipynb", notebook)
     try:
-        learner_check.self_check(str(notebook))
+        self_check(str(notebook))
     finally:
         stop(socket)
     printed = capsys.readouterr().out
