@@ -226,3 +226,16 @@ def test_the_measure_finds_a_circle_between_sibling_packages(tmp_path):
 @pytest.mark.parametrize("top", sorted(ROOTS))
 def test_every_package_is_read(top):
     assert any(name.split(".")[0] == top for name in EDGES), f"no module of {top} was read"
+
+
+def test_every_package_says_what_lives_there_and_what_it_may_import():
+    """Each of our packages, and each sub-package of the grader, has a short README: what lives
+    there, what it may import, and where a change of each kind goes."""
+    folders = [REPO / "src" / name for name in ("reftorch", "coursebook", "memdiagram", "crosscheck")]
+    folders += sorted(p for p in (REPO / "autograder").iterdir() if p.is_dir() and any(p.glob("*.py")))
+    missing = [str(f.relative_to(REPO)) for f in folders
+               if not (f / "README.md").is_file()
+               or not all(part in (f / "README.md").read_text(encoding="utf-8")
+                          for part in ("**What lives here.**", "**May import.**", "**Where a change goes.**"))]
+    assert not missing, "packages without a README saying what lives there, what they may import and " \
+                        "where a change goes: %s" % missing
