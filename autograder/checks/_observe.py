@@ -102,7 +102,7 @@ def battery(cases, salt="cases", **drawn):
 
     The visible tests (``"basic"``) run every fixed case, so that the self-check meets every
     kind of input the grader does: the hidden tests add only inputs drawn for the student,
-    which vary the numbers, shapes and combinations, never the kinds (issue 21)."""
+    which vary the numbers, shapes and combinations, never the kinds."""
     if cases == "basic":
         return _battery.FULL
     if cases == "full":

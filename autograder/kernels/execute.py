@@ -40,8 +40,8 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   with the first itself (``kernel_setup.differences``): the kernel is never
   asked for a verdict, so a notebook that makes the tripwire answer "nothing
   changed" gains nothing.  A test that ran after a replacement scores 0.
-  (Reading the whole 1.35 MB report after every test cell was 45 % of the
-  grading's CPU; the digest costs about 10 ms in the kernel);
+  (the digest, not the whole report, is read after each test cell: its cost
+  is in docs/decisions/0015);
 * a notebook the collector could not read, or one whose grading raised
   (``autograder.pipeline.failsafe``), flagged in its metadata, is not run at all:
   every test cell gets an error output with the reason;

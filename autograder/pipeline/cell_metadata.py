@@ -2,10 +2,10 @@
 
 nbgrader's step validates each cell's ``nbgrader`` metadata with
 ``jsonschema.validate(metadata, schema)``, which checks the *schema* against
-the metaschema every time before it checks the metadata: 13.6 ms of CPU for
-the 27 cells of the clone notebook, twice per submission (the step is in both
-of ``Autograde``'s pipelines).  This one builds the schema's validator once
-and checks each cell with it: 1.1 ms, the same errors (``best_match`` of the
+the metaschema every time before it checks the metadata, for every cell,
+twice per submission (the step is in both of ``Autograde``'s pipelines; what
+that costs: docs/decisions/0015).  This one builds the schema's validator once
+and checks each cell with it: the same errors (``best_match`` of the
 same validator's errors, as ``jsonschema.validate`` raises), and nbgrader's own
 ``validate_cell`` for a cell whose schema version is not the current one (it
 raises ``SchemaTooOldError`` / ``SchemaTooNewError``).

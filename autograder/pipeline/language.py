@@ -1,4 +1,4 @@
-"""The grader's words in the learner's language: the self-check and the feedback page (issue 27).
+"""The grader's words in the learner's language: the self-check and the feedback page.
 
 The language is the notebook's, read as data from the notebook itself: a
 translated exercise (``course/zh/exercises/<a>/<a>.ipynb``, written by

@@ -1,4 +1,4 @@
-"""The learner's language for what the course's code shows (issues 27 and 36).
+"""The learner's language for what the course's code shows.
 
 The language is the notebook's own. A Chinese notebook (``course/zh``, written
 by ``python -m coursebook.translate generate``) says so twice, both by

@@ -1,4 +1,4 @@
-"""The course in other languages, from gettext catalogs keyed by cell (issue 27).
+"""The course in other languages, from gettext catalogs keyed by cell.
 
 English (``course/*.ipynb`` and the exercises' prose) is the only source. For each
 notebook a catalog ``course/locale/<lang>/<name>.po`` holds one entry per
