@@ -20,7 +20,7 @@ from typing import NamedTuple
 import reftorch
 import torch  # noqa: F401  (torch's side of every comparison; reader(torch))
 
-from ..judge.learner import ask_witness, is_learners
+from ..judge.learner import ask_witness, ask_witness_all, is_learners
 from ..witness import battery as _battery, variants as _variants
 from ..witness.observe import clean, is_stub, observe as _observe, where  # noqa: F401  (re-exported)
 from ._readers import ReftorchReader, reader
@@ -89,10 +89,22 @@ def observe_yours(case, op, device_of="source"):
     """The learner's run: asked of the witness when ``op`` is the learner's (the judge grades),
     else run here on reftorch (a test calling the check with a plain function)."""
     if is_learners(op):
-        seen = ask_witness(case, op, device_of)
-        seen["_input"] = case.build(reftorch)[0]   # the judge's own twin, for the messages
-        return seen
+        return _with_input(ask_witness(case, op, device_of), case)
     return observe(reftorch, case, op, device_of)
+
+
+def _with_input(seen, case):
+    seen["_input"] = case.build(reftorch)[0]   # the judge's own twin, for the messages
+    return seen
+
+
+def observe_all_yours(cases, op, device_of="source"):
+    """:func:`observe_yours` for each case, as functions called in turn: the witness is asked about
+    every case in one round trip (its answers checked one by one, as each is used)."""
+    if is_learners(op):
+        return [lambda seen=seen, case=case: _with_input(seen(), case)
+                for seen, case in zip(ask_witness_all(cases, op, device_of), cases)]
+    return [lambda case=case: observe(reftorch, case, op, device_of) for case in cases]
 
 
 def battery(cases, salt="cases", **drawn):
@@ -153,9 +165,10 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
     ``after_refusal`` (when asked for) compares what the inputs look like.
     """
     topic = topic or op_name
-    for case in battery(cases, op_name):
+    cases = battery(cases, op_name)
+    for case, yours_of in zip(cases, observe_all_yours(cases, your_op, device_of)):
         theirs = observe(torch, case, torch_op, device_of)
-        yours = observe_yours(case, your_op, device_of)
+        yours = yours_of()
         context = {"theirs": theirs, "yours": yours, "case": case}
         error = yours.get("_error")
         if theirs["raised"] != yours["raised"]:

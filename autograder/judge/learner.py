@@ -160,12 +160,41 @@ def _failure_text(reply):
     return "the witness answered something else than an answer"
 
 
+def _witness_of(op):
+    return (op.function if isinstance(op, WithKeywords) else op).witness
+
+
+def _observe_request(case, op, device_of):
+    return {"case": describe_case(case), "call": op.plan(), "device_of": device_of}
+
+
 def ask_witness(case, op, device_of="source"):
     """The learner's observations of ``op`` on ``case``, as the witness reports them (plain data)."""
-    plan = op.plan() if isinstance(op, WithKeywords) else op.plan()
-    function = op.function if isinstance(op, WithKeywords) else op
-    reply = function.witness.ask({"observe": {"case": describe_case(case), "call": plan,
-                                              "device_of": device_of}})
+    return _seen(_witness_of(op).ask({"observe": _observe_request(case, op, device_of)}))
+
+
+def ask_witness_all(cases, op, device_of="source"):
+    """:func:`ask_witness` for each of ``cases``, asked in one round trip: a function per case that
+    returns its observations, or raises ``WitnessFailed`` for that case only when it is called (so
+    a check that stops at the first difference meets a bad answer where it would have asked)."""
+    reply = _witness_of(op).ask({"observe_all": [_observe_request(c, op, device_of) for c in cases]})
+    each = reply.get("each") if isinstance(reply, dict) else None
+    if not (isinstance(each, list) and len(each) == len(cases)):
+        failure = WitnessFailed(_failure_text(reply) if not isinstance(each, list)
+                                else "the witness answered %d observations for %d inputs" % (len(each), len(cases)))
+        each = [failure] * len(cases)
+
+    def later(one):
+        def seen():
+            if isinstance(one, WitnessFailed):
+                raise one
+            return _seen(one)
+        return seen
+    return [later(one) for one in each]
+
+
+def _seen(reply):
+    """The observations in one ``observe`` reply, checked for their shape."""
     if not isinstance(reply, dict) or "seen" not in reply:
         raise WitnessFailed(_failure_text(reply))
     try:
@@ -186,4 +215,4 @@ def ask_witness(case, op, device_of="source"):
 
 
 __all__ = ["LearnerFunction", "LearnerRaised", "Opaque", "Reftorch", "WitnessFailed", "ask_witness",
-           "describe_case", "is_learners", "raised", "with_keywords"]
+           "ask_witness_all", "describe_case", "is_learners", "raised", "with_keywords"]

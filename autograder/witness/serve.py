@@ -8,6 +8,9 @@ done:
 * ``{"observe": {"case": ..., "call": ..., "device_of": ...}}``: build the input,
   call the learner's function on it, and answer what happened
   (``observe.observe`` on reftorch, as plain data);
+* ``{"observe_all": [observe, ...]}``: the same for several inputs in one
+  round trip, answered as ``{"each": [reply, ...]}`` in order, each reply what
+  its ``observe`` alone would have answered;
 * ``{"call": {...}}``: call a learner's function on plain arguments (the strides
   of a layout, say) and answer its value, or what it raised;
 * ``{"done": null}``: return to the notebook.
@@ -38,6 +41,8 @@ def _raised(error):
 
 def answer(namespace, request):
     """The reply to one request (a dict, before :func:`wire.encode` of its values)."""
+    if "observe_all" in request:
+        return {"each": [_answer_one(namespace, {"observe": asked}) for asked in request["observe_all"]]}
     if "observe" in request:
         asked = request["observe"]
         case = plans.case_of(asked["case"])
@@ -56,6 +61,17 @@ def answer(namespace, request):
     raise plans.BadPlan("an unknown request")
 
 
+def _answer_one(namespace, request):
+    """:func:`answer`, or why the witness could not (refused, or failed itself)."""
+    try:
+        return answer(namespace, request)
+    except plans.BadPlan as error:
+        return {"refused": str(error)}
+    except Exception as error:  # a failure of the witness itself: say what, the judge decides
+        return {"failed": "%s: %s" % (type(error).__name__, error),
+                "trace": traceback.format_exc(limit=4)[-4000:]}
+
+
 def serve(path, namespace):
     """Answer the judge on the socket at ``path`` until it is done; ``namespace`` is the notebook's."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -67,11 +83,4 @@ def serve(path, namespace):
                 return
             if not isinstance(request, dict) or "done" in request:
                 return
-            try:
-                reply = answer(namespace, request)
-            except plans.BadPlan as error:
-                reply = {"refused": str(error)}
-            except Exception as error:  # a failure of the witness itself: say what, the judge decides
-                reply = {"failed": "%s: %s" % (type(error).__name__, error),
-                         "trace": traceback.format_exc(limit=4)[-4000:]}
-            sock.sendall(pack(reply))
+            sock.sendall(pack(_answer_one(namespace, request)))
