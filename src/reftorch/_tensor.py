@@ -123,8 +123,6 @@ class Tensor:
         return self._size[_strides.normalize_dim(dim, self.dim())]
 
     def stride(self, dim=None):
-        if self._stride is None:  # a layout without strides into memory (sparse CSR)
-            raise RuntimeError(_core_messages.NO_STRIDES)
         if dim is None:
             return self._stride
         return self._stride[_strides.normalize_dim(dim, self.dim())]
