@@ -228,4 +228,23 @@ def sparse_coo_tensor(*args, **kwargs):
     return sparse_coo_tensor(*args, **kwargs)
 
 
+def _sparse_method(name):
+    """A method about sparse layouts, before the first sparse tensor: it imports ``reftorch.sparse``
+    (which puts the method for every layout on ``Tensor``) and runs that."""
+
+    def method(self, *args, **kwargs):
+        from . import sparse  # noqa: F401
+        return getattr(self, name)(*args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+_SPARSE_METHODS = ("to_sparse", "to_sparse_csr", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim",
+                  "dense_dim", "_indices", "_values", "indices", "values", "crow_indices", "col_indices")
+for _name in _SPARSE_METHODS:
+    setattr(Tensor, _name, _sparse_method(_name))
+del _name
+
+
 __version__ = "2.13.0+reftorch"

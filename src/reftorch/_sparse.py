@@ -81,7 +81,6 @@ def is_sparse_tensor(t):
 
 def _make_sparse(indices, values, size, coalesced, version_counter=None):
     """A sparse tensor on ``indices`` and ``values`` (no copy), new object and metadata."""
-    from . import sparse  # noqa: F401 (a sparse tensor needs its layout's method table)
     # Tensor._make lays metadata on a storage; a sparse tensor has none, so it
     # starts with no elements and then takes its size. No strides into memory.
     t = Tensor._make(SparseCOO(indices, values, coalesced), 0, (0,), (1,), values._dtype, version_counter)

@@ -56,7 +56,6 @@ def is_sparse_csr_tensor(t):
 
 def _make_csr(crow_indices, col_indices, values, size, version_counter=None):
     """A CSR tensor on the three tensors (no copy): new object and metadata."""
-    from . import sparse  # noqa: F401 (a sparse tensor needs its layout's method table)
     t = Tensor._make(SparseCSR(crow_indices, col_indices, values), 0, (0,), (1,), values._dtype, version_counter)
     t._size = tuple(size)
     t._stride = None  # no strides: Tensor.stride() raises torch's error

@@ -7,7 +7,8 @@ this table is where they become methods, so ``a.clone()`` runs
 torch's signature needs parsing first (``to``, ``new_tensor``, ``copy_``,
 ``is_contiguous``), the table names ``_binding``'s function, which parses
 and then calls the lesson's. Sparse layouts are not here: ``reftorch.sparse``,
-imported with the first sparse tensor, installs their tables.
+imported with the first sparse tensor, installs their tables (and the
+package's ``__init__`` the methods that make the first one).
 """
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
@@ -18,23 +19,6 @@ from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._layout import strided
 from ._tensor import Tensor
 from .autograd import hooks, variable
-
-
-# Methods that only a sparse layout answers in full (``reftorch.sparse.LAYOUT_METHODS``).
-_SPARSE_ONLY = ("to_sparse", "to_sparse_csr", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim",
-                "dense_dim", "_indices", "_values", "indices", "values", "crow_indices", "col_indices")
-
-
-def _first_sparse(name):
-    """A method about sparse layouts, before any sparse tensor exists: its first call imports
-    ``reftorch.sparse``, which puts the method for every layout on ``Tensor``, and runs that."""
-
-    def method(self, *args, **kwargs):
-        from . import sparse  # noqa: F401
-        return getattr(self, name)(*args, **kwargs)
-
-    method.__name__ = method.__qualname__ = name
-    return method
 
 
 _METHODS = {
@@ -103,7 +87,6 @@ _METHODS = {
     # layouts: every tensor is strided until reftorch.sparse is imported
     "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
     "is_sparse_csr": property(lambda self: False),
-    **{name: _first_sparse(name) for name in _SPARSE_ONLY},
 }
 
 # A method is a plain class attribute: ``Tensor.clone is _clone.clone``, and

@@ -25,8 +25,7 @@ import reftorch
 from coursebook import show_source
 from reftorch import _sparse_copies, _sparse_csr, _tensor_methods
 
-STRIDED = {name: f for name, f in _tensor_methods._METHODS.items()
-           if inspect.isfunction(f) and not getattr(f, "__name__", "") in _tensor_methods._SPARSE_ONLY}
+STRIDED = {name: f for name, f in _tensor_methods._METHODS.items() if inspect.isfunction(f)}
 
 
 def _fresh(program):
@@ -42,8 +41,7 @@ def test_a_plain_import_of_reftorch_has_no_sparse_layouts_and_plain_methods():
         "import sys, types, reftorch\n"
         "from reftorch import _tensor_methods\n"
         "print('reftorch.sparse' in sys.modules, any(n.startswith('reftorch._sparse') for n in sys.modules))\n"
-        "strided = {n: f for n, f in _tensor_methods._METHODS.items() if n not in _tensor_methods._SPARSE_ONLY}\n"
-        "print(all(vars(reftorch.Tensor)[n] is f for n, f in strided.items()))\n"
+        "print(all(vars(reftorch.Tensor)[n] is f for n, f in _tensor_methods._METHODS.items()))\n"
         "t = reftorch.ones(2, 2)\n"
         "print(type(t.clone) is types.MethodType and t.clone.__func__ is reftorch._clone.clone)\n"
         "print(t.layout, t.is_sparse, t.to_dense() is t)\n"
