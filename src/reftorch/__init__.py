@@ -50,8 +50,9 @@ Beyond the core
   ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
-* Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
-  switch, below the tensor), ``autograd/creation_meta``, ``autograd/view_history``
+* Modes and hooks: ``autograd/inference_mode``, ``_torch_bookkeeping`` (its
+  switch, below the tensor, and torch's counters for inference tensors and
+  stolen gradient buffers), ``autograd/creation_meta``, ``autograd/view_history``
   (a view's node renewed after a write), ``autograd/hooks``.
 * Your own operation: ``autograd/function`` (``torch.autograd.Function``).
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,

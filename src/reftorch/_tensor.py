@@ -22,9 +22,9 @@ import operator
 
 from . import _bounds, _core_messages, _elements, _strides
 from ._device import cpu
-from ._inference_state import is_inference_mode_enabled
 from ._size import Size
 from ._storage import UntypedStorage
+from ._torch_bookkeeping import is_inference_mode_enabled
 from ._version_counter import VersionCounter
 
 
