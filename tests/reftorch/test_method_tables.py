@@ -36,6 +36,7 @@ def _fresh(program):
     return done.stdout.split()
 
 
+@pytest.mark.e2e  # a fresh interpreter of its own
 def test_a_plain_import_of_reftorch_has_no_sparse_layouts_and_plain_methods():
     printed = _fresh(
         "import sys, types, reftorch\n"
@@ -52,6 +53,7 @@ def test_a_plain_import_of_reftorch_has_no_sparse_layouts_and_plain_methods():
                        "True", "ByLayout", "torch.sparse_coo", "reftorch._sparse_convert"]
 
 
+@pytest.mark.e2e  # a fresh interpreter of its own
 def test_sparse_coo_tensor_imports_the_sparse_layouts_as_it_makes_the_first_one():
     printed = _fresh("import sys, reftorch\n"
                      "s = reftorch.sparse_coo_tensor([[0]], [1.0], (2,))\n"
