@@ -137,3 +137,13 @@ def test_a_strided_tensor_given_a_sparse_argument_gets_torchs_errors_or_reftorch
     assert t.untyped_storage() is not None and not t.is_sparse  # t is unchanged by the refusals
     assert t.tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
+
+
+def test_each_method_that_makes_the_first_sparse_tensor_is_replaced_by_the_layouts_own():
+    """The first call of ``t.to_sparse()`` imports ``reftorch.sparse`` and calls ``t.to_sparse`` again:
+    that must reach the method ``reftorch.sparse`` installed, never the first one."""
+    from reftorch import sparse
+
+    assert set(reftorch._SPARSE_METHODS) <= set(sparse.LAYOUT_METHODS)
+    for name in reftorch._SPARSE_METHODS:
+        assert getattr(reftorch.Tensor, name) is sparse.STRIDED_VERSIONS[name] is sparse.LAYOUT_METHODS[name], name
