@@ -8,8 +8,8 @@ and the graph.
 The core reading path
 ---------------------
 What every copy operation shares or renews, in the order to read it. These
-modules and every module they import stay within 2,000 non-blank lines
-(``tests/reftorch/test_import_closure.py``):
+modules, every module they import, and the way in (below) are what reading
+the core costs, counted in ``tests/reftorch/test_import_closure.py``:
 
 1. ``_storage``: the flat block of bytes, and what "shares memory" means.
 2. ``_strides``: size, stride and offset: how an index finds its element.
@@ -27,6 +27,14 @@ modules and every module they import stay within 2,000 non-blank lines
 14. ``_creation``: ``tensor(data)`` and ``new_tensor``: always a copy.
 15. ``_python_copy``: ``copy.copy`` and ``copy.deepcopy``.
 
+The way in
+----------
+What a reader passes between ``t.clone()`` and the lesson's function:
+
+1. ``_tensor_methods``: the table that makes each function a method of ``Tensor``.
+2. ``_binding``: torch's signatures, parsed before the lesson runs.
+3. ``_overrides``: the one lookup point a marked function goes through.
+
 Beyond the core
 ---------------
 * Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
@@ -42,14 +50,16 @@ Beyond the core
   ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
   ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
-* Modes and hooks: ``autograd/inference_mode``, ``_inference_state`` (its
-  switch, below the tensor), ``autograd/creation_meta``, ``autograd/view_history``
+* Modes and hooks: ``autograd/inference_mode``, ``_torch_bookkeeping`` (its
+  switch, below the tensor, and torch's counters for inference tensors and
+  stolen gradient buffers), ``autograd/creation_meta``, ``autograd/view_history``
   (a view's node renewed after a write), ``autograd/hooks``.
 * Your own operation: ``autograd/function`` (``torch.autograd.Function``).
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.
-* Sparse tensors: ``_sparse``, ``_sparse_convert``, ``_sparse_copies``
-  (COO), ``_sparse_csr`` (CSR), ``_sparse_dispatch``.
+* Sparse tensors, not imported until the first one is made: ``sparse``
+  (their method tables), ``_sparse``, ``_sparse_convert``, ``_sparse_copies``
+  (COO), ``_sparse_csr`` (CSR).
 * Models and optimizers: ``nn/module``, ``nn/tree``, ``nn/parameter``,
   ``nn/state_dict``, ``nn/conversion``, ``nn/hooks``, ``nn/linear``, ``nn/batchnorm``,
   ``nn/container``, ``optim/optimizer``, ``optim/sgd``, ``optim/adam``.
@@ -210,9 +220,32 @@ def sqrt(input):
     return input.sqrt()
 
 
-# --- sparse COO ---
+# --- layouts (sparse ones: reftorch.sparse, imported with the first sparse tensor) ---
 from ._layout import layout, sparse_coo, sparse_csr, strided  # noqa: E402
-from ._sparse import sparse_coo_tensor  # noqa: E402
+
+
+def sparse_coo_tensor(*args, **kwargs):
+    from .sparse import sparse_coo_tensor
+    return sparse_coo_tensor(*args, **kwargs)
+
+
+def _sparse_method(name):
+    """A method about sparse layouts, before the first sparse tensor: it imports ``reftorch.sparse``
+    (which puts the method for every layout on ``Tensor``) and runs that."""
+
+    def method(self, *args, **kwargs):
+        from . import sparse  # noqa: F401
+        return getattr(self, name)(*args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+_SPARSE_METHODS = ("to_sparse", "to_sparse_csr", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim",
+                  "dense_dim", "_indices", "_values", "indices", "values", "crow_indices", "col_indices")
+for _name in _SPARSE_METHODS:
+    setattr(Tensor, _name, _sparse_method(_name))
+del _name
 
 
 __version__ = "2.13.0+reftorch"

@@ -13,7 +13,7 @@ import operator
 from . import _messages, _strides
 from ._dtype import bool as bool_, int64
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 
 
 def _positions(self, dim, keepdim, op, better):

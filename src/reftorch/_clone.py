@@ -18,7 +18,7 @@
 from . import _core_messages, _overrides, _strides
 from ._layout import contiguous_format, preserve_format
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
 
 

@@ -156,7 +156,6 @@ HOOK_NOT_SERIALIZED = (
 MEMORY_FORMAT_RANK = "required rank {rank} tensor to use {name} format"
 CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 META_NO_DATA = "Cannot copy out of meta tensor; no data!"
-NO_STRIDES = "Sparse CSR tensors do not have strides"
 
 
 def saved_tensor_modified(tensor, node_name, saved_version):

@@ -16,7 +16,7 @@ which shares memory instead of copying, in ``_convert``.
 from . import _core_messages, _overrides, _strides
 from ._default_device import factory_device
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 from ._warn import warn
 
 

@@ -20,7 +20,7 @@ from ._dtype import check_scalar, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, infer_dtype
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 
 
 def _size_arg(size, op):

@@ -10,7 +10,8 @@ which one ran:
 from . import _messages
 from ._dtype import promote_types
 from ._tensor import Tensor
-from ._version_counter import bump, plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
+from ._version_counter import bump
 from ._view_backward import SqueezeBackward4
 from .autograd.graph import Node, any_requires_grad
 

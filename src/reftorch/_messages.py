@@ -21,7 +21,7 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
     INVALID_STORAGE_OFFSET, LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
     MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD, NO_CREATE_GRAPH,
-    NO_STRIDES, NUMEL_OVERFLOW, OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT,
+    NUMEL_OVERFLOW, OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT,
     REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED, SIZE_STRIDE_LENGTHS, STORAGE_SIZE_OVERFLOW,
     STORAGE_SIZE_OVERFLOW_0D, VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified,
@@ -457,6 +457,7 @@ SPARSE_INVARIANTS_WARNING = (
 SPARSE_NO_STORAGE = "Cannot access storage of SparseTensorImpl"
 SPARSE_CSR_NO_STORAGE = "Cannot access storage of SparseCsrTensorImpl"
 SPARSE_CSR_TO_NUMPY = "can't convert SparseCsr layout tensor to numpy. Use Tensor.to_dense() first."
+NO_STRIDES = "Sparse CSR tensors do not have strides"
 SPARSE_CSR_BETA = (
     "Sparse CSR tensor support is in beta state. If you miss a functionality in the sparse tensor "
     "support, please submit a feature request to https://github.com/pytorch/pytorch/issues. "

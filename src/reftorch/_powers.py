@@ -12,7 +12,7 @@ from . import _shapes
 from ._dtype import float64, int64
 from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, mul, result_type, sub, values_of
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
 
 

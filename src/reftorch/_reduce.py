@@ -11,7 +11,7 @@ from ._broadcast import expanded_strides
 from ._dtype import compute_dtype, int64
 from ._elements import cast
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
 
 def _check_dim_types(dim, op):

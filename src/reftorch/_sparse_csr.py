@@ -232,6 +232,10 @@ def _no_data_pointer(self, *args):
     raise RuntimeError(_messages.SPARSE_NO_DATA_POINTER)
 
 
+def _stride(self, dim=None):
+    raise RuntimeError(_messages.NO_STRIDES)
+
+
 def _tolist(self):
     """torch reads the strides of an empty tensor first, the data pointer of any other."""
     raise RuntimeError(_messages.NO_STRIDES if self.numel() == 0 else _messages.SPARSE_NO_DATA_POINTER)
@@ -241,11 +245,11 @@ def _positions(self):
     raise NotImplementedError(_messages.SPARSE_NEEDS_MEMORY)
 
 
-# The CSR version of each Tensor method that has one (the others refuse: _sparse_dispatch).
+# The CSR version of each Tensor method that has one (the others refuse: reftorch.sparse).
 CSR_VERSIONS = {
     "clone": clone, "detach": detach, "is_contiguous": _no_is_contiguous,
     "numpy": _numpy, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
-    "tolist": _tolist, "_positions": _positions,
+    "tolist": _tolist, "_positions": _positions, "stride": _stride,
 }
 
 

@@ -22,9 +22,9 @@ import operator
 
 from . import _bounds, _core_messages, _elements, _strides
 from ._device import cpu
-from ._inference_state import is_inference_mode_enabled
 from ._size import Size
 from ._storage import UntypedStorage
+from ._torch_bookkeeping import is_inference_mode_enabled
 from ._version_counter import VersionCounter
 
 
@@ -123,8 +123,6 @@ class Tensor:
         return self._size[_strides.normalize_dim(dim, self.dim())]
 
     def stride(self, dim=None):
-        if self._stride is None:  # a layout without strides into memory (sparse CSR)
-            raise RuntimeError(_core_messages.NO_STRIDES)
         if dim is None:
             return self._stride
         return self._stride[_strides.normalize_dim(dim, self.dim())]

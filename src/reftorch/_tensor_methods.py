@@ -6,7 +6,9 @@ this table is where they become methods, so ``a.clone()`` runs
 ``_clone.clone(a)``. Read an operation's module to see what it does. Where
 torch's signature needs parsing first (``to``, ``new_tensor``, ``copy_``,
 ``is_contiguous``), the table names ``_binding``'s function, which parses
-and then calls the lesson's.
+and then calls the lesson's. Sparse layouts are not here: ``reftorch.sparse``,
+imported with the first sparse tensor, installs their tables (and the
+package's ``__init__`` the methods that make the first one).
 """
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
@@ -14,7 +16,7 @@ from . import _binding, _factories, _tensor_str
 from . import _advanced_indexing, _argmax, _index_select
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
-from . import _sparse, _sparse_convert, _sparse_csr, _sparse_dispatch
+from ._layout import strided
 from ._tensor import Tensor
 from .autograd import hooks, variable
 
@@ -82,23 +84,15 @@ _METHODS = {
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_, "sqrt": _unary.sqrt,
     "register_hook": hooks.register_hook,
-    # sparse COO and CSR (each _sparse_csr method hands a COO or strided tensor to _sparse)
-    "layout": property(_sparse_csr.layout), "is_sparse": property(_sparse.is_sparse),
-    "is_sparse_csr": property(_sparse_csr.is_sparse_csr),
-    "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_csr.to_dense,
-    "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse_csr._nnz,
-    "sparse_dim": _sparse_csr.sparse_dim, "dense_dim": _sparse_csr.dense_dim,
-    "_indices": _sparse._indices, "_values": _sparse._values, "indices": _sparse.indices,
-    "values": _sparse_csr.values,
-    "to_sparse_csr": _sparse_csr.to_sparse_csr, "crow_indices": _sparse_csr.crow_indices,
-    "col_indices": _sparse_csr.col_indices,
+    # layouts: every tensor is strided until reftorch.sparse is imported
+    "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
+    "is_sparse_csr": property(lambda self: False),
 }
 
-# The table above is the strided one: its functions become Tensor's methods as
-# they are. A sparse tensor has no storage for them to read: like torch's
-# dispatcher, it reaches its own layout's versions, or a refusal naming
-# reftorch's limit (see _sparse_dispatch).
-_sparse_dispatch.install(_METHODS)
+# A method is a plain class attribute: ``Tensor.clone is _clone.clone``, and
+# ``t.clone()`` calls it with nothing in between.
+for _name, _function in _METHODS.items():
+    setattr(Tensor, _name, _function)
 
 # Printing is the same code for every layout (_tensor_str looks at the layout itself).
 Tensor.__repr__ = _tensor_str._str

@@ -14,7 +14,7 @@ one argument filled in; they, and the parsing of ``to``'s three signatures
 from . import _strides
 from ._copy_ import check_copy_source
 from ._tensor import Tensor
-from ._version_counter import plain_kernel_writes
+from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
 
 

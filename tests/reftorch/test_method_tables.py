@@ -1,15 +1,20 @@
 """A strided tensor's methods are the lessons' functions themselves; sparse tensors reach theirs by layout.
 
-reftorch keeps one method table per layout (``_sparse_dispatch``). The strided
-one is ``_tensor_methods._METHODS``: what a learner looks up on ``Tensor``, what
-``show_source`` and ``inspect`` show, and what a traceback passes through must
-be the function of the module that explains the operation, with no layout
-wrapper in between. A sparse tensor still runs its own version, or refuses.
+The strided table is ``_tensor_methods._METHODS``: what a learner looks up on
+``Tensor``, what ``show_source`` and ``inspect`` show, and what a traceback
+passes through must be the function of the module that explains the
+operation, with no layout wrapper in between. Until a sparse tensor exists,
+``Tensor``'s attributes are those functions themselves (a fresh interpreter
+checks it); ``reftorch.sparse``, imported with the first sparse tensor,
+installs one table per layout, and a sparse tensor runs its own version, or
+refuses.
 """
 
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 import traceback
 import warnings
 from pathlib import Path
@@ -21,6 +26,39 @@ from coursebook import show_source
 from reftorch import _sparse_copies, _sparse_csr, _tensor_methods
 
 STRIDED = {name: f for name, f in _tensor_methods._METHODS.items() if inspect.isfunction(f)}
+
+
+def _fresh(program):
+    """What ``program`` prints in a fresh interpreter (no other test has made a sparse tensor)."""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                          cwd=Path(reftorch.__file__).parents[1])
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.e2e  # a fresh interpreter of its own
+def test_a_plain_import_of_reftorch_has_no_sparse_layouts_and_plain_methods():
+    printed = _fresh(
+        "import sys, types, reftorch\n"
+        "from reftorch import _tensor_methods\n"
+        "print('reftorch.sparse' in sys.modules, any(n.startswith('reftorch._sparse') for n in sys.modules))\n"
+        "print(all(vars(reftorch.Tensor)[n] is f for n, f in _tensor_methods._METHODS.items()))\n"
+        "t = reftorch.ones(2, 2)\n"
+        "print(type(t.clone) is types.MethodType and t.clone.__func__ is reftorch._clone.clone)\n"
+        "print(t.layout, t.is_sparse, t.to_dense() is t)\n"
+        "print('reftorch.sparse' in sys.modules, type(vars(reftorch.Tensor)['clone']).__name__)\n"
+        "print(t.to_sparse().layout, reftorch.Tensor.to_sparse.__module__)\n")
+    assert printed == ["False", "False", "True", "True", "torch.strided", "False", "True",
+                       # to_dense on a strided tensor imports the sparse layouts: one table per layout from then on
+                       "True", "ByLayout", "torch.sparse_coo", "reftorch._sparse_convert"]
+
+
+@pytest.mark.e2e  # a fresh interpreter of its own
+def test_sparse_coo_tensor_imports_the_sparse_layouts_as_it_makes_the_first_one():
+    printed = _fresh("import sys, reftorch\n"
+                     "s = reftorch.sparse_coo_tensor([[0]], [1.0], (2,))\n"
+                     "print('reftorch.sparse' in sys.modules, s.layout, s.clone().layout, type(s) is reftorch.Tensor)\n")
+    assert printed == ["True", "torch.sparse_coo", "torch.sparse_coo", "True"]
 
 
 def _sparse():
@@ -69,7 +107,7 @@ def test_an_error_inside_a_dense_method_has_no_layout_frame_between_the_learners
     assert (Path(frames[1].filename).name, frames[1].name) == ("_views.py", "view"), (
         "the frame after the learner's line is not the lesson's view(): "
         + " -> ".join(f"{Path(f.filename).name}:{f.name}" for f in frames))
-    assert not [f for f in frames if Path(f.filename).name == "_sparse_dispatch.py"]
+    assert not [f for f in frames if Path(f.filename).name == "sparse.py"]
 
 
 def test_a_sparse_tensor_reaches_its_own_layouts_versions():
@@ -99,3 +137,13 @@ def test_a_strided_tensor_given_a_sparse_argument_gets_torchs_errors_or_reftorch
     assert t.untyped_storage() is not None and not t.is_sparse  # t is unchanged by the refusals
     assert t.tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
+
+
+def test_each_method_that_makes_the_first_sparse_tensor_is_replaced_by_the_layouts_own():
+    """The first call of ``t.to_sparse()`` imports ``reftorch.sparse`` and calls ``t.to_sparse`` again:
+    that must reach the method ``reftorch.sparse`` installed, never the first one."""
+    from reftorch import sparse
+
+    assert set(reftorch._SPARSE_METHODS) <= set(sparse.LAYOUT_METHODS)
+    for name in reftorch._SPARSE_METHODS:
+        assert getattr(reftorch.Tensor, name) is sparse.STRIDED_VERSIONS[name] is sparse.LAYOUT_METHODS[name], name

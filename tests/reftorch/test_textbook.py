@@ -29,13 +29,17 @@ LONG_TEXT = 60  # characters of a string literal that belong in _messages instea
 # Function-level imports allowed, as (module, function): reason. Each must be a
 # real import cycle that a module-level import (``from . import x``) cannot break,
 # or numpy, which is optional: imported where a numpy dtype is asked for, never by
-# ``import reftorch``.
+# ``import reftorch``; or the sparse layouts, imported by the first sparse tensor.
 NUMPY_IS_OPTIONAL = "numpy is an optional extra: imported only when a numpy type is asked for"
+SPARSE_IS_OPTIONAL = "the sparse layouts are optional: reftorch.sparse is imported by the first sparse tensor"
 FUNCTION_IMPORTS: dict[tuple[str, str], str] = {
     ("_dtype", "_numpy_type"): NUMPY_IS_OPTIONAL,
     ("_dtype", "from_numpy_dtype"): NUMPY_IS_OPTIONAL,
     ("_convert", "from_numpy"): NUMPY_IS_OPTIONAL,
     ("_convert", "array_on"): NUMPY_IS_OPTIONAL,
+    ("__init__", "sparse_coo_tensor"): SPARSE_IS_OPTIONAL,
+    ("__init__", "_sparse_method"): SPARSE_IS_OPTIONAL,
+    ("__init__", "method"): SPARSE_IS_OPTIONAL,
 }
 # Modules that may hold long string literals: the texts and the printing rules.
 TEXT_MODULES = {"_messages", "_core_messages", "_tensor_str"}

@@ -24,7 +24,7 @@ import re
 
 from .. import _core_messages, _overrides
 from .grad_mode import is_grad_enabled
-from .._inference_state import is_inference_mode_enabled
+from .._torch_bookkeeping import is_inference_mode_enabled
 
 DEFAULT = "DEFAULT"
 NO_GRAD_MODE = "NO_GRAD_MODE"

@@ -20,8 +20,9 @@ complete gradient before the node uses it, and may replace it.
 
 from collections import defaultdict
 
-from .. import _core_messages, _overrides, _strides
+from .. import _core_messages, _overrides
 from .._tensor import Tensor
+from .._torch_bookkeeping import may_sum_in_place
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
 
@@ -102,13 +103,12 @@ def _receive(pending, node, nr, grad, owned):
 
 
 def _add(total, grad, owned):
-    """Sum gradients arriving at one node: in place into a dense buffer this pass
-    made and handed to no one else (as torch does, so that buffer's version goes
-    up), otherwise into a new one (an expanded gradient, or one that reached two
-    edges, is never written)."""
+    """Sum gradients arriving at one node: in place into a buffer this pass made when torch
+    would (``_torch_bookkeeping.may_sum_in_place``; that buffer's version goes up), else
+    into a new one."""
     if total is None:
         return grad
-    if id(total) in owned and total is not grad and _strides.is_non_overlapping_and_dense(total._size, total._stride):
+    if may_sum_in_place(total, grad, owned):
         total._write([a + b for a, b in zip(total._read(), grad._read())])
         total._version_counter.bump()
         return total

@@ -19,8 +19,9 @@ tensor remembers its version; see ``SavedTensor``.
 
 from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
+from .._torch_bookkeeping import obeys_layout_contract
 from .grad_mode import is_grad_enabled
-from .._inference_state import is_inference_mode_enabled
+from .._torch_bookkeeping import is_inference_mode_enabled
 
 class Node:
     """One recorded operation. Subclasses are named as torch names them.
@@ -87,7 +88,7 @@ def accumulate_grad(variable, grad, steal=False):
     """Add ``grad`` into a leaf's ``variable.grad``: what ``AccumulateGrad`` does.
 
     The first gradient becomes ``.grad``: handed over if autograd made it for this and its
-    layout fits (``steal``), else copied into the leaf's layout if that is dense (with
+    layout fits (``steal``; ``_torch_bookkeeping.obeys_layout_contract``), else copied into the leaf's layout if that is dense (with
     ``copy_``: version 1) or cloned contiguous (version 0). Later ones add in place (a bump).
     """
     if variable._grad is None:
@@ -103,15 +104,6 @@ def accumulate_grad(variable, grad, steal=False):
         variable._grad._write([a + b for a, b in zip(variable._grad._read(), grad._read())])  # rounded to its dtype
         variable._grad._version_counter.bump()
 accumulate_grad = _overrides.overridable(accumulate_grad)
-
-
-def obeys_layout_contract(grad, variable):
-    """Whether a gradient may become ``variable.grad`` as it is, without a copy (autograd's
-    AccumulateGrad asks): it must be in the leaf's layout if the leaf is dense (a dimension of
-    size 1 may have any stride but 0), else row-major."""
-    if not _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
-        return grad._stride == _strides.contiguous_strides(grad._size)
-    return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))
 
 
 def update_retained_grad(tensor, grad):

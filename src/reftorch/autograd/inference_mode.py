@@ -20,21 +20,22 @@ The one exception: a view of a normal tensor made inside the mode is a normal
 view, sharing its base's version counter, but remembered as made in inference
 mode (``creation_meta``), so writing it in place later in grad mode raises.
 
-This module is the context manager. The switch it sets is ``_inference_state``
-(every new tensor reads it); the rules it changes live where they apply:
-``_version_counter`` (no counter, writes made while building a result),
-``autograd/variable`` (``requires_grad_()``), ``autograd/graph`` (saving).
+This module is the context manager. The switch it sets is in
+``_torch_bookkeeping`` (every new tensor reads it), with the rules for
+counters (no counter, writes made while building a result); the other rules
+it changes live where they apply: ``autograd/variable`` (``requires_grad_()``),
+``autograd/graph`` (saving).
 """
 
 import functools
 
-from .. import _inference_state
-from .._inference_state import is_inference_mode_enabled
+from .. import _torch_bookkeeping
+from .._torch_bookkeeping import is_inference_mode_enabled
 from . import grad_mode
 
 
 def _set_state(inference, grad):
-    _inference_state._set_enabled(inference)
+    _torch_bookkeeping._set_enabled(inference)
     grad_mode._set_enabled(grad)
 
 

@@ -22,7 +22,7 @@ and ``_tensor_methods`` attaches its functions to ``Tensor``:
 """
 
 from .. import _core_messages
-from .._inference_state import is_inference_mode_enabled
+from .._torch_bookkeeping import is_inference_mode_enabled
 from .._warn import warn
 from .functional_api import backward as _backward
 from .view_history import rebuild_view_grad_fn

@@ -1,37 +1,45 @@
-"""Which version of a method runs: one method table per layout, chosen by the tensor.
+"""Sparse layouts: an optional part of reftorch, with one method table per layout.
+
+A plain ``import reftorch`` knows only strided tensors: each method on
+``Tensor`` is the function of the module that explains it, a class attribute
+and nothing more. The first sparse tensor (``to_sparse()``,
+``to_sparse_csr()``, ``sparse_coo_tensor``, or ``import reftorch.sparse``)
+imports this module, and importing it installs the sparse method tables.
 
 torch picks each operation's kernel by layout: ``s.clone()`` on a sparse
 tensor runs the sparse clone, and ``s.exp()``, which has no sparse kernel,
-raises. reftorch keeps one table of methods per layout:
+raises. Once installed, reftorch keeps one table of methods per layout:
 
 * strided: ``_tensor_methods._METHODS``, the functions of the modules that
-  explain them. They are ``Tensor``'s methods as they are:
-  ``Tensor.clone is _clone.clone``, and ``t.clone()`` calls it with nothing
-  in between.
+  explain them. ``Tensor.clone is _clone.clone`` still holds.
 * sparse COO: ``SPARSE_VERSIONS`` below; sparse CSR:
   ``_sparse_csr.CSR_VERSIONS``. A method missing from a sparse table
   refuses, naming itself and reftorch's limit.
 
 Which table a tensor uses is fixed when it is made, by what it holds where a
 strided tensor holds its storage: an ``UntypedStorage``, a ``SparseCOO`` or a
-``SparseCSR``. Python looks a method up on the class, so for each method the
-class holds a ``ByLayout``: when ``t.clone`` is looked up, it hands back the
-function of ``t``'s table, bound to ``t``. Looked up on the class
-(``Tensor.clone``) it hands back the strided function itself. The strided
-code (``_clone``, ``_views``, ``_math`` ...) never meets a sparse ``self``.
+``SparseCSR``. A sparse tensor is still of class ``Tensor``, as in torch, and
+Python looks a method up on the class; so for each method the class now holds
+a ``ByLayout``: when ``t.clone`` is looked up, it hands back the function of
+``t``'s table, bound to ``t``. Looked up on the class (``Tensor.clone``) it
+hands back the strided function itself. The strided code (``_clone``,
+``_views``, ``_math`` ...) never meets a sparse ``self``.
 
 torch's dispatcher also looks at the other tensor arguments; the tables look
 at ``self`` only. A strided tensor given a sparse argument: ``t.data = s``
 is refused here (the setter sees both tensors), ``t.copy_(s)`` by
 ``_binding.copy_`` (torch's error), and any other method refuses when its
 strided code reads the sparse argument's numbers (``_positions`` below).
+
+Nothing here touches memory, metadata, the version counter or the graph: it
+only chooses which function runs.
 """
 
 from types import MethodType
 
-from . import _messages, _sparse_copies, _sparse_csr
+from . import _messages, _sparse, _sparse_convert, _sparse_copies, _sparse_csr, _tensor_methods
 from ._dtype import bool as bool_, float32, float64, int64
-from ._sparse import SparseCOO
+from ._sparse import SparseCOO, sparse_coo_tensor  # noqa: F401 (reftorch.sparse_coo_tensor)
 from ._tensor import Tensor
 
 
@@ -78,7 +86,7 @@ SPARSE_VERSIONS = {
     # what a tensor without storage answers
     "_positions": _positions, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
     "tolist": _no_data_pointer, "numpy": _numpy, "is_contiguous": _is_contiguous, "type": _type,
-    "item": _item,
+    "item": _item, "stride": Tensor.stride,
     # copies
     "clone": _sparse_copies.clone, "detach": _sparse_copies.detach, "data": _sparse_copies.data,
     "data=": _sparse_copies.set_data,
@@ -94,9 +102,25 @@ SPARSE_VERSIONS = {
     "__reduce_ex__": _sparse_copies.__reduce_ex__, "__deepcopy__": _sparse_copies.__deepcopy__,
 }
 
+# The methods about layouts, for every layout: each looks at the layout itself.
+# Before this module is imported a tensor is strided, and ``_tensor_methods``
+# holds simpler versions of them (``layout`` is ``strided``; the others import
+# this module at their first call).
+LAYOUT_METHODS = {
+    "layout": property(_sparse_csr.layout), "is_sparse": property(_sparse.is_sparse),
+    "is_sparse_csr": property(_sparse_csr.is_sparse_csr),
+    "to_sparse": _sparse_convert.to_sparse, "to_dense": _sparse_csr.to_dense,
+    "coalesce": _sparse_convert.coalesce, "is_coalesced": _sparse.is_coalesced, "_nnz": _sparse_csr._nnz,
+    "sparse_dim": _sparse_csr.sparse_dim, "dense_dim": _sparse_csr.dense_dim,
+    "_indices": _sparse._indices, "_values": _sparse._values, "indices": _sparse.indices,
+    "values": _sparse_csr.values,
+    "to_sparse_csr": _sparse_csr.to_sparse_csr, "crow_indices": _sparse_csr.crow_indices,
+    "col_indices": _sparse_csr.col_indices,
+}
+
 # Methods that are right for every layout as they are: they only touch
-# metadata and the graph, or (``_sparse``) they look at the layout themselves.
-# They are plain methods for all tensors.
+# metadata and the graph, or (``LAYOUT_METHODS``) they look at the layout
+# themselves. They are plain methods for all tensors.
 SAME_FOR_ALL = {
     "requires_grad", "grad", "grad_fn", "is_leaf", "retain_grad", "requires_grad_", "backward", "detach_",
     "__setstate__", "__len__", "__iter__", "__bool__", "__float__", "__int__", "__index__", "__format__",
@@ -107,10 +131,10 @@ SAME_FOR_ALL = {
 
 # Methods defined in Tensor's class body (not in the method table) that a
 # sparse tensor answers differently.
-CLASS_METHODS = ("_positions", "untyped_storage", "data_ptr", "type")
+CLASS_METHODS = ("_positions", "untyped_storage", "data_ptr", "type", "stride")
 
 # The strided table: ``install`` fills it with ``_tensor_methods._METHODS``
-# itself, so a change to that table (``coursebook``'s ``use_mine``) is seen here.
+# and ``LAYOUT_METHODS``.
 STRIDED_VERSIONS = {}
 
 
@@ -188,23 +212,26 @@ class PropertyByLayout(ByLayout):
 
 
 def install(methods):
-    """Make ``methods`` (``name -> function or property``) the strided table, with
-    ``CLASS_METHODS``'s functions from Tensor's class body added to it; put a
+    """Make ``methods`` (``name -> function or property``) with ``LAYOUT_METHODS`` and
+    ``CLASS_METHODS``'s functions from Tensor's class body the strided table; put a
     ``ByLayout`` on ``Tensor`` for each method, except those in ``SAME_FOR_ALL``,
-    which go on ``Tensor`` as they are. Run once, by ``_tensor_methods``."""
-    for name in CLASS_METHODS:
-        methods.setdefault(name, Tensor.__dict__[name])
+    which go on ``Tensor`` as they are. Run once, when this module is imported."""
     global STRIDED_VERSIONS
-    STRIDED_VERSIONS = methods
-    by_layout = [name for name in methods if name not in SAME_FOR_ALL]
-    names = by_layout + [name + "=" for name in by_layout if isinstance(methods[name], property)]
+    STRIDED_VERSIONS = {**methods, **LAYOUT_METHODS}
+    for name in CLASS_METHODS:
+        STRIDED_VERSIONS[name] = Tensor.__dict__[name]
+    by_layout = [name for name in STRIDED_VERSIONS if name not in SAME_FOR_ALL]
+    names = by_layout + [name + "=" for name in by_layout if isinstance(STRIDED_VERSIONS[name], property)]
     SPARSE_TABLES[SparseCOO] = _table(SPARSE_VERSIONS, _messages.SPARSE_UNSUPPORTED, names)
     SPARSE_TABLES[_sparse_csr.SparseCSR] = _table(_sparse_csr.CSR_VERSIONS, _messages.SPARSE_CSR_UNSUPPORTED,
                                                   names)
-    for name, function in methods.items():
+    for name, function in STRIDED_VERSIONS.items():
         if name in SAME_FOR_ALL:
             setattr(Tensor, name, function)
         elif isinstance(function, property):
             setattr(Tensor, name, PropertyByLayout(name))
         else:
             setattr(Tensor, name, ByLayout(name))
+
+
+install(_tensor_methods._METHODS)
