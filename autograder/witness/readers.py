@@ -37,7 +37,7 @@ def _method(name):
     """The strided function of a ``Tensor`` method, as the class holds it at import.
 
     The class holds some methods through a per-layout descriptor
-    (``reftorch._sparse_dispatch.ByLayout``); looked up on the class, it hands
+    (``reftorch.sparse.ByLayout``); looked up on the class, it hands
     back the strided function itself, as a plain function does."""
     return _members[name].__get__(None, _Tensor)
 
