@@ -50,6 +50,7 @@ TIERS_BY_ID = {
     # grading folders' modules that run in this process
     "tests/autograder/test_allowlist_honest_python.py": "unit",
     "tests/autograder/test_grader_messages_zh.py": "unit",
+    "tests/autograder/test_inert_outputs.py": "unit",
     "tests/autograder/test_layout_rules.py": "unit",
     "tests/autograder/test_no_private_api.py": "unit",
     "tests/autograder/test_quick_ready_client.py": "unit",
