@@ -91,8 +91,8 @@ def _tier(item) -> str:
 def pytest_ignore_collect(collection_path, config):
     """Under ``-m unit`` alone (`make test-fast`), a test file none of whose tests can be unit is not
     even imported: its folder or TIERS_BY_ID make it grading or e2e, no entry of TIERS_BY_ID takes
-    one of its tests back to unit, and it writes no unit marker of its own.  Importing those files
-    (nbgrader, JupyterHub, Playwright ...) was a quarter of each xdist worker's collection."""
+    one of its tests back to unit, and it writes no unit marker of its own: each xdist worker then
+    imports no nbgrader, JupyterHub or Playwright test module only to deselect it."""
     if config.getoption("markexpr", "") != "unit" or collection_path.suffix != ".py":
         return None
     if not collection_path.name.startswith("test_"):
