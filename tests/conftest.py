@@ -13,6 +13,7 @@ them.  Chromium's flags are the ones memdiagram's PNG export uses.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import pathlib
 import secrets
@@ -49,6 +50,7 @@ TIERS_BY_ID = {
     # grading folders' modules that run in this process
     "tests/autograder/test_allowlist_honest_python.py": "unit",
     "tests/autograder/test_grader_messages_zh.py": "unit",
+    "tests/autograder/test_inert_outputs.py": "unit",
     "tests/autograder/test_layout_rules.py": "unit",
     "tests/autograder/test_no_private_api.py": "unit",
     "tests/autograder/test_quick_ready_client.py": "unit",
@@ -68,7 +70,7 @@ TIERS_BY_ID = {
     "tests/test_install_plan.py": "e2e",
 }
 FIXTURE_TIERS = {
-    "needs_sandbox": "grading", "graded_class": "grading",
+    "needs_sandbox": "grading", "graded_class": "grading", "grading_cluster": "grading",
     "warm_kernel_manager": "e2e", "needs_chromium": "e2e", "start_jupyterlab": "e2e",
     "start_learners_lab": "e2e", "start_server": "e2e",
 }
@@ -84,6 +86,27 @@ def _tier(item) -> str:
     tier = TIERS_BY_ID.get(function) or TIERS_BY_ID.get(module) or FOLDER_TIERS.get(folder, "unit")
     needed = [FIXTURE_TIERS[name] for name in getattr(item, "fixturenames", ()) if name in FIXTURE_TIERS]
     return max([tier, *needed], key=TIERS.index)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under ``-m unit`` alone (`make test-fast`), a test file none of whose tests can be unit is not
+    even imported: its folder or TIERS_BY_ID make it grading or e2e, no entry of TIERS_BY_ID takes
+    one of its tests back to unit, and it writes no unit marker of its own: each xdist worker then
+    imports no nbgrader, JupyterHub or Playwright test module only to deselect it."""
+    if config.getoption("markexpr", "") != "unit" or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_"):
+        return None
+    try:
+        module = collection_path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return None
+    tier = TIERS_BY_ID.get(module) or FOLDER_TIERS.get(collection_path.parent.name, "unit")
+    if tier == "unit" or any(key.startswith(module + "::") and value == "unit" for key, value in TIERS_BY_ID.items()):
+        return None
+    if "mark.unit" in collection_path.read_text(encoding="utf-8", errors="replace"):
+        return None
+    return True
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -222,6 +245,32 @@ def needs_sandbox():
         if os.environ.get("CI") == "true":
             pytest.fail("sandboxed grading must run in CI, but " + why)
         pytest.skip(f"{SANDBOX_SKIP}: {why} (install bubblewrap and run as root)")
+
+
+@pytest.fixture(scope="session")
+def grading_cluster(needs_sandbox):
+    """The scheduler address of one warm grading cluster for the whole session (one per xdist worker).
+
+    Pass it as ``autograde(..., scheduler=grading_cluster)``: the run then grades on it as on a
+    farm (``autograder.engine.cluster``), and its two workers keep their kernel zygotes, with
+    torch imported, from one module's class to the next, instead of each run starting a cluster
+    and two zygotes of its own.  Its workers are forked from this process, as the grader's own
+    local cluster's are; it closes at the end of the session (its zygotes end with their workers).
+    Runs that test the cluster itself (cold kernels, the deadline, the cgroups, the farm, an
+    unsandboxed grading) still make their own.
+    """
+    import dask
+    from distributed import LocalCluster
+
+    from autograder.engine.plugin import GradingPlugin
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.CRITICAL, plugins={GradingPlugin(warm=True, sandboxed=True)})
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
 
 
 def _missing_browser() -> str | None:

@@ -43,13 +43,13 @@ FORGED = {
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, needs_sandbox):
+def graded(tmp_path_factory, needs_sandbox, grading_cluster):
     config = make_course(tmp_path_factory.mktemp("forged"), ["clone"])
     submit(config, "honest", "clone", student_notebook(config, "clone"))
     for name, code in FORGED.items():
         submit(config, name, "clone", student_notebook(config, "clone", {SOLUTION: code}))
     runs = autograde_all(config, ["clone"], {"clone": ["honest"] + list(FORGED)}, workers=2, warm=True,
-                         progress=False)
+                         progress=False, scheduler=grading_cluster)
     assert not runs["clone"].failed, runs["clone"].failed
     return config
 

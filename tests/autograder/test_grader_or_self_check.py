@@ -69,12 +69,12 @@ def _observed(text):
 
 
 @pytest.fixture(scope="module")
-def observed(fixture_course, tmp_path_factory):
+def observed(fixture_course, tmp_path_factory, grading_cluster):
     config = fixture_course
     nb = student_notebook(config, "fixture", replace={"make_copy": PROBE})
     folder = os.path.join(config.CourseDirectory.root, "autograder", "state", "submitted", "prober", "fixture")
     write_submission(folder, nb, "fixture.ipynb")
-    run = autograde(config, "fixture", ["prober"], workers=1, progress=False)
+    run = autograde(config, "fixture", ["prober"], workers=1, progress=False, scheduler=grading_cluster)
     assert not run.failed, run.failed
     graded = nbformat.read(os.path.join(config.CourseDirectory.root, "autograder", "state", "autograded",
                                         "prober", "fixture", "fixture.ipynb"), 4)

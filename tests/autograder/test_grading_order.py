@@ -93,13 +93,13 @@ def test_the_bank_sends_its_check_imports_after_every_answer():
         assert all(order.index(i) < first_late for i in order if i not in late), assignment
 
 
-def test_the_grader_runs_a_learner_cell_below_a_test_before_any_test_code(course):
+def test_the_grader_runs_a_learner_cell_below_a_test_before_any_test_code(course, grading_cluster):
     config = course
     folder = os.path.join(config.CourseDirectory.root, "autograder", "state", "submitted")
     write_submission(os.path.join(folder, "prober", "between"), _probe_notebook(config), "between.ipynb")
     honest = student_notebook(config, "between", solved="all")
     write_submission(os.path.join(folder, "honest", "between"), honest, "between.ipynb")
-    run = autograde(config, "between", ["honest", "prober"], workers=1, progress=False)
+    run = autograde(config, "between", ["honest", "prober"], workers=1, progress=False, scheduler=grading_cluster)
     assert not run.failed, run.failed
     table = scores(config, "between")
     assert table["honest"] == {"test_first": 1, "test_second": 1}

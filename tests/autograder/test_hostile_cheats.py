@@ -29,13 +29,13 @@ from autograder.grade import autograde_all  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, needs_sandbox):
+def graded(tmp_path_factory, needs_sandbox, grading_cluster):
     config = make_course(tmp_path_factory.mktemp("cheats"), ["clone"])
     submit(config, "honest", "clone", student_notebook(config, "clone"))
     for cheat in CHEATS:
         submit(config, cheat.name, "clone", student_notebook(config, "clone", {SOLUTION: cheat.code}))
     runs = autograde_all(config, ["clone"], {"clone": ["honest"] + [c.name for c in CHEATS]}, workers=2,
-                         warm=True, progress=False)
+                         warm=True, progress=False, scheduler=grading_cluster)
     assert not runs["clone"].failed, runs["clone"].failed
     return config
 

@@ -41,13 +41,13 @@ CHEATS = {   # student: (the make_copy cell, what the note must say)
 
 
 @pytest.fixture(scope="module")
-def graded(fixture_course):
+def graded(fixture_course, grading_cluster):
     config = fixture_course
     folder = os.path.join(config.CourseDirectory.root, "autograder", "state", "submitted")
     for student, code in CHEATS.items():
         nb = student_notebook(config, "fixture", replace={"make_copy": code[0]})
         write_submission(os.path.join(folder, student, "fixture"), nb, "fixture.ipynb")
-    run = autograde(config, "fixture", sorted(CHEATS), workers=1, progress=False)
+    run = autograde(config, "fixture", sorted(CHEATS), workers=1, progress=False, scheduler=grading_cluster)
     assert not run.failed, run.failed
     return config
 

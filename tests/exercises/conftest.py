@@ -11,11 +11,11 @@ TIMES = {}
 
 
 @pytest.fixture(scope="session")
-def graded_class(tmp_path_factory, needs_sandbox):
+def graded_class(tmp_path_factory, needs_sandbox, grading_cluster):
     """The course config of a class where every bank entry (and each reference, and two probes)
     is one student, graded by ``python -m autograder autograde``'s machinery."""
     started = time.perf_counter()
     config = make_course(tmp_path_factory.mktemp("graded-bank"))
-    grade_bank(config, BANK + probe_entries())
+    grade_bank(config, BANK + probe_entries(), scheduler=grading_cluster)
     TIMES["grading the bank"] = time.perf_counter() - started
     return config

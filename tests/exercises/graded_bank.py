@@ -91,8 +91,9 @@ def reference_student(assignment):
     return f"reference-{assignment}"
 
 
-def grade_bank(config, entries, workers=2):
-    """Submit every entry (and each assignment's reference) and grade them all at once."""
+def grade_bank(config, entries, workers=2, scheduler=None):
+    """Submit every entry (and each assignment's reference) and grade them all at once (on
+    ``scheduler``, the session's warm cluster, if given)."""
     students = {}
     for assignment in ASSIGNMENTS:
         submit(config, reference_student(assignment), assignment, student_notebook(config, assignment))
@@ -100,7 +101,8 @@ def grade_bank(config, entries, workers=2):
     for entry in entries:
         submit(config, entry.name, entry.assignment, student_notebook(config, entry.assignment, entry.cells))
         students[entry.assignment].append(entry.name)
-    runs = autograde_all(config, list(ASSIGNMENTS), students, workers=workers, warm=True, progress=False)
+    runs = autograde_all(config, list(ASSIGNMENTS), students, workers=workers, warm=True, progress=False,
+                         scheduler=scheduler)
     failed = {a: run.failed for a, run in runs.items() if run.failed}
     assert not failed, failed
     return runs

@@ -21,14 +21,14 @@ CONFIG = {"Execute.timeout": 10}
 
 
 @pytest.fixture(scope="module")
-def attacked(tmp_path_factory, needs_sandbox):
+def attacked(tmp_path_factory, needs_sandbox, grading_cluster):
     config = make_course(tmp_path_factory.mktemp("judge-attacks"), ["clone"])
     students = {TWIN: cells(None), LAYOUT_TWIN: layout_twin_cells()}
     students.update({"attack-" + name: cells(name) for name in ATTACKS})
     for student, solution in students.items():
         submit(config, student, "clone", student_notebook(config, "clone", solution))
     runs = autograde_all(config, ["clone"], {"clone": list(students)}, workers=2, warm=True,
-                         progress=False, shard_config=CONFIG)
+                         progress=False, shard_config=CONFIG, scheduler=grading_cluster)
     assert not runs["clone"].failed, runs["clone"].failed
     return config
 

@@ -110,11 +110,11 @@ def test_the_grading_kernel_draws_from_the_graded_students_seed(graded_class):
     assert "SEEN.append" in PROBE_CODE
 
 
-def test_a_regrade_draws_the_same_inputs_and_gives_the_same_grades(graded_class):
+def test_a_regrade_draws_the_same_inputs_and_gives_the_same_grades(graded_class, grading_cluster):
     students = ["probe-a", "clone-keeps-offset", "clone-patches-torch-clone", "clone-calls-clone"]
     before = {s: outcome(graded_class, s, "clone") for s in students}
     inputs = printed_inputs(graded_class, "probe-a")
-    run_ = autograde(graded_class, "clone", students, workers=1, progress=False)
+    run_ = autograde(graded_class, "clone", students, workers=1, progress=False, scheduler=grading_cluster)
     assert sorted(run_.graded) == sorted(students) and not run_.failed
     assert printed_inputs(graded_class, "probe-a") == inputs
     for student in students:
