@@ -33,7 +33,7 @@ from coursebook.build_it.switch import replaced
 from reftorch import overrides
 from reftorch import (_clone, _convert, _copy_, _creation, _detach, _indexing, _inplace, _layout, _python_copy,
                       _version_counter, _views)
-from reftorch.autograd import grad_mode
+from reftorch.autograd import creation_meta, grad_mode
 from reftorch.autograd.function import FunctionCtx
 from reftorch.nn import state_dict as nn_state_dict
 from reftorch.nn.parameter import Parameter
@@ -75,6 +75,7 @@ _load_state_dict = overrides.original(nn_state_dict.load_state_dict)
 _as_tensor, _bump = overrides.original(_convert.as_tensor), overrides.original(_version_counter.bump)
 _copy_into, _clone_of = overrides.original(_copy_.copy_), overrides.original(_clone.clone)
 _zero_grad = overrides.original(Optimizer.zero_grad)
+_for_new_view = overrides.original(creation_meta.for_new_view)
 
 def _clone_shares_memory(self, *, memory_format=None):
     return _views.alias(self)
@@ -127,6 +128,38 @@ def _state_dict_copies(self, destination, prefix, keep_vars):
     for name, buf in self._buffers.items():
         if buf is not None and name not in self._non_persistent_buffers_set:
             destination[prefix + name] = buf if keep_vars else buf.detach().clone()
+
+
+def _state_dict_holds_the_parameters(self, destination, prefix, keep_vars):
+    """The believer's state_dict: the module's own objects, as with keep_vars=True, always."""
+    for name, param in self._parameters.items():
+        if param is not None:
+            destination[prefix + name] = param
+    for name, buf in self._buffers.items():
+        if buf is not None and name not in self._non_persistent_buffers_set:
+            destination[prefix + name] = buf
+
+
+def _keep_vars_keeps_requires_grad(self, destination, prefix, keep_vars):
+    """keep_vars=True as the believer reads it: the usual detached aliases, requires_grad kept."""
+    for name, param in self._parameters.items():
+        if param is not None:
+            alias = param.detach()
+            destination[prefix + name] = alias.requires_grad_(param.requires_grad) if keep_vars else alias
+    for name, buf in self._buffers.items():
+        if buf is not None and name not in self._non_persistent_buffers_set:
+            destination[prefix + name] = buf.detach()
+
+
+def _pieces_are_plain_views(source, multi_output=False):
+    """A piece of split/chunk/unbind marked as any other view: its writes are recorded, not refused."""
+    return _for_new_view(source, multi_output=False)
+
+
+def _pieces_are_copies(source, size, stride, offset, make_node, multi_output=False, output_nr=0):
+    """split/chunk/unbind as the believer imagines them: each piece a clone with memory of its own."""
+    view = _as_view(source, size, stride, offset, make_node, multi_output, output_nr)
+    return _clone_of(view) if multi_output else view
 
 
 def _assign_copies_too(self, state_dict, strict=True, assign=False):
@@ -392,6 +425,34 @@ MODELS = [
           "needs a deep copy (or clone() of each entry).",
           "15_copying_models.ipynb",
           lambda: [(nn_state_dict.save_to_state_dict, _state_dict_copies)]),
+    Model("state_dict() holds the Parameters",
+          "model.state_dict() hands out the model's Parameters themselves.",
+          "By default state_dict() holds param.detach() for every parameter: a new plain tensor on the "
+          "same memory, off the graph, that does not require grad. Only state_dict(keep_vars=True) holds "
+          "the Parameter objects themselves. Neither copies the numbers.",
+          "15_copying_models.ipynb",
+          lambda: [(nn_state_dict.save_to_state_dict, _state_dict_holds_the_parameters)]),
+    Model("keep_vars=True only keeps requires_grad",
+          "state_dict(keep_vars=True) gives the same detached tensors as the default, that still require grad.",
+          "keep_vars=True skips the detach: each entry is the module's own Parameter (or buffer) object, "
+          "in the graph, the very object model.weight names.",
+          "15_copying_models.ipynb",
+          lambda: [(nn_state_dict.save_to_state_dict, _keep_vars_keeps_requires_grad)]),
+    Model("a split piece is written like any view",
+          "A piece of split, chunk or unbind is a view like y[:2]: writing it in place is recorded on y.",
+          "The pieces share one node (SplitBackward0, UnbindBackward0), each as one of its outputs, and "
+          "torch does not rewrite it for one piece: while autograd records, an in-place write into a "
+          "piece of a tensor that requires grad raises before touching memory. Write out of place, or "
+          "through an ordinary view (y[:2]).",
+          "06_version_counter.ipynb",
+          lambda: [(creation_meta.for_new_view, _pieces_are_plain_views)]),
+    Model("split copies the pieces",
+          "split, chunk and unbind give pieces with memory of their own.",
+          "The pieces are views: windows on the same memory, sharing its version counter and one "
+          "backward node. A write through a piece shows in the original (and, while autograd records, "
+          "a piece of a tensor that requires grad may not be written at all).",
+          "03_storage_strides_views.ipynb",
+          lambda: [(_views._as_view, _pieces_are_copies)]),
     Model("assign=True copies too",
           "load_state_dict(..., assign=True) copies the numbers into the model's tensors, like the default.",
           "With assign=True the model takes the checkpoint's tensors themselves: its parameters become "
@@ -416,7 +477,7 @@ MODELS = [
     Model("new_tensor keeps the data's dtype",
           "x.new_tensor(t) copies t as it is, dtype included, like torch.tensor(t).",
           "new_tensor takes its dtype and device from x, the tensor it is called on, unless you pass "
-          "dtype=: only the numbers come from the data.",
+          "dtype= (or device=): only the numbers come from the data.",
           "10_copies_that_leave_the_graph.ipynb",
           lambda: [(_creation.new_tensor, _new_tensor_keeps_the_datas_dtype)],
           tags=("new_tensor/dtype-from-data",)),
@@ -436,7 +497,7 @@ MODELS = [
     Model("copy_ only copies the values",
           "dst.copy_(src) only writes src's numbers into dst: autograd does not see it.",
           "copy_ writes src's numbers into dst's memory, cast to dst's dtype and broadcast to its shape: "
-          "dst keeps its own object, shape, strides and dtype. But it is an in-place op autograd records: "
+          "dst keeps its own object, shape, strides and dtype. But it is an in-place operation autograd records: "
           "when src requires grad, dst gets a CopyBackwards node and requires grad, and the gradient goes "
           "to src, none to dst's old values.",
           "11_copy_into.ipynb",
