@@ -279,6 +279,11 @@ def _zero_grad_writes_zeros(self, set_to_none=True):
     return _zero_grad(self, set_to_none=False)
 
 
+def _zero_grad_leaves_grad_alone(self, set_to_none=True):
+    """zero_grad as the believer reads it: it resets the optimizer, not the parameters' .grad."""
+    return None
+
+
 # --- the believers' reading of Python ---------------------------------------------------------
 
 def _rewritten(cell: str, transformer: ast.NodeTransformer, prelude: str = "") -> str:
@@ -361,6 +366,58 @@ class _ParameterRebindsTheCaller(ast.NodeTransformer):
 
 def _parameter_rebinds_the_caller(cell: str) -> str:
     return _rewritten(cell, _ParameterRebindsTheCaller(), _REBIND)
+
+
+class _LoadStateDictCopies(ast.NodeTransformer):
+    """``x.load_state_dict(sd)`` read as ``x.load_state_dict(copy.deepcopy(sd))``."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" and node.args:
+            self.changed = True
+            node.args[0] = ast.Call(ast.Attribute(ast.Name("__copy__", ast.Load()), "deepcopy", ast.Load()),
+                                    [node.args[0]], [])
+        return node
+
+
+def _load_state_dict_copies(cell: str) -> str:
+    return _rewritten(cell, _LoadStateDictCopies(), "import copy as __copy__\n")
+
+
+# copy.copy as the believer reads it for a module (a tensor is copied as Python copies it).
+_COPY_OF_A_MODULE = """def __believed_copy__(obj):
+    import copy as __copy__
+    if not hasattr(obj, "_parameters"):
+        return __copy__.copy(obj)
+{how}
+"""
+_DEEP = "    return __copy__.deepcopy(obj)"
+_OWN_DICTS = """    new = __copy__.copy(obj)
+    for name in ("_parameters", "_buffers", "_modules"):
+        setattr(new, name, type(getattr(obj, name))(getattr(obj, name)))
+    return new"""
+
+
+class _CopyOfAModule(ast.NodeTransformer):
+    """``copy.copy(x)`` read as ``__believed_copy__(x)``."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if (isinstance(node.func, ast.Attribute) and node.func.attr == "copy"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "copy"):
+            self.changed = True
+            return ast.copy_location(ast.Call(ast.Name("__believed_copy__", ast.Load()), node.args, []), node)
+        return node
+
+
+def _copy_of_a_module_is_deep(cell: str) -> str:
+    return _rewritten(cell, _CopyOfAModule(), _COPY_OF_A_MODULE.format(how=_DEEP))
+
+
+def _copy_of_a_module_has_its_own_dicts(cell: str) -> str:
+    return _rewritten(cell, _CopyOfAModule(), _COPY_OF_A_MODULE.format(how=_OWN_DICTS))
 
 
 MODELS = [
@@ -616,6 +673,37 @@ MODELS = [
           "attribute of ctx is not checked at all.",
           "20_functions_and_processes.ipynb",
           lambda: [(FunctionCtx.save_for_backward, _save_for_backward_copies)]),
+    Model("zero_grad() leaves .grad alone",
+          "opt.zero_grad() resets the optimizer; the parameters' .grad stay as they are.",
+          "zero_grad() is about the parameters' .grad: by default it sets each one to None (with "
+          "set_to_none=False it fills them with zeros). Without it, the next backward adds to the old "
+          "gradient.",
+          "18_optimizer_state_and_grad.ipynb",
+          lambda: [(Optimizer.zero_grad, _zero_grad_leaves_grad_alone)]),
+    Model("load_state_dict copies what it is given",
+          "x.load_state_dict(sd) copies sd's tensors in: afterwards nothing is shared with sd.",
+          "A module's load_state_dict copies the numbers into the module's own tensors, but with "
+          "assign=True it takes sd's tensors themselves; an optimizer's load_state_dict keeps sd's state "
+          "tensors as they are (moved only to another dtype or device), so two optimizers loaded from one "
+          "state_dict() share their momentum buffers.",
+          "18_optimizer_state_and_grad.ipynb",
+          lambda: [],
+          rewrite=_load_state_dict_copies),
+    Model("copy.copy of a model copies its Parameters",
+          "copy.copy(model) gives a model with Parameters of its own, like copy.deepcopy.",
+          "copy.copy(model) makes a new module object whose __dict__ holds the same objects: the same "
+          "_parameters dict, the same Parameters. Only copy.deepcopy copies them.",
+          "15_copying_models.ipynb",
+          lambda: [],
+          rewrite=_copy_of_a_module_is_deep),
+    Model("copy.copy of a model has dicts of its own",
+          "copy.copy(model) shares the Parameters, but replacing one on the copy leaves the original alone.",
+          "copy.copy copies the module's __dict__ one level deep only: the copy holds the very same "
+          "_parameters dict, so setting copy.weight = ... writes into that dict, and the original sees the "
+          "new Parameter too.",
+          "15_copying_models.ipynb",
+          lambda: [],
+          rewrite=_copy_of_a_module_has_its_own_dicts),
     Model("zero_grad() writes zeros",
           "opt.zero_grad() fills each .grad with zeros, keeping the tensor.",
           "By default (set_to_none=True) zero_grad() sets each .grad to None: the old gradient tensor is "
