@@ -24,8 +24,8 @@ QUESTIONS = questions()
 # Multi-line answers that fewer than two models explain today (docs/misconceptions.md lists them).
 NOT_YET_COVERED = {
     "02-c65da14c", "03-bde8b797", "04-9bcaeaf3", "04-4235c340", "05-21ede7d0", "05-115df087",
-    "07-d4151630", "15-e9a35348", "16-replace-a-parameter", "16-deepcopy-model-old-optimizer",
-    "18-optimiser-state-after-double-text", "18-93ed8f6e", "18-a505f12d",
+    "07-d4151630", "16-replace-a-parameter", "16-deepcopy-model-old-optimizer",
+    "18-optimiser-state-after-double-text",
 }
 
 

@@ -33,7 +33,7 @@ from coursebook.build_it.switch import replaced
 from reftorch import overrides
 from reftorch import (_clone, _convert, _copy_, _creation, _detach, _indexing, _inplace, _layout, _python_copy,
                       _version_counter, _views)
-from reftorch.autograd import grad_mode
+from reftorch.autograd import creation_meta, grad_mode
 from reftorch.autograd.function import FunctionCtx
 from reftorch.nn import state_dict as nn_state_dict
 from reftorch.nn.parameter import Parameter
@@ -75,6 +75,7 @@ _load_state_dict = overrides.original(nn_state_dict.load_state_dict)
 _as_tensor, _bump = overrides.original(_convert.as_tensor), overrides.original(_version_counter.bump)
 _copy_into, _clone_of = overrides.original(_copy_.copy_), overrides.original(_clone.clone)
 _zero_grad = overrides.original(Optimizer.zero_grad)
+_for_new_view = overrides.original(creation_meta.for_new_view)
 
 def _clone_shares_memory(self, *, memory_format=None):
     return _views.alias(self)
@@ -127,6 +128,38 @@ def _state_dict_copies(self, destination, prefix, keep_vars):
     for name, buf in self._buffers.items():
         if buf is not None and name not in self._non_persistent_buffers_set:
             destination[prefix + name] = buf if keep_vars else buf.detach().clone()
+
+
+def _state_dict_holds_the_parameters(self, destination, prefix, keep_vars):
+    """The believer's state_dict: the module's own objects, as with keep_vars=True, always."""
+    for name, param in self._parameters.items():
+        if param is not None:
+            destination[prefix + name] = param
+    for name, buf in self._buffers.items():
+        if buf is not None and name not in self._non_persistent_buffers_set:
+            destination[prefix + name] = buf
+
+
+def _keep_vars_keeps_requires_grad(self, destination, prefix, keep_vars):
+    """keep_vars=True as the believer reads it: the usual detached aliases, requires_grad kept."""
+    for name, param in self._parameters.items():
+        if param is not None:
+            alias = param.detach()
+            destination[prefix + name] = alias.requires_grad_(param.requires_grad) if keep_vars else alias
+    for name, buf in self._buffers.items():
+        if buf is not None and name not in self._non_persistent_buffers_set:
+            destination[prefix + name] = buf.detach()
+
+
+def _pieces_are_plain_views(source, multi_output=False):
+    """A piece of split/chunk/unbind marked as any other view: its writes are recorded, not refused."""
+    return _for_new_view(source, multi_output=False)
+
+
+def _pieces_are_copies(source, size, stride, offset, make_node, multi_output=False, output_nr=0):
+    """split/chunk/unbind as the believer imagines them: each piece a clone with memory of its own."""
+    view = _as_view(source, size, stride, offset, make_node, multi_output, output_nr)
+    return _clone_of(view) if multi_output else view
 
 
 def _assign_copies_too(self, state_dict, strict=True, assign=False):
@@ -246,6 +279,11 @@ def _zero_grad_writes_zeros(self, set_to_none=True):
     return _zero_grad(self, set_to_none=False)
 
 
+def _zero_grad_leaves_grad_alone(self, set_to_none=True):
+    """zero_grad as the believer reads it: it resets the optimizer, not the parameters' .grad."""
+    return None
+
+
 # --- the believers' reading of Python ---------------------------------------------------------
 
 def _rewritten(cell: str, transformer: ast.NodeTransformer, prelude: str = "") -> str:
@@ -330,6 +368,58 @@ def _parameter_rebinds_the_caller(cell: str) -> str:
     return _rewritten(cell, _ParameterRebindsTheCaller(), _REBIND)
 
 
+class _LoadStateDictCopies(ast.NodeTransformer):
+    """``x.load_state_dict(sd)`` read as ``x.load_state_dict(copy.deepcopy(sd))``."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" and node.args:
+            self.changed = True
+            node.args[0] = ast.Call(ast.Attribute(ast.Name("__copy__", ast.Load()), "deepcopy", ast.Load()),
+                                    [node.args[0]], [])
+        return node
+
+
+def _load_state_dict_copies(cell: str) -> str:
+    return _rewritten(cell, _LoadStateDictCopies(), "import copy as __copy__\n")
+
+
+# copy.copy as the believer reads it for a module (a tensor is copied as Python copies it).
+_COPY_OF_A_MODULE = """def __believed_copy__(obj):
+    import copy as __copy__
+    if not hasattr(obj, "_parameters"):
+        return __copy__.copy(obj)
+{how}
+"""
+_DEEP = "    return __copy__.deepcopy(obj)"
+_OWN_DICTS = """    new = __copy__.copy(obj)
+    for name in ("_parameters", "_buffers", "_modules"):
+        setattr(new, name, type(getattr(obj, name))(getattr(obj, name)))
+    return new"""
+
+
+class _CopyOfAModule(ast.NodeTransformer):
+    """``copy.copy(x)`` read as ``__believed_copy__(x)``."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if (isinstance(node.func, ast.Attribute) and node.func.attr == "copy"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "copy"):
+            self.changed = True
+            return ast.copy_location(ast.Call(ast.Name("__believed_copy__", ast.Load()), node.args, []), node)
+        return node
+
+
+def _copy_of_a_module_is_deep(cell: str) -> str:
+    return _rewritten(cell, _CopyOfAModule(), _COPY_OF_A_MODULE.format(how=_DEEP))
+
+
+def _copy_of_a_module_has_its_own_dicts(cell: str) -> str:
+    return _rewritten(cell, _CopyOfAModule(), _COPY_OF_A_MODULE.format(how=_OWN_DICTS))
+
+
 MODELS = [
     Model("clone shares memory",
           "clone() gives a new tensor object on the same memory, like a view.",
@@ -392,6 +482,34 @@ MODELS = [
           "needs a deep copy (or clone() of each entry).",
           "15_copying_models.ipynb",
           lambda: [(nn_state_dict.save_to_state_dict, _state_dict_copies)]),
+    Model("state_dict() holds the Parameters",
+          "model.state_dict() hands out the model's Parameters themselves.",
+          "By default state_dict() holds param.detach() for every parameter: a new plain tensor on the "
+          "same memory, off the graph, that does not require grad. Only state_dict(keep_vars=True) holds "
+          "the Parameter objects themselves. Neither copies the numbers.",
+          "15_copying_models.ipynb",
+          lambda: [(nn_state_dict.save_to_state_dict, _state_dict_holds_the_parameters)]),
+    Model("keep_vars=True only keeps requires_grad",
+          "state_dict(keep_vars=True) gives the same detached tensors as the default, that still require grad.",
+          "keep_vars=True skips the detach: each entry is the module's own Parameter (or buffer) object, "
+          "in the graph, the very object model.weight names.",
+          "15_copying_models.ipynb",
+          lambda: [(nn_state_dict.save_to_state_dict, _keep_vars_keeps_requires_grad)]),
+    Model("a split piece is written like any view",
+          "A piece of split, chunk or unbind is a view like y[:2]: writing it in place is recorded on y.",
+          "The pieces share one node (SplitBackward0, UnbindBackward0), each as one of its outputs, and "
+          "torch does not rewrite it for one piece: while autograd records, an in-place write into a "
+          "piece of a tensor that requires grad raises before touching memory. Write out of place, or "
+          "through an ordinary view (y[:2]).",
+          "06_version_counter.ipynb",
+          lambda: [(creation_meta.for_new_view, _pieces_are_plain_views)]),
+    Model("split copies the pieces",
+          "split, chunk and unbind give pieces with memory of their own.",
+          "The pieces are views: windows on the same memory, sharing its version counter and one "
+          "backward node. A write through a piece shows in the original (and, while autograd records, "
+          "a piece of a tensor that requires grad may not be written at all).",
+          "03_storage_strides_views.ipynb",
+          lambda: [(_views._as_view, _pieces_are_copies)]),
     Model("assign=True copies too",
           "load_state_dict(..., assign=True) copies the numbers into the model's tensors, like the default.",
           "With assign=True the model takes the checkpoint's tensors themselves: its parameters become "
@@ -416,7 +534,7 @@ MODELS = [
     Model("new_tensor keeps the data's dtype",
           "x.new_tensor(t) copies t as it is, dtype included, like torch.tensor(t).",
           "new_tensor takes its dtype and device from x, the tensor it is called on, unless you pass "
-          "dtype=: only the numbers come from the data.",
+          "dtype= (or device=): only the numbers come from the data.",
           "10_copies_that_leave_the_graph.ipynb",
           lambda: [(_creation.new_tensor, _new_tensor_keeps_the_datas_dtype)],
           tags=("new_tensor/dtype-from-data",)),
@@ -436,7 +554,7 @@ MODELS = [
     Model("copy_ only copies the values",
           "dst.copy_(src) only writes src's numbers into dst: autograd does not see it.",
           "copy_ writes src's numbers into dst's memory, cast to dst's dtype and broadcast to its shape: "
-          "dst keeps its own object, shape, strides and dtype. But it is an in-place op autograd records: "
+          "dst keeps its own object, shape, strides and dtype. But it is an in-place operation autograd records: "
           "when src requires grad, dst gets a CopyBackwards node and requires grad, and the gradient goes "
           "to src, none to dst's old values.",
           "11_copy_into.ipynb",
@@ -555,6 +673,37 @@ MODELS = [
           "attribute of ctx is not checked at all.",
           "20_functions_and_processes.ipynb",
           lambda: [(FunctionCtx.save_for_backward, _save_for_backward_copies)]),
+    Model("zero_grad() leaves .grad alone",
+          "opt.zero_grad() resets the optimizer; the parameters' .grad stay as they are.",
+          "zero_grad() is about the parameters' .grad: by default it sets each one to None (with "
+          "set_to_none=False it fills them with zeros). Without it, the next backward adds to the old "
+          "gradient.",
+          "18_optimizer_state_and_grad.ipynb",
+          lambda: [(Optimizer.zero_grad, _zero_grad_leaves_grad_alone)]),
+    Model("load_state_dict copies what it is given",
+          "x.load_state_dict(sd) copies sd's tensors in: afterwards nothing is shared with sd.",
+          "A module's load_state_dict copies the numbers into the module's own tensors, but with "
+          "assign=True it takes sd's tensors themselves; an optimizer's load_state_dict keeps sd's state "
+          "tensors as they are (moved only to another dtype or device), so two optimizers loaded from one "
+          "state_dict() share their momentum buffers.",
+          "18_optimizer_state_and_grad.ipynb",
+          lambda: [],
+          rewrite=_load_state_dict_copies),
+    Model("copy.copy of a model copies its Parameters",
+          "copy.copy(model) gives a model with Parameters of its own, like copy.deepcopy.",
+          "copy.copy(model) makes a new module object whose __dict__ holds the same objects: the same "
+          "_parameters dict, the same Parameters. Only copy.deepcopy copies them.",
+          "15_copying_models.ipynb",
+          lambda: [],
+          rewrite=_copy_of_a_module_is_deep),
+    Model("copy.copy of a model has dicts of its own",
+          "copy.copy(model) shares the Parameters, but replacing one on the copy leaves the original alone.",
+          "copy.copy copies the module's __dict__ one level deep only: the copy holds the very same "
+          "_parameters dict, so setting copy.weight = ... writes into that dict, and the original sees the "
+          "new Parameter too.",
+          "15_copying_models.ipynb",
+          lambda: [],
+          rewrite=_copy_of_a_module_has_its_own_dicts),
     Model("zero_grad() writes zeros",
           "opt.zero_grad() fills each .grad with zeros, keeping the tensor.",
           "By default (set_to_none=True) zero_grad() sets each .grad to None: the old gradient tensor is "
