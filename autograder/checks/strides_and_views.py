@@ -100,9 +100,9 @@ def _raised(raised, label):
 # --- storage positions ----------------------------------------------------------------
 
 POSITIONS = tuple(detached(c) for c in (_battery.PLAIN, _battery.TRANSPOSED, _battery.STEPPED, _battery.OFFSET,
-                                     _battery.EXPANDED, _battery.PERMUTED, _battery.SCALAR))
+                                        _battery.EXPANDED, _battery.PERMUTED, _battery.SCALAR))
 MORE_POSITIONS = tuple(detached(c) for c in (_battery.TRANSPOSED_STEPPED, _battery.INT64, _battery.EMPTY,
-                                          _battery.OFFSET_OF_LEAF, _battery.PLAIN_ON_GPU))
+                                             _battery.OFFSET_OF_LEAF, _battery.PLAIN_ON_GPU))
 
 
 def _drawn(salt):

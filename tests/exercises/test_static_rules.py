@@ -192,3 +192,14 @@ def test_strides_and_views_judged_keeps_calls_the_op():
                  "    return getattr(t, 'as_strided')(t.shape, t.stride())\n"):
         assert [r for r, *_ in found("strides_and_views", {"sv-views-solution": SLICE + body},
                                      judged=("strides_and_views",))] == ["calls-the-op"], body
+
+
+def test_python_copy_judged_keeps_only_calls_the_op():
+    """python_copy is judged: patching the kernel's copy module or reading a private name breaks no
+    rule there (it reaches nothing the judge uses); calling the protocol still does."""
+    patched = "copy.deepcopy = lambda x, memo=None: x\n\n\ndef my_deepcopy(self, memo):\n    return self\n"
+    private = "def my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"
+    assert found("python_copy", {"deepcopy-solution": patched}, judged=("python_copy",)) == []
+    assert [r for r, *_ in found("python_copy", {"deepcopy-solution": private}, judged=("python_copy",))] \
+        == ["calls-the-op"]
+    assert "private-name" in [r for r, *_ in found("python_copy", {"deepcopy-solution": private})]
