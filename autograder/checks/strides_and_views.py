@@ -16,12 +16,13 @@ metadata, storage identity, version counter, device, graph).
 """
 
 import re
-from dataclasses import dataclass
 
 import reftorch
 import torch
 
+from ..judge.calls import call_on_input, with_arguments
 from ..witness import battery as _battery, variants as _variants
+from ..witness.views import detached
 from ._facts import LearnerRaised, call
 from ._observe import M, expect_same, failure, is_stub, not_written, where
 from ._readers import ReftorchReader as R
@@ -98,25 +99,14 @@ def _raised(raised, label):
 
 # --- storage positions ----------------------------------------------------------------
 
-def _detached(recipe):
-    def build(T, device):
-        return recipe(T, device)[0].detach(), None
-    return build
-
-
-def _case(case):
-    return _battery.Case(case.name, _detached(case.recipe), True, case.on)
-
-
-POSITIONS = tuple(_case(c) for c in (_battery.PLAIN, _battery.TRANSPOSED, _battery.STEPPED, _battery.OFFSET,
-                                     _battery.EXPANDED, _battery.PERMUTED, _battery.SCALAR))
-MORE_POSITIONS = tuple(_case(c) for c in (_battery.TRANSPOSED_STEPPED, _battery.INT64, _battery.EMPTY,
-                                          _battery.OFFSET_OF_LEAF, _battery.PLAIN_ON_GPU))
+POSITIONS = tuple(detached(c) for c in (_battery.PLAIN, _battery.TRANSPOSED, _battery.STEPPED, _battery.OFFSET,
+                                        _battery.EXPANDED, _battery.PERMUTED, _battery.SCALAR))
+MORE_POSITIONS = tuple(detached(c) for c in (_battery.TRANSPOSED_STEPPED, _battery.INT64, _battery.EMPTY,
+                                             _battery.OFFSET_OF_LEAF, _battery.PLAIN_ON_GPU))
 
 
 def _drawn(salt):
-    return tuple(_battery.Case(c.name, _detached(c.recipe), True, c.on)
-                 for c in _variants.tensor_cases(salt, grad_mode=True))
+    return tuple(detached(c) for c in _variants.tensor_cases(salt, grad_mode=True))
 
 
 def _cases(battery, basic, more, salt):
@@ -168,7 +158,7 @@ def check_storage_positions(my_storage_positions, battery="basic"):
         label = "input: " + case.label() + f" (size {R.size(mine)}, stride {R.stride(mine)}, offset " \
                                            f"{R.storage_offset(mine)})"
         try:
-            yours = call("my_storage_positions", my_storage_positions, mine)
+            yours = call("my_storage_positions", call_on_input, my_storage_positions, case)
         except LearnerRaised as raised:
             _raised(raised, label)
         yours = list(yours) if isinstance(yours, (list, tuple)) else yours
@@ -182,21 +172,7 @@ def check_storage_positions(my_storage_positions, battery="basic"):
 
 # --- views --------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class ViewCase(_battery.Case):
-    """A case with the view's arguments (``dim, start, stop, step`` for a slice, ...)."""
-    args: tuple = ()
-
-    def build(self, module):
-        tensor, leaves, _ = super().build(module)
-        return tensor, leaves, self.args
-
-    def label(self):
-        return f"{super().label()}, arguments {self.args}"
-
-
-def _view(case, *args):
-    return ViewCase(case.name, _detached(case.recipe), True, case.on, args)
+_view = detached   # a case's tensor, detached, with the view's arguments (dim, start, stop, step ...)
 
 
 def _negative_bounds(context):
@@ -351,14 +327,10 @@ MORE_TRANSPOSES = (_view(B.INT64, 0, 1), _view(B.EXPANDED, 0, 1), _view(B.EMPTY,
                    _view(B.PERMUTED, 1, 1))
 EXPANDS = (_view(B.EXPANDED, 4, 2, 3), _view(B.SCALAR, 2, 2), _view(B.PLAIN, 2, 2, 3),
            _view(B.PLAIN_ON_GPU, 1, 2, 4))
-COLUMN = B.Case("a 3x1 column (stride (1, 1))",
-                lambda T, d: (T.arange(1.0, 4.0, device=d).reshape(3, 1), None))
-ROW = B.Case("a 1x3 row x[1:] of a 2x3 (stride (3, 1), offset 3)",
-             lambda T, d: (T.arange(1.0, 7.0, device=d).reshape(2, 3)[1:], None))
 MORE_EXPANDS = (_view(B.FLOAT64, 3, 4), _view(B.BOOL, 2, 3), _view(B.PLAIN, -1, 3),
                 _view(B.TRANSPOSED, 2, 3, 2),
                 # size-1 dimensions: stretched ones get stride 0, kept ones keep their stride
-                _view(COLUMN, 3, 4), _view(ROW, 4, 3), _view(COLUMN, 2, 3, 1), _view(ROW, 1, 1, 3))
+                _view(B.COLUMN, 3, 4), _view(B.ROW, 4, 3), _view(B.COLUMN, 2, 3, 1), _view(B.ROW, 1, 1, 3))
 
 
 def _spec(case):
@@ -371,7 +343,7 @@ def _drawn_views(salt, make_args):
     for case in _variants.tensor_cases(salt, grad_mode=True):
         args = make_args(r, list(_spec(case).shape))
         if args is not None:
-            out.append(ViewCase(case.name, _detached(case.recipe), True, case.on, args))
+            out.append(detached(case, *args))
     return tuple(out)
 
 
@@ -399,21 +371,26 @@ def _views(battery, basic, more, salt, make_args):
     return drawn if battery == "drawn" else basic + more + drawn
 
 
+def _expect_views(op, cases, torch_op, mine):
+    """``expect_same`` case by case: the learner's function gets each case's own arguments."""
+    misconceptions = _view_misconceptions(op)
+    for case in cases:
+        expect_same(op, (case,), torch_op, with_arguments(mine, len(case.args)), FIELDS, misconceptions,
+                    topic=TOPIC)
+
+
 def check_slice(my_slice, battery="basic"):
     """``t[..., start:stop:step]`` along ``dim``: a view with the right size, stride and offset."""
-    expect_same("slice", _views(battery, SLICES, MORE_SLICES, TOPIC + "/slice", _slice_args), _slice,
-                my_slice, FIELDS, _view_misconceptions("slice"), topic=TOPIC)
+    _expect_views("slice", _views(battery, SLICES, MORE_SLICES, TOPIC + "/slice", _slice_args), _slice, my_slice)
 
 
 def check_transpose(my_transpose, battery="basic"):
     """``t.transpose(dim0, dim1)``: the same storage and offset, two sizes and strides swapped."""
-    expect_same("transpose", _views(battery, TRANSPOSES, MORE_TRANSPOSES, TOPIC + "/transpose", _transpose_args),
-                lambda t, d0, d1: t.transpose(d0, d1), my_transpose, FIELDS, _view_misconceptions("transpose"),
-                topic=TOPIC)
+    _expect_views("transpose", _views(battery, TRANSPOSES, MORE_TRANSPOSES, TOPIC + "/transpose", _transpose_args),
+                  lambda t, d0, d1: t.transpose(d0, d1), my_transpose)
 
 
 def check_expand(my_expand, battery="basic"):
     """``t.expand(*sizes)``: stride 0 along every new or broadcast dimension, nothing copied."""
-    expect_same("expand", _views(battery, EXPANDS, MORE_EXPANDS, TOPIC + "/expand", _expand_args),
-                lambda t, *sizes: t.expand(*sizes), my_expand, FIELDS, _view_misconceptions("expand"),
-                topic=TOPIC)
+    _expect_views("expand", _views(battery, EXPANDS, MORE_EXPANDS, TOPIC + "/expand", _expand_args),
+                  lambda t, *sizes: t.expand(*sizes), my_expand)

@@ -140,6 +140,18 @@ def _annotated_leaf_with_grad(T, device):
     return x, x
 
 
+def _stepped_plain(T, device):
+    return T.arange(1.0, 13.0, device=device).reshape(3, 4)[:, ::2], None
+
+
+def _column(T, device):
+    return T.arange(1.0, 4.0, device=device).reshape(3, 1), None
+
+
+def _row(T, device):
+    return T.arange(1.0, 7.0, device=device).reshape(2, 3)[1:], None
+
+
 GRAD_LEAF = Case("a float32 leaf that requires grad", _grad_leaf)
 PLAIN = Case("a float32 tensor without grad", _plain)
 NON_LEAF = Case("a non-leaf (x * 2)", _non_leaf)
@@ -161,6 +173,11 @@ ON_GPU = Case("a float32 leaf that requires grad, on the GPU (cuda:0)", _grad_le
 NON_LEAF_ON_GPU = Case("a transposed view of a leaf that requires grad, on the GPU (cuda:0)",
                        _transposed_view, on="cuda")
 PLAIN_ON_GPU = Case("an offset slice x[1:] without grad, on the GPU (cuda:0)", _offset_slice, on="cuda")
+# inputs only some exercises use: a stepped slice without grad (python_copy), size-1 dimensions
+# with strides of their own (strides_and_views' expand)
+STEPPED_PLAIN = Case("a stepped slice of a tensor without grad", _stepped_plain)
+COLUMN = Case("a 3x1 column (stride (1, 1))", _column)
+ROW = Case("a 1x3 row x[1:] of a 2x3 (stride (3, 1), offset 3)", _row)
 
 LEAF_NO_GRAD_MODE = Case(GRAD_LEAF.name, _grad_leaf, grad_mode=False)
 NON_LEAF_NO_GRAD_MODE = Case(NON_LEAF.name, _non_leaf, grad_mode=False)

@@ -6,10 +6,17 @@ A request names everything as data:
   ``battery``, or ``{"spec": {...}, "grad_mode": ..., "on": ..., "name": ...}``,
   an input drawn for this student (``variants.TensorSpec``'s fields: dtype,
   shape, layout, values...), rebuilt here from its numbers;
+* ``{"annotated": {"base": <a drawn case>, "extra": [...]}}``: that input with
+  a gradient and Python attributes (``copies``);
+* ``{"view": {"base": <a case>, "args": [...]}}``: a case's tensor detached,
+  with the arguments of a view (``views``);
 * a call: ``{"function": "my_clone", "args": [...], "kwargs": {...}}``, where
   an argument is ``{"source": null}`` (the case's input), ``{"argument": i}``
-  (the case's i-th extra argument), ``{"reftorch": "contiguous_format"}`` (a
-  public name of reftorch) or plain data (``wire``).
+  (the case's i-th extra argument), ``{"input": <a case>}`` (a fresh tensor
+  of that case), ``{"reftorch": "contiguous_format"}`` (a
+  public name of reftorch) or plain data (``wire``); a call with
+  ``"through": "copy.deepcopy"`` uses the learner's function as the tensor's
+  ``__deepcopy__`` in ``copy.deepcopy(source)`` (``copies.THROUGH``).
 
 The learner's function is looked up by name in the notebook's namespace when
 the request arrives, so the judge always calls what the notebook defines now.
@@ -17,7 +24,7 @@ the request arrives, so the judge always calls what the notebook defines now.
 
 import reftorch
 
-from . import battery, variants
+from . import battery, copies, variants, views
 from .wire import decode
 
 NAMED = {name: case for name, case in vars(battery).items() if isinstance(case, battery.Case)}
@@ -28,6 +35,10 @@ class BadPlan(ValueError):
 
 
 def case_of(description):
+    if "view" in description:   # a battery case's tensor detached, with a view's arguments
+        return views.case_of(description["view"], case_of)
+    if "annotated" in description:   # a drawn case with a gradient and Python attributes
+        return copies.case_of(description["annotated"], case_of)
     if "named" in description:
         try:
             return NAMED[description["named"]]
@@ -52,6 +63,8 @@ def _argument(value, source, args):
             return source
         if tag == "argument":
             return args[inner]
+        if tag == "input":   # a fresh tensor of the input described (a case), for a call on it
+            return case_of(inner).build(reftorch)[0]
         if tag == "reftorch":
             if not isinstance(inner, str) or inner.startswith("_") or not hasattr(reftorch, inner):
                 raise BadPlan("reftorch has no public %r" % (inner,))
@@ -62,6 +75,10 @@ def _argument(value, source, args):
 def call_of(namespace, description):
     """``op(source, *args)`` that calls the learner's function as ``description`` says."""
     function = function_of(namespace, description["function"])
+    if "through" in description:   # the learner's function used by a protocol (copy.deepcopy ...)
+        if description["through"] not in copies.THROUGH:
+            raise BadPlan("no protocol is called %r" % (description["through"],))
+        return copies.THROUGH[description["through"]](function)
     arguments, keywords = description.get("args", [{"source": None}]), description.get("kwargs", {})
 
     def op(source, *args):

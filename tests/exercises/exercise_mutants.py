@@ -979,6 +979,8 @@ def my_deepcopy(self, memo):
                "        memo[id(storage)] = fresh\n"),
           {"deepcopy-copy": "copy/changes-device"}, blind_spot="device"),
     # cheats
+    # judged: the patch reaches only the kernel's copy module, the checks' torch answer is the judge's;
+    # what is left is the wrong answer it hides (detach), and my_deepcopy is the reference
     Entry("copy-module-patched", "python_copy", "cheat",
           "the copy module (the checks' source of torch's answer) patched through an alias",
           shallow(body="""
@@ -988,13 +990,14 @@ copier = [copy][0]
 def my_copy(self):
     copier.copy = lambda t: t.detach()
     return self.detach()
-"""), every("python_copy", "rules/writes")),   # refused when my_copy first runs: every test from then on
+"""), {"copy-alias": "copy/loses-attributes", "copy-autograd": "copy/drops-requires-grad"}),
     Entry("copy-module-patched-openly", "python_copy", "cheat", "copy.deepcopy replaced in plain sight",
           deep(body="\ncopy.deepcopy = lambda x, memo=None: x\n\n\ndef my_deepcopy(self, memo):\n    return self\n"),
-          every("python_copy", "rules/writes")),
+          {"deepcopy-copy": "copy/returns-source", "deepcopy-memo": "deepcopy/ignores-memo",
+           "deepcopy-non-leaf": "deepcopy/copies-history"}),   # judged: the kernel's copy.deepcopy is not the checks'
     Entry("deepcopy-reaches-reftorch", "python_copy", "cheat", "reftorch's own __deepcopy__ called",
           deep(body="\ndef my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"),
-          every("python_copy", "rules/private-name", ("deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"))),
+          every("python_copy", "rules/calls-the-op", ("deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"))),
     Entry("tripwire-replaced", "python_copy", "cheat", "the tampering check replaced, then a check made a no-op",
           shallow(body=f"""
 def my_copy(self):
@@ -1003,7 +1006,7 @@ def my_copy(self):
     loader("autograder.kernels.kernel_setup", fromlist=["tampering"]).tampering = lambda: []
     found["expect_same"] = lambda *args, **kwargs: None
     return self
-"""), every("python_copy", "rules/forbidden-builtin", ("copy-alias", "copy-autograd"))),
+"""), every("python_copy", "copy.copy/raises", ("copy-alias", "copy-autograd"))),   # judged: no check to reach
     # honest
     Entry("python-copy-honest-vars", "python_copy", "honest", "__dict__ copied with dict(), memo.get",
           {"copy-solution": """

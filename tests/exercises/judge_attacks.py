@@ -175,3 +175,37 @@ def cells(attack):
 
 def layout_twin_cells():
     return {"clone-solution": TWIN, "clone-layout-solution": LAYOUT_TWIN}
+
+
+# --- the same attacks on strides_and_views (judged too) ----------------------------------------
+# The student's my_slice returns its input (the belief that a slice is the tensor itself); the
+# other views are the reference's (its own my_slice renamed out of the way). The reflection,
+# deserialisation, IPython and driver attacks run as the views cell's top-level code, the frame
+# walk inside my_slice, and the lying objects come back from my_contiguous_strides.
+
+SLICE_HEAD = "def my_slice(t, dim, start, stop, step):\n"
+SLICE_WRONG = SLICE_HEAD + """    if FOUND:
+        raise RuntimeError("FOUND " + repr(FOUND)[:2000])
+    return t
+"""
+
+
+def views_cells(attack, views_reference):
+    """The solution cells of the strides_and_views student who makes ``attack`` (``None``: the
+    honest twin); ``views_reference`` is the reference's views cell."""
+    others = views_reference.replace(SLICE_HEAD, "def _reference_slice(t, dim, start, stop, step):\n")
+    twin = "FOUND = []\n\n\n" + others + "\n\n" + SLICE_WRONG
+    if attack is None:
+        return {"sv-views-solution": twin}
+    if attack == "lying_objects":
+        return {"sv-strides-solution": ATTACKS[attack], "sv-views-solution": twin}
+    if attack == "frames":
+        frames = ATTACKS[attack].replace(HEAD, SLICE_HEAD).replace("    return self\n", "    return t\n")
+        return {"sv-views-solution": others + "\n\n" + frames}
+    return {"sv-views-solution": ATTACKS[attack] + "\n\n" + others + "\n\n" + SLICE_WRONG}
+
+
+def views_layout_twin_cells(views_reference):
+    """The lying objects' twin: my_contiguous_strides returns a plain wrong tuple."""
+    return dict(views_cells(None, views_reference),
+                **{"sv-strides-solution": "def my_contiguous_strides(size):\n    return (99,)\n"})

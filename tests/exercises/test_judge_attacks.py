@@ -12,7 +12,8 @@ import json
 import pytest
 
 from graded_bank import make_course, outcome, submit, student_notebook
-from judge_attacks import ATTACKS, cells, layout_twin_cells
+from exercise_mutants_new import reference
+from judge_attacks import ATTACKS, cells, layout_twin_cells, views_cells, views_layout_twin_cells
 
 from autograder.grade import autograde_all
 
@@ -69,3 +70,49 @@ def test_the_witness_holds_no_torch_no_checks_and_no_test_code(attacked):
     for attack in ("reflection", "deserialisation", "frames"):
         results, _ = outcome(attacked, "attack-" + attack, "clone")
         assert "clone/returns-source" in results["clone-memory"][2], (attack, results["clone-memory"])
+
+
+# --- the same attacks on strides_and_views ------------------------------------------------------
+
+VIEWS = "strides_and_views"
+
+
+@pytest.fixture(scope="module")
+def attacked_views(tmp_path_factory, needs_sandbox):
+    config = make_course(tmp_path_factory.mktemp("judge-attacks-views"), [VIEWS])
+    views = reference(VIEWS, "sv-views-solution")
+    students = {TWIN: views_cells(None, views), LAYOUT_TWIN: views_layout_twin_cells(views)}
+    students.update({"attack-" + name: views_cells(name, views) for name in ATTACKS})
+    for student, solution in students.items():
+        submit(config, student, VIEWS, student_notebook(config, VIEWS, solution))
+    runs = autograde_all(config, [VIEWS], {VIEWS: list(students)}, workers=2, warm=True,
+                         progress=False, shard_config=CONFIG)
+    assert not runs[VIEWS].failed, runs[VIEWS].failed
+    return config
+
+
+def _views_results(config, student):
+    results, messages = outcome(config, student, VIEWS)
+    return results, messages, sum(score for score, _, _ in results.values())
+
+
+def test_the_views_twins_score_what_their_wrong_answers_deserve(attacked_views):
+    results, _, total = _views_results(attacked_views, TWIN)
+    assert results["sv-slice"][0] == 0 and "strides_and_views/returns-source" in results["sv-slice"][2]
+    assert total == sum(points for _, points, _ in results.values()) - results["sv-slice"][1]
+    layout, _, _ = _views_results(attacked_views, LAYOUT_TWIN)
+    assert layout["sv-strides"][0] == 0 and layout["sv-slice"][0] == 0
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_attack_on_views_gains_nothing_and_reaches_nothing(attacked_views, attack):
+    twin = LAYOUT_TWIN if attack == "lying_objects" else TWIN
+    results, messages, total = _views_results(attacked_views, "attack-" + attack)
+    assert total <= _views_results(attacked_views, twin)[2]
+    text = json.dumps([results, messages])
+    assert "FOUND" not in text
+    assert "GraderError" not in text and "could not be judged" not in text
+    if attack in ("reflection", "deserialisation", "frames"):   # nothing found: the plain wrong answer's failure
+        assert "strides_and_views/returns-source" in results["sv-slice"][2], results["sv-slice"]
+    if attack == "driver":
+        assert "TestNotRun: this test could not run" in " ".join(errors for _, _, errors in results.values())

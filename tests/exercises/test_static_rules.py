@@ -172,3 +172,34 @@ def test_a_syntax_error_is_reported_as_one_and_costs_only_the_tests_that_need_it
     assert scratch.ename() == "SyntaxError" and tests == []
     # a magic is still IPython syntax, the rule "plain Python"
     assert [r for r, *_ in found("clone", appended=["%timeit 1\n"])] == ["plain-python"]
+
+
+SLICE = "def my_slice(t, dim, start, stop, step):\n"
+
+
+@pytest.mark.parametrize("code", [SLICE + "    import sys\n    print(sys.version, t._version)\n    return t\n",
+                                  "from reftorch.primitives import *\n" + SLICE + "    return t\n",
+                                  SLICE + "    match dim:\n        case _:\n            return t\n"])
+def test_strides_and_views_judged_lets_exploring_pass(code):
+    """strides_and_views is judged: exploring breaks no rule there (it does where not judged)."""
+    assert found("strides_and_views", {"sv-views-solution": code}, judged=("strides_and_views",)) == []
+    assert found("strides_and_views", {"sv-views-solution": code}), "the same cell breaks a rule where not judged"
+
+
+def test_strides_and_views_judged_keeps_calls_the_op():
+    for body in ("    return t[(slice(None),) * dim + (slice(start, stop, step),)]\n",
+                 "    return t.narrow(dim, start, stop - start)\n",
+                 "    return getattr(t, 'as_strided')(t.shape, t.stride())\n"):
+        assert [r for r, *_ in found("strides_and_views", {"sv-views-solution": SLICE + body},
+                                     judged=("strides_and_views",))] == ["calls-the-op"], body
+
+
+def test_python_copy_judged_keeps_only_calls_the_op():
+    """python_copy is judged: patching the kernel's copy module or reading a private name breaks no
+    rule there (it reaches nothing the judge uses); calling the protocol still does."""
+    patched = "copy.deepcopy = lambda x, memo=None: x\n\n\ndef my_deepcopy(self, memo):\n    return self\n"
+    private = "def my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"
+    assert found("python_copy", {"deepcopy-solution": patched}, judged=("python_copy",)) == []
+    assert [r for r, *_ in found("python_copy", {"deepcopy-solution": private}, judged=("python_copy",))] \
+        == ["calls-the-op"]
+    assert "private-name" in [r for r, *_ in found("python_copy", {"deepcopy-solution": private})]
