@@ -11,43 +11,33 @@ learner's run does not share, with the misconception that fact names.
 The learner's functions are called through ``call``: what they raise becomes
 ``LearnerRaised``, reported as "not written yet" for the untouched stub, or with
 the learner's own line otherwise.
+
+A story registered by name (``autograder.witness.stories``) is played by
+``play_both``: torch's side here, the learner's side in the witness when the
+learner's functions are names the judge holds (a graded notebook), else here on
+reftorch (the tests, the course). Either way the facts are plain data and
+``compare`` runs here.
 """
 
-import math
 import warnings
 
 import reftorch
 import torch
 
+from ..judge.learner import WitnessFailed, is_learners
+from ..judge.stories import ask_story
+from ..witness.stories import LearnerRaised, call, close, story  # noqa: F401  (re-exported to the checks)
 from ._observe import M, failure, is_stub, not_written, where
+from ._readers import ReftorchReader, TorchReader
 
 
-class LearnerRaised(Exception):
-    """The learner's function raised; carries the step and their exception."""
-
-    def __init__(self, step, error):
-        super().__init__(step)
-        self.step, self.error = step, error
-
-
-def call(step, function, *args, **kwargs):
-    try:
-        return function(*args, **kwargs)
-    except Exception as error:  # the learner's exception is the observation
-        raise LearnerRaised(step, error) from None
-
-
-def close(a, b):
-    """Numbers (or nested lists of them) equal up to float rounding: two honest update
-    formulas (``lerp_`` and ``mul_`` then ``add_``) round the last bit differently."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) or isinstance(b, float):
-        try:
-            return math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6)
-        except TypeError:
-            return False
-    return a == b
+def _raised_failure(raised, topic, label, explain):
+    if is_stub(raised.error):
+        return failure(not_written(topic, raised.step), [label])
+    what = (explain and explain(raised.error)) or M(f"{topic}/raises",
+                                                    f"your {raised.step} raised an error where torch does not")
+    return failure(what, [label, f"yours raised {type(raised.error).__name__}: {raised.error}"
+                                 f"{where(raised.error)}"])
 
 
 def run_both(scenario, torch_side, reftorch_side, topic, label, explain=None):
@@ -59,13 +49,26 @@ def run_both(scenario, torch_side, reftorch_side, topic, label, explain=None):
         try:
             yours = scenario(reftorch, reftorch_side)
         except LearnerRaised as raised:
-            if is_stub(raised.error):
-                raise failure(not_written(topic, raised.step), [label]) from None
-            what = (explain and explain(raised.error)) or M(f"{topic}/raises",
-                                                            f"your {raised.step} raised an error where torch does not")
-            raise failure(what,
-                          [label, f"yours raised {type(raised.error).__name__}: {raised.error}"
-                                  f"{where(raised.error)}"]) from None
+            raise _raised_failure(raised, topic, label, explain) from None
+    return theirs, yours
+
+
+def play_both(name, arguments, torch_functions, your_functions, topic, label, explain=None, failing=None):
+    """The facts of the story ``name`` (``autograder.witness.stories``) on ``arguments`` (plain data):
+    torch's, played here with ``torch_functions``, and the learner's with ``your_functions`` ({role:
+    function}), asked of the witness when they are the learner's names, else played here on reftorch.
+    A learner's exception fails here, as in :func:`run_both` (or as ``failing(raised)`` says)."""
+    play = story(name)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        theirs = play(torch, TorchReader, torch_functions, arguments)
+        try:
+            if any(is_learners(f) for f in your_functions.values()):
+                yours = ask_story(name, arguments, your_functions)
+            else:
+                yours = play(reftorch, ReftorchReader, your_functions, arguments)
+        except LearnerRaised as raised:
+            raise (failing(raised) if failing else _raised_failure(raised, topic, label, explain)) from None
     return theirs, yours
 
 
@@ -81,5 +84,9 @@ def compare(theirs, yours, messages, label, approximate=()):
         if same:
             continue
         entry = messages[fact]
-        what = entry(value, got, {"theirs": theirs, "yours": yours}) if callable(entry) else entry
+        try:
+            what = entry(value, got, {"theirs": theirs, "yours": yours}) if callable(entry) else entry
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError):
+            # the learner's facts were told by the witness: data a message cannot read is not an answer
+            raise WitnessFailed(f"the witness's fact {fact!r} does not have the shape of that fact") from None
         raise failure(what, [label, f"{fact}: torch gives {value!r}, yours gives {got!r}"])

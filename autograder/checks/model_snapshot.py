@@ -3,7 +3,8 @@
 The reference is torch itself running the course's recipe on a twin model:
 ``{name: t.detach().clone() for name, t in model.state_dict().items()}`` to
 save, ``model.load_state_dict(snap)`` to restore. Both models are trained
-between the steps by plain SGD (``_SGD``: ``p -= lr * p.grad`` in place, on the
+between the steps by plain SGD (``SGD`` of ``autograder.witness.stories.model_snapshot``,
+where the story lives: ``p -= lr * p.grad`` in place, on the
 parameter objects it was given, which is what ``torch.optim.SGD`` does with
 these settings; torch's own optimizer imports torch._dynamo on its first step,
 two seconds in every fresh grading kernel), and the checks compare what can be
@@ -24,37 +25,10 @@ the (simulated) GPU, and in the hidden tests models drawn for each student
 (layers, widths, bias, dtype, device, learning rate, weights).
 """
 
-import warnings
-
 from ..witness import variants as _variants
-from ..witness.battery import known_model
+from ..witness.stories.model_snapshot import Model
+from ._facts import play_both
 from ._observe import M, choose, failure, is_stub, not_written, where
-from ._readers import NotATensor, reader
-
-
-class Model:
-    """A recipe for a model with known weights, built the same in torch and reftorch."""
-
-    def __init__(self, name, layers, dtype="float32", on="cpu", bias=True, lr=0.1, inputs=None, seed=0):
-        self.name, self.layers, self.dtype, self.on = name, layers, dtype, on
-        self.bias, self.lr = bias, lr
-        self.inputs = inputs or [[1.0, 2.0, 3.0][:layers[0]] + [0.5] * max(0, layers[0] - 3),
-                                 [0.5, -1.0, 2.0][:layers[0]] + [-0.25] * max(0, layers[0] - 3)]
-        self.seed = seed
-
-    def device(self, T):
-        return "cuda" if self.on == "cuda" and T.__name__ == "reftorch" else None
-
-    def build(self, T):
-        linears = [T.nn.Linear(a, b, bias=self.bias) for a, b in zip(self.layers, self.layers[1:])]
-        return known_model(T, linears, self.dtype, self.device(T), self.seed)
-
-    def input(self, T):
-        return T.tensor(self.inputs, dtype=getattr(T, self.dtype), device=self.device(T))
-
-    def simulated_device(self):
-        return "cuda:0" if self.on == "cuda" else "cpu"
-
 
 VISIBLE = (
     Model("nn.Linear(3, 2)", (3, 2)),
@@ -80,115 +54,6 @@ def _drawn_models(salt):
     return tuple(models)
 
 
-class _SGD:
-    """Plain SGD on the parameter objects it is given: ``p -= lr * p.grad``, in place, under no_grad."""
-
-    def __init__(self, T, params, lr):
-        self.T, self.params, self.lr = T, list(params), lr
-
-    def zero_grad(self):
-        for p in self.params:
-            p.grad = None
-
-    def step(self):
-        with self.T.no_grad():
-            for p in self.params:
-                if p.grad is not None:
-                    p.sub_(p.grad * self.lr)
-
-
-def _train(T, model, optimizer, x, steps=2):
-    for _ in range(steps):
-        optimizer.zero_grad()
-        y = model(x)
-        (y * y).sum().backward()
-        optimizer.step()
-
-
-class LearnerRaised(Exception):
-    """The learner's snapshot or restore raised; carries their exception."""
-
-    def __init__(self, step, error):
-        super().__init__(step)
-        self.step, self.error = step, error
-
-
-def _call(step, function, *args):
-    try:
-        return function(*args)
-    except Exception as error:
-        raise LearnerRaised(step, error) from None
-
-
-def _scenario(T, recipe, snapshot, restore):
-    """Save, train, (restore, train again); return everything observed along the way."""
-    R = reader(T)
-    model = recipe.build(T)
-    x = recipe.input(T)
-    params = dict(model.named_parameters())
-    numbers = lambda: {name: R.values(p) for name, p in model.named_parameters()}  # noqa: E731
-    before = numbers()
-    optimizer = _SGD(T, model.parameters(), recipe.lr)
-    snap = _call("snapshot", snapshot, model)
-    is_dict = isinstance(snap, dict)
-    seen = {"the snapshot is a dict": True if is_dict else f"a {type(snap).__name__}",
-            "keys": sorted(map(str, snap)) if is_dict else None}
-    saved = {}
-    for name, t in (snap.items() if is_dict else ()):
-        try:
-            R.require(t, parameters=True)
-        except NotATensor as lie:
-            seen[name] = {"type": str(lie)}
-            continue
-        saved[name] = t
-        param = params.get(name)
-        seen[name] = {
-            "type": R.kind(t),
-            "is the parameter object itself": t is param,
-            "shares memory with the parameter": param is not None and R.memory(t) == R.memory(param),
-            "requires_grad": R.requires_grad(t), "is_leaf": R.is_leaf(t), "grad": R.grad(t) is not None,
-            "dtype": R.dtype(t), "device": R.device(t) if T.__name__ == "reftorch" else recipe.simulated_device(),
-            "size": R.size(t), "stride": R.stride(t),
-        }
-    _train(T, model, optimizer, x)
-    seen["snapshot equals the weights from before training"] = (
-        {k: R.values(v) for k, v in saved.items()} == before)
-    if restore is not None:
-        memory = {name: R.memory(p) for name, p in params.items()}
-        versions = {name: R.version(p) for name, p in params.items()}
-        grads = {name: R.values(R.grad(p)) for name, p in params.items()}
-        _call("restore", restore, model, snap)
-        seen["after restore the weights are the saved ones"] = numbers() == before
-        seen["after restore the parameter objects are the same ones"] = all(
-            p is params.get(name) for name, p in model.named_parameters())
-        seen["after restore the parameters keep their memory"] = all(
-            R.memory(p) == memory.get(name) for name, p in model.named_parameters())
-        seen["restore bumps each parameter's version by one"] = all(
-            R.version(p) - versions.get(name, 0) == 1 for name, p in model.named_parameters())
-        seen["after restore the parameters are leaves that require grad"] = all(
-            R.is_leaf(p) and R.requires_grad(p) for p in model.parameters())
-        seen["restore leaves the parameters' .grad alone"] = all(
-            R.grad(p) is not None and R.values(R.grad(p)) == grads.get(name)
-            for name, p in model.named_parameters())
-        try:
-            _train(T, model, optimizer, x)
-            trained = numbers() != before
-        except Exception as error:  # the restore broke the model: training after it fails
-            trained = f"training raised {type(error).__name__}: {error}"
-        seen["after restore, training (with the old optimizer) changes the weights"] = trained
-        seen["after restore and more training, the snapshot still holds the saved weights"] = (
-            {k: R.values(v) for k, v in saved.items()} == before)
-        if is_dict:
-            # the same snapshot, its entries listed in another order: restore goes by name
-            try:
-                _call("restore", restore, model, dict(reversed(list(snap.items()))))
-                by_name = numbers() == before
-            except LearnerRaised as raised:
-                by_name = f"restore raised {type(raised.error).__name__}"
-            seen["a snapshot listed in another order restores each weight by its name"] = by_name
-    return seen
-
-
 def _torch_snapshot(model):
     return {name: t.detach().clone() for name, t in model.state_dict().items()}
 
@@ -197,25 +62,23 @@ def _torch_restore(model, snap):
     model.load_state_dict(snap)
 
 
-def _compare(facts, messages, battery, snapshot, restore=None, salt=""):
-    import reftorch
-    import torch
+def _raised(raised, recipe):
+    op = "snapshot" if raised.step == "snapshot" else "restore"
+    if is_stub(raised.error):
+        return failure(not_written(op, op), [f"model: {recipe.name}"])
+    return failure(M(f"{op}/raises", f"your {op} raised an error where torch's recipe does not"),
+                   [f"model: {recipe.name}",
+                    f"yours raised {type(raised.error).__name__}: {raised.error}{where(raised.error)}"])
 
+
+def _compare(facts, messages, battery, snapshot, restore=None, salt=""):
     models = choose(battery, VISIBLE, HIDDEN, _drawn_models("snapshot/" + salt))
     for recipe in models:
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
-            theirs = _scenario(torch, recipe, _torch_snapshot, _torch_restore if restore else None)
-            try:
-                yours = _scenario(reftorch, recipe, snapshot, restore)
-            except LearnerRaised as raised:
-                op = "snapshot" if raised.step == "snapshot" else "restore"
-                if is_stub(raised.error):
-                    raise failure(not_written(op, op), [f"model: {recipe.name}"]) from None
-                raise failure(M(f"{op}/raises", f"your {op} raised an error where torch's recipe does not"),
-                              [f"model: {recipe.name}",
-                               f"yours raised {type(raised.error).__name__}: {raised.error}"
-                               f"{where(raised.error)}"]) from None
+        torch_side, yours = {"snapshot": _torch_snapshot}, {"snapshot": snapshot}
+        if restore is not None:
+            torch_side["restore"], yours["restore"] = _torch_restore, restore
+        theirs, yours = play_both("model_snapshot.snapshot", recipe.fields(), torch_side, yours,
+                                  "snapshot", f"model: {recipe.name}", failing=lambda r: _raised(r, recipe))
         for key, value in theirs.items():
             got = yours.get(key)
             if isinstance(value, dict):

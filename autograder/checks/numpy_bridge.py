@@ -13,7 +13,8 @@ The learner writes, on reftorch's building blocks (``array_memory``,
   (RuntimeError), unless ``force=True`` (then ``t.detach().cpu()``: a copy only
   from the GPU).
 
-Each case is a story played in torch and in reftorch; the facts compared:
+Each case is a story played in torch and in reftorch (the stories live with the
+witness, ``autograder.witness.stories.numpy_bridge``); the facts compared:
 what came back (type, same object), dtype, device, size, strides, values,
 autograd state, whether a write into the input shows in the output (that is
 what sharing means), and the version counter.
@@ -24,17 +25,12 @@ which follows the same rules for sharing and refusing (it is not the CPU); the
 numbers a meta tensor cannot hold are read from the CPU twin.
 """
 
-from dataclasses import dataclass
-from typing import Callable
-
-import numpy as np
-import reftorch
 import torch
 
 from ..witness import variants as _variants
-from ._facts import LearnerRaised, call, compare, run_both
-from ._observe import M, is_stub, where
-from ._readers import reader
+from ..witness.stories.numpy_bridge import Story
+from ._facts import compare, play_both
+from ._observe import M
 
 TOPIC = "numpy_bridge"
 
@@ -43,145 +39,27 @@ def _tag(name, text):
     return M(f"{TOPIC}/{name}", text)
 
 
-@dataclass(frozen=True)
-class Story:
-    label: str
-    make: Callable            # make(T, device) -> the input (an array, a list or a tensor)
-    on: str = "cpu"           # where a tensor input lives (cuda: the simulated GPU)
-    kwargs: tuple = ()        # (name, value) pairs for the call
-    grad_mode: bool = True
-
-    def device(self, T):
-        if self.on != "cuda":
-            return None
-        return "cuda" if T is reftorch else "meta"
-
-    def arguments(self, T):
-        """The call's keyword arguments; ``device="cuda"`` is torch's ``meta`` for a CPU input."""
-        out = dict(self.kwargs)
-        if out.get("device") == "cuda" and T is torch:
-            out["device"] = "meta"
-        return out
-
-
 def _array(dtype, shape, layout="contiguous"):
-    def make(T, device):
-        n = int(np.prod(shape)) if shape else 1
-        base = np.arange(1, n + 1).astype(dtype).reshape(shape)
-        if layout == "transposed":
-            return base.T
-        if layout == "stepped":
-            return base[..., ::2]
-        if layout == "offset":
-            return base[1:]
-        return base
-    return make
+    return ("array", dtype, tuple(shape), layout)
 
 
 def _tensor(values, dtype="float32", grad=False, layout="contiguous", non_leaf=False):
-    def make(T, device):
-        t = T.tensor(values, dtype=getattr(T, dtype), device=device)
-        if grad:
-            t.requires_grad_()
-        if non_leaf:
-            t = t * 2
-        if layout == "transposed":
-            t = t.t()
-        elif layout == "stepped":
-            t = t[..., ::2]
-        return t
-    return make
+    return ("tensor", values, dtype, grad, layout, non_leaf)
 
 
 def _list(values):
-    return lambda T, device: [list(row) if isinstance(row, list) else row for row in values]
+    return ("list", values)
 
 
-# --- facts ---------------------------------------------------------------------
-
-def _first(array_or_tensor):
-    return (0,) * array_or_tensor.ndim
-
-
-def _meta(T, t):
-    return T is torch and t.device.type == "meta"
-
-
-def _device(T, t, story):
-    if T is torch and (t.device.type == "meta" or (story.on == "cuda" and t.device.type == "cpu")):
-        return "cuda:0"
-    return str(reader(T).device(t))
-
-
-def _tensor_facts(T, story, data, result, write_into):
-    """What a tensor result is, and whether writing into the input shows in it."""
-    R = reader(T)
-    seen = {"returned": R.kind(result) if R.is_tensor(result) else f"a {type(result).__name__}"}
-    R.require(result)
-    if not R.is_tensor(result):
-        return seen
-    seen["the same object as the input"] = result is data
-    seen["dtype"] = R.dtype(result)
-    seen["device"] = _device(T, result, story)
-    seen["size"] = R.size(result)
-    seen["stride"] = R.stride(result)
-    seen["requires_grad"] = R.requires_grad(result)
-    seen["is_leaf"] = R.is_leaf(result)
-    node = R.grad_fn(result)
-    seen["grad_fn"] = None if node is None else R.node_name(node)
-    if _meta(T, result):
-        seen["values"] = torch.as_tensor(story.make(torch, None), dtype=result.dtype).tolist()
-        # new memory on another device, unless it is the very input
-        seen["a write into the input shows in the result"] = result is data
-        return seen
-    seen["values"] = R.values(result)
-    if write_into is not None and R.numel(result):
-        before = R.values(result)
-        write_into()
-        seen["a write into the input shows in the result"] = R.values(result) != before
-    elif write_into is None:
-        # Python data (or an empty array): nothing to write into; only the input itself would share
-        seen["a write into the input shows in the result"] = result is data
-    return seen
-
-
-def _write_array(array):
-    def write():
-        array[_first(array)] = not array[_first(array)] if array.dtype == bool else array[_first(array)] + 7
-    return write if array.size else None
-
-
-def _write_tensor(T, t):
-    def write():
-        with T.no_grad():
-            t.add_(7) if t.dtype != T.bool else t.logical_not_()
-    return write
-
-
-def _conversion_scenario(step):
-    def scenario(T, function, story):
-        data = story.make(T, story.device(T))
-        with T.set_grad_enabled(story.grad_mode):
-            result = call(step, function, data, **story.arguments(T))
-        if isinstance(data, np.ndarray):
-            write = _write_array(data)
-        elif reader(T).is_tensor(data) and not _meta(T, data):
-            write = _write_tensor(T, data)
-        else:
-            write = None
-        return _tensor_facts(T, story, data, result, write)
-    return scenario
-
-
-def _play(stories, scenario, torch_side, yours, messages, step):
-    """Each story in torch and in reftorch (no module state: the tripwire fingerprints the checks' globals)."""
+def _play(stories, name, torch_side, yours, messages, step):
+    """Each story in torch and in reftorch (``autograder.witness.stories.numpy_bridge``)."""
     for story in stories:
         label = f"input: {story.label}" + (f", called with {dict(story.kwargs)}" if story.kwargs else "") + \
             ("" if story.grad_mode else ", inside no_grad")
-        theirs, mine = run_both(lambda T, function: scenario(T, function, story), torch_side, yours, TOPIC, label,
-                                _out_of_bounds)
-        if "_error" in mine and mine["raised"] != theirs.get("raised"):
-            label += f"\n    yours raised {type(mine['_error']).__name__}: {mine['_error']}{where(mine['_error'])}"
+        theirs, mine = play_both(f"{TOPIC}.{name}", story.fields(), {"function": torch_side},
+                                 {"function": yours}, TOPIC, label, _out_of_bounds)
+        if "_error" in mine and mine.get("raised") != theirs.get("raised"):
+            label += f"\n    yours raised {mine['_error']}"
         theirs.pop("_error", None)
         mine.pop("_error", None)
         compare(theirs, mine, messages, label)
@@ -291,7 +169,7 @@ def _choose(battery, basic, more, drawn):
 def check_from_numpy(my_from_numpy, battery="basic"):
     """A tensor on the array's memory: numpy's dtype, strides in elements, writes shown both ways."""
     stories = _choose(battery, FROM_NUMPY, MORE_FROM_NUMPY, lambda: _drawn_arrays(TOPIC + "/from_numpy"))
-    _play(stories, _conversion_scenario("my_from_numpy"), torch.from_numpy, my_from_numpy,
+    _play(stories, "from_numpy", torch.from_numpy, my_from_numpy,
           _messages("from_numpy"), "my_from_numpy")
 
 
@@ -323,30 +201,6 @@ MORE_AS_TENSOR = (
 )
 
 
-def _dtype_argument(T, name):
-    return None if name is None else getattr(T, name)
-
-
-def _as_tensor_scenario(T, function, story):
-    data = story.make(T, story.device(T))
-    kwargs = story.arguments(T)
-    if "dtype" in kwargs:
-        kwargs["dtype"] = _dtype_argument(T, kwargs["dtype"])
-    if story.on == "cuda" and T is torch:
-        kwargs.pop("device", None)   # a GPU tensor asked for the GPU: nothing moves (meta stays meta)
-    result = call("my_as_tensor", function, data, **kwargs)
-    if isinstance(data, np.ndarray):
-        write = _write_array(data)
-    elif reader(T).is_tensor(data):
-        write = _write_tensor(T, data)
-    else:
-        write = None
-    facts = _tensor_facts(T, story, data, result, write)
-    if T is reftorch and isinstance(data, list):
-        facts["_input"] = "a Python list"   # for the message only (torch's run has no such fact)
-    return facts
-
-
 def _drawn_as_tensor(salt):
     r = _variants.generator(salt)
     out = []
@@ -369,45 +223,10 @@ def _drawn_as_tensor(salt):
 def check_as_tensor(my_as_tensor, battery="basic"):
     """The tensor itself, the array's memory, or a copy: exactly where torch.as_tensor decides."""
     stories = _choose(battery, AS_TENSOR, MORE_AS_TENSOR, lambda: _drawn_as_tensor(TOPIC + "/as_tensor"))
-    _play(stories, _as_tensor_scenario, torch.as_tensor, my_as_tensor, _messages("as_tensor"), "my_as_tensor")
+    _play(stories, "as_tensor", torch.as_tensor, my_as_tensor, _messages("as_tensor"), "my_as_tensor")
 
 
 # --- numpy() -----------------------------------------------------------------------
-
-def _numpy_scenario(T, function, story):
-    R = reader(T)
-    source = story.make(T, story.device(T))
-    kwargs = story.arguments(T)
-    force_from_gpu = story.on == "cuda" and kwargs.get("force") and T is torch
-    if force_from_gpu:
-        source = story.make(T, None)   # meta cannot be copied to the host: the CPU twin, copied below
-    before = R.version(source)
-    with T.set_grad_enabled(story.grad_mode):
-        try:
-            array = function(source, **kwargs)
-        except Exception as error:  # a refusal is one of the facts; anything else is the learner's bug
-            if T is torch or not is_stub(error):
-                return {"raised": type(error).__name__, "_error": error}
-            raise LearnerRaised("my_numpy", error) from None
-    seen = {"raised": None, "returned": type(array).__name__}
-    if not isinstance(array, np.ndarray):
-        return seen
-    if force_from_gpu:
-        array = array.copy()
-    seen["dtype"] = str(array.dtype)
-    seen["shape"] = array.shape
-    seen["strides (bytes)"] = array.strides
-    seen["values"] = array.tolist()
-    seen["the source's version after numpy()"] = R.version(source) - before
-    seen["the source still requires grad"] = R.requires_grad(source)
-    if array.size:
-        with T.no_grad():
-            was = R.values(source)
-            array[_first(array)] = not array[_first(array)] if array.dtype == bool else array[_first(array)] + 7
-            seen["a write into the array shows in the tensor"] = R.values(source) != was
-        seen["the source's version after a write through the array"] = R.version(source) - before
-    return seen
-
 
 def _numpy_raised(theirs, yours, facts):
     if theirs == "TypeError" and yours == "RuntimeError":
@@ -492,5 +311,5 @@ def check_numpy(my_numpy, battery="basic"):
     """An array on the tensor's memory; refused for the GPU and for requires_grad in grad mode; force copies
     only from the GPU."""
     stories = _choose(battery, NUMPY, MORE_NUMPY, lambda: _drawn_numpy(TOPIC + "/numpy"))
-    _play(stories, _numpy_scenario, lambda t, **kw: t.numpy(**kw), my_numpy, NUMPY_MESSAGES, "my_numpy")
+    _play(stories, "numpy", lambda t, **kw: t.numpy(**kw), my_numpy, NUMPY_MESSAGES, "my_numpy")
 

@@ -14,7 +14,10 @@ The learner writes, on reftorch's ``save``/``load`` and building blocks
   on it with its offset, size and strides, its own version counter at 1 (torch
   rebuilds with ``set_``), its ``requires_grad`` flag, no history.
 
-Each case is a story played in torch and in reftorch (``_facts``); the facts
+Each case is a story played in torch and in reftorch (``_facts``; the stories
+themselves live with the witness, ``autograder.witness.stories.save_and_load``,
+which plays the learner's side in the student's kernel when a notebook is
+graded); the facts
 compared are the bytes of the file's ``data/`` records (read from the zip that
 ``save`` writes), and for loaded tensors their type, size, stride, offset,
 dtype, numbers, autograd state, version, and which of them share a storage or
@@ -24,118 +27,35 @@ names storages by their bytes, or keeps them from one call to the next, is
 caught there and by two separate records that hold the same bytes).
 """
 
-import io
-import os
-import re
-import tempfile
-import zipfile
-from dataclasses import dataclass
-from typing import Callable
-
-import reftorch
 import torch
 
 from ..witness import variants as _variants
-from ._facts import call, compare, run_both
+from ..witness.stories.save_and_load import Story, describe, record_bytes, saved
+from ._facts import compare, play_both
 from ._observe import M, choose
-from ._readers import NotATensor, reader
 
 TOPIC = "save_and_load"
-_RECORD = re.compile(r"(^|/)data/\d+$")
 
 
 def _tag(name, text):
     return M(f"{TOPIC}/{name}", text)
 
 
-@dataclass(frozen=True)
-class Story:
-    label: str
-    make: Callable      # make(T) -> a list of tensors (built the same in torch and reftorch)
-    file_name: str = ""  # save to a file of this name (a path), not to a buffer
-
-
-def record_bytes(data):
-    """The bytes of numbers in a saved file: the sizes of its ``data/<key>`` records."""
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        return sum(info.file_size for info in archive.infolist() if _RECORD.search(info.filename))
-
-
-def _saved(T, obj):
-    buffer = io.BytesIO()
-    T.save(obj, buffer)
-    return buffer.getvalue()
-
-
-def _base(T, shape, dtype="float32", grad=False):
-    n = 1
-    for s in shape:
-        n *= s
-    t = T.arange(1, n + 1, dtype=getattr(T, dtype)).reshape(shape)
-    return t.requires_grad_() if grad else t
-
-
-# --- the stories --------------------------------------------------------------------
-
-def _slice(T):
-    return [_base(T, (4, 3))[1:3]]
-
-
-def _tensor_and_transpose(T):
-    base = _base(T, (2, 3))
-    return [base, base[:, :2].t()]
-
-
-def _two_rows(T):
-    base = _base(T, (3, 4), "float64")
-    return [base[0], base[2]]
-
-
-def _two_dtypes(T):
-    return [_base(T, (2, 2), "int64"), _base(T, (3,), "float32")]
-
-
-def _leaf_and_detach(T):
-    x = _base(T, (4,), "float32", grad=True)
-    return [x, x.detach()[1:]]
-
-
-def _expanded(T):
-    return [_base(T, (1, 3))[:, 1:].expand(4, 2)]
-
-
-def _bools(T):
-    return [_base(T, (2, 3), "int32") > 3]
-
-
-def _leaf_with_grad(T):
-    x = _base(T, (2, 3), "float32", grad=True)
-    (x * 2).sum().backward()
-    return [x]
-
-
-def _equal_storages(T):
-    return [_base(T, (3,)), _base(T, (3,))]
-
-
-def _view_of_view(T):
-    base = _base(T, (4, 4), "float64")
-    return [base[1:, ::2][1:], base[3]]
-
+# --- the stories (their inputs are made by autograder.witness.stories.save_and_load) ---------
 
 BYTES = (
-    Story("a slice base[1:3] of a 4x3 float32 tensor", _slice),
-    Story("a 2x3 float32 tensor and base[:, :2].t()", _tensor_and_transpose),
-    Story("rows base[0] and base[2] of one 3x4 float64 tensor", _two_rows),
-    Story("a 2x2 int64 tensor and a float32 tensor of 3 elements", _two_dtypes),
-    Story("a leaf that requires grad, x, and x.detach()[1:]", _leaf_and_detach),
+    Story("a slice base[1:3] of a 4x3 float32 tensor", "slice"),
+    Story("a 2x3 float32 tensor and base[:, :2].t()", "tensor_and_transpose"),
+    Story("rows base[0] and base[2] of one 3x4 float64 tensor", "two_rows"),
+    Story("a 2x2 int64 tensor and a float32 tensor of 3 elements", "two_dtypes"),
+    Story("a leaf that requires grad, x, and x.detach()[1:]", "leaf_and_detach"),
 )
 MORE_BYTES = (
-    Story("a leaf x with a .grad (after a backward)", _leaf_with_grad),
-    Story("two separate float32 tensors holding the same three numbers", _equal_storages),
-    Story("an expanded view base[:, 1:].expand(4, 2) of a 1x3 tensor", _expanded),
-    Story("a bool tensor", _bools),
-    Story("a view of a view of a 4x4 float64 tensor, and another row of it", _view_of_view),
+    Story("a leaf x with a .grad (after a backward)", "leaf_with_grad"),
+    Story("two separate float32 tensors holding the same three numbers", "equal_storages"),
+    Story("an expanded view base[:, 1:].expand(4, 2) of a 1x3 tensor", "expanded"),
+    Story("a bool tensor", "bools"),
+    Story("a view of a view of a 4x4 float64 tensor, and another row of it", "view_of_view"),
 )
 
 
@@ -152,60 +72,20 @@ def _drawn_stories(salt):
         dtype, rows, cols = _drawn_base(r)
         start, step = r.randint(0, rows - 1), r.randint(1, 2)
         together = r.random() < 0.5
-
-        def make(T, dtype=dtype, rows=rows, cols=cols, start=start, step=step, together=together):
-            base = _base(T, (rows, cols), dtype)
-            view = base[start:, ::step]
-            return [view, base.t()] if together else [view]
         what = f"base[{start}:, ::{step}] of a {rows}x{cols} {dtype} tensor" + (", with base.t()" if together else "")
-        out.append(Story(f"drawn #{i + 1}: {what}", make))
+        out.append(Story(f"drawn #{i + 1}: {what}", "drawn", (dtype, rows, cols, start, step, together)))
     return tuple(out)
 
 
-def _play(stories, scenario, torch_side, yours, messages, label_of=lambda s: s.label):
+def _play(stories, name, torch_side, yours, messages):
     for story in stories:
-        theirs, mine = run_both(lambda T, f: scenario(T, f, story), torch_side, yours, TOPIC,
-                                f"input: {label_of(story)}")
-        compare(theirs, mine, messages, f"input: {label_of(story)}")
+        label = f"input: {story.label}"
+        theirs, mine = play_both(f"{TOPIC}.{name}", story.fields(), {"function": torch_side},
+                                 {"function": yours}, TOPIC, label)
+        compare(theirs, mine, messages, label)
 
 
 # --- my_saved_bytes -------------------------------------------------------------------
-
-def _candidates(tensors):
-    """What the usual wrong beliefs compute for these (reftorch) tensors."""
-    storages = {}
-    for t in tensors:
-        storages[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
-    element = {}
-    for t in tensors:
-        element[t.data_ptr()] = t.untyped_storage().nbytes()
-    with_grads = dict(storages)
-    for t in tensors:
-        grad = t.grad if t.is_leaf else None
-        if grad is not None:
-            with_grads[grad.untyped_storage().data_ptr()] = grad.untyped_storage().nbytes()
-    by_size = {n: n for n in storages.values()}
-    return {
-        "counts-grad": sum(with_grads.values()),
-        "merges-equal-storages": sum(by_size.values()),
-        "view-elements": sum(t.numel() * t.element_size() for t in tensors),
-        # before counts-each-tensor: where both fit, only tensors starting at one address tell them apart
-        "identifies-by-data-ptr": sum(element.values()),
-        "counts-each-tensor": sum(t.untyped_storage().nbytes() for t in tensors),
-        "four-bytes-each": sum(t.untyped_storage().nbytes() // t.element_size() * 4
-                               for t in {t.untyped_storage().data_ptr(): t for t in tensors}.values()),
-    }
-
-
-def _bytes_scenario(T, function, story):
-    tensors = story.make(T)
-    answer = call("my_saved_bytes", function, list(tensors))
-    facts = {"bytes of numbers in the file": answer if isinstance(answer, int) and not isinstance(answer, bool)
-             else f"a {type(answer).__name__}"}
-    if T is reftorch:
-        facts["_candidates"] = _candidates(tensors)
-    return facts
-
 
 _BYTES_TEXT = {
     "counts-grad": "you count the storage of a tensor's .grad too, but torch.save writes a tensor's numbers, "
@@ -241,76 +121,24 @@ def _bytes_message(theirs, yours, facts):
 def check_saved_bytes(my_saved_bytes, battery="basic"):
     """The bytes of numbers torch.save writes for tensors saved together: one record per storage."""
     stories = choose(battery, BYTES, BYTES + MORE_BYTES, _drawn_stories(TOPIC + "/bytes"))
-    _play(stories, _bytes_scenario, lambda tensors: record_bytes(_saved(torch, tensors)), my_saved_bytes,
+    _play(stories, "bytes", lambda tensors: record_bytes(saved(torch, tensors)), my_saved_bytes,
           {"bytes of numbers in the file": _bytes_message})
 
 
 # --- my_save_compact ------------------------------------------------------------------
 
-def _loaded_facts(T, t, prefix=""):
-    R = reader(T)
-    try:
-        R.require(t)
-    except NotATensor as lie:
-        return {prefix + "type": str(lie)}
-    node = R.grad_fn(t)
-    return {
-        prefix + "type": R.kind(t),
-        prefix + "size": R.size(t),
-        prefix + "dtype": R.dtype(t),
-        prefix + "stride": R.stride(t),
-        prefix + "storage offset": R.storage_offset(t),
-        prefix + "values": R.values(t),
-        prefix + "requires_grad": R.requires_grad(t),
-        prefix + "grad_fn": None if node is None else R.node_name(node),
-        prefix + "version": R.version(t),
-    }
-
-
-def _compact_scenario(T, function, story):
-    R = reader(T)
-    view = story.make(T)[0]
-    version, values = R.version(view), R.values(view)
-    if story.file_name:  # f is a file name too, as torch.save allows
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, story.file_name)
-            call("my_save_compact", function, view, path)
-            data = b""
-            if os.path.isfile(path):
-                with open(path, "rb") as saved:
-                    data = saved.read()
-    else:
-        buffer = io.BytesIO()
-        call("my_save_compact", function, view, buffer)
-        data = buffer.getvalue()
-    facts = {"the view's version after saving": R.version(view) - version,
-             "the view's numbers after saving": R.values(view) == values}
-    if data[:2] != b"PK":
-        facts["loaded type"] = "not a saved file"
-        return facts
-    loaded = _loaded_facts(T, T.load(io.BytesIO(data)), "loaded ")
-    # what the file is first (a dtype lost through Python numbers also shrinks the file), then its size
-    for fact in ("loaded type", "loaded size", "loaded dtype"):
-        if fact in loaded:
-            facts[fact] = loaded.pop(fact)
-    facts["bytes of numbers in the file"] = record_bytes(data)
-    facts.update(loaded)
-    return facts
-
-
 COMPACT = (
-    Story("a slice base[1:3] of a 4x3 float32 tensor", _slice),
-    Story("a stepped view base[:, ::2] of a 3x4 float64 tensor", lambda T: [_base(T, (3, 4), "float64")[:, ::2]]),
-    Story("the transpose of a 2x3 float32 tensor", lambda T: [_base(T, (2, 3)).t()]),
-    Story("(x * 2)[::2] for a leaf x that requires grad", lambda T: [(_base(T, (6,), grad=True) * 2)[::2]]),
-    Story("a row base[1] of a 3x2 int64 tensor", lambda T: [_base(T, (3, 2), "int64")[1]]),
-    Story("a column base[:, 1] of a 3x3 float32 tensor, saved to a file name", lambda T: [_base(T, (3, 3))[:, 1]],
-          file_name="column.pt"),
+    Story("a slice base[1:3] of a 4x3 float32 tensor", "slice"),
+    Story("a stepped view base[:, ::2] of a 3x4 float64 tensor", "stepped"),
+    Story("the transpose of a 2x3 float32 tensor", "transpose"),
+    Story("(x * 2)[::2] for a leaf x that requires grad", "graph_view"),
+    Story("a row base[1] of a 3x2 int64 tensor", "int_row"),
+    Story("a column base[:, 1] of a 3x3 float32 tensor, saved to a file name", "column", file_name="column.pt"),
 )
 MORE_COMPACT = (
-    Story("an expanded view of a 1x3 tensor", _expanded),
-    Story("a bool view", lambda T: [(_base(T, (2, 3), "int32") > 3)[1:]]),
-    Story("a view of a view of a 4x4 float64 tensor", lambda T: [_base(T, (4, 4), "float64")[1:, ::2][1:]]),
+    Story("an expanded view of a 1x3 tensor", "expanded"),
+    Story("a bool view", "bool_view"),
+    Story("a view of a view of a 4x4 float64 tensor", "only_view_of_view"),
 )
 
 _COMPACT = {
@@ -349,82 +177,23 @@ def check_save_compact(my_save_compact, battery="basic"):
 
     def torch_side(t, f):
         torch.save(t.clone(), f)
-    _play(stories, _compact_scenario, torch_side, my_save_compact, _COMPACT)
+    _play(stories, "compact", torch_side, my_save_compact, _COMPACT)
 
 
 # --- my_rebuild -------------------------------------------------------------------------
 
-def describe(tensors):
-    """What a file says about ``tensors`` saved together (reftorch): the entries and the records."""
-    keys, entries, records = {}, [], {}
-    for t in tensors:
-        storage = t.untyped_storage()
-        key = keys.setdefault(storage.data_ptr(), str(len(keys)))
-        records[key] = bytes(storage._bytes.tobytes())
-        entries.append({"key": key, "storage_offset": t.storage_offset(), "size": tuple(t.shape),
-                        "stride": tuple(t.stride()), "dtype": t.dtype, "requires_grad": t.requires_grad})
-    return entries, records
-
-
-def _rebuild_scenario(T, function, story):
-    R = reader(T)
-    tensors = story.make(T)
-    if T is torch:
-        loaded = T.load(io.BytesIO(_saved(T, tensors)))
-    else:
-        entries, records = describe(tensors)
-        loaded = call("my_rebuild", function, entries, records)
-    if not isinstance(loaded, list) or len(loaded) != len(tensors):
-        return {"returned": "a list with one tensor per entry" if T is torch else
-                f"a {type(loaded).__name__}" + (f" of {len(loaded)}" if isinstance(loaded, list) else "")}
-    facts = {"returned": "a list with one tensor per entry"}
-    memory = []
-    for i, t in enumerate(loaded):
-        one = _loaded_facts(T, t, f"tensor {i}: ")
-        facts.update(one)
-        if one[f"tensor {i}: type"] not in ("Tensor", "Parameter"):
-            return facts
-        memory.append(R.memory(t))
-    facts["which tensors share a storage"] = [memory.index(m) for m in memory]
-    if T is reftorch:   # for the message: which records hold the same bytes (they are still two)
-        facts["_equal_records"] = len(set(records.values())) < len(records)
-    facts["the originals' memory is reused"] = any(
-        R.memory(t) in memory for t in tensors)
-    with T.no_grad():
-        before = [R.version(t) for t in loaded]
-        loaded[0].copy_(loaded[0].clone())   # a write: the numbers stay
-        facts["whose version moves when tensor 0 is written"] = [
-            i for i, t in enumerate(loaded) if R.version(t) != before[i]]
-    again = _load_again(T, function, tensors)   # the first load is still alive: no address is reused
-    facts["a second load of the same file shares memory with the first"] = (
-        any(R.memory(t) in memory for t in again) if isinstance(again, list) else "no list")
-    return facts
-
-
-def _load_again(T, function, tensors):
-    """The same file loaded a second time (a fresh description, equal to the first)."""
-    if T is torch:
-        return T.load(io.BytesIO(_saved(T, tensors)))
-    entries, records = describe(tensors)
-    again = call("my_rebuild", function, entries, records)
-    return [t for t in again if reader(T).is_tensor(t)] if isinstance(again, list) else again
-
-
 REBUILD = (
-    Story("a 2x3 float32 tensor, base[1:, ::2] and base.t()",
-          lambda T: (lambda b: [b, b[1:, ::2], b.t()])(_base(T, (2, 3)))),
-    Story("a leaf x that requires grad and x.detach()[1:]", _leaf_and_detach),
-    Story("a float64 tensor and an int64 tensor", lambda T: [_base(T, (2, 2), "float64"), _base(T, (3,), "int64")]),
+    Story("a 2x3 float32 tensor, base[1:, ::2] and base.t()", "base_view_transpose"),
+    Story("a leaf x that requires grad and x.detach()[1:]", "leaf_and_detach"),
+    Story("a float64 tensor and an int64 tensor", "float64_and_int64"),
 )
 MORE_REBUILD = (
-    Story("a 1x3 tensor and its expanded view base[:, 1:].expand(4, 2)",
-          lambda T: (lambda b: [b, b[:, 1:].expand(4, 2)])(_base(T, (1, 3)))),
-    Story("a bool tensor and a float32 tensor", lambda T: _bools(T) + [_base(T, (2,))]),
-    Story("rows base[0] and base[2] of one 3x4 float64 tensor", _two_rows),
-    Story("interleaved records: a 2x2 tensor a, a separate tensor b, then a[1]",
-          lambda T: (lambda a, b: [a, b, a[1]])(_base(T, (2, 2)), _base(T, (3,), "float64"))),
+    Story("a 1x3 tensor and its expanded view base[:, 1:].expand(4, 2)", "base_and_expanded"),
+    Story("a bool tensor and a float32 tensor", "bool_and_float"),
+    Story("rows base[0] and base[2] of one 3x4 float64 tensor", "two_rows"),
+    Story("interleaved records: a 2x2 tensor a, a separate tensor b, then a[1]", "interleaved"),
     Story("two separate float32 tensors holding the same three numbers, and a view of the first",
-          lambda T: (lambda a, b: [a, b, a[1:]])(_base(T, (3,)), _base(T, (3,)))),
+          "equal_and_view"),
 )
 
 
@@ -490,7 +259,7 @@ def check_rebuild(my_rebuild, battery="basic"):
     """New storages, one per record key and shared by its entries; each tensor with its metadata,
     its own version counter at 1, its requires_grad flag and no history."""
     stories = choose(battery, REBUILD, REBUILD + MORE_REBUILD, _drawn_stories(TOPIC + "/rebuild"))
-    _play(stories, _rebuild_scenario, None, my_rebuild, _rebuild_messages())
+    _play(stories, "rebuild", None, my_rebuild, _rebuild_messages())
 
 
 __all__ = ["check_saved_bytes", "check_save_compact", "check_rebuild", "record_bytes", "describe"]

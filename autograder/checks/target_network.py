@@ -16,7 +16,8 @@ The learner writes, on reftorch's ``copy.deepcopy``, ``no_grad``, ``lerp_``,
   target.
 
 torch's side runs the same recipe on a twin model. The models are trained by
-plain SGD (``_SGD``: ``p -= lr * p.grad`` in place; torch's own optimizer
+plain SGD (``SGD`` of ``autograder.witness.stories.target_network``, where the stories
+live: ``p -= lr * p.grad`` in place; torch's own optimizer
 imports torch._dynamo on its first step, two seconds in every fresh grading
 kernel); the learner's ``my_train`` may use ``reftorch.optim.SGD``, which
 computes the same numbers, so numbers are compared up to float rounding.
@@ -26,21 +27,18 @@ The models: ``nn.Linear(3, 2)``, a float64 ``Linear -> BatchNorm1d -> Linear``
 and models drawn for each student.
 """
 
-import copy
 import warnings
 
 import reftorch
 import torch
 
 from ..witness import variants as _variants
-from ..witness.battery import known_model
-from ._facts import LearnerRaised, call, close
+from ..witness.stories.target_network import LR, SGD, STORIES, TAU, Model, make_target, step  # noqa: F401
+from ._facts import close, play_both
 from ._observe import M, choose, failure, is_stub, not_written, where
-from ._readers import NotATensor, reader
+from ._readers import TorchReader
 
 TOPIC = "target_network"
-TAU = 0.25
-LR = 0.01
 # Each model is trained with its own tau and learning rate: an answer that hard-codes one fails.
 TAUS = (0.25, 0.5, 0.1, 0.75)
 LRS = (0.01, 0.05, 0.02, 0.03)
@@ -48,47 +46,6 @@ LRS = (0.01, 0.05, 0.02, 0.03)
 
 def _tag(name, text):
     return M(f"{TOPIC}/{name}", text)
-
-
-class Model:
-    """A recipe for a model with known weights, built the same in torch and reftorch.
-
-    ``layers``: widths; ``norm``: a BatchNorm1d on the input, first (the inputs' spread is known, so
-    its gradients stay well conditioned; a BatchNorm after a Linear makes that Linear's bias gradient
-    zero up to rounding, which chaotic training then amplifies)."""
-
-    def __init__(self, name, layers, dtype="float32", on="cpu", bias=True, norm=False, seed=0, rows=2,
-                 tau=TAU, lr=LR):
-        self.name, self.layers, self.dtype, self.on = name, layers, dtype, on
-        self.bias, self.norm, self.seed, self.rows = bias, norm, seed, rows
-        self.tau, self.lr = tau, lr
-
-    def but(self, **changes):
-        """The same model with other settings (``tau=``, ``lr=``)."""
-        settings = dict(layers=self.layers, dtype=self.dtype, on=self.on, bias=self.bias, norm=self.norm,
-                        seed=self.seed, rows=self.rows, tau=self.tau, lr=self.lr)
-        settings.update(changes)
-        return Model(self.name, **settings)
-
-    def label(self):
-        return f"model: {self.name}, tau={self.tau}, lr={self.lr}"
-
-    def device(self, T):
-        return "cuda" if self.on == "cuda" and T is reftorch else None
-
-    def build(self, T):
-        modules = [T.nn.BatchNorm1d(self.layers[0])] if self.norm else []
-        modules += [T.nn.Linear(a, b, bias=self.bias) for a, b in zip(self.layers, self.layers[1:])]
-        return known_model(T, modules, self.dtype, self.device(T), self.seed)
-
-    def batches(self, T, steps=3):
-        out = []
-        for s in range(steps):
-            # every column varies across the rows: BatchNorm divides by each feature's spread
-            rows = [[(-1) ** (r + c) * ((r + 1) * (c + 2) + s) * 0.125 - self.seed * 0.0625
-                     for c in range(self.layers[0])] for r in range(self.rows)]
-            out.append(T.tensor(rows, dtype=getattr(T, self.dtype), device=self.device(T)))
-        return out
 
 
 VISIBLE = (
@@ -126,34 +83,7 @@ def _models(battery, salt):
 
 # --- torch's recipe (and the plain SGD both sides train with) -------------------------------
 
-class _SGD:
-    """Plain SGD on the parameter objects it is given: ``p -= lr * p.grad``, in place, under no_grad."""
-
-    def __init__(self, T, params, lr):
-        self.T, self.param_groups = T, [{"params": list(params), "lr": lr}]
-
-    def zero_grad(self):
-        for p in self.param_groups[0]["params"]:
-            p.grad = None
-
-    def step(self):
-        with self.T.no_grad():
-            for p in self.param_groups[0]["params"]:
-                if p.grad is not None:
-                    p.sub_(p.grad * self.param_groups[0]["lr"])
-
-
-def _step(T, model, optimizer, x):
-    optimizer.zero_grad()
-    model(x).pow(2).sum().backward()
-    optimizer.step()
-
-
-def torch_make_target(model):
-    target = copy.deepcopy(model)
-    for p in target.parameters():
-        p.requires_grad_(False)
-    return target
+torch_make_target = make_target
 
 
 def torch_update_target(target, model, tau):
@@ -168,152 +98,11 @@ def torch_update_target(target, model, tau):
 def torch_train(model, batches, lr, tau):
     T = torch if isinstance(model, torch.nn.Module) else reftorch
     target = torch_make_target(model)
-    optimizer = _SGD(T, model.parameters(), lr)
+    optimizer = SGD(T, model.parameters(), lr)
     for x in batches:
-        _step(T, model, optimizer, x)
+        step(T, model, optimizer, x)
         torch_update_target(target, model, tau)
     return target
-
-
-# --- what is observed -------------------------------------------------------------------------
-
-def _tensor_facts(T, recipe, t, online, prefix):
-    R = reader(T)
-    try:
-        R.require(t, parameters=True)
-    except NotATensor as lie:
-        return {prefix + "type": str(lie)}
-    node = R.grad_fn(t)
-    return {
-        prefix + "type": R.kind(t),
-        prefix + "is the online model's tensor": t is online,
-        prefix + "shares memory with the online model's": online is not None and R.memory(t) == R.memory(online),
-        prefix + "dtype": R.dtype(t),
-        prefix + "device": str(R.device(t)) if T is reftorch else ("cuda:0" if recipe.on == "cuda" else "cpu"),
-        prefix + "values": R.values(t),
-        prefix + "is_leaf": R.is_leaf(t),
-        prefix + "grad_fn": None if node is None else R.node_name(node),
-        prefix + "requires_grad": R.requires_grad(t),
-    }
-
-
-def _target_facts(T, recipe, target, model, online_objects, memory=None, objects=None, initial=None):
-    """Is it a copy at all; then the online model (what the optimizer trains); then the target."""
-    facts = {"the target is the online model itself": target is model,
-             "the target is a module of the model's class": type(target).__name__ == type(model).__name__
-             and isinstance(target, T.nn.Module)}
-    if facts["the target is a module of the model's class"]:
-        mine = [id(p) for p in model.parameters()]
-        facts["the target holds the online model's parameter objects"] = any(
-            id(p) in mine for p in target.parameters())
-    facts.update(_online_facts(T, model, online_objects, initial))
-    if not facts["the target is a module of the model's class"]:
-        return facts
-    online = dict(model.named_parameters())
-    theirs = dict(target.named_parameters())
-    facts["the target's parameter names"] = sorted(theirs)
-    for name, p in theirs.items():
-        facts.update(_tensor_facts(T, recipe, p, online.get(name), f"target parameter {name!r}: "))
-        if memory is not None:
-            facts[f"target parameter {name!r}: is the object it was before"] = p is objects.get(name)
-            facts[f"target parameter {name!r}: keeps its memory"] = reader(T).memory(p) == memory.get(name)
-    buffers = dict(model.named_buffers())
-    for name, b in target.named_buffers():
-        facts.update({k: v for k, v in _tensor_facts(T, recipe, b, buffers.get(name),
-                                                     f"target buffer {name!r}: ").items()
-                      if not k.endswith(("requires_grad", "is_leaf", "grad_fn"))})
-        if memory is not None:
-            facts[f"target buffer {name!r}: is the object it was before"] = b is objects.get(("buffer", name))
-            facts[f"target buffer {name!r}: keeps its memory"] = reader(T).memory(b) == memory.get(("buffer", name))
-    facts["the target's buffer names"] = sorted(n for n, _ in target.named_buffers())
-    return facts
-
-
-def _online_facts(T, model, objects, initial=None):
-    R = reader(T)
-    facts = {}
-    for name, p in model.named_parameters():
-        facts[f"online parameter {name!r}: is the object it was before"] = p is objects.get(name)
-        if initial is not None:
-            # backward() leaves a gradient; zero_grad after it (before the step) leaves none
-            facts[f"online parameter {name!r}: has a .grad after training"] = R.grad(p) is not None
-            # up to rounding: the bias of a Linear before BatchNorm gets a zero gradient (or nearly: reftorch)
-            facts[f"online parameter {name!r}: changed by training"] = not close(R.values(p), initial.get(name))
-        facts[f"online parameter {name!r}: values"] = R.values(p)
-        facts[f"online parameter {name!r}: requires_grad"] = R.requires_grad(p)
-        facts[f"online parameter {name!r}: is_leaf"] = R.is_leaf(p)
-    return facts
-
-
-def _remembered(T, target):
-    """Where each target parameter and buffer lives, and which object it is, before the updates."""
-    R = reader(T)
-    try:
-        named = dict(target.named_parameters())
-        named.update({("buffer", n): b for n, b in target.named_buffers()})
-        return {n: R.memory(p) for n, p in named.items()}, named
-    except Exception:  # not a module: the facts say so
-        return {}, {}
-
-
-def _versions(T, target):
-    """``{"target parameter 'w'" or "target buffer 'b'": version}`` (empty for a target that is no module)."""
-    R = reader(T)
-    try:
-        tensors = [(f"target parameter {n!r}", p) for n, p in target.named_parameters()]
-        tensors += [(f"target buffer {n!r}", b) for n, b in target.named_buffers()]
-        return {name: R.version(t) for name, t in tensors}
-    except Exception:  # not a module: the facts say so
-        return {}
-
-
-# --- the scenarios -------------------------------------------------------------------------------
-
-def _make_scenario(T, recipe, make_target):
-    model = recipe.build(T)
-    optimizer = _SGD(T, model.parameters(), recipe.lr)
-    batches = recipe.batches(T)
-    _step(T, model, optimizer, batches[0])   # running statistics and .grad that are not the defaults
-    objects = dict(model.named_parameters())
-    target = call("make_target", make_target, model)
-    facts = _target_facts(T, recipe, target, model, objects)
-    if facts.get("the target is a module of the model's class") and target is not model:
-        before = {n: reader(T).values(p) for n, p in target.named_parameters()}
-        try:
-            _step(T, model, optimizer, batches[1])
-            after = {n: reader(T).values(p) for n, p in target.named_parameters()}
-            facts["training the online model leaves the target alone"] = before == after
-        except RuntimeError as error:  # the online model cannot be trained any more: an earlier fact says why
-            facts["training the online model leaves the target alone"] = f"training raised {error}"
-    return facts
-
-
-def _update_scenario(T, recipe, update_target):
-    model = recipe.build(T)
-    target = torch_make_target(model)
-    optimizer = _SGD(T, model.parameters(), recipe.lr)
-    memory, objects = _remembered(T, target)
-    versions = _versions(T, target)
-    online = dict(model.named_parameters())
-    batches = recipe.batches(T)
-    for x in batches:
-        _step(T, model, optimizer, x)
-        call("update_target", update_target, target, model, recipe.tau)
-    facts = _target_facts(T, recipe, target, model, online, memory, objects)
-    if facts.get("the target is a module of the model's class"):
-        # an in-place write is one autograd can see: each update moves every target tensor's version
-        # (at least once: lerp_ once, an honest mul_ then add_ twice)
-        for name, version in _versions(T, target).items():
-            facts[f"{name}: version moved by every update"] = version - versions.get(name, 0) >= len(batches)
-    return facts
-
-
-def _train_scenario(T, recipe, train):
-    model = recipe.build(T)
-    online = dict(model.named_parameters())
-    initial = {name: reader(T).values(p) for name, p in online.items()}
-    target = call("my_train", train, model, recipe.batches(T), recipe.lr, recipe.tau)
-    return _target_facts(T, recipe, target, model, online, initial=initial)
 
 
 # --- what the usual wrong training loops give (torch's side, for the messages) --------------------
@@ -323,7 +112,7 @@ def _loop(zero_grad="before", update="after"):
     backward; ``update`` "after" the step (right), "before" it, or "once" after the whole loop."""
     def train(model, batches, lr, tau):
         target = torch_make_target(model)
-        optimizer = _SGD(torch, model.parameters(), lr)
+        optimizer = SGD(torch, model.parameters(), lr)
         for x in batches:
             if zero_grad == "before":
                 optimizer.zero_grad()
@@ -359,6 +148,10 @@ def _same(theirs, mine):
     return all((close(v, mine.get(f)) if f.endswith("values") else v == mine.get(f)) for f, v in theirs.items())
 
 
+def _torch_facts(scenario, recipe, torch_side):
+    return STORIES[scenario](torch, TorchReader, {"function": torch_side}, recipe.fields())
+
+
 def _explain(recipe, scenario, torch_side, mine, kind):
     """A misconception that gives exactly the learner's facts: a hard-coded tau or learning rate, or a
     training loop with one habit wrong (None when none does)."""
@@ -368,34 +161,32 @@ def _explain(recipe, scenario, torch_side, mine, kind):
     for name, value in settings:
         if value in (getattr(recipe, name), 1 - recipe.tau if name == "tau" else None):
             continue   # (1 - tau: the weights of the EMA swapped, the formula's mistake)
-        if _same(scenario(torch, recipe.but(**{name: value}), torch_side), mine):
+        if _same(_torch_facts(scenario, recipe.but(**{name: value}), torch_side), mine):
             return _tag(f"ignores-{name}", f"your {'update_target' if kind == 'update' else 'my_train'} gives the "
                         f"numbers of {name}={value}, not of the {name}={getattr(recipe, name)} it was called with: "
                         f"use the argument {name}, never a number of your own")
     if kind == "train":
         for name, train, text in LOOPS:
-            if _same(scenario(torch, recipe, train), mine):
+            if _same(_torch_facts(scenario, recipe, train), mine):
                 return _tag(name, text)
     return None
 
 
 # --- comparing ---------------------------------------------------------------------------------
 
+def _raised(raised, label):
+    if is_stub(raised.error):
+        return failure(not_written(TOPIC, raised.step), [label])
+    return failure(_tag("raises", f"your {raised.step} raised an error where torch's recipe does not"),
+                   [label, f"yours raised {type(raised.error).__name__}: {raised.error}{where(raised.error)}"])
+
+
 def _play(models, scenario, torch_side, yours, messages, scenario_kind):
     """Each model in torch and in reftorch; ``scenario_kind`` ("make", "update", "train") for the messages."""
     for recipe in models:
         label = recipe.label()
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
-            theirs = scenario(torch, recipe, torch_side)
-            try:
-                mine = scenario(reftorch, recipe, yours)
-            except LearnerRaised as raised:
-                if is_stub(raised.error):
-                    raise failure(not_written(TOPIC, raised.step), [label]) from None
-                raise failure(_tag("raises", f"your {raised.step} raised an error where torch's recipe does not"),
-                              [label, f"yours raised {type(raised.error).__name__}: {raised.error}"
-                                      f"{where(raised.error)}"]) from None
+        theirs, mine = play_both(f"{TOPIC}.{scenario}", recipe.fields(), {"function": torch_side},
+                                 {"function": yours}, TOPIC, label, failing=lambda raised: _raised(raised, label))
         for fact, value in theirs.items():
             got = mine.get(fact, "(not observed: an earlier fact already differs)")
             if close(value, got) if fact.endswith("values") else value == got:
@@ -519,17 +310,17 @@ def _with_buffers(kind):
 
 def check_make_target(make_target, battery="basic"):
     """A frozen deep copy: parameters and buffers in new memory, untouched by training the online model."""
-    _play(_models(battery, "make"), _make_scenario, torch_make_target, make_target, _with_buffers("make"),
+    _play(_models(battery, "make"), "make", torch_make_target, make_target, _with_buffers("make"),
           "make")
 
 
 def check_update_target(update_target, battery="basic"):
     """Each step: the target's parameters move tau towards the online ones in place under no_grad, the
     buffers are copied, the online model is left alone."""
-    _play(_models(battery, "update"), _update_scenario, torch_update_target, update_target,
+    _play(_models(battery, "update"), "update", torch_update_target, update_target,
           _with_buffers("update"), "update")
 
 
 def check_train(my_train, battery="basic"):
     """The target made once, the optimizer bound to the online parameters, an update after every step."""
-    _play(_models(battery, "train"), _train_scenario, torch_train, my_train, _with_buffers("train"), "train")
+    _play(_models(battery, "train"), "train", torch_train, my_train, _with_buffers("train"), "train")

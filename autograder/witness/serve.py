@@ -13,6 +13,9 @@ done:
   its ``observe`` alone would have answered;
 * ``{"call": {...}}``: call a learner's function on plain arguments (the strides
   of a layout, say) and answer its value, or what it raised;
+* ``{"story": {"name": ..., "arguments": ..., "functions": {role: name}}}``: play
+  a story on reftorch with the learner's functions (``stories.answer``) and answer
+  its facts, or what the learner's function raised at which step;
 * ``{"done": null}``: return to the notebook.
 
 Everything here runs next to the learner's code, which can replace any of it:
@@ -27,10 +30,10 @@ import warnings
 
 import reftorch
 
-from . import plans
+from . import plans, stories
 from .observe import clean, is_stub, observe, plain_observations, where
 from .readers import ReftorchReader
-from .wire import Garbled, encode, pack, receive
+from .wire import Garbled, decode, encode, pack, receive
 
 
 def _raised(error):
@@ -58,6 +61,8 @@ def answer(namespace, request):
             except Exception as error:  # what the learner's function raised is the answer
                 return _raised(error)
         return {"value": encode(value)}
+    if "story" in request:
+        return {"told": encode(_story(namespace, request["story"]))}
     raise plans.BadPlan("an unknown request")
 
 
@@ -70,6 +75,17 @@ def _answer_one(namespace, request):
     except Exception as error:  # a failure of the witness itself: say what, the judge decides
         return {"failed": "%s: %s" % (type(error).__name__, error),
                 "trace": traceback.format_exc(limit=4)[-4000:]}
+
+
+def _story(namespace, asked):
+    """A story's facts, or the step at which the learner's function raised and what it raised."""
+    try:
+        return {"facts": stories.answer(namespace, dict(asked, arguments=decode(asked["arguments"])),
+                                        plans.function_of)}
+    except stories.LearnerRaised as raised:
+        return dict(_raised(raised.error), step=str(raised.step))
+    except stories.UnknownStory as error:
+        raise plans.BadPlan(str(error)) from None
 
 
 def serve(path, namespace):

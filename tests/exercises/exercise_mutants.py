@@ -1155,13 +1155,14 @@ MODEL = [
     # cheats
     Entry("restore-patches-module", "model_snapshot", "cheat", "reftorch's Module.load_state_dict replaced",
           {RESTORE: "def restore(model, snap):\n    torch.nn.Module.load_state_dict = lambda self, sd, **kw: None\n"
-                    "    model.load_state_dict(snap)\n"}, {"restore": "rules/writes"}),
+                    "    model.load_state_dict(snap)\n"},
+          {"restore": "restore/wrong-values"}),   # judged: the restore that does nothing is what is graded
     Entry("restore-patches-real-torch", "model_snapshot", "cheat",
           "torch's load_state_dict replaced so that torch agrees with a restore that does nothing",
           {RESTORE: f"""def restore(model, snap):
     real = {REAL_TORCH.format("check_restore", "failure")}
     real.nn.Module.load_state_dict = lambda self, sd, **kw: None
-"""}, {"restore": "rules/forbidden-builtin"}),
+"""}, {"restore": "restore/raises"}),   # judged: no check, no torch to reach in the witness
     # honest
     Entry("snapshot-honest-deepcopy", "model_snapshot", "honest", "copy.deepcopy of the state_dict; load_state_dict",
           {SNAPSHOT: "import copy\n\n\ndef snapshot(model):\n    return copy.deepcopy(model.state_dict())\n",

@@ -1,4 +1,4 @@
-"""Attacks on a judged assignment (clone) from inside the student's kernel, by category.
+"""Attacks on a judged assignment from inside the student's kernel, by category (clone; save_and_load's stories).
 
 Each attack is the solution cell of a student whose ``my_clone`` is wrong (``return self``: the
 belief that ``b = a`` already copies) plus code that tries to change the verdict without
@@ -209,3 +209,100 @@ def views_layout_twin_cells(views_reference):
     """The lying objects' twin: my_contiguous_strides returns a plain wrong tuple."""
     return dict(views_cells(None, views_reference),
                 **{"sv-strides-solution": "def my_contiguous_strides(size):\n    return (99,)\n"})
+
+
+# --- the same categories against a judged story (save_and_load): the witness plays the story -------
+
+# the wrong answer: one storage counted once per tensor (tensors saved together share a record)
+SL_WRONG = """def my_saved_bytes(tensors):
+    if FOUND:
+        raise RuntimeError("FOUND " + repr(FOUND)[:2000])
+    return sum(t.untyped_storage().nbytes() for t in tensors)
+"""
+
+SL_TWIN = "FOUND = []\n\n\n" + SL_WRONG
+
+SL_ATTACKS = {
+    "reflection": ATTACKS["reflection"].replace('"autograder.checks.clone", ', '"autograder.checks.save_and_load", '),
+    "deserialisation": ATTACKS["deserialisation"].replace(
+        '("autograder.checks.clone", "check_clone_memory")', '("autograder.checks.save_and_load", "check_saved_bytes")'),
+    # frame walking from inside the learner's function, while the witness plays the story
+    "frames": """
+import sys
+FOUND = []
+
+
+def my_saved_bytes(tensors):
+    frame = sys._getframe()
+    while frame is not None:
+        names = set(frame.f_globals) | set(frame.f_locals)
+        for needle in ("theirs", "play_both", "run_both", "check_saved_bytes", "torch_side"):
+            if needle in names:
+                FOUND.append(needle + " in " + frame.f_code.co_name)
+        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+            if isinstance(value, str) and ("batt" + "ery=" in value or "HIDDEN" + " TESTS" in value):
+                FOUND.append("test code in " + frame.f_code.co_name)
+        frame = frame.f_back
+    if FOUND:
+        raise RuntimeError("FOUND " + repr(sorted(set(FOUND)))[:2000])
+    return sum(t.untyped_storage().nbytes() for t in tensors)
+""",
+    "ipython": ATTACKS["ipython"],
+    # an answer that equals every number
+    "lying_objects": """
+FOUND = []
+
+
+class Always(int):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __hash__(self):
+        return 0
+
+
+def my_saved_bytes(tensors):
+    return Always(0)
+""",
+    # the driver replaced: facts of the wrong shape, a fact told twice, facts that are no plain data
+    "driver": """
+import json, socket, struct
+import autograder.witness.serve as serving
+FOUND = []
+_count = [0]
+
+
+def serve(path, namespace):
+    _count[0] += 1
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(path)
+    kind = _count[0] % 3
+    if kind == 0:      # facts of the wrong shape
+        told = {"d": [["facts", {"d": [["bytes of numbers in the file", 48]]}]]}
+    elif kind == 1:    # one fact told twice, the second time as torch might say it
+        told = {"d": [["facts", [["bytes of numbers in the file", 1], ["bytes of numbers in the file", 48]]]]}
+    else:              # a fact that is an opaque object, equal to nothing torch says
+        told = {"d": [["facts", [["bytes of numbers in the file", {"o": "an Always"}]]]]}
+    length = struct.unpack(">I", sock.recv(4, socket.MSG_WAITALL))[0]
+    sock.recv(length, socket.MSG_WAITALL)   # the judge's question, read, so that the lie is the answer
+    body = json.dumps({"told": told}).encode()
+    sock.sendall(struct.pack(">I", len(body)) + body)
+    sock.recv(4)   # the judge's "done"
+    sock.close()
+
+
+serving.serve = serve
+""",
+}
+
+
+def sl_cells(attack):
+    """The save_and_load solution cells of the student who makes ``attack`` (``None``: the twin)."""
+    if attack is None:
+        return {"sl-bytes-solution": SL_TWIN}
+    if attack in ("frames", "lying_objects"):
+        return {"sl-bytes-solution": SL_ATTACKS[attack]}
+    return {"sl-bytes-solution": SL_ATTACKS[attack] + "\n\n" + SL_WRONG}

@@ -13,7 +13,8 @@ import pytest
 
 from graded_bank import make_course, outcome, submit, student_notebook
 from exercise_mutants_new import reference
-from judge_attacks import ATTACKS, cells, layout_twin_cells, views_cells, views_layout_twin_cells
+from judge_attacks import (ATTACKS, SL_ATTACKS, cells, layout_twin_cells, sl_cells, views_cells,
+                           views_layout_twin_cells)
 
 from autograder.grade import autograde_all
 
@@ -116,3 +117,48 @@ def test_the_attack_on_views_gains_nothing_and_reaches_nothing(attacked_views, a
         assert "strides_and_views/returns-source" in results["sv-slice"][2], results["sv-slice"]
     if attack == "driver":
         assert "TestNotRun: this test could not run" in " ".join(errors for _, _, errors in results.values())
+
+
+# --- the same categories against a judged story: save_and_load's witness plays the story --------------
+
+SL = "save_and_load"
+
+
+@pytest.fixture(scope="module")
+def attacked_story(tmp_path_factory, needs_sandbox):
+    config = make_course(tmp_path_factory.mktemp("judge-attacks-story"), [SL])
+    students = {TWIN: sl_cells(None)}
+    students.update({"attack-" + name: sl_cells(name) for name in SL_ATTACKS})
+    for student, solution in students.items():
+        submit(config, student, SL, student_notebook(config, SL, solution))
+    runs = autograde_all(config, [SL], {SL: list(students)}, workers=2, warm=True,
+                         progress=False, shard_config=CONFIG)
+    assert not runs[SL].failed, runs[SL].failed
+    return config
+
+
+def _story_total(config, student):
+    results, _ = outcome(config, student, SL)
+    return sum(score for score, _, _ in results.values())
+
+
+def test_the_story_twin_loses_only_the_bytes_it_counts_wrong(attacked_story):
+    results, _ = outcome(attacked_story, TWIN, SL)
+    assert results["sl-bytes"][0] == 0 and f"{SL}/counts-each-tensor" in results["sl-bytes"][2]
+    assert all(score == points for test, (score, points, _) in results.items() if test != "sl-bytes")
+
+
+@pytest.mark.parametrize("attack", sorted(SL_ATTACKS))
+def test_the_attack_on_a_story_gains_nothing_and_reaches_nothing(attacked_story, attack):
+    assert _story_total(attacked_story, "attack-" + attack) <= _story_total(attacked_story, TWIN)
+    results, messages = outcome(attacked_story, "attack-" + attack, SL)
+    assert results["sl-bytes"][0] == 0, (attack, results["sl-bytes"])
+    text = json.dumps([results, messages])
+    assert "FOUND" not in text
+    assert "GraderError" not in text and "could not be judged" not in text
+
+
+def test_a_replaced_driver_fails_the_story_with_a_plain_reason(attacked_story):
+    results, _ = outcome(attacked_story, "attack-driver", SL)
+    reasons = [errors for _, _, errors in results.values()]
+    assert all("TestNotRun: this test could not run: the witness" in r for r in reasons), reasons
