@@ -95,7 +95,10 @@ def accumulate_grad(variable, grad, steal=False):
         dense = _strides.is_non_overlapping_and_dense(variable._size, variable._stride)
         strides = variable._stride if dense else _strides.contiguous_strides(variable._size)
         if steal and obeys_layout_contract(grad, variable):
-            variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
+            # what grad.detach() gives (the same memory and counter, off the graph, not a view even if
+            # grad is one), made here: backward must not depend on a piece a learner may be writing
+            variable._grad = Tensor._make(grad._storage, grad._storage_offset, grad._size, grad._stride,
+                                          grad._dtype, grad._version_counter)
         else:
             variable._grad = Tensor._from_values(grad._read(), grad._size, variable._dtype, variable.device, strides)
             if dense:
