@@ -75,7 +75,7 @@ def build(assignment):
         return None
     if assignment in _built and os.path.isdir(_built[assignment]):
         return _built[assignment]
-    folder = tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment)
+    folder = os.path.realpath(tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment))   # bound as named
     atexit.register(shutil.rmtree, folder, True)
     os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
     copy = os.path.join(folder, "reftorch")

@@ -132,7 +132,8 @@ def test_no_piece_can_be_called(graded, assignment):
 @pytest.mark.parametrize("assignment", sorted(stubs.PIECES))
 def test_no_piece_can_be_read(graded, assignment):
     found = _probed(graded, assignment)
-    assert found["reftorch"].startswith(os.path.join(tempfile.gettempdir(), "autograder-reftorch-" + assignment))
+    copies = os.path.join(os.path.realpath(tempfile.gettempdir()), "autograder-reftorch-" + assignment)
+    assert found["reftorch"].startswith(copies), found["reftorch"]
     for piece, source in found["source"].items():
         assert "raise NotImplementedError" in source, (piece, source)
     assert found["files"] == []
@@ -160,3 +161,27 @@ def test_the_probe_finds_the_reference_where_it_is(assignment, capsys, tmp_path)
     assert {q for q, _ in found["memory"]} == pieces
     assert {q for _, q, how in found["files"] if how == "source"} == pieces
     assert {q for path, q, how in found["files"] if how == "bytecode" and path.startswith(str(compiled))} == pieces
+
+
+@pytest.mark.parametrize("sandboxed", [True, False], ids=["sandboxed", "unsandboxed"])
+@pytest.mark.parametrize("assignment", sorted(stubs.PIECES))
+def test_the_self_check_meets_the_same_stubs(graded, assignment, sandboxed, tmp_path):
+    """The self-check's kernel imports the same copy, sandboxed or not: the honest notebook passes
+    every test, the computed-name call fails the same tests as in the grader, with the stub's message."""
+    from autograder.learner.learner_check import check
+
+    root = graded.CourseDirectory.root
+    zeroed = {test for test, (score, _, _) in outcome(graded, "dynamic", assignment)[0].items() if score == 0}
+    for student in ("honest", "dynamic"):
+        path = tmp_path / student / f"{assignment}.ipynb"
+        path.parent.mkdir()
+        nbformat.write(student_notebook(graded, assignment, None if student == "honest" else DYNAMIC[assignment]),
+                       str(path))
+        result = check(str(path), root=root, sandboxed=sandboxed)
+        failed = {t.grade_id: t.message for t in result.tests if not t.passed}
+        assert not result.problems, result.format()
+        if student == "honest":
+            assert result.tests and not failed, result.format()
+        else:
+            assert set(failed) == zeroed, result.format()
+            assert all("is yours to build in this exercise" in message for message in failed.values()), failed
