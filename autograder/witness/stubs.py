@@ -28,12 +28,12 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import threading
 
 # assignment -> {reftorch module: ((function, what the student calls it), ...)}
 PIECES = {
     "clone": {"reftorch._clone": (("clone", "clone()"),)},
-    # detach().clone() is the third exercise: without clone a student's my_detach_clone cannot run
-    # torch's own copy, and t.clone() under no_grad is detach().clone() by another name
+    # its third exercise is detach().clone(), and t.clone() under no_grad is that by another name
     "detach": {"reftorch._detach": (("detach", "detach()"), ("_get_data", ".data")),
                "reftorch._clone": (("clone", "clone()"),)},
 }
@@ -66,6 +66,7 @@ def _reftorch_folder():
 
 
 _built = {}   # assignment -> the folder holding its copy (this process's)
+_building = threading.Lock()   # the grader's workers may ask at once
 
 
 def build(assignment):
@@ -73,8 +74,13 @@ def build(assignment):
     (``None`` for an assignment that asks for none of reftorch's pieces)."""
     if assignment not in PIECES:
         return None
-    if assignment in _built and os.path.isdir(_built[assignment]):
+    with _building:
+        if assignment not in _built or not os.path.isdir(_built[assignment]):
+            _built[assignment] = _copy(assignment)
         return _built[assignment]
+
+
+def _copy(assignment):
     folder = os.path.realpath(tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment))   # bound as named
     atexit.register(shutil.rmtree, folder, True)
     os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
@@ -88,11 +94,4 @@ def build(assignment):
             f.write(stub_source(source, pieces))
     # compiled now: the kernels that import it may not write there
     compileall.compile_dir(copy, quiet=2, workers=1)
-    _built[assignment] = folder
     return folder
-
-
-def pieces_of(assignment):
-    """``["reftorch._clone.clone", ...]``: what the copy for ``assignment`` has as stubs."""
-    return ["%s.%s" % (module, name) for module, pieces in PIECES.get(assignment, {}).items()
-            for name, _ in pieces]
