@@ -80,9 +80,15 @@ def build(assignment):
         return _built[assignment]
 
 
+def _remove(folder, owner):
+    """At exit, the copy goes with the process that made it (not with a process forked from it)."""
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _copy(assignment):
     folder = os.path.realpath(tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment))   # bound as named
-    atexit.register(shutil.rmtree, folder, True)
+    atexit.register(_remove, folder, os.getpid())
     os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
     copy = os.path.join(folder, "reftorch")
     shutil.copytree(_reftorch_folder(), copy, ignore=shutil.ignore_patterns("__pycache__"))

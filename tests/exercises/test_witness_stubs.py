@@ -46,7 +46,7 @@ def _pieces(assignment):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, needs_sandbox):
+def graded(tmp_path_factory, needs_sandbox, grading_cluster):
     config = make_course(tmp_path_factory.mktemp("witness-stubs"), list(stubs.PIECES))
     students = {}
     for assignment in stubs.PIECES:
@@ -58,7 +58,8 @@ def graded(tmp_path_factory, needs_sandbox):
         for kind, cells in entries.items():
             submit(config, kind, assignment, student_notebook(config, assignment, cells))
         students[assignment] = list(entries)
-    runs = autograde_all(config, list(stubs.PIECES), students, workers=2, warm=True, progress=False)
+    runs = autograde_all(config, list(stubs.PIECES), students, workers=2, warm=True, progress=False,
+                         scheduler=grading_cluster)
     assert not any(run.failed for run in runs.values()), {a: r.failed for a, r in runs.items()}
     return config
 
