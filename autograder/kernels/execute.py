@@ -70,7 +70,8 @@ from traitlets import Bool, Integer, List, Unicode, default
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
 from ..judge.test_cell import TestNames, run_instructor_cell
-from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
+from ..witness import stubs
+from ..witness.setup import kernel_arguments as witness_arguments
 from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
 from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
@@ -151,12 +152,14 @@ class GuardedExecute(Execute):
         super().__init__(*args, **kwargs)
         self._kernel_arguments = list(self.extra_arguments)
         self._judged = False
+        self._stubs = None   # a judged assignment's reftorch copy, its pieces stubs (autograder.witness.stubs)
 
     def create_kernel_manager(self):
         """nbclient's kernel manager; for a judged assignment, a witness kernel (no torch, no checks)."""
         km = super().create_kernel_manager()
         if km.has_trait("witness"):
             km.witness = self._judged
+            km.reftorch_stubs = self._stubs or ""
         return km
 
     # -- the run --------------------------------------------------------------------------
@@ -179,7 +182,8 @@ class GuardedExecute(Execute):
         self._variant = (resources or {}).get(VARIANT_RESOURCE)  # "<student>/<assignment>" (AssignVariant)
         self._judged = self._assignment in self.judged
         self._test_names = TestNames()   # what the judged test code imports, cell after cell
-        self.extra_arguments = list(WITNESS_ARGUMENTS if self._judged else self._kernel_arguments)
+        self._stubs = stubs.build(self._assignment) if self._judged else None
+        self.extra_arguments = list(witness_arguments(self._stubs) if self._judged else self._kernel_arguments)
         self._rules_broken = []       # run-time refusals of the allowlist (their messages)
         self._rule_tests = []         # the tests zeroed because of them
         if state.get("unreadable") or state.get("not_graded"):

@@ -52,7 +52,7 @@ from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
-from traitlets import Bool, DottedObjectName, Float, Integer, Type, default
+from traitlets import Bool, DottedObjectName, Float, Integer, Type, Unicode, default
 
 from .child_processes import close_and_wait
 from .sandbox import KERNEL_DIR_INSIDE, Limits, Sandbox, require_sandbox
@@ -117,14 +117,15 @@ def _read_reply(stream, what):
 class Zygote:
     """The grading process's end of the pipe to its zygote (``autograder.kernels.kernel_zygote``)."""
 
-    def __init__(self, sandboxed=True, witness=False):
+    def __init__(self, sandboxed=True, witness=False, reftorch_stubs=""):
         env = kernel_environment(os.environ, sandboxed)
         if sandboxed:  # a home of its own on the host, not the kernels' /tmp/home
             home = os.path.join(_kernel_folders_root(), "zygote-home")
             os.makedirs(home, mode=0o700, exist_ok=True)
             env.update(HOME=home, MPLCONFIGDIR=home)
         self.process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"] + (["--witness"] if witness else []),
+            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"]
+            + (["--witness"] + ([reftorch_stubs] if reftorch_stubs else []) if witness else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
             env=env, start_new_session=True)
         self._ready = None
@@ -153,15 +154,17 @@ class Zygote:
         close_and_wait(self.process, timeout=10)
 
 
-_zygotes = {}   # witness (bool) -> this process's zygote of that kind
+_zygotes = {}   # (witness (bool), reftorch_stubs) -> this process's zygote of that kind
 
 
-def start_zygote(sandboxed=True, witness=False):
+def start_zygote(sandboxed=True, witness=False, reftorch_stubs=""):
     """The zygote of this process, started now if it is not running (it imports in the background).
-    ``witness``: the one for judged assignments, which never imports torch."""
-    zygote = _zygotes.get(witness)
+    ``witness``: the one for judged assignments, which never imports torch; ``reftorch_stubs``: the
+    folder of the reftorch copy it imports (``autograder.witness.stubs``), one zygote per assignment."""
+    key = (witness, reftorch_stubs if witness else "")
+    zygote = _zygotes.get(key)
     if zygote is None or not zygote.alive():
-        zygote = _zygotes[witness] = Zygote(sandboxed, witness)
+        zygote = _zygotes[key] = Zygote(sandboxed, witness, key[1])
     return zygote
 
 
@@ -278,7 +281,7 @@ class SandboxProvisioner(LocalProvisioner):
         if not km.unsandboxed:
             _copy_notebooks(cwd, os.path.join(km.kernel_dir, "notebooks"))
             limits = km.limits()
-            sandbox = Sandbox(km.kernel_dir, limits, witness=km.witness)
+            sandbox = Sandbox(km.kernel_dir, limits, witness=km.witness, reftorch_stubs=km.reftorch_stubs)
             # the kernel sees its folder at the same path in every sandbox (sandbox.KERNEL_DIR_INSIDE)
             request["argv"] = ["-f", _inside_connection_file(km.connection_file)] + request["argv"][2:]
             request["sandbox"] = {"pid": sandbox.pid, "uid": next_uid(), "kernel_dir": KERNEL_DIR_INSIDE,
@@ -289,7 +292,8 @@ class SandboxProvisioner(LocalProvisioner):
             request["cwd"] = os.path.basename(cwd.rstrip("/"))
         try:
             if km.warm:
-                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed, witness=km.witness).launch(request)
+                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed, witness=km.witness,
+                                                   reftorch_stubs=km.reftorch_stubs).launch(request)
             else:
                 launcher, pid = cold_launch(request)
         except BaseException:
@@ -445,6 +449,9 @@ class GradingKernelManager(TolerantKernelManager):
     warm = Bool(False, help="Fork kernels from a zygote that imported torch once.").tag(config=True)
     witness = Bool(False, help="A witness kernel (a judged assignment): no torch, no checks in its "
                                "sandbox or its zygote (autograder.judge).")
+    reftorch_stubs = Unicode("", help="A witness kernel's reftorch: the folder of the copy in which the "
+                                      "assignment's pieces are stubs (autograder.witness.stubs); '' for "
+                                      "reftorch as installed.")
     unsandboxed = Bool(
         False, help="Run kernels without a sandbox, with the grader's rights (not for untrusted "
                     "notebooks).").tag(config=True)

@@ -229,9 +229,22 @@ def _folders_above(path, made):
     return args
 
 
-def bwrap_arguments(kernel_dir, limits, info_fd=None, witness=False):
+def stubbed_reftorch(folder, made):
+    """``bwrap`` arguments showing the copy of reftorch in ``folder`` (``autograder.witness.stubs``) at
+    its own path, where the kernel imports it, and in place of reftorch's folder: inside, no file
+    holds the pieces the assignment asks for, not even a compiled one."""
+    folder = os.path.realpath(folder)
+    args = _folders_above(folder, made) + ["--ro-bind", folder, folder]
+    installed = _package_dir("reftorch")
+    if installed:
+        args += ["--ro-bind", os.path.join(folder, "reftorch"), os.path.realpath(installed)]
+    return args
+
+
+def bwrap_arguments(kernel_dir, limits, info_fd=None, witness=False, reftorch_stubs=""):
     """The whole ``bwrap`` command line for a sandbox around ``kernel_dir`` (``witness``: for a
-    judged assignment, without torch and with only the witness's part of the grader)."""
+    judged assignment, without torch and with only the witness's part of the grader;
+    ``reftorch_stubs``: the folder of its reftorch copy, :func:`stubbed_reftorch`)."""
     args = [bwrap_path()] + (["--info-fd", str(info_fd)] if info_fd is not None else []) + [
         "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
         "--hostname", "grader", "--die-with-parent", "--new-session",
@@ -254,6 +267,8 @@ def bwrap_arguments(kernel_dir, limits, info_fd=None, witness=False):
     if witness:
         for path in hidden_paths():
             args += ["--perms", "0555", "--tmpfs", path]
+    if witness and reftorch_stubs:
+        args += stubbed_reftorch(reftorch_stubs, made)
     for link, real in sorted(symlinked_paths().items()):
         if _inside(link, read_only) or not _inside(real, read_only):
             continue  # the host's own link is visible already, or it leads to nothing bound
@@ -288,7 +303,7 @@ def _read_info(fd):
 class Sandbox:
     """One running sandbox (empty until a kernel joins it)."""
 
-    def __init__(self, kernel_dir, limits=None, witness=False):
+    def __init__(self, kernel_dir, limits=None, witness=False, reftorch_stubs=""):
         self.kernel_dir = kernel_dir
         self.limits = limits or Limits()
         self.cgroup = None
@@ -298,7 +313,8 @@ class Sandbox:
             self.cgroup = cgroups.KernelCgroup(self.limits.cgroup_limits())
         info_read, info_write = os.pipe()
         try:
-            command = bwrap_arguments(kernel_dir, self.limits, info_fd=info_write, witness=witness)
+            command = bwrap_arguments(kernel_dir, self.limits, info_fd=info_write, witness=witness,
+                                      reftorch_stubs=reftorch_stubs)
             if self.cgroup is not None:
                 command = [_SHELL, "-c", _JOIN_THEN_EXEC, "sh", str(len(self.cgroup.folders))
                            ] + self.cgroup.folders + command

@@ -72,7 +72,8 @@ from ..judge.serving import judge_cell
 from ..judge.test_cell import TestNames, run_instructor_cell
 from .results import CheckResult, TestResult
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
-from ..witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
+from ..witness import stubs
+from ..witness.setup import kernel_arguments as witness_arguments
 from ..pipeline.graded_size import MAX_FILE_BYTES, MAX_GRADED_BYTES, graded_bytes, mib
 from ..pipeline.learner_code import cells_of_test_code
 from ..pipeline.releases import match_by_ids
@@ -261,6 +262,7 @@ class LearnerClient(NotebookClient):
         km = super().create_kernel_manager()
         if km.has_trait("witness"):
             km.witness = self.judged
+            km.reftorch_stubs = (self.judged and stubs.build(self.assignment)) or ""
         return km
 
     async def async_start_new_kernel(self, **kwargs):
@@ -401,7 +403,8 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
                            error_on_timeout={"ename": "CellTimeoutError",
                                              "evalue": "interrupted after %s s" % timeout},
                            raise_on_iopub_timeout=True, iopub_timeout=5,
-                           extra_arguments=WITNESS_ARGUMENTS if assignment in JUDGED_ASSIGNMENTS
+                           extra_arguments=witness_arguments(stubs.build(assignment))
+                           if assignment in JUDGED_ASSIGNMENTS
                            else KERNEL_ARGUMENTS,
                            resources={"metadata": {"path": os.path.dirname(path)}})
     try:

@@ -82,15 +82,17 @@ def kernel_memory(path, kind):
     from autograder.kernels.grading_kernels import GradingKernelManager
     from autograder.kernels.kernel_setup import KERNEL_ARGUMENTS
     from autograder.pipeline.learner_code import cells_of_test_code
-    from autograder.witness.setup import KERNEL_ARGUMENTS as WITNESS_ARGUMENTS
+    from autograder.witness import stubs
+    from autograder.witness.setup import kernel_arguments
 
     nb = nbformat.read(path, as_version=4)
     tests = set(cells_of_test_code(nb))
     nb.cells = [c for i, c in enumerate(nb.cells) if i not in tests]
     km = GradingKernelManager(kernel_name="python3")
     km.witness = kind == "witness"
+    km.reftorch_stubs = stubs.build("clone") if km.witness else ""   # the clone class's witness reftorch
     client = NotebookClient(nb, km=km, kernel_name="python3", allow_errors=True,
-                            extra_arguments=WITNESS_ARGUMENTS if km.witness else KERNEL_ARGUMENTS)
+                            extra_arguments=kernel_arguments(km.reftorch_stubs) if km.witness else KERNEL_ARGUMENTS)
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):
             if cell.cell_type == "code":

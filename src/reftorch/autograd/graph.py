@@ -87,15 +87,15 @@ class AccumulateGrad(Node):
 def accumulate_grad(variable, grad, steal=False):
     """Add ``grad`` into a leaf's ``variable.grad``: what ``AccumulateGrad`` does.
 
-    The first gradient becomes ``.grad``: handed over if autograd made it for this and its
-    layout fits (``steal``; ``_torch_bookkeeping.obeys_layout_contract``), else copied into the leaf's layout if that is dense (with
-    ``copy_``: version 1) or cloned contiguous (version 0). Later ones add in place (a bump).
+    The first gradient becomes ``.grad``: handed over if autograd made it and its layout fits (``steal``;
+    ``_torch_bookkeeping.obeys_layout_contract``), else copied (dense: version 1) or cloned contiguous (0).
     """
     if variable._grad is None:
         dense = _strides.is_non_overlapping_and_dense(variable._size, variable._stride)
         strides = variable._stride if dense else _strides.contiguous_strides(variable._size)
-        if steal and obeys_layout_contract(grad, variable):
-            variable._grad = grad.detach()  # the same memory and counter; not a view even if grad is one
+        if steal and obeys_layout_contract(grad, variable):  # grad.detach(), built here: not a learner's piece
+            variable._grad = Tensor._make(grad._storage, grad._storage_offset, grad._size, grad._stride,
+                                          grad._dtype, grad._version_counter)  # same memory and counter, not a view
         else:
             variable._grad = Tensor._from_values(grad._read(), grad._size, variable._dtype, variable.device, strides)
             if dense:

@@ -1,0 +1,116 @@
+"""The witness's reftorch: a copy in which the pieces an exercise asks for are stubs that say so.
+
+A judged assignment asks the student to build some of reftorch's pieces
+(``clone``, ``detach``, ``.data``). The kernel that runs the student's code
+must not hold reftorch's own version of them, in memory or on disk, or a
+student could call it by a name built at run time, or read it. So the grader
+builds, once per assignment, a copy of the reftorch package in which each
+piece of :data:`PIECES` keeps its signature and docstring but its body is one
+line, ``raise NotImplementedError(...)``, saying the piece is the student's to
+build (as the course's build-it stubs are "not written yet"). Everything else
+in the copy is reftorch as written.
+
+The witness kernel imports reftorch from that copy (``setup.install``), and its
+sandbox binds the copy both at its own path and over reftorch's folder
+(``autograder.kernels.sandbox``): nothing the kernel can open holds the pieces.
+Whatever in reftorch calls a piece (``contiguous()`` of a non-contiguous tensor
+clones, ``torch.tensor(t)`` detaches) meets the stub too: it is the same code.
+Why each assignment's list is what it is: docs/decisions/0009-the-judge-and-the-witness.md.
+
+This module runs in the grader (it reads reftorch's source); it imports only the
+standard library.
+"""
+
+import ast
+import atexit
+import compileall
+import importlib.util
+import os
+import shutil
+import tempfile
+import threading
+
+# assignment -> {reftorch module: ((function, what the student calls it), ...)}
+PIECES = {
+    "clone": {"reftorch._clone": (("clone", "clone()"),)},
+    # its third exercise is detach().clone(), and t.clone() under no_grad is that by another name
+    "detach": {"reftorch._detach": (("detach", "detach()"), ("_get_data", ".data")),
+               "reftorch._clone": (("clone", "clone()"),)},
+}
+
+# Judged assignments whose kernel still has reftorch as written, and why: their pieces are what
+# the witness itself builds its inputs with, or what every reftorch tensor is laid out by.
+NOT_STUBBED = {
+    "strides_and_views": "its pieces (slicing, transpose, expand, the strides helpers) build the inputs",
+    "python_copy": "not yet listed: Tensor.__copy__ and __deepcopy__ are candidates",
+    "save_and_load": "not yet listed: reftorch.save and reftorch.load are candidates",
+    "numpy_bridge": "not yet listed: from_numpy, as_tensor and numpy() are candidates",
+    "model_snapshot": "its pieces are the student's own functions over state_dict, not reftorch's",
+    "target_network": "its pieces are the student's own functions over Parameters, not reftorch's",
+    "copy_into": "not yet listed: copy_ is a building block of the inputs",
+    "new_tensor": "not yet listed: new_tensor and tensor(t) are candidates",
+}
+
+MESSAGE = "{0} is yours to build in this exercise: in the grading kernel, reftorch's {0} is a stub"
+
+
+def stub_source(source, pieces):
+    """``source`` (a module's text) with the body of each top-level function in ``pieces``
+    (``((name, shown as), ...)``) replaced by its docstring, if any, and one ``raise``."""
+    shown = dict(pieces)
+    lines = source.splitlines(keepends=True)
+    found = [node for node in ast.parse(source).body
+             if isinstance(node, ast.FunctionDef) and node.name in shown]
+    missing = set(shown) - {node.name for node in found}
+    if missing:
+        raise LookupError("reftorch has no function %s to stub" % ", ".join(sorted(missing)))
+    for node in sorted(found, key=lambda n: n.lineno, reverse=True):   # bottom up: line numbers hold
+        first = node.body[0]
+        indent = " " * first.col_offset
+        start = first.end_lineno if ast.get_docstring(node, clean=False) is not None else first.lineno - 1
+        stub = "%sraise NotImplementedError(%r)\n" % (indent, MESSAGE.format(shown[node.name]))
+        lines[start:node.end_lineno] = [stub]
+    return "".join(lines)
+
+
+def _reftorch_folder():
+    spec = importlib.util.find_spec("reftorch")   # finds the folder without importing it
+    return spec.submodule_search_locations[0]
+
+
+_built = {}   # assignment -> the folder holding its copy (this process's)
+_building = threading.Lock()   # the grader's workers may ask at once
+
+
+def build(assignment):
+    """The folder whose ``reftorch`` is the copy for ``assignment``, made once per process
+    (``None`` for an assignment that asks for none of reftorch's pieces)."""
+    if assignment not in PIECES:
+        return None
+    with _building:
+        if assignment not in _built or not os.path.isdir(_built[assignment]):
+            _built[assignment] = _copy(assignment)
+        return _built[assignment]
+
+
+def _remove(folder, owner):
+    """At exit, the copy goes with the process that made it (not with a process forked from it)."""
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _copy(assignment):
+    folder = os.path.realpath(tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment))   # bound as named
+    atexit.register(_remove, folder, os.getpid())
+    os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
+    copy = os.path.join(folder, "reftorch")
+    shutil.copytree(_reftorch_folder(), copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for module, pieces in PIECES[assignment].items():
+        path = os.path.join(folder, *module.split(".")) + ".py"
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(stub_source(source, pieces))
+    # compiled now: the kernels that import it may not write there
+    compileall.compile_dir(copy, quiet=2, workers=1)
+    return folder
