@@ -5,11 +5,15 @@ A request names everything as data:
 * an input (a *case*): ``{"named": "TRANSPOSED"}``, one of the fixed inputs of
   ``battery``, or ``{"spec": {...}, "grad_mode": ..., "on": ..., "name": ...}``,
   an input drawn for this student (``variants.TensorSpec``'s fields: dtype,
-  shape, layout, values...), rebuilt here from its numbers;
+  shape, layout, values...), rebuilt here from its numbers; or an input of
+  several tensors, ``{"copy": ...}`` (``pairs``: copy_'s dst and src),
+  ``{"with_owner": ...}`` and ``{"moved": ...}`` (``owned``: new_tensor's data
+  and self, a call that asks for ``device=``);
 * a call: ``{"function": "my_clone", "args": [...], "kwargs": {...}}``, where
   an argument is ``{"source": null}`` (the case's input), ``{"argument": i}``
   (the case's i-th extra argument), ``{"reftorch": "contiguous_format"}`` (a
-  public name of reftorch) or plain data (``wire``).
+  public name of reftorch), ``{"dtype_of": "source"}`` (the input's dtype) or
+  plain data (``wire``).
 
 The learner's function is looked up by name in the notebook's namespace when
 the request arrives, so the judge always calls what the notebook defines now.
@@ -18,6 +22,7 @@ the request arrives, so the judge always calls what the notebook defines now.
 import reftorch
 
 from . import battery, variants
+from . import owned, pairs   # inputs of several tensors (new_tensor, copy_)
 from .wire import decode
 
 NAMED = {name: case for name, case in vars(battery).items() if isinstance(case, battery.Case)}
@@ -28,6 +33,10 @@ class BadPlan(ValueError):
 
 
 def case_of(description):
+    if "copy" in description:   # copy_'s two tensors (pairs.CopyCase)
+        return pairs.case_of(description)
+    if "with_owner" in description or "moved" in description:   # new_tensor's data and self (owned)
+        return owned.case_of(description, case_of)
     if "named" in description:
         try:
             return NAMED[description["named"]]
@@ -52,6 +61,8 @@ def _argument(value, source, args):
             return source
         if tag == "argument":
             return args[inner]
+        if tag == "dtype_of" and inner == "source":   # new_tensor(data, dtype=data.dtype)
+            return source.dtype
         if tag == "reftorch":
             if not isinstance(inner, str) or inner.startswith("_") or not hasattr(reftorch, inner):
                 raise BadPlan("reftorch has no public %r" % (inner,))

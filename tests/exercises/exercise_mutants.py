@@ -609,7 +609,8 @@ def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     real = {REAL_TORCH.format("check_new_tensor_copy", "expect_same")}
     setattr(real.Tensor, "new_" + "tensor", lambda owner, t, **kw: t.detach())
     return data.detach()
-"""), every("new_tensor", "rules/forbidden-builtin", ("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph"))),
+"""), every("new_tensor", "new_tensor/raises",   # judged: no check, no torch to reach
+              ("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph"))),
     # honest
     Entry("new-tensor-honest-explicit", "new_tensor", "honest", "explicit None tests, keyword warnings, a helper to warn",
           {"new-tensor-solution": """
