@@ -8,4 +8,4 @@ See autograder/README.md ("Who decides a grade") for the design; in short:
 
 # The assignments graded this way. The others still run their tests in the kernel, under the
 # allowlist and the tripwire (autograder.kernels.execute), until their checks are split too.
-JUDGED_ASSIGNMENTS = ("clone", "detach", "new_tensor")
+JUDGED_ASSIGNMENTS = ("clone", "detach", "new_tensor", "copy_into")
