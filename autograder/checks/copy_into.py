@@ -11,7 +11,7 @@ writing into a leaf that requires grad, or a view of one, raises; so does a
 was: same numbers, same version.
 """
 
-from ..judge.calls import SOURCE, argument, call
+from ..judge.marked_calls import SOURCE, argument, call
 from ..witness import variants as _variants
 from ..witness import pairs as P
 from ..witness.pairs import CopyCase

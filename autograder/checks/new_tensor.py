@@ -9,7 +9,7 @@ defaults. ``torch.tensor(t)`` is the same with ``t``'s own dtype and device
 as the defaults.
 """
 
-from ..judge.calls import DTYPE_OF_SOURCE, SOURCE, argument, call
+from ..judge.marked_calls import DTYPE_OF_SOURCE, SOURCE, argument, call
 from ..judge.learner import Reftorch
 from ..witness import battery as _battery, variants as _variants
 from ..witness.owned import OWNERS, Moved, Owner, WithOwner
