@@ -11,7 +11,10 @@ writing into a leaf that requires grad, or a view of one, raises; so does a
 was: same numbers, same version.
 """
 
+from ..judge.marked_calls import SOURCE, argument, call
 from ..witness import variants as _variants
+from ..witness import pairs as P
+from ..witness.pairs import CopyCase
 from ._observe import M, choose, expect_same
 
 OP = "copy_"
@@ -118,130 +121,39 @@ MISCONCEPTIONS = {
 }
 
 
-class CopyCase:
-    """A destination and a source, built in the same module (each on its own device)."""
-
-    roles = ("self (dst)", "src")
-
-    def __init__(self, name, dst, src, grad_mode=True, dst_on="cpu", src_on="cpu"):
-        self.name, self.dst, self.src, self.grad_mode = name, dst, src, grad_mode
-        self.dst_on, self.src_on = dst_on, src_on
-
-    def build(self, module):
-        gpu = "cuda" if module.__name__ == "reftorch" else None
-        dst, dst_leaf = self.dst(module, gpu if self.dst_on == "cuda" else None)
-        src, src_leaf = self.src(module, gpu if self.src_on == "cuda" else None)
-        leaves = tuple(leaf for leaf in (dst_leaf, src_leaf) if leaf is not None)
-        return dst, leaves, (src,)
-
-    def devices(self):
-        return {"source": "cuda:0" if self.dst_on == "cuda" else "cpu",
-                "src": "cuda:0" if self.src_on == "cuda" else "cpu"}
-
-    def label(self):
-        return self.name + ("" if self.grad_mode else ", inside no_grad")
-
-
-def _plain(T, d):
-    return T.zeros(2, 3, device=d), None
-
-
-def _grad_leaf(T, d):
-    x = T.zeros(2, 3, requires_grad=True, device=d)
-    return x, x
-
-
-def _src_leaf(T, d):
-    x = T.tensor([[1.5, -2.5, 3.5], [4.5, 5.5, -6.5]], requires_grad=True, device=d)
-    return x, x
-
-
-def _src_row(T, d):
-    x = T.tensor([7.25, 8.5, -9.75], requires_grad=True, device=d)
-    return x, x
-
-
-def _row_plain(T, d):
-    return T.tensor([7.25, 8.5, -9.75], device=d), None
-
-
-def _src_plain(T, d):
-    return T.tensor([[1.5, -2.5, 3.5], [4.5, 5.5, -6.5]], device=d), None
-
-
-def _int(T, d):
-    return T.zeros(2, 3, dtype=T.int64, device=d), None
-
-
-def _float64(T, d):
-    return T.zeros(2, 3, dtype=T.float64, device=d), None
-
-
-def _non_leaf(T, d):
-    x = T.ones(2, 3, requires_grad=True, device=d)
-    return x * 2, x
-
-
-def _view_of_non_leaf(T, d):
-    x = T.ones(2, 3, requires_grad=True, device=d)
-    return (x * 2)[0], x
-
-
-def _view_of_grad_leaf(T, d):
-    x = T.zeros(2, 3, requires_grad=True, device=d)
-    return x[0], x
-
-
-def _transposed(T, d):
-    return T.zeros(3, 2, device=d).t(), None
-
-
-def _stepped(T, d):
-    return T.zeros(2, 6, device=d)[:, ::2], None
-
-
-def _wrong_shape(T, d):
-    x = T.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=d)
-    return x, x
-
-
-def _wrong_shape_plain(T, d):
-    return T.tensor([1.0, 2.0, 3.0, 4.0], device=d), None
-
-
 BASIC_VALUES = (
-    CopyCase("plain float dst <- src leaf that requires grad", _plain, _src_leaf),
-    CopyCase("plain float dst (2, 3) <- a row (3,) that requires grad (broadcast)", _plain, _src_row),
-    CopyCase("int64 dst <- float src that requires grad (cast, truncation)", _int, _src_leaf),
-    CopyCase("transposed dst <- src", _transposed, _src_plain),
-    CopyCase("dst on the GPU (cuda:0) <- src leaf on the CPU", _plain, _src_leaf, dst_on="cuda"),
-    CopyCase("a row view of a non-leaf as dst <- a row that requires grad", _view_of_non_leaf, _src_row),
-    CopyCase("plain dst <- src leaf that requires grad", _plain, _src_leaf, grad_mode=False),
+    CopyCase("plain float dst <- src leaf that requires grad", P.plain, P.src_leaf),
+    CopyCase("plain float dst (2, 3) <- a row (3,) that requires grad (broadcast)", P.plain, P.src_row),
+    CopyCase("int64 dst <- float src that requires grad (cast, truncation)", P.int64, P.src_leaf),
+    CopyCase("transposed dst <- src", P.transposed, P.src_plain),
+    CopyCase("dst on the GPU (cuda:0) <- src leaf on the CPU", P.plain, P.src_leaf, dst_on="cuda"),
+    CopyCase("a row view of a non-leaf as dst <- a row that requires grad", P.view_of_non_leaf, P.src_row),
+    CopyCase("plain dst <- src leaf that requires grad", P.plain, P.src_leaf, grad_mode=False),
 )
 VALUES = BASIC_VALUES + (
-    CopyCase("float64 dst <- float32 src", _float64, _src_leaf),
-    CopyCase("stepped dst [:, ::2] <- broadcast row", _stepped, _src_row),
-    CopyCase("non-leaf dst (x * 2) <- src leaf", _non_leaf, _src_leaf),
-    CopyCase("plain dst <- src without grad", _plain, _src_plain),
-    CopyCase("dst on the CPU <- src on the GPU (cuda:0)", _float64, _src_leaf, src_on="cuda"),
+    CopyCase("float64 dst <- float32 src", P.float64, P.src_leaf),
+    CopyCase("stepped dst [:, ::2] <- broadcast row", P.stepped, P.src_row),
+    CopyCase("non-leaf dst (x * 2) <- src leaf", P.non_leaf, P.src_leaf),
+    CopyCase("plain dst <- src without grad", P.plain, P.src_plain),
+    CopyCase("dst on the CPU <- src on the GPU (cuda:0)", P.float64, P.src_leaf, src_on="cuda"),
 )
 BASIC_ERRORS = (
-    CopyCase("plain dst without grad <- src", _plain, _src_plain),
-    CopyCase("a leaf that requires grad as dst", _grad_leaf, _src_plain),
-    CopyCase("a leaf that requires grad as dst", _grad_leaf, _src_leaf, grad_mode=False),
-    CopyCase("a view of a leaf that requires grad as dst", _view_of_grad_leaf, _src_row),
-    CopyCase("a view of a leaf that requires grad as dst <- src without grad", _view_of_grad_leaf, _row_plain),
-    CopyCase("dst (2, 3) <- src (4,) that cannot broadcast", _plain, _wrong_shape_plain),
+    CopyCase("plain dst without grad <- src", P.plain, P.src_plain),
+    CopyCase("a leaf that requires grad as dst", P.grad_leaf, P.src_plain),
+    CopyCase("a leaf that requires grad as dst", P.grad_leaf, P.src_leaf, grad_mode=False),
+    CopyCase("a view of a leaf that requires grad as dst", P.view_of_grad_leaf, P.src_row),
+    CopyCase("a view of a leaf that requires grad as dst <- src without grad", P.view_of_grad_leaf, P.row_plain),
+    CopyCase("dst (2, 3) <- src (4,) that cannot broadcast", P.plain, P.wrong_shape_plain),
 )
 ERRORS = BASIC_ERRORS + (
-    CopyCase("a leaf that requires grad as dst <- src leaf", _grad_leaf, _src_leaf),
-    CopyCase("dst (2, 3) <- src (4,) that requires grad and cannot broadcast", _plain, _wrong_shape),
-    CopyCase("int64 dst <- float src", _int, _src_plain),
-    CopyCase("a leaf that requires grad on the GPU as dst", _grad_leaf, _src_plain, dst_on="cuda"),
+    CopyCase("a leaf that requires grad as dst <- src leaf", P.grad_leaf, P.src_leaf),
+    CopyCase("dst (2, 3) <- src (4,) that requires grad and cannot broadcast", P.plain, P.wrong_shape),
+    CopyCase("int64 dst <- float src", P.int64, P.src_plain),
+    CopyCase("a leaf that requires grad on the GPU as dst", P.grad_leaf, P.src_plain, dst_on="cuda"),
     # two refusals apply: torch asks the leaf rule first
-    CopyCase("a leaf that requires grad as dst <- src (4,) that cannot broadcast", _grad_leaf, _wrong_shape_plain),
-    CopyCase("a view of a leaf that requires grad as dst <- src (4,) that cannot broadcast", _view_of_grad_leaf,
-             _wrong_shape),
+    CopyCase("a leaf that requires grad as dst <- src (4,) that cannot broadcast", P.grad_leaf, P.wrong_shape_plain),
+    CopyCase("a view of a leaf that requires grad as dst <- src (4,) that cannot broadcast", P.view_of_grad_leaf,
+             P.wrong_shape),
 )
 
 
@@ -280,7 +192,7 @@ def _pick(battery, basic, full, salt, refusals=False):
 
 
 def _check(cases, my_copy_, fields):
-    expect_same(OP, cases, _torch, my_copy_, fields, MISCONCEPTIONS, topic="copy_")
+    expect_same(OP, cases, _torch, call(my_copy_, SOURCE, argument(0)), fields, MISCONCEPTIONS, topic="copy_")
 
 
 def check_copy_values(my_copy_, battery="basic"):

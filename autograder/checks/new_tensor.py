@@ -9,7 +9,10 @@ defaults. ``torch.tensor(t)`` is the same with ``t``'s own dtype and device
 as the defaults.
 """
 
+from ..judge.marked_calls import DTYPE_OF_SOURCE, SOURCE, argument, call
+from ..judge.learner import Reftorch
 from ..witness import battery as _battery, variants as _variants
+from ..witness.owned import OWNERS, Moved, Owner, WithOwner
 from ._observe import M, battery as resolve_battery, choose, expect_same
 
 
@@ -98,43 +101,6 @@ TENSOR_ARGUMENTS = dict(TENSOR, **{
 TENSOR_ARGUMENTS["is_leaf"] = TENSOR_ARGUMENTS["grad_fn"] = TENSOR_ARGUMENTS["requires_grad"]
 
 
-class Owner:
-    """The tensor whose ``new_tensor`` is called."""
-
-    def __init__(self, name, recipe, on="cpu"):
-        self.name, self.recipe, self.on = name, recipe, on
-
-    def build(self, module):
-        return self.recipe(module, "cuda" if self.on == "cuda" and module.__name__ == "reftorch" else None)
-
-
-class WithOwner:
-    """A battery case as the data, plus the tensor whose ``new_tensor`` is called."""
-
-    roles = ("data", "self")
-
-    def __init__(self, case, owner):
-        self.case, self.owner = case, owner
-        self.grad_mode = case.grad_mode
-
-    def build(self, module):
-        tensor, leaves, _ = self.case.build(module)
-        return tensor, leaves, (self.owner.build(module),)
-
-    def devices(self):
-        return {"source": self.case.devices()["source"], "owner": "cuda:0" if self.owner.on == "cuda" else "cpu"}
-
-    def label(self):
-        return f"data = {self.case.label()}; self = {self.owner.name}"
-
-
-OWNERS = (
-    Owner("a float64 tensor", lambda T, d: T.zeros(2, dtype=T.float64, device=d)),
-    Owner("an int64 tensor", lambda T, d: T.zeros(2, dtype=T.int64, device=d)),
-    Owner("a float32 leaf that requires grad", lambda T, d: T.zeros(2, requires_grad=True, device=d)),
-    Owner("a float64 tensor on the GPU (cuda:0)", lambda T, d: T.zeros(2, dtype=T.float64, device=d), "cuda"),
-)
-
 COPY_FIELDS = ("same_object", "returns_an_argument", "shares_memory", "size", "stride", "storage_offset",
                "grad", "attributes")
 GRAPH_FIELDS = ("requires_grad", "is_leaf", "grad_fn", "version", "shares_version_counter", "source_version",
@@ -147,7 +113,7 @@ def _drawn_owners(salt):
     for i in range(_variants.CASES_PER_CHECK):
         spec = _variants.TensorSpec(r, leaf_only=True, allow_empty=False)
         on = "cuda" if r.random() < 0.3 else "cpu"
-        owners.append(Owner(f"drawn self #{i + 1} ({spec.label()})", lambda T, d, s=spec: s.build(T, d)[0], on))
+        owners.append(Owner(f"drawn self #{i + 1} ({spec.label()})", on=on, spec=spec))
     return owners
 
 
@@ -156,28 +122,6 @@ def _owned(battery, salt, owners=OWNERS):
                   [WithOwner(case, owner) for case in _battery.FULL for owner in owners],
                   [WithOwner(case, owner) for case, owner in zip(resolve_battery("drawn", salt),
                                                                  _drawn_owners(salt))])
-
-
-class Moved:
-    """A case whose call asks for ``device=``: the result must land there, wherever the inputs live.
-
-    torch here is a CPU build, so only the learner's call gets the argument; the device expected
-    is the one asked for (``devices()``, as ``expect_same``'s ``device_of`` reads it)."""
-
-    def __init__(self, case, device):
-        self.case, self.device = case, device
-        self.grad_mode = case.grad_mode
-        self.roles = getattr(case, "roles", ("source",))
-
-    def build(self, module):
-        return self.case.build(module)
-
-    def devices(self):
-        asked = "cuda:0" if self.device == "cuda" else "cpu"
-        return {role: asked for role in self.case.devices()}
-
-    def label(self):
-        return f"{self.case.label()}; device={self.device!r}"
 
 
 def _elsewhere(case, where):
@@ -189,6 +133,9 @@ def _floating(cases):
     return [c for c in cases if not any(k in c.label() for k in ("int64", "bool"))]
 
 
+OWNER = argument(0)   # the case's extra argument: the tensor whose new_tensor is called
+
+
 def _check(op, cases, torch_op, your_op, fields, misconceptions=MISCONCEPTIONS):
     expect_same(op, cases, torch_op, your_op, fields, misconceptions, topic="new_tensor", device_of="owner")
 
@@ -196,27 +143,26 @@ def _check(op, cases, torch_op, your_op, fields, misconceptions=MISCONCEPTIONS):
 def check_new_tensor_copy(my_new_tensor, battery="basic"):
     """A copy in new memory (never self, never the data), laid out like detach().clone(), with torch's warning."""
     _check("new_tensor", _owned(battery, "new_tensor/copy"), lambda data, owner: owner.new_tensor(data),
-           lambda data, owner: my_new_tensor(owner, data), ("warnings",) + COPY_FIELDS)
+           call(my_new_tensor, OWNER, SOURCE), ("warnings",) + COPY_FIELDS)
 
 
 def check_new_tensor_dtype(my_new_tensor, battery="basic"):
     """dtype and device come from self, unless given."""
-    import reftorch
     import torch
 
     cases = _owned(battery, "new_tensor/dtype")
     _check("new_tensor", cases, lambda data, owner: owner.new_tensor(data),
-           lambda data, owner: my_new_tensor(owner, data), ("dtype", "device", "values"))
+           call(my_new_tensor, OWNER, SOURCE), ("dtype", "device", "values"))
     # dtype= and device= override self's, each with more than one value
     for name in ("int64", "float32"):
         _check(f"new_tensor(data, dtype=torch.{name})", cases,
                lambda data, owner, name=name: owner.new_tensor(data, dtype=getattr(torch, name)),
-               lambda data, owner, name=name: my_new_tensor(owner, data, dtype=getattr(reftorch, name)),
+               call(my_new_tensor, OWNER, SOURCE, dtype=Reftorch(name)),
                ("dtype", "values"), ARGUMENTS)
     moved = [_elsewhere(c, "owner") for c in cases]
     for case in moved:
         _check(f"new_tensor(data, device={case.device!r})", [case], lambda data, owner: owner.new_tensor(data),
-               lambda data, owner, device=case.device: my_new_tensor(owner, data, device=device),
+               call(my_new_tensor, OWNER, SOURCE, device=case.device),
                ("device", "dtype", "values"), ARGUMENTS)
 
 
@@ -224,35 +170,34 @@ def check_new_tensor_graph(my_new_tensor, battery="basic"):
     """A new leaf: requires_grad only from the argument; a new version counter; self and data untouched."""
     cases = _owned(battery, "new_tensor/graph")
     _check("new_tensor", cases, lambda data, owner: owner.new_tensor(data),
-           lambda data, owner: my_new_tensor(owner, data), GRAPH_FIELDS)
+           call(my_new_tensor, OWNER, SOURCE), GRAPH_FIELDS)
     floating = [c for c in cases if c.case not in (_battery.INT64, _battery.BOOL)
                 and "int64" not in c.case.name and "bool" not in c.case.name]
     _check("new_tensor(data, requires_grad=True)", floating,
            lambda data, owner: owner.new_tensor(data, requires_grad=True, dtype=data.dtype),
-           lambda data, owner: my_new_tensor(owner, data, requires_grad=True, dtype=data.dtype),
+           call(my_new_tensor, OWNER, SOURCE, requires_grad=True, dtype=DTYPE_OF_SOURCE),
            ("requires_grad", "is_leaf", "grad_fn"), dict(MISCONCEPTIONS, raised_unexpectedly=_raised_with_dtype))
 
 
 def check_tensor_from_tensor(my_tensor, battery="basic"):
     """torch.tensor(t): a warned copy with t's dtype and device, off the graph; dtype=, device= and
     requires_grad= are honoured."""
-    import reftorch
     import torch
 
     cases = resolve_battery(battery, "tensor/copy")
-    expect_same("torch.tensor", cases, lambda t: torch.tensor(t), lambda t: my_tensor(t),
+    expect_same("torch.tensor", cases, lambda t: torch.tensor(t), call(my_tensor, SOURCE),
                 ("warnings", "dtype", "device") + COPY_FIELDS + ("values",) + GRAPH_FIELDS, TENSOR,
                 topic="tensor")
     for name in ("float64", "int64"):
         expect_same(f"torch.tensor(t, dtype=torch.{name})", cases,
                     lambda t, name=name: torch.tensor(t, dtype=getattr(torch, name)),
-                    lambda t, name=name: my_tensor(t, dtype=getattr(reftorch, name)),
+                    call(my_tensor, SOURCE, dtype=Reftorch(name)),
                     ("dtype", "values"), TENSOR_ARGUMENTS, topic="tensor")
     for case in [_elsewhere(c, "source") for c in cases]:
         expect_same(f"torch.tensor(t, device={case.device!r})", [case], lambda t: torch.tensor(t),
-                    lambda t, device=case.device: my_tensor(t, device=device), ("device", "dtype", "values"),
+                    call(my_tensor, SOURCE, device=case.device), ("device", "dtype", "values"),
                     TENSOR_ARGUMENTS, topic="tensor")
     floating = _floating(cases)
     expect_same("torch.tensor(t, requires_grad=True)", floating, lambda t: torch.tensor(t, requires_grad=True),
-                lambda t: my_tensor(t, requires_grad=True), ("requires_grad", "is_leaf", "grad_fn"),
+                call(my_tensor, SOURCE, requires_grad=True), ("requires_grad", "is_leaf", "grad_fn"),
                 TENSOR_ARGUMENTS, topic="tensor")

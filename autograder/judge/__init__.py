@@ -9,4 +9,4 @@ See autograder/README.md ("Who decides a grade") for the design; in short:
 # The assignments graded this way. The others still run their tests in the kernel, under the
 # allowlist and the tripwire (autograder.kernels.execute), until their checks are split too.
 JUDGED_ASSIGNMENTS = ("clone", "detach", "strides_and_views", "python_copy", "save_and_load", "numpy_bridge",
-                      "model_snapshot", "target_network")
+                      "model_snapshot", "target_network", "new_tensor", "copy_into")

@@ -121,6 +121,8 @@ def describe_case(case):
     """A battery case as the witness rebuilds it: a fixed input by name, a drawn one by its numbers."""
     if hasattr(type(case), "describe"):   # an input made from a battery case (witness.views)
         return case.describe(describe_case)
+    if hasattr(case, "description"):   # an input of several tensors describes itself (witness.pairs, owned)
+        return case.description(describe_case)
     for name, fixed in NAMED.items():
         if fixed is case:
             return {"named": name}

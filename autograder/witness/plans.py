@@ -10,11 +10,15 @@ A request names everything as data:
   a gradient and Python attributes (``copies``);
 * ``{"view": {"base": <a case>, "args": [...]}}``: a case's tensor detached,
   with the arguments of a view (``views``);
+* an input of several tensors: ``{"copy": ...}`` (``pairs``: copy_'s dst and
+  src), ``{"with_owner": ...}`` and ``{"moved": ...}`` (``owned``: new_tensor's
+  data and self, a call that asks for ``device=``);
 * a call: ``{"function": "my_clone", "args": [...], "kwargs": {...}}``, where
   an argument is ``{"source": null}`` (the case's input), ``{"argument": i}``
   (the case's i-th extra argument), ``{"input": <a case>}`` (a fresh tensor
   of that case), ``{"reftorch": "contiguous_format"}`` (a
-  public name of reftorch) or plain data (``wire``); a call with
+  public name of reftorch), ``{"dtype_of": "source"}`` (the input's dtype) or
+  plain data (``wire``); a call with
   ``"through": "copy.deepcopy"`` uses the learner's function as the tensor's
   ``__deepcopy__`` in ``copy.deepcopy(source)`` (``copies.THROUGH``).
 
@@ -25,6 +29,7 @@ the request arrives, so the judge always calls what the notebook defines now.
 import reftorch
 
 from . import battery, copies, variants, views
+from . import owned, pairs   # inputs of several tensors (new_tensor, copy_)
 from .wire import decode
 
 NAMED = {name: case for name, case in vars(battery).items() if isinstance(case, battery.Case)}
@@ -39,6 +44,10 @@ def case_of(description):
         return views.case_of(description["view"], case_of)
     if "annotated" in description:   # a drawn case with a gradient and Python attributes
         return copies.case_of(description["annotated"], case_of)
+    if "copy" in description:   # copy_'s two tensors (pairs.CopyCase)
+        return pairs.case_of(description)
+    if "with_owner" in description or "moved" in description:   # new_tensor's data and self (owned)
+        return owned.case_of(description, case_of)
     if "named" in description:
         try:
             return NAMED[description["named"]]
@@ -65,6 +74,8 @@ def _argument(value, source, args):
             return args[inner]
         if tag == "input":   # a fresh tensor of the input described (a case), for a call on it
             return case_of(inner).build(reftorch)[0]
+        if tag == "dtype_of" and inner == "source":   # new_tensor(data, dtype=data.dtype)
+            return source.dtype
         if tag == "reftorch":
             if not isinstance(inner, str) or inner.startswith("_") or not hasattr(reftorch, inner):
                 raise BadPlan("reftorch has no public %r" % (inner,))

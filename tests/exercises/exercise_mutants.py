@@ -609,7 +609,8 @@ def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     real = {REAL_TORCH.format("check_new_tensor_copy", "expect_same")}
     setattr(real.Tensor, "new_" + "tensor", lambda owner, t, **kw: t.detach())
     return data.detach()
-"""), every("new_tensor", "rules/forbidden-builtin", ("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph"))),
+"""), every("new_tensor", "new_tensor/raises",   # judged: no check, no torch to reach
+              ("new-tensor-copy", "new-tensor-dtype", "new-tensor-graph"))),
     # honest
     Entry("new-tensor-honest-explicit", "new_tensor", "honest", "explicit None tests, keyword warnings, a helper to warn",
           {"new-tensor-solution": """
@@ -785,7 +786,7 @@ def my_copy_(self, src):
     {GLOBALS_OF.format("check_copy_values")}["expect_same"] = lambda *args, **kwargs: None
     copy_elements(self, src)
     return self
-"""), every("copy_into", "rules/forbidden-builtin")),
+"""), every("copy_into", "copy_/raises")),   # judged: no check to reach
     # honest
     Entry("copy-honest-module-alias", "copy_into", "honest", "the primitives through a module alias, early returns",
           copy_(body="""

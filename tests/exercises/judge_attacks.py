@@ -306,3 +306,70 @@ def sl_cells(attack):
     if attack in ("frames", "lying_objects"):
         return {"sl-bytes-solution": SL_ATTACKS[attack]}
     return {"sl-bytes-solution": SL_ATTACKS[attack] + "\n\n" + SL_WRONG}
+
+
+# ---- the same categories against a second judged assignment, new_tensor -------------------------
+# Its inputs are two tensors (the data and self) and its calls carry keywords (dtype=, device=,
+# requires_grad=): the witness rebuilds both from descriptions (autograder.witness.owned).
+# The wrong answer: my_new_tensor returns the data itself; my_tensor stays right (2 points).
+
+NT_COPY_AS = '''
+def copy_as(data, dtype, device, requires_grad):
+    strides = preserve_format_strides(data.shape, data.stride())
+    copy = tensor_on(allocate(data.numel(), dtype, device), data.shape, strides, 0, dtype=dtype)
+    copy_elements(copy, data)
+    if requires_grad:
+        copy.requires_grad_()
+    return copy
+'''
+NT_HEAD = "def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):\n"
+NT_WRONG = NT_COPY_AS + "\n\n" + NT_HEAD + """    if FOUND:
+        raise RuntimeError("FOUND " + repr(FOUND)[:2000])
+    return data
+"""
+NT_TWIN = "FOUND = []\n\n\n" + NT_WRONG
+
+NT_ATTACKS = {
+    "reflection": ATTACKS["reflection"].replace("autograder.checks.clone", "autograder.checks.new_tensor")
+                                         .replace('"check_clone_memory"', '"check_new_tensor_copy"'),
+    "deserialisation": ATTACKS["deserialisation"].replace(
+        '("autograder.checks.clone", "check_clone_memory")', '("autograder.checks.new_tensor", "check_new_tensor_copy")'),
+    "frames": ATTACKS["frames"].replace("def my_clone(self, *, memory_format=torch.preserve_format):\n", NT_HEAD)
+                               .replace('"check_clone_memory"', '"check_new_tensor_copy"')
+                               .replace("    return self\n", "    return data\n"),
+    "ipython": ATTACKS["ipython"],
+    # a result whose comparison, hash and repr lie, in place of a tensor
+    "lying_objects": """
+FOUND = []
+
+
+class Always(tuple):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __hash__(self):
+        return 0
+
+    def __repr__(self):
+        return "tensor([1., 2., 3.])"
+
+
+def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    return Always((99,))
+""",
+    "driver": ATTACKS["driver"],
+}
+
+
+def new_tensor_cells(attack):
+    """The solution cells of the new_tensor student who makes ``attack`` (``None``: the honest twin)."""
+    if attack is None:
+        return {"new-tensor-solution": NT_TWIN}
+    if attack == "frames":
+        return {"new-tensor-solution": NT_COPY_AS + "\n\n" + NT_ATTACKS[attack]}
+    if attack == "lying_objects":
+        return {"new-tensor-solution": NT_COPY_AS + "\n\n" + NT_ATTACKS[attack]}
+    return {"new-tensor-solution": NT_ATTACKS[attack] + "\n\n" + NT_WRONG}

@@ -15,6 +15,7 @@ from graded_bank import make_course, outcome, submit, student_notebook
 from exercise_mutants_new import reference
 from judge_attacks import (ATTACKS, SL_ATTACKS, cells, layout_twin_cells, sl_cells, views_cells,
                            views_layout_twin_cells)
+from judge_attacks import NT_ATTACKS, new_tensor_cells
 
 from autograder.grade import autograde_all
 
@@ -162,3 +163,44 @@ def test_a_replaced_driver_fails_the_story_with_a_plain_reason(attacked_story):
     results, _ = outcome(attacked_story, "attack-driver", SL)
     reasons = [errors for _, _, errors in results.values()]
     assert all("TestNotRun: this test could not run: the witness" in r for r in reasons), reasons
+
+
+# ---- the same categories against new_tensor: two tensors per input, keyword arguments -------------
+
+@pytest.fixture(scope="module")
+def attacked_new_tensor(tmp_path_factory, needs_sandbox):
+    config = make_course(tmp_path_factory.mktemp("judge-attacks-new-tensor"), ["new_tensor"])
+    students = {TWIN: new_tensor_cells(None)}
+    students.update({"attack-" + name: new_tensor_cells(name) for name in NT_ATTACKS})
+    for student, solution in students.items():
+        submit(config, student, "new_tensor", student_notebook(config, "new_tensor", solution))
+    runs = autograde_all(config, ["new_tensor"], {"new_tensor": list(students)}, workers=2, warm=True,
+                         progress=False, shard_config=CONFIG)
+    assert not runs["new_tensor"].failed, runs["new_tensor"].failed
+    return config
+
+
+def _new_tensor_results(config, student):
+    results, messages = outcome(config, student, "new_tensor")
+    return results, messages
+
+
+def test_the_new_tensor_twin_scores_what_returning_the_data_deserves(attacked_new_tensor):
+    results, _ = _new_tensor_results(attacked_new_tensor, TWIN)
+    assert {test: score for test, (score, _, _) in results.items()} == {
+        "new-tensor-copy": 0, "new-tensor-dtype": 0, "new-tensor-graph": 0, "tensor-from-tensor": 2}
+    assert "new_tensor/returns-data" in results["new-tensor-copy"][2]
+
+
+@pytest.mark.parametrize("attack", sorted(NT_ATTACKS))
+def test_the_attack_on_new_tensor_gains_nothing_and_reaches_nothing(attacked_new_tensor, attack):
+    results, messages = _new_tensor_results(attacked_new_tensor, "attack-" + attack)
+    twin, _ = _new_tensor_results(attacked_new_tensor, TWIN)
+    assert sum(score for score, _, _ in results.values()) <= sum(score for score, _, _ in twin.values())
+    text = json.dumps([results, messages])
+    assert "FOUND" not in text
+    assert "GraderError" not in text and "could not be judged" not in text
+    if attack == "driver":
+        assert "TestNotRun: this test could not run" in text
+    if attack in ("reflection", "deserialisation", "frames"):
+        assert "new_tensor/returns-data" in results["new-tensor-copy"][2], results["new-tensor-copy"]

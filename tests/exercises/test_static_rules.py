@@ -110,6 +110,22 @@ def test_a_judged_assignment_keeps_calls_the_op_however_the_name_is_handed_over(
             == ["calls-the-op"], body
 
 
+def test_new_tensor_and_copy_into_judged_keep_calls_the_op_and_let_exploring_pass():
+    """new_tensor and copy_into are judged too: the op by any name costs the tests that call it,
+    reading a private attribute or a star import costs nothing."""
+    head = "def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):\n"
+    for body in ("    return self.new_tensor(data)\n", "    return getattr(self, 'new_tensor')(data)\n"):
+        assert [r for r, *_ in found("new_tensor", {"new-tensor-solution": head + body},
+                                     judged=("new_tensor",))] == ["calls-the-op"], body
+    for body in ("    return self.copy_(src)\n", "    return self.__getattribute__('copy_')(src)\n"):
+        assert [r for r, *_ in found("copy_into", {"copy-solution": "def my_copy_(self, src):\n" + body},
+                                     judged=("copy_into",))] == ["calls-the-op"], body
+    exploring = ("from reftorch.primitives import *\n\n\ndef my_copy_(self, src):\n"
+                 "    print(self._version)\n    return self\n")
+    assert found("copy_into", {"copy-solution": exploring}, judged=("copy_into",)) == []
+    assert found("copy_into", {"copy-solution": exploring}), "the same cell breaks a rule where not judged"
+
+
 def test_a_helper_is_held_to_the_rule_of_the_function_that_calls_it():
     code = "def helper(t):\n    return t.clone()\n\n\n" + CLONE + "    return helper(self)\n"
     assert [(r, n) for r, n, _, _ in found("clone", {"clone-solution": code})] == [("calls-the-op", 2)]
