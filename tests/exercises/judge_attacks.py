@@ -9,6 +9,17 @@ an error that carries it, so it shows in that test's output. The honest twin is 
 twin's and nothing was found.
 """
 
+def liar(base, shown=None):
+    """The source of ``class Always(base)``: a value equal to everything, hashed as 0, shown as
+    ``shown`` (an object whose comparison, hash and repr lie)."""
+    text = ("class Always(%s):\n    def __eq__(self, other):\n        return True\n\n"
+            "    def __ne__(self, other):\n        return False\n\n    def __hash__(self):\n        return 0\n"
+            % base)
+    if shown is not None:
+        text += "\n    def __repr__(self):\n        return %r\n" % shown
+    return text + "\n\n"
+
+
 HEAD = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
 
 # what every attack's my_clone does: the wrong answer, or a report of what the attack reached
@@ -100,21 +111,7 @@ sys.stderr = sys.stdout
 FOUND = []
 
 
-class Always(tuple):
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return False
-
-    def __hash__(self):
-        return 0
-
-    def __repr__(self):
-        return "(3, 1)"
-
-
-def my_contiguous_strides(size):
+""" + liar("tuple", "(3, 1)") + """def my_contiguous_strides(size):
     return Always((99,))
 
 
@@ -253,18 +250,7 @@ def my_saved_bytes(tensors):
 FOUND = []
 
 
-class Always(int):
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return False
-
-    def __hash__(self):
-        return 0
-
-
-def my_saved_bytes(tensors):
+""" + liar("int") + """def my_saved_bytes(tensors):
     return Always(0)
 """,
     # the driver replaced: facts of the wrong shape, a fact told twice, facts that are no plain data
@@ -343,21 +329,7 @@ NT_ATTACKS = {
 FOUND = []
 
 
-class Always(tuple):
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return False
-
-    def __hash__(self):
-        return 0
-
-    def __repr__(self):
-        return "tensor([1., 2., 3.])"
-
-
-def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+""" + liar("tuple", "tensor([1., 2., 3.])") + """def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     return Always((99,))
 """,
     "driver": ATTACKS["driver"],

@@ -23,17 +23,23 @@ TWIN, LAYOUT_TWIN = "honest-twin", "honest-layout-twin"
 CONFIG = {"Execute.timeout": 10}
 
 
+def _graded(tmp_path_factory, name, assignment, students, scheduler):
+    """A course of ``assignment`` whose ``students`` ({name: solution cells}) are graded, sandboxed,
+    on the session's grading cluster; every notebook graded (none failed)."""
+    config = make_course(tmp_path_factory.mktemp(name), [assignment])
+    for student, solution in students.items():
+        submit(config, student, assignment, student_notebook(config, assignment, solution))
+    runs = autograde_all(config, [assignment], {assignment: list(students)}, workers=2, warm=True,
+                         progress=False, shard_config=CONFIG, scheduler=scheduler)
+    assert not runs[assignment].failed, runs[assignment].failed
+    return config
+
+
 @pytest.fixture(scope="module")
 def attacked(tmp_path_factory, needs_sandbox, grading_cluster):
-    config = make_course(tmp_path_factory.mktemp("judge-attacks"), ["clone"])
     students = {TWIN: cells(None), LAYOUT_TWIN: layout_twin_cells()}
     students.update({"attack-" + name: cells(name) for name in ATTACKS})
-    for student, solution in students.items():
-        submit(config, student, "clone", student_notebook(config, "clone", solution))
-    runs = autograde_all(config, ["clone"], {"clone": list(students)}, workers=2, warm=True,
-                         progress=False, shard_config=CONFIG, scheduler=grading_cluster)
-    assert not runs["clone"].failed, runs["clone"].failed
-    return config
+    return _graded(tmp_path_factory, "judge-attacks", "clone", students, grading_cluster)
 
 
 def _total(config, student):
@@ -80,17 +86,11 @@ VIEWS = "strides_and_views"
 
 
 @pytest.fixture(scope="module")
-def attacked_views(tmp_path_factory, needs_sandbox):
-    config = make_course(tmp_path_factory.mktemp("judge-attacks-views"), [VIEWS])
+def attacked_views(tmp_path_factory, needs_sandbox, grading_cluster):
     views = reference(VIEWS, "sv-views-solution")
     students = {TWIN: views_cells(None, views), LAYOUT_TWIN: views_layout_twin_cells(views)}
     students.update({"attack-" + name: views_cells(name, views) for name in ATTACKS})
-    for student, solution in students.items():
-        submit(config, student, VIEWS, student_notebook(config, VIEWS, solution))
-    runs = autograde_all(config, [VIEWS], {VIEWS: list(students)}, workers=2, warm=True,
-                         progress=False, shard_config=CONFIG)
-    assert not runs[VIEWS].failed, runs[VIEWS].failed
-    return config
+    return _graded(tmp_path_factory, "judge-attacks-views", VIEWS, students, grading_cluster)
 
 
 def _views_results(config, student):
@@ -126,16 +126,10 @@ SL = "save_and_load"
 
 
 @pytest.fixture(scope="module")
-def attacked_story(tmp_path_factory, needs_sandbox):
-    config = make_course(tmp_path_factory.mktemp("judge-attacks-story"), [SL])
+def attacked_story(tmp_path_factory, needs_sandbox, grading_cluster):
     students = {TWIN: sl_cells(None)}
     students.update({"attack-" + name: sl_cells(name) for name in SL_ATTACKS})
-    for student, solution in students.items():
-        submit(config, student, SL, student_notebook(config, SL, solution))
-    runs = autograde_all(config, [SL], {SL: list(students)}, workers=2, warm=True,
-                         progress=False, shard_config=CONFIG)
-    assert not runs[SL].failed, runs[SL].failed
-    return config
+    return _graded(tmp_path_factory, "judge-attacks-story", SL, students, grading_cluster)
 
 
 def _story_total(config, student):
@@ -168,16 +162,10 @@ def test_a_replaced_driver_fails_the_story_with_a_plain_reason(attacked_story):
 # ---- the same categories against new_tensor: two tensors per input, keyword arguments -------------
 
 @pytest.fixture(scope="module")
-def attacked_new_tensor(tmp_path_factory, needs_sandbox):
-    config = make_course(tmp_path_factory.mktemp("judge-attacks-new-tensor"), ["new_tensor"])
+def attacked_new_tensor(tmp_path_factory, needs_sandbox, grading_cluster):
     students = {TWIN: new_tensor_cells(None)}
     students.update({"attack-" + name: new_tensor_cells(name) for name in NT_ATTACKS})
-    for student, solution in students.items():
-        submit(config, student, "new_tensor", student_notebook(config, "new_tensor", solution))
-    runs = autograde_all(config, ["new_tensor"], {"new_tensor": list(students)}, workers=2, warm=True,
-                         progress=False, shard_config=CONFIG)
-    assert not runs["new_tensor"].failed, runs["new_tensor"].failed
-    return config
+    return _graded(tmp_path_factory, "judge-attacks-new-tensor", "new_tensor", students, grading_cluster)
 
 
 def _new_tensor_results(config, student):
