@@ -44,7 +44,7 @@ SCRIPT = textwrap.dedent('''
             lambda: setattr(torch.Tensor, "clone", shadow), lambda: delattr(torch.Tensor, "clone"))
     attempt("shadow torch.Tensor.data",
             lambda: setattr(torch.Tensor, "data", property(lambda t: t)), lambda: delattr(torch.Tensor, "data"))
-    old = reftorch.Tensor.stride
+    old = reftorch.Tensor.__dict__["stride"]   # the descriptor itself (a layout table reads it)
     attempt("replace reftorch.Tensor.stride",
             lambda: setattr(reftorch.Tensor, "stride", lambda t: (1,)), lambda: setattr(reftorch.Tensor, "stride", old))
     attempt("add reftorch.Tensor.__getattr__",
