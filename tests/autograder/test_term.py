@@ -26,6 +26,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+from course_copy import fresh_copy
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(REPO, "autograder", "README.md")
 SUBMITTED = {"Ada Lovelace.zip": {"clone.ipynb": "clone", "detach.ipynb": "detach"},
