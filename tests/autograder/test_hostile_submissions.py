@@ -298,12 +298,16 @@ def test_shipped_modules_are_never_imported_by_plain_nbgrader(battle, unsandboxe
 def test_cold_kernels_resist_the_same_attacks(battle):
     config = battle["config"]
     attackers = ["byte_ff", "forged_output", "kills_kernels"]
+    # a cold kernel imports torch for each notebook: on a loaded machine (CI runs the suite beside
+    # it) the notebook's budget is the one the patient run below gives, not the warm runs' 180 s
     run = autograde(config, "fixture", attackers + ["honest_right"], workers=2, warm=False,
-                    progress=False, shard_config=CONFIG)
+                    progress=False, shard_config=dict(CONFIG, **{"GuardedExecute.notebook_timeout": 600}))
     assert run.failed == {}
     for attacker in attackers:
         assert _report(config, attacker)["reached"] == []
-        assert _total(config, attacker) == 5
+        assert _total(config, attacker) == 5, (attacker, scores(config, "fixture")[attacker], [
+            o.get("evalue", "")[:300] for c in _graded(config, attacker).cells for o in c.get("outputs", [])
+            if o.get("output_type") == "error"])
     assert _rows(config, HONEST) == battle["before"]["rows"]
     assert _no_kernel_left() == []
 
