@@ -56,16 +56,15 @@ def test_the_bank_is_big_enough():
 
 
 def test_the_bank_holds_every_cheat_issue_13_names():
-    """Issue 13's cheats are all still there; since issue 21 the allowlist stops each of them in the
-    assignments whose tests run in the kernel, so they score 0 on a rule (the tripwire, a second line,
-    is tested in test_tripwire and the hostile suite); in a judged assignment (clone, detach,
-    strides_and_views, python_copy) they reach nothing and score 0 on the wrong answer they hide
-    (test_judge_attacks), or on calls-the-op when they call the op."""
+    """Issue 13's cheats are all still there. Every assignment is judged, so they reach nothing and
+    score 0 on the wrong answer they hide (test_judge_attacks), or on calls-the-op when they call
+    the op; a cheat that patched a module or replaced a check now fails on what its code does
+    (restore/wrong-values, copy_/raises), since neither torch nor the checks are in the kernel."""
     cheats = " | ".join(f"{e.about} -> {' '.join(e.fails.values())}" for e in BANK if e.kind == "cheat")
     for needle in ("returns self.clone()", "torch.Tensor.clone (inherited", "torch.Tensor.new_tensor (inherited",
                    "torch.Tensor.data (inherited", "a Tensor subclass whose methods lie", "built at run time",
-                   "through an alias", "the tampering check replaced", "rules/calls-the-op", "rules/forbidden-builtin",
-                   "reftorch's own __deepcopy__ called", "rules/writes", "clone/not-a-tensor", "clone/raises"):
+                   "through an alias", "the tampering check replaced", "rules/calls-the-op", "restore/wrong-values",
+                   "reftorch's own __deepcopy__ called", "copy_/raises", "clone/not-a-tensor", "clone/raises"):
         assert needle in cheats, needle
 
 
