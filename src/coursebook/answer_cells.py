@@ -9,6 +9,10 @@ going, and a later cell can use what it made), but its output is held back
 behind a button until the learner has written their prediction down and asks
 for it. An error is no answer to hide: it is shown at once, and stops Run All.
 
+In the browser's copy of the course (Pyodide), where reftorch stands in for
+torch, a cell that only torch can run says so and where to see it, and Run All
+goes on.
+
 When every answer is shown at once (``COURSEBOOK_PREDICTIONS=shown``, the
 static book), the cell is a plain cell.
 """
@@ -39,6 +43,13 @@ def _held_box():
     return widgets, HeldAnswer
 
 
+def _in_the_browser():
+    """Is this the browser's copy of the course (Pyodide), where reftorch stands in for torch?"""
+    import sys
+
+    return sys.platform == "emscripten"
+
+
 def answer_cell(line: str, cell: str):
     """The ``%%answer`` cell magic: run the cell now, show its output when the learner asks."""
     from IPython import get_ipython
@@ -51,6 +62,11 @@ def answer_cell(line: str, cell: str):
     else:
         with capture_output(display=True) as output:
             result = shell.run_cell(cell, store_history=False)
+        if result.error_in_exec is not None and _in_the_browser():
+            print(_("This answer is torch's own, and torch cannot run in the browser: reftorch, which "
+                    "stands in for it here, stops at {0}: {1}. Open the chapter on Binder or with "
+                    "make lab to see it.").format(type(result.error_in_exec).__name__, result.error_in_exec))
+            return
         if result.error_in_exec is not None:
             output.show()
         else:
