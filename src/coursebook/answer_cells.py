@@ -60,8 +60,15 @@ def answer_cell(line: str, cell: str):
     if os.environ.get(SHOW_ENV) == "shown":
         result = shell.run_cell(cell, store_history=False)
     else:
-        with capture_output(display=True) as output:
-            result = shell.run_cell(cell, store_history=False)
+        quiet = _in_the_browser() and shell.custom_exceptions == ()
+        if quiet:   # reftorch may not run a torch-only answer: say so below instead of a traceback
+            shell.set_custom_exc((Exception,), lambda *args, **kwargs: None)
+        try:
+            with capture_output(display=True) as output:
+                result = shell.run_cell(cell, store_history=False)
+        finally:
+            if quiet:
+                shell.set_custom_exc((), None)
         if result.error_in_exec is not None and _in_the_browser():
             print(_("This answer is torch's own, and torch cannot run in the browser: reftorch, which "
                     "stands in for it here, stops at {0}: {1}. Open the chapter on Binder or with "
