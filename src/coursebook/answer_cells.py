@@ -69,7 +69,7 @@ def answer_cell(line: str, cell: str):
         finally:
             if quiet:
                 shell.set_custom_exc((), None)
-        if result.error_in_exec is not None and _in_the_browser():
+        if result.error_in_exec is not None and quiet:   # no traceback was shown: say why
             print(_("This answer is torch's own, and torch cannot run in the browser: reftorch, which "
                     "stands in for it here, stops at {0}: {1}. Open the chapter on Binder or with "
                     "make lab to see it.").format(type(result.error_in_exec).__name__, result.error_in_exec))
