@@ -416,6 +416,16 @@ def _optimizer_follows_the_model(self, name, value):
                 opt.state[value] = opt.state.pop(old)
 
 
+def _step_trains_the_model_as_it_is_now(self, closure=None):
+    """step() as the believer imagines it: it trains the parameters of the model the optimizer was
+    made for, as that model is now (``_believed_model``, set where the program builds the optimizer)."""
+    believed = getattr(self, "_believed_model", None)
+    model_now = believed() if believed is not None else None
+    if isinstance(model_now, Module) and len(self.param_groups) == 1:
+        self.param_groups[0]["params"] = list(model_now.parameters())
+    return _step(self, closure)
+
+
 # --- the believers' reading of Python ---------------------------------------------------------
 
 def _rewritten(cell: str, transformer: ast.NodeTransformer, prelude: str = "") -> str:
@@ -551,6 +561,26 @@ def _copy_of_a_module_is_deep(cell: str) -> str:
 def _copy_of_a_module_has_its_own_dicts(cell: str) -> str:
     return _rewritten(cell, _CopyOfAModule(), _COPY_OF_A_MODULE.format(how=_OWN_DICTS))
 
+
+class _OptimizerKnowsItsModel(ast.NodeTransformer):
+    """``opt = SGD(model.parameters(), ...)`` followed by ``opt._believed_model = lambda: model``:
+    the believer's optimizer trains whatever ``model`` names when it steps."""
+    changed = False
+
+    def visit_Assign(self, node):
+        call = node.value
+        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(call, ast.Call)
+                and call.args and isinstance(call.args[0], ast.Call) and not call.args[0].args
+                and isinstance(call.args[0].func, ast.Attribute) and call.args[0].func.attr == "parameters"
+                and isinstance(call.args[0].func.value, ast.Name)):
+            self.changed = True
+            follow = ast.parse(f"{node.targets[0].id}._believed_model = lambda: {call.args[0].func.value.id}")
+            return [node, ast.copy_location(follow.body[0], node)]
+        return node
+
+
+def _optimizer_knows_its_model(cell: str) -> str:
+    return _rewritten(cell, _OptimizerKnowsItsModel())
 
 # After b = a, b follows the name a: every later a = ... rebinds b too (a chain of links is followed).
 _LINKS = """if "__follow__" not in globals():
@@ -1017,12 +1047,16 @@ MODELS = [
           "16_models_and_optimizers.ipynb",
           lambda: [(Module.__setattr__, _tensor_attributes_are_saved)]),
     Model("an optimizer follows the model",
-          "An optimizer trains the model's parameters as they are now: replace one, and it trains the new one.",
+          "An optimizer trains the model as it is now: replace a parameter, or the model itself, and it "
+          "trains the new one.",
           "An optimizer holds the Parameter objects it was given when it was built, and never looks at "
-          "the model again: a new Parameter set on the model is unknown to it, and nothing trains it.",
+          "the model again: a new Parameter set on the model, or a new model under the same name, is "
+          "unknown to it, and nothing trains it.",
           "16_models_and_optimizers.ipynb",
           lambda: [(Optimizer.add_param_group, _optimizer_remembered),
-                   (Module.__setattr__, _optimizer_follows_the_model)],
+                   (Module.__setattr__, _optimizer_follows_the_model),
+                   (Optimizer.step, _step_trains_the_model_as_it_is_now)],
+          rewrite=_optimizer_knows_its_model,
           tags=("restore/replaces-parameters", "restore/detaches-optimizer")),
 ]
 
