@@ -30,6 +30,7 @@ from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.graph import Node, any_requires_grad
 from ._warn import warn
+from ._overrides import overridable
 
 
 def _check_indices(self, indices):
@@ -113,6 +114,7 @@ def index_put_(self, indices=MISSING, values=MISSING, accumulate=False):
     if not isinstance(accumulate, bool):
         raise TypeError(f"index_put_(): argument 'accumulate' must be bool, not {_type_name(accumulate)}")
     return write(self, list(indices), values, accumulate)
+index_put_ = overridable(index_put_)
 
 
 def write(self, indices, values, accumulate=False):

@@ -21,6 +21,7 @@ from ._layout import preserve_format
 from ._nested_data import check_dtype, infer_dtype
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
+from ._overrides import overridable
 
 
 def _size_arg(size, op):
@@ -106,6 +107,7 @@ def _like(fill, self, dtype, device, requires_grad, memory_format):
         strides = _strides.strides_for(self._size, memory_format)
     t = Tensor._from_values(fill, self._size, dtype, as_device(device) or self.device, strides)
     return with_requires_grad(t, requires_grad)
+_like = overridable(_like)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):

@@ -117,7 +117,7 @@ class CopySlices(Node):
 
     def __init__(self, base, view_, fn):
         Node.__init__(self)
-        self._next_functions = (gradient_edge(base),) + fn.next_functions[1:]
+        self._next_functions = (gradient_edge(base),) + fn._next_functions[1:]
         self.base_geometry = base._geometry()
         self.view_geometry = view_._geometry()
         self.slots = base._storage.nbytes() // base._dtype.itemsize

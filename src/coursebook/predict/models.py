@@ -25,19 +25,28 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import importlib
+import weakref
 from dataclasses import dataclass
 from typing import Callable
 
 import reftorch
 from coursebook.build_it.switch import replaced
 from reftorch import overrides
-from reftorch import (_clone, _convert, _copy_, _creation, _detach, _indexing, _inplace, _layout, _python_copy,
+from reftorch import (_advanced_indexing, _clone, _convert, _copy_, _creation, _detach, _factories, _indexing,
+                      _inplace, _inplace_write, _layout, _python_copy, _strides, _torch_bookkeeping,
                       _version_counter, _views)
 from reftorch.autograd import creation_meta, grad_mode
 from reftorch.autograd.function import FunctionCtx
-from reftorch.nn import state_dict as nn_state_dict
+from reftorch.autograd.graph import Node
+from reftorch.nn import conversion as nn_conversion, state_dict as nn_state_dict
+from reftorch.nn.module import Module
 from reftorch.nn.parameter import Parameter
+from reftorch.optim import optimizer as optim_optimizer
 from reftorch.optim.optimizer import Optimizer
+
+# the module (reftorch.autograd.inference_mode, as an attribute, is the context manager)
+_inference_mode = importlib.import_module("reftorch.autograd.inference_mode")
 
 __all__ = ["Model", "MODELS", "model"]
 
@@ -69,6 +78,7 @@ class Model:
 # A believer's function that calls reftorch's own calls the package's own code
 # (``overrides.original``): inside the block, the function every caller holds runs the believer's.
 _getitem, _as_view = overrides.original(_indexing.__getitem__), overrides.original(_views._as_view)
+_index_put = overrides.original(_advanced_indexing.index_put_)
 _reduce_ex = overrides.original(_python_copy.__reduce_ex__)
 _new_tensor = overrides.original(_creation.new_tensor)
 _load_state_dict = overrides.original(nn_state_dict.load_state_dict)
@@ -76,6 +86,11 @@ _as_tensor, _bump = overrides.original(_convert.as_tensor), overrides.original(_
 _copy_into, _clone_of = overrides.original(_copy_.copy_), overrides.original(_clone.clone)
 _zero_grad = overrides.original(Optimizer.zero_grad)
 _for_new_view = overrides.original(creation_meta.for_new_view)
+_check_no_internal_overlap = overrides.original(_inplace_write.check_no_internal_overlap)
+_like = overrides.original(_factories._like)
+_module_setattr = overrides.original(Module.__setattr__)
+_add_param_group = overrides.original(Optimizer.add_param_group)
+_step = overrides.original(Optimizer.step)
 
 def _clone_shares_memory(self, *, memory_format=None):
     return _views.alias(self)
@@ -284,6 +299,133 @@ def _zero_grad_leaves_grad_alone(self, set_to_none=True):
     return None
 
 
+def _regular_picks_are_views(self, index):
+    """An index as the believer reads it: wherever the picked elements sit at regular steps in
+    memory (a start and one step per dimension), the result is a view, whatever kind the index is."""
+    got = _getitem(self, index)
+    if got._base_tensor is not None or got is self or got.numel() == 0:
+        return got
+    where = reftorch.Tensor._from_values(_strides.element_positions(self._size, self._stride, self._storage_offset),
+                                         self._size, reftorch.int64)
+    picked = _getitem(where, index)
+    slots, size = picked.flatten().tolist(), tuple(picked.shape)
+    stride, unit = [], 1
+    for n in reversed(size):  # the step along each dimension, read off its first two elements
+        stride.insert(0, slots[unit] - slots[0] if n > 1 else 0)
+        unit *= n
+    if any(s < 0 for s in stride) or _strides.element_positions(size, tuple(stride), slots[0]) != slots:
+        return got
+    return reftorch.as_strided(self, size, tuple(stride), slots[0])
+
+
+def _a_list_equal_to_a_slice_is_the_slice(self, index):
+    """An index as the believer reads it: a list of consecutive positions in order ([0, 1]) is the
+    slice that picks the same elements (0:2), so it gives a view."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if not any(isinstance(part, list) for part in parts):
+        return _getitem(self, index)
+    read = tuple(slice(part[0], part[-1] + 1) if isinstance(part, list) and part
+                 and all(type(i) is int for i in part) and part == list(range(part[0], part[-1] + 1))
+                 else part for part in parts)
+    return _getitem(self, read if isinstance(index, tuple) else read[0])
+
+
+def _refused_writes_change_nothing(self):
+    """The believer's checks before an in-place write include the refusal torch makes after it:
+    a write into an inference tensor outside the mode raises with the memory untouched."""
+    _torch_bookkeeping.write_is_counted(self)
+    return _check_no_internal_overlap(self)
+
+
+_next_functions = overrides.original(Node.next_functions.fget)
+
+
+def _only_inputs_that_need_grad_have_edges(self):
+    """next_functions as the believer imagines it: an edge only to inputs that take a gradient."""
+    return tuple(edge for edge in _next_functions(self) if edge[0] is not None)
+
+
+def _inference_mode_is_no_grad(inference, grad):
+    """inference_mode as the believer sees it: grad mode off, nothing else."""
+    grad_mode._set_enabled(grad)
+
+
+def _accumulate_writes_each_position_once(self, indices=None, values=None, accumulate=False):
+    """index_put_(..., accumulate=True) read as self[indices] += values: read, add, write back."""
+    if not accumulate:
+        return _index_put(self, indices, values, accumulate)
+    return _index_put(self, indices, _getitem(self, tuple(indices)) + values, False)
+
+
+def _like_copies_requires_grad(fill, self, dtype, device, requires_grad, memory_format):
+    """zeros_like(x) as the believer reads it: a copy of everything about x but its numbers."""
+    return _like(fill, self, dtype, device, requires_grad or self.requires_grad, memory_format)
+
+
+def _conversion_makes_new_parameters(self, fn, recurse=True):
+    """model.double() as the believer imagines it: every parameter replaced by a new Parameter."""
+    if recurse:
+        for module in self.children():
+            module._apply(fn)
+    for name, param in self._parameters.items():
+        if param is not None:
+            with grad_mode.no_grad():
+                self._parameters[name] = Parameter(fn(param), param.requires_grad)
+    for name, buf in self._buffers.items():
+        if buf is not None:
+            self._buffers[name] = fn(buf)
+    return self
+
+
+def _state_follows_the_parameters(self, closure=None):
+    """step() as the believer imagines it: the state is always in the parameters' dtype and device."""
+    for param, state in self.state.items():
+        self.state[param] = optim_optimizer._cast(param, state)
+    return _step(self, closure)
+
+
+def _tensor_attributes_are_saved(self, name, value):
+    """m.name = tensor as the believer reads it: a tensor attribute is part of the module (a buffer)."""
+    tables = [self.__dict__.get(t) for t in ("_parameters", "_buffers", "_modules")]
+    if (isinstance(value, reftorch.Tensor) and not isinstance(value, Parameter)
+            and None not in tables and not any(name in table for table in tables)):
+        self.__dict__.pop(name, None)
+        return self.register_buffer(name, value)
+    return _module_setattr(self, name, value)
+
+
+# the optimizers made under the belief below, so that a new Parameter can be handed to them
+_OPTIMIZERS = weakref.WeakSet()
+
+
+def _optimizer_remembered(self, param_group):
+    _OPTIMIZERS.add(self)
+    return _add_param_group(self, param_group)
+
+
+def _optimizer_follows_the_model(self, name, value):
+    """m.weight = Parameter(...) as the believer imagines it: the optimizers that held the old
+    Parameter now hold the new one (they follow the model, not the objects they were given)."""
+    old = self.__dict__.get("_parameters", {}).get(name)
+    _module_setattr(self, name, value)
+    if isinstance(old, Parameter) and isinstance(value, Parameter):
+        for opt in list(_OPTIMIZERS):
+            for group in opt.param_groups:
+                group["params"] = [value if p is old else p for p in group["params"]]
+            if old in opt.state:
+                opt.state[value] = opt.state.pop(old)
+
+
+def _step_trains_the_model_as_it_is_now(self, closure=None):
+    """step() as the believer imagines it: it trains the parameters of the model the optimizer was
+    made for, as that model is now (``_believed_model``, set where the program builds the optimizer)."""
+    believed = getattr(self, "_believed_model", None)
+    model_now = believed() if believed is not None else None
+    if isinstance(model_now, Module) and len(self.param_groups) == 1:
+        self.param_groups[0]["params"] = list(model_now.parameters())
+    return _step(self, closure)
+
+
 # --- the believers' reading of Python ---------------------------------------------------------
 
 def _rewritten(cell: str, transformer: ast.NodeTransformer, prelude: str = "") -> str:
@@ -418,6 +560,116 @@ def _copy_of_a_module_is_deep(cell: str) -> str:
 
 def _copy_of_a_module_has_its_own_dicts(cell: str) -> str:
     return _rewritten(cell, _CopyOfAModule(), _COPY_OF_A_MODULE.format(how=_OWN_DICTS))
+
+
+class _OptimizerKnowsItsModel(ast.NodeTransformer):
+    """``opt = SGD(model.parameters(), ...)`` followed by ``opt._believed_model = lambda: model``:
+    the believer's optimizer trains whatever ``model`` names when it steps."""
+    changed = False
+
+    def visit_Assign(self, node):
+        call = node.value
+        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(call, ast.Call)
+                and call.args and isinstance(call.args[0], ast.Call) and not call.args[0].args
+                and isinstance(call.args[0].func, ast.Attribute) and call.args[0].func.attr == "parameters"
+                and isinstance(call.args[0].func.value, ast.Name)):
+            self.changed = True
+            follow = ast.parse(f"{node.targets[0].id}._believed_model = lambda: {call.args[0].func.value.id}")
+            return [node, ast.copy_location(follow.body[0], node)]
+        return node
+
+
+def _optimizer_knows_its_model(cell: str) -> str:
+    return _rewritten(cell, _OptimizerKnowsItsModel())
+
+# After b = a, b follows the name a: every later a = ... rebinds b too (a chain of links is followed).
+_LINKS = """if "__follow__" not in globals():
+    __links__ = {}
+
+    def __follow__(target, source=None):
+        __links__.pop(target, None)
+        if source is not None and source != target:
+            __links__[target] = source
+        done, moved = {target}, [target]
+        while moved:
+            name = moved.pop()
+            for follower, followed in list(__links__.items()):
+                if followed == name and follower not in done:
+                    globals()[follower] = globals()[name]
+                    done.add(follower)
+                    moved.append(follower)
+"""
+
+
+class _NamesAreLinked(ast.NodeTransformer):
+    """Each assignment to a name, outside functions, followed by ``__follow__(name[, source])``."""
+    changed = False
+
+    def _follow(self, stmt):
+        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+            source = stmt.value.id if isinstance(stmt.value, ast.Name) else None
+            names = [t.id for t in stmt.targets]
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            source, names = None, [stmt.target.id]
+        else:
+            return [stmt]
+        self.changed = True
+        return [stmt] + [ast.parse(f"__follow__({n!r}, {source!r})").body[0] for n in names]
+
+    def generic_visit(self, node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return node
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                setattr(node, field, [s for stmt in stmts for s in self._follow(self.visit(stmt))])
+        for handler in getattr(node, "handlers", []):
+            self.visit(handler)
+        return node
+
+
+def _names_are_linked(cell: str) -> str:
+    return _rewritten(cell, _NamesAreLinked(), _LINKS)
+
+
+# t[idx] op= v, as the believer reads it: one op= for each position idx names, repeats included.
+# Any other index is Python's own t[idx] op= v: read t[idx], apply the in-place operator, write back.
+_EACH_POSITION = """import operator as __operator__
+
+
+def __each_position__(target, index, op, value):
+    apply = getattr(__operator__, op)
+    listed = torch.as_tensor(index) if isinstance(index, (list, torch.Tensor)) else None
+    if listed is None or listed.dim() != 1 or listed.dtype != torch.int64:
+        target[index] = apply(target[index], value)
+        return
+    per_position = isinstance(value, torch.Tensor) and value.dim() > 0 and len(value) == len(listed)
+    for k, i in enumerate(listed.tolist()):
+        target[i] = apply(target[i], value[k] if per_position else value)
+"""
+
+_IN_PLACE_OPERATOR = {ast.Add: "iadd", ast.Sub: "isub", ast.Mult: "imul", ast.Div: "itruediv",
+                      ast.FloorDiv: "ifloordiv", ast.Mod: "imod", ast.Pow: "ipow", ast.MatMult: "imatmul",
+                      ast.BitAnd: "iand", ast.BitOr: "ior", ast.BitXor: "ixor", ast.LShift: "ilshift",
+                      ast.RShift: "irshift"}
+
+
+class _RepeatsAddUp(ast.NodeTransformer):
+    """``t[idx] += v`` read as ``__each_position__(t, idx, "iadd", v)``."""
+    changed = False
+
+    def visit_AugAssign(self, node):
+        if not isinstance(node.target, ast.Subscript):
+            return node
+        self.changed = True
+        call = ast.Call(ast.Name("__each_position__", ast.Load()),
+                        [node.target.value, node.target.slice, ast.Constant(_IN_PLACE_OPERATOR[type(node.op)]),
+                         node.value], [])
+        return ast.copy_location(ast.Expr(call), node)
+
+
+def _repeats_add_up(cell: str) -> str:
+    return _rewritten(cell, _RepeatsAddUp(), _EACH_POSITION)
 
 
 MODELS = [
@@ -710,6 +962,102 @@ MODELS = [
           "let go, untouched, and the next backward makes a new one.",
           "18_optimizer_state_and_grad.ipynb",
           lambda: [(Optimizer.zero_grad, _zero_grad_writes_zeros)]),
+    Model("b = a links the two names",
+          "After b = a, b follows a: when a is given a new tensor, b names it too.",
+          "b = a binds b to the tensor a names at that moment, not to the name a. a = a + 1 makes a new "
+          "tensor and moves the name a to it; b still names the old tensor, so a is b is False.",
+          "02_names_and_objects.ipynb",
+          lambda: [],
+          rewrite=_names_are_linked),
+    Model("an index at regular steps is a view",
+          "A list or a mask that picks elements at regular steps (both rows in order, every other column) "
+          "gives a view, like the slice that picks the same elements.",
+          "The kind of index decides, never its values: a list, an index tensor or a mask is advanced "
+          "indexing, and its result is a copy with memory of its own (_base is None), even when a slice "
+          "could pick the same elements. Writing into the result leaves the original alone.",
+          "04_indexing_in_depth.ipynb",
+          lambda: [(_indexing.__getitem__, _regular_picks_are_views)]),
+    Model("a list equal to a slice is the slice",
+          "An index list of consecutive positions in order, like [0, 1], is the slice 0:2: a view.",
+          "A list is advanced indexing whatever numbers it holds: the result is a copy with memory of its "
+          "own (_base is None). Only the slice 0:2 itself gives a view. torch decides from the kind of "
+          "index, not from the elements it picks.",
+          "04_indexing_in_depth.ipynb",
+          lambda: [(_indexing.__getitem__, _a_list_equal_to_a_slice_is_the_slice)]),
+    Model("only inputs that need a gradient have an edge",
+          "A node's next_functions lists only the inputs a gradient goes on to: x * 3 has one edge, to x.",
+          "next_functions has one edge for every input of the operation, in argument order. An input that "
+          "takes no gradient (the number 3, a tensor that does not require grad) has the edge (None, 0): "
+          "the gradient for it is computed nowhere.",
+          "05_autograd_from_scratch.ipynb",
+          lambda: [(Node.next_functions.fget, _only_inputs_that_need_grad_have_edges)]),
+    Model("t[idx] += 1 adds once for each time idx names a position",
+          "t[[0, 0, 1]] += 1 adds 1 to position 0 twice, once for each time the index names it.",
+          "t[idx] += 1 is t[idx] = t[idx] + 1: it reads a copy of the named elements, adds 1 to each, and "
+          "writes them back; a position named twice is written twice with the same number. To add once "
+          "per mention, use index_put_(..., accumulate=True) (or index_add_).",
+          "04_indexing_in_depth.ipynb",
+          lambda: [],
+          rewrite=_repeats_add_up),
+    Model("accumulate=True still writes a repeated position once",
+          "index_put_(idx, v, accumulate=True) is t[idx] += v: a position named twice still gets v once.",
+          "With accumulate=True every value is added into its position, one after the other: a position "
+          "the index names twice gets both additions. Only the default (accumulate=False) writes, and then "
+          "a position named twice keeps one of the values.",
+          "04_indexing_in_depth.ipynb",
+          lambda: [(_advanced_indexing.index_put_, _accumulate_writes_each_position_once)]),
+    Model("zeros_like copies requires_grad",
+          "torch.zeros_like(x) copies everything about x but its numbers, requires_grad included.",
+          "zeros_like(x) takes x's shape, dtype, device and layout, and nothing of its history: the result "
+          "is a new leaf that does not require grad, unless you pass requires_grad=True.",
+          "05_autograd_from_scratch.ipynb",
+          lambda: [(_factories._like, _like_copies_requires_grad)]),
+    Model("a refused write changes nothing",
+          "When torch refuses an in-place write with an error, the tensor keeps its numbers.",
+          "Not always: the write into an inference tensor outside inference_mode is refused where the "
+          "version counter would be bumped, after the numbers were written. The error comes, and the "
+          "tensor holds the new numbers.",
+          "07_no_grad_and_inference_mode.ipynb",
+          lambda: [(_inplace_write.check_no_internal_overlap, _refused_writes_change_nothing)]),
+    Model("inference_mode is no_grad by another name",
+          "inference_mode() only switches autograd off, like no_grad(): what it makes are ordinary tensors.",
+          "A tensor made inside inference_mode is an inference tensor, with no version counter: outside "
+          "the mode an in-place write into it, requires_grad_() and an operation that would save it for "
+          "backward all raise. Under no_grad the same tensor would be ordinary.",
+          "07_no_grad_and_inference_mode.ipynb",
+          lambda: [(_inference_mode._set_state, _inference_mode_is_no_grad)]),
+    Model("model.double() makes new Parameters",
+          "model.double() (or .to()) gives the model new Parameter objects in the new dtype.",
+          "The conversion sets each parameter's .data: the Parameter objects stay (an optimizer built "
+          "before still holds them, and its state still keys on them), only their memory and dtype are new.",
+          "15_copying_models.ipynb",
+          lambda: [(nn_conversion.apply, _conversion_makes_new_parameters)]),
+    Model("the optimizer's state follows the model",
+          "When the model is converted, the optimizer's state (momentum, Adam's averages) is converted with it.",
+          "The state is made at the first step, in the parameters' dtype of that moment, and nothing "
+          "converts it later: after model.double() Adam's step raises on the dtypes, and SGD goes on with a "
+          "float32 momentum buffer. Only load_state_dict casts the state to the parameters.",
+          "18_optimizer_state_and_grad.ipynb",
+          lambda: [(Optimizer.step, _state_follows_the_parameters)]),
+    Model("a tensor attribute is part of the module",
+          "A tensor assigned to a module's attribute belongs to the module: state_dict() saves it.",
+          "Only Parameters and registered buffers are the module's: a plain tensor attribute is an "
+          "ordinary Python attribute, left out of parameters(), state_dict() and .to(). register_buffer "
+          "makes a tensor part of the state.",
+          "16_models_and_optimizers.ipynb",
+          lambda: [(Module.__setattr__, _tensor_attributes_are_saved)]),
+    Model("an optimizer follows the model",
+          "An optimizer trains the model as it is now: replace a parameter, or the model itself, and it "
+          "trains the new one.",
+          "An optimizer holds the Parameter objects it was given when it was built, and never looks at "
+          "the model again: a new Parameter set on the model, or a new model under the same name, is "
+          "unknown to it, and nothing trains it.",
+          "16_models_and_optimizers.ipynb",
+          lambda: [(Optimizer.add_param_group, _optimizer_remembered),
+                   (Module.__setattr__, _optimizer_follows_the_model),
+                   (Optimizer.step, _step_trains_the_model_as_it_is_now)],
+          rewrite=_optimizer_knows_its_model,
+          tags=("restore/replaces-parameters", "restore/detaches-optimizer")),
 ]
 
 

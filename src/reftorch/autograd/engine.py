@@ -90,7 +90,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
                 node.release_saved_tensors()
-            for (next_node, nr), g in zip(node.next_functions, grads_in):
+            for (next_node, nr), g in zip(node._next_functions, grads_in):
                 if next_node is not None:
                     _receive(pending, next_node, nr, g, owned)
     return captured

@@ -56,7 +56,7 @@ class FunctionCtx(Node):
     @property
     def needs_input_grad(self):
         """One flag per argument of ``forward``: a tensor whose edge leads somewhere."""
-        edges = iter(self.next_functions)
+        edges = iter(self._next_functions)
         return tuple(is_tensor and next(edges)[0] is not None for is_tensor in self._is_tensor)
 
     def name(self):

@@ -39,9 +39,9 @@ class Node:
         self._retained = []  # non-leaf tensors that asked for retain_grad()
         self._tensor_hook_dicts = []  # register_hook dicts of the tensors this node made
 
-    @property
     def next_functions(self):
         return self._next_functions
+    next_functions = property(_overrides.overridable(next_functions))
 
     def name(self):
         return type(self).__name__

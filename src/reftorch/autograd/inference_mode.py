@@ -32,11 +32,13 @@ import functools
 from .. import _torch_bookkeeping
 from .._torch_bookkeeping import is_inference_mode_enabled
 from . import grad_mode
+from .._overrides import overridable
 
 
 def _set_state(inference, grad):
     _torch_bookkeeping._set_enabled(inference)
     grad_mode._set_enabled(grad)
+_set_state = overridable(_set_state)
 
 
 class inference_mode:

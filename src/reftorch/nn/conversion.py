@@ -37,6 +37,7 @@ from .._arguments import _to_arguments
 from .._factories import empty_like
 from ..autograd.grad_mode import no_grad
 from .parameter import Parameter
+from .._overrides import overridable
 
 
 def apply(self, fn, recurse=True):
@@ -59,6 +60,7 @@ def apply(self, fn, recurse=True):
         if buf is not None:
             self._buffers[name] = fn(buf)
     return self
+apply = overridable(apply)
 
 
 def _crosses_meta(tensor, converted):

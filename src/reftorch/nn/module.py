@@ -32,6 +32,7 @@ from .._tensor import Tensor
 from .._typename import typename
 from . import conversion as _conversion, hooks as _hooks, state_dict as _state_dict, tree as _tree
 from .parameter import Parameter
+from .._overrides import overridable
 
 
 class Module:
@@ -149,6 +150,7 @@ class Module:
             self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
         else:
             object.__setattr__(self, name, value)
+    __setattr__ = overridable(__setattr__)
 
     def __delattr__(self, name):
         if name in self._parameters:

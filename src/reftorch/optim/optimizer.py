@@ -85,6 +85,7 @@ class Optimizer:
         if seen & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+    add_param_group = overridable(add_param_group)
 
     def zero_grad(self, set_to_none=True):
         """Drop each parameter's ``.grad`` (or zero it in place: same tensor, version + 1)."""
@@ -116,6 +117,7 @@ class Optimizer:
                     if param.grad is not None:
                         self._update(param, group)
         return loss
+    step = overridable(step)
 
     def _update(self, param, group):
         """The update rule of one parameter; each optimizer has its own."""
