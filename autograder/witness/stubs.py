@@ -27,6 +27,7 @@ import compileall
 import importlib.util
 import os
 import shutil
+import stat
 import tempfile
 import threading
 
@@ -36,19 +37,24 @@ PIECES = {
     # its third exercise is detach().clone(), and t.clone() under no_grad is that by another name
     "detach": {"reftorch._detach": (("detach", "detach()"), ("_get_data", ".data")),
                "reftorch._clone": (("clone", "clone()"),)},
+    # copy.copy(t) is pickle's __reduce_ex__; copy.deepcopy(t) is __deepcopy__
+    "python_copy": {"reftorch._python_copy": (("__reduce_ex__", "copy.copy(t)"), ("__deepcopy__", "copy.deepcopy(t)"))},
+    "copy_into": {"reftorch._copy_": (("copy_", "copy_()"),)},
+    # both torch.tensor(t) and t.new_tensor(t) of a tensor t copy through copy_construct
+    "new_tensor": {"reftorch._creation": (("copy_construct", "new_tensor(t)"),)},
+    # the exercise's building blocks (array_memory, elements_of) sit below from_numpy and numpy()
+    "numpy_bridge": {"reftorch._convert": (("from_numpy", "from_numpy()"), ("as_tensor", "as_tensor()"),
+                                           ("numpy", "numpy()"))},
 }
 
 # Judged assignments whose kernel still has reftorch as written, and why: their pieces are what
 # the witness itself builds its inputs with, or what every reftorch tensor is laid out by.
 NOT_STUBBED = {
     "strides_and_views": "its pieces (slicing, transpose, expand, the strides helpers) build the inputs",
-    "python_copy": "not yet listed: Tensor.__copy__ and __deepcopy__ are candidates",
-    "save_and_load": "not yet listed: reftorch.save and reftorch.load are candidates",
-    "numpy_bridge": "not yet listed: from_numpy, as_tensor and numpy() are candidates",
+    "save_and_load": "the witness reads back what my_save_compact wrote with reftorch.load, whose rebuild"
+                     " step (_rebuild_tensor_v2) is my_rebuild; reftorch.save is my_save_compact's building block",
     "model_snapshot": "its pieces are the student's own functions over state_dict, not reftorch's",
     "target_network": "its pieces are the student's own functions over Parameters, not reftorch's",
-    "copy_into": "not yet listed: copy_ is a building block of the inputs",
-    "new_tensor": "not yet listed: new_tensor and tensor(t) are candidates",
 }
 
 MESSAGE = "{0} is yours to build in this exercise: in the grading kernel, reftorch's {0} is a stub"
@@ -99,8 +105,33 @@ def _remove(folder, owner):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+PREFIX = "autograder-reftorch-"   # then the assignment, the pid of the process that made it, a random part
+
+
+def _sweep():
+    """Remove the copies whose maker is gone without its exit handlers (killed): this user's folders
+    named for a process that no longer runs. A live maker's copy, or another user's, is left alone."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        parts = name[len(PREFIX):].split("-")
+        if not name.startswith(PREFIX) or len(parts) != 3 or not parts[1].isdigit():
+            continue
+        path = os.path.join(root, name)
+        try:
+            info = os.lstat(path)   # a symbolic link is not a copy (S_ISDIR of lstat)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            os.kill(int(parts[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:   # gone already, or a live process of another user
+            pass
+
+
 def _copy(assignment):
-    folder = os.path.realpath(tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment))   # bound as named
+    _sweep()
+    prefix = "%s%s-%d-" % (PREFIX, assignment, os.getpid())
+    folder = os.path.realpath(tempfile.mkdtemp(prefix=prefix))   # bound as named
     atexit.register(_remove, folder, os.getpid())
     os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
     copy = os.path.join(folder, "reftorch")
