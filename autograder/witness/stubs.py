@@ -24,6 +24,7 @@ standard library.
 import ast
 import atexit
 import compileall
+import fcntl
 import importlib.util
 import os
 import shutil
@@ -105,33 +106,40 @@ def _remove(folder, owner):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-PREFIX = "autograder-reftorch-"   # then the assignment, the pid of the process that made it, a random part
+PREFIX = "autograder-reftorch-"
+IN_USE = ".in-use"   # in each copy: locked (shared) by the process that made it and the processes it forks
+_held = []           # this process's open, locked IN_USE files
 
 
 def _sweep():
-    """Remove the copies whose maker is gone without its exit handlers (killed): this user's folders
-    named for a process that no longer runs. A live maker's copy, or another user's, is left alone."""
+    """Remove the copies nobody holds: their maker was killed before its exit handlers ran. A lock,
+    not a pid, says so, since it is let go however the holder ends. Only this user's folders; one
+    whose lock file is not there yet is being made."""
     root = tempfile.gettempdir()
     for name in os.listdir(root):
-        parts = name[len(PREFIX):].split("-")
-        if not name.startswith(PREFIX) or len(parts) != 3 or not parts[1].isdigit():
-            continue
         path = os.path.join(root, name)
         try:
-            info = os.lstat(path)   # a symbolic link is not a copy (S_ISDIR of lstat)
-            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            info = os.lstat(path)   # a symbolic link is not a copy
+            if not name.startswith(PREFIX) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
                 continue
-            os.kill(int(parts[1]), 0)
-        except ProcessLookupError:
+            fd = os.open(os.path.join(path, IN_USE), os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             shutil.rmtree(path, ignore_errors=True)
-        except OSError:   # gone already, or a live process of another user
+        except OSError:   # held: in use
             pass
+        finally:
+            os.close(fd)
 
 
 def _copy(assignment):
     _sweep()
-    prefix = "%s%s-%d-" % (PREFIX, assignment, os.getpid())
-    folder = os.path.realpath(tempfile.mkdtemp(prefix=prefix))   # bound as named
+    folder = os.path.realpath(tempfile.mkdtemp(prefix="%s%s-" % (PREFIX, assignment)))   # bound as named
+    fd = os.open(os.path.join(folder, IN_USE), os.O_CREAT | os.O_RDONLY, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    _held.append(fd)
     atexit.register(_remove, folder, os.getpid())
     os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
     copy = os.path.join(folder, "reftorch")

@@ -11,6 +11,8 @@ import compileall
 import importlib
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -221,3 +223,30 @@ def test_the_self_check_meets_the_same_stubs(graded, assignment, sandboxed, tmp_
         else:
             assert set(failed) == zeroed, result.format()
             assert all("is yours to build in this exercise" in message for message in failed.values()), failed
+
+
+HOLD = ("import fcntl, os, sys, time\n"
+        "fd = os.open(sys.argv[1], os.O_CREAT | os.O_RDONLY)\n"
+        "fcntl.flock(fd, fcntl.LOCK_SH)\n"
+        "print('held', flush=True)\n"
+        "time.sleep(600)\n")
+
+
+def test_a_copy_left_by_a_killed_grader_is_swept_and_one_in_use_is_kept():
+    """A grader killed before its exit handlers leaves its copy; the next copy made removes it,
+    not one whose maker (or a process it forked) still runs."""
+    made = [tempfile.mkdtemp(prefix=stubs.PREFIX + "sweep-") for _ in range(2)]
+    holders = [subprocess.Popen([sys.executable, "-c", HOLD, os.path.join(folder, stubs.IN_USE)],
+                                stdout=subprocess.PIPE) for folder in made]
+    try:
+        assert [h.stdout.readline() for h in holders] == [b"held\n"] * 2
+        holders[0].kill()
+        holders[0].wait()
+        stubs._sweep()
+        assert not os.path.exists(made[0]) and os.path.isfile(os.path.join(made[1], stubs.IN_USE))
+    finally:
+        for holder in holders:
+            holder.kill()
+            holder.wait()
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
