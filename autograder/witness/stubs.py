@@ -48,8 +48,8 @@ PIECES = {
                                            ("numpy", "numpy()"))},
 }
 
-# Judged assignments whose kernel still has reftorch as written, and why: their pieces are what
-# the witness itself builds its inputs with, or what every reftorch tensor is laid out by.
+# Judged assignments whose kernel still has reftorch as written, and why in one line: the witness
+# needs their pieces to build its inputs or to observe, or the pieces are not reftorch's.
 NOT_STUBBED = {
     "strides_and_views": "its pieces (slicing, transpose, expand, the strides helpers) build the inputs",
     "save_and_load": "the witness reads back what my_save_compact wrote with reftorch.load, whose rebuild"

@@ -34,16 +34,16 @@ def _from_data(data, dtype, device, requires_grad, caller):
     torch picks) copied into new memory: the one path behind ``tensor`` and ``new_tensor``."""
     if isinstance(data, Tensor):
         return copy_construct(data, dtype, device, requires_grad, caller)
-    t = Tensor._from_values(*data, dtype, factory_device(device))  # data: (numbers, shape)
-    return with_requires_grad(t, requires_grad)
+    return with_requires_grad(Tensor._from_values(*data, dtype, factory_device(device)), requires_grad)
 
 
 def copy_construct(data, dtype, device, requires_grad, caller):
     """``tensor(t)``, ``new_tensor(t)``: as ``t.detach().clone()`` (a new leaf, counter and storage,
     laid out as ``t``), with a warning that ``detach().clone()`` says so more clearly."""
     warn(_core_messages.COPY_CONSTRUCT.format(caller))
-    strides = _strides.preserve_format_strides(data._size, data._stride)
-    t = Tensor._from_values(data._read(), data._size, dtype or data.dtype,
+    source = data.detach()
+    strides = _strides.preserve_format_strides(source._size, source._stride)
+    t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
                             factory_device(device, fallback=data.device), strides)
     return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
 copy_construct = _overrides.overridable(copy_construct)
