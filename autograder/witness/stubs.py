@@ -24,9 +24,11 @@ standard library.
 import ast
 import atexit
 import compileall
+import fcntl
 import importlib.util
 import os
 import shutil
+import stat
 import tempfile
 import threading
 
@@ -36,19 +38,24 @@ PIECES = {
     # its third exercise is detach().clone(), and t.clone() under no_grad is that by another name
     "detach": {"reftorch._detach": (("detach", "detach()"), ("_get_data", ".data")),
                "reftorch._clone": (("clone", "clone()"),)},
+    # copy.copy(t) is pickle's __reduce_ex__; copy.deepcopy(t) is __deepcopy__
+    "python_copy": {"reftorch._python_copy": (("__reduce_ex__", "copy.copy(t)"), ("__deepcopy__", "copy.deepcopy(t)"))},
+    "copy_into": {"reftorch._copy_": (("copy_", "copy_()"),)},
+    # both torch.tensor(t) and t.new_tensor(t) of a tensor t copy through copy_construct
+    "new_tensor": {"reftorch._creation": (("copy_construct", "new_tensor(t)"),)},
+    # the exercise's building blocks (array_memory, elements_of) sit below from_numpy and numpy()
+    "numpy_bridge": {"reftorch._convert": (("from_numpy", "from_numpy()"), ("as_tensor", "as_tensor()"),
+                                           ("numpy", "numpy()"))},
 }
 
-# Judged assignments whose kernel still has reftorch as written, and why: their pieces are what
-# the witness itself builds its inputs with, or what every reftorch tensor is laid out by.
+# Judged assignments whose kernel still has reftorch as written, and why in one line: the witness
+# needs their pieces to build its inputs or to observe, or the pieces are not reftorch's.
 NOT_STUBBED = {
     "strides_and_views": "its pieces (slicing, transpose, expand, the strides helpers) build the inputs",
-    "python_copy": "not yet listed: Tensor.__copy__ and __deepcopy__ are candidates",
-    "save_and_load": "not yet listed: reftorch.save and reftorch.load are candidates",
-    "numpy_bridge": "not yet listed: from_numpy, as_tensor and numpy() are candidates",
+    "save_and_load": "the witness reads back what my_save_compact wrote with reftorch.load, whose rebuild"
+                     " step (_rebuild_tensor_v2) is my_rebuild; reftorch.save is my_save_compact's building block",
     "model_snapshot": "its pieces are the student's own functions over state_dict, not reftorch's",
     "target_network": "its pieces are the student's own functions over Parameters, not reftorch's",
-    "copy_into": "not yet listed: copy_ is a building block of the inputs",
-    "new_tensor": "not yet listed: new_tensor and tensor(t) are candidates",
 }
 
 MESSAGE = "{0} is yours to build in this exercise: in the grading kernel, reftorch's {0} is a stub"
@@ -99,8 +106,40 @@ def _remove(folder, owner):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+PREFIX = "autograder-reftorch-"
+IN_USE = ".in-use"   # in each copy: locked (shared) by the process that made it and the processes it forks
+_held = []           # this process's open, locked IN_USE files
+
+
+def _sweep():
+    """Remove the copies nobody holds: their maker was killed before its exit handlers ran. A lock,
+    not a pid, says so, since it is let go however the holder ends. Only this user's folders; one
+    whose lock file is not there yet is being made."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        path = os.path.join(root, name)
+        try:
+            info = os.lstat(path)   # a symbolic link is not a copy
+            if not name.startswith(PREFIX) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            fd = os.open(os.path.join(path, IN_USE), os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:   # held: in use
+            pass
+        finally:
+            os.close(fd)
+
+
 def _copy(assignment):
-    folder = os.path.realpath(tempfile.mkdtemp(prefix="autograder-reftorch-%s-" % assignment))   # bound as named
+    _sweep()
+    folder = os.path.realpath(tempfile.mkdtemp(prefix="%s%s-" % (PREFIX, assignment)))   # bound as named
+    fd = os.open(os.path.join(folder, IN_USE), os.O_CREAT | os.O_RDONLY, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    _held.append(fd)
     atexit.register(_remove, folder, os.getpid())
     os.chmod(folder, 0o755)   # a sandboxed kernel runs as a uid of its own
     copy = os.path.join(folder, "reftorch")

@@ -58,6 +58,18 @@ def from_numpy(array, *, warn=True):
     dtype = from_numpy_dtype(array.dtype)
     if warn and not array.flags.writeable:
         warn_once(_messages.NUMPY_NOT_WRITABLE)
+    storage = array_storage(array)
+    # numpy's strides in bytes, as whole elements. An empty array keeps them
+    # too (``arange(0).reshape(0, 3)`` has (3, 1), ``zeros((0, 3))`` (0, 0)):
+    # torch copies whatever numpy says.
+    strides = tuple(s // array.itemsize for s in array.strides)
+    return Tensor._make(storage, 0, array.shape, strides, dtype)
+from_numpy = overridable(from_numpy)
+
+
+def array_storage(array):
+    """A storage on the array's own bytes, from its first element to its last (none if it is
+    empty): slot 0 holds the first element. Refuses strides a tensor cannot have."""
     itemsize = array.itemsize
     if any(s % itemsize for s in array.strides):
         raise ValueError(_messages.NUMPY_STRIDES_NOT_MULTIPLE)
@@ -65,12 +77,9 @@ def from_numpy(array, *, warn=True):
         raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
     if not array.dtype.isnative:
         raise ValueError(_messages.NUMPY_BYTE_ORDER)
-    # numpy's strides in bytes, as whole elements. An empty array keeps them
-    # too (``arange(0).reshape(0, 3)`` has (3, 1), ``zeros((0, 3))`` (0, 0)):
-    # torch copies whatever numpy says.
-    strides = tuple(s // itemsize for s in array.strides)
     if array.size == 0:
-        return Tensor._make(UntypedStorage(0), 0, array.shape, strides, dtype)
+        return UntypedStorage(0)
+    strides = tuple(s // itemsize for s in array.strides)
     span = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides))
     # All the bytes from the first element to the last, seen as one flat
     # buffer. The strides are whole elements and none is negative, so these
@@ -78,8 +87,7 @@ def from_numpy(array, *, warn=True):
     import numpy as np
 
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
-    storage = UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False, address=flat.ctypes.data)
-    return Tensor._make(storage, 0, array.shape, strides, dtype)
+    return UntypedStorage._wrap(flat.view(np.uint8), cpu, resizable=False, address=flat.ctypes.data)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -187,6 +195,7 @@ def numpy(self, *args, force=False):
         if is_grad_enabled() and self.requires_grad:
             raise RuntimeError(_messages.NUMPY_OF_REQUIRES_GRAD)
     return array_on(to(detach(self), cpu))
+numpy = overridable(numpy)
 
 
 def array_on(t):

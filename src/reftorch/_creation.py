@@ -30,22 +30,23 @@ def with_requires_grad(t, requires_grad):
 
 
 def _from_data(data, dtype, device, requires_grad, caller):
-    """``data`` copied into new memory: the one path behind ``tensor`` and ``new_tensor``.
-
-    ``data`` is a tensor, or ``(numbers, shape)`` that the binding (``_binding.read_data``)
-    read from nested lists or an array, with the dtype torch picks (``_nested_data``).
-    """
+    """``data`` (a tensor, or ``(numbers, shape)`` read by ``_binding.read_data`` with the dtype
+    torch picks) copied into new memory: the one path behind ``tensor`` and ``new_tensor``."""
     if isinstance(data, Tensor):
-        warn(_core_messages.COPY_CONSTRUCT.format(caller))
-        # Like data.to(..., copy=True): a new storage laid out as the source is
-        # (preserve_format), so a transposed tensor stays transposed.
-        source = data.detach()
-        strides = _strides.preserve_format_strides(source._size, source._stride)
-        t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
-                                factory_device(device, fallback=data.device), strides)
-        return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
-    t = Tensor._from_values(*data, dtype, factory_device(device))  # data: (numbers, shape)
-    return with_requires_grad(t, requires_grad)
+        return copy_construct(data, dtype, device, requires_grad, caller)
+    return with_requires_grad(Tensor._from_values(*data, dtype, factory_device(device)), requires_grad)
+
+
+def copy_construct(data, dtype, device, requires_grad, caller):
+    """``tensor(t)``, ``new_tensor(t)``: as ``t.detach().clone()`` (a new leaf, counter and storage,
+    laid out as ``t``), with a warning that ``detach().clone()`` says so more clearly."""
+    warn(_core_messages.COPY_CONSTRUCT.format(caller))
+    source = data.detach()
+    strides = _strides.preserve_format_strides(source._size, source._stride)
+    t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
+                            factory_device(device, fallback=data.device), strides)
+    return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
+copy_construct = _overrides.overridable(copy_construct)
 
 
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):

@@ -36,7 +36,7 @@ from . import _messages
 from ._clone import CloneBackward0
 from ._copy_ import CopyBackwards
 from ._device import as_device, cpu
-from ._convert import array_on, from_numpy
+from ._convert import array_on, array_storage
 from ._dtype import dtype as dtype_type, from_numpy_dtype
 from ._inplace_write import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
 from ._math import values_of
@@ -180,7 +180,8 @@ def array_memory(array):
     """
     if not is_array(array):
         _refuse("array_memory", "array", "a numpy array", array)
-    return from_numpy(array, warn=False).untyped_storage()
+    from_numpy_dtype(array.dtype)   # refuses a dtype no tensor has, as from_numpy does
+    return array_storage(array)
 
 
 def dtype_of_numpy(np_dtype):

@@ -11,6 +11,8 @@ import compileall
 import importlib
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -24,8 +26,21 @@ from autograder.judge import JUDGED_ASSIGNMENTS
 from autograder.witness import stubs
 from reftorch import overrides
 
-# What each judged assignment's pieces are called from a tensor ("" for none).
-ATTRIBUTES = {"clone": "clone", "detach": "detach", "_get_data": "data"}
+# Each piece: how a student calls it through reftorch's public names, and the arguments to call it with
+# directly (Python expressions over the notebook's ``torch``).
+CALLS = {
+    "clone": ("torch.arange(3.0).clone()", "(torch.arange(3.0),)"),
+    "detach": ("torch.arange(3.0).detach()", "(torch.arange(3.0),)"),
+    "_get_data": ("torch.arange(3.0).data", "(torch.arange(3.0),)"),
+    "__reduce_ex__": ("__import__('copy').copy(torch.arange(3.0))", "(torch.arange(3.0), 2)"),
+    "__deepcopy__": ("__import__('copy').deepcopy(torch.arange(3.0))", "(torch.arange(3.0), {})"),
+    "copy_": ("torch.zeros(3).copy_(torch.arange(3.0))", "(torch.zeros(3), torch.arange(3.0))"),
+    "copy_construct": ("torch.zeros(1).new_tensor(torch.arange(3.0))",
+                       "(torch.arange(3.0), None, None, False, 'torch.tensor')"),
+    "from_numpy": ("torch.from_numpy(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
+    "as_tensor": ("torch.as_tensor(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
+    "numpy": ("torch.arange(3.0).numpy()", "(torch.arange(3.0),)"),
+}
 
 # Each solution cell of a student who calls reftorch's own piece by a name built at run time.
 DYNAMIC = {
@@ -36,12 +51,33 @@ DYNAMIC = {
                                         "    with torch.no_grad():\n"
                                         "        return getattr(self, 'cl' + 'one')()\n",
                "data-solution": "def my_data(self):\n    return getattr(self, 'da' + 'ta')\n"},
+    "python_copy": {"copy-solution": "def my_copy(self):\n    return getattr(copy, 'co' + 'py')(self)\n",
+                    "deepcopy-solution": "def my_deepcopy(self, memo):\n"
+                                         "    return getattr(torch._python_copy, '__deep' + 'copy__')(self, memo)\n"},
+    "copy_into": {"copy-solution": "def my_copy_(self, src):\n    return getattr(self, 'co' + 'py_')(src)\n"},
+    "new_tensor": {"new-tensor-solution": "def copy_as(data, dtype, device, requires_grad):\n"
+                                          "    return getattr(torch, 'ten' + 'sor')(data, dtype=dtype, device=device,"
+                                          " requires_grad=requires_grad)\n\n\n"
+                                          "def my_new_tensor(self, data, *, dtype=None, device=None,"
+                                          " requires_grad=False):\n"
+                                          "    return getattr(self, 'new_' + 'tensor')(data, dtype=dtype, device=device,"
+                                          " requires_grad=requires_grad)\n",
+                   "tensor-solution": "def my_tensor(data, *, dtype=None, device=None, requires_grad=False):\n"
+                                      "    return getattr(torch, 'ten' + 'sor')(data, dtype=dtype, device=device,"
+                                      " requires_grad=requires_grad)\n"},
 }
-SOLUTION_CELL = {"clone": "clone-solution", "detach": "data-solution"}
+DYNAMIC["numpy_bridge"] = {
+    "nb-from-numpy-solution": "def my_from_numpy(array):\n    return getattr(torch, 'from_' + 'numpy')(array)\n",
+    "nb-as-tensor-solution": "def my_as_tensor(data, dtype=None, device=None):\n"
+                             "    return getattr(torch, 'as_' + 'tensor')(data, dtype=dtype, device=device)\n",
+    "nb-numpy-solution": "def my_numpy(t, force=False):\n    return getattr(t, 'nu' + 'mpy')(force=force)\n"}
+SOLUTION_CELL = {"clone": "clone-solution", "detach": "data-solution", "python_copy": "deepcopy-solution",
+                 "copy_into": "copy-solution", "new_tensor": "tensor-solution",
+                 "numpy_bridge": "nb-numpy-solution"}
 
 
 def _pieces(assignment):
-    return [(module, name, ATTRIBUTES.get(name, "")) for module, pieces in stubs.PIECES[assignment].items()
+    return [(module, name, *CALLS[name]) for module, pieces in stubs.PIECES[assignment].items()
             for name, _ in pieces]
 
 
@@ -76,7 +112,7 @@ def test_every_judged_assignment_says_which_pieces_are_its_students():
     assert set(JUDGED_ASSIGNMENTS) <= set(stubs.PIECES) | set(stubs.NOT_STUBBED)
     assert not set(stubs.PIECES) & set(stubs.NOT_STUBBED)
     for assignment in stubs.PIECES:
-        for module, name, _ in _pieces(assignment):
+        for module, name, *_ in _pieces(assignment):
             fn = getattr(importlib.import_module(module), name)
             assert overrides.is_overridable(fn), f"{module}.{name}: not one of reftorch's marked pieces"
 
@@ -158,7 +194,7 @@ def test_the_probe_finds_the_reference_where_it_is(assignment, capsys, tmp_path)
     exec(compile(probe_cell(_pieces(assignment), [str(compiled)]), "<probe>", "exec"), {"torch": reftorch})
     found = report(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[
         nbformat.v4.new_output("stream", name="stdout", text=capsys.readouterr().out)])]))
-    pieces = {f"{module}.{name}" for module, name, _ in _pieces(assignment)}
+    pieces = {f"{module}.{name}" for module, name, *_ in _pieces(assignment)}
     assert all(r[0] == "returned" for r in list(found["calls"].values()) + list(found["original"].values()))
     assert {q for q, _ in found["memory"]} == pieces
     assert {q for _, q, how in found["files"] if how == "source"} == pieces
@@ -187,3 +223,30 @@ def test_the_self_check_meets_the_same_stubs(graded, assignment, sandboxed, tmp_
         else:
             assert set(failed) == zeroed, result.format()
             assert all("is yours to build in this exercise" in message for message in failed.values()), failed
+
+
+HOLD = ("import fcntl, os, sys, time\n"
+        "fd = os.open(sys.argv[1], os.O_CREAT | os.O_RDONLY)\n"
+        "fcntl.flock(fd, fcntl.LOCK_SH)\n"
+        "print('held', flush=True)\n"
+        "time.sleep(600)\n")
+
+
+def test_a_copy_left_by_a_killed_grader_is_swept_and_one_in_use_is_kept():
+    """A grader killed before its exit handlers leaves its copy; the next copy made removes it,
+    not one whose maker (or a process it forked) still runs."""
+    made = [tempfile.mkdtemp(prefix=stubs.PREFIX + "sweep-") for _ in range(2)]
+    holders = [subprocess.Popen([sys.executable, "-c", HOLD, os.path.join(folder, stubs.IN_USE)],
+                                stdout=subprocess.PIPE) for folder in made]
+    try:
+        assert [h.stdout.readline() for h in holders] == [b"held\n"] * 2
+        holders[0].kill()
+        holders[0].wait()
+        stubs._sweep()
+        assert not os.path.exists(made[0]) and os.path.isfile(os.path.join(made[1], stubs.IN_USE))
+    finally:
+        for holder in holders:
+            holder.kill()
+            holder.wait()
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -20,7 +20,7 @@ PROBE = r'''
 import gc as _gc, importlib.util as _iu, json as _json, marshal as _marshal, os as _os, site as _site
 import sys as _sys, types as _types
 
-_PIECES = %(pieces)s          # [[module, function, attribute of a tensor or ""], ...]
+_PIECES = %(pieces)s          # [[module, function, a public call of it or "", its arguments], ...]
 _REAL = %(real)r              # reftorch's folders in the grader
 _BODIES = %(bodies)s          # {qualified name: [a line of its reference body, its bytecode as hex]}
 _REPORT = {"calls": {}, "original": {}, "source": {}, "files": [], "loaded": {}, "memory": []}
@@ -33,15 +33,13 @@ def _try(fn):
         return [type(error).__name__, str(error)]
 
 
-for _module, _name, _attribute in _PIECES:
+for _module, _name, _public, _arguments in _PIECES:
     _qualified = _module + "." + _name
     _fn = getattr(_sys.modules[_module], _name)
-    if _attribute:
-        _REPORT["calls"][_qualified] = _try(lambda: getattr(torch.arange(3.0), _attribute))
-        if callable(getattr(type(torch.arange(3.0)), _attribute, None)):
-            _REPORT["calls"][_qualified] = _try(lambda: getattr(torch.arange(3.0), _attribute)())
+    if _public:
+        _REPORT["calls"][_qualified] = _try(lambda: eval(_public))
     _REPORT["original"][_qualified] = _try(lambda: getattr(__import__("reftorch.overrides").overrides,
-                                                           "original")(_fn)(torch.arange(3.0)))
+                                                           "original")(_fn)(*eval(_arguments)))
     _REPORT["source"][_qualified] = __import__("inspect").getsource(_fn)
 
 
@@ -80,13 +78,13 @@ for _folder in sorted(_folders):
                     _REPORT["files"].append([_path, _qualified, "source"])
                 if any(_fingerprint(_c) == _code for _c in _codes):
                     _REPORT["files"].append([_path, _qualified, "bytecode"])
-    for _module, _name, _attribute in _PIECES:
+    for _module, _name, _public, _arguments in _PIECES:
         _path = _os.path.join(_folder, _module.split(".")[-1] + ".py")
         _spec = _iu.spec_from_file_location("reftorch._probe_%%d" %% len(_REPORT["loaded"]), _path)
         _loaded = _iu.module_from_spec(_spec)
         _spec.loader.exec_module(_loaded)
         _REPORT["loaded"][_path + ":" + _name] = _try(
-            lambda: getattr(_loaded, _name).__wrapped__(torch.arange(3.0)))
+            lambda: getattr(_loaded, _name).__wrapped__(*eval(_arguments)))
 
 for _object in _gc.get_objects():
     if isinstance(_object, _types.FunctionType):
@@ -113,13 +111,14 @@ def _body(fn):
 
 
 def probe_cell(pieces, folders=()):
-    """The probe's source for ``pieces`` (``[(module, function, attribute or "")]``), to follow the
+    """The probe's source for ``pieces`` (``[(module, function, a public call of it or "", the
+    arguments it is called with)]``, both Python expressions over ``torch``), to follow the
     solution cell's own code (it needs ``torch``, the notebook's ``import reftorch as torch``);
     it reads reftorch's folder, ``folders`` and every ``reftorch`` package it finds."""
     import importlib
 
     functions = {f"{module}.{name}": getattr(importlib.import_module(module), name)
-                 for module, name, _ in pieces}
+                 for module, name, *_ in pieces}
     return PROBE % {"pieces": json.dumps([list(p) for p in pieces]),
                     "real": [__import__("os").path.dirname(reftorch.__file__), *folders],
                     "bodies": json.dumps({q: _body(fn) for q, fn in functions.items()})}

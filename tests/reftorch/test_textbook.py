@@ -35,7 +35,7 @@ SPARSE_IS_OPTIONAL = "the sparse layouts are optional: reftorch.sparse is import
 FUNCTION_IMPORTS: dict[tuple[str, str], str] = {
     ("_dtype", "_numpy_type"): NUMPY_IS_OPTIONAL,
     ("_dtype", "from_numpy_dtype"): NUMPY_IS_OPTIONAL,
-    ("_convert", "from_numpy"): NUMPY_IS_OPTIONAL,
+    ("_convert", "array_storage"): NUMPY_IS_OPTIONAL,
     ("_convert", "array_on"): NUMPY_IS_OPTIONAL,
     ("__init__", "sparse_coo_tensor"): SPARSE_IS_OPTIONAL,
     ("__init__", "_sparse_method"): SPARSE_IS_OPTIONAL,
