@@ -5,9 +5,20 @@ prints them (they depend on what ran before); ``len(t._backward_hooks)`` is
 printed instead.
 """
 
+import textwrap
+
 import pytest
 
 from crosscheck.harness import assert_same
+
+# x -> y = x * 2 -> z = y * 3, with a hook on x and one on y (registered after the graph was built).
+HOOKED_CHAIN = """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+z = y * 3
+x.register_hook(lambda g: g * 10)
+y.register_hook(lambda g: g * 100)
+"""
 
 
 def test_a_hook_on_a_leaf_changes_what_lands_in_grad_and_runs_once_per_backward():
@@ -59,15 +70,13 @@ def test_a_hook_on_the_output_itself_changes_the_starting_gradient():
 
 def test_a_hook_registered_after_the_graph_was_built_still_runs():
     assert_same(
-        """
-        x = torch.tensor([1.0, 2.0], requires_grad=True)
-        y = x * 2
-        z = y * 3
-        x.register_hook(lambda g: g * 10)
-        y.register_hook(lambda g: g * 100)
-        z.sum().backward()
-        print(x.grad)
-        """
+        HOOKED_CHAIN
+        + textwrap.dedent(
+            """
+            z.sum().backward()
+            print(x.grad)
+            """
+        )
     )
 
 
@@ -129,16 +138,14 @@ def test_the_gradient_a_hook_returns_is_computed_without_recording_a_graph():
 
 def test_autograd_grad_returns_the_gradient_after_the_hooks_and_leaves_grad_alone():
     assert_same(
-        """
-        x = torch.tensor([1.0, 2.0], requires_grad=True)
-        y = x * 2
-        z = y * 3
-        x.register_hook(lambda g: g * 10)
-        y.register_hook(lambda g: g * 100)
-        print(torch.autograd.grad(z.sum(), [y], retain_graph=True))
-        print(torch.autograd.grad(z.sum(), [x]))
-        print(x.grad)
-        """
+        HOOKED_CHAIN
+        + textwrap.dedent(
+            """
+            print(torch.autograd.grad(z.sum(), [y], retain_graph=True))
+            print(torch.autograd.grad(z.sum(), [x]))
+            print(x.grad)
+            """
+        )
     )
 
 
