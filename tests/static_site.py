@@ -39,3 +39,20 @@ def serving(folder):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def local_only_context(browser, server, width):
+    """A new browser context whose requests may reach only ``server``, and the list of the URLs it
+    asked for elsewhere (each of them aborted)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    elsewhere = []
+
+    def only_local(route):
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    return context, elsewhere

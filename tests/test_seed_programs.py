@@ -9,19 +9,22 @@ torch prints -- on a GPU for the examples with cuda lines (compared through
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent / "differential"))
 
 from crosscheck.harness import assert_same, assert_same_as_gpu  # noqa: E402
 
 
-def test_seed_01_clone_of_a_float64_cuda_leaf_prints_device_dtype_and_clone_backward():
+@pytest.mark.parametrize("copy, name", [("clone", "w_copy"), ("detach", "w_det")], ids=["seed_01", "seed_05"])
+def test_seed_01_and_05_clone_and_detach_of_a_float64_cuda_leaf_print_device_dtype_and_grad_fn(copy, name):
     assert_same_as_gpu(
-        """
+        f"""
         w = torch.tensor(1.0, dtype=torch.float64, device="cuda", requires_grad=True)
-        w_copy = w.clone()
-        print(w_copy)
+        {name} = w.{copy}()
+        print({name})
         """,
-        expect_cuda=["w", "w_copy"],
+        expect_cuda=["w", name],
     )
 
 
@@ -65,17 +68,6 @@ def test_seed_04_clone_memory_is_independent_of_the_source():
         print(src)
         print(dup)
         """
-    )
-
-
-def test_seed_05_detach_of_a_float64_cuda_leaf():
-    assert_same_as_gpu(
-        """
-        w = torch.tensor(1.0, dtype=torch.float64, device="cuda", requires_grad=True)
-        w_det = w.detach()
-        print(w_det)
-        """,
-        expect_cuda=["w", "w_det"],
     )
 
 

@@ -24,7 +24,7 @@ import nbformat
 import pytest
 
 from coursebook.workspace import WORKSPACE
-from static_site import loopback_only, serving
+from static_site import local_only_context, loopback_only, serving
 
 pytestmark = pytest.mark.browser
 
@@ -121,17 +121,8 @@ def _name(book, path):
 
 
 def _offline_page(browser, width, server):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    blocked, errors = [], []
-
-    def only_local(route):
-        if route.request.url.startswith(server):
-            route.continue_()
-        else:
-            blocked.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_local)
+    context, blocked = local_only_context(browser, server, width)
+    errors = []
     page = context.new_page()
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -23,7 +23,7 @@ import pytest
 from coursebook.predict.diagnose import right_answer
 from coursebook.predict.questions import normalise, questions
 from lab_page import ARTIFACTS, REPO
-from static_site import loopback_only, serving
+from static_site import local_only_context, loopback_only, serving
 
 pytestmark = pytest.mark.browser
 
@@ -72,17 +72,8 @@ def _traceback_link(server, url):
 def page(browser, server):
     """A page whose requests may reach only the test server; what else it asked for, and what failed,
     are checked after the test."""
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    elsewhere, failed = [], []
-
-    def only_local(route):
-        if route.request.url.startswith(server):
-            route.continue_()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_local)
+    context, elsewhere = local_only_context(browser, server, 1366)
+    failed = []
     context.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
     context.on("response", lambda r: failed.append(f"{r.url} ({r.status})")
                if r.status >= 400 and not _traceback_link(server, r.url) else None)

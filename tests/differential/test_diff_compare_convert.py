@@ -13,15 +13,9 @@ import torch
 import reftorch
 from crosscheck.harness import assert_same, assert_same_as_gpu
 
-ATTEMPT = """
-def attempt(make):
-    try:
-        r = make()
-    except Exception as e:
-        print(type(e).__name__, e)
-    else:
-        print(repr(r))
-"""
+from diff_programs import attempt_source
+
+ATTEMPT = attempt_source("repr(result)")
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -119,28 +119,29 @@ def test_two_different_programs_give_different_traces():
     assert any("b._version" in d or "b._is_view" in d or "shares_storage" in d for d in diffs)
 
 
-class _Float64Torch(types.ModuleType):
+class _AlteredTorch(types.ModuleType):
+    """torch, except for what a subclass defines: every other name is torch's."""
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+
+class _Float64Torch(_AlteredTorch):
     """torch, except that torch.tensor makes float64 tensors by default."""
 
     def __init__(self):
         super().__init__("float64torch")
-
-    def __getattr__(self, name):
-        return getattr(torch, name)
 
     def tensor(self, data, **kwargs):
         kwargs.setdefault("dtype", torch.float64)
         return torch.tensor(data, **kwargs)
 
 
-class _CloneIsDetachTorch(types.ModuleType):
+class _CloneIsDetachTorch(_AlteredTorch):
     """torch whose zeros_like forgets the dtype."""
 
     def __init__(self):
         super().__init__("brokentorch")
-
-    def __getattr__(self, name):
-        return getattr(torch, name)
 
     def zeros_like(self, t, **kwargs):
         return torch.zeros(t.shape)
@@ -186,15 +187,12 @@ def test_a_warning_that_names_the_librarys_own_line_is_detected():
     assert "warnings name other lines" in text and "['line 2']" in text and "inside the library" in text
 
 
-class _NudgedTorch(types.ModuleType):
+class _NudgedTorch(_AlteredTorch):
     """torch whose float32 tensors from ``torch.tensor`` are ``steps`` float32 numbers higher."""
 
     def __init__(self, steps):
         super().__init__("nudgedtorch")
         self.steps = steps
-
-    def __getattr__(self, name):
-        return getattr(torch, name)
 
     def tensor(self, data, **kwargs):
         t = torch.tensor(data, **kwargs)

@@ -18,15 +18,11 @@ import reftorch
 from crosscheck.harness import assert_same
 from reftorch import primitives
 
-ATTEMPT = """
-def attempt(make):
-    try:
-        r = make()
-    except Exception as e:
-        print(type(e).__name__, e)
-    else:
-        print("ok", tuple(r.shape), r.stride(), r.storage_offset(), r.numel() and r.tolist())
-"""
+from diff_programs import attempt_source
+
+ATTEMPT = attempt_source(
+    "tuple(result.shape), result.stride(), result.storage_offset(), result.numel() and result.tolist()"
+)
 
 
 def test_as_strided_past_the_end_of_the_storage_is_refused():

@@ -11,19 +11,7 @@ import textwrap
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
 
-ATTEMPT = """
-def attempt(f):
-    try:
-        result = f()
-    except Exception as e:
-        print(type(e).__name__, "|", e)
-    else:
-        print("ok", result)
-"""
-
-
-def program(body: str) -> str:
-    return ATTEMPT + textwrap.dedent(body)
+from diff_programs import program
 
 
 NET = """

@@ -18,19 +18,7 @@ import textwrap
 
 from crosscheck.harness import assert_same
 
-ATTEMPT = """
-def attempt(f):
-    try:
-        result = f()
-    except Exception as e:
-        print(type(e).__name__, "|", e)
-    else:
-        print("ok", result)
-"""
-
-
-def program(body: str) -> str:
-    return ATTEMPT + textwrap.dedent(body)
+from diff_programs import program
 
 
 # A quadratic loss whose numbers stay exact for a few steps: with |x|^2 + 1 = 4

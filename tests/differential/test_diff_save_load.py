@@ -7,9 +7,27 @@ file, reftorch's file must have exactly the length of torch's: it is laid out
 byte for byte as torch's writer lays it out.
 """
 
+import textwrap
+
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+
+ROUND_TRIP = """
+import io
+def round_trip(obj):
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    print(len(buffer.getvalue()))
+    buffer.seek(0)
+    return torch.load(buffer)
+"""
+
+
+def with_round_trip(body: str) -> str:
+    """``body`` (dedented) after ``round_trip(obj)``, which saves ``obj`` to a buffer, prints the
+    file's length and loads it back."""
+    return ROUND_TRIP + textwrap.dedent(body)
 
 
 # ---- one record per storage, not per tensor ----------------------------------
@@ -74,19 +92,16 @@ def test_a_saved_slice_writes_its_whole_storage_and_a_clone_writes_only_itself()
 
 def test_a_strided_view_keeps_its_strides_and_offset_into_the_whole_storage():
     assert_same(
-        """
-        import io
-        grid = torch.arange(12.).view(3, 4)
-        column = grid[:, 1]
-        stepped = grid[1:, ::2]
-        buffer = io.BytesIO()
-        torch.save([column, stepped], buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        lc, ls = torch.load(buffer)
-        print(lc, lc.stride(), lc.storage_offset(), lc.is_contiguous())
-        print(ls, ls.stride(), ls.storage_offset(), ls.untyped_storage().nbytes())
-        """
+        with_round_trip(
+            """
+            grid = torch.arange(12.).view(3, 4)
+            column = grid[:, 1]
+            stepped = grid[1:, ::2]
+            lc, ls = round_trip([column, stepped])
+            print(lc, lc.stride(), lc.storage_offset(), lc.is_contiguous())
+            print(ls, ls.stride(), ls.storage_offset(), ls.untyped_storage().nbytes())
+            """
+        )
     )
 
 
@@ -111,16 +126,13 @@ def test_an_expanded_tensor_saves_its_small_storage_and_keeps_stride_zero():
 
 def test_the_same_tensor_saved_twice_is_one_object_after_loading():
     assert_same(
-        """
-        import io
-        t = torch.ones(3)
-        buffer = io.BytesIO()
-        torch.save([t, t, t.detach()], buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        first, second, third = torch.load(buffer)
-        print(first is second, first is third)
-        """
+        with_round_trip(
+            """
+            t = torch.ones(3)
+            first, second, third = round_trip([t, t, t.detach()])
+            print(first is second, first is third)
+            """
+        )
     )
 
 
@@ -148,75 +160,63 @@ def test_tensors_saved_in_separate_calls_do_not_share_after_loading():
 )
 def test_every_dtype_round_trips_with_its_file_length(dtype):
     assert_same(
-        f"""
-        import io
-        values = torch.tensor([[0, 1, 2], [3, 4, 5]]).to(torch.{dtype})
-        scalar = torch.tensor(7).to(torch.{dtype})
-        empty = torch.zeros(0, 2, dtype=torch.{dtype})
-        buffer = io.BytesIO()
-        torch.save([values, values.t(), scalar, empty], buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        loaded = torch.load(buffer)
-        for t in loaded:
-            print(t, t.dtype, t.stride(), t.untyped_storage().nbytes())
-        """
+        with_round_trip(
+            f"""
+            values = torch.tensor([[0, 1, 2], [3, 4, 5]]).to(torch.{dtype})
+            scalar = torch.tensor(7).to(torch.{dtype})
+            empty = torch.zeros(0, 2, dtype=torch.{dtype})
+            loaded = round_trip([values, values.t(), scalar, empty])
+            for t in loaded:
+                print(t, t.dtype, t.stride(), t.untyped_storage().nbytes())
+            """
+        )
     )
 
 
 def test_a_non_leaf_is_loaded_as_a_leaf_that_requires_grad_and_grad_is_not_saved():
     assert_same(
-        """
-        import io
-        a = torch.tensor([1.0, 2.0], requires_grad=True)
-        y = a * 2
-        (y.sum()).backward()
-        view = a[1:]
-        buffer = io.BytesIO()
-        torch.save({"a": a, "y": y, "view": view}, buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        loaded = torch.load(buffer)
-        for name, t in loaded.items():
-            print(name, t.requires_grad, t.is_leaf, t.grad_fn, t.grad)
-        """
+        with_round_trip(
+            """
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            y = a * 2
+            (y.sum()).backward()
+            view = a[1:]
+            loaded = round_trip({"a": a, "y": y, "view": view})
+            for name, t in loaded.items():
+                print(name, t.requires_grad, t.is_leaf, t.grad_fn, t.grad)
+            """
+        )
     )
 
 
 def test_parameters_come_back_as_parameters_with_their_requires_grad():
     assert_same(
-        """
-        import io
-        p = torch.nn.Parameter(torch.ones(3))
-        frozen = torch.nn.Parameter(torch.zeros(2), requires_grad=False)
-        buffer = io.BytesIO()
-        torch.save([p, p.detach(), p, frozen], buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        loaded = torch.load(buffer)
-        lp, ld, again, lf = loaded
-        print(type(lp).__name__, type(ld).__name__, type(lf).__name__, lp is again)
-        print(lp.requires_grad, lf.requires_grad, lp._version)
-        print(lp)
-        """
+        with_round_trip(
+            """
+            p = torch.nn.Parameter(torch.ones(3))
+            frozen = torch.nn.Parameter(torch.zeros(2), requires_grad=False)
+            loaded = round_trip([p, p.detach(), p, frozen])
+            lp, ld, again, lf = loaded
+            print(type(lp).__name__, type(ld).__name__, type(lf).__name__, lp is again)
+            print(lp.requires_grad, lf.requires_grad, lp._version)
+            print(lp)
+            """
+        )
     )
 
 
 def test_python_attributes_of_tensors_and_parameters_are_saved():
     assert_same(
-        """
-        import io
-        t = torch.ones(2)
-        t.note = "hello"
-        p = torch.nn.Parameter(torch.zeros(2))
-        p.tag = 3
-        buffer = io.BytesIO()
-        torch.save([t, p], buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        lt, lp = torch.load(buffer)
-        print(lt.note, lp.tag, type(lp).__name__, lp.requires_grad)
-        """
+        with_round_trip(
+            """
+            t = torch.ones(2)
+            t.note = "hello"
+            p = torch.nn.Parameter(torch.zeros(2))
+            p.tag = 3
+            lt, lp = round_trip([t, p])
+            print(lt.note, lp.tag, type(lp).__name__, lp.requires_grad)
+            """
+        )
     )
 
 
@@ -225,38 +225,32 @@ def test_python_attributes_of_tensors_and_parameters_are_saved():
 
 def test_nested_containers_keep_their_types_and_plain_values():
     assert_same(
-        """
-        import io
-        w = torch.arange(4.)
-        obj = {
-            "step": 7, "name": "run-1", "lr": 0.5, "done": False, "nothing": None,
-            "pair": (w, w[1:]), "items": [1, "two", [w.view(2, 2)]],
-            "more": {"bytes": b"ab", "set": {1, 2}, "complex": 1 + 2j},
-        }
-        buffer = io.BytesIO()
-        torch.save(obj, buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        loaded = torch.load(buffer)
-        print(loaded["step"], loaded["name"], loaded["lr"], loaded["done"], loaded["nothing"])
-        print(type(loaded["pair"]).__name__, type(loaded["items"]).__name__, loaded["items"][:2])
-        print(loaded["more"], loaded["items"][2][0].stride())
-        pair = loaded["pair"]
-        print(pair[0].untyped_storage().data_ptr() == loaded["items"][2][0].untyped_storage().data_ptr())
-        """
+        with_round_trip(
+            """
+            w = torch.arange(4.)
+            obj = {
+                "step": 7, "name": "run-1", "lr": 0.5, "done": False, "nothing": None,
+                "pair": (w, w[1:]), "items": [1, "two", [w.view(2, 2)]],
+                "more": {"bytes": b"ab", "set": {1, 2}, "complex": 1 + 2j},
+            }
+            loaded = round_trip(obj)
+            print(loaded["step"], loaded["name"], loaded["lr"], loaded["done"], loaded["nothing"])
+            print(type(loaded["pair"]).__name__, type(loaded["items"]).__name__, loaded["items"][:2])
+            print(loaded["more"], loaded["items"][2][0].stride())
+            pair = loaded["pair"]
+            print(pair[0].untyped_storage().data_ptr() == loaded["items"][2][0].untyped_storage().data_ptr())
+            """
+        )
     )
 
 
 def test_dtypes_sizes_and_devices_are_allowed_by_weights_only():
     assert_same(
-        """
-        import io
-        buffer = io.BytesIO()
-        torch.save([torch.float64, torch.int64, torch.Size([2, 3]), torch.device("cpu")], buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        print(torch.load(buffer))
-        """
+        with_round_trip(
+            """
+            print(round_trip([torch.float64, torch.int64, torch.Size([2, 3]), torch.device("cpu")]))
+            """
+        )
     )
 
 
@@ -285,16 +279,13 @@ def test_a_state_dict_loads_as_an_ordered_dict_sharing_with_a_parameter_saved_al
 
 def test_a_hand_built_ordered_dict_round_trips_with_torchs_file_length():
     assert_same(
-        """
-        import io
-        from collections import OrderedDict
-        state = OrderedDict(weight=torch.ones(2, 2), bias=torch.zeros(2))
-        buffer = io.BytesIO()
-        torch.save(state, buffer)
-        print(len(buffer.getvalue()))
-        buffer.seek(0)
-        print(torch.load(buffer))
-        """
+        with_round_trip(
+            """
+            from collections import OrderedDict
+            state = OrderedDict(weight=torch.ones(2, 2), bias=torch.zeros(2))
+            print(round_trip(state))
+            """
+        )
     )
 
 

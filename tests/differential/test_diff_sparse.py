@@ -4,13 +4,14 @@ import importlib
 import os
 import subprocess
 import sys
-import textwrap
 import warnings
 from pathlib import Path
 
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu, import_reftorch, load_reftorch, load_torch
+
+from diff_programs import shows
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,15 +34,6 @@ i = torch.tensor([[0, 1, 1], [2, 0, 2]])
 v = torch.tensor([3.0, 4.0, 5.0])
 s = torch.sparse_coo_tensor(i, v, (2, 4))
 """
-
-
-def shows(body):
-    """A program that prints ``repr`` or the exception of each line of ``body``."""
-    lines = []
-    for line in textwrap.dedent(body).strip().splitlines():
-        lines.append(f"try:\n    print({line!r}, '->', repr({line}))\n"
-                     f"except Exception as e:\n    print({line!r}, '!!', type(e).__name__, e)")
-    return "\n".join(lines)
 
 
 # ---- making one --------------------------------------------------------------

@@ -1,11 +1,12 @@
 """Sparse CSR tensors: to_sparse_csr, what they hold, their copies and their printing."""
 
-import textwrap
 import warnings
 
 import pytest
 
 from crosscheck.harness import assert_same, load_reftorch, load_torch
+
+from diff_programs import shows
 from test_diff_sparse import printed_in_fresh_processes
 
 
@@ -24,15 +25,6 @@ MAKE = """
 dense = torch.tensor([[0.0, 2.0, 0.0, 0.0], [1.0, 0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 0.0]])
 csr = dense.to_sparse_csr()
 """
-
-
-def shows(body):
-    """A program that prints ``repr`` or the exception of each line of ``body``."""
-    lines = []
-    for line in textwrap.dedent(body).strip().splitlines():
-        lines.append(f"try:\n    print({line!r}, '->', repr({line}))\n"
-                     f"except Exception as e:\n    print({line!r}, '!!', type(e).__name__, e)")
-    return "\n".join(lines)
 
 
 def test_the_beta_warning_comes_once_per_process():

@@ -113,12 +113,16 @@ def indices_for(draw, shape):
     return ", ".join(parts)
 
 
+def drawn_case(data, layout, grad):
+    """(source, view ops, index, ``.requires_grad_()`` or nothing): the index is drawn for the layout's shape."""
+    source, permute, shape = layout
+    return source, permute, data.draw(indices_for(shape)), ".requires_grad_()" if grad else ""
+
+
 @given(data=st.data(), layout=layouts(), grad=st.booleans())
 @SETTINGS
 def test_reading_with_random_indices_matches_torch(data, layout, grad):
-    source, permute, shape = layout
-    index = data.draw(indices_for(shape))
-    rg = ".requires_grad_()" if grad else ""
+    source, permute, index, rg = drawn_case(data, layout, grad)
     assert_same(
         f"""
 x = {source}.clone(){rg}
@@ -155,9 +159,7 @@ except Exception as e:
 @given(data=st.data(), layout=layouts(expand=False), grad=st.booleans(), value=st.sampled_from(sorted(VALUES)))
 @SETTINGS
 def test_writing_with_random_indices_matches_torch(data, layout, grad, value):
-    source, permute, shape = layout
-    index = data.draw(indices_for(shape))
-    rg = ".requires_grad_()" if grad else ""
+    source, permute, index, rg = drawn_case(data, layout, grad)
     assert_same(
         f"""
 x = {source}.clone(){rg}

@@ -43,29 +43,26 @@ def add_hook_tables(module):
         object.__setattr__(module, name, OrderedDict())
 
 
-def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-    handle = RemovableHandle(self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs)
-    self._forward_pre_hooks[handle.id] = hook
-    if with_kwargs:
-        self._forward_pre_hooks_with_kwargs[handle.id] = True
+def _add_hook(table, hook, prepend, marks):
+    """Put ``hook`` into ``table`` under a new handle id (first if ``prepend``) and mark that id
+    in each side table of ``marks`` (pairs of side table and whether to mark it)."""
+    handle = RemovableHandle(table, extra_dict=[side for side, _ in marks])
+    table[handle.id] = hook
+    for side, marked in marks:
+        if marked:
+            side[handle.id] = True
     if prepend:
-        self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        table.move_to_end(handle.id, last=False)
     return handle
+
+
+def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+    return _add_hook(self._forward_pre_hooks, hook, prepend, [(self._forward_pre_hooks_with_kwargs, with_kwargs)])
 
 
 def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-    handle = RemovableHandle(
-        self._forward_hooks,
-        extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
-    )
-    self._forward_hooks[handle.id] = hook
-    if with_kwargs:
-        self._forward_hooks_with_kwargs[handle.id] = True
-    if always_call:
-        self._forward_hooks_always_called[handle.id] = True
-    if prepend:
-        self._forward_hooks.move_to_end(handle.id, last=False)
-    return handle
+    return _add_hook(self._forward_hooks, hook, prepend, [(self._forward_hooks_with_kwargs, with_kwargs),
+                                                          (self._forward_hooks_always_called, always_call)])
 
 
 def call_with_hooks(self, args, kwargs):
