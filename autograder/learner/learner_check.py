@@ -63,7 +63,7 @@ from nbclient import NotebookClient
 from nbclient.util import ensure_async
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from ..pipeline.language import N_, notebook_language
+from ..judge.language import N_, notebook_language
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source

@@ -7,7 +7,8 @@ learner's ``self_check()`` (``self_check``) read them without importing the chec
 
 import dataclasses
 
-from ..pipeline.language import N_, gettext, line, result_message
+from ..judge.language import N_, gettext
+from ..pipeline.language import line, result_message
 
 
 @dataclasses.dataclass

@@ -23,9 +23,11 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
 
-from .language import N_, error_message, gettext, line, notebook_language
+from ..judge.language import N_, gettext, notebook_language
+from .language import error_message, line
 from .notes import MESSAGES_FILE, markdown_text
 from .cell_names import grade_id, test_name
+from .learner_code import is_test_cell
 from .rebuild import without_hidden_tests
 
 
@@ -124,9 +126,10 @@ class SpeakTheNotebooksLanguage(Preprocessor):
             if cell.cell_type != "code":
                 continue
             cell.source = cell.source.replace(HIDDEN_NOTE, gettext(HIDDEN_NOTE, lang))
+            judged = is_test_cell(cell)   # its outputs are the judge's, already in the notebook's language
             for output in cell.get("outputs", []):
                 if output.output_type == "error":
-                    output.traceback = error_message(output.ename, output.evalue, lang).split("\n")
+                    output.traceback = error_message(output.ename, output.evalue, lang, judged).split("\n")
         return nb, resources
 
     @staticmethod
