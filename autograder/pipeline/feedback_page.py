@@ -101,14 +101,15 @@ class SpeakTheNotebooksLanguage(Preprocessor):
     metadata says it, as data, so one class can mix languages).
 
     * ``resources["words"]``: the page frame's words for the template;
-    * each error output of a graded cell: a check's failure in that language (the
-      misconception's name and explanation, the evidence), any other error in its own English
-      words followed by a line in that language;
+    * each error output: a test cell's verdict as the judge wrote it (already in that language,
+      ``autograder.judge.language``), the grader's own errors translated, any other error in
+      its own English words followed by a line in that language;
     * the exercise's prose (the release's markdown, which the rebuild restored) from the
       exercise's translation catalog, paragraph by paragraph, as the translated exercise has it
       (an untranslated paragraph stays English).
 
-    The graded notebook itself is not changed: the class report reads its English tags."""
+    The graded notebook itself is not changed: the class report reads its tags in either
+    language."""
 
     enabled = Bool(True)
 
