@@ -31,7 +31,7 @@ from ..witness import variants as _variants
 from ..witness.stories.numpy_bridge import Story
 from ._facts import compare, play_both
 from ..judge.language import N_, _
-from ._observe import M, yours_raised
+from ._observe import M
 
 TOPIC = "numpy_bridge"
 

@@ -289,8 +289,18 @@ def test_a_chinese_submission_gets_chinese_feedback_and_an_english_one_english(m
     assert "your clone returns the source itself" not in chinese
     assert "(Score: " in english and "your clone returns the source itself" in english
     assert not re.search(r"[\u4e00-\u9fff]", english)
-    # the graded notebook keeps its mark and the English tag the class report counts
+    # the graded notebook keeps its mark, its verdicts were written in its language where they were
+    # made (the judge), and the tag the class report counts is the same in both
     assert notebook_language(graded("li_wei")) == "zh" and notebook_language(graded("ada")) == "en"
+
+    def verdicts(nb):
+        return "\n".join(o.get("evalue", "") for c in nb.cells for o in c.get("outputs", [])
+                         if o.get("output_type") == "error")
+
+    assert "误解「%s」" % NAME_ZH in verdicts(graded("li_wei"))
+    assert "\n    误解标签：clone/returns-source" in verdicts(graded("li_wei"))
+    assert "\n    misconception: clone/returns-source" in verdicts(graded("ada"))
+    assert not re.search(r"[\u4e00-\u9fff]", verdicts(graded("ada")))
     from autograder.term.misconceptions import test_tags
 
     assert "clone/returns-source" in test_tags(graded("li_wei")).values()
