@@ -29,6 +29,7 @@ from ..judge.language import N_, _, gettext, language, misconception as named_in
 from ..judge.learner import ask_witness, ask_witness_all, is_learners
 from ..witness import battery as _battery, pairs as _pairs, variants as _variants
 from ..witness.observe import clean, is_stub, observe as _observe, where  # noqa: F401  (re-exported)
+from ..witness.views import ViewCase
 from ._readers import ReftorchReader, reader, type_name
 
 
@@ -87,9 +88,9 @@ def yours_raised(error_name, error_text):
 def case_label(case):
     """``case.label()`` in the language spoken: a battery case's name from the catalog, with the
     GPU and no_grad said in it too. A label of other parts stays as the witness writes it."""
-    if language() == "en" or type(case) not in (_battery.Case, _pairs.CopyCase):
+    if language() == "en" or not isinstance(case, (_battery.Case, _pairs.CopyCase)):
         return case.label()
-    spec = getattr(case.recipe, "__self__", None) if type(case) is _battery.Case else None
+    spec = getattr(getattr(case, "recipe", None), "__self__", None)
     if isinstance(spec, _variants.TensorSpec):   # variants.tensor_cases: "drawn input #<n> (<spec>)"
         text = _(N_("drawn input #{0} ({1})")).format(case.name[len("drawn input #"):].partition(" ")[0],
                                                       spec.label())
@@ -97,7 +98,8 @@ def case_label(case):
         text = _(case.name)
     if getattr(case, "on", "cpu") == "cuda" and "GPU" not in case.name:
         text = _(N_("{0}, on the GPU (cuda:0)")).format(text)
-    return text if case.grad_mode else _(N_("{0}, inside no_grad")).format(text)
+    text = text if case.grad_mode else _(N_("{0}, inside no_grad")).format(text)
+    return text + f", arguments {case.args}" if isinstance(case, ViewCase) and case.args else text
 
 
 def describe_input(t, role=""):
