@@ -82,7 +82,7 @@ c.Autograde.autograde_preprocessors = [
 # feedback. Every HTML page (formgrader's, feedback's) does it again as it renders, and also shows
 # the HTML of a student's markdown answer as text, then lets nbconvert sanitise what is left.
 c.HTMLExporter.preprocessors = ["autograder.pipeline.inert.InertOutputs"]
-# The notebook's language mark (autograder/language.py: a Chinese exercise says "zh") survives the
+# The notebook's language mark (autograder/judge/language.py: a Chinese exercise says "zh") survives the
 # metadata clearing above, so the feedback step reads each submission's language as data.
 c.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("language_info", "name"), ("coursebook", "language")}
 c.HTMLExporter.sanitize_html = True

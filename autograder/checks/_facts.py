@@ -27,7 +27,8 @@ import torch
 from ..judge.learner import WitnessFailed, is_learners
 from ..judge.stories import ask_story
 from ..witness.stories import LearnerRaised, call, close, story  # noqa: F401  (re-exported to the checks)
-from ._observe import M, failure, is_stub, not_written, where
+from ..judge.language import N_, _
+from ._observe import M, failure, is_stub, not_written, where, yours_raised
 from ._readers import ReftorchReader, TorchReader
 
 
@@ -36,8 +37,7 @@ def _raised_failure(raised, topic, label, explain):
         return failure(not_written(topic, raised.step), [label])
     what = (explain and explain(raised.error)) or M(f"{topic}/raises",
                                                     f"your {raised.step} raised an error where torch does not")
-    return failure(what, [label, f"yours raised {type(raised.error).__name__}: {raised.error}"
-                                 f"{where(raised.error)}"])
+    return failure(what, [label, yours_raised(type(raised.error).__name__, f"{raised.error}{where(raised.error)}")])
 
 
 def run_both(scenario, torch_side, reftorch_side, topic, label, explain=None):
@@ -89,4 +89,4 @@ def compare(theirs, yours, messages, label, approximate=()):
         except (TypeError, ValueError, AttributeError, KeyError, IndexError):
             # the learner's facts were told by the witness: data a message cannot read is not an answer
             raise WitnessFailed(f"the witness's fact {fact!r} does not have the shape of that fact") from None
-        raise failure(what, [label, f"{fact}: torch gives {value!r}, yours gives {got!r}"])
+        raise failure(what, [label, _(N_("{0}: torch gives {1}, yours gives {2}")).format(fact, repr(value), repr(got))])

@@ -13,6 +13,11 @@ names the misconception behind the first difference, shows the input and both
 values, and ends with a stable tag (``misconception: clone/shares-memory``) that
 the instructor's report counts. Every warning is caught, so nothing reaches
 stderr (nbgrader gives 0 to a cell that writes to stderr).
+
+Every message is written in the language the judge speaks for the notebook
+(``autograder.judge.language``): the misconception's name and explanation from
+the catalog by its tag, each line of evidence as ``_(N_("template")).format(...)``;
+the tag itself stays as it is, on the last line.
 """
 
 from typing import NamedTuple
@@ -20,10 +25,12 @@ from typing import NamedTuple
 import reftorch
 import torch  # noqa: F401  (torch's side of every comparison; reader(torch))
 
+from ..judge.language import N_, _, gettext, language, misconception as named_in, tag_line
 from ..judge.learner import ask_witness, ask_witness_all, is_learners
-from ..witness import battery as _battery, variants as _variants
+from ..witness import battery as _battery, pairs as _pairs, variants as _variants
 from ..witness.observe import clean, is_stub, observe as _observe, where  # noqa: F401  (re-exported)
-from ._readers import ReftorchReader, reader
+from ..witness.views import ViewCase
+from ._readers import ReftorchReader, reader, type_name
 
 
 class Misconception(NamedTuple):
@@ -33,7 +40,6 @@ class Misconception(NamedTuple):
 
 
 M = Misconception
-TAG_LINE = "misconception: "
 
 
 def not_written(topic, op_name):
@@ -61,20 +67,52 @@ CheckFailure.__name__ = CheckFailure.__qualname__ = "AssertionError"
 
 
 def failure(misconception, lines):
-    """The AssertionError a check raises: the belief, the evidence, the tag."""
-    text = "\n".join([misconception.text] + ["    " + line for line in lines]
-                     + ["    " + TAG_LINE + misconception.tag])
+    """The AssertionError a check raises: the belief, the evidence (``lines``, already in the
+    language spoken), the tag. In another language than English the belief is the catalog's
+    name and explanation of the tag."""
+    lang = language()
+    head = misconception.text
+    if lang != "en":
+        named = named_in(misconception.tag, lang)
+        head = (gettext(N_("Misconception \u201c{0}\u201d: {1}"), lang).format(*named) if named else
+                gettext(N_("Misconception {0}: {1}"), lang).format(misconception.tag, misconception.text))
+    text = "\n".join([head] + ["    " + line for line in lines] + ["    " + tag_line(misconception.tag, lang)])
     return CheckFailure(text)
 
 
-def describe_input(t):
-    """A reftorch input, in numbers: size, stride, offset, dtype, device, autograd state."""
+def yours_raised(error_name, error_text):
+    """The evidence line of the learner's exception (its text as raised, in its own words)."""
+    return _(N_("yours raised {0}: {1}")).format(error_name, error_text)
+
+
+def case_label(case):
+    """``case.label()`` in the language spoken: a battery case's name from the catalog, with the
+    GPU and no_grad said in it too. A label of other parts stays as the witness writes it."""
+    if language() == "en" or not isinstance(case, (_battery.Case, _pairs.CopyCase)):
+        return case.label()
+    spec = getattr(getattr(case, "recipe", None), "__self__", None)
+    if isinstance(spec, _variants.TensorSpec):   # variants.tensor_cases: "drawn input #<n> (<spec>)"
+        text = _(N_("drawn input #{0} ({1})")).format(case.name[len("drawn input #"):].partition(" ")[0],
+                                                      spec.label())
+    else:
+        text = _(case.name)
+    if getattr(case, "on", "cpu") == "cuda" and "GPU" not in case.name:
+        text = _(N_("{0}, on the GPU (cuda:0)")).format(text)
+    text = text if case.grad_mode else _(N_("{0}, inside no_grad")).format(text)
+    return text + f", arguments {case.args}" if isinstance(case, ViewCase) and case.args else text
+
+
+def describe_input(t, role=""):
+    """A reftorch input, in numbers: size, stride, offset, dtype, device, autograd state (after
+    ``role: `` when it has one)."""
     R = ReftorchReader
     if not R.is_tensor(t):
-        return type_name(t)
-    return (f"size {R.size(t)}, stride {R.stride(t)}, offset {R.storage_offset(t)}, {R.dtype(t)}, "
-            f"{R.device(t)}, requires_grad={R.requires_grad(t)}, "
-            + ("leaf" if R.is_leaf(t) else "grad_fn " + R.node_name(R.grad_fn(t))))
+        return (role + ": " if role else "") + type_name(t)
+    values = (R.size(t), R.stride(t), R.storage_offset(t), R.dtype(t), R.device(t), R.requires_grad(t),
+              _(N_("leaf")) if R.is_leaf(t) else _(N_("grad_fn {0}")).format(R.node_name(R.grad_fn(t))))
+    if role:
+        return _(N_("{0}: size {1}, stride {2}, offset {3}, {4}, {5}, requires_grad={6}, {7}")).format(role, *values)
+    return _(N_("size {0}, stride {1}, offset {2}, {3}, {4}, requires_grad={5}, {6}")).format(*values)
 
 
 # --- observing ----------------------------------------------------------------
@@ -178,24 +216,24 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
                 what = _pick(misconceptions.get("raised_unexpectedly")
                              or M(f"{topic}/raises", f"your {op_name} raised where torch's does not"),
                              theirs["raised"], yours["raised"], context)
-                detail = [f"yours raised {yours['raised'][0]}: {yours['raised'][1]}{_where_of(yours)}"]
+                detail = [yours_raised(yours["raised"][0], f"{yours['raised'][1]}{_where_of(yours)}")]
             else:
                 what = _pick(misconceptions.get("raised")
                              or M(f"{topic}/raises", f"torch's {op_name} raises an error here and yours "
                                   "does not (or raises another one)"),
                              theirs["raised"], yours["raised"], context)
-                detail = [f"torch raises {theirs['raised'][0]}: {theirs['raised'][1]}",
-                          "yours " + (f"raised {yours['raised'][0]}: {yours['raised'][1]}{_where_of(yours)}"
-                                      if yours["raised"] else "raised nothing")]
+                detail = [_(N_("torch raises {0}: {1}")).format(theirs["raised"][0], theirs["raised"][1]),
+                          yours_raised(yours["raised"][0], f"{yours['raised'][1]}{_where_of(yours)}")
+                          if yours["raised"] else _(N_("yours raised nothing"))]
             raise failure(what, _evidence(case, *detail))
         if theirs["raised"] is not None:
             if "after_refusal" in fields and theirs["after_refusal"] != yours.get("after_refusal"):
                 what = _pick(misconceptions["after_refusal"], theirs["after_refusal"],
                              yours.get("after_refusal"), context)
                 raise failure(what, _evidence(
-                    case, f"both raise {theirs['raised'][0]}: {theirs['raised'][1]}",
-                    f"the inputs afterwards: torch's {_show(theirs['after_refusal'])}, "
-                    f"yours {_show(yours.get('after_refusal'))}"))
+                    case, _(N_("both raise {0}: {1}")).format(theirs["raised"][0], theirs["raised"][1]),
+                    _(N_("the inputs afterwards: torch's {0}, yours {1}")).format(
+                        _show(theirs["after_refusal"]), _show(yours.get("after_refusal")))))
             continue
         if "not_a_tensor" in yours:
             raise failure(M(f"{topic}/not-a-tensor",
@@ -215,15 +253,15 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
                         what = _pick(misconceptions[cause], theirs[cause], yours.get(cause), context)
                         break
                 raise failure(what, _evidence(
-                    case, f"{field}: torch's {op_name} gives {_show(theirs.get(field))}, "
-                          f"yours gives {_show(yours.get(field))}"))
+                    case, _(N_("{0}: torch's {1} gives {2}, yours gives {3}")).format(
+                        field, op_name, _show(theirs.get(field)), _show(yours.get(field)))))
 
 
 def _evidence(case, *lines):
     """The lines under a failure's first line: the input (a fresh reftorch twin, described in
     numbers: the run may have changed the one it used), then ``lines``."""
-    source, _, args = case.build(reftorch)
+    source, _leaves, args = case.build(reftorch)
     tensors = [source] + [a for a in args if ReftorchReader.is_tensor(a)]
     roles = getattr(case, "roles", ("",) * len(tensors))
-    described = ["       " + (role + ": " if role else "") + describe_input(t) for role, t in zip(roles, tensors)]
-    return ["input: " + case.label()] + described + list(lines)
+    described = ["       " + describe_input(t, role) for role, t in zip(roles, tensors)]
+    return [_(N_("input: {0}")).format(case_label(case))] + described + list(lines)

@@ -11,7 +11,9 @@ import torch
 
 from ..judge.learner import Reftorch, with_keywords
 from ..witness import battery as _battery, variants as _variants
-from ._observe import M, battery as resolve_battery, choose, expect_same, failure, is_stub, not_written, where
+from ..judge.language import N_, _
+from ._observe import (M, battery as resolve_battery, choose, expect_same, failure, is_stub, not_written, where,
+                       yours_raised)
 
 OP = "clone"
 
@@ -265,11 +267,12 @@ def check_clone_layout(my_contiguous_strides, my_preserve_format_strides, batter
                 yours = yours_of()
             except Exception as error:  # the learner's exception is the observation
                 if is_stub(error):
-                    raise failure(not_written("clone", name), [f"input: {label}"]) from None
+                    raise failure(not_written("clone", name), [_(N_("input: {0}")).format(_(label))]) from None
                 raise failure(M("clone/strides-raise", f"your {name} raised an error"),
-                              [f"input: {label}: {call_text}",
-                               f"yours raised {type(error).__name__}: {error}{where(error)}"]) from None
+                              [_(N_("input: {0}: {1}")).format(_(label), call_text),
+                               yours_raised(type(error).__name__, f"{error}{where(error)}")]) from None
             got = tuple(yours) if isinstance(yours, (tuple, list)) else yours
             if got != tuple(theirs):
                 raise failure(_layout_message(which, size, stride, tuple(theirs), got),
-                              [f"input: {label}: {call_text}", f"torch gives {tuple(theirs)}, yours gives {got!r}"])
+                              [_(N_("input: {0}: {1}")).format(_(label), call_text),
+                               _(N_("torch gives {0}, yours gives {1}")).format(tuple(theirs), repr(got))])

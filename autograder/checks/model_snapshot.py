@@ -28,7 +28,8 @@ the (simulated) GPU, and in the hidden tests models drawn for each student
 from ..witness import variants as _variants
 from ..witness.stories.model_snapshot import Model
 from ._facts import play_both
-from ._observe import M, choose, failure, is_stub, not_written, where
+from ..judge.language import N_, _
+from ._observe import M, choose, failure, is_stub, not_written, where, yours_raised
 
 VISIBLE = (
     Model("nn.Linear(3, 2)", (3, 2)),
@@ -65,10 +66,10 @@ def _torch_restore(model, snap):
 def _raised(raised, recipe):
     op = "snapshot" if raised.step == "snapshot" else "restore"
     if is_stub(raised.error):
-        return failure(not_written(op, op), [f"model: {recipe.name}"])
+        return failure(not_written(op, op), [_(N_("model: {0}")).format(recipe.name)])
     return failure(M(f"{op}/raises", f"your {op} raised an error where torch's recipe does not"),
-                   [f"model: {recipe.name}",
-                    f"yours raised {type(raised.error).__name__}: {raised.error}{where(raised.error)}"])
+                   [_(N_("model: {0}")).format(recipe.name),
+                    yours_raised(type(raised.error).__name__, f"{raised.error}{where(raised.error)}")])
 
 
 def _compare(facts, messages, battery, snapshot, restore=None, salt=""):
@@ -78,7 +79,7 @@ def _compare(facts, messages, battery, snapshot, restore=None, salt=""):
         if restore is not None:
             torch_side["restore"], yours["restore"] = _torch_restore, restore
         theirs, yours = play_both("model_snapshot.snapshot", recipe.fields(), torch_side, yours,
-                                  "snapshot", f"model: {recipe.name}", failing=lambda r: _raised(r, recipe))
+                                  "snapshot", _(N_("model: {0}")).format(recipe.name), failing=lambda r: _raised(r, recipe))
         for key, value in theirs.items():
             got = yours.get(key)
             if isinstance(value, dict):
@@ -87,12 +88,14 @@ def _compare(facts, messages, battery, snapshot, restore=None, salt=""):
                 got = got if isinstance(got, dict) else {}
                 for fact in facts:
                     if fact in value and value[fact] != got.get(fact):
-                        raise failure(messages[fact], [f"model: {recipe.name}, entry {key!r}",
-                                                       f"{fact}: torch's recipe gives {value[fact]!r}, "
-                                                       f"yours gives {got.get(fact)!r}"])
+                        raise failure(messages[fact], [
+                            _(N_("model: {0}, entry {1}")).format(recipe.name, repr(key)),
+                            _(N_("{0}: torch's recipe gives {1}, yours gives {2}")).format(
+                                fact, repr(value[fact]), repr(got.get(fact)))])
             elif key in facts and got != value:
-                raise failure(messages[key], [f"model: {recipe.name}",
-                                              f"{key}: torch's recipe gives {value!r}, yours gives {got!r}"])
+                raise failure(messages[key], [_(N_("model: {0}")).format(recipe.name),
+                                              _(N_("{0}: torch's recipe gives {1}, yours gives {2}")).format(
+                                                  key, repr(value), repr(got))])
 
 
 _SURVIVES = {

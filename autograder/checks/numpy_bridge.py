@@ -30,6 +30,7 @@ import torch
 from ..witness import variants as _variants
 from ..witness.stories.numpy_bridge import Story
 from ._facts import compare, play_both
+from ..judge.language import N_, _
 from ._observe import M
 
 TOPIC = "numpy_bridge"
@@ -54,12 +55,12 @@ def _list(values):
 def _play(stories, name, torch_side, yours, messages, step):
     """Each story in torch and in reftorch (``autograder.witness.stories.numpy_bridge``)."""
     for story in stories:
-        label = f"input: {story.label}" + (f", called with {dict(story.kwargs)}" if story.kwargs else "") + \
-            ("" if story.grad_mode else ", inside no_grad")
+        said = _(story.label) + (f", called with {dict(story.kwargs)}" if story.kwargs else "")
+        label = _(N_("input: {0}")).format(said if story.grad_mode else _(N_("{0}, inside no_grad")).format(said))
         theirs, mine = play_both(f"{TOPIC}.{name}", story.fields(), {"function": torch_side},
                                  {"function": yours}, TOPIC, label, _out_of_bounds)
         if "_error" in mine and mine.get("raised") != theirs.get("raised"):
-            label += f"\n    yours raised {mine['_error']}"
+            label += "\n    " + _(N_("yours raised {0}")).format(mine["_error"])
         theirs.pop("_error", None)
         mine.pop("_error", None)
         compare(theirs, mine, messages, label)

@@ -22,7 +22,9 @@ from ..judge.calls import through, value_through
 from ..judge.learner import WitnessFailed
 from ..witness import battery as _battery, variants as _variants
 from ..witness.copies import Annotated, memo_facts
-from ._observe import M, battery as resolve_battery, choose, clean, expect_same, failure, is_stub, not_written, where
+from ..judge.language import N_, _
+from ._observe import (M, battery as resolve_battery, choose, clean, expect_same, failure, is_stub, not_written,
+                       where, yours_raised)
 from ._readers import TorchReader
 
 
@@ -160,11 +162,11 @@ def check_deepcopy_memo(my_deepcopy, battery="basic"):
     try:
         yours = value_through(my_deepcopy, "the memo story")
     except Exception as error:
-        given = ["input: copy.deepcopy of the containers " + ", ".join(theirs)]
+        given = [_(N_("input: {0}")).format("copy.deepcopy of the containers " + ", ".join(theirs))]
         if is_stub(error):
             raise failure(not_written("deepcopy", "deepcopy"), given) from None
         raise failure(M("deepcopy/raises", "your deepcopy raised an error where torch's does not"),
-                      given + [f"yours raised {type(error).__name__}: {clean(error)}{where(error)}"]) from None
+                      given + [yours_raised(type(error).__name__, f"{clean(error)}{where(error)}")]) from None
     if not (isinstance(yours, dict) and all(isinstance(yours.get(name), dict) for name in theirs)):
         raise WitnessFailed("the witness's facts do not have the shape of facts")
     for name, facts in theirs.items():
@@ -175,5 +177,6 @@ def check_deepcopy_memo(my_deepcopy, battery="basic"):
                                 "copy, views of one storage must share one new storage (look storages up "
                                 "in the memo too), and .grad and attributes must be deep-copied with the "
                                 "same memo (copy.deepcopy(..., memo))"),
-                              [f"input: copy.deepcopy of {name}",
-                               f"{fact}: torch gives {value!r}, yours gives {repr(yours[name].get(fact))[:500]}"])
+                              [_(N_("input: {0}")).format(f"copy.deepcopy of {name}"),
+                               _(N_("{0}: torch gives {1}, yours gives {2}")).format(
+                                   fact, repr(value), repr(yours[name].get(fact))[:500])])

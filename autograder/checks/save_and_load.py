@@ -32,6 +32,7 @@ import torch
 from ..witness import variants as _variants
 from ..witness.stories.save_and_load import Story, describe, record_bytes, saved
 from ._facts import compare, play_both
+from ..judge.language import N_, _
 from ._observe import M, choose
 
 TOPIC = "save_and_load"
@@ -79,7 +80,7 @@ def _drawn_stories(salt):
 
 def _play(stories, name, torch_side, yours, messages):
     for story in stories:
-        label = f"input: {story.label}"
+        label = _(N_("input: {0}")).format(_(story.label))
         theirs, mine = play_both(f"{TOPIC}.{name}", story.fields(), {"function": torch_side},
                                  {"function": yours}, TOPIC, label)
         compare(theirs, mine, messages, label)

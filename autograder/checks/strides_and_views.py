@@ -24,7 +24,8 @@ from ..judge.calls import call_on_input, with_arguments
 from ..witness import battery as _battery, variants as _variants
 from ..witness.views import detached
 from ._facts import LearnerRaised, call
-from ._observe import M, expect_same, failure, is_stub, not_written, where
+from ..judge.language import N_, _
+from ._observe import M, case_label, expect_same, failure, is_stub, not_written, where, yours_raised
 from ._readers import ReftorchReader as R
 
 TOPIC = "strides_and_views"
@@ -79,21 +80,22 @@ def check_contiguous_strides(my_contiguous_strides, battery="basic"):
         try:
             yours = call("my_contiguous_strides", my_contiguous_strides, size)
         except LearnerRaised as raised:
-            _raised(raised, f"input: size {size}")
-        label = f"input: size {size}"
+            _raised(raised, _(N_("input: {0}")).format(f"size {size}"))
+        label = _(N_("input: {0}")).format(f"size {size}")
         if not isinstance(yours, (tuple, list)) or not all(type(s) is int for s in yours):
             raise failure(_tag("not-a-tuple", "your my_contiguous_strides must return a tuple of ints, one "
-                               "per dimension"), [label, f"yours returned {yours!r}"])
+                               "per dimension"), [label, _(N_("yours returned {0}")).format(repr(yours))])
         if tuple(yours) != theirs:
             raise failure(_diagnose_strides(size, theirs, tuple(yours)),
-                          [label, f"strides: torch gives {theirs}, yours gives {tuple(yours)}"])
+                          [label, _(N_("{0}: torch gives {1}, yours gives {2}")).format("strides", theirs,
+                                                                                         tuple(yours))])
 
 
 def _raised(raised, label):
     if is_stub(raised.error):
         raise failure(not_written(TOPIC, raised.step), [label]) from None
     raise failure(_tag("raises", f"your {raised.step} raised an error where torch does not"),
-                  [label, f"yours raised {type(raised.error).__name__}: {raised.error}{where(raised.error)}"]) \
+                  [label, yours_raised(type(raised.error).__name__, f"{raised.error}{where(raised.error)}")]) \
         from None
 
 
@@ -152,11 +154,11 @@ def _diagnose_positions(t_size, t_offset, theirs, yours):
 def check_storage_positions(my_storage_positions, battery="basic"):
     """The slot of every element, for contiguous, transposed, stepped, offset, expanded and 0-d tensors."""
     for case in _cases(battery, POSITIONS, MORE_POSITIONS, TOPIC + "/positions"):
-        source, _, _ = case.build(torch)
+        source = case.build(torch)[0]
         theirs = _torch_positions(source)
-        mine, _, _ = case.build(reftorch)
-        label = "input: " + case.label() + f" (size {R.size(mine)}, stride {R.stride(mine)}, offset " \
-                                           f"{R.storage_offset(mine)})"
+        mine = case.build(reftorch)[0]
+        label = _(N_("input: {0}")).format(case_label(case) + f" (size {R.size(mine)}, stride {R.stride(mine)}, "
+                                                              f"offset {R.storage_offset(mine)})")
         try:
             yours = call("my_storage_positions", call_on_input, my_storage_positions, case)
         except LearnerRaised as raised:
@@ -164,10 +166,10 @@ def check_storage_positions(my_storage_positions, battery="basic"):
         yours = list(yours) if isinstance(yours, (list, tuple)) else yours
         if not isinstance(yours, list) or not all(type(p) is int for p in yours):
             raise failure(_tag("not-a-list", "your my_storage_positions must return a list of ints, one per "
-                               "element"), [label, f"yours returned {yours!r}"])
+                               "element"), [label, _(N_("yours returned {0}")).format(repr(yours))])
         if yours != theirs:
             raise failure(_diagnose_positions(R.size(mine), R.storage_offset(mine), theirs, yours),
-                          [label, f"positions: torch gives {theirs}, yours gives {yours}"])
+                          [label, _(N_("{0}: torch gives {1}, yours gives {2}")).format("positions", theirs, yours)])
 
 
 # --- views --------------------------------------------------------------------------

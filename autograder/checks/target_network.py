@@ -35,7 +35,8 @@ import torch
 from ..witness import variants as _variants
 from ..witness.stories.target_network import LR, SGD, STORIES, TAU, Model, make_target, step  # noqa: F401
 from ._facts import close, play_both
-from ._observe import M, choose, failure, is_stub, not_written, where
+from ..judge.language import N_, _
+from ._observe import M, choose, failure, is_stub, not_written, where, yours_raised
 from ._readers import TorchReader
 
 TOPIC = "target_network"
@@ -178,13 +179,13 @@ def _raised(raised, label):
     if is_stub(raised.error):
         return failure(not_written(TOPIC, raised.step), [label])
     return failure(_tag("raises", f"your {raised.step} raised an error where torch's recipe does not"),
-                   [label, f"yours raised {type(raised.error).__name__}: {raised.error}{where(raised.error)}"])
+                   [label, yours_raised(type(raised.error).__name__, f"{raised.error}{where(raised.error)}")])
 
 
 def _play(models, scenario, torch_side, yours, messages, scenario_kind):
     """Each model in torch and in reftorch; ``scenario_kind`` ("make", "update", "train") for the messages."""
     for recipe in models:
-        label = recipe.label()
+        label = _(N_("model: {0}")).format(f"{recipe.name}, tau={recipe.tau}, lr={recipe.lr}")  # recipe.label()
         theirs, mine = play_both(f"{TOPIC}.{scenario}", recipe.fields(), {"function": torch_side},
                                  {"function": yours}, TOPIC, label, failing=lambda raised: _raised(raised, label))
         for fact, value in theirs.items():
@@ -199,7 +200,8 @@ def _play(models, scenario, torch_side, yours, messages, scenario_kind):
                 with warnings.catch_warnings(record=True):
                     warnings.simplefilter("always")
                     what = _explain(recipe, scenario, torch_side, mine, scenario_kind) or what
-            raise failure(what, [label, f"{fact}: torch gives {value!r}, yours gives {got!r}"])
+            raise failure(what, [label, _(N_("{0}: torch gives {1}, yours gives {2}")).format(fact, repr(value),
+                                                                                               repr(got))])
 
 
 def _shared(kind):

@@ -3,7 +3,8 @@
 Used by the grader (``autograder.kernels.execute``) and the self-check
 (``autograder.learner.learner_check``) alike, with their nbclient client: the kernel
 is sent one line that calls ``autograder.witness.serve.serve`` on the judge's
-socket, the cell is judged here (``test_cell.run_test_cell``), what the learner's
+socket, the cell is judged here (``test_cell.run_test_cell``, in the language the
+client's notebook says, ``language.notebook_language``), what the learner's
 code printed meanwhile is kept first in the cell's outputs, then the serving line must end:
 it is interrupted after a few seconds, and a kernel that ignores the interrupt is
 reported as gone (the caller kills it).
@@ -19,6 +20,7 @@ from nbformat.v4 import new_output
 
 from ..witness.setup import SERVE
 from .connection import WITNESS_DIR_INSIDE, Witness, witness_folder
+from .language import N_, gettext, notebook_language
 from .test_cell import error_output, run_test_cell
 
 GRACE_SECONDS = 5
@@ -32,15 +34,16 @@ async def judge_cell(client, source, names, seed, seconds):
     folder = witness_folder(os.path.dirname(km.connection_file))
     inside = folder if getattr(km, "unsandboxed", True) else WITNESS_DIR_INSIDE
     notes = []
+    lang = notebook_language(client.nb)
     witness = Witness(folder, seconds)
     msg_id = await ensure_async(kc.execute(SERVE % os.path.join(inside, witness.name), silent=True,
                                            store_history=False, allow_stdin=False))
     try:
         with witness:
-            outputs = run_test_cell(source, witness, seed=seed, names=names)
+            outputs = run_test_cell(source, witness, seed=seed, names=names, lang=lang)
     except Exception as error:  # the judge's own failure: this test is not scored as passed
-        outputs = [error_output("GraderError", "the grader failed on this test (%s: %s)"
-                                % (type(error).__name__, error))]
+        outputs = [error_output("GraderError", gettext(N_("the grader failed on this test ({0}: {1})"), lang)
+                                .format(type(error).__name__, error))]
         notes.append("could not be judged: %s: %s" % (type(error).__name__, error))
     notes += await _end_serving(km, kc, msg_id)
     printed = await _printed(kc, msg_id)

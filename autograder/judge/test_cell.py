@@ -6,7 +6,10 @@ Python's builtins) is a :class:`~autograder.judge.learner.LearnerFunction` of th
 notebook: the checks the cell imports compare torch's behaviour, computed here,
 with the observations the witness sends back. The cell's outputs are the judge's:
 nothing on a pass, one error naming the misconception on a failure, so nbgrader
-scores it as it always has.
+scores it as it always has. They are written in the notebook's language (``lang``,
+``autograder.judge.language``): the checks' messages, and under an error the
+learner's function raised (Python's or torch's words, kept as raised) a line
+saying what it is.
 """
 
 import builtins
@@ -15,6 +18,7 @@ from nbformat.v4 import new_output
 
 from ..witness.variants import seeded
 from .connection import WitnessGone
+from .language import ERROR_IS_THEIRS, N_, _, speaking
 from .learner import LearnerFunction, LearnerRaised, WitnessFailed
 
 
@@ -37,23 +41,24 @@ def error_output(ename, evalue):
     return new_output("error", ename=ename, evalue=str(evalue), traceback=["%s: %s" % (ename, first), *rest])
 
 
-def run_test_cell(source, witness, seed=None, names=None):
+def run_test_cell(source, witness, seed=None, names=None, lang="en"):
     """The outputs of the test cell ``source``, judged with ``witness`` (seed: the student's variant;
-    ``names``: the notebook's :class:`TestNames`, holding what earlier test code imported)."""
+    ``names``: the notebook's :class:`TestNames`, holding what earlier test code imported), in the
+    language ``lang``."""
     names = TestNames() if names is None else names
     names.witness = witness
     code = compile(source, "<test cell>", "exec")
-    try:
-        with seeded(seed or "default"):
-            exec(code, {"__builtins__": builtins, "__name__": "__test_cell__"}, names)
-    except AssertionError as failure:   # a check's verdict: the belief, the evidence, the tag
-        return [error_output("AssertionError", failure)]
-    except WitnessGone as gone:
-        return [error_output("TestNotRun", "this test could not run: %s" % gone)]
-    except WitnessFailed as failed:
-        return [error_output("TestNotRun", "this test could not run: %s" % failed)]
-    except LearnerRaised as error:   # the learner's function raised where the cell called it
-        return [error_output(type(error).__name__, "%s%s" % (error, error.learner_line))]
+    with speaking(lang):
+        try:
+            with seeded(seed or "default"):
+                exec(code, {"__builtins__": builtins, "__name__": "__test_cell__"}, names)
+        except AssertionError as failure:   # a check's verdict: the belief, the evidence, the tag
+            return [error_output("AssertionError", failure)]
+        except (WitnessGone, WitnessFailed) as why:
+            return [error_output("TestNotRun", _(N_("this test could not run: {0}")).format(why))]
+        except LearnerRaised as error:   # the learner's function raised where the cell called it
+            said = "%s%s" % (error, error.learner_line)
+            return [error_output(type(error).__name__, said if lang == "en" else said + "\n" + _(ERROR_IS_THEIRS))]
     return []
 
 

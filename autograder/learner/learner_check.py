@@ -63,7 +63,8 @@ from nbclient import NotebookClient
 from nbclient.util import ensure_async
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from ..pipeline.language import N_, notebook_language
+from ..judge.language import N_, gettext, notebook_language
+from ..pipeline.language import line
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
 from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
@@ -95,8 +96,9 @@ def _last_line(text):
     return lines[-1].strip() if lines else ""
 
 
-def score_test_cell(cell):
-    """``(points, message)`` for an executed test cell, by nbgrader's rule.
+def score_test_cell(cell, lang="en"):
+    """``(points, message)`` for an executed test cell, by nbgrader's rule (the message in ``lang``;
+    an error's is the judge's, already written in the notebook's language).
 
     An ``error`` output or anything on stderr gives 0; an ``execute_result``
     that reads as a number gives that many points (partial credit, capped at
@@ -107,13 +109,13 @@ def score_test_cell(cell):
         if output.output_type == "error":
             return 0.0, ("%s: %s" % (output.ename, output.evalue)).strip(": ")
         if output.output_type == "stream" and output.name == "stderr":
-            return 0.0, N_("wrote to stderr: {0}").format(_last_line(output.text))
+            return 0.0, gettext(N_("wrote to stderr: {0}"), lang).format(_last_line(output.text))
         if output.output_type == "execute_result":
             try:
                 value = float(output.data.get("text/plain", ""))
             except ValueError:
                 return max_points, ""
-            return min(max(value, 0.0), max_points), N_("partial credit")
+            return min(max(value, 0.0), max_points), gettext(N_("partial credit"), lang)
     return max_points, ""
 
 
@@ -215,6 +217,7 @@ class LearnerClient(NotebookClient):
         self.notebook_timeout = notebook_timeout
         self.assignment = assignment
         self.judged = assignment in JUDGED_ASSIGNMENTS   # the tests run here, as the grader's judge does
+        self.lang = notebook_language(nb)   # what it reports is written in it
         self.test_names = TestNames()
         self.rules_broken = {}   # test grade_id -> the allowlist's refusal that zeroes it
         self.test_code = None    # the cells run after every other one
@@ -301,8 +304,8 @@ class LearnerClient(NotebookClient):
                 await self._read_rules(cell)
             return result
         except CellTimeoutError:
-            self.stopped = N_("cell {0} did not stop when interrupted after {1} s; the check stopped "
-                              "its kernel").format(cell_index + 1, self.timeout)
+            self.stopped = gettext(N_("cell {0} did not stop when interrupted after {1} s; the check stopped "
+                                      "its kernel"), self.lang).format(cell_index + 1, self.timeout)
             self.kill_kernel()
         except DeadKernelError:
             self._kernel_died(cell_index)
@@ -327,11 +330,11 @@ class LearnerClient(NotebookClient):
     def _kernel_died(self, cell_index):
         """Why the rest did not run: the watchdog stopped the kernel, or it died, in this cell."""
         if self._watchdog_fired:
-            self.stopped = N_("the notebook ran longer than {0} s; the check stopped its kernel "
-                              "in cell {1}").format(self.notebook_timeout, cell_index + 1)
+            self.stopped = gettext(N_("the notebook ran longer than {0} s; the check stopped its kernel "
+                                      "in cell {1}"), self.lang).format(self.notebook_timeout, cell_index + 1)
         else:
-            self.stopped = N_("the kernel died in cell {0} (os._exit, a crash, or too much "
-                              "memory)").format(cell_index + 1)
+            self.stopped = gettext(N_("the kernel died in cell {0} (os._exit, a crash, or too much "
+                                      "memory)"), self.lang).format(cell_index + 1)
 
     async def _read_rules(self, cell):
         """The allowlist's run-time refusals so far (as the grader reads them after each test)."""
@@ -349,7 +352,7 @@ class LearnerClient(NotebookClient):
     def on_cell_executed(self, **kwargs):
         reply = kwargs.get("execute_reply") or {}
         if reply.get("content", {}).get("ename") == "CellTimeoutError":
-            self.interrupted.append(N_("cell {0} ran longer than {1} s and was interrupted")
+            self.interrupted.append(gettext(N_("cell {0} ran longer than {1} s and was interrupted"), self.lang)
                                     .format(kwargs["cell_index"] + 1, self.timeout))
 
 
@@ -388,6 +391,7 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
         metadata = copy.deepcopy(reference_nb.metadata)
     metadata.pop("autograder", None)
     rebuilt, notes = rebuild(nb, reference, metadata)
+    notes = [line(note, lang) for note in notes]   # the rebuild's notes are the grader's, in English
     rebuilt.metadata.pop("autograder", None)
     env = dict(os.environ, **GRADING_ENV)
     assignment = _assignment_of(path, reference_nb, release, root)
@@ -410,30 +414,31 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
     try:
         client.execute(env=env, stderr=subprocess.DEVNULL)
     except DeadKernelError:
-        client.stopped = client.stopped or N_("the kernel died while starting")
+        client.stopped = client.stopped or gettext(N_("the kernel died while starting"), lang)
     problems += client.interrupted
     if client.stopped:
-        problems.append(N_("{0}; tests after that point did not run").format(client.stopped))
+        problems.append(gettext(N_("{0}; tests after that point did not run"), lang).format(client.stopped))
     tests = []
     for cell in rebuilt.cells:
         if is_test_cell(cell):
             grade_id = nbgrader_meta(cell).get("grade_id", "?")
-            points, message = score_test_cell(cell)
+            points, message = score_test_cell(cell, lang)
             if not cell.get("outputs") and cell.get("execution_count") is None:
-                points, message = 0.0, N_("did not run")
+                points, message = 0.0, gettext(N_("did not run"), lang)
             rule = costs.get(grade_id) or (("RuleBroken", client.rules_broken[grade_id])
                                            if grade_id in client.rules_broken else None)
             if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
                 points, message = 0.0, "%s: %s" % rule
             if grade_id in edited:
-                points, message = 0.0, N_("this test cell was edited (text or points); the "
-                                      "instructor's grader runs the original")
+                points, message = 0.0, gettext(N_("this test cell was edited (text or points); the "
+                                                  "instructor's grader runs the original"), lang)
             tests.append(TestResult(grade_id, points, float(nbgrader_meta(cell).get("points", 0)),
                                     message))
     if not tests:
-        problems.append(N_("no test cells found: is this an exercise notebook?"))
+        problems.append(gettext(N_("no test cells found: is this an exercise notebook?"), lang))
     if reference_nb is None and tests:
-        notes.append(N_("checked against itself ({0}): deleted tests cannot be restored").format(how))
+        notes.append(gettext(N_("checked against itself ({0}): deleted tests cannot be restored"), lang)
+                     .format(gettext(how, lang)))
     return CheckResult(shown, tests, problems, notes, lang)
 
 

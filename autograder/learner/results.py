@@ -7,7 +7,8 @@ learner's ``self_check()`` (``self_check``) read them without importing the chec
 
 import dataclasses
 
-from ..pipeline.language import N_, gettext, line, result_message
+from ..judge.language import N_, gettext
+from ..pipeline.language import result_message
 
 
 @dataclasses.dataclass
@@ -28,7 +29,7 @@ class CheckResult:
     tests: list
     problems: list  # messages not tied to one test (unreadable file, dead kernel, ...)
     notes: list = dataclasses.field(default_factory=list)  # repairs made before running
-    language: str = "en"  # the notebook's (its metadata, autograder.language): how format() speaks
+    language: str = "en"  # the notebook's (its metadata, autograder.judge.language): how format() speaks
 
     @property
     def score(self):
@@ -43,8 +44,9 @@ class CheckResult:
         return not self.problems and all(t.passed for t in self.tests)
 
     def format(self):
-        """The printout, in the notebook's language: messages are kept in English as data and
-        translated here (autograder.language); torch's own error texts stay as printed."""
+        """The printout, in the notebook's language: the messages were written in it where they were
+        made (the judge's verdicts, the check's problems and notes); the grader's own errors in a
+        test cell are translated here (autograder.pipeline.language); torch's texts stay as printed."""
         lang = self.language
         lines = [gettext(N_("Self-check of {0} (visible tests only; your instructor also runs hidden "
                             "tests)"), lang).format(self.path)]
@@ -57,9 +59,9 @@ class CheckResult:
                 line_ += "  " + result_message(t.message, lang)
             lines.append(line_)
         for note in self.notes:
-            lines.append("  " + gettext(N_("note: {0}"), lang).format(line(note, lang)))
+            lines.append("  " + gettext(N_("note: {0}"), lang).format(note))
         for problem in self.problems:
-            lines.append("  " + gettext(N_("problem: {0}"), lang).format(line(problem, lang)))
+            lines.append("  " + gettext(N_("problem: {0}"), lang).format(problem))
         failing = sum(not t.passed for t in self.tests)
         verdict = (gettext(N_("all tests pass"), lang) if self.all_passed
                    else gettext(N_("{0} test(s) failing"), lang).format(failing))

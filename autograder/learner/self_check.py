@@ -14,7 +14,7 @@ import nbformat
 
 from coursebook.build_it.progress import record_exercise
 
-from ..pipeline.language import N_, gettext, notebook_language
+from ..judge.language import N_, gettext, notebook_language
 
 
 def _notebook_path(path):

@@ -23,9 +23,11 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
 
-from .language import N_, error_message, gettext, line, notebook_language
+from ..judge.language import N_, gettext, notebook_language
+from .language import error_message, line
 from .notes import MESSAGES_FILE, markdown_text
 from .cell_names import grade_id, test_name
+from .learner_code import is_test_cell
 from .rebuild import without_hidden_tests
 
 
@@ -99,14 +101,15 @@ class SpeakTheNotebooksLanguage(Preprocessor):
     metadata says it, as data, so one class can mix languages).
 
     * ``resources["words"]``: the page frame's words for the template;
-    * each error output of a graded cell: a check's failure in that language (the
-      misconception's name and explanation, the evidence), any other error in its own English
-      words followed by a line in that language;
+    * each error output: a test cell's verdict as the judge wrote it (already in that language,
+      ``autograder.judge.language``), the grader's own errors translated, any other error in
+      its own English words followed by a line in that language;
     * the exercise's prose (the release's markdown, which the rebuild restored) from the
       exercise's translation catalog, paragraph by paragraph, as the translated exercise has it
       (an untranslated paragraph stays English).
 
-    The graded notebook itself is not changed: the class report reads its English tags."""
+    The graded notebook itself is not changed: the class report reads its tags in either
+    language."""
 
     enabled = Bool(True)
 
@@ -124,9 +127,10 @@ class SpeakTheNotebooksLanguage(Preprocessor):
             if cell.cell_type != "code":
                 continue
             cell.source = cell.source.replace(HIDDEN_NOTE, gettext(HIDDEN_NOTE, lang))
+            judged = is_test_cell(cell)   # its outputs are the judge's, already in the notebook's language
             for output in cell.get("outputs", []):
                 if output.output_type == "error":
-                    output.traceback = error_message(output.ename, output.evalue, lang).split("\n")
+                    output.traceback = error_message(output.ename, output.evalue, lang, judged).split("\n")
         return nb, resources
 
     @staticmethod

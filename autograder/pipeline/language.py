@@ -1,78 +1,39 @@
-"""The grader's words in the learner's language: the self-check and the feedback page.
+"""The grader's own notes and errors, in the learner's language where the learner reads them.
 
-The language is the notebook's, read as data from the notebook itself: a
-translated exercise (``course/zh/exercises/<a>/<a>.ipynb``, written by
-``python -m coursebook.translate generate``) carries
-``"coursebook": {"language": "zh"}`` in its metadata. No environment variable
-decides it, so one class can hand in both languages and each submission's
-feedback speaks its own.
+A test cell's verdict is written in the notebook's language where it is made: the
+judge reads the language from the notebook and the checks format each message from
+the catalog (``autograder.judge.language``), so the graded notebook already holds it
+in Chinese for a Chinese submission, and the feedback page and the self-check show
+it as is.
 
-The translations are a gettext catalog, ``autograder/locale/zh/autograder.po``
-(read with polib, as ``coursebook.language`` reads the course's), with two
-kinds of entry:
+What is still written in English where it is made, and translated here where a
+learner reads it, is the grader's own word on the notebook as a whole:
 
-* ``msgctxt "misconception"``: a misconception's tag (``clone/shares-memory``,
-  the stable name the checks end every failure with; or a family: ``*/wrong-values``
-  for that belief in every exercise, ``rules/*`` for every rule) and its Chinese
-  *name*, then ``：`` and the Chinese *explanation*;
-* ``msgctxt "line"``: a line the grader or the checks print, as a format
-  template (``"input: {0}"``); a printed line is matched against the templates
-  and rebuilt in Chinese, its values (numbers, torch's own error texts) kept
-  as they were printed.
+* the notes of the rebuild and of the grading (``messages.json``, the graded
+  notebook's notes cell, which the instructor reads in English; the self-check's
+  notes and problems);
+* the error outputs the grader itself puts in a test cell
+  (``autograder.kernels.execute``: ``NotGraded``, ``NotRun``, ``KernelDied``,
+  ``Stopped``, ``TamperingDetected``, a timeout; a broken rule's ``RuleBroken``,
+  ``autograder.pipeline.static_rules``).
 
-A check's failure reads, in Chinese: the misconception's name and explanation,
-then its evidence lines, each translated when a template matches, else left as
-printed. torch's own error and warning texts are never translated: they stay
-in English, followed by a Chinese line saying what they are.
-
-Messages in the grader's code are marked ``N_("...")`` (they stay English in
-the code); ``tests/autograder/test_grader_messages_zh.py`` finds every marked
-message and every misconception tag of ``autograder/checks`` and fails when
-one has no Chinese entry, or when an entry is stale (fuzzy, or its English is
-no longer printed).
+Such a line is looked up in the catalog (``msgctxt "line"``): its exact entry, else
+the first template it matches, its values (numbers, torch's own error texts) kept
+as they were printed. An error that is Python's or torch's own text (an answer
+cell's) stays in English, followed by a line saying what it is.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 
-__all__ = ["LANGUAGE_KEY", "LANGUAGES", "N_", "notebook_language", "catalog", "gettext", "line",
-           "misconception", "check_failure", "error_message", "result_message", "TAG_LINE"]
+from ..judge.language import ERROR_IS_THEIRS, N_, TAG_LINE, catalog, gettext, misconception, tag_line
 
-LANGUAGE_KEY = "coursebook"       # nb.metadata["coursebook"]["language"]
-LANGUAGES = ("en", "zh")
-LOCALE = Path(__file__).resolve().parents[1] / "locale"   # autograder/locale
-TAG_LINE = "misconception: "      # the checks' last line (autograder.checks._observe.TAG_LINE)
+__all__ = ["line", "error_message", "result_message"]
+
 MAX_MATCHED = 500   # longer lines are not matched against the templates (they may hold a student's
                     # text: a template's fields could otherwise backtrack a long time over it)
-
-
-def N_(message: str) -> str:
-    """Mark an English message for the catalog; it is translated where it is printed."""
-    return message
-
-
-def notebook_language(nb) -> str:
-    """``"zh"`` when the notebook's metadata says so, else ``"en"`` (anything else a student's
-    JSON may hold there counts as English)."""
-    metadata = nb.get("metadata") if isinstance(nb, dict) else None
-    mark = metadata.get(LANGUAGE_KEY) if isinstance(metadata, dict) else None
-    chosen = mark.get("language") if isinstance(mark, dict) else None
-    return chosen if isinstance(chosen, str) and chosen in LANGUAGES else "en"
-
-
-@functools.lru_cache(maxsize=None)
-def catalog(lang: str) -> dict[tuple[str, str], str]:
-    """``{(context, English): translation}`` of the usable entries (translated, not fuzzy)."""
-    path = LOCALE / lang / "autograder.po"
-    if lang == "en" or not path.exists():
-        return {}
-    import polib
-
-    return {(e.msgctxt or "", e.msgid): e.msgstr for e in polib.pofile(str(path))
-            if e.msgstr and "fuzzy" not in e.flags and not e.obsolete}
 
 
 @functools.lru_cache(maxsize=None)
@@ -88,11 +49,6 @@ def _templates(lang: str):
             pattern += "(.+?)" if n % 2 else re.escape(literal)
         found.append((re.compile(pattern + r"\Z", re.S), chinese, len(english)))
     return [(regex, chinese) for regex, chinese, _ in sorted(found, key=lambda t: -t[2])]
-
-
-def gettext(message: str, lang: str) -> str:
-    """``message`` (a marked English message) in ``lang``."""
-    return catalog(lang).get(("line", message), message) if lang != "en" else message
 
 
 def line(text: str, lang: str, depth: int = 0) -> str:
@@ -114,79 +70,47 @@ def line(text: str, lang: str, depth: int = 0) -> str:
     return text
 
 
-def misconception(tag: str, lang: str) -> tuple[str, str] | None:
-    """``(name, explanation)`` of a misconception tag in ``lang``, or None. A tag of a shape the
-    checks share (``<topic>/not-written``) is found by its suffix (``*/not-written``), a tag of a
-    family named as a whole (``rules/calls-the-op``) by its topic (``rules/*``)."""
-    table = catalog(lang)
-    entry = table.get(("misconception", tag))
-    if entry is None and "/" in tag:
-        topic, name = tag.split("/", 1)
-        entry = table.get(("misconception", "*/" + name)) or table.get(("misconception", topic + "/*"))
-    if entry is None:
-        return None
-    name, _, explanation = entry.partition("：")
-    return name.strip(), explanation.strip()
-
-
-def check_failure(text: str, lang: str) -> str | None:
-    """A check's failure message (first line the belief, indented evidence, last the tag) in
-    ``lang``; None when ``text`` is not one."""
+def _rule_broken(text: str, lang: str) -> str:
+    """A broken rule's error (``rule broken: <rule> (<where>)``, then its tag, ``misconception:
+    rules/<rule>``, on the last line) in ``lang``: the rule's name and explanation, what was found, the
+    tag. A refusal at run time (no tag line) is its one line in ``lang``."""
     lines = text.splitlines()
-    if not lines or not lines[-1].strip().startswith(TAG_LINE):
-        return None
+    if len(lines) < 2 or not lines[-1].strip().startswith(TAG_LINE):
+        return line(text, lang)
     tag = lines[-1].strip()[len(TAG_LINE):].strip()
-    if lang == "en":
-        return text
     named = misconception(tag, lang)
-    if named is None:
-        head = gettext(N_("Misconception {0}: {1}"), lang).format(tag, lines[0])
-    else:
-        head = gettext(N_("Misconception \u201c{0}\u201d: {1}"), lang).format(*named)
-    evidence = []
-    said = line(lines[0], lang)
-    if said != lines[0]:   # a first line the catalog knows (a rule broken: which, where) says more
-        evidence.append("    " + said)
-    for printed in lines[1:-1]:
-        indent = printed[:len(printed) - len(printed.lstrip())]
-        evidence.append(indent + line(printed.strip(), lang))
-    tag_line = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())] + gettext(N_("misconception tag: {0}"),
-                                                                              lang).format(tag)
-    return "\n".join([head] + evidence + [tag_line])
+    head = (gettext(N_("Misconception \u201c{0}\u201d: {1}"), lang).format(*named) if named
+            else gettext(N_("Misconception {0}: {1}"), lang).format(tag, lines[0]))
+    evidence = ["    " + line(printed.strip(), lang) for printed in lines[:-1]]
+    return "\n".join([head] + evidence + ["    " + tag_line(tag, lang)])
 
 
-# the grader's own error outputs (autograder.kernels.execute): its words, not Python's or torch's
+# the grader's own error outputs in a test cell (autograder.kernels.execute): its words, in English
 GRADER_ERRORS = ("NotGraded", "NotRun", "KernelDied", "Stopped", "TamperingDetected", "CellTimeoutError")
 
 
-def error_message(ename: str, evalue: str, lang: str) -> str:
-    """An error a test cell raised, as ``ename: evalue`` in ``lang``: a check's failure in
-    Chinese; any other error (torch's, Python's, the learner's own) in its own English words,
-    followed by a Chinese line saying what it is."""
+def error_message(ename: str, evalue: str, lang: str, judged: bool = False) -> str:
+    """An error output, as ``ename: evalue`` in ``lang``. The grader's own errors are translated
+    here; a judged test cell's other errors were written in ``lang`` by the judge and are shown as
+    they are (``judged``); any other error (an answer cell's: Python's, torch's, the learner's own)
+    stays in its own English words, followed by a line in ``lang`` saying what it is."""
     text = ("%s: %s" % (ename, evalue)).strip(": ")
     if lang == "en":
         return text
-    failure = check_failure(str(evalue), lang) if ename in ("AssertionError", "RuleBroken") else None
-    if failure is not None:
-        return failure if ename == "AssertionError" else "%s: %s" % (ename, failure)
+    if ename == "RuleBroken":
+        return "%s: %s" % (ename, _rule_broken(str(evalue), lang))
     if ename in GRADER_ERRORS:
         return "%s: %s" % (ename, line(str(evalue), lang))
-    return text + "\n" + gettext(N_("(the error above is Python's or torch's own text, left as it "
-                                    "was printed: the test raised it, so it scores 0)"), lang)
-
-
-_ERROR_NAME = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|Interrupt|Exit|Detected|Broken)\b: ", re.S)
+    return text if judged else text + "\n" + gettext(ERROR_IS_THEIRS, lang)
 
 
 def result_message(message: str, lang: str) -> str:
-    """A test's message of the self-check (``"AssertionError: <a check's failure>"``, ``"did not
-    run"``, ``"RuntimeError: <torch's text>"``...) in ``lang``."""
+    """A test's message of the self-check in ``lang``: the grader's own errors (``"NotRun: ..."``,
+    ``"RuleBroken: ..."``) translated here; any other message was written in ``lang`` where it was
+    made (the judge's verdict, the self-check's own words) and is shown as it is."""
     if lang == "en" or not message:
         return message
-    found = _ERROR_NAME.match(message)
-    if found:
-        ename, evalue = message[:found.end() - 2], message[found.end():]
-        if ename == "RuleBroken" and check_failure(evalue, lang) is None:   # a run-time refusal
-            return "%s: %s" % (ename, line(evalue, lang))
-        return error_message(ename, evalue, lang)
-    return line(message, lang)
+    ename, sep, evalue = message.partition(": ")
+    if sep and (ename == "RuleBroken" or ename in GRADER_ERRORS):
+        return error_message(ename, evalue, lang, judged=True)
+    return message

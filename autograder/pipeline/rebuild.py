@@ -57,7 +57,7 @@ import re
 from nbformat import NotebookNode
 
 from .graded_size import without_embedded_images
-from .language import LANGUAGE_KEY, notebook_language
+from ..judge.language import LANGUAGE_KEY, notebook_language
 
 LOCKED, ANSWER, PLAIN = "locked", "answer", "plain"
 

@@ -44,7 +44,8 @@ from nbgrader.coursedir import CourseDirectory
 
 from .collect import printable
 from ..course import autograded_dir, feedback_dir, source_assignments, submitted_dir
-from ..pipeline.language import N_, gettext, line, notebook_language
+from ..judge.language import N_, gettext, notebook_language
+from ..pipeline.language import line
 from ..pipeline.notes import MESSAGES_FILE
 
 

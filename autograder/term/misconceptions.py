@@ -2,7 +2,8 @@
 
 Every failure the checks raise ends with a line ``misconception: <tag>``
 (``clone/shares-memory``, ``copy_/no-version-bump``...; see
-``autograder/checks``), and so do the grader's own verdicts: a broken static
+``autograder/checks``; in a Chinese notebook ``误解标签：<tag>``, the tag itself
+untranslated), and so do the grader's own verdicts: a broken static
 rule (``rules/calls-the-op``...) and tampering (``integrity/tampering``). The
 tag of a test is the one in the *first* error of its graded cell, the error
 that decided its score.
@@ -31,10 +32,12 @@ from pathlib import Path
 import nbformat
 
 from ..course import autograded_dir
-from ..pipeline.language import misconception
+from ..judge.language import misconception, tag_prefixes
 
-TAG = re.compile(r"misconception: ([\w.\-]+/[\w.\-]+)")
-TAG_ALONE = re.compile(r"misconception: ([\w.\-]+/[\w.\-]+)\Z")   # the whole last line, stripped
+# the tag line in every language the judge writes it in ("misconception: ", "误解标签：")
+_SAID = "(?:%s)" % "|".join(re.escape(prefix) for prefix in tag_prefixes())
+TAG = re.compile(_SAID + r"([\w.\-]+/[\w.\-]+)")
+TAG_ALONE = re.compile(_SAID + r"([\w.\-]+/[\w.\-]+)\Z")   # the whole last line, stripped
 TAMPERING_TAG = "integrity/tampering"
 TAGGED_ERRORS = ("AssertionError", "RuleBroken")   # a check's failure; a rule the grader applies
 

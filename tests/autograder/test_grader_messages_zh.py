@@ -5,7 +5,10 @@ A Chinese exercise (``course/zh/exercises/<a>/<a>.ipynb``) says ``"coursebook":
 verdicts, the score line, the misconception's name and explanation), and its
 graded feedback page is Chinese, frame and check messages, while an English
 submission of the same class gets English: the language is each notebook's, read
-as data, not a variable of the grading process.
+as data, not a variable of the grading process. The judge writes each verdict in
+that language where it is made (``autograder.judge.language``, issue 38): the
+graded notebook of a Chinese submission holds Chinese verdicts, with the tags the
+class report counts left as they are.
 
 The catalog (``autograder/locale/zh/autograder.po``) is checked like the course's:
 every misconception tag the checks can raise and every message the grader marks
@@ -25,8 +28,9 @@ import nbformat
 import polib
 import pytest
 
-from autograder.pipeline.language import (LANGUAGE_KEY, LOCALE, catalog, check_failure, line, misconception,
-                                          notebook_language, result_message)
+from autograder.judge.language import (LANGUAGE_KEY, LOCALE, catalog, gettext, misconception, notebook_language,
+                                       speaking)
+from autograder.pipeline.language import error_message, line, result_message
 from synthetic_course import run_cli, REPO, make_course, write_submission
 
 GRADER = Path(REPO) / "autograder"
@@ -92,11 +96,6 @@ def marked_messages():
     return found
 
 
-# lines the checks print by joining two literals around a choice (_observe: "yours " + (... else
-# "raised nothing")): the piece of the line the code holds
-COMPOSED = {"yours raised nothing": "raised nothing"}
-
-
 def grader_source():
     """The grader's code, adjacent string literals joined (a message written over two lines)."""
     text = "\n".join(p.read_text(encoding="utf-8") for p in GRADER.rglob("*.py")
@@ -136,7 +135,7 @@ def test_no_catalog_entry_is_stale_or_fuzzy():
                 stale.append(f"no check raises {e.msgid}")
         elif e.msgctxt == "line":
             # still printed: marked, or its longest literal piece is in the grader's code
-            piece = COMPOSED.get(e.msgid) or max(re.split(r"\{\d+\}", e.msgid), key=len).strip(" ,:()")
+            piece = max(re.split(r"\{\d+\}", e.msgid), key=len).strip(" ,:()")
             if e.msgid not in marked_messages() and piece not in source:
                 stale.append(f"no longer printed: {e.msgid}")
         else:
@@ -152,24 +151,48 @@ def test_a_chinese_line_keeps_the_fields_of_its_english():
     assert not wrong, wrong
 
 
-def test_a_check_failure_reads_in_chinese_with_the_values_and_torchs_text_as_printed():
-    text = ("your clone shares memory with its source: writing to the clone would change the original\n"
-            "    input: a transposed view x.t() of a leaf that requires grad, inside no_grad\n"
-            "           size (3, 2), stride (1, 3), offset 0, torch.float32, cpu, requires_grad=True, leaf\n"
-            "    torch raises RuntimeError: a view of a leaf Variable that requires grad\n"
-            "    shares_memory: torch's clone gives False, yours gives True\n"
-            "    misconception: clone/shares-memory")
-    out = check_failure(text, "zh")
-    name, explanation = misconception("clone/shares-memory", "zh")
-    assert out.splitlines()[0] == "误解「%s」：%s" % (name, explanation)
-    assert "输入：需要梯度的叶子张量的转置视图 x.t()，在 no_grad 内" in out
-    assert "大小 (3, 2)，步长 (1, 3)" in out
-    assert "RuntimeError: a view of a leaf Variable that requires grad" in out   # torch's words, in English
-    assert "shares_memory：torch 的 clone 给出 False，你的给出 True" in out
-    assert check_failure(text, "en") == text
-    torch_error = result_message("RuntimeError: expected scalar type Float but found Double", "zh")
+def _clone_failure(my_clone, lang):
+    """The failure ``check_clone_memory`` raises on ``my_clone`` (run here, on reftorch), in ``lang``."""
+    from autograder.checks.clone import check_clone_memory
+
+    with speaking(lang):
+        with pytest.raises(AssertionError) as failed:
+            check_clone_memory(my_clone)
+    return str(failed.value)
+
+
+def test_a_check_writes_its_failure_in_the_language_spoken_with_the_values_and_the_tag_as_they_are():
+    def returns_source(self, *, memory_format=None):
+        return self
+
+    english, chinese = _clone_failure(returns_source, "en"), _clone_failure(returns_source, "zh")
+    assert english.splitlines()[0].startswith("your clone returns the source itself")
+    assert english.splitlines()[-1] == "    misconception: clone/returns-source"
+    assert not re.search(r"[\u4e00-\u9fff]", english)
+    name, explanation = misconception("clone/returns-source", "zh")
+    lines = chinese.splitlines()
+    assert lines[0] == "误解「%s」：%s" % (name, explanation)
+    assert lines[1].startswith("    输入：") and "大小 " in lines[2] and "，步长 " in lines[2], chinese
+    assert re.search(r"same_object：torch 的 clone 给出 False，你的给出 True", chinese), chinese
+    assert lines[-1] == "    误解标签：clone/returns-source"
+    assert len(lines) == len(english.splitlines())     # the same evidence, line for line
+    assert "your clone" not in chinese
+
+
+def test_torchs_own_error_text_stays_english_inside_a_chinese_verdict():
+    def raises(self, *, memory_format=None):
+        raise RuntimeError("expected scalar type Float but found Double")
+
+    chinese = _clone_failure(raises, "zh")
+    assert "你的代码抛出了 RuntimeError: expected scalar type Float but found Double" in chinese, chinese
+    assert chinese.splitlines()[-1] == "    误解标签：clone/raises"
+    # an answer cell's error on the feedback page: torch's words, then a Chinese line saying what they are
+    torch_error = error_message("RuntimeError", "expected scalar type Float but found Double", "zh")
     assert torch_error.startswith("RuntimeError: expected scalar type Float but found Double\n")
     assert re.search(r"[\u4e00-\u9fff]", torch_error.splitlines()[1])
+    # a judged test cell's error was written by the judge, in the notebook's language: shown as it is
+    assert error_message("AssertionError", chinese, "zh", judged=True) == "AssertionError: " + chinese
+    assert result_message("AssertionError: " + chinese, "zh") == "AssertionError: " + chinese
 
 
 def test_a_students_language_mark_is_read_as_data_and_only_a_known_language_counts():
@@ -177,7 +200,7 @@ def test_a_students_language_mark_is_read_as_data_and_only_a_known_language_coun
     for odd in ({}, {"metadata": []}, {"metadata": {LANGUAGE_KEY: "zh"}},
                 {"metadata": {LANGUAGE_KEY: {"language": "<script>"}}}):
         assert notebook_language(odd) == "en"
-    assert line("ok", "zh") == "通过" and line("ok", "en") == "ok"
+    assert gettext("ok", "zh") == "通过" and gettext("ok", "en") == "ok"
 
 
 def test_the_chinese_exercises_say_their_language_and_the_english_ones_do_not():
@@ -266,8 +289,18 @@ def test_a_chinese_submission_gets_chinese_feedback_and_an_english_one_english(m
     assert "your clone returns the source itself" not in chinese
     assert "(Score: " in english and "your clone returns the source itself" in english
     assert not re.search(r"[\u4e00-\u9fff]", english)
-    # the graded notebook keeps its mark and the English tag the class report counts
+    # the graded notebook keeps its mark, its verdicts were written in its language where they were
+    # made (the judge), and the tag the class report counts is the same in both
     assert notebook_language(graded("li_wei")) == "zh" and notebook_language(graded("ada")) == "en"
+
+    def verdicts(nb):
+        return "\n".join(o.get("evalue", "") for c in nb.cells for o in c.get("outputs", [])
+                         if o.get("output_type") == "error")
+
+    assert "误解「%s」" % NAME_ZH in verdicts(graded("li_wei"))
+    assert "\n    误解标签：clone/returns-source" in verdicts(graded("li_wei"))
+    assert "\n    misconception: clone/returns-source" in verdicts(graded("ada"))
+    assert not re.search(r"[\u4e00-\u9fff]", verdicts(graded("ada")))
     from autograder.term.misconceptions import test_tags
 
     assert "clone/returns-source" in test_tags(graded("li_wei")).values()
@@ -304,33 +337,32 @@ def test_a_chinese_submission_that_could_not_be_graded_gets_its_reason_in_chines
     assert not re.search(r"[\u4e00-\u9fff]", pages["ada"])
 
 
-def _quickest_translation(evidence, repeats=7):
-    """The least time ``check_failure`` took, over ``repeats`` tries, on a failure with each line of
-    ``evidence``."""
+def _quickest_translation(notes, repeats=7):
+    """The least time ``line`` took, over ``repeats`` tries, on each of ``notes``."""
     import time
 
     best = float("inf")
     for _ in range(repeats):
         started = time.perf_counter()
-        for printed in evidence:
-            check_failure("your clone raised an error\n    " + printed + "\n    misconception: clone/raises", "zh")
+        for note in notes:
+            line(note, "zh")
         best = min(best, time.perf_counter() - started)
     return best
 
 
-def test_a_students_long_or_crafted_error_text_is_translated_quickly_or_left_as_it_is():
-    crafted = ["x: size " + ", " * 5000, "size 1, stride 2, offset " + ", " * 246 + "x",
-               "yours raised ValueError: " + "input: " * 60]
-    for printed in crafted:
-        text = "your clone raised an error\n    " + printed + "\n    misconception: clone/raises"
-        out = check_failure(text, "zh")
-        assert out is not None and "误解标签：clone/raises" in out
+def test_a_students_long_or_crafted_text_in_a_note_is_translated_quickly_or_left_as_it_is():
+    # the grader's notes are still translated where they are read (autograder.pipeline.language),
+    # and a note may quote a student's text (a cell's name, an error)
+    crafted = ["x: size " + ", " * 5000, "cell " + "(" * 240 + "x",
+               "the locked cell " + "cell " * 90 + " was edited; the original was restored and run"]
+    for note in crafted:
+        assert line(note, "zh")
     # no clock of its own: against lines of the same lengths that no template's fields can
     # backtrack over, in the same run (a template that backtracks is thousands of times slower)
-    plain = ["y" * len(printed) for printed in crafted]
+    plain = ["y" * len(note) for note in crafted]
     assert _quickest_translation(crafted) < 50 * _quickest_translation(plain)
-    huge = "RuntimeError: " + "size 1, stride 2, " * 1000 + "end"
-    assert result_message(huge, "zh").startswith(huge)
+    huge = "this test did not run: " + "size 1, stride 2, " * 1000 + "end"
+    assert result_message("NotRun: " + huge, "zh").startswith("NotRun: " + huge)
 
 
 def test_the_autograder_notes_on_a_chinese_submission_are_chinese(mixed_class):

@@ -37,9 +37,10 @@ def _cells(assignment):
                    "autograder.checks" in cell.source)
 
 
-def judged(assignment, tmp_path, replaced=None, server=serve, seed="alice"):
+def judged(assignment, tmp_path, replaced=None, server=serve, seed="alice", lang="en"):
     """``{test grade_id: outputs}`` of the reference (``replaced``: {grade_id: code} swapped in),
-    each test cell judged here against a witness served by ``server`` in a thread."""
+    each test cell judged here, in the language ``lang``, against a witness served by ``server``
+    in a thread."""
     namespace, names, results = {"__name__": "__main__"}, test_cell.TestNames(), {}
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
@@ -52,7 +53,8 @@ def judged(assignment, tmp_path, replaced=None, server=serve, seed="alice"):
                     thread = threading.Thread(target=server, args=(witness.path, namespace), daemon=True)
                     thread.start()
                     results[grade_id] = test_cell.run_test_cell(graded_code(source, "full"), witness,
-                                                                seed=f"{seed}/{assignment}", names=names)
+                                                                seed=f"{seed}/{assignment}", names=names,
+                                                                lang=lang)
                 thread.join(10)
             else:
                 exec(compile(source, f"<{grade_id}>", "exec"), namespace)
@@ -96,6 +98,22 @@ def test_a_wrong_answer_fails_with_its_misconception(assignment, tmp_path):
         if test in tags:
             assert [o.ename for o in outputs] == ["AssertionError"], (test, _text(outputs))
             assert "misconception: " + tags[test] in outputs[0].evalue, (test, _text(outputs))
+        else:
+            assert outputs == [], (test, _text(outputs))
+
+
+@pytest.mark.parametrize("assignment", sorted(WRONG))
+def test_a_wrong_answer_fails_in_chinese_with_the_same_misconception_tag(assignment, tmp_path):
+    from autograder.judge.language import misconception
+
+    replaced, tags = WRONG[assignment]
+    results = judged(assignment, tmp_path, replaced, lang="zh")
+    for test, outputs in results.items():
+        if test in tags:
+            assert [o.ename for o in outputs] == ["AssertionError"], (test, _text(outputs))
+            lines = outputs[0].evalue.splitlines()
+            assert lines[0].startswith("误解「%s」" % misconception(tags[test], "zh")[0]), (test, lines[0])
+            assert lines[-1] == "    误解标签：" + tags[test], (test, _text(outputs))
         else:
             assert outputs == [], (test, _text(outputs))
 
