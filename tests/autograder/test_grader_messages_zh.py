@@ -172,7 +172,7 @@ def test_a_check_writes_its_failure_in_the_language_spoken_with_the_values_and_t
     name, explanation = misconception("clone/returns-source", "zh")
     lines = chinese.splitlines()
     assert lines[0] == "误解「%s」：%s" % (name, explanation)
-    assert lines[1].startswith("    输入：") and "大小 " in lines[2] and "，步长 " in lines[2], chinese
+    assert lines[1].startswith("    输入：") and "形状 " in lines[2] and "，步长 " in lines[2], chinese
     assert re.search(r"same_object：torch 的 clone 给出 False，你的给出 True", chinese), chinese
     assert lines[-1] == "    误解标签：clone/returns-source"
     assert len(lines) == len(english.splitlines())     # the same evidence, line for line
