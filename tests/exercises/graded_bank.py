@@ -9,6 +9,13 @@ reference solution of each assignment is graded alongside as the student
 ``reference-<assignment>``. ``plain_nbgrader`` grades chosen students again with
 plain ``nbgrader autograde`` (run from autograder/, as the README says), in a copy of
 the course, so that both grading paths can be compared.
+
+Not every honest or wrong answer needs the sandbox: their grade is the judge's, and
+``graded_in_process`` runs the same judge and witness without nbgrader, kernel or sandbox.
+The sandbox grades ``SANDBOXED``: every cheat and every stub (what the guards and rules must
+stop), and a sample of the honest and wrong answers (``sandbox_sample``) that the in-process
+grading must match error for error. ``BANK_ONLY=clone,detach`` grades only those assignments'
+entries (the tests of the others are deselected), for a developer working on one exercise.
 """
 
 import ast
@@ -23,7 +30,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from exercise_mutants import APPENDED, RELEASE
+from exercise_mutants import APPENDED, BANK, RELEASE
 from nbgrader_course import ASSIGNMENTS, EXERCISES, SOLUTIONS
 from stored import stored_notebook
 
@@ -35,6 +42,52 @@ from autograder.term.generate import generate  # noqa: E402
 from autograder.grade import autograde_all  # noqa: E402
 
 AUTOGRADER_DIR = Path(__file__).resolve().parents[2] / "autograder"
+
+
+def selected_assignments():
+    """The assignments ``BANK_ONLY`` names (comma-separated), every one without it."""
+    asked = [a.strip() for a in os.environ.get("BANK_ONLY", "").split(",") if a.strip()]
+    unknown = set(asked) - set(ASSIGNMENTS)
+    if unknown:
+        raise ValueError(f"BANK_ONLY names no assignment of the course: {sorted(unknown)} (known: {ASSIGNMENTS})")
+    return tuple(a for a in ASSIGNMENTS if not asked or a in asked)
+
+
+def families(entry):
+    """The families of the tags an entry expects: ``clone`` for ``clone/keeps-offset``."""
+    return {text.split("/")[0] for text in entry.fails.values()}
+
+
+# Honest and wrong answers other tests read from the sandboxed class (test_variants' regrade).
+NAMED_BY_OTHER_TESTS = ("clone-keeps-offset",)
+
+
+def sandbox_sample(bank):
+    """The honest and wrong answers graded in the sandbox as well, chosen in bank order: per
+    assignment its first honest answer, then each wrong answer that brings a family of expected
+    tags (per assignment) no earlier pick brought, and the answers other tests name."""
+    picked, seen = [], set()
+    for entry in bank:
+        if entry.kind == "honest" and (entry.assignment, "honest") not in seen:
+            seen.add((entry.assignment, "honest"))
+            picked.append(entry)
+        elif entry.kind == "wrong" and {(entry.assignment, f) for f in families(entry)} - seen:
+            seen |= {(entry.assignment, f) for f in families(entry)}
+            picked.append(entry)
+        elif entry.name in NAMED_BY_OTHER_TESTS:
+            picked.append(entry)
+    return picked
+
+
+def in_sandbox_only(entry):
+    """Cheats and stubs: what the static rules, the sandbox or the guards must stop."""
+    return entry.kind in ("cheat", "stub")
+
+
+SELECTED = [e for e in BANK if e.assignment in selected_assignments()]
+_SAMPLED = {e.name for e in sandbox_sample(BANK)}
+SANDBOXED = [e for e in SELECTED if in_sandbox_only(e) or e.name in _SAMPLED]
+IN_PROCESS = [e for e in SELECTED if not in_sandbox_only(e)]
 
 
 def _grade_id(cell):
@@ -91,17 +144,17 @@ def reference_student(assignment):
     return f"reference-{assignment}"
 
 
-def grade_bank(config, entries, workers=2, scheduler=None):
-    """Submit every entry (and each assignment's reference) and grade them all at once (on
+def grade_bank(config, entries, workers=2, scheduler=None, assignments=ASSIGNMENTS):
+    """Submit every entry (and each of ``assignments``' reference) and grade them all at once (on
     ``scheduler``, the session's warm cluster, if given)."""
     students = {}
-    for assignment in ASSIGNMENTS:
+    for assignment in assignments:
         submit(config, reference_student(assignment), assignment, student_notebook(config, assignment))
         students[assignment] = [reference_student(assignment)]
     for entry in entries:
         submit(config, entry.name, entry.assignment, student_notebook(config, entry.assignment, entry.cells))
         students[entry.assignment].append(entry.name)
-    runs = autograde_all(config, list(ASSIGNMENTS), students, workers=workers, warm=True, progress=False,
+    runs = autograde_all(config, list(assignments), students, workers=workers, warm=True, progress=False,
                          scheduler=scheduler)
     failed = {a: run.failed for a, run in runs.items() if run.failed}
     assert not failed, failed

@@ -5,7 +5,7 @@ executed cell by cell in a fresh namespace; each test cell's outcome is
 recorded the way nbgrader would score it (an exception is a 0). No kernel, no
 nbgrader and no tripwire: only for honest and wrong answers, never for cheats
 (they would patch this very process). ``tests/exercises/test_mutants.py``
-grades the whole bank with real nbgrader instead.
+grades the bank with the judge instead (``graded_in_process``, and real nbgrader in the sandbox).
 """
 
 import contextlib

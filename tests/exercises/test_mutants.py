@@ -1,7 +1,10 @@
-"""Every entry of the bank gets the grade it deserves, under real nbgrader, in both grading paths.
+"""Every entry of the bank gets the grade it deserves, from the real judge, in every grading path.
 
-The whole bank is one class graded once (``conftest.graded_class``: the course's
-nbgrader_config.py, static rules, variants, tripwire, warm kernels). A wrong
+The bank is one class graded once (``conftest.graded_class``: the course's
+nbgrader_config.py, static rules, variants, warm sandboxed kernels) for its cheats, its stubs
+and a sample of its honest and wrong answers (``graded_bank.SANDBOXED``); every honest and wrong
+answer is judged once more without nbgrader and sandbox (``conftest.bank_in_process``), and the
+sample must get the same grade, error for error, both ways. A wrong
 answer, a cheat or a stub must score 0 on exactly the test cells its entry
 names, each showing the expected tag, rule or replaced object, and keep full
 points everywhere else; an honest answer must keep full marks. The cheats are
@@ -17,8 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from exercise_mutants import ALL_TESTS, BANK
-from graded_bank import outcome, plain_nbgrader, reference_student
+from graded_bank import IN_PROCESS, SANDBOXED, SELECTED, outcome, plain_nbgrader, reference_student
+from graded_bank import in_sandbox_only, sandbox_sample, selected_assignments
 from nbgrader_course import ASSIGNMENTS
+
+CHEATS = [e for e in SELECTED if e.kind == "cheat"]
+SAMPLE = [e for e in SANDBOXED if not in_sandbox_only(e)]
 
 BLIND_SPOTS = {"device", ".grad", "version counters", "the destination after a refused op",
                "attribute identity", "deepcopy's memo", "float64 models", "parameter memory"}
@@ -68,7 +75,42 @@ def test_the_bank_holds_every_cheat_issue_13_names():
         assert needle in cheats, needle
 
 
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_sandbox_sample_holds_every_assignment_every_tag_family_and_every_cheat():
+    """The sample graded in the sandbox as well as in process is chosen, not drawn: each
+    assignment's first honest answer, and for each family of expected tags of an assignment
+    (``clone/...``, ``copy_/...``) a wrong answer expecting it; cheats and stubs only ever go
+    through the sandbox."""
+    sample = sandbox_sample(BANK)
+    for assignment in ASSIGNMENTS:
+        honest = [e for e in sample if e.assignment == assignment and e.kind == "honest"]
+        assert honest, f"{assignment}: no honest answer graded in the sandbox"
+        expected = {t.split("/")[0] for e in BANK if e.assignment == assignment and e.kind == "wrong"
+                    for t in e.fails.values()}
+        sampled = {t.split("/")[0] for e in sample if e.assignment == assignment and e.kind == "wrong"
+                   for t in e.fails.values()}
+        assert expected == sampled, f"{assignment}: no wrong answer of {sorted(expected - sampled)} in the sandbox"
+    if selected_assignments() == ASSIGNMENTS:
+        assert {e.name for e in SANDBOXED} >= {e.name for e in BANK if e.kind in ("cheat", "stub")}
+        assert {e.name for e in SANDBOXED} | {e.name for e in IN_PROCESS} == {e.name for e in BANK}
+        assert not {e.name for e in IN_PROCESS if e.kind in ("cheat", "stub")}
+
+
+def _graded(graded_class, bank_in_process, entry):
+    """What ``entry`` was graded: by the sandboxed class when it is there, else by the judge in process."""
+    if entry in SANDBOXED:
+        return outcome(graded_class, entry.name, entry.assignment)[0]
+    return bank_in_process[entry.name]
+
+
+@pytest.mark.parametrize("entry", SAMPLE, ids=[e.name for e in SAMPLE])
+def test_the_sandbox_and_the_judge_in_process_grade_the_sample_alike(graded_class, bank_in_process, entry):
+    """What the in-process grading leaves out (nbgrader, the kernel, the sandbox, the transport)
+    changes no grade and no error text of an honest or wrong answer."""
+    sandboxed, _ = outcome(graded_class, entry.name, entry.assignment)
+    assert bank_in_process[entry.name] == sandboxed
+
+
+@pytest.mark.parametrize("assignment", selected_assignments())
 def test_the_reference_solution_scores_full_marks_with_every_safety_measure_on(graded_class, assignment):
     results, messages = outcome(graded_class, reference_student(assignment), assignment)
     assert set(results) == set(ALL_TESTS[assignment])
@@ -76,18 +118,18 @@ def test_the_reference_solution_scores_full_marks_with_every_safety_measure_on(g
     assert not lost and not messages, (lost, messages)
 
 
-@pytest.mark.parametrize("entry", BANK, ids=[e.name for e in BANK])
-def test_each_entry_gets_exactly_the_grade_it_deserves(graded_class, entry):
-    results, _ = outcome(graded_class, entry.name, entry.assignment)
+@pytest.mark.parametrize("entry", SELECTED, ids=[e.name for e in SELECTED])
+def test_each_entry_gets_exactly_the_grade_it_deserves(graded_class, bank_in_process, entry):
+    results = _graded(graded_class, bank_in_process, entry)
     problems = _verdict(entry, results)
     assert not problems, "\n".join(problems)
 
 
-def test_no_message_contradicts_its_own_data(graded_class):
+def test_no_message_contradicts_its_own_data(graded_class, bank_in_process):
     """A message that names torch's node shows that node in its evidence; "not written yet" is
     said only of code that still raises NotImplementedError."""
-    for entry in BANK:
-        results, _ = outcome(graded_class, entry.name, entry.assignment)
+    for entry in SELECTED:
+        results = _graded(graded_class, bank_in_process, entry)
         for test, (_, _, errors) in results.items():
             claimed = {"None" if node == "none" else node
                        for node in re.findall(r"torch records (?:an? )?([A-Z]\w+|none)", errors)}
@@ -102,7 +144,7 @@ def _listed(message):
     return found.group(1).split(", ") if found else []
 
 
-@pytest.mark.parametrize("entry", [e for e in BANK if e.kind == "cheat"], ids=lambda e: e.name)
+@pytest.mark.parametrize("entry", CHEATS, ids=lambda e: e.name)
 def test_messages_json_tells_the_truth(graded_class, entry):
     """Every test messages.json says scores 0 does, and every test zeroed by a rule or by the
     tripwire is listed there."""
@@ -122,10 +164,9 @@ def plain_path(graded_class, tmp_path_factory):
     ``nbgrader autograde``, in two copies of the course (two processes at once), each
     grading its half of the assignments in one run."""
     cheats = {}
-    for entry in BANK:
-        if entry.kind == "cheat":
-            cheats.setdefault(entry.assignment, []).append(entry.name)
-    halves = [dict(list(sorted(cheats.items()))[i::2]) for i in (0, 1)]
+    for entry in CHEATS:
+        cheats.setdefault(entry.assignment, []).append(entry.name)
+    halves = [half for half in (dict(list(sorted(cheats.items()))[i::2]) for i in (0, 1)) if half]
 
     def grade(half):
         return half, plain_nbgrader(graded_class, half, tmp_path_factory.mktemp("plain"))
@@ -133,7 +174,7 @@ def plain_path(graded_class, tmp_path_factory):
         return {assignment: root for half, root in pool.map(grade, halves) for assignment in half}
 
 
-@pytest.mark.parametrize("entry", [e for e in BANK if e.kind == "cheat"], ids=lambda e: e.name)
+@pytest.mark.parametrize("entry", CHEATS, ids=lambda e: e.name)
 def test_cheats_score_the_same_under_plain_nbgrader(graded_class, plain_path, entry):
     plain, _ = outcome(graded_class, entry.name, entry.assignment, root=plain_path[entry.assignment])
     problems = _verdict(entry, plain)

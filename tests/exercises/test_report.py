@@ -1,4 +1,6 @@
-"""Misconception analytics on a synthetic class: the graded bank, one student per entry.
+"""Misconception analytics on a synthetic class: the graded bank, one student per entry it
+grades in the sandbox (``graded_bank.SANDBOXED``: every cheat and stub, and a sample of the
+honest and wrong answers, each family of tags among them).
 
 Each entry's expected failures say which tags its graded notebook must show, so
 the class's counts are known in advance: ``export`` must write each student's
@@ -17,7 +19,9 @@ from autograder.term.misconceptions import all_tags, class_counts, tag_of
 from autograder.term.misconceptions import test_tags as tags_of_tests
 from autograder.term.report import report, score_bins, score_figure
 from exercise_mutants import ALL_TESTS, BANK
-from nbgrader_course import ASSIGNMENTS
+from graded_bank import SANDBOXED, selected_assignments
+
+ASSIGNMENTS = selected_assignments()
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +32,7 @@ def exported(graded_class, tmp_path_factory):
         return {(row["student_id"], row["assignment"]): row for row in csv.DictReader(f)}
 
 
-@pytest.mark.parametrize("entry", BANK, ids=[e.name for e in BANK])
+@pytest.mark.parametrize("entry", SANDBOXED, ids=[e.name for e in SANDBOXED])
 def test_export_writes_each_students_misconception_tags(exported, entry):
     row = exported[entry.name, entry.assignment]
     assert (row["misconceptions"].split("; ") if row["misconceptions"] else []) == entry.tags()
@@ -54,7 +58,7 @@ def _section(text, assignment):
 def test_report_counts_the_classes_misconceptions(reported, assignment):
     text, plots = reported
     section = _section(text, assignment)
-    expected = Counter(tag for e in BANK if e.assignment == assignment for tag in e.tags())
+    expected = Counter(tag for e in SANDBOXED if e.assignment == assignment for tag in e.tags())
     start = section.index("   most common misconceptions (students):")
     counted = {}
     for line in section[start + 1:]:
