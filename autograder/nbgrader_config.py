@@ -56,7 +56,7 @@ c.Autograde.sanitize_preprocessors = [
 # a file that is no notebook: the release in its place, flagged (autograder/pipeline/submission.py).
 c.Autograde.exporter_class = "autograder.pipeline.submission.SubmissionExporter"
 # Autograde: nbgrader's list, with Execute replaced by GuardedExecute (warnings on
-# stdout, timeouts and watchdog, dead kernels, output cap, tampering check). Each of
+# stdout, timeouts and watchdog, dead kernels, output cap, the judge). Each of
 # its kernels runs in a bubblewrap sandbox (autograder/kernels/grading_kernels.py: needs root
 # and bwrap); for trusted notebooks only: --GradingKernelManager.unsandboxed=True
 # Also: the exercises' static rules checked before it runs and scored after it

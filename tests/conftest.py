@@ -48,7 +48,6 @@ FOLDER_TIERS = {"autograder": "grading", "exercises": "grading",
                 "browser": "e2e", "hub": "e2e", "book": "e2e", "binder": "e2e"}
 TIERS_BY_ID = {
     # grading folders' modules that run in this process
-    "tests/autograder/test_allowlist_honest_python.py": "unit",
     "tests/autograder/test_grader_messages_zh.py": "unit",
     "tests/autograder/test_inert_outputs.py": "unit",
     "tests/autograder/test_layout_rules.py": "unit",

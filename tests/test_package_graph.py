@@ -39,15 +39,7 @@ ROOTS = {
 LEARNER_SIDE = ("coursebook", "memdiagram", "crosscheck")
 
 # frozenset of the circle's modules (or sub-packages) -> why it is still there and what breaks it
-ALLOWED = {
-    frozenset({"autograder.kernels", "autograder.pipeline"}): (
-        "pipeline/static_rules.py imports kernels/allowlist.py (RULES, SYNTAX_ERROR, compile_cell); "
-        "kernels/execute.py imports pipeline's cell_names, learner_code, notes, truncate and variants, "
-        "and kernels/allowlist.py's learner_source imports pipeline/learner_code. Broken by moving the "
-        "allowlist's rules (RULES, SYNTAX_ERROR, compile_cell) out of kernels/, or kernels/execute.py "
-        "and learner_source into pipeline/ (issue 38: code that runs in the student's kernel in a "
-        "sub-package of its own)."),
-}
+ALLOWED = {}
 
 
 def module_names(roots: dict[str, Path]) -> dict[str, Path]:

@@ -18,7 +18,7 @@ def use_variant(seed):
     """Draw this kernel's hidden inputs from ``seed`` (``"<student>/<assignment>"``).
 
     The grader calls it, before the notebook's first cell, through a silent request
-    (``autograder.kernels.execute``); a learner's cell cannot reach it (the allowlist).
+    (``autograder.kernels.execute``), for an assignment whose tests run in the kernel.
     Returns the seed now in use."""
     from ..witness.variants import use_seed
 

@@ -6,7 +6,8 @@ See autograder/README.md ("Who decides a grade") for the design; in short:
 ``test_cell`` one test cell run here.
 """
 
-# The assignments graded this way. The others still run their tests in the kernel, under the
-# allowlist and the tripwire (autograder.kernels.execute), until their checks are split too.
+# The assignments graded this way: all of the course's. Any other assignment runs its tests in the
+# kernel, as stock nbgrader does (autograder.kernels.execute), in the sandbox, with nothing to guard
+# its verdict.
 JUDGED_ASSIGNMENTS = ("clone", "detach", "strides_and_views", "python_copy", "save_and_load", "numpy_bridge",
                       "model_snapshot", "target_network", "new_tensor", "copy_into")

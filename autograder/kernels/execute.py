@@ -15,33 +15,19 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
 * output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
   LimitOutput only cuts lines afterwards, and one line can be megabytes);
   errors and results are never dropped, so the score is unchanged;
-* every learner cell of an assignment with an allowlist (``autograder.kernels.allowlist``)
-  reaches the kernel as a call that compiles it with RestrictedPython and runs
-  it with guards, in a namespace without IPython's objects; the notebook keeps
-  the learner's text.  A refusal at run time is recorded in the kernel, and
-  after every test cell the grader reads the record: that test and every later
-  one score 0, with the rule and the line;
-* test code reaches the kernel only after every other cell has run: the
-  learner's cells (and the instructor's set-up) first, in notebook order, then
-  the test cells and the instructor's cells among them
-  (``autograder.pipeline.learner_code.cells_of_test_code``); each test cell's outputs stay
-  in its own place, so nbgrader scores it as before.  No learner cell can see
-  a test's code, names or inputs, or wait for them;
+* for an assignment of ``autograder.judge.JUDGED_ASSIGNMENTS`` (all of the course's), the
+  test code never reaches the kernel: the judge runs each test cell in this process and asks
+  the kernel (the witness) only what the learner's functions do; the kernel holds no torch,
+  no check and no test, so nothing in it decides a grade.  Any other assignment's test cells
+  run in the kernel, as stock nbgrader runs them (in the sandbox all the same);
+* the learner's cells (and the instructor's set-up) run first, in notebook order, then the
+  test code (``autograder.pipeline.learner_code.cells_of_test_code``); each test cell's
+  outputs stay in its own place, so nbgrader scores it as before.  So every learner cell runs
+  while the kernel's CPU use is counted (a burner is demoted, ``kernels/cgroups.py``), and
+  every test asks about the notebook's final definitions;
 * the kernel starts in an empty folder named after the assignment (the
   self-check does the same): no notebook, no hidden test, nothing that tells
   the grader from the self-check;
-* before the first cell, the grader reads the kernel's report of the objects
-  the tests trust (torch, reftorch, builtins, the check library, IPython's
-  hooks: their identities, and the checks' data by contents), a digest of the
-  same state and a seal of the tripwire, and keeps them; after every test
-  cell it reads the digest and the seal again (with the test cell's own
-  request, evaluated right after it; asked separately when the cell ended
-  with an error), and when the digest moved, the report, which it compares
-  with the first itself (``kernel_setup.differences``): the kernel is never
-  asked for a verdict, so a notebook that makes the tripwire answer "nothing
-  changed" gains nothing.  A test that ran after a replacement scores 0.
-  (the digest, not the whole report, is read after each test cell: its cost
-  is in docs/decisions/0015);
 * a notebook the collector could not read, or one whose grading raised
   (``autograder.pipeline.failsafe``), flagged in its metadata, is not run at all:
   every test cell gets an error output with the reason;
@@ -65,19 +51,18 @@ from nbclient.util import ensure_async, run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import Execute
-from traitlets import Bool, Integer, List, Unicode, default
+from traitlets import Integer, List, Unicode, default
 
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
 from ..judge.test_cell import TestNames, run_instructor_cell
 from ..witness import stubs
 from ..witness.setup import kernel_arguments as witness_arguments
-from .allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
+from .kernel_folder import empty_kernel_folder
 from ..pipeline.cell_names import describe
 from .grading_kernels import GradingKernelManager
 from ..pipeline.learner_code import cells_of_test_code, is_test_cell
-from .kernel_setup import (DIGEST_EXPRESSION, KERNEL_ARGUMENTS, REPORT_EXPRESSION, SETUP_SECONDS_EXPRESSION,
-                           differences)
+from .kernel_setup import KERNEL_ARGUMENTS, SETUP_SECONDS_EXPRESSION
 from ..pipeline.notes import MESSAGES_FILE, notes_markdown
 from ..pipeline.truncate import TruncateOutputs, keep_stderr_mark
 from ..pipeline.variants import RESOURCE as VARIANT_RESOURCE
@@ -88,10 +73,6 @@ VARIANT_EXPRESSION = "__import__('autograder.checks').checks.use_variant(%r)"
 
 # One record per notebook run in this process: where its time went (seconds).
 TIMINGS = []
-
-# The names of the checks' answers in a test cell's user_expressions (GuardedExecute._checks).
-_DIGEST, _VIOLATIONS = "autograder-tripwire", "autograder-rules"
-_SEAL_BROKEN = "the tampering check itself (autograder.kernels.kernel_setup) was replaced"
 
 
 def _values(user_expressions):
@@ -107,16 +88,10 @@ def _values(user_expressions):
     return values
 
 
-def add_error(cell, ename, evalue, first=False):
-    """Give ``cell`` an error output, which makes nbgrader score it 0.
-
-    nbgrader's ``determine_grade`` reads the outputs in order and the first error
-    or ``execute_result`` decides, so an error that must win whatever the cell
-    printed (tampering) goes ``first``.
-    """
+def add_error(cell, ename, evalue):
+    """Give ``cell`` an error output, which makes nbgrader score it 0."""
     output = new_output("error", ename=ename, evalue=evalue, traceback=["%s: %s" % (ename, evalue)])
-    outputs = cell.setdefault("outputs", [])
-    outputs.insert(0, output) if first else outputs.append(output)
+    cell.setdefault("outputs", []).append(output)
 
 
 class GuardedExecute(Execute):
@@ -130,10 +105,6 @@ class GuardedExecute(Execute):
     ).tag(config=True)
 
     shutdown_kernel = Unicode("immediate").tag(config=True)
-
-    allowlist = Bool(
-        True, help="Run learner cells under their assignment's allowlist (autograder.kernels.allowlist); False "
-                   "sends them as written (to measure what the allowlist costs: tests/bench).").tag(config=True)
 
     extra_arguments = List(KERNEL_ARGUMENTS).tag(config=True)
 
@@ -170,12 +141,6 @@ class GuardedExecute(Execute):
         self._stopped = None          # why the rest of the notebook did not run
         self._watchdog_fired = False
         self._output_chars = {}
-        self._tampering = []          # what was found replaced (first report)
-        self._untrusted_tests = []    # the tests zeroed because of it
-        self._baseline = None         # the tripwire's report before the first cell (kernel_setup.report),
-        self._baseline_parsed = None  # as text until a digest moves, then parsed
-        self._seal = None             # the tripwire's seal before the first cell (kernel_setup.SEAL)
-        self._accepted = set()        # fingerprint digests of states found to hold the same objects
         self._test_code = None        # the cells run after every other (learner_code.cells_of_test_code)
         self._truncate = TruncateOutputs(parent=self)
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
@@ -184,8 +149,6 @@ class GuardedExecute(Execute):
         self._test_names = TestNames()   # what the judged test code imports, cell after cell
         self._stubs = stubs.build(self._assignment) if self._judged else None
         self.extra_arguments = list(witness_arguments(self._stubs) if self._judged else self._kernel_arguments)
-        self._rules_broken = []       # run-time refusals of the allowlist (their messages)
-        self._rule_tests = []         # the tests zeroed because of them
         if state.get("unreadable") or state.get("not_graded"):
             reason = (("your submitted file could not be read: " + state["unreadable"])
                       if state.get("unreadable") else state["not_graded"])
@@ -220,10 +183,9 @@ class GuardedExecute(Execute):
 
     async def async_start_new_kernel_client(self):
         result = await super().async_start_new_kernel_client()  # waits until the kernel is ready
-        # one request before the first cell: how long the kernel's imports took, the student's seed,
-        # then (the checks' data depend on the seed) the tripwire's whole report, its digest and seal,
-        # kept here: the grader compares later digests and reports with them itself (_check_tampering)
-        if self._judged:   # nothing to hand over or to fingerprint: the kernel holds no verdict
+        # one request before the first cell of a kernel that runs its tests (an assignment not
+        # judged): how long its imports took, and the student's seed for the checks' drawn inputs
+        if self._judged:   # nothing to hand over: the kernel holds no verdict
             self._timing["kernel_start"] = time.perf_counter() - getattr(self, "_kernel_started", time.perf_counter())
             group = self._kernel_cgroup()
             if group is not None:
@@ -235,7 +197,6 @@ class GuardedExecute(Execute):
             expressions["imports"] = SETUP_SECONDS_EXPRESSION
         if self._variant is not None:  # the student's seed, as data: nothing in any environment
             expressions["variant"] = VARIANT_EXPRESSION % (self._variant,)
-        expressions["report"] = REPORT_EXPRESSION
         answers = await self._async_ask_kernel_many(expressions)
         if "imports" in expressions:
             self._timing["imports"] = answers.get("imports", 0.0)
@@ -246,7 +207,6 @@ class GuardedExecute(Execute):
         group = self._kernel_cgroup()
         if group is not None:   # its imports are done: from here, a CPU burner gets demoted
             group.start_counting()
-        self._keep_report(answers.get("report"), baseline=True)
         return result
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
@@ -289,7 +249,7 @@ class GuardedExecute(Execute):
 
     def preprocess_cell(self, cell, resources, index):
         """Every cell but the test code in notebook order, then the test code
-        (``autograder.pipeline.learner_code.grading_order``): each test cell's outputs stay in its place."""
+        (``autograder.pipeline.learner_code.cells_of_test_code``): each test cell's outputs stay in its place."""
         if self._test_code is None:
             self._test_code = cells_of_test_code(self.nb)
         result = (cell, resources)
@@ -309,41 +269,21 @@ class GuardedExecute(Execute):
                 cell.outputs = []
                 add_error(cell, "NotRun", "this test did not run: " + self._stopped)
             return cell, resources
-        test = is_test_cell(cell)
         if self._judged and index in self._test_code:
-            if test:
+            if is_test_cell(cell):
                 return self._judge_cell(cell, resources, index)
             cell.outputs = run_instructor_cell(cell.source, self._test_names, self._variant)
             return cell, resources
-        original, source = cell, cell.source
-        cell.source = learner_source(self.nb, index,
-                                     self._assignment if self.allowlist and not self._judged else None)
-        self._answers = {}
-        if test and hasattr(self.kc, "next_user_expressions"):  # the checks ride on the cell's request
-            self.kc.next_user_expressions = self._checks()
         try:
-            cell, resources = super().preprocess_cell(cell, resources, index)
+            return super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            cell.source = source
             self._stop(cell, index, self._death_reason(self._where(index)))
             return cell, self.resources
         except CellTimeoutError:
-            cell.source = source
             self._stop(cell, index, "%s did not stop when interrupted after %s s"
                        % (self._where(index), self.timeout))
             self._kill_kernel()
             return cell, self.resources
-        finally:
-            original.source = cell.source = source
-            if hasattr(self.kc, "next_user_expressions"):
-                self.kc.next_user_expressions = None
-        if test:
-            answers = self._answers
-            if not answers:   # the cell ended with an error: the kernel evaluated nothing, ask now
-                answers = self._ask_kernel_many(self._checks())
-            self._check_rules(cell, answers)
-            self._check_tampering(cell, answers)
-        return cell, resources
 
     # -- a judged test cell --------------------------------------------------------------
 
@@ -365,21 +305,10 @@ class GuardedExecute(Execute):
 
     _judge_cell = run_sync(_async_judge_cell)
 
-    def _checks(self):
-        """What the grader reads after each test cell: the allowlist's record (for an assignment
-        with an allowlist) and the tripwire's digest and seal."""
-        checks = {}
-        if self._assignment in POLICIES and self.allowlist:
-            checks[_VIOLATIONS] = VIOLATIONS_EXPRESSION
-        checks[_DIGEST] = DIGEST_EXPRESSION
-        return checks
-
     def on_cell_executed(self, **kwargs):
         super().on_cell_executed(**kwargs)
         self._truncate.truncate_cell(kwargs["cell"])  # huge errors and results, as they arrive
         reply = kwargs["execute_reply"]
-        if reply:   # the checks evaluated right after a test cell (QuickReadyClient.next_user_expressions)
-            self._answers = _values(reply["content"].get("user_expressions") or {})
         if reply and reply["content"].get("ename") == "CellTimeoutError":
             self._messages.append("%s ran longer than %s s and was interrupted"
                                   % (self._where(kwargs["cell_index"]), self.timeout))
@@ -441,7 +370,7 @@ class GuardedExecute(Execute):
             keep_stderr_mark(outs)
         return None
 
-    # -- integrity of the objects the tests trust -----------------------------------------
+    # -- questions to a kernel that runs its tests ----------------------------------------
 
     async def _async_ask_kernel_many(self, expressions):
         """Evaluate each of ``{name: expression}`` in the kernel, silently, in one request (in that
@@ -451,106 +380,9 @@ class GuardedExecute(Execute):
         reply = await self.async_wait_for_reply(msg_id)
         return _values(reply["content"].get("user_expressions", {}))
 
-    async def _async_ask_kernel(self, expression, fallback):
-        """Evaluate ``expression`` in the kernel, silently, and return its value."""
-        return (await self._async_ask_kernel_many({"value": expression})).get("value", fallback)
-
-    _ask_kernel = run_sync(_async_ask_kernel)
-    _ask_kernel_many = run_sync(_async_ask_kernel_many)
-
-    def _check_tampering(self, cell, answers):
-        """After a test cell: are the trusted objects (and the tripwire) still the originals?
-
-        The verdict is the grader's: it compares the tripwire's seal and the digest of the kernel's
-        state now (``answers``: read with the test cell's own request when it ended without an
-        error, else asked for here) with those it read before the first cell, and when the digest
-        moved, the kernel's whole report with the first one (``kernel_setup.differences``): the
-        kernel is never asked whether anything changed.  From the first test after which something
-        was found, every test scores 0 (the error output goes first), whatever it printed, and the
-        message in ``messages.json`` lists exactly those tests.
-        """
-        try:
-            found = self._compare_with_baseline(answers.get(_DIGEST))
-        except DeadKernelError:
-            raise
-        except Exception as error:  # no reply, unreadable reply: do not trust the test
-            found = ["the integrity check got no answer (%s)" % type(error).__name__]
-        if not found and not self._tampering:
-            return
-        if found and not self._tampering:
-            self._tampering = found
-        what = ", ".join(found or self._tampering)
-        add_error(cell, "TamperingDetected",
-                  "this test is not trusted: the notebook changed what the tests rely on (%s)" % what,
-                  first=True)
-        self._untrusted_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
-
-    def _keep_report(self, answer, baseline=False):
-        """Keep the report, digest and seal the kernel answered (``REPORT_EXPRESSION``) as the
-        baseline; or (later) compare them with it.  Returns what changed."""
-        if not (isinstance(answer, tuple) and len(answer) == 3 and isinstance(answer[0], str)):
-            return [] if baseline else ["the integrity check itself was broken"]
-        text, digest, seal = answer
-        if self._baseline is None:  # before the first cell (or the kernel did not answer then)
-            self._baseline, self._seal = text, seal
-            self._accepted.add(digest)
-            return []
-        if seal != self._seal:
-            return [_SEAL_BROKEN]
-        if self._baseline_parsed is None:
-            self._baseline_parsed = json.loads(self._baseline)
-        found = differences(self._baseline_parsed, json.loads(text))
-        if not found:   # torch imported or re-wrapped something of its own: accept the new state
-            self._accepted.add(digest)
-        return found
-
-    def _compare_with_baseline(self, answer=None):
-        if answer is None:
-            answer = self._ask_kernel(DIGEST_EXPRESSION, None)
-        if isinstance(answer, tuple) and len(answer) == 2 and self._baseline is not None:
-            digest, seal = answer
-            if seal != self._seal:
-                return [_SEAL_BROKEN]
-            if digest in self._accepted:
-                return []
-        return self._keep_report(self._ask_kernel(REPORT_EXPRESSION, None))
-
-    def _check_rules(self, cell, answers):
-        """After a test cell: did the allowlist refuse anything at run time (in any cell so far)?
-
-        From the first test after a refusal, every test scores 0 with the rule and the line
-        (the error goes first): the learner's code tried what the exercise does not allow,
-        whether or not it caught the error.
-        """
-        if self._assignment not in POLICIES or not self.allowlist:
-            return
-        try:
-            found = answers.get(_VIOLATIONS)
-            if found is None:
-                found = self._ask_kernel(VIOLATIONS_EXPRESSION, ["the allowlist's record could not be read"])
-            found = list(found)
-        except DeadKernelError:
-            raise
-        except Exception as error:
-            found = ["the allowlist's record got no answer (%s)" % type(error).__name__]
-        if not found:
-            return
-        if not self._rules_broken:
-            self._rules_broken = found
-        add_error(cell, "RuleBroken", found[0], first=True)
-        self._rule_tests.append(cell.metadata.get("nbgrader", {}).get("grade_id", "?"))
-
     # -- messages -------------------------------------------------------------------------
 
     def _record_messages(self, nb, resources):
-        if self._rule_tests:
-            self._messages.append(
-                "your code broke the exercise's rules while it ran (%s); the tests that ran from then on "
-                "score 0: %s" % (self._rules_broken[0].splitlines()[0], ", ".join(self._rule_tests)))
-        if self._untrusted_tests:
-            self._messages.append(
-                "the notebook replaced objects the tests rely on (%s); the tests that ran from then on "
-                "score 0: %s" % (", ".join(self._tampering), ", ".join(self._untrusted_tests)))
         nb.metadata.pop("autograder", None)
         if not self._messages:
             return

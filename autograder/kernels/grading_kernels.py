@@ -351,35 +351,16 @@ class KernelDiedAtStart(RuntimeError):
 
 
 class QuickReadyClient(AsyncKernelClient):
-    """jupyter_client's AsyncKernelClient, minus an idle wait when a kernel starts, plus
-    expressions the grader adds to the next cell's request.
+    """jupyter_client's AsyncKernelClient, minus an idle wait when a kernel starts.
 
     The stock ``wait_for_ready`` drains the IOPub channel until it has been
     silent for 0.2 s, which is most of a forked kernel's start-up.  Here it
     waits for the kernel_info reply and the first IOPub message (proof the
     channel is connected), then drains only what is already there.  nbclient
     ignores stray IOPub messages anyway (it matches each one to its request).
-
-    ``next_user_expressions``: ``{name: expression}`` sent with the next
-    ``execute`` request (then forgotten).  nbclient sends a cell with
-    ``execute(source, ...)`` and hands the reply to ``on_cell_executed``; the
-    kernel evaluates the expressions right after the cell, when it ended
-    without an error, and answers in the same reply.  The grader reads its
-    checks after each test cell this way (``autograder.kernels.execute``): one
-    request per test cell instead of three.
     """
 
-    next_user_expressions = None
     ready_timeout = Float(60, help="Seconds ``wait_for_ready`` waits when it is given no timeout.")
-
-    def execute(self, code, silent=False, store_history=True, user_expressions=None, allow_stdin=None,
-                stop_on_error=True):
-        extra, self.next_user_expressions = self.next_user_expressions, None
-        if extra:
-            user_expressions = dict(user_expressions or {}, **extra)
-        return super().execute(code, silent=silent, store_history=store_history,
-                               user_expressions=user_expressions, allow_stdin=allow_stdin,
-                               stop_on_error=stop_on_error)
 
     async def wait_for_ready(self, timeout=None):
         if timeout is None:

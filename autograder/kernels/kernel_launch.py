@@ -26,7 +26,8 @@ the sandbox's pid namespace; the launcher only waits for it.  The kernel:
 2. copies the notebook into its private folder ``/tmp/<assignment>``, owned by its uid;
 3. sets its limits (address space, processes, file size, CPU time, open files, no core);
 4. initialises the IPython kernel while still root: the sockets are bound in the
-   root-only kernel folder, and ``autograder.kernels.kernel_setup`` takes its fingerprint;
+   root-only kernel folder, and the kernel's setup (``autograder.witness.setup`` or
+   ``autograder.kernels.kernel_setup``) runs;
 5. switches to uid and gid ``KERNEL_UID`` (no groups, no capabilities left): on the host, the
    kernel's own uid, which no other process has; inside, the same number for every kernel;
 6. starts answering.  No line of the notebook has run before step 6.

@@ -117,7 +117,7 @@ def main():
     # What the imports made stays shared with every kernel: the cycle collector of a forked kernel
     # would otherwise walk (and write the headers of, so copy) every object torch and the rest
     # allocated here, each time a full collection runs.  Measured on the clone class: a kernel's
-    # CPU from fork to its last cell 0.60 -> 0.48 s, its first tripwire report 0.19 -> 0.07 s.
+    # CPU from fork to its last cell 0.60 -> 0.48 s.
     gc.collect()
     gc.freeze()
     requests = os.fdopen(os.dup(0), "rb")

@@ -56,7 +56,7 @@ KERNEL_PACKAGES = ["reftorch", "crosscheck", "coursebook", "memdiagram"]
 
 # From the autograder package, only what runs inside a kernel (never the whole
 # folder: the course's gradebook and submissions may live there).
-AUTOGRADER_FILES = ["__init__.py", "kernels/__init__.py", "kernels/kernel_setup.py", "kernels/allowlist.py", "judge",
+AUTOGRADER_FILES = ["__init__.py", "kernels/__init__.py", "kernels/kernel_setup.py", "judge",
                     "checks", "witness"]
 # A witness kernel (a judged assignment, autograder/README.md): the student's code and what answers
 # the judge, nothing else of ours, and no torch (its folder is an empty tmpfs inside).

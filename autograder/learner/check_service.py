@@ -128,7 +128,7 @@ def code_version() -> str:
 
 def warm_up():
     """Import what a check needs and start the zygote (it imports torch); wait until it is ready."""
-    from . import learner_check  # noqa: F401  (nbclient, the rebuild, the allowlist)
+    from . import learner_check  # noqa: F401  (nbclient, the rebuild, the judge)
     from ..pipeline import static_rules  # noqa: F401
     from ..kernels.grading_kernels import start_zygote
     from ..kernels.sandbox import why_unavailable

@@ -4,9 +4,11 @@ No instructor, no gradebook and no nbgrader are needed: the notebook is
 rebuilt on its release (``autograder.pipeline.rebuild``, the same rule the grader
 applies), run in a fresh kernel (nbclient) in the grader's order (every cell
 but the test code first, then the tests), and every test cell
-(an nbgrader "autograded tests" cell) is scored the way nbgrader scores it:
-full points when it ran without an error, 0 when it raised.  Warnings do not
-cost points (see ``autograder.kernels.kernel_setup``).
+(an nbgrader "autograded tests" cell) is judged as the grader judges it
+(``autograder.judge``: the test runs here, the kernel only answers what the
+learner's functions do) and scored the way nbgrader scores it: full points
+when it ran without an error, 0 when it raised.  Warnings do not cost points
+(see ``autograder.witness.setup``).
 
 The reference for the rebuild is the release notebook of the same assignment
 in the course's ``exercises/`` folder (found by the notebook's name, else by
@@ -21,11 +23,9 @@ images do not count) is reported, not run.  So duplicated, deleted or metadata-s
 handled as the grader handles them, and the points are the release's: a cell
 claiming 100 points still counts its real 2.
 
-The learner's cells run under the same allowlist as the grader's
-(``autograder.kernels.allowlist``): each is sent to the kernel through
-``allowlist.run_cell``, the compile-time violations and ``calls-the-op`` cost
-the same tests (``autograder.pipeline.static_rules``), and a refusal at run time zeroes
-every test from then on. The kernel starts in the same kind of empty folder,
+The learner's cells run as written, as in the grader; ``calls-the-op`` and syntax
+errors cost the same tests (``autograder.pipeline.static_rules``). The kernel
+starts in the same kind of empty folder,
 with the same ``NBGRADER_EXECUTION`` variable, as the grader's: nothing tells
 a learner's code which of the two runs it.
 
@@ -48,7 +48,6 @@ The released notebooks hold only the visible tests; the instructor's grader
 also runs hidden ones, so a full self-check score is necessary, not sufficient.
 """
 
-import ast
 import copy
 import functools
 import glob
@@ -60,14 +59,13 @@ import threading
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.util import ensure_async
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from ..judge.language import N_, gettext, notebook_language
 from ..pipeline.language import line
 from ..kernels.check_sandbox import kernel_sandboxed, sandboxed_client_options
 from ..course import course_config, path as course_path
-from ..kernels.allowlist import POLICIES, VIOLATIONS_EXPRESSION, empty_kernel_folder, learner_source
+from ..kernels.kernel_folder import empty_kernel_folder
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
 from ..judge.test_cell import TestNames, run_instructor_cell
@@ -219,7 +217,6 @@ class LearnerClient(NotebookClient):
         self.judged = assignment in JUDGED_ASSIGNMENTS   # the tests run here, as the grader's judge does
         self.lang = notebook_language(nb)   # what it reports is written in it
         self.test_names = TestNames()
-        self.rules_broken = {}   # test grade_id -> the allowlist's refusal that zeroes it
         self.test_code = None    # the cells run after every other one
         self.stopped = None  # why the rest of the notebook did not run
         self.interrupted = []
@@ -294,23 +291,14 @@ class LearnerClient(NotebookClient):
             return cell
         if self.judged and cell_index in self.test_code:
             return await self._judge(cell, cell_index)
-        source = cell.source
-        cell.source = learner_source(self.nb, cell_index, None if self.judged else self.assignment)
         try:
-            result = await super().async_execute_cell(cell, cell_index, execution_count,
-                                                      store_history)
-            cell.source = source
-            if is_test_cell(cell) and self.assignment in POLICIES:
-                await self._read_rules(cell)
-            return result
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         except CellTimeoutError:
             self.stopped = gettext(N_("cell {0} did not stop when interrupted after {1} s; the check stopped "
                                       "its kernel"), self.lang).format(cell_index + 1, self.timeout)
             self.kill_kernel()
         except DeadKernelError:
             self._kernel_died(cell_index)
-        finally:
-            cell.source = source
         return cell
 
     async def _judge(self, cell, cell_index):
@@ -335,19 +323,6 @@ class LearnerClient(NotebookClient):
         else:
             self.stopped = gettext(N_("the kernel died in cell {0} (os._exit, a crash, or too much "
                                       "memory)"), self.lang).format(cell_index + 1)
-
-    async def _read_rules(self, cell):
-        """The allowlist's run-time refusals so far (as the grader reads them after each test)."""
-        msg_id = await ensure_async(self.kc.execute("", silent=True, store_history=False,
-                                                    user_expressions={"value": VIOLATIONS_EXPRESSION}))
-        reply = await self.async_wait_for_reply(msg_id)
-        value = reply["content"].get("user_expressions", {}).get("value", {})
-        try:
-            found = ast.literal_eval(value["data"]["text/plain"]) if value.get("status") == "ok" else []
-        except (KeyError, ValueError, SyntaxError):
-            found = ["the allowlist's record could not be read"]
-        if found:
-            self.rules_broken[nbgrader_meta(cell).get("grade_id", "?")] = found[0]
 
     def on_cell_executed(self, **kwargs):
         reply = kwargs.get("execute_reply") or {}
@@ -425,9 +400,8 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
             points, message = score_test_cell(cell, lang)
             if not cell.get("outputs") and cell.get("execution_count") is None:
                 points, message = 0.0, gettext(N_("did not run"), lang)
-            rule = costs.get(grade_id) or (("RuleBroken", client.rules_broken[grade_id])
-                                           if grade_id in client.rules_broken else None)
-            if rule:   # the allowlist, as the grader applies it (autograder.pipeline.static_rules, execute)
+            rule = costs.get(grade_id)
+            if rule:   # the static rules, as the grader applies them (autograder.pipeline.static_rules)
                 points, message = 0.0, "%s: %s" % rule
             if grade_id in edited:
                 points, message = 0.0, gettext(N_("this test cell was edited (text or points); the "
@@ -457,15 +431,14 @@ def _warm_manager_class():
 
 
 def _assignment_of(path, reference_nb, release, root):
-    """The assignment whose allowlist applies: the release's folder name."""
+    """The assignment the notebook is (whose rules and judge apply): the release's folder name."""
     if release:
         return os.path.basename(os.path.dirname(os.path.abspath(release)))
     return _release_name(path, reference_nb, _release_notebooks(root))
 
 
 def _rule_costs(nb, assignment):
-    """{test grade_id: (error name, message)} for the allowlist's compile-time violations,
-    calls-the-op and cells that are not Python."""
+    """{test grade_id: (error name, message)} for calls-the-op and cells that are not Python."""
     from ..pipeline.static_rules import find_violations   # the same analysis as the grader's CheckRules
     costs = {}
     for violation, tests in find_violations(nb, assignment):

@@ -1,49 +1,42 @@
-"""The exercises' rules, checked on the learner's code before it runs: the allowlist, and "calls-the-op".
+"""The exercises' rules, checked on the learner's code before it runs: "calls-the-op", and syntax errors.
 
 The checks compare what a learner's function *does* with torch; they cannot
-see *how* it does it. So before anything runs, every cell the learner wrote
-(solution cells, and cells they added) is compiled under its assignment's
-allowlist (``autograder.kernels.allowlist``: RestrictedPython, plain Python, the
-assignment's modules and names, no ``_`` names, no ``getattr``/``eval``/...,
-no writes to what the learner did not create), and the functions it
-implements are held to one more rule the allowlist cannot express, because it
-is about *which function* uses a name that other functions may use:
+see *how* it does it. So before anything runs, the functions a learner
+implements are held to the exercise's rule:
 
 ``calls-the-op``      the function being implemented (and every helper it calls)
                       does not use the operation it implements (``.clone`` inside
-                      ``my_clone``; ``copy.copy`` inside ``my_copy``; ...): the
-                      allowlist must let ``my_detach_clone`` call ``.clone``, and
-                      ``my_clone`` must not.
+                      ``my_clone``; ``copy.copy`` inside ``my_copy``; ...), by
+                      name or with the name handed to ``getattr``,
+                      ``__getattribute__``, ``operator.methodcaller``:
+                      ``my_detach_clone`` may call ``.clone``, ``my_clone`` may not.
 
-The same allowlist runs again in the kernel, with guards, on every learner
-cell (the grader sends the cell through ``autograder.kernels.allowlist.run_cell``):
-what only shows at run time (an alias of a module, a computed name) is
-refused there, and the grader reads the record after each test cell
-(``autograder.kernels.execute``).
+Nothing else is refused: the verdict is the judge's (``autograder.judge``), so
+exploring (``b._version``, ``help()``, a plot, a star import, ``match``, a magic)
+costs nothing. Calling the op in a way this rule cannot see (a name built at run
+time) meets the witness's stub of the piece (``autograder.witness.stubs``).
 
 A cell Python cannot parse at all (a plain syntax error, not IPython syntax)
-breaks no rule: it is reported as the ``SyntaxError`` it is, with no
-misconception tag, and costs only the tests that use what the cell would
-have defined (its top-level ``def``, ``class`` and assignments, found by their
-lines, when no other cell defines them): a typo in a "try it" cell costs
-nothing, one in an answer cell costs the tests of that answer.
+is reported as the ``SyntaxError`` it is, with no misconception tag, and costs
+only the tests that use what the cell would have defined (its top-level
+``def``, ``class`` and assignments, found by their lines, when no other cell
+defines them): a typo in a "try it" cell costs nothing, one in an answer cell
+costs the tests of that answer.
 
-A violation found here scores 0 on the tests of that exercise: the tests that
-call the function it sits in, directly or through other functions of the
-notebook (or, for code at the top level of a cell, every test after that
-cell). The test's output then starts with an error that names the rule and
+A ``calls-the-op`` violation scores 0 on the tests of that exercise: the tests
+that call the function it sits in, directly or through other functions of the
+notebook. The test's output then starts with an error that names the rule and
 the line, and the notebook's ``messages.json`` says which tests it cost.
-Honest code never meets these rules: every reference solution and several
-hand-written correct variants per exercise pass them (``tests/exercises/``).
+Honest code never meets this rule: every reference solution and several
+hand-written correct variants per exercise pass it (``tests/exercises/``).
 
 Two nbgrader preprocessors carry this out, registered in ``nbgrader_config.py``:
 ``CheckRules`` before ``GuardedExecute`` (the analysis; it also writes the
 messages) and ``ScoreRuleViolations`` after it (it puts the error first in each
 affected test cell, where nbgrader's ``determine_grade`` reads it first).
 
-Rules apply to the assignments listed in ``EXERCISES`` (the same as
-``autograder.kernels.allowlist.POLICIES``); any other assignment is graded without
-them. The rules are the grader's, never read from the submitted notebook.
+Rules apply to the assignments listed in ``EXERCISES``; any other assignment is
+graded without them. The rules are the grader's, never read from the submitted notebook.
 """
 
 import ast
@@ -54,12 +47,18 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat.v4 import new_output
 from traitlets import Bool
 
-from ..judge import JUDGED_ASSIGNMENTS
-from ..kernels.allowlist import RULES, SYNTAX_ERROR, compile_cell
 from .learner_code import (GlobalNames, cell_name, is_learner_cell, is_test_cell, local_names,
                            nbgrader_metadata, parse_cell, reachable, referenced_names, top_level_functions)
 
 TAG_LINE = "misconception: "   # the same marker as the checks' messages (autograder.checks._observe)
+
+RULES = {
+    "calls-the-op": "use only the building blocks: the function may not call the operation it implements",
+}
+
+# Not a rule: a cell that Python itself cannot parse (and that is no IPython syntax). It is
+# reported as Python reports it, with no misconception tag.
+SYNTAX_ERROR = "syntax-error"
 
 
 @dataclass(frozen=True)
@@ -156,21 +155,27 @@ class Violation:
                 f"    {TAG_LINE}rules/{self.rule}")
 
 
-def _enclosing(tree, line):
-    """The top-level function or class of ``tree`` that holds ``line`` ("" for the cell's top level)."""
-    if tree is None:
-        return ""
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
-                node.lineno <= line <= (node.end_lineno or node.lineno):
-            return node.name
-    return ""
+def _looks_like_ipython(source, line):
+    """A magic (``%time``), a shell line (``!ls``) or a help request (``x?``): IPython runs it."""
+    lines = source.splitlines()
+    text = lines[line - 1].lstrip() if 0 < line <= len(lines) else ""
+    return text.startswith(("%", "!")) or text.rstrip().endswith("?")
 
 
-def allowlist_violations(nb, index, tree, assignment):
-    """The allowlist's compile-time violations in one learner cell (``autograder.kernels.allowlist``)."""
-    _, found = compile_cell(nb.cells[index].get("source", ""), assignment, cell_name(nb, index))
-    return [Violation(v.rule, index, v.cell, v.line, v.code, v.detail, _enclosing(tree, v.line)) for v in found]
+def syntax_violations(nb, index):
+    """A learner cell Python cannot parse, unless the line it stops at is IPython syntax."""
+    source = nb.cells[index].get("source", "")
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError) as error:
+        line = getattr(error, "lineno", None) or 1
+        if _looks_like_ipython(source, line):
+            return []
+        lines = source.splitlines()
+        code = lines[line - 1] if 0 < line <= len(lines) else ""
+        return [Violation(SYNTAX_ERROR, index, cell_name(nb, index), line, code,
+                          getattr(error, "msg", None) or str(error))]
+    return []
 
 
 def _op_violations(nb, functions, reach, implements, names):
@@ -219,12 +224,12 @@ def _op_violations(nb, functions, reach, implements, names):
     return found
 
 
-def find_violations(nb, assignment, judged=JUDGED_ASSIGNMENTS):
-    """Every rule the learner's code breaks, and the test cells each violation costs.
+def find_violations(nb, assignment):
+    """Every rule the learner's code breaks (syntax errors and ``calls-the-op``), and the test cells
+    each violation costs.
 
     Returns ``[(violation, [test grade_id, ...]), ...]``; empty for an
-    assignment without rules (not in ``EXERCISES``). For a judged assignment
-    (``judged``), only syntax errors and ``calls-the-op``: exploring is free there.
+    assignment without rules (not in ``EXERCISES``).
     """
     if assignment not in EXERCISES:
         return []
@@ -241,10 +246,8 @@ def find_violations(nb, assignment, judged=JUDGED_ASSIGNMENTS):
     reach = reachable(functions)
     implements = EXERCISES[assignment]
     violations = []
-    judged = assignment in judged
-    for index in every_learner_cell:   # a cell that is not Python (a magic) included
-        violations += [v for v in allowlist_violations(nb, index, trees.get(index), assignment)
-                       if not judged or v.rule == SYNTAX_ERROR]
+    for index in every_learner_cell:
+        violations += syntax_violations(nb, index)
     violations += _op_violations(nb, functions, reach, implements, names)
     tests = [(i, nbgrader_metadata(c).get("grade_id"), referenced_names(trees[i]) if i in trees else set())
              for i, c in enumerate(nb.cells) if is_test_cell(c)]

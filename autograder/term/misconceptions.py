@@ -88,7 +88,7 @@ def defined_tags():
 @functools.lru_cache(maxsize=None)
 def grader_tags():
     """The tags of the grader's own verdicts: each static rule's, and tampering."""
-    from ..kernels.allowlist import RULES
+    from ..pipeline.static_rules import RULES
 
     return frozenset({"rules/" + rule for rule in RULES} | {TAMPERING_TAG})
 

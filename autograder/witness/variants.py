@@ -29,7 +29,7 @@ from .battery import Case
 DEFAULT_SEED = "default"
 CASES_PER_CHECK = 6
 
-_state = {}  # filled on first use; the dict itself never changes (the tripwire watches it)
+_state = {}  # filled on first use
 
 
 def current_seed():

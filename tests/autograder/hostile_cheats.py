@@ -1,12 +1,14 @@
 """Cheats that try to earn marks without the work: one per route issue 21 lists, and four more.
 
 Each cheat is one student of the ``clone`` assignment who hands in the reference
-solution with one cell changed (``graded_bank.student_notebook``). ``fails``
-maps every test that must score 0 to the rule tag its error must name; every
-other test keeps its points. The allowlist (``autograder.kernels.allowlist``) stops
-every one of them: at compile time (the grader's static pass, then the same
-compilation in the kernel) or at run time (its guards, read by the grader
-after each test cell).
+solution with one cell changed (``graded_bank.student_notebook``) and a lazy
+``my_clone`` that returns its input. ``fails`` names every test the cheat tried
+to fake, each with the rule of the allowlist that used to refuse the route (the
+allowlist is gone: every assignment is judged, ``autograder.judge``). What stops
+them now: the verdict is computed in the judge, so whatever a route reaches in
+the kernel, the lazy ``my_clone`` is observed returning its input and scores 0
+on every test that calls it (``test_hostile_cheats``); the other tests keep their
+points.
 """
 
 from dataclasses import dataclass
@@ -86,6 +88,12 @@ CHEATS = [
     Cheat("fakes-the-tamper-check", "the tamper check's answer faked",
           "import autograder.kernels.kernel_setup as tripwire\ntripwire.tampering = lambda: []\n\n\n" + lazy(""),
           every(ALL, "rules/imports")),
+    Cheat("monkeypatches-reftorch", "reftorch's Tensor patched so that a shared result looks like a copy",
+          "import reftorch\nreftorch.Tensor.requires_grad = property(lambda self: False)\n"
+          "reftorch.Tensor.data_ptr = lambda self: id(self)\n\n\n" + lazy(""),
+          every(MY_CLONE, "integrity/tampering")),
+    Cheat("monkeypatches-builtins", "a builtin the checks use replaced",
+          "import builtins\nbuiltins.abs = lambda x: 0\n\n\n" + lazy(""), every(MY_CLONE, "integrity/tampering")),
     Cheat("reads-hidden-tests-from-history", "the hidden tests read back from IPython's input history",
           lazy("    seen = In[-1]\n"), every(MY_CLONE, "rules/forbidden-builtin")),
     # routes of our own

@@ -1,6 +1,6 @@
 """A kernel cannot tell the grader from the learner's self-check.
 
-The fixture assignment has no allowlist, so a learner's cell can look at
+A learner's cell runs as written, so it can look at
 everything Python shows it. The probe answer records what it observes (its
 environment, host name, uid, gid and groups, its user namespace's maps,
 what ``/proc/self/status`` and ``/proc/self/limits`` say of its rights, folder,

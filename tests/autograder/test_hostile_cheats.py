@@ -86,7 +86,7 @@ def test_the_feedback_shows_no_hidden_test(graded):
 
 
 def test_the_kernel_folder_is_empty_and_says_nothing_of_who_runs_it(tmp_path):
-    from autograder.kernels.allowlist import empty_kernel_folder
+    from autograder.kernels.kernel_folder import empty_kernel_folder
 
     folder = empty_kernel_folder("clone")
     try:

@@ -43,7 +43,7 @@ CONFIG = {"Execute.timeout": 60, "GuardedExecute.notebook_timeout": 150,
 DEADLINE = 400  # seconds the attacked run may take: the grader fails whoever is left then
 
 CORRECT = "def make_copy(t):\n    return t.detach().clone()\n"
-# the same CPU-bound work in every honest kernel (plain Python, nothing an allowlist refuses)
+# the same CPU-bound work in every honest kernel (plain Python)
 HONEST = CORRECT + "\ntotal = 0\nfor i in range(4_000_000):\n    total += i * i\nprint(total)\n"
 HONEST_STUDENTS = ["honest_%d" % n for n in range(1, 5)]
 

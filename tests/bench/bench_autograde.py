@@ -59,8 +59,8 @@ def stock_run(config, assignment):
                     "--CourseDirectory.db_url=" + config.CourseDirectory.db_url,
                     "--Exchange.root=" + os.path.join(root, "autograder", "state", "exchange"),
                     "--GuardedExecute.kernel_manager_class=jupyter_client.manager.AsyncKernelManager",
-                    # the tests in the kernel, as stock nbgrader runs them (no judge, no allowlist)
-                    "--GuardedExecute.judged=[]", "--GuardedExecute.allowlist=False",
+                    # the tests in the kernel, as stock nbgrader runs them (no judge)
+                    "--GuardedExecute.judged=[]",
                     "--log-level=ERROR"],
                    cwd=os.path.join(REPO, "autograder"), check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -1,24 +1,21 @@
-"""Benchmark: what the allowlist and a control group per kernel cost: the same class graded with and without each.
+"""Benchmark: what a control group per kernel costs: the same class graded with and without one.
 
     python tests/bench/bench_cgroups.py [--students 8] [--workers 2] [--rounds 1]
                                         [--assignment clone]
 
 Builds a throw-away course (as ``bench_autograde.py`` does: a third of the
 students full marks, a third blank, a third mixtures) and grades it in one run
-four ways, ``--rounds`` times each, in an order that changes every round so a
-change in the shared machine's load falls on all of them:
+two ways, ``--rounds`` times each, in an order that changes every round so a
+change in the shared machine's load falls on both:
 
-  both          the default: learner cells under the allowlist (``autograder.kernels.allowlist``:
-                the static pass, RestrictedPython, the run-time guards) and each sandboxed
-                kernel in its control group (memory, CPU weight and quota, pids)
-  no-allowlist  ``--CheckRules.enabled=False --GuardedExecute.allowlist=False``: cells as written
+  cgroups       the default: each sandboxed kernel in its control group (memory, CPU weight
+                and quota, pids)
   no-cgroups    ``--GradingKernelManager.cgroups=False``: the same sandbox, no group
-  neither       both off
 
 It prints each run's wall time and the mean time of one notebook (kernel
-start, imports and cells), then the cost of each safeguard and of the two
-together as a share of grading time, against the target (at most 10 %), and
-checks that every way gave the same scores.
+start, imports and cells), then the cost of the groups as a share of grading
+time, against the target (at most 10 %), and checks that both ways gave the
+same scores.
 """
 
 import argparse
@@ -35,7 +32,6 @@ from autograder.grade import autograde
 from autograder.kernels.sandbox import why_unavailable
 
 TARGET = 0.10
-NO_ALLOWLIST = {"CheckRules.enabled": False, "GuardedExecute.allowlist": False}
 NO_CGROUPS = {"GradingKernelManager.cgroups": False}
 
 
@@ -58,15 +54,14 @@ def main():
         print("assignment %s, %d students, %d workers, %d cores, load average %.1f"
               % (assignment, len(students), args.workers, os.cpu_count(), os.getloadavg()[0]),
               flush=True)
-        ways = {"both": {}, "no-allowlist": NO_ALLOWLIST, "no-cgroups": NO_CGROUPS,
-                "neither": dict(NO_ALLOWLIST, **NO_CGROUPS)}
+        ways = {"cgroups": {}, "no-cgroups": NO_CGROUPS}
         labels = list(ways)
         walls = {label: [] for label in labels}
         notebooks = {label: [] for label in labels}
         scores = {}
         order = []
         for n in range(args.rounds):
-            order += labels[n % 4:] + labels[:n % 4] if n % 2 == 0 else list(reversed(labels))
+            order += labels if n % 2 == 0 else list(reversed(labels))
         for n, label in enumerate(order):
             config = copy_course(base, os.path.join(work, "%s-%d" % (label, n)), students)
             run = autograde(config, assignment, workers=args.workers, progress=False,
@@ -78,21 +73,18 @@ def main():
             print("%-12s wall %6.1f s   one notebook %.3f s (mean of %d)"
                   % (label, run.seconds, per, len(run.timings)), flush=True)
             scores.setdefault(label, read_scores(config, assignment))
-        same = all(scores[label] == scores["both"] for label in labels)
+        same = scores["cgroups"] == scores["no-cgroups"]
         wall = {k: statistics.mean(v) for k, v in walls.items()}
         notebook = {k: statistics.mean(v) for k, v in notebooks.items()}
-        worst = 0.0
-        for what, without in (("the allowlist", "no-allowlist"), ("the cgroups", "no-cgroups"),
-                              ("the allowlist and the cgroups together", "neither")):
-            wall_cost = wall["both"] / wall[without] - 1
-            notebook_cost = notebook["both"] / notebook[without] - 1
-            worst = max(worst, wall_cost, notebook_cost) if without == "neither" else worst
-            print("%s: wall %.1f s with, %.1f s without: %+.1f %%; one notebook %.3f s with, %.3f s "
-                  "without: %+.1f %%" % (what, wall["both"], wall[without], 100 * wall_cost,
-                                         notebook["both"], notebook[without], 100 * notebook_cost))
+        wall_cost = wall["cgroups"] / wall["no-cgroups"] - 1
+        notebook_cost = notebook["cgroups"] / notebook["no-cgroups"] - 1
+        worst = max(wall_cost, notebook_cost)
+        print("the cgroups: wall %.1f s with, %.1f s without: %+.1f %%; one notebook %.3f s with, %.3f s "
+              "without: %+.1f %%" % (wall["cgroups"], wall["no-cgroups"], 100 * wall_cost,
+                                     notebook["cgroups"], notebook["no-cgroups"], 100 * notebook_cost))
         print("load average now %.1f" % os.getloadavg()[0])
-        print("scores identical all four ways: %s" % ("yes" if same else "NO"))
-        print("target (the allowlist and the cgroups together cost at most %d %% of grading time): %s"
+        print("scores identical both ways: %s" % ("yes" if same else "NO"))
+        print("target (the cgroups cost at most %d %% of grading time): %s"
               % (100 * TARGET, "met" if worst <= TARGET else "NOT met"))
         return 0 if same else 1
     finally:

@@ -9,21 +9,20 @@ Four kinds of entries, each replacing some solution cells of one assignment
   device, ``.grad``, version counters, a refused op's destination, attribute
   identity, deepcopy's memo, float64 models, parameter memory).
 * ``cheat``: code that tries to get the points without doing the work: calling
-  the op itself, patching torch, the copy module, the checks or the tripwire,
-  lying subclasses. Some are stopped by the static rules, the others at run
-  time (the tripwire or the observer), which is why several slip past the
-  rules on purpose (``getattr(f, "__glo" + "bals__")``).
+  the op itself, patching torch, the copy module, the checks or the old tamper
+  check, lying subclasses. The op called by name is stopped by the static rule
+  ``calls-the-op``; everything else gains nothing because every assignment is
+  judged (``autograder.judge``): the wrong answer the cheat hides is observed as
+  it is and scores 0 on the checks' own tags.
 * ``honest``: a correct answer in an unusual style; it must keep full marks
   (the static rules must never reject it).
 * ``stub``: the untouched release (``cells = RELEASE``): "not written yet".
 
-``fails`` maps every test cell that must score 0 to a piece of its error (a
-misconception tag such as ``clone/keeps-offset``, a rule tag such as
-``rules/calls-the-op``, or what the tripwire names); every other test cell
-must keep its full points, so a check cannot blame the wrong belief.
+``fails`` maps every test cell that must score 0 to the tag its error must carry (a
+misconception tag such as ``clone/keeps-offset``, or the rule's ``rules/calls-the-op``);
+every other test cell must keep its full points, so a check cannot blame the wrong belief.
 """
 
-import re
 from dataclasses import dataclass, field
 
 RELEASE = "release"   # cells: use the released notebook's solution cells (the stub)
@@ -41,14 +40,8 @@ class Entry:
     blind_spot: str = ""
 
     def tags(self):
-        """The misconception tags the graded notebook must show, in test order: the expected
-        piece itself when it is a tag, ``integrity/tampering`` when it names a replaced object."""
-        found = []
-        for test in ALL_TESTS[self.assignment]:
-            if test in self.fails:
-                text = self.fails[test]
-                found.append(text if re.fullmatch(r"[\w.\-]+/[\w.\-]+", text) else "integrity/tampering")
-        return list(dict.fromkeys(found))
+        """The misconception tags the graded notebook must show, in test order."""
+        return list(dict.fromkeys(self.fails[test] for test in ALL_TESTS[self.assignment] if test in self.fails))
 
 
 ALL_TESTS = {

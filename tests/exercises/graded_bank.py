@@ -1,5 +1,5 @@
 """The whole bank graded the way a class is graded: ``autograder.grade.autograde_all`` (real
-nbgrader, the course's nbgrader_config.py with its static rules, variants and tripwire, warm
+nbgrader, the course's nbgrader_config.py with its static rules, variants and the judge, warm
 forked kernels, two workers), in a throw-away course.
 
 Each bank entry is one student who hands in one notebook: the release, every solution

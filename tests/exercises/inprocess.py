@@ -3,7 +3,7 @@
 The notebook (the instructor's source with the entry's cells swapped in) is
 executed cell by cell in a fresh namespace; each test cell's outcome is
 recorded the way nbgrader would score it (an exception is a 0). No kernel, no
-nbgrader and no tripwire: only for honest and wrong answers, never for cheats
+nbgrader and no judge: only for honest and wrong answers, never for cheats
 (they would patch this very process). ``tests/exercises/test_mutants.py``
 grades the bank with the judge instead (``graded_in_process``, and real nbgrader in the sandbox).
 """

@@ -134,10 +134,10 @@ def test_a_notebook_takes_only_the_tags_of_the_checks_its_test_cells_import():
                   "AssertionError", "x\n    misconception: clone/shares-memory"),
         test_cell("b", "check_clone_memory(my_clone)", "AssertionError", "x\n    misconception: detach/copies-grad"),
         test_cell("c", "check_clone_memory(my_clone)", "AssertionError", "x\n    misconception: praise/genius"),
-        test_cell("d", "check_clone_memory(my_clone)", "RuleBroken", "x\n    misconception: rules/writes"),
+        test_cell("d", "check_clone_memory(my_clone)", "RuleBroken", "x\n    misconception: rules/calls-the-op"),
     ])
     assert "detach/copies-grad" in all_tags()
-    assert tags_of_tests(nb) == {"a": "clone/shares-memory", "d": "rules/writes"}
+    assert tags_of_tests(nb) == {"a": "clone/shares-memory", "d": "rules/calls-the-op"}
 
 
 def test_every_tag_the_bank_expects_is_one_the_checks_define():

@@ -6,7 +6,7 @@ student ``reference-<assignment>``, and its stub entry hands in git's copy of th
 release, untouched (``graded_bank.student_notebook``). The tests read the scores back from
 the gradebook, test cell by test cell. (Grading both a second time in a course of their
 own, without the course's configuration, cost three minutes and proved nothing more:
-the static rules and the tripwire never take points from the reference, which
+the static rules never take points from the reference, which
 ``test_mutants`` checks, and the release is byte-identical to nbgrader's output, which
 ``test_release_drift`` checks.)
 """

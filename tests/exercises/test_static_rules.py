@@ -1,8 +1,10 @@
-"""The rules checked before a notebook runs (the allowlist at compile time, and calls-the-op): each
-one catches what it is for, names the rule and the line, charges the right tests, and never rejects
-honest code (the references, the honest answers of the bank, the untouched releases, and every wrong
-answer: those must lose points to the checks, not to a rule). What only shows at run time (an
-alias, a computed name) is refused by the allowlist's guards in the kernel: test_hostile_submissions.
+"""The rules checked before a notebook runs (calls-the-op, and syntax errors reported as such): each
+catches what it is for, names the rule and the line, charges the right tests, and never rejects honest
+code (the references, the honest answers of the bank, the untouched releases, and every wrong answer:
+those must lose points to the checks, not to a rule). Exploring breaks no rule: every assignment is
+judged (autograder.judge), so what the old allowlist refused (private names, getattr, imports, magics,
+writes to modules) costs nothing here. The op called by a name built at run time meets the witness's
+stub of the piece (test_judge_attacks, test_witness_stubs).
 """
 
 import nbformat
@@ -30,11 +32,10 @@ def notebook(assignment, cells=None, appended=None):
     return nb
 
 
-def found(assignment, cells=None, appended=None, judged=()):
-    """The violations, as for an assignment not judged (``judged=()``: the allowlist's rules apply, as
-    they do to every assignment whose tests still run in the kernel), or as the grader finds them."""
+def found(assignment, cells=None, appended=None):
+    """The violations, as the grader finds them."""
     return [(v.rule, v.line, v.code.strip(), tests) for v, tests in
-            find_violations(notebook(assignment, cells, appended), assignment, judged)]
+            find_violations(notebook(assignment, cells, appended), assignment)]
 
 
 HONEST = [e for e in BANK if e.kind in ("honest", "wrong", "stub")]
@@ -56,74 +57,62 @@ CLONE = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
 CLONE_TESTS = ["clone-memory", "clone-metadata", "clone-strides", "clone-graph", "clone-no-grad", "clone-version"]
 
 
-@pytest.mark.parametrize("code, rule, line", [
-    (CLONE + "    return self.clone()\n", "calls-the-op", 2),
-    (CLONE + "    return torch.clone(self)\n", "calls-the-op", 2),
-    (CLONE + "    make = getattr(self, 'clone')\n    return make()\n", "forbidden-builtin", 2),
-    (CLONE + "    return getattr(self, 'cl' + 'one')()\n", "forbidden-builtin", 2),
-    (CLONE + "    return self.__getattribute__('clone')()\n", "private-name", 2),
-    ("import sys\n" + CLONE + "    return self\n", "imports", 1),
-    ("from importlib import import_module\n" + CLONE + "    return self\n", "imports", 1),
-    (CLONE + "    import torch as real\n    return self\n", "imports", 2),
-    (CLONE + "    from reftorch import _clone\n    return self\n", "private-name", 2),
-    ("%%time\n" + CLONE + "    return self\n", "plain-python", 1),
-    ("!ls\n" + CLONE + "    return self\n", "plain-python", 1),
-    (CLONE + "    setattr(torch.Tensor, 'stride', None)\n    return self\n", "forbidden-builtin", 2),
-    (CLONE + "    vars(torch)['clone'] = None\n    return self\n", "forbidden-builtin", 2),
-    (CLONE + "    Liar = type('Liar', (type(self),), {})\n    return self\n", "forbidden-builtin", 2),
-    (CLONE + "    g = my_clone.__globals__\n    return self\n", "private-name", 2),
-    (CLONE + "    return eval('self')\n", "forbidden-builtin", 2),
-    (CLONE + "    return __import__('copy').copy(self)\n", "forbidden-builtin", 2),
-    (CLONE + "    return torch._clone.clone(self)\n", "private-name", 2),
-    (CLONE + "    text = open('clone.ipynb').read()\n    return self\n", "forbidden-builtin", 2),
-    (CLONE + "    get_ipython().showtraceback = print\n    return self\n", "forbidden-builtin", 2),
-    (CLONE + "    self.__class__ = object\n    return self\n", "private-name", 2),
+@pytest.mark.parametrize("code, line", [
+    (CLONE + "    return self.clone()\n", 2),
+    (CLONE + "    return torch.clone(self)\n", 2),
+    (CLONE + "    make = getattr(self, 'clone')\n    return make()\n", 2),
+    (CLONE + "    return self.__getattribute__('clone')()\n", 2),
+    (CLONE + "    import operator\n    return operator.methodcaller('clone')(self)\n", 3),
+    (CLONE + "    return torch._clone.clone(self)\n", 2),
 ])
-def test_each_rule_names_itself_and_the_line(code, rule, line):
+def test_calls_the_op_names_itself_and_the_line_however_the_name_is_handed_over(code, line):
     violations = found("clone", {"clone-solution": code})
-    assert (rule, line) in [(r, n) for r, n, _, _ in violations], violations
-    for r, n, text, tests in violations:
-        assert text == code.splitlines()[n - 1].strip()
-        if code.splitlines()[n - 1].startswith((" ", "\t")):
-            assert tests == CLONE_TESTS, "a violation in my_clone costs every test of my_clone"
-        else:   # at the top level of the cell: every test after it, the layout test included
-            assert tests == ["clone-layout"] + CLONE_TESTS, tests
-    assert rule in RULES
+    assert [(r, n) for r, n, _, _ in violations] == [("calls-the-op", line)], violations
+    [(_, _, text, tests)] = violations
+    assert text == code.splitlines()[line - 1].strip()
+    assert tests == CLONE_TESTS, "a violation in my_clone costs every test of my_clone"
+    assert set(RULES) == {"calls-the-op"}
 
 
-@pytest.mark.parametrize("code", [CLONE + "    import sys\n    print(sys.version, self._version)\n    return self\n",
-                                  "%%time\n" + CLONE + "    return self\n",
-                                  "from reftorch.primitives import *\n" + CLONE + "    return self\n",
-                                  CLONE + "    match self.dim():\n        case _:\n            return self\n"])
-def test_a_judged_assignment_lets_exploring_pass(code):
-    """clone is judged (autograder.judge): the allowlist's rules do not apply; these cells break
-    them and lose nothing to a rule (their wrong answer loses its points to the checks)."""
-    assert found("clone", {"clone-solution": code}, judged=("clone",)) == []
-    assert found("clone", {"clone-solution": code}), "the same cell breaks a rule where not judged"
+@pytest.mark.parametrize("code", [
+    # what the allowlist refused: no rule now (a wrong answer loses its points to the checks)
+    CLONE + "    return getattr(self, 'cl' + 'one')()\n",
+    "import sys\n" + CLONE + "    return self\n",
+    "from importlib import import_module\n" + CLONE + "    return self\n",
+    CLONE + "    import torch as real\n    return self\n",
+    "%%time\n" + CLONE + "    return self\n",
+    "!ls\n" + CLONE + "    return self\n",
+    CLONE + "    setattr(torch.Tensor, 'stride', None)\n    return self\n",
+    CLONE + "    vars(torch)['clone'] = None\n    return self\n",
+    CLONE + "    Liar = type('Liar', (type(self),), {})\n    return self\n",
+    CLONE + "    g = my_clone.__globals__\n    return self\n",
+    CLONE + "    return eval('self')\n",
+    CLONE + "    return __import__('copy').copy(self)\n",
+    CLONE + "    text = open('clone.ipynb').read()\n    return self\n",
+    CLONE + "    get_ipython().showtraceback = print\n    return self\n",
+    CLONE + "    self.__class__ = object\n    return self\n",
+    # exploring
+    CLONE + "    import sys\n    print(sys.version, self._version)\n    return self\n",
+    "from reftorch.primitives import *\n" + CLONE + "    return self\n",
+    CLONE + "    match self.dim():\n        case _:\n            return self\n",
+])
+def test_what_is_not_the_op_breaks_no_rule(code):
+    """Every assignment is judged (autograder.judge): only calls-the-op and syntax errors remain."""
+    assert found("clone", {"clone-solution": code}) == []
 
 
-def test_a_judged_assignment_keeps_calls_the_op_however_the_name_is_handed_over():
-    for body in ("    return self.clone()\n", "    return getattr(self, 'clone')()\n",
-                 "    return self.__getattribute__('clone')()\n",
-                 "    import operator\n    return operator.methodcaller('clone')(self)\n"):
-        assert [r for r, *_ in found("clone", {"clone-solution": CLONE + body}, judged=("clone",))] \
-            == ["calls-the-op"], body
-
-
-def test_new_tensor_and_copy_into_judged_keep_calls_the_op_and_let_exploring_pass():
-    """new_tensor and copy_into are judged too: the op by any name costs the tests that call it,
-    reading a private attribute or a star import costs nothing."""
+def test_new_tensor_and_copy_into_keep_calls_the_op_and_let_exploring_pass():
+    """The op by any name costs the tests that call it; reading a private attribute or a star
+    import costs nothing."""
     head = "def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):\n"
     for body in ("    return self.new_tensor(data)\n", "    return getattr(self, 'new_tensor')(data)\n"):
-        assert [r for r, *_ in found("new_tensor", {"new-tensor-solution": head + body},
-                                     judged=("new_tensor",))] == ["calls-the-op"], body
+        assert [r for r, *_ in found("new_tensor", {"new-tensor-solution": head + body})] == ["calls-the-op"], body
     for body in ("    return self.copy_(src)\n", "    return self.__getattribute__('copy_')(src)\n"):
-        assert [r for r, *_ in found("copy_into", {"copy-solution": "def my_copy_(self, src):\n" + body},
-                                     judged=("copy_into",))] == ["calls-the-op"], body
+        assert [r for r, *_ in found("copy_into", {"copy-solution": "def my_copy_(self, src):\n" + body})] \
+            == ["calls-the-op"], body
     exploring = ("from reftorch.primitives import *\n\n\ndef my_copy_(self, src):\n"
                  "    print(self._version)\n    return self\n")
-    assert found("copy_into", {"copy-solution": exploring}, judged=("copy_into",)) == []
-    assert found("copy_into", {"copy-solution": exploring}), "the same cell breaks a rule where not judged"
+    assert found("copy_into", {"copy-solution": exploring}) == []
 
 
 def test_a_helper_is_held_to_the_rule_of_the_function_that_calls_it():
@@ -147,10 +136,8 @@ def test_a_violation_costs_only_the_tests_of_its_exercise():
                                                "tensor-from-tensor")}
 
 
-def test_code_at_the_top_level_of_a_cell_costs_every_test_after_it():
-    top = found("python_copy", appended=["import copy as c\nimport os\n"])
-    assert top == [("imports", 2, "import os", ["copy-alias", "copy-autograd", "deepcopy-copy",
-                                                 "deepcopy-memo", "deepcopy-non-leaf"])]
+def test_imports_at_the_top_level_of_a_cell_cost_nothing():
+    assert found("python_copy", appended=["import copy as c\nimport os\n"]) == []
 
 
 def test_scratch_work_and_local_names_are_not_mistaken_for_modules():
@@ -177,17 +164,17 @@ def test_an_assignment_without_rules_is_graded_without_them():
 
 def test_a_syntax_error_is_reported_as_one_and_costs_only_the_tests_that_need_its_cell():
     typo = CLONE + "    return self\n\nprint(my_clone(torch.ones(2))\n"
-    [(violation, tests)] = find_violations(notebook("clone", {"clone-solution": typo}), "clone", ())
+    [(violation, tests)] = find_violations(notebook("clone", {"clone-solution": typo}), "clone")
     assert violation.ename() == "SyntaxError" and tests == CLONE_TESTS
     assert violation.text().startswith("'(' was never closed (clone-solution, line 4: `print(")
     assert "rule" not in violation.text() and "misconception" not in violation.text()
     assert "your code is not valid Python" in violation.message(tests)
     assert "these tests need what it defines and score 0: clone-memory" in violation.message(tests)
     # a typo in scratch work costs nothing: nothing the tests use is defined there
-    [(scratch, tests)] = find_violations(notebook("clone", appended=["x = torch.ones(2\n"]), "clone", ())
+    [(scratch, tests)] = find_violations(notebook("clone", appended=["x = torch.ones(2\n"]), "clone")
     assert scratch.ename() == "SyntaxError" and tests == []
-    # a magic is still IPython syntax, the rule "plain Python"
-    assert [r for r, *_ in found("clone", appended=["%timeit 1\n"])] == ["plain-python"]
+    # a magic is IPython syntax, not a syntax error: the kernel runs it
+    assert found("clone", appended=["%timeit 1\n"]) == []
 
 
 SLICE = "def my_slice(t, dim, start, stop, step):\n"
@@ -196,26 +183,22 @@ SLICE = "def my_slice(t, dim, start, stop, step):\n"
 @pytest.mark.parametrize("code", [SLICE + "    import sys\n    print(sys.version, t._version)\n    return t\n",
                                   "from reftorch.primitives import *\n" + SLICE + "    return t\n",
                                   SLICE + "    match dim:\n        case _:\n            return t\n"])
-def test_strides_and_views_judged_lets_exploring_pass(code):
-    """strides_and_views is judged: exploring breaks no rule there (it does where not judged)."""
-    assert found("strides_and_views", {"sv-views-solution": code}, judged=("strides_and_views",)) == []
-    assert found("strides_and_views", {"sv-views-solution": code}), "the same cell breaks a rule where not judged"
+def test_strides_and_views_lets_exploring_pass(code):
+    assert found("strides_and_views", {"sv-views-solution": code}) == []
 
 
-def test_strides_and_views_judged_keeps_calls_the_op():
+def test_strides_and_views_keeps_calls_the_op():
     for body in ("    return t[(slice(None),) * dim + (slice(start, stop, step),)]\n",
                  "    return t.narrow(dim, start, stop - start)\n",
                  "    return getattr(t, 'as_strided')(t.shape, t.stride())\n"):
-        assert [r for r, *_ in found("strides_and_views", {"sv-views-solution": SLICE + body},
-                                     judged=("strides_and_views",))] == ["calls-the-op"], body
+        assert [r for r, *_ in found("strides_and_views", {"sv-views-solution": SLICE + body})] \
+            == ["calls-the-op"], body
 
 
-def test_python_copy_judged_keeps_only_calls_the_op():
-    """python_copy is judged: patching the kernel's copy module or reading a private name breaks no
-    rule there (it reaches nothing the judge uses); calling the protocol still does."""
+def test_python_copy_keeps_only_calls_the_op():
+    """Patching the kernel's copy module or reading a private name breaks no rule (it reaches
+    nothing the judge uses); calling the protocol still does."""
     patched = "copy.deepcopy = lambda x, memo=None: x\n\n\ndef my_deepcopy(self, memo):\n    return self\n"
     private = "def my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"
-    assert found("python_copy", {"deepcopy-solution": patched}, judged=("python_copy",)) == []
-    assert [r for r, *_ in found("python_copy", {"deepcopy-solution": private}, judged=("python_copy",))] \
-        == ["calls-the-op"]
-    assert "private-name" in [r for r, *_ in found("python_copy", {"deepcopy-solution": private})]
+    assert found("python_copy", {"deepcopy-solution": patched}) == []
+    assert [r for r, *_ in found("python_copy", {"deepcopy-solution": private})] == ["calls-the-op"]
