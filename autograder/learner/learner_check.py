@@ -60,6 +60,7 @@ import threading
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.util import run_sync
 
 from ..judge.language import N_, gettext, notebook_language
 from ..pipeline.language import line
@@ -256,6 +257,10 @@ class LearnerClient(NotebookClient):
             folder = getattr(self, "kernel_folder", None)
             if folder:
                 shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
+
+    # nbclient binds ``execute`` to its own ``async_execute`` when its class is made: bound again
+    # here, ``execute()`` runs the clean-up above (the watchdog stopped, the kernel's folder removed)
+    execute = run_sync(async_execute)
 
     def create_kernel_manager(self):
         """As the grader's: a witness kernel (no torch, no checks) for a judged assignment."""

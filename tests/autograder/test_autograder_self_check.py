@@ -4,8 +4,10 @@ Real runs only: each check starts a real kernel (nbclient) on a real notebook.
 The self-check cell clicked in JupyterLab is test_autograder_self_check_in_lab.py.
 """
 
+import os
 import subprocess
 import sys
+import tempfile
 
 import nbformat
 
@@ -97,3 +99,15 @@ def test_the_warm_self_check_without_a_sandbox_runs_the_notebook_as_the_caller(f
     result = check(path, sandboxed=False, warm=True)
     assert (result.score, result.max_score) == (5, 5), result.format()
     assert not result.problems, result.format()
+
+
+def test_a_check_leaves_no_kernel_folder_behind(fixture_course, tmp_path):
+    """The kernel's empty starting folder is removed when the check ends (and its watchdog stopped):
+    a term of self-checks must not fill the temporary folder."""
+    path = write_submission(str(tmp_path), student_notebook(fixture_course, "fixture"), "fixture.ipynb")
+    with tempfile.TemporaryDirectory(prefix="t") as temporary:   # short: a kernel's sockets live there
+        result = subprocess.run([sys.executable, "-m", "autograder", "check", path], capture_output=True,
+                                text=True, timeout=300, env=dict(os.environ, TMPDIR=temporary))
+        assert "Score: 0/5" in result.stdout, result.stdout + result.stderr
+        left = [name for name in os.listdir(temporary) if name.startswith("autograder-kernel-")]
+        assert not left, left
