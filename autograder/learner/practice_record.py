@@ -8,8 +8,10 @@ here, on real torch, with the course's solution in the witness's place: every
 question the judge asks the witness, and the solution's answer, are written
 down. The check must pass (else the recording is refused): the solution then
 agrees with torch on everything the check compares. Which fields of an
-observation a test compares is found by changing each one in the recorded
-answers and judging again: a field whose change fails the test is compared.
+observation (or facts of a story) a test compares is found by changing each
+one in the recorded answers and judging again: a field whose change fails the
+test is compared, and one that a change in the last float digits does not
+fail is compared up to rounding.
 
 In the browser, ``coursebook.practice`` asks the learner's functions the same
 questions, through the same witness code, and compares their answers with the
@@ -61,23 +63,43 @@ class RecordingWitness:
 
 
 class ReplayingWitness:
-    """The recorded answers again, in order, with one field of every observation changed."""
+    """The recorded answers again, in order, with one field of every observation (or one fact of
+    every story) changed by ``change``."""
 
-    def __init__(self, asked: list, field: str):
-        self.replies, self.field = [reply for _, reply in asked], field
+    def __init__(self, asked: list, field: str, change):
+        self.replies, self.field, self.change = [reply for _, reply in asked], field, change
 
     def _changed(self, reply):
         if "each" in reply:
             return {"each": [self._changed(one) for one in reply["each"]]}
-        if "seen" not in reply:
-            return reply
-        seen = decode(reply["seen"])
-        if self.field in seen:
-            seen[self.field] = _other(self.field, seen[self.field])
-        return {"seen": encode(seen)}
+        if "seen" in reply:
+            seen = decode(reply["seen"])
+            if self.field in seen:
+                seen[self.field] = self.change(self.field, seen[self.field])
+            return {"seen": encode(seen)}
+        if "told" in reply:
+            told = decode(reply["told"])
+            if isinstance(told.get("facts"), list):
+                told["facts"] = [[fact, self.change(fact, value) if fact == self.field else value]
+                                 for fact, value in told["facts"]]
+            return {"told": encode(told)}
+        return reply
 
     def ask(self, request):
         return _plain(self._changed(self.replies.pop(0))) if self.replies else {"refused": "not recorded"}
+
+
+def _rounded(field: str, value):
+    """``value`` with each float off in its last digits, as another honest formula rounds it."""
+    if isinstance(value, float):
+        return value * (1 + 1e-7) + 1e-9
+    if isinstance(value, (list, tuple)):
+        return type(value)(_rounded(field, v) for v in value)
+    return value
+
+
+def _has_float(value) -> bool:
+    return isinstance(value, float) or (isinstance(value, (list, tuple)) and any(map(_has_float, value)))
 
 
 def _other(field: str, value):
@@ -100,21 +122,35 @@ def _other(field: str, value):
     return next((c for c in candidates if c != value and SHAPE.get(field, lambda v: True)(c)), "changed")
 
 
-def _fields(asked: list) -> list[str]:
-    found: list[str] = []
+def _fields(asked: list) -> dict:
+    """``{field or fact: a recorded value of it}``, in the order first met."""
+    found: dict = {}
     for _, reply in asked:
         for one in reply.get("each", [reply]):
             if isinstance(one, dict) and "seen" in one:
-                found += [k for k in decode(one["seen"]) if k not in found and k not in UNCOMPARED]
-    return found
+                for key, value in decode(one["seen"]).items():
+                    found.setdefault(key, value)
+            if isinstance(one, dict) and "told" in one:
+                for fact, value in decode(one["told"]).get("facts") or []:
+                    found.setdefault(fact, value)
+    return {k: v for k, v in found.items() if k not in UNCOMPARED}
 
 
-def compared_fields(source: str, names: TestNames, asked: list) -> list[str]:
-    """The fields of the observations the test compares: those whose change fails it (a check's
-    verdict, not an answer the judge refuses to read)."""
-    return [field for field in _fields(asked)
-            if any(output.get("ename") == "AssertionError"
-                   for output in run_test_cell(source, ReplayingWitness(asked, field), names=names))]
+def _fails(source: str, names: TestNames, asked: list, field: str, change) -> bool:
+    """Does the test fail (a check's verdict, not an answer the judge refuses to read) when
+    ``field`` is changed by ``change`` in the recorded answers?"""
+    return any(output.get("ename") == "AssertionError"
+               for output in run_test_cell(source, ReplayingWitness(asked, field, change), names=names))
+
+
+def compared_fields(source: str, names: TestNames, asked: list) -> tuple[list[str], list[str]]:
+    """The fields of the observations (and the facts of the stories) the test compares: those whose
+    change fails it; and those of them it compares up to float rounding."""
+    fields = _fields(asked)
+    compared = [field for field in fields if _fails(source, names, asked, field, _other)]
+    approximate = [field for field in compared
+                   if _has_float(fields[field]) and not _fails(source, names, asked, field, _rounded)]
+    return compared, approximate
 
 
 def solution_namespace(solution: Path) -> dict:
@@ -129,7 +165,8 @@ def solution_namespace(solution: Path) -> dict:
 
 
 def record(exercise: Path, solution: Path) -> dict:
-    """``{"torch", "tests": [{"id", "points", "compared", "asked": [[request, reply], ...]}]}`` of the
+    """``{"torch", "tests": [{"id", "points", "compared", "approximate", "asked": [[request, reply],
+    ...]}]}`` of the
     exercise's visible test cells, judged on torch with the solution in the witness's place."""
     namespace = solution_namespace(solution)
     names = TestNames()
@@ -146,6 +183,7 @@ def record(exercise: Path, solution: Path) -> dict:
         if outputs:
             raise RuntimeError(f"{exercise}: the solution fails the visible test {grade_id} on torch "
                                f"{torch.__version__}: {outputs[0].get('evalue', '')[:500]}")
+        compared, approximate = compared_fields(cell.source, names, witness.asked)
         tests.append({"id": grade_id, "points": cell.metadata["nbgrader"].get("points", 0),
-                      "compared": compared_fields(cell.source, names, witness.asked), "asked": witness.asked})
+                      "compared": compared, "approximate": approximate, "asked": witness.asked})
     return {"torch": torch.__version__.split("+")[0], "tests": tests}

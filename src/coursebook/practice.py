@@ -21,7 +21,7 @@ from pathlib import Path
 
 from coursebook.language import _, use
 
-__all__ = ["practice_check", "checks_run_elsewhere", "ANSWERS", "WITNESS"]
+__all__ = ["practice_check", "practice_results", "recorded", "checks_run_elsewhere", "ANSWERS", "WITNESS"]
 
 ANSWERS = Path(__file__).with_name("practice_answers")   # <exercise>.json, written when the site is built
 WITNESS = "clone_or_detach_witness"                        # the grader's witness, in the site's wheel
@@ -46,10 +46,11 @@ def _first_difference(theirs, yours, fields=None):
 
 
 class _Asker:
-    def __init__(self, namespace):
-        self.serve = importlib.import_module(WITNESS + ".serve")
-        self.plans = importlib.import_module(WITNESS + ".plans")
-        self.wire = importlib.import_module(WITNESS + ".wire")
+    def __init__(self, namespace, witness):
+        self.serve = importlib.import_module(witness + ".serve")
+        self.plans = importlib.import_module(witness + ".plans")
+        self.wire = importlib.import_module(witness + ".wire")
+        self.close = importlib.import_module(witness + ".stories").close   # equal up to float rounding
         self.namespace = namespace
 
     def ask(self, request):
@@ -116,6 +117,18 @@ def _observed(theirs, yours, fields):
     return None
 
 
+def _told(asker, theirs, yours, fields, approximate):
+    """The line saying which fact of a story first differs from torch's, or None."""
+    mine = dict((fact, value) for fact, value in yours["facts"])
+    for fact, value in theirs["facts"]:
+        if fact not in fields:
+            continue
+        got = mine.get(fact, _("(not told: an earlier step went wrong)"))
+        if not (asker.close(value, got) if fact in approximate else value == got):
+            return [_("{0}: torch gives {1}, yours gives {2}").format(fact, value, got)]
+    return None
+
+
 def _judge(asker, test):
     """None when the learner's answers agree with the recorded ones on what the test compares, else the
     lines that say where they first differ."""
@@ -127,6 +140,8 @@ def _judge(asker, test):
         for question, theirs, yours in pairs:
             if "seen" in theirs and "seen" in yours:
                 lines = _observed(asker.seen(theirs), asker.seen(yours), fields)
+            elif "facts" in asker.value(theirs) and "facts" in asker.value(yours):
+                lines = _told(asker, asker.value(theirs), asker.value(yours), fields, set(test["approximate"]))
             elif "raised" in asker.value(yours) and "raised" not in asker.value(theirs):
                 raised = asker.value(yours)["raised"]
                 lines = ([_("not written yet: it still raises NotImplementedError (replace "
@@ -150,25 +165,35 @@ def checks_run_elsewhere(binder: str, lang: str = "en") -> None:
             "on your machine (make lab, then this notebook in workspace/exercises/).").format(binder))
 
 
+def recorded(exercise: str, answers: Path = ANSWERS) -> dict:
+    """The answers recorded for ``exercise`` when the site was built."""
+    return json.loads((answers / f"{exercise}.json").read_text(encoding="utf-8"))
+
+
+def practice_results(exercise: str, namespace: dict, answers: Path = ANSWERS,
+                     witness: str = WITNESS) -> list[tuple[str, int, list[str] | None]]:
+    """``[(test, points, None when it passes, else the lines saying why not)]`` for the visible
+    tests of ``exercise``, asked of the learner's functions in ``namespace``."""
+    asker = _Asker(namespace, witness)
+    return [(test["id"], test["points"], _judge(asker, test)) for test in recorded(exercise, answers)["tests"]]
+
+
 def practice_check(exercise: str, namespace: dict, lang: str = "en") -> None:
     """Check the learner's functions in ``namespace`` against the recorded answers of ``exercise``'s
     visible tests; prints a practice score (nothing is graded here)."""
     use(lang)
-    recorded = json.loads((ANSWERS / f"{exercise}.json").read_text(encoding="utf-8"))
     print(_("Practice score, against torch {0}'s answers recorded when this site was built: your code ran "
             "here, in your browser, with no sandbox, and nothing is graded. To be graded, hand the notebook "
             "in to your course's grader; to check it on real torch first, open it on Binder or with make lab "
-            "(the README's \"Check yourself\").").format(recorded["torch"]))
-    asker = _Asker(namespace)
+            "(the README's \"Check yourself\").").format(recorded(exercise)["torch"]))
     score = total = 0
-    for test in recorded["tests"]:
-        total += test["points"]
-        lines = _judge(asker, test)
+    for test, points, lines in practice_results(exercise, namespace):
+        total += points
         if lines is None:
-            score += test["points"]
-            print("\u2713 " + _("{0}: passed ({1} of {1} points)").format(test["id"], test["points"]))
+            score += points
+            print("\u2713 " + _("{0}: passed ({1} of {1} points)").format(test, points))
         else:
-            print("\u2717 " + _("{0}: failed (0 of {1} points)").format(test["id"], test["points"]))
+            print("\u2717 " + _("{0}: failed (0 of {1} points)").format(test, points))
             for line in lines:
                 print("    " + line)
     print(_("Practice score: {0} of {1} points (the graded check also runs hidden tests on more "
