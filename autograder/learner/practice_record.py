@@ -30,6 +30,7 @@ import torch
 
 from ..judge.learner import SHAPE
 from ..judge.test_cell import TestNames, run_instructor_cell, run_test_cell
+from ..pipeline.language import line
 from ..witness import plans, serve
 from ..witness.wire import decode, encode
 
@@ -166,7 +167,7 @@ def solution_namespace(solution: Path) -> dict:
 
 def record(exercise: Path, solution: Path) -> dict:
     """``{"torch", "tests": [{"id", "points", "compared", "approximate", "asked": [[request, reply],
-    ...]}]}`` of the
+    ...]}], "zh": {input: its Chinese}}`` of the
     exercise's visible test cells, judged on torch with the solution in the witness's place."""
     namespace = solution_namespace(solution)
     names = TestNames()
@@ -186,4 +187,19 @@ def record(exercise: Path, solution: Path) -> dict:
         compared, approximate = compared_fields(cell.source, names, witness.asked)
         tests.append({"id": grade_id, "points": cell.metadata["nbgrader"].get("points", 0),
                       "compared": compared, "approximate": approximate, "asked": witness.asked})
-    return {"torch": torch.__version__.split("+")[0], "tests": tests}
+    return {"torch": torch.__version__.split("+")[0], "tests": tests, "zh": _inputs_in_chinese(tests)}
+
+
+def _inputs_in_chinese(tests: list) -> dict:
+    """``{input as the witness names it: its Chinese}``, from the grader's catalog, for the inputs
+    of the recorded questions that it translates."""
+    found = {}
+    for test in tests:
+        for request, _ in test["asked"]:
+            for asked in request.get("observe_all") or [request.get("observe") or {}]:
+                if "case" in asked:
+                    english = plans.case_of(asked["case"]).label()
+                    chinese = line(english, "zh")
+                    if chinese != english:
+                        found[english] = chinese
+    return found

@@ -19,7 +19,7 @@ import importlib
 import json
 from pathlib import Path
 
-from coursebook.language import _, use
+from coursebook.language import _, language, use
 
 __all__ = ["practice_check", "practice_results", "recorded", "checks_run_elsewhere", "ANSWERS", "WITNESS"]
 
@@ -46,7 +46,8 @@ def _first_difference(theirs, yours, fields=None):
 
 
 class _Asker:
-    def __init__(self, namespace, witness):
+    def __init__(self, namespace, witness, translations=None):
+        self.translations = translations or {}
         self.serve = importlib.import_module(witness + ".serve")
         self.plans = importlib.import_module(witness + ".plans")
         self.wire = importlib.import_module(witness + ".wire")
@@ -75,9 +76,10 @@ class _Asker:
             return "%s (%s)" % (first, request["name"])
         if "case" in request:
             try:
-                return self.plans.case_of(request["case"]).label()
+                english = self.plans.case_of(request["case"]).label()
             except Exception:
                 return json.dumps(request["case"])
+            return self.translations.get(language(), {}).get(english, english)   # the grader's words
         call = request.get("call") or {}
         args = ", ".join(repr(self._decoded(a)) for a in call.get("args", []))
         return "%s(%s)" % (call.get("function", "?"), args)
@@ -174,8 +176,9 @@ def practice_results(exercise: str, namespace: dict, answers: Path = ANSWERS,
                      witness: str = WITNESS) -> list[tuple[str, int, list[str] | None]]:
     """``[(test, points, None when it passes, else the lines saying why not)]`` for the visible
     tests of ``exercise``, asked of the learner's functions in ``namespace``."""
-    asker = _Asker(namespace, witness)
-    return [(test["id"], test["points"], _judge(asker, test)) for test in recorded(exercise, answers)["tests"]]
+    answered = recorded(exercise, answers)
+    asker = _Asker(namespace, witness, {"zh": answered.get("zh", {})})
+    return [(test["id"], test["points"], _judge(asker, test)) for test in answered["tests"]]
 
 
 def practice_check(exercise: str, namespace: dict, lang: str = "en") -> None:

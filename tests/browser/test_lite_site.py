@@ -220,9 +220,11 @@ def test_a_chapter_runs_whole_in_the_browser(page, server, language, chapter):
 EXERCISES = {"en": "exercises/clone/clone.ipynb", "zh": "course/zh/exercises/clone/clone.ipynb"}
 # what the practice self-check prints, in each language (coursebook.practice and its catalog)
 PRACTICE = {"en": ("Practice score, against torch {0}'s answers", "nothing is graded", "Practice score: {1} of {1} points",
-                   "\u2717 clone-graph: failed", "is_leaf: torch gives False, yours gives True"),
+                   "\u2717 clone-graph: failed", "input: a float32 leaf that requires grad\n    "
+                   "is_leaf: torch gives False, yours gives True"),
             "zh": ("练习得分，对照的是构建本站时记录的 torch {0} 的答案", "也不评分", "练习得分：{1} / {1} 分",
-                   "\u2717 clone-graph：未通过", "is_leaf：torch 给出 False，你的给出 True")}
+                   "\u2717 clone-graph：未通过", "输入：一个需要梯度的 float32 叶子张量\n    "
+                   "is_leaf：torch 给出 False，你的给出 True")}
 WRONG_CLONE = "my_clone = lambda self, **kw: self.detach().clone().requires_grad_()"
 
 
