@@ -8,9 +8,15 @@ chapters (the prediction questions are read from them).
 The notebooks are copied with two changes, and only in the copy: the kernel
 is Pyodide's, and the line ``import torch`` says what stands in for it,
 reftorch, since torch cannot run there (a comment on that line says so).
-An exercise's checks and self-check are the instructor's side (autograder)
-and run on real torch: in the copy, each cell that imports or calls them
-prints instead where they do run (Binder, or ``make lab``), with the link.
+An exercise's checks are the instructor's side (autograder) and run on real
+torch: in the copy, the first cell that imports or calls them prints instead
+where they do run (Binder, or ``make lab``), with the link, and the others
+say so in a comment. Its self-check, the last cell, becomes a practice
+self-check (:mod:`coursebook.practice`): the learner's functions are asked,
+by the grader's witness shipped in the wheel (it needs only reftorch), the
+questions the visible tests asked of the course's solution when the site was
+built on real torch (``autograder.learner.practice_record``), and the answers
+are compared. English and Chinese exercises both.
 """
 
 from __future__ import annotations
@@ -25,11 +31,13 @@ from pathlib import Path
 from lite import versions
 from lite.record import record
 from lite.relock import relock
+from autograder.learner.practice_record import record as record_practice
 
 REPO = Path(__file__).resolve().parents[1]
 STAGE = REPO / "_build" / "lite-stage"
 OUT = REPO / "_build" / "lite"
 LEARNER_PACKAGES = ["reftorch", "coursebook", "memdiagram", "crosscheck"]
+WITNESS = "clone_or_detach_witness"   # autograder/witness, as coursebook.practice imports it in the browser
 WHEEL_NAME = "clone-or-detach-learner"
 STAND_IN = {
     "en": "import reftorch as torch  # torch cannot run in the browser: reftorch stands in, "
@@ -38,13 +46,16 @@ STAND_IN = {
 }
 BINDER = "https://mybinder.org/v2/gh/tensor-copies/copy-semantics-course/main?urlpath=lab/tree/"
 NOT_CHECKED_HERE = (
-    "# In the browser this cell does not run: the exercise's checks and its self-check run your code\n"
-    "# next to real torch, which the browser does not have. Nothing is graded here.\n"
-    "print({text!r})"
+    "# In the browser this cell does not run: the exercise's checks run your code next to real torch.\n"
+    "from coursebook.practice import checks_run_elsewhere\n"
+    "checks_run_elsewhere({binder!r}, lang={lang!r})"
 )
 SEE_ABOVE = "# A check of this exercise: it runs on real torch, not in the browser (see the first check cell above)."
-CHECK_ELSEWHERE = ("The checks run on Binder ({binder}) or on your machine (make lab, then this notebook in "
-                   "workspace/exercises/): open the exercise there, paste your code, and run this cell.")
+PRACTICE = (
+    "# In the browser: a practice self-check against torch's answers recorded when this site was built.\n"
+    "from coursebook.practice import practice_check\n"
+    "practice_check({exercise!r}, globals(), lang={lang!r})"
+)
 KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
 PYPROJECT = """\
@@ -63,7 +74,7 @@ dependencies = ["ipywidgets", "anywidget", "polib"]
 include = {packages}
 
 [tool.setuptools.package-data]
-"*" = ["*.js", "*.css", "*.po", "*.pickle", "*.ipynb"]
+"*" = ["*.js", "*.css", "*.po", "*.pickle", "*.ipynb", "*.json"]
 """
 
 
@@ -82,7 +93,15 @@ def learner_wheel() -> Path:
     print(f"torch's answers recorded: {counts}")
     shutil.copytree(REPO / "course", source / "coursebook" / "chapters",
                     ignore=shutil.ignore_patterns("zh", "locale", "*.md", "*.toml", ".*"))
-    packages = sorted({f"{p}*" for p in LEARNER_PACKAGES} | set(LEARNER_PACKAGES))
+    shutil.copytree(REPO / "autograder" / "witness", source / WITNESS,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "README.md"))
+    answers = source / "coursebook" / "practice_answers"
+    answers.mkdir()
+    for exercise in sorted((REPO / "exercises").glob("*/*.ipynb")):
+        recorded = record_practice(exercise, REPO / "solutions" / exercise.parent.name / exercise.name)
+        (answers / f"{exercise.stem}.json").write_text(json.dumps(recorded), encoding="utf-8")
+    print(f"practice self-check answers recorded: {len(list(answers.glob('*.json')))} exercises")
+    packages = sorted({f"{p}*" for p in LEARNER_PACKAGES + [WITNESS]} | set(LEARNER_PACKAGES + [WITNESS]))
     (source / "pyproject.toml").write_text(PYPROJECT.format(name=WHEEL_NAME, packages=json.dumps(packages)))
     wheels = STAGE / "wheels"
     shutil.rmtree(wheels, ignore_errors=True)
@@ -121,33 +140,36 @@ def _uses(source: str, names: set[str]) -> bool:
     return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(tree))
 
 
-def exercise_for_the_browser(source: Path, dest: Path) -> None:
-    """The exercise as in the repository, but each checking cell says where the checks run."""
-    notebook_for_the_browser(source, dest, "en")
+def exercise_for_the_browser(source: Path, dest: Path, language: str) -> None:
+    """The exercise as in the repository, but the first checking cell says where the checks run, and
+    the self-check (the last cell) is the practice self-check."""
+    notebook_for_the_browser(source, dest, language)
     notebook = json.loads(dest.read_text(encoding="utf-8"))
-    text = CHECK_ELSEWHERE.format(binder=BINDER + source.relative_to(REPO).as_posix())
+    binder = BINDER + source.relative_to(REPO).as_posix()
     code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
     imported = set().union(*(_names_from_autograder(cell["source"]) for cell in code))
     told = False
     for cell in code:
         if _names_from_autograder(cell["source"]) or _uses(cell["source"], imported):
-            cell["source"] = NOT_CHECKED_HERE.format(text=text) if not told else SEE_ABOVE
+            cell["source"] = NOT_CHECKED_HERE.format(binder=binder, lang=language) if not told else SEE_ABOVE
             told = True
-    last = code[-1]["source"] if code else ""
-    if told and last == SEE_ABOVE:  # the self-check, the notebook's last cell: said again in full
-        code[-1]["source"] = NOT_CHECKED_HERE.format(text=text)
+    if told and code[-1]["source"] == SEE_ABOVE:  # the self-check, the notebook's last cell
+        code[-1]["source"] = PRACTICE.format(exercise=source.stem, lang=language)
     dest.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def contents() -> Path:
-    """The files the site opens: course/, course/zh/ and exercises/, as the repository lays them out."""
+    """The files the site opens: course/, course/zh/ (with its exercises) and exercises/, as the
+    repository lays them out."""
     files = STAGE / "files"
     shutil.rmtree(files, ignore_errors=True)
     for notebook in chapters():
         relative = notebook.relative_to(REPO)
         notebook_for_the_browser(notebook, files / relative, "zh" if relative.parts[1] == "zh" else "en")
     for notebook in sorted((REPO / "exercises").glob("*/*.ipynb")):
-        exercise_for_the_browser(notebook, files / notebook.relative_to(REPO))
+        exercise_for_the_browser(notebook, files / notebook.relative_to(REPO), "en")
+    for notebook in sorted((REPO / "course" / "zh" / "exercises").glob("*/*.ipynb")):
+        exercise_for_the_browser(notebook, files / notebook.relative_to(REPO), "zh")
     shutil.copy2(REPO / "exercises" / "README.md", files / "exercises" / "README.md")
     return files
 

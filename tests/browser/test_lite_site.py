@@ -8,10 +8,13 @@ other host is aborted and recorded, and so is every failed request or error
 status. Chapters 00, 01, 08 and 09, English and Chinese, run whole in Pyodide;
 on the way a prediction is answered (torch's answer, computed here with real
 torch), a diagram is stepped, and a wrong build-it piece switched in with
-``use_mine`` turns the chapter's cross-check red.
+``use_mine`` turns the chapter's cross-check red. The clone exercise, in both
+languages, is written with the course's solution and then a wrong clone: its
+practice self-check gives full marks, then a named failure.
 """
 
 import html
+import json
 import os
 import subprocess
 import sys
@@ -214,19 +217,50 @@ def test_a_chapter_runs_whole_in_the_browser(page, server, language, chapter):
     page.screenshot(path=str(ARTIFACTS / f"lite-{language}-{chapter}.png"))
 
 
-def test_an_exercise_opens_and_its_self_check_says_where_it_runs(page, server):
-    """Writing the exercise works in the browser; its checks need torch, so each says where they run."""
-    path = "exercises/clone/clone.ipynb"
+EXERCISES = {"en": "exercises/clone/clone.ipynb", "zh": "course/zh/exercises/clone/clone.ipynb"}
+# what the practice self-check prints, in each language (coursebook.practice and its catalog)
+PRACTICE = {"en": ("Practice score, against torch {0}'s answers", "nothing is graded", "Practice score: {1} of {1} points",
+                   "\u2717 clone-graph: failed", "input: a float32 leaf that requires grad\n    "
+                   "is_leaf: torch gives False, yours gives True"),
+            "zh": ("练习得分，对照的是构建本站时记录的 torch {0} 的答案", "也不评分", "练习得分：{1} / {1} 分",
+                   "\u2717 clone-graph：未通过", "输入：一个需要梯度的 float32 叶子张量\n    "
+                   "is_leaf：torch 给出 False，你的给出 True")}
+WRONG_CLONE = "my_clone = lambda self, **kw: self.detach().clone().requires_grad_()"
+
+
+def _solution_code(name):
+    """The course's solution to an exercise: its solution cells, as a learner would write them."""
+    notebook = json.loads((REPO / "solutions" / name / f"{name}.ipynb").read_text(encoding="utf-8"))
+    cells = [c for c in notebook["cells"] if c["cell_type"] == "code" and c["metadata"].get("nbgrader", {}).get("solution")]
+    return "\n\n".join("".join(c["source"]) for c in cells)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_an_exercise_self_checks_in_the_browser_for_practice(page, server, language):
+    """Writing the exercise works in the browser, and its last cell is a practice self-check: full marks
+    for the course's solution, a named failure for a wrong clone, headed by what it is and is not."""
+    import torch
+
+    path = EXERCISES[language]
+    notebook = json.loads((REPO / path).read_text(encoding="utf-8"))
+    points = sum(c["metadata"].get("nbgrader", {}).get("points", 0) for c in notebook["cells"])
+    header, ungraded, full, failed, why = (t.format(torch.__version__.split("+")[0], points) for t in PRACTICE[language])
     page.goto(f"{server}lab/index.html?path={path}")
     page.evaluate(OPENED, [path, BOOT])
     page.evaluate(RUN_ALL, [RUN, None])
     errors = page.evaluate(ERRORS)
     # the stubs are not written yet: the first cell that calls one stops Run all, as anywhere
     assert len(errors) == 1 and "NotImplementedError" in errors[0][2], errors
-    said = page.evaluate(RUN_NEW_CELL, "my_clone = lambda self, **kw: self.detach().clone().requires_grad_()")
+    said = page.evaluate(RUN_NEW_CELL, _solution_code("clone"))
     assert "Error" not in said, said
     page.evaluate(RUN_ALL, [RUN, errors[0][0]])
     assert page.evaluate(ERRORS)[1:] == []
-    told = [t for t in page.locator(".jp-OutputArea-output").all_inner_texts() if "mybinder.org" in t]
-    assert len(told) == 2, told  # the first check cell and the self-check, the last cell
-    assert "/v2/gh/" in told[-1] and "exercises/clone/clone.ipynb" in told[-1] and "make lab" in told[-1], told
+    outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
+    told = [t for t in outputs if "mybinder.org" in t]
+    assert len(told) == 1 and "/v2/gh/" in told[0] and path in told[0], told   # the first check cell
+    practice = [t for t in outputs if header in t]
+    assert len(practice) == 1, outputs[-3:]   # the self-check, the notebook's last cell
+    assert ungraded in practice[0] and full in practice[0] and "\u2717" not in practice[0], practice[0]
+    said = page.evaluate(RUN_NEW_CELL, f"{WRONG_CLONE}\npractice_check('clone', globals(), lang={language!r})")
+    assert header in said and failed in said and why in said and full not in said, said
+    page.screenshot(path=str(ARTIFACTS / f"lite-{language}-exercise-practice.png"))

@@ -1,0 +1,205 @@
+"""The practice self-check's answers, recorded on real torch for the browser (``make lite``).
+
+In a browser tab there is no torch and no sandbox, so the exercises cannot be
+judged there. What can run there is the witness (``autograder.witness``): it
+needs only reftorch. So when the JupyterLite site is built, each *visible*
+test cell of an exercise (the release's, never the hidden tests) is judged
+here, on real torch, with the course's solution in the witness's place: every
+question the judge asks the witness, and the solution's answer, are written
+down. The check must pass (else the recording is refused): the solution then
+agrees with torch on everything the check compares. Which fields of an
+observation (or facts of a story) a test compares is found by changing each
+one in the recorded answers and judging again: a field whose change fails the
+test is compared, and one that a change in the last float digits does not
+fail is compared up to rounding.
+
+In the browser, ``coursebook.practice`` asks the learner's functions the same
+questions, through the same witness code, and compares their answers with the
+recorded ones. Plain data only (JSON): nothing of the judge runs there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import nbformat
+import torch
+
+from ..judge.learner import SHAPE
+from ..judge.test_cell import TestNames, run_instructor_cell, run_test_cell
+from ..pipeline.language import line
+from ..witness import plans, serve
+from ..witness.wire import decode, encode
+
+# what a reply says about where the code that raised lives: the solution's lines, not an answer
+UNCOMPARED = ("where", "_where", "trace")
+
+
+def _grade(cell) -> bool:
+    return bool(cell.metadata.get("nbgrader", {}).get("grade"))
+
+
+def _plain(value):
+    """``value`` as it crosses the wire: through JSON and back."""
+    return json.loads(json.dumps(value))
+
+
+class RecordingWitness:
+    """A witness answering with the solution's functions, writing down each question and answer."""
+
+    def __init__(self, namespace: dict):
+        self.namespace, self.asked = namespace, []
+
+    def ask(self, request):
+        request = _plain(request)
+        try:
+            reply = serve.answer(self.namespace, request)
+        except plans.BadPlan as error:
+            reply = {"refused": str(error)}
+        self.asked.append([request, _plain(reply)])
+        return _plain(reply)
+
+
+class ReplayingWitness:
+    """The recorded answers again, in order, with one field of every observation (or one fact of
+    every story) changed by ``change``."""
+
+    def __init__(self, asked: list, field: str, change):
+        self.replies, self.field, self.change = [reply for _, reply in asked], field, change
+
+    def _changed(self, reply):
+        if "each" in reply:
+            return {"each": [self._changed(one) for one in reply["each"]]}
+        if "seen" in reply:
+            seen = decode(reply["seen"])
+            if self.field in seen:
+                seen[self.field] = self.change(self.field, seen[self.field])
+            return {"seen": encode(seen)}
+        if "told" in reply:
+            told = decode(reply["told"])
+            if isinstance(told.get("facts"), list):
+                told["facts"] = [[fact, self.change(fact, value) if fact == self.field else value]
+                                 for fact, value in told["facts"]]
+            return {"told": encode(told)}
+        return reply
+
+    def ask(self, request):
+        return _plain(self._changed(self.replies.pop(0))) if self.replies else {"refused": "not recorded"}
+
+
+def _rounded(field: str, value):
+    """``value`` with each float off in its last digits, as another honest formula rounds it."""
+    if isinstance(value, float):
+        return value * (1 + 1e-7) + 1e-9
+    if isinstance(value, (list, tuple)):
+        return type(value)(_rounded(field, v) for v in value)
+    return value
+
+
+def _has_float(value) -> bool:
+    return isinstance(value, float) or (isinstance(value, (list, tuple)) and any(map(_has_float, value)))
+
+
+def _other(field: str, value):
+    """A value different from ``value`` that the judge accepts as that field (``SHAPE``)."""
+    if isinstance(value, bool):
+        candidates = [not value]
+    elif isinstance(value, (int, float)):
+        candidates = [value + 1]
+    elif isinstance(value, str):
+        candidates = [value + " (changed)"]
+    elif isinstance(value, tuple):
+        candidates = [value + (0,), value + ("changed",), value + (("UserWarning", "changed"),)]
+    elif isinstance(value, list):
+        candidates = [value + [0]]
+    elif isinstance(value, dict):
+        candidates = [dict(value, changed=1)]
+    else:
+        candidates = []
+    candidates += ["changed", ("Changed", "changed")]
+    return next((c for c in candidates if c != value and SHAPE.get(field, lambda v: True)(c)), "changed")
+
+
+def _fields(asked: list) -> dict:
+    """``{field or fact: a recorded value of it}``, in the order first met."""
+    found: dict = {}
+    for _, reply in asked:
+        for one in reply.get("each", [reply]):
+            if isinstance(one, dict) and "seen" in one:
+                for key, value in decode(one["seen"]).items():
+                    found.setdefault(key, value)
+            if isinstance(one, dict) and "told" in one:
+                for fact, value in decode(one["told"]).get("facts") or []:
+                    found.setdefault(fact, value)
+    return {k: v for k, v in found.items() if k not in UNCOMPARED}
+
+
+def _fails(source: str, names: TestNames, asked: list, field: str, change) -> bool:
+    """Does the test fail (a check's verdict, not an answer the judge refuses to read) when
+    ``field`` is changed by ``change`` in the recorded answers?"""
+    return any(output.get("ename") == "AssertionError"
+               for output in run_test_cell(source, ReplayingWitness(asked, field, change), names=names))
+
+
+def compared_fields(source: str, names: TestNames, asked: list) -> tuple[list[str], list[str]]:
+    """The fields of the observations (and the facts of the stories) the test compares: those whose
+    change fails it; and those of them it compares up to float rounding."""
+    fields = _fields(asked)
+    compared = [field for field in fields if _fails(source, names, asked, field, _other)]
+    approximate = [field for field in compared
+                   if _has_float(fields[field]) and not _fails(source, names, asked, field, _rounded)]
+    return compared, approximate
+
+
+def solution_namespace(solution: Path) -> dict:
+    """The solution notebook's own code (not its tests, not the self-check), run on reftorch."""
+    namespace: dict = {"__name__": "__main__"}
+    for cell in nbformat.read(solution, as_version=4).cells:
+        if cell.cell_type != "code" or _grade(cell) or "autograder" in cell.source:
+            continue
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(cell.source, "<solution>", "exec"), namespace)
+    return namespace
+
+
+def record(exercise: Path, solution: Path) -> dict:
+    """``{"torch", "tests": [{"id", "points", "compared", "approximate", "asked": [[request, reply],
+    ...]}], "zh": {input: its Chinese}}`` of the
+    exercise's visible test cells, judged on torch with the solution in the witness's place."""
+    namespace = solution_namespace(solution)
+    names = TestNames()
+    tests = []
+    for cell in nbformat.read(exercise, as_version=4).cells:
+        if cell.cell_type != "code":
+            continue
+        if not _grade(cell):
+            run_instructor_cell(cell.source, names)
+            continue
+        witness = RecordingWitness(namespace)
+        outputs = run_test_cell(cell.source, witness, names=names)
+        grade_id = cell.metadata["nbgrader"]["grade_id"]
+        if outputs:
+            raise RuntimeError(f"{exercise}: the solution fails the visible test {grade_id} on torch "
+                               f"{torch.__version__}: {outputs[0].get('evalue', '')[:500]}")
+        compared, approximate = compared_fields(cell.source, names, witness.asked)
+        tests.append({"id": grade_id, "points": cell.metadata["nbgrader"].get("points", 0),
+                      "compared": compared, "approximate": approximate, "asked": witness.asked})
+    return {"torch": torch.__version__.split("+")[0], "tests": tests, "zh": _inputs_in_chinese(tests)}
+
+
+def _inputs_in_chinese(tests: list) -> dict:
+    """``{input as the witness names it: its Chinese}``, from the grader's catalog, for the inputs
+    of the recorded questions that it translates."""
+    found = {}
+    for test in tests:
+        for request, _ in test["asked"]:
+            for asked in request.get("observe_all") or [request.get("observe") or {}]:
+                if "case" in asked:
+                    english = plans.case_of(asked["case"]).label()
+                    chinese = line(english, "zh")
+                    if chinese != english:
+                        found[english] = chinese
+    return found

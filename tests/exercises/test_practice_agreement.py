@@ -1,0 +1,56 @@
+"""The browser's practice self-check agrees with the checks on the visible tests (issue 35).
+
+``autograder.learner.practice_record`` records, on real torch, what the visible
+tests of an exercise ask of the course's solution; ``coursebook.practice``
+asks a learner's functions the same questions (through the witness, as in the
+browser) and compares the answers. For each honest and wrong answer of the
+bank, in three exercises (one observed op, one of two tensors, one story),
+a visible test passes in practice exactly when the real check passes it, run
+in this process on torch; the stub scores 0 and says "not written yet".
+"""
+
+import json
+
+import pytest
+
+from autograder.learner.practice_record import record
+from coursebook.practice import practice_results
+from exercise_mutants import BANK, RELEASE
+from inprocess import run
+from nbgrader_course import EXERCISES, SOLUTIONS
+
+ASSIGNMENTS = ("clone", "copy_into", "target_network")
+WITNESS = "autograder.witness"   # in the browser, the same package under the wheel's name
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("practice_answers")
+    for name in ASSIGNMENTS:
+        recorded = record(EXERCISES / name / f"{name}.ipynb", SOLUTIONS / name / f"{name}.ipynb")
+        (folder / f"{name}.json").write_text(json.dumps(recorded), encoding="utf-8")
+    return folder
+
+
+def _entries():
+    return [e for e in BANK if e.assignment in ASSIGNMENTS and e.kind in ("honest", "wrong")]
+
+
+@pytest.mark.parametrize("entry", _entries(), ids=lambda e: e.name)
+def test_a_visible_test_passes_in_practice_exactly_when_the_check_passes_it(answers, entry):
+    namespace = {"__name__": "__main__"}
+    checked = run(entry, battery="visible", namespace=namespace)
+    practised = {test: lines for test, _, lines in practice_results(entry.assignment, namespace, answers, WITNESS)}
+    assert set(practised) == set(checked)
+    disagree = {test: (checked[test], practised[test]) for test in checked
+                if (checked[test] is None) != (practised[test] is None)}
+    assert not disagree, disagree
+
+
+def test_the_untouched_stub_scores_zero_and_says_not_written(answers):
+    stub = next(e for e in BANK if e.assignment == "clone" and e.cells == RELEASE)
+    namespace = {"__name__": "__main__"}
+    run(stub, battery="visible", namespace=namespace)
+    results = practice_results("clone", namespace, answers, WITNESS)
+    assert results and all(lines is not None and any("not written yet" in line for line in lines)
+                           for _, _, lines in results), results
