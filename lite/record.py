@@ -7,7 +7,13 @@ Every program the chapters compare with torch runs here once, on real torch:
 * each ``cross_check(program)`` a chapter calls with the program written out as a string;
 * each chapter's key cells run one by one (the prediction questions' answers,
   :func:`coursebook.predict.questions.key_cells_program`);
-* each build-it case's expected answer.
+* each build-it case's expected answer;
+* for a chapter with key cells that need numpy (which the browser does not
+  have): its closing cross-check without those cells, as the browser replays
+  it, and, for each such cell, the key cells up to it run one by one, so the
+  browser can show what torch printed for it.  Which cells need numpy is
+  decided by running the key cells on reftorch in a Python that cannot import
+  numpy (this one, started with ``-S``: no site-packages), as the browser will.
 
 English and Chinese chapters both: the Chinese ones may word a comment
 differently, and a program is recorded by its exact text.
@@ -17,15 +23,18 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import torch
 
 from coursebook.build_it import pieces
 from coursebook.build_it.check import _torch_outcome
-from coursebook.predict.questions import key_cells_program, questions
-from crosscheck.harness import run
+from coursebook.predict.questions import cut_printouts, key_cells_program, questions
+from crosscheck.harness import Trace, run
 from crosscheck.recorded import program_key
 
 KEY = "%%key"
@@ -66,12 +75,37 @@ def written_out_programs(notebook: Path) -> list[str]:
     return found
 
 
+SRC = Path(__file__).resolve().parents[1] / "src"
+NO_NUMPY = "ModuleNotFoundError: No module named 'numpy'"
+# Runs in a Python without site-packages: stdlib, reftorch and crosscheck only, as in the browser.
+_ON_REFTORCH = (
+    "import importlib.util, json, sys\n"
+    "assert importlib.util.find_spec('numpy') is None, 'numpy can be imported here'\n"
+    "from crosscheck.harness import import_reftorch, run\n"
+    "print(json.dumps(run(sys.stdin.read(), import_reftorch()).stdout))\n"
+)
+
+
+def cells_needing_numpy(cells: list[str]) -> list[str]:
+    """The key cells that stop, run in order on reftorch where numpy cannot be imported, with
+    numpy's own ``ModuleNotFoundError`` (each cell's uncaught exception ends as its last line)."""
+    done = subprocess.run([sys.executable, "-S", "-c", _ON_REFTORCH], input=key_cells_program(cells),
+                          capture_output=True, text=True, check=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(SRC), "PYTHONNOUSERSITE": "1"})
+    printed = cut_printouts(Trace("reftorch", stdout=json.loads(done.stdout)), len(cells))
+    return [cell for cell, out in zip(cells, printed) if out.rstrip("\n").endswith(NO_NUMPY)]
+
+
 def programs(chapters: list[Path]) -> list[str]:
     found = []
     for notebook in chapters:
         cells = key_cells_as_run(notebook)
         if cells:
             found.append("\n\n".join(cells))
+            need_numpy = cells_needing_numpy(cells)
+            if need_numpy:
+                found.append("\n\n".join(c for c in cells if c not in need_numpy))
+                found += [key_cells_program(cells[:cells.index(c) + 1]) for c in need_numpy]
         found += written_out_programs(notebook)
     found += sorted({key_cells_program(q.key_cells) for q in questions()})
     return found

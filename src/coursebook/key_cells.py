@@ -21,6 +21,16 @@ answer in the question's closed "Answer" toggle anyway).
 
 Key cells use only ``torch`` (and ``copy``), print comparisons rather than
 addresses or ``id()`` numbers, and catch the exceptions they demonstrate.
+
+In the browser's copy of the course (Pyodide) there is no numpy: no build of
+it for the browser is published where the site is built from. A key cell that
+stops there because numpy cannot be imported shows no traceback: it says, in
+one line, that it needs numpy and where to run it, then what torch printed for
+it when the site was built (if that was recorded), and Run all goes on; a
+question it answers shows the same once answered. The closing cross-check then
+leaves such cells out, says so in one line naming them, and compares the rest
+with torch's trace of that shorter program, recorded when the site was built
+(:mod:`lite.record`). Wherever numpy can be imported, nothing of this happens.
 """
 
 from __future__ import annotations
@@ -39,6 +49,8 @@ def recorded_key_cells() -> list[str]:
 
 _unsettled: set[str] = set()  # questions whose printout is held back, in this kernel
 
+_without_numpy: dict[str, str] = {}  # in the browser: key cell -> the line where it stopped for want of numpy
+
 
 def unsettled_questions() -> list[str]:
     """The questions whose key cell ran with its printout held back, not answered yet."""
@@ -53,11 +65,24 @@ def key_cell(line: str, cell: str):
     shell = get_ipython()
     if cell not in _recorded:  # re-running a cell must not record it twice
         _recorded.append(cell)
+    _without_numpy.pop(cell, None)
     asked = _open_question(cell)
-    if asked is None:
-        result = shell.run_cell(cell, store_history=False)
-    else:
-        result = _run_held_back(shell, cell, asked)
+    quiet = _in_the_browser() and shell.custom_exceptions == ()
+    if quiet:  # numpy cannot run here: say so below instead of a traceback
+        shell.set_custom_exc((ModuleNotFoundError,), _traceback_unless_numpy)
+    try:
+        if asked is None:
+            result = shell.run_cell(cell, store_history=False)
+        else:
+            result = _run_held_back(shell, cell, asked, quiet)
+    finally:
+        if quiet:
+            shell.set_custom_exc((), None)
+    if quiet and _numpy_missing(result.error_in_exec):
+        _without_numpy[cell] = _stopping_line(cell, result.error_in_exec)
+        if asked is None:  # a held-back cell says it in its prediction box, once answered
+            _say_numpy_is_missing(cell)
+        return
     if result.error_in_exec is not None:
         # the traceback is already shown; stop "Run all" here as a normal cell would
         raise result.error_in_exec
@@ -85,7 +110,62 @@ def _open_question(cell: str):
     return asked.id
 
 
-def _run_held_back(shell, cell: str, question_id: str):
+def _in_the_browser() -> bool:
+    """Is this the browser's copy of the course (Pyodide), where numpy cannot be imported?"""
+    import sys
+
+    return sys.platform == "emscripten"
+
+
+def _numpy_missing(error) -> bool:
+    """Did the cell stop because numpy cannot be imported here?"""
+    return isinstance(error, ModuleNotFoundError) and error.name == "numpy"
+
+
+def _traceback_unless_numpy(shell, etype, value, tb, tb_offset=None):
+    """IPython's custom exception handler while a key cell runs in the browser: any other
+    ``ModuleNotFoundError`` shows its traceback as usual."""
+    if not _numpy_missing(value):
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+
+
+def _stopping_line(cell: str, error: BaseException) -> str:
+    """The cell's line where it stopped (the last frame of the traceback in the cell)."""
+    import traceback
+
+    lines = {line.strip() for line in cell.splitlines() if line.strip()}
+    inside = [frame.line.strip() for frame in traceback.extract_tb(error.__traceback__)
+              if frame.line and frame.line.strip() in lines]
+    return inside[-1] if inside else next(iter(line.strip() for line in cell.splitlines() if line.strip()), "")
+
+
+def _torch_printout(cell: str) -> str | None:
+    """What torch printed for this key cell, run after the key cells before it, as recorded when
+    the browser's site was built; None if that was not recorded."""
+    from coursebook.predict.questions import cut_printouts, key_cells_program
+    from crosscheck.recorded import NotRecorded, torch_run
+
+    before = _recorded[:_recorded.index(cell) + 1]
+    try:
+        trace = torch_run(key_cells_program(before))
+    except NotRecorded:
+        return None
+    return cut_printouts(trace, len(before))[-1]
+
+
+def _say_numpy_is_missing(cell: str):
+    from crosscheck.recorded import recorded_torch_version
+
+    print(_("This cell needs numpy, which has no build for the browser: it stops at {line}. Run the chapter "
+            "on Binder or with make lab to see it whole.").format(line=_without_numpy[cell]))
+    printout = _torch_printout(cell)
+    if printout is not None:
+        print(_("What torch {version} printed for this cell when this site was built:").format(
+            version=recorded_torch_version()))
+        print(printout, end="")
+
+
+def _run_held_back(shell, cell: str, question_id: str, quiet: bool = False):
     from IPython.display import display
     from IPython.utils.capture import capture_output
 
@@ -93,10 +173,12 @@ def _run_held_back(shell, cell: str, question_id: str):
 
     with capture_output(display=True) as printout:
         result = shell.run_cell(cell, store_history=False)
-    if result.error_in_exec is not None:  # an error is no answer to hide: show all, stop
+    stopped = quiet and _numpy_missing(result.error_in_exec)
+    if result.error_in_exec is not None and not stopped:  # an error is no answer to hide: show all, stop
         printout.show()
         return result
-    _unsettled.add(question_id)
+    if not stopped:  # the closing cross-check leaves a cell that stopped for numpy out
+        _unsettled.add(question_id)
     import ipywidgets as widgets
 
     shown = widgets.Output()
@@ -105,7 +187,10 @@ def _run_held_back(shell, cell: str, question_id: str):
     def on_settled():
         _unsettled.discard(question_id)
         with shown:
-            printout.show()
+            if stopped:
+                _say_numpy_is_missing(cell)
+            else:
+                printout.show()
 
     box = predict(question_id, on_settled=on_settled)
     box.children = (*box.children, shown)
@@ -117,8 +202,12 @@ def cross_check_key_cells(title: str = N_("the key cells of this chapter")):
     """Replay all ``%%key`` cells on torch and on reftorch; display and compare."""
     if not _recorded:
         raise RuntimeError(_("no %%key cell has run in this kernel yet: run the chapter from the top"))
-    program = "\n\n".join(_recorded)
-    return cross_check(program, title=title, folded=len(_unsettled))
+    cells = [cell for cell in _recorded if cell not in _without_numpy]
+    if len(cells) < len(_recorded):
+        print(_("Left out here: the key cells that stopped for want of numpy, at {lines}. The rest is "
+                "compared with torch.").format(lines="; ".join(_without_numpy[c] for c in _recorded
+                                                             if c in _without_numpy)))
+    return cross_check("\n\n".join(cells), title=title, folded=len(_unsettled))
 
 
 def load_ipython_extension(shell):
