@@ -82,30 +82,37 @@ _ON_REFTORCH = (
     "import importlib.util, json, sys\n"
     "assert importlib.util.find_spec('numpy') is None, 'numpy can be imported here'\n"
     "from crosscheck.harness import import_reftorch, run\n"
-    "print(json.dumps(run(sys.stdin.read(), import_reftorch()).stdout))\n"
+    "print(json.dumps([run(program, import_reftorch()).stdout for program in json.load(sys.stdin)]))\n"
 )
 
 
-def cells_needing_numpy(cells: list[str]) -> list[str]:
-    """The key cells that stop, run in order on reftorch where numpy cannot be imported, with
-    numpy's own ``ModuleNotFoundError`` (each cell's uncaught exception ends as its last line)."""
-    done = subprocess.run([sys.executable, "-S", "-c", _ON_REFTORCH], input=key_cells_program(cells),
+def cells_needing_numpy(chapters: list[list[str]]) -> list[list[str]]:
+    """For each chapter's key cells, those that stop, run in order on reftorch where numpy cannot be
+    imported, with numpy's own ``ModuleNotFoundError`` (each cell's uncaught exception ends as its
+    last line). One Python runs every chapter."""
+    done = subprocess.run([sys.executable, "-S", "-c", _ON_REFTORCH],
+                          input=json.dumps([key_cells_program(cells) for cells in chapters]),
                           capture_output=True, text=True, check=True, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(SRC), "PYTHONNOUSERSITE": "1"})
-    printed = cut_printouts(Trace("reftorch", stdout=json.loads(done.stdout)), len(cells))
-    return [cell for cell, out in zip(cells, printed) if out.rstrip("\n").endswith(NO_NUMPY)]
+    found = []
+    for cells, stdout in zip(chapters, json.loads(done.stdout)):
+        printed = cut_printouts(Trace("reftorch", stdout=stdout), len(cells))
+        found.append([cell for cell, out in zip(cells, printed) if out.rstrip("\n").endswith(NO_NUMPY)])
+    return found
 
 
 def programs(chapters: list[Path]) -> list[str]:
     found = []
+    every = [cells for cells in map(key_cells_as_run, chapters) if cells]
+    need_numpy = dict(zip(map(tuple, every), cells_needing_numpy(every)))
     for notebook in chapters:
         cells = key_cells_as_run(notebook)
         if cells:
             found.append("\n\n".join(cells))
-            need_numpy = cells_needing_numpy(cells)
-            if need_numpy:
-                found.append("\n\n".join(c for c in cells if c not in need_numpy))
-                found += [key_cells_program(cells[:cells.index(c) + 1]) for c in need_numpy]
+            stopped = need_numpy[tuple(cells)]
+            if stopped:
+                found.append("\n\n".join(c for c in cells if c not in stopped))
+                found += [key_cells_program(cells[:cells.index(c) + 1]) for c in stopped]
         found += written_out_programs(notebook)
     found += sorted({key_cells_program(q.key_cells) for q in questions()})
     return found

@@ -22,20 +22,20 @@ COURSE = Path(__file__).resolve().parents[2] / "course"
 def test_the_numpy_cell_of_chapter_09_is_found_in_both_languages_and_nothing_else():
     for notebook in (COURSE / "09_detach_and_data.ipynb", COURSE / "zh" / "09_detach_and_data.ipynb"):
         cells = key_cells_as_run(notebook)
-        found = cells_needing_numpy(cells)
+        [found] = cells_needing_numpy([cells])
         assert len(found) == 1 and "array = x.detach().cpu().numpy()" in found[0], found
         rest = "\n\n".join(c for c in cells if c not in found)
         assert diff_traces(run(rest, torch), run(rest, import_reftorch())) == []
         before = cells[:cells.index(found[0]) + 1]
         assert cut_printouts(run(key_cells_program(before), torch), len(before))[-1].endswith(
             "tensor([200.,   4.,   6.])\n")
-    assert cells_needing_numpy(key_cells_as_run(COURSE / "08_clone.ipynb")) == []
+    assert cells_needing_numpy([key_cells_as_run(COURSE / "08_clone.ipynb")]) == [[]]
 
 
 def test_the_programs_the_browser_asks_for_are_recorded():
     notebook = COURSE / "09_detach_and_data.ipynb"
     cells = key_cells_as_run(notebook)
-    found = cells_needing_numpy(cells)
+    [found] = cells_needing_numpy([cells])
     recorded = programs([notebook])
     assert "\n\n".join(cells) in recorded
     assert "\n\n".join(c for c in cells if c not in found) in recorded
