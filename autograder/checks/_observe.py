@@ -85,6 +85,9 @@ def yours_raised(error_name, error_text):
     return _(N_("yours raised {0}: {1}")).format(error_name, error_text)
 
 
+ON_THE_GPU = ", on the GPU (cuda:0)"
+
+
 def case_label(case):
     """``case.label()`` in the language spoken: a battery case's name from the catalog, with the
     GPU and no_grad said in it too. A label of other parts stays as the witness writes it."""
@@ -94,9 +97,9 @@ def case_label(case):
     if isinstance(spec, _variants.TensorSpec):   # variants.tensor_cases: "drawn input #<n> (<spec>)"
         text = _(N_("drawn input #{0} ({1})")).format(case.name[len("drawn input #"):].partition(" ")[0],
                                                       spec.label())
-    else:
-        text = _(case.name)
-    if getattr(case, "on", "cpu") == "cuda" and "GPU" not in case.name:
+    else:   # a name that ends in the GPU says it through the template, as one that does not
+        text = _(case.name.removesuffix(ON_THE_GPU))
+    if getattr(case, "on", "cpu") == "cuda" and "GPU" not in text:
         text = _(N_("{0}, on the GPU (cuda:0)")).format(text)
     text = text if case.grad_mode else _(N_("{0}, inside no_grad")).format(text)
     return text + f", arguments {case.args}" if isinstance(case, ViewCase) and case.args else text

@@ -179,6 +179,21 @@ def test_a_check_writes_its_failure_in_the_language_spoken_with_the_values_and_t
     assert "your clone" not in chinese
 
 
+def test_an_input_on_the_gpu_is_named_in_chinese_whole():
+    """A battery case whose name says the GPU is named through the GPU template in a Chinese verdict,
+    not left in English because its whole name has no entry."""
+    from autograder.checks._observe import case_label
+    from autograder.judge.language import speaking
+    from autograder.witness import battery
+
+    on_the_gpu = [case for case in vars(battery).values() if isinstance(case, battery.Case) and case.on == "cuda"]
+    assert on_the_gpu
+    with speaking("zh"):
+        named = [case_label(case) for case in on_the_gpu]
+    assert all("GPU（cuda:0）上" in name and "on the GPU" not in name and "requires grad" not in name
+               for name in named), named
+
+
 def test_torchs_own_error_text_stays_english_inside_a_chinese_verdict():
     def raises(self, *, memory_format=None):
         raise RuntimeError("expected scalar type Float but found Double")
