@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+from coursebook.in_the_browser import quiet_errors
 from coursebook.language import _
 
 __all__ = ["answer_cell"]
@@ -43,13 +44,6 @@ def _held_box():
     return widgets, HeldAnswer
 
 
-def _in_the_browser():
-    """Is this the browser's copy of the course (Pyodide), where reftorch stands in for torch?"""
-    import sys
-
-    return sys.platform == "emscripten"
-
-
 def answer_cell(line: str, cell: str):
     """The ``%%answer`` cell magic: run the cell now, show its output when the learner asks."""
     from IPython import get_ipython
@@ -60,15 +54,10 @@ def answer_cell(line: str, cell: str):
     if os.environ.get(SHOW_ENV) == "shown":
         result = shell.run_cell(cell, store_history=False)
     else:
-        quiet = _in_the_browser() and shell.custom_exceptions == ()
-        if quiet:   # reftorch may not run a torch-only answer: say so below instead of a traceback
-            shell.set_custom_exc((Exception,), lambda *args, **kwargs: None)
-        try:
-            with capture_output(display=True) as output:
-                result = shell.run_cell(cell, store_history=False)
-        finally:
-            if quiet:
-                shell.set_custom_exc((), None)
+        # reftorch may not run a torch-only answer: in the browser, say so below instead of a traceback
+        with quiet_errors(shell, (Exception,), lambda *args, **kwargs: None) as quiet, \
+                capture_output(display=True) as output:
+            result = shell.run_cell(cell, store_history=False)
         if result.error_in_exec is not None and quiet:   # no traceback was shown: say why
             print(_("This answer is torch's own, and torch cannot run in the browser: reftorch, which "
                     "stands in for it here, stops at {0}: {1}. Open the chapter on Binder or with "

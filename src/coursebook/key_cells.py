@@ -36,6 +36,7 @@ with torch's trace of that shorter program, recorded when the site was built
 from __future__ import annotations
 
 from coursebook.cross_check import cross_check
+from coursebook.in_the_browser import quiet_errors
 from coursebook.language import N_, _
 
 __all__ = ["key_cell", "cross_check_key_cells", "recorded_key_cells", "unsettled_questions", "load_ipython_extension"]
@@ -67,17 +68,12 @@ def key_cell(line: str, cell: str):
         _recorded.append(cell)
     _without_numpy.pop(cell, None)
     asked = _open_question(cell)
-    quiet = _in_the_browser() and shell.custom_exceptions == ()
-    if quiet:  # numpy cannot run here: say so below instead of a traceback
-        shell.set_custom_exc((ModuleNotFoundError,), _traceback_unless_numpy)
-    try:
+    # numpy cannot run in the browser: say so below instead of a traceback
+    with quiet_errors(shell, (ModuleNotFoundError,), _traceback_unless_numpy) as quiet:
         if asked is None:
             result = shell.run_cell(cell, store_history=False)
         else:
             result = _run_held_back(shell, cell, asked, quiet)
-    finally:
-        if quiet:
-            shell.set_custom_exc((), None)
     if quiet and _numpy_missing(result.error_in_exec):
         _without_numpy[cell] = _stopping_line(cell, result.error_in_exec)
         if asked is None:  # a held-back cell says it in its prediction box, once answered
@@ -108,13 +104,6 @@ def _open_question(cell: str):
     if asked is None or settled(asked.id):
         return None
     return asked.id
-
-
-def _in_the_browser() -> bool:
-    """Is this the browser's copy of the course (Pyodide), where numpy cannot be imported?"""
-    import sys
-
-    return sys.platform == "emscripten"
 
 
 def _numpy_missing(error) -> bool:

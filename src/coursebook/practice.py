@@ -99,6 +99,11 @@ class _Asker:
         return self.wire.decode(reply["seen"]) if isinstance(reply, dict) and "seen" in reply else reply
 
 
+def _not_written() -> str:
+    return _("not written yet: it still raises NotImplementedError (replace "
+             "`raise NotImplementedError()` with your code)")
+
+
 def _raised(raised, where="") -> str:
     return _("yours raised {0}: {1}").format(raised[0], raised[1]) + where if raised else _("yours raised nothing")
 
@@ -106,8 +111,7 @@ def _raised(raised, where="") -> str:
 def _observed(theirs, yours, fields):
     """The lines saying where one observation of the learner's call differs from torch's, or None."""
     if yours.get("_stub"):
-        return [_("not written yet: it still raises NotImplementedError (replace "
-                  "`raise NotImplementedError()` with your code)")]
+        return [_not_written()]
     if theirs.get("raised") != yours.get("raised"):
         lines = [_raised(yours.get("raised"), yours.get("_where", ""))]
         if theirs.get("raised"):
@@ -146,8 +150,7 @@ def _judge(asker, test):
                 lines = _told(asker, asker.value(theirs), asker.value(yours), fields, set(test["approximate"]))
             elif "raised" in asker.value(yours) and "raised" not in asker.value(theirs):
                 raised = asker.value(yours)["raised"]
-                lines = ([_("not written yet: it still raises NotImplementedError (replace "
-                            "`raise NotImplementedError()` with your code)")] if raised.get("stub") else
+                lines = ([_not_written()] if raised.get("stub") else
                          [_raised((raised.get("type"), raised.get("message")), str(raised.get("where") or ""))])
             else:
                 found = _first_difference(asker.value(theirs), asker.value(yours))
