@@ -14,7 +14,7 @@ learner reads it, is the grader's own word on the notebook as a whole:
   notes and problems);
 * the error outputs the grader itself puts in a test cell
   (``autograder.kernels.execute``: ``NotGraded``, ``NotRun``, ``KernelDied``,
-  ``Stopped``, ``TamperingDetected``, a timeout; a broken rule's ``RuleBroken``,
+  ``Stopped``, a timeout; a broken rule's ``RuleBroken``,
   ``autograder.pipeline.static_rules``).
 
 Such a line is looked up in the catalog (``msgctxt "line"``): its exact entry, else
@@ -86,7 +86,7 @@ def _rule_broken(text: str, lang: str) -> str:
 
 
 # the grader's own error outputs in a test cell (autograder.kernels.execute): its words, in English
-GRADER_ERRORS = ("NotGraded", "NotRun", "KernelDied", "Stopped", "TamperingDetected", "CellTimeoutError")
+GRADER_ERRORS = ("NotGraded", "NotRun", "KernelDied", "Stopped", "CellTimeoutError")
 
 
 def error_message(ename: str, evalue: str, lang: str, judged: bool = False) -> str:
