@@ -155,22 +155,16 @@ class Violation:
                 f"    {TAG_LINE}rules/{self.rule}")
 
 
-def _looks_like_ipython(source, line):
-    """A magic (``%time``), a shell line (``!ls``) or a help request (``x?``): IPython runs it."""
-    lines = source.splitlines()
-    text = lines[line - 1].lstrip() if 0 < line <= len(lines) else ""
-    return text.startswith(("%", "!")) or text.rstrip().endswith("?")
-
-
 def syntax_violations(nb, index):
-    """A learner cell Python cannot parse, unless the line it stops at is IPython syntax."""
+    """A learner cell Python cannot parse once IPython has turned its own syntax (magics, shell
+    lines, help requests) into Python, as the kernel does before running it."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
     source = nb.cells[index].get("source", "")
     try:
-        ast.parse(source)
+        ast.parse(TransformerManager().transform_cell(source))
     except (SyntaxError, ValueError) as error:
         line = getattr(error, "lineno", None) or 1
-        if _looks_like_ipython(source, line):
-            return []
         lines = source.splitlines()
         code = lines[line - 1] if 0 < line <= len(lines) else ""
         return [Violation(SYNTAX_ERROR, index, cell_name(nb, index), line, code,

@@ -202,3 +202,15 @@ def test_python_copy_keeps_only_calls_the_op():
     private = "def my_deepcopy(self, memo):\n    return torch._python_copy.__deepcopy__(self, memo)\n"
     assert found("python_copy", {"deepcopy-solution": patched}) == []
     assert [r for r, *_ in found("python_copy", {"deepcopy-solution": private})] == ["calls-the-op"]
+
+
+@pytest.mark.parametrize("source, broken", [
+    ("a = !ls\nb = 1", None),              # IPython syntax anywhere in a line is IPython's to run
+    ("x = 1\nx?", None),
+    ("%time x = 1\ny = (", "y = ("),       # a real error after a magic line is still found
+])
+def test_ipython_syntax_is_no_syntax_error_and_does_not_hide_one(source, broken):
+    from autograder.pipeline.static_rules import syntax_violations
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    assert [v.code for v in syntax_violations(nb, 0)] == ([broken] if broken else [])
