@@ -32,12 +32,12 @@ from lite import versions
 from lite.record import record
 from lite.relock import relock
 from autograder.learner.practice_record import record as record_practice
+from coursebook.practice import WITNESS   # the name autograder/witness has in the site's wheel
 
 REPO = Path(__file__).resolve().parents[1]
 STAGE = REPO / "_build" / "lite-stage"
 OUT = REPO / "_build" / "lite"
 LEARNER_PACKAGES = ["reftorch", "coursebook", "memdiagram", "crosscheck"]
-WITNESS = "clone_or_detach_witness"   # autograder/witness, as coursebook.practice imports it in the browser
 WHEEL_NAME = "clone-or-detach-learner"
 STAND_IN = {
     "en": "import reftorch as torch  # torch cannot run in the browser: reftorch stands in, "
