@@ -44,7 +44,7 @@ import reftorch
 
 PACKAGE = Path(reftorch.__file__).parent
 LIMIT = 2000
-CEILING_WITH_THE_WAY_IN = 1805  # the aim: LIMIT less 15 %, 1700
+CEILING_WITH_THE_WAY_IN = 1802  # the aim: LIMIT less 15 %, 1700
 
 
 def module_names(package: Path) -> dict[str, Path]:

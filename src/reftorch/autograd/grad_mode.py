@@ -64,10 +64,6 @@ class set_grad_enabled(_GradModeContext):
     def __enter__(self):
         pass
 
-    def __exit__(self, *exc):
-        _set_enabled(self._previous)
-        return False
-
     def __call__(self, func):
         _set_enabled(self._previous)
 
