@@ -1,16 +1,6 @@
-"""The Python binding: torch's signatures, sorted into the lessons' arguments.
-
-torch's Python functions are generated bindings: they parse what the caller
-passed (positional or keyword, a dtype or a string, the three forms of
-``to``), refuse what does not fit with torch's TypeError, and only then call
-the operation. reftorch keeps that step here, at the edge, so that the
-function a chapter shows (``_to.to``, ``_creation._from_data``,
-``_copy_.copy_``) reads as the lesson: it receives a device, a dtype,
-numbers and their shape, never a raw argument list.
-
-Nothing here touches memory, metadata, the version counter or the graph:
-each function checks and converts its arguments, then calls the lesson.
-"""
+"""The Python binding: torch's signatures parsed, and refused with torch's TypeError, at the edge,
+so that the lesson (``_to.to``, ``_creation._from_data``, ``_copy_.copy_``) receives a device,
+a dtype and numbers. Nothing here touches memory, metadata, the version counter or the graph."""
 
 import builtins
 
@@ -23,8 +13,6 @@ from ._numpy_objects import is_array
 from ._strides import _fmt
 from ._tensor import Tensor
 
-
-# --- to() and its short forms -------------------------------------------------------------
 
 def to(self, *args, **kwargs):
     """``t.to(device, dtype)``, ``t.to(dtype)`` or ``t.to(other)``: see ``_to.to``."""
@@ -76,20 +64,15 @@ def byte(self):
     return _to.to(self, dtype=uint8)
 
 
-# --- transpose ---------------------------------------------------------------------------
-
 def transpose(self, dim0, dim1):
     _int_arg("transpose", "dim0", 1, dim0)
     _int_arg("transpose", "dim1", 2, dim1)
     return _views.transpose(self, dim0, dim1)
 
 
-# --- tensor(data) and new_tensor ----------------------------------------------------------
-
 def read_data(data, dtype, caller):
-    """``(data, dtype)`` ready for ``_creation._from_data``: a tensor as it is, anything
-    else as ``(numbers in row-major order, shape)``, with the dtype torch picks when none
-    is given (``_nested_data``)."""
+    """``(data, dtype)`` for ``_creation._from_data``: a tensor as it is, else ``(numbers, shape)``,
+    with the dtype torch picks when none is given."""
     dtype = check_dtype(dtype, caller.split(".")[-1])
     if isinstance(data, Tensor):
         return data, dtype
@@ -123,8 +106,6 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     return _creation.new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-# --- t.grad = g ---------------------------------------------------------------------------
-
 def set_grad(self, value):
     """``t.grad = value``: None, or a tensor of ``t``'s size; then it is simply stored."""
     if value is not None and not isinstance(value, Tensor):
@@ -134,14 +115,11 @@ def set_grad(self, value):
     self._grad = value
 
 
-# --- copy_ and is_contiguous --------------------------------------------------------------
-
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, builtins.int, builtins.float, builtins.bool)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
             fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
         ))
-    # torch picks copy_'s kernel by the layouts of both tensors; a sparse src's refuses a strided self
     if isinstance(src, Tensor) and src.layout is _layout.sparse_coo:
         raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src.type()))
     if isinstance(src, Tensor) and src.layout is _layout.sparse_csr:

@@ -1,22 +1,10 @@
 """Bounds: every element of a tensor must lie inside its storage.
 
-A layout (size, stride, storage offset) is only a formula: element ``[i, j]``
-is at slot ``offset + i*stride[0] + j*stride[1]``, which nothing stops from
-lying past the storage's last byte. So torch checks a layout against the
-storage before any tensor may use it, and so does ``Tensor._make``: it calls
-``check_fits``, whose bounds step is ``check_in_bounds_for_storage``. A
-layout that does not fit raises torch's RuntimeError; no tensor is made.
-
-The rule. A tensor with no elements fits any storage. Otherwise its last
-element sits at slot ``offset + sum((n - 1) * s)``, so the storage needs
-
-    (offset + 1 + sum((n - 1) * s)) * itemsize   bytes.
-
-torch sums in unsigned 64-bit integers, hence its other refusals: a negative
-offset; a backward stride, or a sum above 2**63 bytes ("overflowed"); a
-negative size ("numel ... overflow"). ``element_bytes`` checks again where
-metadata becomes addresses (``Tensor._positions``), from the metadata as it
-is now, so a ``_stride`` changed by hand still cannot reach outside.
+A layout's last element sits at slot ``offset + sum((n - 1) * s)``, so the storage
+needs ``(offset + 1 + sum((n - 1) * s)) * itemsize`` bytes. ``Tensor._make`` refuses a
+layout that does not fit, with torch's error (torch sums in unsigned 64-bit integers,
+so a negative size, offset or stride overflows); ``element_bytes`` checks again where
+metadata becomes addresses.
 """
 
 import operator
@@ -41,14 +29,9 @@ def ints(values, name):
 
 
 def storage_nbytes(size, stride, itemsize, storage_offset=0):
-    """Bytes a storage needs so that the layout's last element fits in it (0 if no elements).
-
-    torch's ``computeStorageNbytes``: a negative stride counts as a huge
-    unsigned number, so stepping backwards overflows, as in torch.
-    """
+    """Bytes a storage needs for the layout's last element (torch's ``computeStorageNbytes``)."""
     if 0 in size:
         return 0
-    # torch words the overflow without strides for a 0-d tensor (it has none).
     overflow = RuntimeError(_core_messages.STORAGE_SIZE_OVERFLOW.format(
         sizes=_fmt(size), strides=_fmt(stride)) if size else _core_messages.STORAGE_SIZE_OVERFLOW_0D)
     needed = storage_offset + 1
@@ -64,7 +47,7 @@ def storage_nbytes(size, stride, itemsize, storage_offset=0):
 
 
 def _check_numel(size):
-    """torch multiplies the sizes as unsigned 64-bit numbers: a negative size overflows."""
+    """The sizes multiplied as unsigned 64-bit numbers, as torch does."""
     count = 1
     for n in size:
         count *= n % _UINT64
@@ -75,11 +58,7 @@ def _check_numel(size):
 
 
 def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available):
-    """Refuse, with torch's RuntimeError, a layout that reaches outside a storage.
-
-    The checks run in torch's order: lengths, offset, the size calculation
-    (which refuses what overflows), the bounds, then the element count.
-    """
+    """Refuse, with torch's RuntimeError, a layout that reaches outside a storage (torch's order)."""
     if len(size) != len(stride):
         raise RuntimeError(_core_messages.SIZE_STRIDE_LENGTHS.format(len(size), len(stride)))
     if storage_offset < 0:
@@ -90,9 +69,7 @@ def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available)
 
 
 def check_in_bounds_for_storage(size, stride, storage_offset, itemsize, nbytes):
-    """Raise torch's RuntimeError when the layout's last element lies past the storage's
-    ``nbytes`` bytes (torch's ``checkInBoundsForStorage``; the rule is above).
-    ``check_fits`` has refused negative offsets and strides before."""
+    """Raise torch's RuntimeError when the layout's last element lies past ``nbytes``."""
     if 0 in size:
         return
     last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
@@ -105,13 +82,8 @@ check_in_bounds_for_storage = _overrides.overridable(check_in_bounds_for_storage
 
 
 def element_bytes(size, stride, storage_offset, itemsize, storage_nbytes_available):
-    """The bytes ``[start, stop)`` that hold the layout's elements; None if it has none.
-
-    Unlike ``check_fits`` this trusts nothing: negative strides are allowed
-    and walked backwards, and anything reaching outside the storage (or
-    metadata that is not made of ints) raises a RuntimeError naming the
-    metadata. No memory is touched either way.
-    """
+    """The bytes ``[start, stop)`` that hold the layout's elements (None if none), trusting nothing:
+    metadata that is not ints, or reaches outside the storage, raises a RuntimeError naming it."""
     try:
         size, stride, storage_offset = ints(size, "size"), ints(stride, "stride"), operator.index(storage_offset)
     except TypeError as error:

@@ -1,24 +1,11 @@
-"""Broadcasting: the shape operands stretch to, and the gradient's way back.
-
-``a + b`` and ``dst.copy_(src)`` work on operands of different shapes when,
-aligned on the right, each pair of sizes is equal or one of them is 1: those
-dimensions are stretched, as if the numbers were repeated, copying nothing.
-
-* ``broadcast_shapes``: the shape the operands stretch to, or torch's error.
-* ``sum_to_shape``: broadcasting undone, for gradients: an input that was
-  stretched gets the gradient summed over the stretched dimensions.
-
-Pure functions of sizes and gradient values: no tensor's memory is touched.
-"""
+"""Broadcasting: aligned on the right, sizes that are equal or 1 stretch to one shape, copying
+nothing; ``sum_to_shape`` sums a gradient back. No memory is touched."""
 
 from . import _core_messages, _overrides, _strides
 
 
 def broadcast_shapes(*shapes):
-    """The shape that all ``shapes`` stretch to, aligning them on the right.
-
-    Two sizes are compatible when they are equal or one of them is 1.
-    """
+    """The shape that all ``shapes`` stretch to, or torch's error."""
     ndim = max((len(s) for s in shapes), default=0)
     result = [1] * ndim
     for shape in shapes:
@@ -39,8 +26,7 @@ def expanded_strides(size, stride, shape):
 
 
 def sum_to_shape(values, size, shape):
-    """Undo broadcasting: the row-major ``values`` of ``size`` summed down to ``shape``,
-    each added into the element it was stretched from (stride 0 along stretched dims)."""
+    """The row-major ``values`` of ``size`` summed down to ``shape``, each into the element it came from."""
     if tuple(size) == tuple(shape):
         return list(values)
     sums = [0] * _strides.numel(shape)

@@ -1,18 +1,9 @@
 """clone(): new memory, same numbers, still in the graph.
 
-``b = a.clone()`` answers the four questions like this:
-
-* Python object: new.
-* Metadata: new, with the same size, dtype and device. The strides follow
-  ``memory_format``: ``preserve_format`` (the default) keeps a dense layout
-  exactly and packs any other layout densely in the same order;
-  ``contiguous_format`` always gives row-major strides, ``channels_last``
-  the channel-innermost ones (``_memory_formats``).
-* Memory: a new storage holding copies of the numbers: writing to ``b`` never changes ``a``.
-* History: kept. If ``a`` requires grad (and grad mode is on), ``b.grad_fn``
-  is ``CloneBackward0``, which passes the gradient to ``a`` unchanged. So
-  ``b`` is not a leaf, and ``b.grad`` stays None.
-* Version counter: new, starting at 0.
+``b = a.clone()``: a new object; new metadata (same size, dtype, device; strides
+as ``memory_format`` says); a new storage holding copies of the numbers; a new
+version counter at 0; and, if ``a`` requires grad, ``CloneBackward0`` as
+``b.grad_fn``, passing the gradient to ``a`` unchanged.
 """
 
 from . import _core_messages, _overrides, _strides

@@ -1,15 +1,8 @@
 """copy_(): write another tensor's numbers into this tensor's memory.
 
-``dst.copy_(src)`` is an in-place operation on ``dst``:
-
-* Python object, metadata and memory: ``dst``'s own, all kept: ``src`` is broadcast to
-  ``dst``'s shape, cast to its dtype (floats into ints are truncated) and moved to its device.
-* Version counter: ``dst``'s, bumped by one.
-* History: if ``src`` requires grad (and ``dst`` is a floating tensor, in grad
-  mode), ``dst`` gets a ``CopyBackwards`` node: it stops being a leaf and now
-  requires grad. The gradient flows to ``src``; ``dst``'s old values get none.
-* Like every in-place op, it refuses to write into a leaf that requires grad
-  (or a view of one), except inside ``no_grad``.
+``dst.copy_(src)`` keeps ``dst``'s object, metadata and memory: ``src`` is
+broadcast, cast and moved into them. ``dst``'s version counter goes up by one, and
+if ``src`` requires grad ``dst`` gets a ``CopyBackwards`` node (``_inplace_write``).
 """
 
 from . import _core_messages, _elements, _overrides, _strides
@@ -39,8 +32,7 @@ class CopyBackwards(Node):
 
 
 def values_of(x, dtype, shape=None):
-    """The numbers of a tensor or Python number, read as ``x.expand(shape)`` would be (row-major), cast
-    to ``dtype`` silently, as C and torch cast: a float is cut toward zero, 300 as uint8 is 44."""
+    """The numbers of ``x`` (a tensor or a number) read as ``x.expand(shape)``, cast to ``dtype``."""
     if not isinstance(x, Tensor):
         return _elements.cast([x] * _strides.numel(shape or ()), dtype)
     shape = x._size if shape is None else shape
@@ -50,7 +42,7 @@ def values_of(x, dtype, shape=None):
 
 
 def check_copy_source(destination_device, source):
-    """A meta tensor has no numbers: they move out of one only into another meta tensor."""
+    """A meta tensor's numbers move only into another meta tensor."""
     if source.device.type == "meta" and destination_device.type != "meta":
         raise NotImplementedError(_core_messages.META_NO_DATA)
 

@@ -1,9 +1,5 @@
-"""Torch's texts for what the core refuses or warns about, one constant each.
-
-The core reading path and the modules it imports raise torch's errors in
-torch's words; the words are here, so a lesson shows the rule, not the text.
-All other texts are in ``_messages``. The differential suite checks each one.
-"""
+"""Torch's texts for what the core refuses or warns about, one constant each, so that a lesson
+shows the rule, not the text (all other texts: ``_messages``)."""
 
 import re
 
@@ -20,7 +16,6 @@ REQUIRES_GRAD_NON_LEAF_HINT = (
     " If you want to use a computed variable in a subgraph that doesn't require "
     "differentiation use var_no_grad = var.detach()."
 )
-# torch.tensor(t) / t.new_tensor(t), given a tensor ({} is the function's name).
 COPY_CONSTRUCT = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
     "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
@@ -41,7 +36,6 @@ GRAD_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
     "of {output}."
 )
-# A tensor saved for backward was written in place since (autograd/graph.py).
 SAVED_TENSOR_MODIFIED = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation: [{kind} {sizes}]{where} is at version {version}; expected version {expected} "
@@ -69,14 +63,12 @@ DEEPCOPY_NON_LEAF = (
     "because of a torch.nn.utils.weight_norm usage, see "
     "https://github.com/pytorch/pytorch/pull/103001"
 )
-# A call that matches none of an op's signatures, each signature listed after it.
 INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
 DEVICE_SIGNATURES = (
     " * (torch.device device)\n"
     "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
     " * (str type, int index = -1)\n"
 )
-# A layout that reaches past the end of its storage (torch's checkInBoundsForStorage).
 OUT_OF_BOUNDS = (
     "setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and itemsize {itemsize} "
     "requiring a storage size of {needed} are out of bounds for storage of size {available}"
@@ -86,12 +78,11 @@ STORAGE_SIZE_OVERFLOW_0D = "Storage size calculation overflowed with sizes=[]"
 NUMEL_OVERFLOW = "numel: integer multiplication overflow"
 INVALID_STORAGE_OFFSET = "Tensor: invalid storage offset {}"
 SIZE_STRIDE_LENGTHS = "unequal size length ({}) and stride length ({})"
-# torch's allocator, given a negative byte count (printed as an unsigned number).
 NEGATIVE_ALLOCATION = (
     "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
     "called with negative number: {}"
 )
-# reftorch's own texts: the second line of defence and the primitives' argument checks.
+# reftorch's own texts
 LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 CORRUPT_LAYOUT = (
     "reftorch refuses to read or write this tensor: its metadata (sizes {sizes}, strides {strides}, "
@@ -129,8 +120,7 @@ INFERENCE_SAVED = (
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
     "`torch.inference_mode()`."
 )
-# A view that may not be written in place: torch builds the message from parts
-# (``creation_meta.check_view_write`` picks {who} and {modified}).
+# A view that may not be written in place, in parts (``creation_meta.check_view_write``).
 VIEW_MODIFIED = "is being"
 VIEW_MODIFIED_INDIRECTLY = "its base or another view of its base has been"
 VIEW_CREATED_IN_NO_GRAD = "{who} no_grad mode and {modified} modified inplace with grad mode enabled."
@@ -159,10 +149,8 @@ META_NO_DATA = "Cannot copy out of meta tensor; no data!"
 
 
 def saved_tensor_modified(tensor, node_name, saved_version):
-    """``SAVED_TENSOR_MODIFIED`` for ``tensor``, which is an output of the node
-    ``node_name`` (None for a leaf). torch shortens the node's name
-    (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``) and names a
-    bool tensor by its dispatch key (``CPUBoolType``)."""
+    """``SAVED_TENSOR_MODIFIED`` for ``tensor``, an output of ``node_name`` (None for a leaf),
+    which torch shortens (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``)."""
     where = ""
     if node_name is not None:
         short = re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)

@@ -1,16 +1,7 @@
 """Creating a tensor from data: ``tensor(data)`` and ``t.new_tensor(data)`` copy, always.
 
-``tensor(data)`` copies ``data`` into fresh memory, always. Given a tensor it
-still copies (and warns that ``t.detach().clone()`` says the same thing more
-clearly); it keeps that tensor's dtype and, unless a default device is set
-(``_default_device``), its device, and never keeps its history.
-``new_tensor`` takes its default dtype and device from ``self``, and nothing
-else. ``torch.tensor`` and ``Tensor.new_tensor`` take torch's arguments in
-``_binding``, which reads nested lists and picks a dtype (``_nested_data``)
-before ``_from_data`` makes the copy;
-tensors filled with one number (``zeros``, ``ones``, ``full``, ``arange``,
-``*_like``, ``new_zeros`` ...) are in ``_factories``, and ``from_numpy``,
-which shares memory instead of copying, in ``_convert``.
+A new object, metadata, storage and version counter, and no history. Given a
+tensor they still copy, and warn that ``t.detach().clone()`` says so more clearly.
 """
 
 from . import _core_messages, _overrides, _strides
@@ -30,16 +21,14 @@ def with_requires_grad(t, requires_grad):
 
 
 def _from_data(data, dtype, device, requires_grad, caller):
-    """``data`` (a tensor, or ``(numbers, shape)`` read by ``_binding.read_data`` with the dtype
-    torch picks) copied into new memory: the one path behind ``tensor`` and ``new_tensor``."""
+    """``data`` (a tensor, or ``(numbers, shape)``) copied into new memory."""
     if isinstance(data, Tensor):
         return copy_construct(data, dtype, device, requires_grad, caller)
     return with_requires_grad(Tensor._from_values(*data, dtype, factory_device(device)), requires_grad)
 
 
 def copy_construct(data, dtype, device, requires_grad, caller):
-    """``tensor(t)``, ``new_tensor(t)``: as ``t.detach().clone()`` (a new leaf, counter and storage,
-    laid out as ``t``), with a warning that ``detach().clone()`` says so more clearly."""
+    """``tensor(t)``: as ``t.detach().clone()``, with a warning that says so."""
     warn(_core_messages.COPY_CONSTRUCT.format(caller))
     source = data.detach()
     strides = _strides.preserve_format_strides(source._size, source._stride)

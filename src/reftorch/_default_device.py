@@ -1,15 +1,9 @@
-"""``set_default_device``: where factory functions put a tensor when no device is given.
-
-Factories (``zeros``, ``ones``, ``full``, ``empty``, ``arange``, ``rand``,
-``randn`` and ``tensor``, even ``tensor(t)`` of a cpu ``t``) use it when their
-call names no device. Functions that start from a tensor (``*_like``,
-``new_*``, ``clone``, ``copy.deepcopy``, ``from_numpy``) keep its device.
-``set_default_device(None)`` goes back to cpu. Nothing already made moves.
-"""
+"""``set_default_device``: where factories (``zeros``, ``tensor`` ...) put a tensor when their
+call names no device. Functions that start from a tensor keep its device."""
 
 from ._device import as_device, cpu, device as device_
 
-_default = None  # the device as given; None: no default (factories use cpu, tensor(t) keeps t's)
+_default = None  # the device as given
 
 
 def set_default_device(device):
@@ -18,7 +12,7 @@ def set_default_device(device):
     if device is None:
         _default = None
     else:
-        as_device(device)  # refuse a device reftorch cannot make, now rather than later
+        as_device(device)  # refused now rather than later
         _default = device_(device)
 
 
@@ -30,9 +24,7 @@ def get_default_device():
 
 
 def is_default_device_set():
-    """Has ``set_default_device`` named a device (even ``"cpu"``)? torch then runs
-    every call through a Python function of its own, which its warnings name
-    (see ``_warn``)."""
+    """Has ``set_default_device`` named a device (even ``"cpu"``)?"""
     return _default is not None
 
 

@@ -1,31 +1,17 @@
 """detach() and .data: same memory, no history.
 
-``d = a.detach()``:
-
-* Python object: new. Metadata: new (same size, stride, offset, dtype,
-  device), with ``requires_grad=False`` and no ``grad_fn``: ``d`` is a leaf.
-* Memory: *shared*. Writing to ``d`` changes ``a``.
-* Version counter: *shared*. So if ``a``'s values were saved for backward and
-  you overwrite them through ``d``, backward raises instead of silently
-  computing a wrong gradient.
-* ``d`` is not an autograd view: ``d._base`` is None.
-
-``a.data`` is the same, except for the last safety net: it gets a *new*
-version counter. Autograd does not see writes made through it, and a
-gradient computed afterwards can be silently wrong. Assigning ``a.data = t``
-makes ``a`` look at ``t``'s memory and metadata, keeping ``a``'s own version
-counter and autograd state.
+``d = a.detach()``: a new object and new metadata (a leaf without ``grad_fn``,
+not a view) on the *shared* memory and the *shared* version counter, so backward
+still sees writes through ``d``. ``a.data`` is the same with a *new* counter:
+writes through it go unseen, and a gradient can be silently wrong.
 """
 
 from . import _core_messages, _overrides
 from ._tensor import Tensor
 
 def detach(self):
-    """New metadata on the same storage and the same version counter, off the graph.
-
-    An inference tensor has no counter to share: its ``detach()`` is an
-    inference tensor with a counter of its own (outside ``inference_mode``).
-    """
+    """New metadata on the same storage and version counter, off the graph (an inference
+    tensor has no counter to share)."""
     counter = None if self._inference else self._version_counter
     return Tensor._make(self._storage, self._storage_offset, self._size, self._stride,
                         self._dtype, counter, inference=self._inference)

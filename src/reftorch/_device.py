@@ -1,12 +1,5 @@
-"""Devices: where a storage's bytes live.
-
-reftorch has two devices. ``cpu`` is ordinary memory. ``cuda`` is simulated:
-its bytes are also in ordinary memory, but every rule torch applies to a GPU
-tensor is applied to it (it prints as ``device='cuda:0'``, moving to or from it
-copies, mixing it with a cpu tensor in one operation is an error). That lets
-the tutorials' ``device="cuda"`` examples run on a machine without a GPU.
-``meta`` holds no numbers, only metadata (``_meta``).
-"""
+"""Devices: where a storage's bytes live. ``cuda`` is simulated in ordinary memory, under
+torch's rules for a GPU; ``meta`` holds no numbers, only metadata."""
 
 from . import _core_messages
 
@@ -75,12 +68,7 @@ def _parse(text):
 
 
 def as_device(value):
-    """Turn a device argument (``None``, a string or a device) into a full device.
-
-    ``"cuda"`` means the current GPU, ``cuda:0``, as in torch. Devices other than
-    cpu and the simulated cuda are refused with torch's message for a build that
-    lacks them. ``meta`` has no index (``"meta:0"`` is ``meta``).
-    """
+    """``None``, a string or a device as a device reftorch has (``"cuda"`` is ``cuda:0``)."""
     if value is None:
         return None
     d = value if isinstance(value, device) else device(value)

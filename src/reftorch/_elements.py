@@ -1,7 +1,5 @@
-"""Elements: slot ``k`` of a storage is bytes ``k * itemsize`` up to ``(k + 1) * itemsize``, one number
-encoded as ``dtype._format`` (a ``struct`` code) says. Storing rounds as torch converts: floats to
-nearest, integers cut toward zero and wrapped (300 as uint8 is 44). One float32 operation done in
-Python's float64 and stored as float32 is exactly float32 arithmetic."""
+"""Elements: slot ``k`` of a storage is bytes ``k * itemsize`` on, one number in ``dtype._format``.
+Storing rounds as torch converts: floats to nearest, integers cut toward zero and wrapped."""
 
 import math
 import struct

@@ -1,24 +1,12 @@
-"""What every in-place write does: check, write, bump, rewrite history.
+"""What every in-place write does (``write_inplace``), in this order:
 
-``add_``, ``mul_``, ``zero_``, ``fill_``, ``copy_``, ``t[i] = v`` and ``+=``
-change the numbers in a storage that other tensors may share. Each in-place
-write does four things, in this order (``write_inplace``):
-
-1. **Check.** Autograd refuses to overwrite a leaf that requires grad, or a
-   view of one, because ``.grad`` would no longer describe the leaf's values.
-   (Inside ``no_grad`` the write is allowed: that is how optimisers work.)
-2. **Write** the new numbers into the storage.
-3. **Bump the version counter** shared by every tensor on this memory, so a
-   saved tensor that was overwritten is detected at backward.
-4. **Rewrite history.** The tensor's ``grad_fn`` becomes the in-place op's
-   node. If the tensor is a view, its base gets a ``CopySlices`` node instead:
-   "the base, except that this slice now comes from that operation".
-
-Also here: the checks on what is written (no overlapping memory, a shape that
-broadcasts to the destination's). The operations are in ``_inplace``,
-``_copy_``, ``_indexing`` and ``_update_ops``.
+1. **Check**: no write into a leaf that requires grad, or a view of one, while
+   autograd records.
+2. **Write** the numbers into the storage.
+3. **Bump** the version counter shared by every tensor on this memory.
+4. **Rewrite history**: the op's node becomes ``grad_fn``; a view's base gets a
+   ``CopySlices`` node instead.
 """
-
 
 from . import _broadcast, _core_messages, _overrides, _strides
 from ._tensor import Tensor
@@ -41,14 +29,7 @@ def check_inplace(self, recording):
 
 
 def check_no_internal_overlap(self):
-    """Refuse to write into a tensor whose elements share memory with each other.
-
-    An expanded tensor (a stride of 0 over a size above 1) has many elements
-    in one slot: writing different numbers into them cannot work. torch's
-    element-wise writes (``add_``, ``copy_``, ``fill_`` with a tensor) refuse;
-    ``fill_`` and ``zero_`` with a number write one value everywhere and are
-    allowed. Other overlapping layouts are "too hard" to detect, as in torch.
-    """
+    """Refuse to write into an expanded tensor (many elements in one slot), as torch does."""
     if _strides.is_non_overlapping_and_dense(self._size, self._stride):
         return
     if any(stride == 0 and size > 1 for size, stride in zip(self._size, self._stride)):
@@ -57,10 +38,7 @@ check_no_internal_overlap = _overrides.overridable(check_no_internal_overlap)
 
 
 def check_no_partial_overlap(self, other):
-    """Refuse to write into memory that is also being read, unless exactly the same elements in the same order.
-
-    Like torch, only dense tensors are checked (for others the test is too hard).
-    """
+    """Refuse to write into dense memory also being read, unless the same elements in the same order."""
     if not isinstance(other, Tensor) or other._storage is not self._storage:
         return
     dense = all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other))
@@ -68,26 +46,19 @@ def check_no_partial_overlap(self, other):
         return
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
-    # The very same bytes are safe only when they are read in the same order.
     if a[0] < b[1] and b[0] < a[1] and (a != b or self._stride != other._stride):
         raise RuntimeError(_core_messages.INPLACE_OVERLAP)
 check_no_partial_overlap = _overrides.overridable(check_no_partial_overlap)
 
 
 def write_inplace(self, new_values, make_node, *inputs):
-    """Steps 1-4 above.
-
-    ``new_values()`` runs the op's own checks (shape, dtype, overlap) and
-    computes the numbers to write: it runs after autograd's check, as in torch.
-    ``make_node()`` builds the op's node; it runs before the write.
-    """
-    # Only floating point tensors carry gradients: writing into an int tensor
-    # records nothing, whatever the source is.
+    """Steps 1-4 above. ``new_values()`` runs the op's own checks and computes the numbers;
+    ``make_node()`` builds the op's node before the write."""
     recording = self.dtype.is_floating_point and any_requires_grad(self, *inputs)
     check_inplace(self, recording)
     values = new_values()
     node = make_node() if recording else None
-    self._write(values)  # the cast to self's dtype wraps or overflows silently, as in torch
+    self._write(values)
     bump(self)
     if node is not None:
         rebase_history(self, node)
@@ -95,25 +66,19 @@ def write_inplace(self, new_values, make_node, *inputs):
 
 
 def rebase_history(self, node):
-    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view).
-
-    Hooks registered so far stay with the old ``grad_fn``: ``self`` starts with none.
-    """
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view); hooks stay behind."""
     self._backward_hooks = None
     base = self._base_tensor
     if base is None:
         self._set_grad_fn(node)
         return
     base._set_grad_fn(CopySlices(base, self, node))
-    rebuild_view_grad_fn(self)  # the view's own node now leads to the base's new history
+    rebuild_view_grad_fn(self)
 
 
 class CopySlices(Node):
-    """The base of a view that was written in place.
-
-    Its gradient is the incoming gradient, except on the view's elements, where
-    it is whatever the in-place op's node ``fn`` says.
-    """
+    """The base of a view written in place: the incoming gradient, except on the view's
+    elements, where the in-place op's node ``fn`` decides."""
 
     def __init__(self, base, view_, fn):
         Node.__init__(self)

@@ -1,17 +1,9 @@
-"""Layouts and memory formats: the names torch gives to ways of arranging memory.
-
-``torch.strided`` is the layout of every ordinary tensor: one storage and a
-stride per dimension; ``torch.sparse_coo`` and ``torch.sparse_csr`` keep only
-the stored entries (``_sparse``, ``_sparse_csr``). A memory format is a request
-to an operation that allocates (``clone(memory_format=...)``): row-major
-(``contiguous_format``), the source's own (``preserve_format``), or an image
-layout (``channels_last``, ``channels_last_3d``; see ``_memory_formats``).
-"""
+"""Layouts (``strided``, the sparse ones) and memory formats (what an operation that allocates
+is asked for: ``contiguous_format``, ``preserve_format``, ``channels_last``): torch's names."""
 
 
 class _Name:
-    """A named singleton that prints as ``torch.<name>``; copying or pickling
-    one gives the same object (pickle looks the name up in this module)."""
+    """A named singleton that prints as ``torch.<name>``; copying or pickling keeps it."""
 
     def __init__(self, name):
         self._name = name
@@ -38,5 +30,5 @@ class memory_format(_Name):
 
 preserve_format = memory_format("preserve_format")
 contiguous_format = memory_format("contiguous_format")
-channels_last = memory_format("channels_last")  # 4-D images, channel innermost (_memory_formats)
-channels_last_3d = memory_format("channels_last_3d")  # the same for 5-D
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")

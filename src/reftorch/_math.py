@@ -284,13 +284,19 @@ def __rmul__(self, other):
     return mul(self, other)
 
 
-class RsubBackward1(Node):
+class NegatedGradient(Node):
+    """A backward whose input's gradient is the incoming one negated (``-a``, ``other - a``)."""
+
     def __init__(self, a):
         super().__init__(a)
         self.a = a
 
     def apply(self, grad):
         return (_grad_for(self.a, mul(grad, -1)),)
+
+
+class RsubBackward1(NegatedGradient):
+    pass
 
 
 def __rsub__(self, other):

@@ -1,11 +1,5 @@
-"""Your piece: the one place where reftorch looks for a function someone else wrote.
-
-A function a learner may replace is marked below its definition
-(``f = overridable(f)``): every caller holds the marked function, and each
-call runs the replacement ``_YOURS`` holds under ``f``'s qualified name, or
-the package's own. ``reftorch.overrides`` fills that table; no module, class
-or method table is rewritten. Nothing here touches tensors.
-"""
+"""Your piece: a function marked ``f = overridable(f)`` runs the replacement ``_YOURS`` holds
+under its qualified name (``reftorch.overrides`` sets one), else its own."""
 
 import functools
 

@@ -1,28 +1,13 @@
 """Shape and stride arithmetic: how an index finds its element in a storage.
 
-A strided tensor is a storage plus three pieces of metadata:
-
-* ``size``   - how many elements along each dimension, e.g. ``(2, 3)``;
-* ``stride`` - how many *elements* (not bytes) to step in the storage to move
-  one position along each dimension, e.g. ``(3, 1)``;
-* ``storage_offset`` - where element ``[0, 0]`` is.
-
-Element ``[i, j]`` lives at ``offset + i * stride[0] + j * stride[1]``. Views
-(``t()``, ``a[::2]``, ``expand``) are new (size, stride, offset) triples on the
-same storage; no number is moved. This module holds the small pure functions
-that compute such triples. None of them touches memory.
-
-``preserve_format_strides`` and ``strides_for`` give a new tensor's strides
-for each memory format (``_memory_formats``). Neighbours hold the rest:
-``_broadcast``, ``_shapes`` (a ``-1`` in a shape, which reshapes can be
-views) and ``_iterator_strides`` (the layout of an elementwise result).
+Element ``[i, j]`` of a tensor with size ``(2, 3)``, stride ``(3, 1)`` (in elements, not
+bytes) and storage offset ``o`` lives at slot ``o + i*3 + j*1``. A view is a new
+(size, stride, offset) triple on the same storage. These pure functions compute such
+triples and touch no memory.
 """
 
 from . import _core_messages, _overrides
 from ._layout import channels_last, channels_last_3d, contiguous_format
-
-Shape = tuple
-Strides = tuple
 
 
 def contiguous_strides(shape):
@@ -48,11 +33,8 @@ def numel(shape):
 
 
 def is_contiguous(shape, strides):
-    """True when the elements sit in row-major order with no gaps.
-
-    Dimensions of size 1 may have any stride, and an empty tensor is always
-    contiguous, as in torch.
-    """
+    """True when the elements sit in row-major order with no gaps (a size-1 dimension's stride,
+    or an empty tensor, never breaks that)."""
     if numel(shape) == 0:
         return True
     expected = 1
@@ -66,12 +48,8 @@ is_contiguous = _overrides.overridable(is_contiguous)
 
 
 def is_non_overlapping_and_dense(shape, strides):
-    """True when the elements fill a block of memory exactly once, in any order.
-
-    A transposed matrix is dense (just not row-major); a stepped slice or an
-    expanded tensor is not. Anything contiguous counts as dense, including
-    every tensor with no elements.
-    """
+    """True when the elements fill a block of memory exactly once, in any order: a transposed
+    matrix is dense, a stepped slice or an expanded tensor is not."""
     if is_contiguous(shape, strides):
         return True
     if len(shape) == 1:
@@ -89,13 +67,8 @@ is_non_overlapping_and_dense = _overrides.overridable(is_non_overlapping_and_den
 
 
 def dense_strides_like(shape, strides):
-    """Strides for a fresh, dense tensor that keeps the memory order of ``strides``.
-
-    This is what ``clone()`` (``preserve_format``) gives a tensor that is not
-    dense: dimensions are ordered by their stride, and a dimension whose stride
-    is 0 (an expanded one) keeps its place. A transposed slice stays
-    "transposed"; the gaps are squeezed out.
-    """
+    """Dense strides in the memory order of ``strides`` (a stride-0 dimension keeps its place):
+    a transposed slice stays transposed, its gaps squeezed out."""
     def should_swap(d0, d1):
         s0, s1 = strides[d0], strides[d1]
         if s0 == 0 or s1 == 0:
@@ -105,17 +78,12 @@ def dense_strides_like(shape, strides):
         return 1 if shape[d0] > shape[d1] else 0
 
     order = memory_order(len(shape), should_swap)
-    # A dimension of size 0 counts as 1 here, so later strides stay non-zero.
     return dense_strides(shape, order, lambda n: max(n, 1))
 
 
 def memory_order(ndim, should_swap):
-    """Dimensions listed from innermost (fastest in memory) to outermost.
-
-    Starts from row-major order and moves dimensions with a stable insertion
-    sort, exactly the one torch uses, so that ties resolve alike.
-    ``should_swap(d0, d1)`` says 1 (swap), -1 (keep, stop) or 0 (undecided).
-    """
+    """Dimensions from innermost to outermost: row-major order, then torch's own insertion sort
+    (``should_swap(d0, d1)``: 1 swap, -1 stop, 0 undecided), so that ties resolve alike."""
     order = list(reversed(range(ndim)))
     for i in range(1, ndim):
         d1 = i
@@ -165,17 +133,12 @@ element_positions = _overrides.overridable(element_positions)
 
 
 def preserve_format_strides(shape, strides):
-    """The strides a fresh copy gets with ``memory_format=torch.preserve_format``.
-
-    A dense tensor keeps its strides exactly (a transposed matrix stays
-    transposed); any other layout is packed densely in the same order.
-    """
+    """``preserve_format``: a dense tensor's own strides, else dense ones in the same order."""
     if is_non_overlapping_and_dense(shape, strides):
         return tuple(strides)
     return dense_strides_like(shape, strides)
 
 
-# The order of the dimensions in memory, fastest first.
 MEMORY_FORMAT_ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
 _FORMAT_NAMES = {channels_last: "channels_last", channels_last_3d: "channels_last_3d"}
 
@@ -187,8 +150,4 @@ def strides_for(size, fmt):
     order = MEMORY_FORMAT_ORDERS[fmt]
     if len(size) != len(order):
         raise RuntimeError(_core_messages.MEMORY_FORMAT_RANK.format(rank=len(order), name=_FORMAT_NAMES[fmt]))
-    strides, step = [0] * len(size), 1
-    for d in order:
-        strides[d] = step
-        step *= size[d]
-    return tuple(strides)
+    return dense_strides(size, order)

@@ -1,21 +1,10 @@
 """The Tensor: a Python object holding metadata that points into a storage.
 
-Four separate things make up what people call "a tensor", and every copy
-operation in this course is described by what it does to each of them:
-
-1. **The Python object** (``id(t)``; ``t._cdata`` names its metadata object).
-2. **The metadata**: size, stride, storage offset, dtype, device,
-   ``requires_grad``. ``detach()`` makes new metadata; ``b = a`` does not.
-3. **The memory**: the ``UntypedStorage`` the metadata points into, shared by
-   views, ``detach()`` and ``.data``; new for ``clone()``.
-4. **The history**: ``grad_fn`` and the autograd graph behind it, plus the
-   version counter that lets autograd notice in-place writes.
-
-This module defines the object, its fields and its metadata queries, nothing
-else. Operations live in the modules that explain them (``_views``,
-``_math``, ``_clone`` ...), the rules for ``requires_grad``, ``grad_fn``,
-``is_leaf``, ``.grad`` and ``retain_grad`` in ``autograd/variable``; ``_tensor_methods``
-attaches them all to ``Tensor``.
+Every copy operation is described by what it does to four things: the Python object
+(``id(t)``); the metadata (size, stride, offset, dtype, device, ``requires_grad``); the
+memory (the ``UntypedStorage``); and the history (``grad_fn``, the version counter).
+This module holds the object, its fields and its metadata queries; operations live in
+the modules that explain them, attached by ``_tensor_methods``.
 """
 
 import operator
@@ -29,15 +18,9 @@ from ._version_counter import VersionCounter
 
 
 class Tensor:
-    """A strided view of a storage, plus what autograd needs to know about it.
+    """A strided view of a storage, plus what autograd needs to know about it. Every operation
+    builds its result with ``Tensor._make``; ``t.__dict__`` holds only what a user sets."""
 
-    Tensors are not built with ``Tensor(...)`` in the course; use
-    ``reftorch.tensor``, ``zeros`` and friends. Internally every operation
-    builds its result with ``Tensor._make``.
-    """
-
-    # Internal fields are slots, so ``t.__dict__`` holds only the attributes a
-    # user sets (``t.note = "hi"``): those are what copy.copy/deepcopy carry over.
     __slots__ = (
         "_storage", "_storage_offset", "_size", "_stride", "_dtype", "_version_counter",
         "_requires_grad", "_grad_fn", "_grad", "_grad_acc", "_retains_grad",
@@ -48,42 +31,24 @@ class Tensor:
 
     @classmethod
     def _make(cls, storage, offset, size, stride, dtype, version_counter=None, inference=None):
-        """Metadata on a storage. A new version counter unless one is passed in.
-
-        The layout is checked against the storage first: a tensor whose
-        elements would lie outside its storage is never made (torch's error).
-        A tensor made inside ``inference_mode`` is an inference tensor, unless
-        ``inference`` says otherwise (a view or ``detach()`` keeps its source's
-        kind). An inference tensor made inside the mode gets no version counter.
-        """
+        """New metadata on ``storage``, checked to lie inside it, with a new version counter unless
+        one is passed in (none for an inference tensor made inside the mode)."""
         size, stride, offset = _bounds.ints(size, "size"), _bounds.ints(stride, "stride"), operator.index(offset)
         _bounds.check_fits(size, stride, offset, dtype.itemsize, storage.nbytes())
         t = object.__new__(cls)
         t._inference = is_inference_mode_enabled() if inference is None else inference
         if version_counter is None and not (t._inference and is_inference_mode_enabled()):
             version_counter = VersionCounter()
-        t._storage = storage
-        t._storage_offset = offset
-        t._size = size
-        t._stride = stride
-        t._dtype = dtype
+        t._storage, t._storage_offset, t._size, t._stride, t._dtype = storage, offset, size, stride, dtype
         t._version_counter = version_counter
-        t._requires_grad = False
-        t._grad_fn = None
-        t._grad = None
-        t._grad_acc = None
-        t._retains_grad = False
-        t._base_tensor = None
-        t._view_version = None
-        t._creation_meta = "DEFAULT"  # how a view was made; _views sets it (autograd/creation_meta)
-        t._output_nr = 0
-        t._backward_hooks = None  # register_hook's functions (autograd/hooks.py)
+        t._requires_grad = t._retains_grad = False  # no history yet: a leaf, not a view
+        t._grad_fn = t._grad = t._grad_acc = t._backward_hooks = t._base_tensor = t._view_version = None
+        t._creation_meta, t._output_nr = "DEFAULT", 0
         return t
 
     @classmethod
     def _from_values(cls, values, size, dtype, device=cpu, strides=None):
-        """A tensor on a new storage holding ``values`` (numbers in row-major order, or one for all)
-        rounded to ``dtype``, each where ``strides`` (in elements; row-major if None) says."""
+        """A tensor on a new storage holding ``values`` (row-major, or one for all), laid out by ``strides``."""
         strides = _strides.contiguous_strides(size) if strides is None else strides
         t = cls._make(UntypedStorage(_bounds.storage_nbytes(size, strides, dtype.itemsize), device), 0, size, strides,
                       dtype)
@@ -95,8 +60,7 @@ class Tensor:
         return (self._size, self._stride, self._storage_offset)
 
     def _positions(self):
-        """The storage slot of each element, in row-major order. Metadata becomes addresses here,
-        so ``_bounds.element_bytes`` first checks it as it is now: no element outside the storage."""
+        """The storage slot of each element, in row-major order, checked to lie inside the storage."""
         _bounds.element_bytes(self._size, self._stride, self._storage_offset, self._dtype.itemsize,
                               self._storage.nbytes())
         return _strides.element_positions(self._size, self._stride, self._storage_offset)
@@ -106,12 +70,10 @@ class Tensor:
         return _elements.read(self._storage, self._dtype, self._positions())
 
     def _write(self, values):
-        """Store ``values`` (as for ``_from_values``) in this tensor's memory, rounded to its dtype."""
+        """Store ``values`` (as for ``_from_values``) in this tensor's memory."""
         positions = self._positions()
         values = list(values) if isinstance(values, (list, tuple)) else [values] * len(positions)
         _elements.write(self._storage, self._dtype, positions, values)
-
-    # --- metadata ---------------------------------------------------------
 
     @property
     def shape(self):
@@ -162,11 +124,7 @@ class Tensor:
         return self._storage
 
     def data_ptr(self):
-        """Address of this tensor's first element: storage address plus offset in bytes.
-
-        A tensor with no elements has no first element, and a meta tensor no
-        memory: 0, as in torch.
-        """
+        """Storage address plus offset in bytes (0 with no elements, or on meta)."""
         if self.numel() == 0 or self.device.type == "meta":
             return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
@@ -177,7 +135,7 @@ class Tensor:
 
     @property
     def _cdata(self):
-        """Identifies the metadata object: equal only for the very same tensor object."""
+        """Equal only for the very same tensor object."""
         return id(self)
 
     @property
@@ -203,8 +161,6 @@ class Tensor:
 
     def _is_view(self):
         return self._base_tensor is not None
-
-    # --- autograd fields (their rules: autograd/variable.py) -------------------
 
     def _set_grad_fn(self, node):
         self._grad_fn = node

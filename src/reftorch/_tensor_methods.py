@@ -1,15 +1,6 @@
-"""Attach each operation to Tensor as a method, as torch does.
-
-``Tensor`` (in ``_tensor``) holds data and metadata only. Every operation is a
-plain function in the module that explains it, taking the tensor as ``self``;
-this table is where they become methods, so ``a.clone()`` runs
-``_clone.clone(a)``. Read an operation's module to see what it does. Where
-torch's signature needs parsing first (``to``, ``new_tensor``, ``copy_``,
-``is_contiguous``), the table names ``_binding``'s function, which parses
-and then calls the lesson's. Sparse layouts are not here: ``reftorch.sparse``,
-imported with the first sparse tensor, installs their tables (and the
-package's ``__init__`` the methods that make the first one).
-"""
+"""Attach each operation to Tensor as a method, as torch does: ``a.clone()`` runs ``_clone.clone(a)``,
+a plain class attribute, with nothing in between. Where torch's signature needs parsing first,
+the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse layouts' tables."""
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
 from . import _binding, _factories, _tensor_str
@@ -70,7 +61,6 @@ _METHODS = {
     "numpy": _convert.numpy, "__array__": _convert.__array__,
     "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char,
     "byte": _binding.byte,
-    # autograd modes
     # multi-output views, as_strided_, in-place metadata ops
     "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
     "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,
@@ -89,13 +79,6 @@ _METHODS = {
     "is_sparse_csr": property(lambda self: False),
 }
 
-# A method is a plain class attribute: ``Tensor.clone is _clone.clone``, and
-# ``t.clone()`` calls it with nothing in between.
 for _name, _function in _METHODS.items():
     setattr(Tensor, _name, _function)
-
-# Printing is the same code for every layout (_tensor_str looks at the layout itself).
 Tensor.__repr__ = _tensor_str._str
-
-# Comparisons make tensors unhashable by default in Python; torch keeps identity hashing.
-Tensor.__hash__ = object.__hash__

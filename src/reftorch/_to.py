@@ -1,14 +1,8 @@
 """to(): a copy only when something changes.
 
-``a.to(dtype=..., device=...)`` returns ``a`` itself (the same Python object)
-when ``a`` already has that dtype and device. Otherwise it is a copy: a new
-storage, with strides preserved as ``clone()`` preserves them, and a
-``ToCopyBackward0`` node when ``a`` requires grad, so the gradient is cast
-back to ``a``'s dtype and device. ``copy=True`` asks for the copy anyway.
-
-``cpu()``, ``cuda()``, ``float()``, ``half()``, ``int()`` ... are ``to`` with
-one argument filled in; they, and the parsing of ``to``'s three signatures
-(``to(device, dtype)``, ``to(dtype)``, ``to(other)``), are in ``_binding``.
+``a.to(dtype, device)`` is ``a`` itself when nothing changes (and ``copy`` is False).
+Otherwise it is a copy as ``clone()`` makes one, with a ``ToCopyBackward0`` that
+casts the gradient back. ``_binding`` parses its signatures and short forms.
 """
 
 from . import _strides
@@ -33,7 +27,7 @@ def to(self, device=None, dtype=None, copy=False):
     dtype = dtype or self.dtype
     if device == self.device and dtype is self.dtype and not copy:
         return self
-    check_copy_source(device, self)  # as copy_ does: a meta tensor has no numbers to copy
+    check_copy_source(device, self)
     strides = _strides.preserve_format_strides(self._size, self._stride)
     out = plain_kernel_writes(Tensor._from_values(self._read(), self._size, dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):

@@ -10,17 +10,12 @@ import math
 from . import _messages
 from ._dtype import bool as bool_, float64, get_default_dtype
 from ._elements import cast
-from ._math import __rsub__, _grad_for, _is_operand, _result, div, mul, true_divide, values_of
+from ._math import NegatedGradient, __rsub__, _grad_for, _is_operand, _result, div, mul, true_divide, values_of
 from .autograd.graph import Node, any_requires_grad
 
 
-class NegBackward0(Node):
-    def __init__(self, a):
-        super().__init__(a)
-        self.a = a
-
-    def apply(self, grad):
-        return (_grad_for(self.a, mul(grad, -1)),)
+class NegBackward0(NegatedGradient):
+    pass
 
 
 def neg(self):

@@ -1,14 +1,8 @@
 """The version counter: how autograd notices that memory was overwritten.
 
-Every in-place operation (``add_``, ``copy_``, ``t[0] = 1``, ``+=``...) adds one
-to the counter of the tensor it writes to. The counter is *shared* by a
-tensor, its views and its ``detach()``, which see the same memory;
-``clone()``, ``.data`` and ``copy.copy`` start a new one. Autograd writes
-down the value when it saves a tensor, and backward raises if it changed:
-an alias with its own counter (``.data``) bypasses that safety net.
-
-A tensor made inside ``inference_mode`` has no counter (``None``): torch's
-rules for it are in ``_torch_bookkeeping``.
+Every in-place write adds one to the counter, which a tensor shares with its views
+and ``detach()``; ``clone()``, ``.data`` and ``copy.copy`` start a new one. Autograd
+notes the value when it saves a tensor, and backward raises if it changed.
 """
 
 from ._overrides import overridable
@@ -26,7 +20,7 @@ class VersionCounter:
 
 
 def bump(tensor):
-    """Count one in-place write into ``tensor``'s memory (inference tensors: ``write_is_counted``)."""
+    """Count one in-place write into ``tensor``'s memory (unless torch does not)."""
     if write_is_counted(tensor):
         tensor._version_counter.bump()
 bump = overridable(bump)

@@ -14,8 +14,8 @@ table, the binding that parses torch's signatures, the lookup point for a
 learner's piece). They are counted with the closure, by their own lines: what
 they import is the lessons themselves, in the core or beyond it. The core with
 the way in must stay under ``CEILING_WITH_THE_WAY_IN``, which only ever moves
-down; the aim is ``LIMIT`` less 15 % (``docs/decisions``, "sparse out of the
-core", says where the lines are).
+down; the aim is ``LIMIT`` less 15 % (``docs/decisions``, "the core says what,
+not how it came to be", says where the lines are).
 
 What is counted, exactly:
 
@@ -44,7 +44,7 @@ import reftorch
 
 PACKAGE = Path(reftorch.__file__).parent
 LIMIT = 2000
-CEILING_WITH_THE_WAY_IN = 2215
+CEILING_WITH_THE_WAY_IN = 1802  # the aim: LIMIT less 15 %, 1700
 
 
 def module_names(package: Path) -> dict[str, Path]:

@@ -1,23 +1,9 @@
 """Creation meta: how a view was made decides whether it may be written in place.
 
-Writing a view in place while autograd records rewrites its base's history
-(``CopySlices``). Torch can only do that for a view it has recorded properly,
-so every view remembers how it was made:
-
-* ``DEFAULT``: in grad mode, by a single-output view op (``a[0]``, ``t()``).
-* ``NO_GRAD_MODE``: under ``no_grad``. The view has no node leading to its
-  base, so a tracked write is ambiguous: forbidden.
-* ``INFERENCE_MODE``: inside ``inference_mode`` (a view of a normal tensor).
-  Forbidden for the same reason.
-* ``MULTI_OUTPUT_NODE``: one output of ``split``, ``chunk`` or ``unbind``. The
-  outputs share one node, which cannot be rewritten for one of them: forbidden.
-
-A view of a view inherits its source's meta, unless it is made under
-``no_grad``/``inference_mode`` itself (``INFERENCE_MODE`` always sticks).
-Torch checks directly, when the view itself is written while autograd
-records (``check_inplace``), and indirectly, when the view's ``grad_fn`` (or
-``is_leaf``, or its printing) is read after a write through another alias
-and its base requires grad.
+A tracked write into a view rewrites its base's history (``CopySlices``), which
+only a view made by a single-output op in grad mode (``DEFAULT``) allows. A view
+made under ``no_grad`` or ``inference_mode`` has no node to its base, and the
+outputs of ``split`` share one node: writing them is forbidden, with torch's error.
 """
 
 import re
@@ -33,7 +19,7 @@ MULTI_OUTPUT_NODE = "MULTI_OUTPUT_NODE"
 
 
 def for_new_view(source, multi_output=False):
-    """The creation meta of a view of ``source`` made now."""
+    """The creation meta of a view of ``source`` made now (``INFERENCE_MODE`` sticks)."""
     if is_inference_mode_enabled():
         new = INFERENCE_MODE
     elif not is_grad_enabled():
@@ -55,15 +41,12 @@ def forward_op_name(node):
 
 
 def check_view_write(view, indirect):
-    """Raise torch's error if ``view`` may not be (or have been) written in place.
-
-    ``indirect``: the write went through the base or another view, and is
-    only noticed now, when the view's ``grad_fn`` is needed.
-    """
+    """Raise torch's error if ``view`` may not be written in place (``indirect``: it was, through
+    another alias, noticed now)."""
     meta = view._creation_meta
     if meta == DEFAULT:
         return
-    node = view._grad_fn  # the node recorded when the view was made, if any
+    node = view._grad_fn
     modified = _core_messages.VIEW_MODIFIED_INDIRECTLY if indirect else _core_messages.VIEW_MODIFIED
     if meta in (NO_GRAD_MODE, INFERENCE_MODE) or node is None:
         if node is None:

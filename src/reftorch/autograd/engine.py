@@ -1,21 +1,9 @@
 """The backward pass: walk the graph from the output to the leaves.
 
-``loss.backward()`` starts with the gradient 1 at ``loss.grad_fn`` and hands
-gradients down ``next_functions`` edges. A node may be reached along several
-paths (``y = x * x``, or a tensor used twice), so a node runs only once all
-the gradients that flow into it have been *summed*. Counting the incoming
-edges first and then releasing nodes when their count drops to zero is a
-topological sort; it is why a reused tensor gets the right gradient.
-
-Unless ``retain_graph=True``, each node frees its saved tensors after it ran:
-a second ``backward()`` through a node that saved tensors raises.
-
-Most nodes made one tensor. A node that made several (``split``: one node,
-one output per piece) collects one gradient per output, found by the
-``input_nr`` half of each edge, and runs once with all of them.
-
-Tensor hooks (``t.register_hook(fn)``, see ``hooks``) run here, on a node's
-complete gradient before the node uses it, and may replace it.
+Gradients flow from ``loss.grad_fn`` down the ``next_functions`` edges. A node
+runs once, after every gradient flowing into it has been summed (a topological
+order), then frees its saved tensors unless ``retain_graph=True``. Tensor hooks
+run on a node's complete gradient before the node uses it.
 """
 
 from collections import defaultdict
@@ -28,8 +16,7 @@ from .graph import AccumulateGrad, update_retained_grad
 
 
 def execution_order(roots):
-    """The order backward runs the nodes reachable from ``roots``: each after every node that
-    sends it a gradient (count the edges into each node; release it when its count hits 0)."""
+    """The nodes reachable from ``roots``, each after every node that sends it a gradient."""
     dependencies, seen, stack = defaultdict(int), set(), list(roots)
     while stack:
         node = stack.pop()
@@ -52,14 +39,8 @@ execution_order = _overrides.overridable(execution_order)
 
 
 def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
-    """Propagate ``grad_outputs`` from the ``roots`` edges down to the leaves.
-
-    ``roots`` are ``(node, output_nr)`` edges. Normally the AccumulateGrad
-    nodes at the bottom write into ``.grad``. With ``capture`` (a collection
-    of edges), the gradients arriving along those edges are returned in a dict
-    keyed by ``(id(node), output_nr)`` and no ``.grad`` is touched: that is
-    ``torch.autograd.grad``.
-    """
+    """Propagate ``grad_outputs`` from the ``roots`` edges to the leaves' ``.grad``; with
+    ``capture`` (edges), return what arrives along them instead (``autograd.grad``)."""
     pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
     for (node, nr), grad in zip(roots, grad_outputs):
@@ -79,7 +60,6 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
             for t in node._retained:
                 if incoming.get(t._output_nr) is not None:
                     update_retained_grad(t, incoming[t._output_nr])
-            # one gradient per output; None for an output nothing flowed into
             grad = incoming[0] if node.num_outputs == 1 else tuple(map(incoming.get, range(node.num_outputs)))
             if isinstance(node, AccumulateGrad):
                 if capture_ids is None:  # autograd.grad never writes .grad
@@ -103,9 +83,8 @@ def _receive(pending, node, nr, grad, owned):
 
 
 def _add(total, grad, owned):
-    """Sum gradients arriving at one node: in place into a buffer this pass made when torch
-    would (``_torch_bookkeeping.may_sum_in_place``; that buffer's version goes up), else
-    into a new one."""
+    """Sum two gradients: in place into a buffer this pass made when torch would (its version
+    goes up), else into a new one."""
     if total is None:
         return grad
     if may_sum_in_place(total, grad, owned):
@@ -118,7 +97,7 @@ def _add(total, grad, owned):
 
 
 def _hook_dicts(node, output_nr=None):
-    """The hook dicts that watch the gradient arriving at ``node`` (for one output, or any)."""
+    """The hook dicts watching what arrives at ``node`` (at one output, or any)."""
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         return [hooks] if hooks else []
@@ -126,8 +105,7 @@ def _hook_dicts(node, output_nr=None):
 
 
 def call_tensor_hooks(node, grad, output_nr=0):
-    """Run the hooks on the gradient arriving at output ``output_nr`` of ``node``, in the order
-    they were registered."""
+    """Run the hooks on the gradient arriving at ``node``'s output, in order; each may replace it."""
     for hooks in _hook_dicts(node, output_nr):
         for hook in list(hooks.values()):
             result = hook(grad)

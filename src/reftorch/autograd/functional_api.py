@@ -1,9 +1,5 @@
-"""``backward`` and ``grad``: the two ways to start the backward pass.
-
-``t.backward()`` accumulates gradients into the ``.grad`` of every leaf that
-requires grad. ``torch.autograd.grad(outputs, inputs)`` returns the gradients
-with respect to ``inputs`` instead, and leaves every ``.grad`` alone.
-"""
+"""``backward`` accumulates into every leaf's ``.grad``; ``autograd.grad`` returns the
+gradients for ``inputs`` instead and leaves every ``.grad`` alone."""
 
 from .. import _core_messages
 from .._tensor import Tensor

@@ -1,9 +1,7 @@
 """Grad mode: a global switch that says whether operations record history.
 
-Inside ``with torch.no_grad():`` results are built without a ``grad_fn`` and
-with ``requires_grad=False``, whatever their inputs are. This is how
-``clone()`` under ``no_grad`` gives a plain leaf, and how optimisers update
-parameters in place without the "leaf Variable" error.
+Inside ``no_grad()`` results get no ``grad_fn`` and ``requires_grad=False``, whatever
+their inputs: ``clone()`` gives a plain leaf, and optimisers may write into leaves.
 """
 
 import functools
@@ -22,10 +20,7 @@ def _set_enabled(mode):
 
 
 class _GradModeContext:
-    """Set grad mode on entry and restore the previous mode on exit.
-
-    Also usable as a decorator, like torch's context managers.
-    """
+    """Set grad mode on entry, restore it on exit; also a decorator."""
 
     mode = True
 
@@ -68,10 +63,6 @@ class set_grad_enabled(_GradModeContext):
 
     def __enter__(self):
         pass
-
-    def __exit__(self, *exc):
-        _set_enabled(self._previous)
-        return False
 
     def __call__(self, func):
         _set_enabled(self._previous)

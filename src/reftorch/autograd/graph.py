@@ -1,43 +1,29 @@
 """The autograd graph: nodes that remember how each result was computed.
 
-When an operation runs on tensors that require grad, it attaches a *node* to
-its result (``result.grad_fn``). The node knows how to turn the gradient of the
-result into gradients of the inputs (``apply``), and points to the inputs'
-own nodes through ``next_functions``: a tuple of ``(node, input_nr)`` pairs,
-with ``(None, 0)`` for an input that needs no gradient.
-
-A leaf tensor that requires grad (one the user created) has no ``grad_fn``.
-The edge that leads to it ends in an ``AccumulateGrad`` node, whose only job is
-to add the incoming gradient into ``leaf.grad``. ``x.grad_fn`` is None, but
-``(x * 2).grad_fn.next_functions[0][0]`` is ``AccumulateGrad`` with
-``.variable is x``.
-
-Nodes also hold *saved tensors*: inputs or outputs that the backward formula
-needs (``a * b`` needs ``b`` to compute the gradient of ``a``). Each saved
-tensor remembers its version; see ``SavedTensor``.
+An operation on tensors that require grad attaches a *node* to its result
+(``grad_fn``): ``apply`` turns the result's gradient into the inputs', and
+``next_functions`` holds one ``(node, input_nr)`` edge per input (``(None, 0)`` if it
+needs none). An edge to a leaf ends in its ``AccumulateGrad``, which adds into
+``.grad``. A node keeps *saved tensors*, each with the version it had.
 """
 
 from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
-from .._torch_bookkeeping import obeys_layout_contract
+from .._torch_bookkeeping import is_inference_mode_enabled, obeys_layout_contract
 from .grad_mode import is_grad_enabled
-from .._torch_bookkeeping import is_inference_mode_enabled
+
 
 class Node:
-    """One recorded operation. Subclasses are named as torch names them.
-
-    ``num_outputs``: how many tensors the operation made. With more than one,
-    ``apply`` receives a tuple with one gradient (or None) per output.
-    """
+    """One recorded operation, named as torch names it; with ``num_outputs`` above 1, ``apply``
+    receives one gradient (or None) per output."""
 
     num_outputs = 1
 
     def __init__(self, *inputs):
-        # One edge per differentiable input, in the operation's argument order.
         self._next_functions = tuple(gradient_edge(x) for x in inputs)
         self._saved = []
-        self._retained = []  # non-leaf tensors that asked for retain_grad()
-        self._tensor_hook_dicts = []  # register_hook dicts of the tensors this node made
+        self._retained = []  # non-leaves that asked for retain_grad()
+        self._tensor_hook_dicts = []
 
     def next_functions(self):
         return self._next_functions
@@ -78,22 +64,18 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def apply(self, grad, steal=False):
-        """Add ``grad`` into ``variable.grad``. The engine says whether the
-        gradient tensor is its own to hand over without a copy (``steal``)."""
+        """Add ``grad`` into ``variable.grad`` (``steal``: the engine's own, handed over uncopied)."""
         accumulate_grad(self.variable, grad, steal)
         return ()
 
 
 def accumulate_grad(variable, grad, steal=False):
-    """Add ``grad`` into a leaf's ``variable.grad``: what ``AccumulateGrad`` does.
-
-    The first gradient becomes ``.grad``: handed over if autograd made it and its layout fits (``steal``;
-    ``_torch_bookkeeping.obeys_layout_contract``), else copied (dense: version 1) or cloned contiguous (0).
-    """
+    """The first gradient becomes ``.grad``: handed over (``steal``, if its layout fits), else copied
+    (dense: version 1) or cloned contiguous (0); later ones are added in place."""
     if variable._grad is None:
         dense = _strides.is_non_overlapping_and_dense(variable._size, variable._stride)
         strides = variable._stride if dense else _strides.contiguous_strides(variable._size)
-        if steal and obeys_layout_contract(grad, variable):  # grad.detach(), built here: not a learner's piece
+        if steal and obeys_layout_contract(grad, variable):  # grad.detach(), not a learner's piece
             variable._grad = Tensor._make(grad._storage, grad._storage_offset, grad._size, grad._stride,
                                           grad._dtype, grad._version_counter)  # same memory and counter, not a view
         else:
@@ -113,18 +95,12 @@ def update_retained_grad(tensor, grad):
 
 
 def gradient_edge(x):
-    """The edge a gradient for ``x`` travels along: ``(x.grad_fn, x.output_nr)`` or to its accumulator.
-
-    The first edge to a leaf makes the leaf's ``AccumulateGrad`` node; later
-    edges reuse it, so every path to the leaf ends in the same node.
-    """
+    """``(x.grad_fn, x.output_nr)``, or to the leaf's one ``AccumulateGrad`` (made by the first edge)."""
     if not isinstance(x, Tensor) or not x.requires_grad:
         return (None, 0)
     if x.grad_fn is not None:  # reading it renews a stale view's node (view_history)
         return (x.grad_fn, x._output_nr)
-    if not x._requires_grad:
-        # A view made under no_grad of a tensor that requires grad: it requires
-        # grad too, but no node leads from it to its base.
+    if not x._requires_grad:  # a view made under no_grad: no node leads to its base
         return (None, 0)
     if x._grad_acc is None:
         x._grad_acc = AccumulateGrad(x)
@@ -132,20 +108,14 @@ def gradient_edge(x):
 
 
 def any_requires_grad(*tensors):
-    """Should this operation record a node? Only in grad mode (never inside
-    ``inference_mode``), and only if an input asks."""
+    """Record a node? Only in grad mode, outside ``inference_mode``, if an input asks."""
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
     return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
 
 
 class SavedTensor:
-    """A tensor kept for backward, with the version it had when it was saved.
-
-    ``unpack()`` compares that version with the tensor's version counter now.
-    If they differ, the numbers backward would use were overwritten in place,
-    and it raises torch's error instead of returning a wrong gradient.
-    """
+    """A tensor kept for backward, with its version then: ``unpack()`` raises if it changed."""
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
@@ -171,8 +141,7 @@ class SavedTensor:
     unpack = _overrides.overridable(unpack)
 
     def _modified_message(self, t):
-        """torch names the node ``t`` is an output of: the saving node for an
-        output, else ``t``'s own (for a non-leaf whose node is gone, the saving node)."""
+        """The node ``t`` is an output of, as torch names it."""
         node = self._saved_for if self._is_output else t.grad_fn
         if node is None and not self._is_leaf:
             node = self._saved_for

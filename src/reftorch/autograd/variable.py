@@ -1,24 +1,8 @@
-"""What autograd keeps on each tensor: ``requires_grad``, ``grad_fn``, ``is_leaf``.
+"""The rules for autograd's fields on a tensor: ``requires_grad``, ``grad_fn``, ``is_leaf``, ``.grad``.
 
-``Tensor`` (in ``_tensor``) stores the fields: ``_requires_grad`` (the flag a
-leaf was given), ``_grad_fn`` (the node that made it), ``_grad`` and
-``_retains_grad``. This module holds the rules for reading and changing them,
-and ``_tensor_methods`` attaches its functions to ``Tensor``:
-
-* ``requires_grad`` is True for a leaf that asked for it, for any tensor
-  with a ``grad_fn``, and for any view of a tensor that requires grad. Only a
-  leaf's flag can be changed (``t.requires_grad = ...``, ``requires_grad_()``),
-  only for floating-point dtypes, and not on an inference tensor outside
-  ``inference_mode``. Metadata only: no memory, no version bump.
-* ``grad_fn`` is the recorded node, None for a leaf. A view's node is out of
-  date once its memory was written through its base or another view; before
-  answering, ``grad_fn`` calls ``view_history.rebuild_view_grad_fn``, which
-  renews it (or raises torch's error), as torch does when it is read.
-* ``is_leaf`` is ``grad_fn is None``.
-* ``.grad`` is read here (a non-leaf's warns); ``t.grad = g`` checks ``g`` in
-  the binding (``_binding.set_grad``), as torch's Python binding does.
-* ``retain_grad()`` asks a non-leaf to keep its gradient: its node lists it,
-  and the engine keeps it in its ``.grad`` (``graph.update_retained_grad``).
+They read and change metadata only: no memory, no version bump. Only a leaf's
+``requires_grad`` can be changed, and a view's ``grad_fn`` is renewed when read
+after a write through another alias (``view_history``).
 """
 
 from .. import _core_messages
@@ -44,7 +28,7 @@ def check_requires_grad(tensor, flag):
 
 
 def set_requires_grad(self, flag):
-    """``t.requires_grad = flag``: a leaf's flag, with torch's errors for the rest."""
+    """``t.requires_grad = flag``: a leaf's flag (floating point only), with torch's errors for the rest."""
     if not is_leaf(self):
         message = _core_messages.REQUIRES_GRAD_NON_LEAF
         if not flag:
@@ -69,12 +53,7 @@ def requires_grad_(self, requires_grad=True):
 
 
 def grad_fn(self):
-    """The node that made this tensor; None for leaves.
-
-    Reading it first brings a view's node up to date, as torch does: that is
-    an explicit step, ``view_history.rebuild_view_grad_fn``, which may replace
-    the node or raise.
-    """
+    """The node that made this tensor (None for leaves); a view's node is brought up to date first."""
     rebuild_view_grad_fn(self)
     return self._grad_fn
 
@@ -85,15 +64,14 @@ def is_leaf(self):
 
 
 def grad(self):
-    """``.grad``: what backward accumulated for this tensor. A non-leaf keeps none unless it
-    asked (``retain_grad()``), so reading it warns, as in torch."""
+    """What backward accumulated here; a non-leaf keeps none unless it asked, so reading it warns."""
     if self._grad_fn is not None and not self._retains_grad:  # not a leaf
         warn(_core_messages.NON_LEAF_GRAD)
     return self._grad
 
 
 def retain_grad(self):
-    """Ask a non-leaf to keep its gradient in ``.grad`` during backward."""
+    """Ask a non-leaf to keep its gradient in ``.grad``: its node lists it for the engine."""
     if not requires_grad(self):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if is_leaf(self) or self._retains_grad:

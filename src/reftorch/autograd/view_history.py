@@ -1,11 +1,5 @@
-"""A view's history: bringing a view's ``grad_fn`` up to date after a write.
-
-A write through the base or another view leaves the view's node out of
-date. As in torch, the view finds out when its ``grad_fn`` is next needed
-(``t.grad_fn``, ``t.is_leaf``, an operation taking it, ``rebase_history``):
-``rebuild_view_grad_fn`` then gives it a fresh ``AsStridedBackward0`` to its
-base's history now, or raises torch's error for a view that may not be
-written (``creation_meta``). Object, metadata, memory and counter are unchanged.
+"""A view's history: after a write through its base or another view, the view's
+``grad_fn`` is renewed when next needed, as in torch. Only the graph changes.
 """
 
 from .. import _strides
@@ -15,13 +9,8 @@ from .graph import Node
 
 
 class AsStridedBackward0(Node):
-    """The most general view backward, computed from storage positions.
-
-    Autograd makes one of these when a view's history has to be rebuilt after
-    an in-place write: it leads from the view straight to its base. Each view
-    element adds its gradient to the storage slot it lives in; the base then
-    reads its gradient from the slots it covers.
-    """
+    """A renewed view's node, straight to its base: each element's gradient goes to its storage
+    slot, and the base reads the slots it covers."""
 
     def __init__(self, base, view_geometry):
         super().__init__(base)
@@ -38,11 +27,7 @@ class AsStridedBackward0(Node):
 
 
 def rebuild_view_grad_fn(view):
-    """Give ``view`` a fresh node if its memory was written since it last saw it.
-
-    Does nothing for a tensor that is not a view, or for a view with no
-    history whose base does not require grad.
-    """
+    """Give ``view`` a fresh node (or torch's error) if its memory was written since it last saw it."""
     base = view._base_tensor
     if base is None or (view._grad_fn is None and not base.requires_grad):
         return
