@@ -54,7 +54,7 @@ def test_a_stopped_grading_run_leaves_no_server_zygote_or_kernel(stop, needs_san
         while time.monotonic() < deadline and run.poll() is None:
             seen |= processes_of_run(f"{run.pid}-", run.pid)
             lines = {pid: _command_line(pid) for pid in _alive(seen)}
-            if (any("jupyter lab" in line for line in lines.values())
+            if (any("jupyter-lab" in line for line in lines.values())   # `jupyter lab` execs jupyter-lab
                     and any("kernel_zygote" in line for line in lines.values())):
                 break
             time.sleep(0.2)
