@@ -101,7 +101,8 @@ def ask_server(server, handler, body, timeout=CHECK_TIMEOUT):
                                      data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     if server.get("token"):
         request.add_header("Authorization", "token " + server["token"])
-    with urllib.request.urlopen(request, timeout=timeout) as answer:
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # a server of this machine: no proxy
+    with direct.open(request, timeout=timeout) as answer:
         return json.loads(answer.read())
 
 
