@@ -1,8 +1,8 @@
 """A test run that is stopped leaves nothing running.
 
-A real pytest, in a session of its own, runs a grading test that starts the
-self-check service (``autograder.learner.check_service``) and through it the
-grader's kernel zygote and sandboxed kernels. Once both are up, the run is
+A real pytest, in a session of its own, runs a grading test that starts a
+learner's Jupyter server, whose self-check handler (``autograder.learner.check_extension``)
+starts the grader's kernel zygote and sandboxed kernels. Once both are up, the run is
 stopped the way a developer stops it: Ctrl-C (SIGINT to its process group) or
 SIGTERM to pytest alone (no fixture tears down then). Every process that was part
 of that run (marked with its ``COURSE_TEST_RUN``, or below a marked one or below
@@ -20,7 +20,7 @@ import pytest
 from run_processes import processes_of_run
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GRADING_TEST = "tests/autograder/test_check_service.py::test_each_check_equals_a_fresh_kernels_whatever_ran_before"
+GRADING_TEST = "tests/autograder/test_check_extension.py::test_each_check_equals_a_fresh_kernels_whatever_ran_before"
 
 
 def _command_line(pid):
@@ -44,7 +44,7 @@ def _alive(pids):
 
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
-def test_a_stopped_grading_run_leaves_no_service_zygote_or_kernel(stop, needs_sandbox, tmp_path):
+def test_a_stopped_grading_run_leaves_no_server_zygote_or_kernel(stop, needs_sandbox, tmp_path):
     run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
                             "-p", "no:xdist", f"--basetemp={tmp_path / 'run'}", GRADING_TEST],
                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
@@ -54,11 +54,11 @@ def test_a_stopped_grading_run_leaves_no_service_zygote_or_kernel(stop, needs_sa
         while time.monotonic() < deadline and run.poll() is None:
             seen |= processes_of_run(f"{run.pid}-", run.pid)
             lines = {pid: _command_line(pid) for pid in _alive(seen)}
-            if (any("check_service" in line for line in lines.values())
+            if (any("jupyter-lab" in line for line in lines.values())   # `jupyter lab` execs jupyter-lab
                     and any("kernel_zygote" in line for line in lines.values())):
                 break
             time.sleep(0.2)
-        assert run.poll() is None, "the run ended before its service and zygote were up:\n" + run.stdout.read().decode()
+        assert run.poll() is None, "the run ended before its server and zygote were up:\n" + run.stdout.read().decode()
         time.sleep(1)   # a kernel or two more
         seen |= processes_of_run(f"{run.pid}-", run.pid)
         if stop == "ctrl-c":

@@ -364,7 +364,7 @@ COMMAND_PID = "hub-command.pid"
 
 def adopt_orphans():
     """Make this process the one that inherits whatever the hub leaves behind (Linux's child
-    subreaper): a server, a kernel or a self-check service orphaned by a crash is then still a
+    subreaper): a server, a kernel or a zygote orphaned by a crash is then still a
     descendant of this process, so :func:`stop` finds it."""
     from ..kernels.kernel_launch import prctl
 
@@ -513,7 +513,7 @@ def stop(process, timeout=STOP_TIMEOUT, hub_dir=None):
     (which shut their kernels down) and its proxy; the servers are told at
     the same moment (:func:`_interrupt_servers`).  A hub still running after
     ``timeout`` seconds is killed.  Then whatever of the hub's descendants
-    still runs (a self-check service, a kernel, a server slow to stop, a
+    still runs (a self-check zygote, a kernel, a server slow to stop, a
     proxy left by a hub killed outright) gets SIGTERM, and SIGKILL a second
     later.  So a stop takes ``timeout`` seconds and a little more at most.
     """

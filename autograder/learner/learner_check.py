@@ -70,7 +70,7 @@ from ..kernels.kernel_folder import empty_kernel_folder
 from ..judge import JUDGED_ASSIGNMENTS
 from ..judge.serving import judge_cell
 from ..judge.test_cell import TestNames, run_instructor_cell
-from .results import CheckResult, TestResult
+from .results import CheckResult, TestResult, result_to_data
 from ..kernels.kernel_setup import KERNEL_ARGUMENTS
 from ..witness import stubs
 from ..witness.setup import kernel_arguments as witness_arguments
@@ -419,6 +419,16 @@ def check(path, timeout=60, notebook_timeout=300, release=None, root=None, sandb
         notes.append(gettext(N_("checked against itself ({0}): deleted tests cannot be restored"), lang)
                      .format(gettext(how, lang)))
     return CheckResult(shown, tests, problems, notes, lang)
+
+
+def check_data(path, root=None, warm=False):
+    """:func:`check` of the notebook at ``path``, as data (``results.result_to_data``); a refusal (someone
+    else's notebook where there is no sandbox) is an answer too, as the result's problem."""
+    try:
+        result = check(path, root=root, warm=warm)
+    except Exception as error:
+        result = CheckResult(path, [], ["%s: %s" % (type(error).__name__, error)])
+    return result_to_data(result)
 
 
 @functools.lru_cache(maxsize=None)

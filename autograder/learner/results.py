@@ -1,8 +1,8 @@
 """What a self-check found: each test's points and message, and how it is printed.
 
-Kept apart from the check itself (``learner_check``), so the warm service
-(``check_service``), which sends results between processes as data, and the
-learner's ``self_check()`` (``self_check``) read them without importing the check.
+Kept apart from the check itself (``learner_check``), so the learner's ``self_check()``
+(``self_check``), which receives results from the Jupyter server's self-check handler
+(``check_extension``) or from a process of its own as data, reads them without importing the check.
 """
 
 import dataclasses
@@ -68,3 +68,13 @@ class CheckResult:
         lines.append(gettext(N_("Score: {0}/{1}  ({2})"), lang).format("%g" % self.score, "%g" % self.max_score,
                                                                       verdict))
         return "\n".join(lines)
+
+
+def result_to_data(result: CheckResult) -> dict:
+    """The result as JSON-ready data: how the self-check handler and ``check --json`` answer."""
+    return dataclasses.asdict(result)
+
+
+def result_from_data(data: dict) -> CheckResult:
+    return CheckResult(data["path"], [TestResult(**t) for t in data["tests"]], list(data["problems"]),
+                       list(data.get("notes", [])), data.get("language", "en"))

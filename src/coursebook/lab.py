@@ -15,8 +15,9 @@ It is the lab Binder gives, on your own machine:
 * the learner works in ``workspace/`` (git-ignored), a copy of the chapters and
   exercises that :func:`coursebook.workspace.sync` brings up to date first, so
   saving never changes a tracked notebook and ``git pull`` never conflicts;
-* the self-check service (``autograder.learner.check_service``) starts with it, so an
-  exercise's ``self_check()`` finds the grader's kernels warm;
+* the server runs the grader's self-check handler (enabled in ``binder/lab-settings/``), and
+  warms it up as it starts (``SelfCheckApp.warm_up_at_start``), so an exercise's
+  ``self_check()`` finds the grader's kernels warm;
 * the server logs only warnings; the lines printed are what the sync changed
   and the address to open;
 * each language's lab keeps its own JupyterLab workspace (the open tabs and
@@ -153,12 +154,11 @@ def main(argv=None) -> int:
             print(f"{WORKSPACE}/: {line}")
     print(f"The course is at http://127.0.0.1:{args.port}{INDEXES[language]}?token={token}  (Ctrl+C stops it)",
           flush=True)
-    # the exercises' self-check answers in about a second once its service is warm: start it now
-    # (a process of its own, no import of the grader here; it exits after an hour without a check)
-    subprocess.run([sys.executable, "-m", "autograder.learner.check_service", "--start"], env=env, cwd=REPO,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    # the exercises' self-check answers in about a second once the server's handler is warm: warm it
+    # as the server starts, not at the first check
+    warm = ["--SelfCheckApp.warm_up_at_start=True"]
     try:
-        return subprocess.call(lab_command(args.port, token, language=language), env=env, cwd=REPO)
+        return subprocess.call(lab_command(args.port, token, language=language) + warm, env=env, cwd=REPO)
     except KeyboardInterrupt:
         return 0
 

@@ -85,7 +85,7 @@ def test_self_check_finds_the_only_notebook_in_the_folder(fixture_course, tmp_pa
 
 
 def test_the_warm_self_check_without_a_sandbox_runs_the_notebook_as_the_caller(fixture_course, tmp_path):
-    # A learner's self-check service (warm=True) on a hub, not root: no sandbox, the learner's own
+    # A learner's server's self-check (warm=True) on a hub, not root: no sandbox, the learner's own
     # notebook in the learner's own process. It used to take the sandbox's warm kernels anyway,
     # which refuse to start without root ("grading needs a sandbox", Score: 0/0).
     import os

@@ -17,22 +17,19 @@ import tempfile
 
 import pytest
 
-from autograder.learner.check_service import SOCKET_ENV, stop
 from synthetic_course import student_notebook, write_submission
 
 
 @pytest.fixture
-def lab_with_exercise(fixture_course, start_jupyterlab, monkeypatch):
+def lab_with_exercise(fixture_course, start_jupyterlab):
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="selfcheck-lab-"))
     folder = os.path.join(scratch, "course", "exercises", "fixture")
     write_submission(folder, student_notebook(fixture_course, "fixture", solved="all"), "fixture.ipynb")
-    # the self-check service the kernel starts: a socket of this test's, stopped afterwards
-    monkeypatch.setenv(SOCKET_ENV, str(scratch / "service.sock"))
+    # the lab's own self-check handler answers the kernel (autograder.learner.check_extension)
     try:
         with start_jupyterlab(scratch / "course", scratch) as (base, token):
             yield "%s/lab/tree/exercises/fixture/fixture.ipynb?token=%s" % (base, token)
     finally:
-        stop(str(scratch / "service.sock"))
         shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -5,10 +5,10 @@
 Needs root (it creates Unix users of its own, ``hb-...``, and removes them after) and
 configurable-http-proxy.  On a fresh copy of the repository, ROUNDS times (default 3):
 ``python -m autograder hub`` is started, a student logs in, starts their server and opens a
-notebook, whose kernel starts the self-check service; then the hub is stopped, in turn:
+notebook, whose kernel warms its server's self-check up; then the hub is stopped, in turn:
 
   ours    SIGTERM to ``python -m autograder hub``, timed until nothing it started runs
-          (hub, proxy, formgrader, the student's server, its kernel, the self-check service)
+          (hub, proxy, formgrader, the student's server, its kernel)
   stock   SIGTERM to the ``jupyterhub`` process alone, JupyterHub's own cleanup (formgrader,
           then the servers, each SIGINT and its timeouts, then the proxy), timed until
           jupyterhub exits; what it left running is counted (the command then ends it)
@@ -52,8 +52,9 @@ def start(root, env, hub):
         raise SystemExit("the hub command ended:\n" + "".join(said))
     password, url = re.search(r"student\s+%s\s+password (\S+)\s+(http://\S+)" % STUDENT, "".join(said)).groups()
     student = Person(url.split("/hub/")[0], STUDENT, password).login().start_server().wait_ready()
-    student.run_in_notebook("course/00_index.ipynb", "from autograder.learner import check_service\n"
-                                                     "check_service.start()")
+    student.run_in_notebook("course/00_index.ipynb",
+                            "from autograder.learner.self_check import HANDLER, ask_server, own_server\n"
+                            "ask_server(own_server(), HANDLER + '/warm-up', {})")
     return process
 
 

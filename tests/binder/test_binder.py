@@ -118,6 +118,8 @@ def test_postbuild_settings_save_widget_state_and_silence_news(binder_env):
     server = binder_env["prefix"] / "etc" / "jupyter" / "jupyter_server_config.d" / "course.json"
     assert json.loads(server.read_text())["ServerApp"]["contents_manager_class"] == (
         "coursebook.lab.CourseContentsManager")
+    # the self-check runs in the learner's server (autograder.learner.check_extension)
+    assert json.loads(server.read_text())["ServerApp"]["jpserver_extensions"]["autograder.learner.check_extension"]
 
 
 def test_the_course_index_runs_in_the_binder_environment(binder_env):

@@ -6,10 +6,10 @@ another number) on a fresh copy of the course, each time from a process id the t
 by a random number of throw-away processes, so the hub command runs from pids spread over the
 range.  Each time a student logs in through the proxy (the hub's own login form, PAM), and
 the command is stopped with SIGTERM.  After each stop nothing the command started runs any
-more (the hub, its proxy, formgrader, a student's server, its kernel, the self-check service
-that kernel started), no process runs as one of the class's users, and no port the hub or its
+more (the hub, its proxy, formgrader, a student's server with its self-check handler, its
+kernel), no process runs as one of the class's users, and no port the hub or its
 servers listened on is still listened on.  The first start and every 25th also start the
-student's server; the first also starts a self-check service from a kernel in it.
+student's server; the first also warms that server's self-check up from a kernel in it.
 
 The people here have names of their own (``hs-...``, their own groups and grader account), so
 the README's walk-through (``test_hub_term.py``) and this test never remove each other's users.
@@ -149,9 +149,9 @@ def test_fifty_starts_each_log_in_and_each_sigterm_leaves_no_process_and_no_port
         if start == 0:
             printed = student.run_in_notebook(
                 "course/00_index.ipynb",
-                "from autograder.learner import check_service\n"
-                "print('service', check_service.start().pid)")
-            assert re.search(r"service \d+", printed), printed
+                "from autograder.learner.self_check import HANDLER, ask_server, own_server\n"
+                "print('self-check', ask_server(own_server(), HANDLER + '/warm-up', {}))")
+            assert "self-check {'zygote'" in printed, printed
         tree = psutil.Process(process.pid).children(recursive=True)
         ports = listening_ports(tree) | {int(hub_url.rsplit(":", 1)[1])}
         process.send_signal(signal.SIGTERM)

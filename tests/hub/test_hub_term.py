@@ -90,6 +90,10 @@ def term(hub_class):
     out["self_check"] = partly.run_in_notebook("clone/clone.ipynb", "from autograder import self_check\n"
                                                                       "self_check()")
     out["self_check_processes"] = processes_running_as(PARTLY)
+    # the self-check handler of the student's own server, asked with that server's token as self_check() asks
+    out["self_check_handler"] = partly.run_in_notebook(
+        "clone/clone.ipynb", "from autograder.learner.self_check import HANDLER, ask_server, own_server\n"
+                             "print('handler', ask_server(own_server(), HANDLER + '/warm-up', {}))")
     out["partly"] = partly.action("submit", COURSE, "clone")
     due = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=2)
     time.sleep(3)
@@ -201,8 +205,10 @@ def test_a_students_self_check_on_the_hub_runs_as_the_student_and_gives_the_grad
     assert (float(found.group(1)), float(found.group(2))) == (score, max_score), printed
     for instructor_words in ("as root", "--unsandboxed", "needs a sandbox", "SandboxUnavailable", "CourseError"):
         assert instructor_words not in printed, printed
-    services = [command for _, command in term["self_check_processes"] if "check_service" in command]
-    assert services, "no self-check service ran as %s: %s" % (PARTLY, term["self_check_processes"])
+    servers = [command for _, command in term["self_check_processes"] if "jupyterhub.singleuser" in command]
+    assert servers, "no server of %s's own ran: %s" % (PARTLY, term["self_check_processes"])
+    # no sandbox for a student (not root): the handler answers, with no zygote to keep warm
+    assert "handler {'zygote': None}" in term["self_check_handler"], term["self_check_handler"]
 
 
 def test_grading_ran_every_kernel_in_the_sandbox(term):
@@ -266,7 +272,7 @@ def test_a_hub_restart_loses_nothing(term):
     c = term["class"]
     inbound = sorted(os.listdir(os.path.join(c.exchange, COURSE, "inbound")))
     c.stop()
-    for name in c.people:  # servers, kernels, formgrader, the self-check service: all stopped with the hub
+    for name in c.people:  # servers (and their self-check), kernels, formgrader: all stopped with the hub
         assert processes_running_as(name) == [], name
     assert processes_running_as("grader") == []
     c.start(c.blocks[1])
