@@ -23,7 +23,7 @@
 Enabled by configuration (``jpserver_extensions``): ``binder/lab-settings/jupyter_server_config.json``
 for ``make lab`` and Binder, ``autograder/hub/student_config/`` for the hub's servers.
 ``make lab`` also sets ``SelfCheckApp.warm_up_at_start``, so the first check finds the zygote ready.
-See docs/decisions/0023-the-self-check-in-the-jupyter-server.md.
+See docs/decisions/0024-the-self-check-in-the-jupyter-server.md.
 """
 
 from __future__ import annotations
