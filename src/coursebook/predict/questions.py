@@ -154,7 +154,11 @@ def cut_printouts(trace, count: int) -> list[str]:
     return outputs
 
 
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]+(?![0-9A-Za-z])")  # not 0xADDR itself
+
+
 def normalise(text: str) -> str:
-    """An answer as compared: spaces runs as one, no trailing spaces, no blank lines at the ends."""
-    lines = [re.sub(r"[ \t]+", " ", line).strip() for line in text.strip().splitlines()]
+    """An answer as compared: spaces runs as one, no trailing spaces, no blank lines at the ends, and
+    an address (``<AccumulateGrad object at 0x7f...>``) as the printouts give every one: ``0xADDR``."""
+    lines = [re.sub(r"[ \t]+", " ", _ADDRESS.sub("0xADDR", line)).strip() for line in text.strip().splitlines()]
     return "\n".join(line for line in lines)
