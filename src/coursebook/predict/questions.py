@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from coursebook.translate.comments import comments, replace
 from crosscheck.harness import run
 
 __all__ = ["Question", "questions", "question", "question_of_cell", "printouts", "normalise"]
@@ -95,18 +96,25 @@ def question(question_id: str, course: Path = COURSE) -> Question:
     raise LookupError(f"no prediction question is called {question_id!r}")
 
 
+def _code(source: str) -> str:
+    """A key cell's code, the words of its comments left out: a translated chapter's key cell
+    (course/zh) is the English one with its comments in another language."""
+    source = source.strip()
+    return replace(source, [""] * len(comments(source))).strip()
+
+
 @functools.lru_cache(maxsize=4)
 def _by_program(course: Path) -> dict:
-    return {q.program.strip(): q for q in questions(course)}
+    return {_code(q.program): q for q in questions(course)}
 
 
 def question_of_cell(source: str, course: Path = COURSE) -> Question | None:
     """The question a ``%%key`` cell answers (``source`` without its ``%%key`` line), or None.
 
     Matched by the cell's code: every question's program is different, and a
-    cell the learner has changed answers no question any more.
+    cell the learner has changed answers no question any more (a comment's words do not count).
     """
-    return _by_program(course).get(source.strip())
+    return _by_program(course).get(_code(source))
 
 
 # Each key cell runs as the notebook runs a cell: compiled on its own, in the chapter's namespace.
