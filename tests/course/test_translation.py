@@ -292,3 +292,18 @@ def test_a_cell_moved_to_another_chapter_keeps_its_translation(tmp_path):
     entry = next(e for e in polib.pofile(str(repo / "course" / "locale" / "zh" / "09_detach_and_data.po"))
                  if e.msgctxt == "daff8c53#0")
     assert entry.msgstr and "fuzzy" not in entry.flags
+
+
+def test_a_chinese_key_cell_answers_the_question_its_english_twin_answers():
+    """Matched by code, its comments' words left out: the twin's comments are Chinese."""
+    from coursebook.predict.questions import question_of_cell, questions
+
+    translated = 0
+    for q in questions():
+        english = nbformat.reads(stored_bytes(REPO / "course" / q.chapter).decode(), as_version=4)
+        keys = [c.id for c in english.cells if c.cell_type == "code" and c.source.startswith("%%key")]
+        chinese = nbformat.reads(stored_bytes(REPO / "course" / "zh" / q.chapter).decode(), as_version=4)
+        twin = next(c.source for c in chinese.cells if c.id == keys[q.index])
+        assert question_of_cell(twin.split("%%key\n", 1)[1]) == q, q.id
+        translated += twin.split("%%key\n", 1)[1] != q.program
+    assert translated, "no key cell has a translated comment: this test tests nothing"
