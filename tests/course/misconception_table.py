@@ -64,7 +64,7 @@ def table() -> str:
             "|---|---|---|---|"]
     for m in MODELS:
         tags = ", ".join(f"`{t}`" for t in m.tags) or "-"
-        kind = " (rewrites the program: a belief about Python)" if m.rewrite else ""
+        kind = " (rewrites the program, as the believer reads it)" if m.rewrite else ""
         out.append(f"| {m.name}{kind} | {m.belief} | {m.section} | {tags} |")
     gaps = short_of_two()
     out += ["", "## Not yet covered", "",

@@ -21,13 +21,9 @@ from misconception_table import TABLE, answer_lines, applying, check_tags, short
 
 QUESTIONS = questions()
 
-# Multi-line answers that fewer than two models explain today (docs/misconceptions.md lists them):
-# - 05-21ede7d0: the other belief learners hold there, "a comparison, long() or argmax stays in the
-#   graph", needs a node torch does not have (there is no GtBackward0 or ArgmaxBackward0), so no
-#   printout of it is the line a learner would write.
-# - 05-115df087: "a leaf's grad_fn is its AccumulateGrad" needs grad_fn itself switched, and is_leaf
-#   and backward read grad_fn: the model would also change x.is_leaf, which the believer expects True.
-NOT_YET_COVERED = {"05-21ede7d0", "05-115df087"}
+# Multi-line answers that fewer than two models explain today (docs/misconceptions.md lists them).
+# Empty: a prediction that loses its second model must be named here, with why.
+NOT_YET_COVERED: set[str] = set()
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.id)
@@ -89,6 +85,12 @@ def test_the_not_yet_covered_list_names_real_predictions():
      "torch.bool False None\ntorch.int64 False None\ntorch.int64 False None\ntorch.float32 True None"),
     ("only inputs that need a gradient have an edge", "05-115df087",
      "None\nAccumulateGrad True\nIndexError: tuple index out of range"),
+    # a node's address changes from run to run: a learner's answer may give any
+    ("a leaf's grad_fn is its AccumulateGrad", "05-115df087",
+     "<AccumulateGrad object at 0x7f3a2c1d9e80>\nAccumulateGrad True\n(None, 0)"),
+    ("long() is recorded like double()", "05-21ede7d0",
+     "torch.bool False None\ntorch.int64 True <ToCopyBackward0 object at 0x7f3a2c1d9e80>\n"
+     "torch.int64 False None\ntorch.float32 False None"),
     ("a refused write changes nothing", "07-d4151630",
      "RuntimeError: Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
      "clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
@@ -124,6 +126,20 @@ def test_a_python_belief_rewrites_only_the_cells_it_is_about():
     in_place = model("a = a + 1 changes the tensor in place")
     assert in_place.program(["a = b + 1\n"]) == ("a = b + 1\n",)
     assert "a += 1" in in_place.program(["a = a + 1\n"])[0]
+
+
+def test_a_belief_about_what_the_learner_reads_leaves_reftorchs_own_reads_alone():
+    """The leaf's-grad_fn belief rewrites the program's reads of ``.grad_fn``: reftorch's is_leaf
+    and backward, which read grad_fn too, still see None for a leaf."""
+    leaf = model("a leaf's grad_fn is its AccumulateGrad")
+    cell = ("x = torch.ones(2, requires_grad=True)\nprint(type(x.grad_fn).__name__, x.is_leaf)\n"
+            "(x * 2).sum().backward()\nprint(x.grad)\n")
+    assert printouts(leaf.program([cell]), import_reftorch()) == ["AccumulateGrad True\ntensor([2., 2.])\n"]
+    untouched = "x = torch.ones(2, requires_grad=True)\nprint(x.is_leaf)\n"
+    assert leaf.program([untouched]) == (untouched,)
+    conversion = model("long() is recorded like double()")
+    assert conversion.program(["y = x.double()\n"]) == ("y = x.double()\n",)
+    assert "__believed_conversion__(x, 'long')" in conversion.program(["y = x.long()\n"])[0]
 
 
 def test_every_models_tags_are_tags_the_checks_name():

@@ -23,6 +23,7 @@ from coursebook.translate.drift import drift, load
 from coursebook.translate.glossary import Term, prose, inconsistencies, load_glossary
 from coursebook.translate.layout import REPO, documents, twin_finder
 from coursebook.language import SETUP_LINE
+from coursebook.translate.comments import comments, replace
 from coursebook.translate.notebook import render, speaking, translate
 from coursebook.translate.paragraphs import join, split
 from stored import stored_bytes
@@ -69,8 +70,12 @@ def test_the_committed_chinese_notebook_is_what_generate_writes(document):
     )
 
 
+def _comment_words_blanked(source: str) -> str:
+    return replace(source, ["..."] * len(comments(source)))
+
+
 @pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
-def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte(document):
+def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_comments_words(document):
     # both as git stores them: a learner who filled the English stubs in place changes neither
     english = nbformat.reads(stored_bytes(document.source).decode(), as_version=4)
     chinese = nbformat.reads(stored_bytes(document.target).decode(), as_version=4)
@@ -79,12 +84,33 @@ def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte(document):
     for en, zh in zip(english.cells, chinese.cells):
         if code and en.id == code[0] and not document.name.startswith("exercises/"):
             # a chapter's first code cell says its language first (coursebook.language)
-            assert zh.source == speaking(en.source, "zh") and zh.metadata == en.metadata, (
+            assert _comment_words_blanked(zh.source) == _comment_words_blanked(speaking(en.source, "zh")) \
+                and zh.metadata == en.metadata, (
                 f"{document.name}: the first code cell is not the English one after {SETUP_LINE!r}")
         elif en.cell_type != "markdown":
-            assert (zh.cell_type, zh.source, zh.metadata) == (en.cell_type, en.source, en.metadata), (
-                f"{document.name}: code cell {en.id} differs from the English one"
+            assert len(comments(zh.source)) == len(comments(en.source)), (document.name, en.id)
+            assert ((zh.cell_type, _comment_words_blanked(zh.source), zh.metadata)
+                    == (en.cell_type, _comment_words_blanked(en.source), en.metadata)), (
+                f"{document.name}: code cell {en.id} differs from the English one (beyond its comments' words)"
             )
+
+
+@pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
+def test_every_comment_in_a_chinese_code_cell_is_chinese(document):
+    chinese = nbformat.reads(stored_bytes(document.target).decode(), as_version=4)
+    english = [f"cell {cell.id}: # {comment.text}" for cell in chinese.cells if cell.cell_type == "code"
+               for comment in comments(cell.source) if not re.search(r"[\u4e00-\u9fff]", comment.text)]
+    assert not english, (f"{document.name} (Chinese): English comments in code cells; translate their "
+                         "#comment entries in the catalog:\n" + "\n".join(english))
+
+
+def test_a_comment_is_found_by_the_tokenizer_and_only_its_words_are_replaced():
+    source = ('%%key\nx = "# not a comment"  #  two spaces, kept\n'
+              'def f():\n    return 1 # one\n# 3')
+    found = comments(source)
+    assert [(c.line, c.text) for c in found] == [(1, "two spaces, kept"), (3, "one")]  # "# 3" holds no words
+    assert replace(source, ["两个空格，保留", None]) == source.replace("two spaces, kept", "两个空格，保留")
+    assert comments("def broken(:\n    pass  # words\n") == []  # unreadable: kept as it is
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
@@ -266,3 +292,18 @@ def test_a_cell_moved_to_another_chapter_keeps_its_translation(tmp_path):
     entry = next(e for e in polib.pofile(str(repo / "course" / "locale" / "zh" / "09_detach_and_data.po"))
                  if e.msgctxt == "daff8c53#0")
     assert entry.msgstr and "fuzzy" not in entry.flags
+
+
+def test_a_chinese_key_cell_answers_the_question_its_english_twin_answers():
+    """Matched by code, its comments' words left out: the twin's comments are Chinese."""
+    from coursebook.predict.questions import question_of_cell, questions
+
+    translated = 0
+    for q in questions():
+        english = nbformat.reads(stored_bytes(REPO / "course" / q.chapter).decode(), as_version=4)
+        keys = [c.id for c in english.cells if c.cell_type == "code" and c.source.startswith("%%key")]
+        chinese = nbformat.reads(stored_bytes(REPO / "course" / "zh" / q.chapter).decode(), as_version=4)
+        twin = next(c.source for c in chinese.cells if c.id == keys[q.index])
+        assert question_of_cell(twin.split("%%key\n", 1)[1]) == q, q.id
+        translated += twin.split("%%key\n", 1)[1] != q.program
+    assert translated, "no key cell has a translated comment: this test tests nothing"

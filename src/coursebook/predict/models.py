@@ -672,6 +672,66 @@ def _repeats_add_up(cell: str) -> str:
     return _rewritten(cell, _RepeatsAddUp(), _EACH_POSITION)
 
 
+# x.grad_fn as the believer reads it: a leaf's node is the AccumulateGrad at the end of its edge.
+# Only the learner's reads are switched: reftorch's is_leaf and backward still read the real grad_fn.
+_LEAF_NODE = """from reftorch.autograd.graph import gradient_edge as __gradient_edge__
+
+
+def __believed_grad_fn__(obj):
+    if isinstance(obj, torch.Tensor) and obj.is_leaf:
+        return __gradient_edge__(obj)[0]
+    return obj.grad_fn
+"""
+
+
+class _GradFnOfALeaf(ast.NodeTransformer):
+    """Every read of ``t.grad_fn`` read as ``__believed_grad_fn__(t)``."""
+    changed = False
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if node.attr == "grad_fn" and isinstance(node.ctx, ast.Load):
+            self.changed = True
+            return ast.copy_location(ast.Call(ast.Name("__believed_grad_fn__", ast.Load()), [node.value], []), node)
+        return node
+
+
+def _grad_fn_of_a_leaf_is_its_accumulator(cell: str) -> str:
+    return _rewritten(cell, _GradFnOfALeaf(), _LEAF_NODE)
+
+
+# t.long() (int(), bool() ...) as the believer reads it: a conversion recorded as t.double()'s is.
+_RECORDED_CONVERSION = """from reftorch._to import ToCopyBackward0 as __ToCopyBackward0__
+
+
+def __believed_conversion__(tensor, method):
+    out = getattr(tensor, method)()
+    if out is not tensor and tensor.requires_grad and torch.is_grad_enabled():
+        out._set_grad_fn(__ToCopyBackward0__(tensor))
+    return out
+"""
+_TO_INTEGERS = ("long", "int", "short", "byte", "char", "bool")
+
+
+class _ConversionsAreRecorded(ast.NodeTransformer):
+    """``t.long()`` (and the other integer and bool conversions) read as
+    ``__believed_conversion__(t, "long")``."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if (isinstance(node.func, ast.Attribute) and node.func.attr in _TO_INTEGERS
+                and not node.args and not node.keywords):
+            self.changed = True
+            return ast.copy_location(ast.Call(ast.Name("__believed_conversion__", ast.Load()),
+                                              [node.func.value, ast.Constant(node.func.attr)], []), node)
+        return node
+
+
+def _integer_conversions_are_recorded(cell: str) -> str:
+    return _rewritten(cell, _ConversionsAreRecorded(), _RECORDED_CONVERSION)
+
+
 MODELS = [
     Model("clone shares memory",
           "clone() gives a new tensor object on the same memory, like a view.",
@@ -1058,6 +1118,22 @@ MODELS = [
                    (Optimizer.step, _step_trains_the_model_as_it_is_now)],
           rewrite=_optimizer_knows_its_model,
           tags=("restore/replaces-parameters", "restore/detaches-optimizer")),
+    Model("a leaf's grad_fn is its AccumulateGrad",
+          "A leaf that requires grad has a grad_fn too: its AccumulateGrad node.",
+          "A leaf's grad_fn is always None: no operation made it. AccumulateGrad is the node at the end of "
+          "the edge that leads to the leaf (in the next_functions of the operations that used it); it holds "
+          "the leaf in .variable and adds each gradient into its .grad.",
+          "05_autograd_from_scratch.ipynb",
+          lambda: [],
+          rewrite=_grad_fn_of_a_leaf_is_its_accumulator),
+    Model("long() is recorded like double()",
+          "x.long() is a conversion like x.double(): the copy is recorded (ToCopyBackward0) and requires grad.",
+          "Only a floating-point (or complex) result can carry a gradient. x.long(), x.int() or x.bool() "
+          "makes an integer (or bool) tensor that is not in the graph: requires_grad False, grad_fn None. "
+          "x.double() is recorded as ToCopyBackward0 because a float64 tensor can carry a gradient.",
+          "05_autograd_from_scratch.ipynb",
+          lambda: [],
+          rewrite=_integer_conversions_are_recorded),
 ]
 
 

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from coursebook.translate.comments import comments, replace
 from crosscheck.harness import run
 
 __all__ = ["Question", "questions", "question", "question_of_cell", "printouts", "normalise"]
@@ -95,18 +96,25 @@ def question(question_id: str, course: Path = COURSE) -> Question:
     raise LookupError(f"no prediction question is called {question_id!r}")
 
 
+def _code(source: str) -> str:
+    """A key cell's code, the words of its comments left out: a translated chapter's key cell
+    (course/zh) is the English one with its comments in another language."""
+    source = source.strip()
+    return replace(source, [""] * len(comments(source))).strip()
+
+
 @functools.lru_cache(maxsize=4)
 def _by_program(course: Path) -> dict:
-    return {q.program.strip(): q for q in questions(course)}
+    return {_code(q.program): q for q in questions(course)}
 
 
 def question_of_cell(source: str, course: Path = COURSE) -> Question | None:
     """The question a ``%%key`` cell answers (``source`` without its ``%%key`` line), or None.
 
     Matched by the cell's code: every question's program is different, and a
-    cell the learner has changed answers no question any more.
+    cell the learner has changed answers no question any more (a comment's words do not count).
     """
-    return _by_program(course).get(source.strip())
+    return _by_program(course).get(_code(source))
 
 
 # Each key cell runs as the notebook runs a cell: compiled on its own, in the chapter's namespace.
@@ -154,7 +162,11 @@ def cut_printouts(trace, count: int) -> list[str]:
     return outputs
 
 
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]+(?![0-9A-Za-z])")  # not 0xADDR itself
+
+
 def normalise(text: str) -> str:
-    """An answer as compared: spaces runs as one, no trailing spaces, no blank lines at the ends."""
-    lines = [re.sub(r"[ \t]+", " ", line).strip() for line in text.strip().splitlines()]
+    """An answer as compared: spaces runs as one, no trailing spaces, no blank lines at the ends, and
+    an address (``<AccumulateGrad object at 0x7f...>``) as the printouts give every one: ``0xADDR``."""
+    lines = [re.sub(r"[ \t]+", " ", _ADDRESS.sub("0xADDR", line)).strip() for line in text.strip().splitlines()]
     return "\n".join(line for line in lines)

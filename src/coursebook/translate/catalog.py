@@ -1,7 +1,8 @@
 """A notebook's catalog: one gettext entry per translatable paragraph, keyed by cell.
 
 ``msgctxt`` is ``"<cell id>#<paragraph index>"`` (the index counts every paragraph
-of the cell, see :mod:`.paragraphs`), ``msgid`` the English paragraph. Cell ids
+of the cell, see :mod:`.paragraphs`), ``msgid`` the English paragraph. A code
+cell's comments are entries too, ``"<cell id>#comment<k>"`` (:mod:`.comments`). Cell ids
 are stable (the course's notebooks keep them), so an entry follows its
 paragraph wherever the cell moves.
 
@@ -26,6 +27,7 @@ from pathlib import Path
 import nbformat
 import polib
 
+from coursebook.translate.comments import comments, key as comment_key
 from coursebook.translate.paragraphs import split, translatable
 
 __all__ = ["Paragraph", "paragraphs_of", "markdown_file_as_notebook", "new_catalog", "translation_memory", "update",
@@ -47,9 +49,15 @@ class Paragraph:
     index: int
     text: str
 
+    comment: bool = False  # a code cell's comment (``index`` counts its comments)
+
     @property
     def key(self) -> str:
-        return f"{self.cell_id}#{self.index}"
+        return comment_key(self.cell_id, self.index) if self.comment else f"{self.cell_id}#{self.index}"
+
+    @classmethod
+    def of_comment(cls, cell_id: str, k: int, text: str) -> "Paragraph":
+        return cls(cell_id, k, text, comment=True)
 
 
 MARKDOWN_CELL_ID = "README"
@@ -71,6 +79,8 @@ def paragraphs_of(notebook) -> list[Paragraph]:
                     else nbformat.read(str(path), as_version=4))
     found = []
     for cell in notebook.cells:
+        if cell.cell_type == "code":
+            found += [Paragraph.of_comment(cell.id, k, c.text) for k, c in enumerate(comments(cell.source))]
         if cell.cell_type != "markdown":
             continue
         for index, text in enumerate(split(cell.source)[0]):

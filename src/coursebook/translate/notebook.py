@@ -1,7 +1,8 @@
 """The translated notebook: the English one with its prose replaced, paragraph by paragraph.
 
 * code cells (and raw cells) are the English cells, byte for byte, ids included,
-  so the translated chapter computes exactly what the English one does; but a
+  so the translated chapter computes exactly what the English one does, except
+  for the words of their comments (:mod:`.comments`), translated as paragraphs are; and a
   chapter's first code cell starts with one more line, ``from coursebook.language
   import use; use("zh")`` (:func:`speaking`), so what the course's code shows in
   that chapter's kernel speaks its language wherever it runs (an exercise's
@@ -23,6 +24,7 @@ import polib
 
 from coursebook.language import SETUP_LINE
 from coursebook.translate.catalog import markdown_file_as_notebook
+from coursebook.translate.comments import comments, key as comment_key, replace
 from coursebook.translate.layout import Document, twin_finder
 from coursebook.translate.links import relink
 from coursebook.translate.paragraphs import join, split, translatable
@@ -62,6 +64,9 @@ def translate(document: Document, catalog: polib.POFile, twin=None, source_text=
         if code and not document.name.startswith("exercises/"):
             code[0].source = speaking(code[0].source, document.language)
     for cell in out.cells:
+        if cell.cell_type == "code":
+            cell.source = replace(cell.source, [usable.get((comment_key(cell.id, k), c.text))
+                                                for k, c in enumerate(comments(cell.source))])
         if cell.cell_type != "markdown":
             continue
         paragraphs, separators = split(cell.source)
