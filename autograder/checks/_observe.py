@@ -42,6 +42,11 @@ class Misconception(NamedTuple):
 M = Misconception
 
 
+def by_torch(yes, no):
+    """A field's misconception told by torch's value alone: ``yes`` when it is true, else ``no``."""
+    return lambda theirs, yours, context: yes if theirs else no
+
+
 def not_written(topic, op_name):
     return M(f"{topic}/not-written",
              f"your {op_name} is not written yet: it still raises NotImplementedError (replace "

@@ -12,8 +12,8 @@ import torch
 from ..judge.learner import Reftorch, with_keywords
 from ..witness import battery as _battery, variants as _variants
 from ..judge.language import N_, _
-from ._observe import (M, battery as resolve_battery, choose, expect_same, failure, is_stub, not_written, where,
-                       yours_raised)
+from ._observe import (M, battery as resolve_battery, by_torch, choose, expect_same, failure, is_stub, not_written,
+                       where, yours_raised)
 
 OP = "clone"
 
@@ -67,12 +67,10 @@ def _strides(theirs, yours, context):
              "densely in the same memory order, and contiguous_format always gives row-major strides")
 
 
-def _requires_grad(theirs, yours, context):
-    if theirs:
-        return M("clone/drops-history", "your clone drops requires_grad: a clone stays in the graph, it is "
-                 "not a detach")
-    return M("clone/records-without-grad", "your clone requires grad where torch's does not: nothing is "
-             "recorded inside no_grad or for a source that does not require grad")
+_requires_grad = by_torch(
+    M("clone/drops-history", "your clone drops requires_grad: a clone stays in the graph, it is not a detach"),
+    M("clone/records-without-grad", "your clone requires grad where torch's does not: nothing is recorded inside "
+      "no_grad or for a source that does not require grad"))
 
 
 def _is_leaf(theirs, yours, context):

@@ -15,7 +15,7 @@ from ..judge.marked_calls import SOURCE, argument, call
 from ..witness import variants as _variants
 from ..witness import pairs as P
 from ..witness.pairs import CopyCase
-from ._observe import M, choose, expect_same
+from ._observe import M, by_torch, choose, expect_same
 
 OP = "copy_"
 
@@ -68,12 +68,11 @@ def _grad_fn(theirs, yours, context):
     return M("copy_/wrong-node", f"your copy_ records the wrong node: torch records {theirs} here")
 
 
-def _requires_grad(theirs, yours, context):
-    if theirs:
-        return M("copy_/keeps-requires-grad", "your copy_ does not make self require grad: copying from a "
-                 "src that requires grad puts self in the graph (it does not keep self's old requires_grad)")
-    return M("copy_/records-without-grad", "your copy_ makes self require grad where torch does not: inside "
-             "no_grad, into an int tensor, or from a src without grad nothing is recorded")
+_requires_grad = by_torch(
+    M("copy_/keeps-requires-grad", "your copy_ does not make self require grad: copying from a src that requires "
+      "grad puts self in the graph (it does not keep self's old requires_grad)"),
+    M("copy_/records-without-grad", "your copy_ makes self require grad where torch does not: inside no_grad, into "
+      "an int tensor, or from a src without grad nothing is recorded"))
 
 
 def _after_refusal(theirs, yours, context):

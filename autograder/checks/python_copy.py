@@ -23,17 +23,15 @@ from ..judge.learner import WitnessFailed
 from ..witness import battery as _battery, variants as _variants
 from ..witness.copies import Annotated, memo_facts
 from ..judge.language import N_, _
-from ._observe import (M, battery as resolve_battery, choose, clean, expect_same, failure, is_stub, not_written,
-                       where, yours_raised)
+from ._observe import (M, battery as resolve_battery, by_torch, choose, clean, expect_same, failure, is_stub,
+                       not_written, where, yours_raised)
 from ._readers import TorchReader
 
 
-def _shares_memory(theirs, yours, context):
-    if theirs:
-        return M("copy.copy/copies-memory", "your copy.copy copies the memory: a shallow copy is a new "
-                 "tensor object on the same storage")
-    return M("deepcopy/shares-memory", "your deepcopy shares memory with the source: a deep copy owns a copy "
-             "of the storage")
+_shares_memory = by_torch(M("copy.copy/copies-memory", "your copy.copy copies the memory: a shallow copy is a new "
+                            "tensor object on the same storage"),
+                          M("deepcopy/shares-memory", "your deepcopy shares memory with the source: a deep copy "
+                            "owns a copy of the storage"))
 
 
 def _grad(theirs, yours, context):

@@ -227,9 +227,14 @@ def _expand_stride(theirs, yours, context):
 
 
 def _view_misconceptions(op):
+    def blind_spots_first(diagnose):
+        """A slice's blind spot (negative bounds, an empty slice) names the misconception first."""
+        def first(theirs, yours, context):
+            return (op == "slice" and _slice_blind_spot(context)) or diagnose(theirs, yours, context)
+        return first
+
+    @blind_spots_first
     def offset(theirs, yours, context):
-        if op == "slice" and _slice_blind_spot(context):
-            return _slice_blind_spot(context)
         return _tag(f"{op}-offset", {
             "slice": "your slice starts at the wrong slot: it begins start*stride[dim] slots after the "
                      "source's own storage_offset (forgetting either part moves every element)",
@@ -238,10 +243,9 @@ def _view_misconceptions(op):
             "expand": "your expand changes the storage offset: an expanded view starts where its source "
                       "starts"}[op])
 
+    @blind_spots_first
     def stride(theirs, yours, context):
         size = context["yours"].get("size") or ()
-        if op == "slice" and _slice_blind_spot(context):
-            return _slice_blind_spot(context)
         if op == "slice":
             return _tag("slice-ignores-step", "your slice has the wrong strides: a step k multiplies the "
                         "stride of that dimension by k (x[:, ::2] skips every other slot); the other "
@@ -254,18 +258,16 @@ def _view_misconceptions(op):
                         "both must swap, or element [i, j] would read the slot of another element")
         return _expand_stride(theirs, yours, context)
 
+    @blind_spots_first
     def size(theirs, yours, context):
-        if op == "slice" and _slice_blind_spot(context):
-            return _slice_blind_spot(context)
         if op == "slice":
             return _tag("slice-size", "your slice has the wrong size: a slice start:stop:step keeps "
                         "ceil((stop - start) / step) elements, with stop clipped to the size (as "
                         "range(n)[start:stop:step] has)")
         return _tag(f"{op}-size", f"your {op} gives the wrong size")
 
+    @blind_spots_first
     def raised(theirs, yours, context):
-        if op == "slice" and _slice_blind_spot(context):
-            return _slice_blind_spot(context)
         text = (yours or ("", ""))[1]
         refused = re.search(r"strides \[([\d, ]*)\]", text)
         if op == "expand" and "out of bounds" in text and refused and context["theirs"].get("stride"):

@@ -197,14 +197,20 @@ def ask_witness_all(cases, op, device_of="source"):
     return [later(one) for one in each]
 
 
-def _seen(reply):
-    """The observations in one ``observe`` reply, checked for their shape."""
-    if not isinstance(reply, dict) or "seen" not in reply:
+def decoded(reply, key, what):
+    """``reply[key]``, decoded: else ``WitnessFailed``, with the reason (no such answer, or its ``what``
+    garbled)."""
+    if not isinstance(reply, dict) or key not in reply:
         raise WitnessFailed(_failure_text(reply))
     try:
-        seen = decode(reply["seen"])
+        return decode(reply[key])
     except Garbled as error:
-        raise WitnessFailed("the witness's observations were garbled: %s" % error) from None
+        raise WitnessFailed("the witness's %s were garbled: %s" % (what, error)) from None
+
+
+def _seen(reply):
+    """The observations in one ``observe`` reply, checked for their shape."""
+    seen = decoded(reply, "seen", "observations")
     said = seen.get("raised") if isinstance(seen, dict) else ()
     if not (said is None or (isinstance(said, tuple) and len(said) == 2 and all(isinstance(x, str) for x in said))):
         raise WitnessFailed("the witness's observations do not have the shape of observations")

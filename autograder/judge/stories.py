@@ -9,8 +9,8 @@ at which step. Anything else ends the test (:class:`WitnessFailed`).
 """
 
 from ..witness.stories import LearnerRaised as StepRaised
-from ..witness.wire import Garbled, Opaque, decode, encode
-from .learner import WitnessFailed, _failure_text, raised
+from ..witness.wire import Opaque, encode
+from .learner import WitnessFailed, decoded, raised
 
 
 def _plain(value, depth=0):
@@ -48,12 +48,7 @@ def ask_story(name, arguments, functions):
     witness = next(iter(functions.values())).witness
     reply = witness.ask({"story": {"name": name, "arguments": encode(arguments),
                                    "functions": {role: f.name for role, f in functions.items()}}})
-    if not isinstance(reply, dict) or "told" not in reply:
-        raise WitnessFailed(_failure_text(reply))
-    try:
-        told = decode(reply["told"])
-    except Garbled as error:
-        raise WitnessFailed("the witness's facts were garbled: %s" % error) from None
+    told = decoded(reply, "told", "facts")
     if not isinstance(told, dict):
         raise WitnessFailed("the witness's answer does not have the shape of a story's facts")
     if "raised" in told:

@@ -198,6 +198,15 @@ FULL = (GRAD_LEAF, PLAIN, NON_LEAF, TRANSPOSED, STEPPED, OFFSET, OFFSET_OF_LEAF,
         NON_LEAF_ON_GPU, PLAIN_ON_GPU) + NO_GRAD
 
 
+def fixed(table, name, error, what):
+    """The fixed input ``name`` of ``table``, or ``error`` saying no fixed ``what`` is called so
+    (``name`` comes from the judge's description: any plain data)."""
+    try:
+        return table[name]
+    except (KeyError, TypeError):
+        raise error("no fixed %s is called %r" % (what, name)) from None
+
+
 def known_model(T, modules, dtype, device, seed):
     """The model checks' input: ``modules`` in a Sequential (alone if only one), in ``dtype`` on
     ``device``, every parameter set to known numbers that depend on ``seed`` (no graph recorded).

@@ -11,6 +11,7 @@ witness): a fixed owner by its name, a drawn one by its numbers
 (``variants.TensorSpec``), the data as ``plans.case_of`` rebuilds any case.
 """
 
+from .battery import fixed
 from .variants import TensorSpec
 from .wire import decode, encode
 
@@ -96,10 +97,7 @@ class BadOwnedCase(ValueError):
 
 def _owner_of(description):
     if "named" in description:
-        try:
-            return _NAMED_OWNERS[description["named"]]
-        except (KeyError, TypeError):
-            raise BadOwnedCase("no fixed owner is called %r" % (description["named"],)) from None
+        return fixed(_NAMED_OWNERS, description["named"], BadOwnedCase, "owner")
     on = "cuda" if description["on"] == "cuda" else "cpu"
     return Owner(str(description["name"]), on=on, spec=TensorSpec.from_fields(decode(description["spec"])))
 

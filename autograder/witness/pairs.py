@@ -9,6 +9,7 @@ The case describes itself as plain data (``description``), and :func:`case_of`
 rebuilds it from that data in the student's kernel (the witness).
 """
 
+from .battery import fixed
 from .variants import TensorSpec
 from .wire import decode, encode
 
@@ -129,10 +130,7 @@ class BadPair(ValueError):
 
 def _recipe_of(description):
     if "named" in description:
-        try:
-            return RECIPES[description["named"]]
-        except (KeyError, TypeError):
-            raise BadPair("no fixed input is called %r" % (description["named"],)) from None
+        return fixed(RECIPES, description["named"], BadPair, "input")
     return TensorSpec.from_fields(decode(description["spec"])).build
 
 

@@ -34,7 +34,7 @@ from ._tensor import Tensor
 from ._version_counter import bump
 from ._view_backward import TransposeBackward0, _ReshapingNode
 from .autograd.view_history import AsStridedBackward0
-from ._views import as_strided_geometry
+from ._views import as_strided_geometry, transpose_geometry
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -112,9 +112,7 @@ def transpose_(self, dim0, dim1):
     _int_arg("transpose_", "dim0", 1, dim0)
     _int_arg("transpose_", "dim1", 2, dim1)
     d0, d1 = _strides.normalize_dim(dim0, self.dim()), _strides.normalize_dim(dim1, self.dim())
-    size, stride = list(self._size), list(self._stride)
-    size[d0], size[d1] = size[d1], size[d0]
-    stride[d0], stride[d1] = stride[d1], stride[d0]
+    size, stride = transpose_geometry(self._size, self._stride, d0, d1)
     return _view_op_(self, size, stride, self._storage_offset, lambda: TransposeBackward1(self, d0, d1))
 
 

@@ -40,6 +40,9 @@ CALLS = {
     "from_numpy": ("torch.from_numpy(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
     "as_tensor": ("torch.as_tensor(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
     "numpy": ("torch.arange(3.0).numpy()", "(torch.arange(3.0),)"),
+    "slice_geometry": ("torch.arange(3.0)[1:]", "((3,), (1,), 0, 0, 1, 3, 1)"),
+    "transpose_geometry": ("torch.zeros(2, 3).transpose(0, 1)", "((2, 3), (3, 1), 0, 1)"),
+    "infer_expand_geometry": ("torch.arange(3.0).expand(2, 3)", "((3,), (1,), (2, 3))"),
 }
 
 # Each solution cell of a student who calls reftorch's own piece by a name built at run time.
@@ -71,9 +74,17 @@ DYNAMIC["numpy_bridge"] = {
     "nb-as-tensor-solution": "def my_as_tensor(data, dtype=None, device=None):\n"
                              "    return getattr(torch, 'as_' + 'tensor')(data, dtype=dtype, device=device)\n",
     "nb-numpy-solution": "def my_numpy(t, force=False):\n    return getattr(t, 'nu' + 'mpy')(force=force)\n"}
+DYNAMIC["strides_and_views"] = {
+    "sv-views-solution": "def my_slice(t, dim, start, stop, step):\n"
+                         "    return getattr(t, '__get' + 'item__')((slice(None),) * dim + (slice(start, stop, step),))\n"
+                         "\n\n"
+                         "def my_transpose(t, dim0, dim1):\n    return getattr(t, 'trans' + 'pose')(dim0, dim1)\n\n\n"
+                         "def my_expand(t, *sizes):\n    return getattr(t, 'ex' + 'pand')(*sizes)\n"}
+# the tests that call none of the assignment's pieces (the dynamic student's other cells are honest)
+NOT_CALLED = {"clone": {"clone-layout"}, "strides_and_views": {"sv-strides", "sv-positions"}}
 SOLUTION_CELL = {"clone": "clone-solution", "detach": "data-solution", "python_copy": "deepcopy-solution",
                  "copy_into": "copy-solution", "new_tensor": "tensor-solution",
-                 "numpy_bridge": "nb-numpy-solution"}
+                 "numpy_bridge": "nb-numpy-solution", "strides_and_views": "sv-views-solution"}
 
 
 def _pieces(assignment):
@@ -153,7 +164,7 @@ def test_the_honest_solution_scores_full_marks(graded, assignment):
 @pytest.mark.parametrize("assignment", sorted(stubs.PIECES))
 def test_calling_reftorchs_own_piece_by_a_computed_name_meets_the_stub(graded, assignment):
     results, _ = outcome(graded, "dynamic", assignment)
-    called = {test: r for test, r in results.items() if test != "clone-layout"}
+    called = {test: r for test, r in results.items() if test not in NOT_CALLED.get(assignment, ())}
     assert called and all(score == 0 for score, _, _ in called.values()), results
     assert all("is yours to build in this exercise" in errors for _, _, errors in called.values()), results
 
