@@ -31,8 +31,8 @@ class TestNames(dict):
         self.witness = None
 
     def __missing__(self, name):
-        if hasattr(builtins, name):
-            raise KeyError(name)
+        if hasattr(builtins, name) or (name.startswith("__") and name.endswith("__")):
+            raise KeyError(name)  # Python's and the tools' own names (pytest's __tracebackhide__)
         return LearnerFunction(name, self.witness)
 
 

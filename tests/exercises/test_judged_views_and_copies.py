@@ -146,3 +146,12 @@ def test_answers_of_the_wrong_shape_end_each_test_with_a_reason(assignment, tmp_
     expected = ({"sv-slice", "sv-transpose", "sv-expand"} if assignment == "strides_and_views"
                 else {"copy-alias", "copy-autograd", "deepcopy-copy", "deepcopy-memo", "deepcopy-non-leaf"})
     assert not_run == expected, {test: _text(outputs) for test, outputs in results.items()}
+
+
+def test_a_dunder_name_the_test_code_does_not_define_is_missing_not_a_learner_function():
+    # pytest looks up __tracebackhide__ in a failing frame's globals: it must get "missing",
+    # not a function of the learner's that fails when called with no witness.
+    names = test_cell.TestNames()
+    with pytest.raises(KeyError):
+        names["__tracebackhide__"]
+    assert type(names["my_clone"]).__name__ == "LearnerFunction"
