@@ -213,9 +213,11 @@ def _inputs_in_chinese(tests: list) -> dict:
 
 def _made_from(exercise: Path, solution: Path) -> str:
     """A digest of everything a recording is made from: torch's version, the two notebooks, and
-    every Python file of the grader and of ``src/`` (the checks, the judge, the witness, reftorch)."""
+    every Python file and catalog of the grader and of ``src/`` (the checks, the judge, the
+    witness, reftorch, the Chinese of the inputs)."""
     digest = hashlib.sha256(torch.__version__.encode())
-    files = [Path(exercise), Path(solution)] + sorted(p for root in RECORDED_WITH for p in root.rglob("*.py"))
+    files = [Path(exercise), Path(solution)] + sorted(
+        p for root in RECORDED_WITH for pattern in ("*.py", "*.po") for p in root.rglob(pattern))
     for path in files:
         digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:24]
