@@ -31,7 +31,7 @@ from pathlib import Path
 from lite import versions
 from lite.record import record
 from lite.relock import relock
-from autograder.learner.practice_record import record as record_practice
+from autograder.learner.practice_record import recorded as record_practice
 from coursebook.practice import WITNESS   # the name autograder/witness has in the site's wheel
 
 REPO = Path(__file__).resolve().parents[1]

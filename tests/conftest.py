@@ -118,17 +118,19 @@ def pytest_itemcollected(item):
 # --- two workers ---------------------------------------------------------------
 # `make test` runs pytest-xdist with two workers and `--dist loadgroup`: each group
 # runs whole, on one worker (its module or session fixtures are set up once).
-#   exercises   the mutant bank, graded once per session for every test of tests/exercises/
-#   course      the chapters, executed once per session for every test of tests/course/
+#   exercises   the mutant bank, graded once per session for the modules of tests/exercises/ that use it
+#   course      the chapters, executed once per session for the modules of tests/course/ that use them
 #   hub         one real JupyterHub with the same Unix users for every test of tests/hub/
-#   any other module is a group of its own.
+#   any other module is a group of its own: so is a module of tests/exercises/ or tests/course/
+#   that asks for none of its folder's session fixtures (SHARED_BY_FOLDER), and can then run on
+#   the other worker while its folder's group runs.
 # Groups are handed out in the order below (`--no-loadscope-reorder`): the longest
 # first, so that the two workers end at about the same time.  Two gradings may run
 # at once; the hostile suite's "no kernel left" check counts only kernels whose
 # grader has ended (tests/autograder/hostile.py).
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
-    "exercises", "course", "hub", "tests/book/test_book_site.py",
+    "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/exercises/test_practice_agreement.py",
     "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
     "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
     "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",
@@ -137,11 +139,30 @@ LONGEST_FIRST = [
 ]
 
 
-def _group(item) -> str:
+# The session fixtures a folder's group exists to set up once (on one worker).
+SHARED_BY_FOLDER = {
+    "exercises": {"graded_class", "bank_in_process", "grading_cluster"},
+    "course": {"executed_notebooks", "executed_zh_notebooks", "filled_runs", "warm_kernel_manager"},
+}
+
+
+def _group(item, sharing=None) -> str:
+    """``sharing``: the modules of SHARED_BY_FOLDER's folders that ask for one of their fixtures."""
     folder = pathlib.Path(str(item.fspath)).parent.name
-    if folder in ("exercises", "course", "hub"):
+    module = item.nodeid.split("::")[0]
+    if folder == "hub" or (folder in SHARED_BY_FOLDER and (sharing is None or module in sharing)):
         return folder
-    return item.nodeid.split("::")[0]
+    return module
+
+
+def _sharing(items) -> set:
+    """The modules of SHARED_BY_FOLDER's folders with a test that asks for one of the folder's fixtures."""
+    found = set()
+    for item in items:
+        shared = SHARED_BY_FOLDER.get(pathlib.Path(str(item.fspath)).parent.name, set())
+        if shared & set(getattr(item, "fixturenames", ())):
+            found.add(item.nodeid.split("::")[0])
+    return found
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which writes the groups into the node ids
@@ -149,7 +170,8 @@ def pytest_collection_modifyitems(config, items):
     if not hasattr(config, "workerinput"):  # only the xdist workers' collections are scheduled
         return
     rank = {group: i for i, group in enumerate(LONGEST_FIRST)}
-    groups = {id(item): _group(item) for item in items}
+    sharing = _sharing(items)
+    groups = {id(item): _group(item, sharing) for item in items}
     items.sort(key=lambda item: rank.get(groups[id(item)], len(rank)))  # stable: file order otherwise
     for item in items:
         item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
@@ -392,3 +414,14 @@ def start_server():
     """``with start_server(command, cwd, env, log_path) as (base_url, token): ...``, where
     ``command(port, token)`` is the server's argv (see ``_serving``)."""
     return _serving
+
+
+@pytest.fixture(scope="session")
+def practice_answers_cache(request, tmp_path_factory):
+    """A folder of this run where the practice self-check's recordings are kept by what they are
+    made from (``autograder.learner.practice_record.recorded``), shared by the xdist workers: the
+    Lite site's build and tests/exercises/test_practice_agreement.py record each exercise once."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if hasattr(request.config, "workerinput") else base) / "practice-answers"
+    folder.mkdir(exist_ok=True)
+    return str(folder)

@@ -21,8 +21,10 @@ recorded ones. Plain data only (JSON): nothing of the judge runs there.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
+import os
 from pathlib import Path
 
 import nbformat
@@ -34,6 +36,10 @@ from ..pipeline.language import line
 from ..witness import plans, serve
 from ..witness.wire import decode, encode
 
+# A folder where ``recorded`` keeps recordings by what they were made from (unset: none kept).
+CACHE_VARIABLE = "PRACTICE_ANSWERS_CACHE"
+# what the recording runs besides the two notebooks: the grader's checks, judge and witness, and reftorch
+RECORDED_WITH = [Path(__file__).resolve().parents[1], Path(__file__).resolve().parents[2] / "src"]
 # what a reply says about where the code that raised lives: the solution's lines, not an answer
 UNCOMPARED = ("where", "_where", "trace")
 
@@ -203,3 +209,34 @@ def _inputs_in_chinese(tests: list) -> dict:
                     if chinese != english:
                         found[english] = chinese
     return found
+
+
+def _made_from(exercise: Path, solution: Path) -> str:
+    """A digest of everything a recording is made from: torch's version, the two notebooks, and
+    every Python file and catalog of the grader and of ``src/`` (the checks, the judge, the
+    witness, reftorch, the Chinese of the inputs)."""
+    digest = hashlib.sha256(torch.__version__.encode())
+    files = [Path(exercise), Path(solution)] + sorted(
+        p for root in RECORDED_WITH for pattern in ("*.py", "*.po") for p in root.rglob(pattern))
+    for path in files:
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def recorded(exercise: Path, solution: Path, cache: str | None = None) -> dict:
+    """``record(exercise, solution)``, kept in the folder ``cache`` (by default the one
+    ``$PRACTICE_ANSWERS_CACHE`` names, if any) under a digest of all it is made from, and read
+    back from there when nothing it is made from has changed: the test run records each exercise
+    once for the site's build and for the practice tests."""
+    cache = cache or os.environ.get(CACHE_VARIABLE)
+    if not cache:
+        return record(exercise, solution)
+    kept = Path(cache) / f"{Path(exercise).stem}-{_made_from(exercise, solution)}.json"
+    if kept.is_file():
+        return json.loads(kept.read_text(encoding="utf-8"))
+    answers = record(exercise, solution)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_name(f"{kept.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(answers), encoding="utf-8")
+    os.replace(partial, kept)   # whole or absent, for a test worker reading it at the same time
+    return answers

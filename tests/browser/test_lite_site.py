@@ -22,6 +22,8 @@ import time
 
 import pytest
 
+from autograder.learner.practice_record import CACHE_VARIABLE
+
 from coursebook.predict.diagnose import right_answer
 from coursebook.predict.questions import normalise, questions
 from lab_page import ARTIFACTS, REPO
@@ -38,8 +40,9 @@ RUN = 400_000
 
 
 @pytest.fixture(scope="session")
-def lite_site():
-    """``make lite``'s two steps; the build's time is printed, not asserted."""
+def lite_site(practice_answers_cache):
+    """``make lite``'s two steps; the build's time is printed, not asserted. The practice answers
+    it records are kept in this run's ``practice_answers_cache`` (by what they are made from)."""
     download = subprocess.run([sys.executable, "-m", "lite", "download"], cwd=REPO, capture_output=True,
                               text=True, timeout=900)
     assert download.returncode == 0, f"python -m lite download failed:\n{download.stderr[-3000:]}"
@@ -48,7 +51,8 @@ def lite_site():
         pytest.fail("CI must build the Lite site with only loopback, but `unshare -n` cannot run here")
     start = time.perf_counter()
     build = subprocess.run((offline or []) + [sys.executable, "-m", "lite", "build"], cwd=REPO,
-                           capture_output=True, text=True, timeout=900)
+                           capture_output=True, text=True, timeout=900,
+                           env={**os.environ, CACHE_VARIABLE: practice_answers_cache})
     assert build.returncode == 0, f"python -m lite build failed:\n{build.stdout[-2000:]}\n{build.stderr[-3000:]}"
     print(f"Lite site built in {time.perf_counter() - start:.0f} s{', with only loopback' if offline else ''}")
     assert build.stdout.strip().splitlines()[-1] == str(SITE / "index.html")

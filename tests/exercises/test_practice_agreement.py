@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from autograder.learner.practice_record import record
+from autograder.learner.practice_record import recorded
 from coursebook.practice import practice_results
 from exercise_mutants import BANK, RELEASE
 from inprocess import run
@@ -24,11 +24,14 @@ WITNESS = "autograder.witness"   # in the browser, the same package under the wh
 
 
 @pytest.fixture(scope="module")
-def answers(tmp_path_factory):
+def answers(tmp_path_factory, practice_answers_cache):
+    """The recorded answers, as the Lite site's build records them (kept for this run's other
+    recorder, the site's build, in ``practice_answers_cache``)."""
     folder = tmp_path_factory.mktemp("practice_answers")
     for name in ASSIGNMENTS:
-        recorded = record(EXERCISES / name / f"{name}.ipynb", SOLUTIONS / name / f"{name}.ipynb")
-        (folder / f"{name}.json").write_text(json.dumps(recorded), encoding="utf-8")
+        answered = recorded(EXERCISES / name / f"{name}.ipynb", SOLUTIONS / name / f"{name}.ipynb",
+                            practice_answers_cache)
+        (folder / f"{name}.json").write_text(json.dumps(answered), encoding="utf-8")
     return folder
 
 
