@@ -55,13 +55,19 @@ class CopyCosts:
 
     def __str__(self) -> str:
         small, large = self.sizes[0], self.sizes[-1]
-        lines = [f"{'operation':20} {'new bytes at ' + format(large, '.0e'):>17} {'µs at ' + str(small) + ': min':>14} "
-                 f"{'median':>7} {'µs at ' + format(large, '.0e') + ': min':>15} {'median':>7}"]
+        ends = (small,) if small == large else (small, large)  # one size: one set of columns, one summary
+        header = f"{'operation':20} {'new bytes at ' + format(large, '.0e'):>17} {'µs at ' + str(small) + ': min':>14} {'median':>7}"
+        if large != small:
+            header += f" {'µs at ' + format(large, '.0e') + ': min':>15} {'median':>7}"
+        lines = [header]
         for name, stmt in OPERATIONS.items():
-            s, l = self.timings[small][stmt], self.timings[large][stmt]
-            lines.append(f"{name:20} {self.new_bytes[name][-1]:17,} {s.min * 1e6:14.2f} {s.median * 1e6:7.2f} "
-                         f"{l.min * 1e6:15.1f} {l.median * 1e6:7.1f}")
-        for n in (small, large):
+            s = self.timings[small][stmt]
+            row = f"{name:20} {self.new_bytes[name][-1]:17,} {s.min * 1e6:14.2f} {s.median * 1e6:7.2f}"
+            if large != small:
+                l = self.timings[large][stmt]
+                row += f" {l.min * 1e6:15.1f} {l.median * 1e6:7.1f}"
+            lines.append(row)
+        for n in ends:
             gap = self.detach_first(n)
             lines.append(f"{n:>9,} elements: detach() first saves {gap.best_gap * 1e6:.2f} µs in the best case "
                          f"({gap.best_share:.0%} of a call); faster in {gap.second_faster} of {gap.rounds} rounds")

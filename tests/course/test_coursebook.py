@@ -132,3 +132,15 @@ def test_a_failing_cross_check_keeps_unmade_predictions_folded_and_says_its_diff
         cross_check(program)
     printed = capsys.readouterr().out
     assert printed.count("stdout differs") == 1 and "stdout differs" not in str(raised.value)
+
+
+def test_copy_costs_for_one_size_print_its_columns_and_summary_once():
+    from coursebook.copy_costs import OPERATIONS, measure_copy_costs
+
+    one = str(measure_copy_costs([10], rounds=3)).splitlines()
+    assert one[0].count("µs at 10") == 1 and one[0].count("median") == 1
+    assert len(one) == 1 + len(OPERATIONS) + 1
+    assert all(len(row.split()) == len(one[1].split()) for row in one[1:1 + len(OPERATIONS)] if "(" not in row)
+    two = str(measure_copy_costs([10, 100], rounds=3)).splitlines()
+    assert two[0].count("median") == 2 and len(two) == 1 + len(OPERATIONS) + 2
+    assert [line.split()[0] for line in two[-2:]] == ["10", "100"]
