@@ -7,6 +7,7 @@ torch prints -- on a GPU for the examples with cuda lines (compared through
 """
 
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "differential"))
 
 from crosscheck.harness import assert_same, assert_same_as_gpu  # noqa: E402
+
+LEAF_SRC = "src = torch.tensor(1.0, requires_grad=True)\n"
+
+
+def from_leaf_src(program):
+    """``program`` (dedented) after the line most seeds start with: ``src``, a leaf that requires grad."""
+    return LEAF_SRC + textwrap.dedent(program)
 
 
 @pytest.mark.parametrize("copy, name", [("clone", "w_copy"), ("detach", "w_det")], ids=["seed_01", "seed_05"])
@@ -30,8 +38,7 @@ def test_seed_01_and_05_clone_and_detach_of_a_float64_cuda_leaf_print_device_dty
 
 def test_seed_02_gradient_flows_from_a_clone_back_to_its_source():
     assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
+        from_leaf_src("""
         sq = src ** 2
         dup = src.clone()
         tripled = dup * 3
@@ -40,7 +47,7 @@ def test_seed_02_gradient_flows_from_a_clone_back_to_its_source():
         tripled.backward()
         print(dup.grad)  # a non-leaf: warns and prints None
         print(src.grad)
-        """
+        """)
     )
 
 
@@ -60,21 +67,19 @@ def test_seed_03_clone_made_to_require_grad_later_is_a_leaf_of_its_own():
 
 def test_seed_04_clone_memory_is_independent_of_the_source():
     assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
+        from_leaf_src("""
         dup = src.clone()
         src.data *= 3
         dup += 1
         print(src)
         print(dup)
-        """
+        """)
     )
 
 
 def test_seed_06_detached_tensor_becomes_an_independent_leaf_for_autograd():
     assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
+        from_leaf_src("""
         sq = src ** 2
         det = src.detach()
         print(det.grad)
@@ -84,14 +89,13 @@ def test_seed_06_detached_tensor_becomes_an_independent_leaf_for_autograd():
         tripled.backward()
         print(src.grad)
         print(det.grad)
-        """
+        """)
     )
 
 
 def test_seed_07_detached_tensor_shares_memory_both_ways():
     assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
+        from_leaf_src("""
         det = src.detach()
         print(src)
         print(det)
@@ -101,7 +105,7 @@ def test_seed_07_detached_tensor_shares_memory_both_ways():
         src.data *= 2
         print(src)
         print(det)
-        """
+        """)
     )
 
 
@@ -119,41 +123,30 @@ def test_seed_08_copy_into_an_int_cuda_tensor_casts_and_broadcasts():
 
 def test_seed_09_rebinding_the_source_name_leaves_the_clone_alone():
     assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
+        from_leaf_src("""
         dup = src.clone()
         src = src + 1
         print(dup)
-        """
+        """)
     )
 
 
-def test_seed_10_in_place_add_on_a_clone_then_backward_reaches_the_source():
+@pytest.mark.parametrize("copy, name, raises", [("clone", "dup", None), ("detach", "det", "RuntimeError")],
+                         ids=["seed_10", "seed_11"])
+def test_seed_10_and_11_in_place_add_then_backward_reaches_the_source_from_a_clone_and_fails_from_detach(
+        copy, name, raises):
+    # seed 11 ends at its backward, which raises: the two prints after it are seed 10's only
     assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
-        dup = src.clone()
-        dup.add_(torch.tensor(1.0))
+        from_leaf_src(f"""
+        {name} = src.{copy}()
+        {name}.add_(torch.tensor(1.0))
         print(src)
-        print(dup)
-        dup.backward()
-        print(dup.grad)
+        print({name})
+        {name}.backward()
+        print({name}.grad)
         print(src.grad)
-        """
-    )
-
-
-def test_seed_11_backward_from_a_detached_tensor_fails():
-    assert_same(
-        """
-        src = torch.tensor(1.0, requires_grad=True)
-        det = src.detach()
-        det.add_(torch.tensor(1.0))
-        print(src)
-        print(det)
-        det.backward()
-        """,
-        raises="RuntimeError",
+        """),
+        raises=raises,
     )
 
 

@@ -175,6 +175,13 @@ def fit_svg(svg, width):
     return re.sub(r'<g class="md-storage-arrows"[^>]*>', f'<g class="md-storage-arrows"{hidden}>', svg, count=1)
 
 
+def _placed(objects, positions):
+    """``(label, object, x, y)`` for each of ``objects``, at its top-left corner in ``positions``."""
+    for label, thing in objects.items():
+        x, y = positions[label]
+        yield label, thing, x, y
+
+
 def _draw_names(snap, layout, marks, arrow):
     out = []
     for name, target in snap.names.items():
@@ -203,8 +210,7 @@ def _tensor_badge(label, changes):
 def _draw_tensors(snap, layout, changes, prefix):
     out = []
     w, h = layout.tensor_w, L.TENSOR_H
-    for label, t in snap.tensors.items():
-        x, y = layout.tensors[label]
+    for label, t, x, y in _placed(snap.tensors, layout.tensors):
         word = _tensor_badge(label, changes)
         body = (_frame(x, y, w, h, fill=PAPER, stroke=colour(layout.colour_index[label]),
                        extra=' stroke-width="2"')
@@ -338,8 +344,7 @@ def _draw_storage_arrows(snap, layout, objects_at, storages_at, arrow):
     """One arrow per tensor, from its box to its row in its storage (in figure coordinates)."""
     out = []
     (ox, oy), (sx, sy) = objects_at, storages_at
-    for label, t in snap.tensors.items():
-        tx, ty = layout.tensors[label]
+    for label, t, tx, ty in _placed(snap.tensors, layout.tensors):
         x = layout.storages[t.storage][0]
         row_y = layout.rows[(t.storage, label)]
         out.append(_arrow(ox + tx + layout.tensor_w, oy + ty + 40, sx + x - 2, sy + row_y + L.ROW_H / 2,
@@ -347,18 +352,19 @@ def _draw_storage_arrows(snap, layout, objects_at, storages_at, arrow):
     return out
 
 
-def _draw_graph(snap, layout, changes, arrow):
-    out = []
+def _draw_edges(snap, layout, arrow):
+    """One arrow per edge of the graph, from a node's bottom to the top of the next one."""
     nw, nh = layout.node_w, layout.node_h
-    for label, n in snap.nodes.items():
-        x, y = layout.nodes[label]
-        for m in n.next:
-            mx, my = layout.nodes[m]
-            out.append(f'<path class="md-edge" data-from="{label}" data-to="{m}" '
-                       f'd="M{x + nw / 2},{y + nh} L{mx + nw / 2},{my - 2}" '
-                       f'stroke="{INK}" stroke-width="1.6" marker-end="url(#{arrow})"/>')
-    for label, n in snap.nodes.items():
-        x, y = layout.nodes[label]
+    return [f'<path class="md-edge" data-from="{label}" data-to="{m}" '
+            f'd="M{x + nw / 2},{y + nh} L{layout.nodes[m][0] + nw / 2},{layout.nodes[m][1] - 2}" '
+            f'stroke="{INK}" stroke-width="1.6" marker-end="url(#{arrow})"/>'
+            for label, n, x, y in _placed(snap.nodes, layout.nodes) for m in n.next]
+
+
+def _draw_graph(snap, layout, changes, arrow):
+    out = _draw_edges(snap, layout, arrow)
+    nw, nh = layout.node_w, layout.node_h
+    for label, n, x, y in _placed(snap.nodes, layout.nodes):
         accumulate = n.variable is not None
         body = _frame(x, y, nw, nh, rx=4 if accumulate else 12, fill=PAPER, stroke=INK,
                       extra=' stroke-width="1.5"' + (_DOTTED if accumulate else ""))

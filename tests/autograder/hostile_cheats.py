@@ -13,6 +13,8 @@ points.
 
 from dataclasses import dataclass
 
+from graded_bank import CLONE_BODY  # the tests put tests/exercises on sys.path
+
 SOLUTION = "clone-solution"
 ALL = ("clone-layout", "clone-memory", "clone-metadata", "clone-strides", "clone-graph", "clone-no-grad",
        "clone-version")
@@ -21,17 +23,7 @@ MY_CLONE = ALL[1:]   # the tests that call my_clone: a rule broken at compile ti
 # the solution calls my_clone before the first test (clone-layout) runs, so that is ALL of them.
 
 HEAD = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
-BODY = """    if memory_format is torch.contiguous_format:
-        strides = my_contiguous_strides(self.shape)
-    else:
-        strides = my_preserve_format_strides(self.shape, self.stride())
-    copy = tensor_on(allocate(self.numel(), self.dtype, self.device), self.shape, strides, 0, dtype=self.dtype)
-    copy_elements(copy, self)
-    if should_record(self):
-        record(copy, CloneBackward0(self))
-    return copy
-"""
-HONEST = HEAD + BODY
+HONEST = HEAD + CLONE_BODY
 
 
 def lazy(first_lines):

@@ -51,16 +51,6 @@ CHECKS = os.path.join(REPO, "autograder", "checks")
 RUN_DEADLINE = 600
 
 
-def _tree_hashes(folder):
-    out = {}
-    for parent, _, files in os.walk(folder):
-        for name in files:
-            path = os.path.join(parent, name)
-            with open(path, "rb") as f:
-                out[os.path.relpath(path, folder)] = hashlib.sha256(f.read()).hexdigest()
-    return out
-
-
 def _snapshot(folder):
     """``{path: bytes}`` of every file under ``folder``, as it is now (a developer's edits included)."""
     out = {}
@@ -70,6 +60,12 @@ def _snapshot(folder):
             with open(path, "rb") as f:
                 out[path] = f.read()
     return out
+
+
+def _tree_hashes(folder):
+    """``{path relative to folder: sha256}`` of every file under ``folder``."""
+    return {os.path.relpath(path, folder): hashlib.sha256(data).hexdigest()
+            for path, data in _snapshot(folder).items()}
 
 
 def _restore(snapshot):

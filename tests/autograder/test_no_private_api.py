@@ -222,51 +222,42 @@ def _scratch(tmp_path, text):
     return str(path)
 
 
-def test_an_override_of_nbclients_private_cleanup_is_found(tmp_path):
-    path = _scratch(tmp_path, """
+# name -> (a scratch module, what each of its findings says, in order)
+CAUGHT = {
+    "an_override_of_nbclients_private_cleanup": ("""
         from nbclient import NotebookClient
 
         class Client(NotebookClient):
             async def _async_cleanup_kernel(self):
                 await super()._async_cleanup_kernel()
-        """)
-    found = findings_of(path)
-    assert any("overrides nbclient.client.NotebookClient._async_cleanup_kernel" in f for f in found), found
-    assert any("uses nbclient.client.NotebookClient._async_cleanup_kernel" in f for f in found), found
-
-
-def test_a_call_of_nbgraders_private_method_is_found(tmp_path):
-    path = _scratch(tmp_path, """
+        """, ["overrides nbclient.client.NotebookClient._async_cleanup_kernel",
+              "uses nbclient.client.NotebookClient._async_cleanup_kernel"]),
+    "a_call_of_nbgraders_private_method": ("""
         from nbgrader.preprocessors import ClearHiddenTests
 
         class Hide(ClearHiddenTests):
             def preprocess_cell(self, cell, resources, index):
                 self._remove_hidden_test_region(cell)
                 return cell, resources
-        """)
-    found = findings_of(path)
-    assert found and "ClearHiddenTests._remove_hidden_test_region" in found[0], found
-
-
-def test_a_monkeypatch_of_a_library_global_is_found(tmp_path):
-    path = _scratch(tmp_path, """
+        """, ["ClearHiddenTests._remove_hidden_test_region"]),
+    "a_monkeypatch_of_a_library_global": ("""
         import nbgrader.api
         import jupyter_client.manager as manager
 
         nbgrader.api.create_engine = lambda *a, **k: None
         setattr(manager, "KernelManager", object)
-        """)
-    found = findings_of(path)
-    assert any("assigns nbgrader.api.create_engine" in f for f in found), found
-    assert any("setattr on manager" in f for f in found), found
-
-
-def test_a_private_module_function_of_another_package_is_found(tmp_path):
-    path = _scratch(tmp_path, """
+        """, ["assigns nbgrader.api.create_engine", "setattr on manager"]),
+    "a_private_module_function_of_another_package": ("""
         import nbformat
 
         def read(text):
             return nbformat._private_helper(text)
-        """)
-    found = findings_of(path)
-    assert found and "nbformat._private_helper" in found[0], found
+        """, ["nbformat._private_helper"]),
+}
+
+
+@pytest.mark.parametrize("case", CAUGHT)
+def test_the_finder_catches(tmp_path, case):
+    program, expected = CAUGHT[case]
+    found = findings_of(_scratch(tmp_path, program))
+    assert len(found) == len(expected) and all(e in f for e, f in zip(expected, found)), found

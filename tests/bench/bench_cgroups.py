@@ -18,14 +18,13 @@ time, against the target (at most 10 %), and checks that both ways gave the
 same scores.
 """
 
-import argparse
 import os
 import shutil
 import statistics
 import sys
 import tempfile
 
-from synthetic_class import build_base, choose_assignment, copy_course, read_scores
+from synthetic_class import bench_arguments, build_base, cannot_run, choose_assignment, copy_course, read_scores
 
 from autograder.kernels.cgroups import why_unavailable as cgroups_unavailable
 from autograder.grade import autograde
@@ -36,15 +35,8 @@ NO_CGROUPS = {"GradingKernelManager.cgroups": False}
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--assignment", default=None)
-    args = parser.parse_args()
-    why = why_unavailable() or cgroups_unavailable()
-    if why:
-        print("bench_cgroups: cannot run here: %s" % why)
+    args = bench_arguments(__doc__, students=8, rounds=(1, None))
+    if cannot_run("bench_cgroups", why_unavailable() or cgroups_unavailable(), "cannot run here"):
         return 1
     assignment, source = choose_assignment(args.assignment)
     work = tempfile.mkdtemp(prefix="bench-cgroups-")

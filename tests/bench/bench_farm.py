@@ -41,7 +41,6 @@ The machine is shared: the load average is printed with the figures, which
 are printed as measured whether or not a target is met.
 """
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -87,25 +86,18 @@ def describe(label, n, seconds):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=30)
-    parser.add_argument("--stock-students", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved loop/dask-1 pairs")
-    parser.add_argument("--assignment", default=None)
-    args = parser.parse_args()
     # Imported here, not on top: a local dask worker process is started with multiprocessing's
     # "spawn", which imports the main script again in the worker; `python -m autograder` is not
     # imported again that way, so neither is this bench's class-building code.
-    from synthetic_class import copy_course, graded_class, read_scores
+    from synthetic_class import bench_arguments, cannot_run, copy_course, graded_class, read_scores
 
     from autograder.grade import autograde
     from autograder.kernels.grading_kernels import stop_zygote
     from autograder.kernels.sandbox import why_unavailable
 
-    why = why_unavailable()
-    if why:
-        print("bench_farm: the sandboxed grader cannot run here: %s" % why)
+    args = bench_arguments(__doc__, students=30, stock_students=(8, None),
+                           rounds=(3, "interleaved loop/dask-1 pairs"))
+    if cannot_run("bench_farm", why_unavailable()):
         return 1
 
     with graded_class("bench_farm", args.assignment, args.students) as (assignment, work, base, everyone):

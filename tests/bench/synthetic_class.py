@@ -9,6 +9,7 @@ release, a third mixtures.  Each bench then grades copies of it
 ``bench_cgroups.py``.
 """
 
+import argparse
 import contextlib
 import copy
 import os
@@ -26,6 +27,26 @@ from nbgrader.api import Gradebook  # noqa: E402
 
 from autograder.course import course_config  # noqa: E402
 from autograder.term.generate import generate  # noqa: E402
+
+
+def bench_arguments(doc, *, students, **more):
+    """The command line of a grading bench (``doc``: its docstring): ``--students`` (default
+    ``students``), ``--workers`` (2), ``--assignment``, and each of ``more`` as
+    ``name=(default, help)``, a whole number (``stock_students`` is ``--stock-students``)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--students", type=int, default=students)
+    for name, (default, help) in more.items():
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=default, help=help)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--assignment", default=None)
+    return parser.parse_args()
+
+
+def cannot_run(bench, why, what="the sandboxed grader cannot run here"):
+    """Print why ``bench`` cannot run on this machine (``why``: empty when it can); true if so."""
+    if why:
+        print("%s: %s: %s" % (bench, what, why))
+    return bool(why)
 
 
 def choose_assignment(assignment=None):

@@ -43,22 +43,47 @@ RUN_ALL = """async (timeout) => {
     }
 }"""
 
+def on_screen(picture, more=""):
+    """JS ``(root) => {...}`` that measures a memory-diagram widget: ``view``, the part of the
+    window the notebook shows, the ``widget``'s box, ``more`` (fields of JS) and the boxes of its
+    ``parts`` (the controls, the picture at the selector ``picture``, the narration), each
+    ``[left, top, right, bottom]`` in the window."""
+    return """(root) => {
+    const notebook = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
+    const n = notebook.getBoundingClientRect();
+    const view = [Math.max(0, n.left), Math.max(0, n.top),
+                  Math.min(window.innerWidth, n.right), Math.min(window.innerHeight, n.bottom)];
+    const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    return {
+        view, widget: box(root),""" + more + """
+        parts: {
+            controls: box(root.querySelector('.md-controls')),
+            picture: box(root.querySelector('""" + picture + """')),
+            narration: box(root.querySelector('.md-narration')),
+        },
+    };
+}"""
+
+
 # Wait until the kernel of the notebook in front is connected and idle, then run every cell once.
 RUN_ALL_WHEN_IDLE = """async (timeout) => {
-    const app = window.jupyterapp;
-    const panel = app.shell.currentWidget;
-    await panel.sessionContext.ready;
-    const started = Date.now();
-    const ready = () => {
-        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-        return kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
-    };
-    while (!ready()) {
-        if (Date.now() - started > timeout) throw new Error('the kernel never became idle');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    await app.commands.execute('notebook:run-all-cells');
+    await (""" + WAIT_IDLE + """)(timeout);
+    await window.jupyterapp.commands.execute('notebook:run-all-cells');
 }"""
+
+
+
+def scroll_to_top(page, widget, on_screen_js):
+    """Scroll the notebook until the widget's top is at the top of what the learner sees (cells above
+    it may change height as the windowed notebook renders them: scroll again until it stays).
+    ``on_screen_js``: what ``on_screen`` made, measuring ``widget``."""
+    for _ in range(10):
+        widget.evaluate("(root) => root.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        measured = widget.evaluate(on_screen_js)
+        if abs(measured["widget"][1] - measured["view"][1]) < 2:
+            return
+    raise AssertionError(f"the widget never stayed scrolled into view: {measured}")
 
 
 def open_notebook(page, base, token, path, *, reset=True):

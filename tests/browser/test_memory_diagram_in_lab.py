@@ -18,7 +18,7 @@ import json
 import nbformat
 import pytest
 
-from lab_page import ARTIFACTS, REPO, RUN_ALL_WHEN_IDLE, off_screen, show_notebook
+from lab_page import ARTIFACTS, REPO, RUN_ALL_WHEN_IDLE, off_screen, on_screen, scroll_to_top, show_notebook
 from memdiagram._geometry import label_problems
 from memdiagram._layout import fit
 
@@ -491,38 +491,11 @@ SMALLEST_TEXT_JS = """((root) => {
     return sizes.length ? Math.min(...sizes) : 0;
 })"""
 
-ON_SCREEN = """(root) => {
-    const SMALLEST_TEXT = """ + SMALLEST_TEXT_JS + """;
-    const notebook = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
-    const n = notebook.getBoundingClientRect();
-    const view = [Math.max(0, n.left), Math.max(0, n.top),
-                  Math.min(window.innerWidth, n.right), Math.min(window.innerHeight, n.bottom)];
-    const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-    return {
-        view,
-        widget: box(root),
-        // how much smaller than fitted to the width the picture is drawn, to fit the height
+# The picture's box is its frame: a tall picture scrolls in it. ``scale``: how much smaller than
+# fitted to the width the picture is drawn, to fit the height.
+ON_SCREEN = on_screen(".md-figure", """
         scale: Number(root.querySelector('.md-figure svg.md-diagram').dataset.heightScale),
-        text: SMALLEST_TEXT(root),
-        parts: {
-            controls: box(root.querySelector('.md-controls')),
-            picture: box(root.querySelector('.md-figure')),  // its frame: a tall picture scrolls in it
-            narration: box(root.querySelector('.md-narration')),
-        },
-    };
-}"""
-
-
-def _scroll_to_top(page, widget):
-    """Scroll the notebook until the widget's top is at the top of what the learner sees (cells above
-    it may change height as the windowed notebook renders them: scroll again until it stays)."""
-    for _ in range(10):
-        widget.evaluate("(root) => root.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
-        measured = widget.evaluate(ON_SCREEN)
-        if abs(measured["widget"][1] - measured["view"][1]) < 2:
-            return
-    raise AssertionError(f"the widget never stayed scrolled into view: {measured}")
+        text: (""" + SMALLEST_TEXT_JS + """)(root),""")
 
 
 def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, browser):
@@ -539,7 +512,7 @@ def test_controls_picture_and_narration_are_on_a_laptop_screen_together(lab, bro
             heights, scales, texts = [], [], []
             for i in range(2):
                 widget = page.locator(".md-widget").nth(i)
-                _scroll_to_top(page, widget)
+                scroll_to_top(page, widget, ON_SCREEN)
                 count = widget.locator(".md-statements li").count()
                 for step in range(1, count + 1):
                     if step > 1:

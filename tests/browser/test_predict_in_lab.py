@@ -25,7 +25,7 @@ import pytest
 
 from coursebook.predict.diagnose import model_answers, right_answer
 from coursebook.predict.questions import COURSE, normalise, questions
-from lab_page import ARTIFACTS, RUN_ALL_WHEN_IDLE, off_screen, show_notebook
+from lab_page import ARTIFACTS, RUN_ALL_WHEN_IDLE, off_screen, on_screen, scroll_to_top, show_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -35,21 +35,7 @@ ASKED = [q for q in questions() if q.chapter == CHAPTER]
 # What the learner can read in the outputs (a folded table and a closed answer toggle are not read).
 SHOWN_OUTPUTS = "() => Array.from(document.querySelectorAll('.jp-OutputArea')).map(e => e.innerText).join('\\n')"
 
-ON_SCREEN = """(root) => {
-    const notebook = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
-    const n = notebook.getBoundingClientRect();
-    const view = [Math.max(0, n.left), Math.max(0, n.top),
-                  Math.min(window.innerWidth, n.right), Math.min(window.innerHeight, n.bottom)];
-    const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-    return {
-        view, widget: box(root),
-        parts: {
-            controls: box(root.querySelector('.md-controls')),
-            picture: box(root.querySelector('.md-figure svg.md-diagram')),
-            narration: box(root.querySelector('.md-narration')),
-        },
-    };
-}"""
+ON_SCREEN = on_screen(".md-figure svg.md-diagram")
 
 
 @pytest.fixture(scope="module")
@@ -133,12 +119,7 @@ def test_a_chapter_run_whole_gives_nothing_away_then_diagnoses_accepts_and_recor
 
         # The diagram: controls, picture and narration on screen together, step after step.
         widget = page.locator(".md-widget").first
-        for _ in range(10):
-            widget.evaluate("(root) => root.scrollIntoView({block: 'start'})")
-            page.wait_for_timeout(300)
-            measured = widget.evaluate(ON_SCREEN)
-            if abs(measured["widget"][1] - measured["view"][1]) < 2:
-                break
+        scroll_to_top(page, widget, ON_SCREEN)
         steps = widget.locator(".md-statements li").count()
         assert steps >= 2
         for step in range(1, steps + 1):

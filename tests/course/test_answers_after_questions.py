@@ -83,17 +83,14 @@ def test_no_answer_is_written_above_its_question(path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
-def test_run_all_prints_no_answer_before_it_is_asked_for(executed_notebooks, path):
-    run = executed_notebooks[path]
-    assert run.error is None, run.error
-    problems = [f"{p.label}: {problem}" for p in predictions(path) for problem in in_outputs(p, run.notebook)]
-    assert not problems, "\n".join(problems)
+RUNS = [("executed_notebooks", p) for p in CHAPTERS] + [("executed_zh_notebooks", p) for p in ZH_CHAPTERS]
 
 
-@pytest.mark.parametrize("path", ZH_CHAPTERS, ids=lambda p: p.name)
-def test_run_all_prints_no_answer_before_it_is_asked_for_in_chinese(executed_zh_notebooks, path):
-    run = executed_zh_notebooks[path]
+@pytest.mark.e2e  # the executed chapters come from kernels (fixtures asked for by name below)
+@pytest.mark.parametrize("executed, path", RUNS, ids=[str(p.relative_to(COURSE)) for _, p in RUNS])
+def test_run_all_prints_no_answer_before_it_is_asked_for(request, executed, path):
+    """In English and in Chinese (whose answers are its English twin's)."""
+    run = request.getfixturevalue(executed)[path]
     assert run.error is None, run.error
     problems = [f"{p.label}: {problem}" for p in _predictions_of(path) for problem in in_outputs(p, run.notebook)]
     assert not problems, "\n".join(problems)

@@ -17,8 +17,10 @@ from memdiagram import show, snapshot, step_through
 
 SVG = "{http://www.w3.org/2000/svg}"
 
+LEAF_A = "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)"
+
 CHAPTER_05 = [  # the clone chapter's diagram: before this work, its last step said "Nothing changed"
-    "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+    LEAF_A,
     "b = a.clone()",
     "b.add_(10)",
     "(b * 2).sum().backward()",
@@ -124,14 +126,14 @@ SAVING_PROGRAMS = {
 @pytest.mark.parametrize("program", SAVING_PROGRAMS)
 @pytest.mark.parametrize("retain", [False, True], ids=["freed", "retained"])
 def test_freed_is_drawn_exactly_when_a_second_backward_raises(lib, program, retain):
-    w = step_through(["a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", SAVING_PROGRAMS[program],
+    w = step_through([LEAF_A, SAVING_PROGRAMS[program],
                       f"y.backward(retain_graph={retain})"], torch=lib)
     before, after = w.snapshots[1], w.snapshots[2]
     kept = {label for label, n in before.nodes.items() if n.saved == "kept"}
     freed = {label for label, n in after.nodes.items() if n.saved == "freed"}
     # Ground truth, found out only now, after the diagram was taken: does a second backward raise?
     ns = {"torch": lib}
-    exec("a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n" + SAVING_PROGRAMS[program]
+    exec(LEAF_A + "\n" + SAVING_PROGRAMS[program]
          + f"\ny.backward(retain_graph={retain})", ns)
     try:
         ns["y"].backward()
@@ -151,7 +153,7 @@ def test_freed_is_drawn_exactly_when_a_second_backward_raises(lib, program, reta
 
 
 def test_in_place_write_marks_the_saved_tensor_modified(lib):
-    w = step_through(["a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+    w = step_through([LEAF_A,
                       "c = a * 1",
                       "y = (c * c).sum()",
                       "with torch.no_grad():\n    c.add_(1)",
@@ -166,7 +168,7 @@ def test_in_place_write_marks_the_saved_tensor_modified(lib):
 
 
 def test_adapters_agree_on_grad_and_saved_state():
-    program = ["a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "y = (a * a).sum()",
+    program = [LEAF_A, "y = (a * a).sum()",
                "v = a[1:]", "y.backward()", "g = a.grad", "a.grad = None"]
 
     def shape_of(snap):

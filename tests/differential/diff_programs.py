@@ -6,6 +6,21 @@ tests in it).
 
 import textwrap
 
+import pytest
+
+from crosscheck.harness import assert_same
+
+# ``b``: a non-leaf that requires grad (``a * 2`` of the leaf ``a``).
+NON_LEAF = "a = torch.tensor([1.0], requires_grad=True)\nb = a * 2\n"
+
+# ``model``: an nn.Linear(2, 1) with weight [[1, 2]] and bias 0.
+LINEAR_MODEL = """
+model = torch.nn.Linear(2, 1)
+with torch.no_grad():
+    model.weight.copy_(torch.tensor([[1.0, 2.0]]))
+    model.bias.zero_()
+"""
+
 
 def attempt_source(shown: str = "result") -> str:
     """Source of ``attempt(f)``: calls ``f()`` and prints the exception it raised (class | message),
@@ -33,3 +48,12 @@ def shows(body):
         lines.append(f"try:\n    print({line!r}, '->', repr({line}))\n"
                      f"except Exception as e:\n    print({line!r}, '!!', type(e).__name__, e)")
     return "\n".join(lines)
+
+
+def torchs_errors_test(cases):
+    """A test that runs each ``(statement, error)`` of ``cases`` on both libraries: each ends
+    with ``error`` on torch, and reftorch prints and raises the same."""
+    @pytest.mark.parametrize("statement, error", cases)
+    def test_torchs_errors(statement, error):
+        assert_same(statement, raises=error)
+    return test_torchs_errors

@@ -459,11 +459,6 @@ SELECT_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("call,raises", SELECT_ERRORS, ids=[c for c, _ in SELECT_ERRORS])
-def test_index_select_errors(call, raises):
-    _same(f"print('before')\n{call}\n", raises=raises)
-
-
 # ---- errors ---------------------------------------------------------------------------------
 
 READ_ERRORS = [
@@ -485,11 +480,6 @@ READ_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("expr,raises", READ_ERRORS, ids=[e for e, _ in READ_ERRORS])
-def test_bad_indices_raise_what_torch_raises(expr, raises):
-    _same(f"print('before')\nr = {expr}\n", raises=raises)
-
-
 WRITE_ERRORS = [
     ("m[[0]] = torch.ones(3)", "RuntimeError"),
     ("m[[0, 1]] = torch.ones(1, 2, 1, 4)", "RuntimeError"),
@@ -509,8 +499,15 @@ WRITE_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("body,raises", WRITE_ERRORS, ids=[b for b, _ in WRITE_ERRORS])
-def test_bad_index_assignments_raise_what_torch_raises_and_write_nothing(body, raises):
+BAD_INDEXING = (
+    [("index_select", call, raises) for call, raises in SELECT_ERRORS]
+    + [("read", f"r = {expr}", raises) for expr, raises in READ_ERRORS]
+    + [("write", body, raises) for body, raises in WRITE_ERRORS]
+)
+
+
+@pytest.mark.parametrize("kind,body,raises", BAD_INDEXING, ids=[f"{k}:{b}" for k, b, _ in BAD_INDEXING])
+def test_bad_indexing_raises_what_torch_raises_and_writes_nothing(kind, body, raises):
     _same(f"print('before')\n{body}\n", raises=raises)
 
 

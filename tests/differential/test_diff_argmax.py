@@ -1,9 +1,8 @@
 """argmax and argmin: new int64 tensors holding positions, outside the graph even when
 their input requires grad; ties, NaN, keepdim, empty inputs and torch's errors."""
 
-import pytest
-
 from crosscheck.harness import assert_same
+from diff_programs import torchs_errors_test
 
 
 def test_positions_are_new_int64_tensors_that_record_nothing():
@@ -34,12 +33,10 @@ def test_nan_ties_zero_dim_and_integer_inputs():
     )
 
 
-@pytest.mark.parametrize("statement, error", [
+test_torchs_errors = torchs_errors_test([
     ("torch.zeros(0).argmax()", "IndexError"),
     ("torch.zeros(2, 0).argmin(1)", "IndexError"),
     ("torch.zeros(2, 3).argmax(2)", "IndexError"),
     ("torch.tensor([True, False]).argmax()", "RuntimeError"),
     ("torch.zeros(2).argmax(dim=1.5)", "TypeError"),
 ])
-def test_torchs_errors(statement, error):
-    assert_same(statement, raises=error)

@@ -306,18 +306,24 @@ def test_as_tensor_to_a_gpu():
 # --- asarray ------------------------------------------------------------------------
 
 
-def test_asarray_of_a_tensor_copy_none_true_false():
-    assert_same(ATTEMPT + """
-def fresh():
-    return torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+def show_source(shown: str) -> str:
+    """Source of ``show(name, source, make)``: prints ``name`` and the exception ``make(source)``
+    raised, or whether its result ``r`` is ``source``, shares its memory, and ``shown``."""
+    return f"""
 def show(name, source, make):
     try:
         r = make(source)
     except Exception as e:
         print(name, type(e).__name__, e)
     else:
-        print(name, r is source, r.data_ptr() == source.data_ptr(), r.dtype, r.stride(),
-              r.requires_grad, r.is_leaf, r.grad_fn)
+        print(name, r is source, r.data_ptr() == source.data_ptr(), {shown})
+"""
+
+
+def test_asarray_of_a_tensor_copy_none_true_false():
+    assert_same(ATTEMPT + show_source("r.dtype, r.stride(), r.requires_grad, r.is_leaf, r.grad_fn") + """
+def fresh():
+    return torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 for name, make in [
     ("none", lambda s: torch.asarray(s)),
     ("copy", lambda s: torch.asarray(s, copy=True)),
@@ -339,19 +345,12 @@ for name, make in [
 
 
 def test_asarray_sets_requires_grad_on_the_object_it_returns():
-    assert_same("""
+    assert_same(show_source('r.requires_grad, r.is_leaf, r.grad_fn, "| source:", source.requires_grad, '
+                            "source.is_leaf") + """
 def leaf():
     return torch.tensor([1.0, 2.0], requires_grad=True)
 def plain():
     return torch.tensor([1.0, 2.0])
-def show(name, source, make):
-    try:
-        r = make(source)
-    except Exception as e:
-        print(name, type(e).__name__, e)
-    else:
-        print(name, r is source, r.data_ptr() == source.data_ptr(), r.requires_grad, r.is_leaf,
-              r.grad_fn, "| source:", source.requires_grad, source.is_leaf)
 show("leaf", leaf(), lambda s: torch.asarray(s, requires_grad=True))
 show("leaf off", leaf(), lambda s: torch.asarray(s, requires_grad=False))
 show("leaf unspecified", leaf(), lambda s: torch.asarray(s))

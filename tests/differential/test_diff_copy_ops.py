@@ -1,6 +1,7 @@
 """The copy operations: clone, detach, .data, new_tensor, copy_, copy.copy, copy.deepcopy."""
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+from diff_programs import NON_LEAF
 
 
 # ---- clone -----------------------------------------------------------------
@@ -277,20 +278,6 @@ def test_copy_into_a_strided_view_writes_through_to_the_base():
     )
 
 
-def test_copy_from_a_tensor_requiring_grad_records_copy_backwards():
-    assert_same(
-        """
-        src = torch.tensor([1.0, 2.0], requires_grad=True)
-        dst = torch.zeros(2)
-        dst.copy_(src)
-        print(dst, dst.requires_grad, dst.is_leaf, dst.grad_fn)
-        print(dst.grad_fn.next_functions)
-        (dst * 3).sum().backward()
-        print(src.grad)
-        """
-    )
-
-
 def test_copy_into_a_leaf_requiring_grad_raises():
     assert_same(
         """
@@ -419,15 +406,7 @@ def test_deepcopy_with_an_explicit_memo_reuses_copies():
 
 
 def test_deepcopy_of_a_non_leaf_raises_with_torchs_message():
-    assert_same(
-        """
-        import copy
-        a = torch.tensor([1.0], requires_grad=True)
-        b = a * 2
-        copy.deepcopy(b)
-        """,
-        raises="RuntimeError",
-    )
+    assert_same(NON_LEAF + "import copy\ncopy.deepcopy(b)\n", raises="RuntimeError")
 
 
 def test_deepcopy_of_a_cuda_tensor_stays_on_cuda():

@@ -3,6 +3,7 @@
 import pytest
 
 from crosscheck.harness import assert_same
+from diff_programs import NON_LEAF
 
 
 def test_each_in_place_method_bumps_the_version_once_and_returns_self():
@@ -150,14 +151,7 @@ def test_requires_grad_and_detach_in_place_change_the_tensor_itself():
 
 
 def test_requires_grad_false_on_a_non_leaf_raises():
-    assert_same(
-        """
-        b = torch.tensor([3.0], requires_grad=True)
-        c = b * 2
-        c.requires_grad_(False)
-        """,
-        raises="RuntimeError",
-    )
+    assert_same(NON_LEAF + "b.requires_grad_(False)\n", raises="RuntimeError")
 
 
 def test_item_and_tolist():
@@ -188,14 +182,17 @@ def test_in_place_on_a_view_updates_base_and_all_views_versions():
     )
 
 
-def test_in_place_op_with_an_operand_requiring_grad_makes_the_destination_require_grad():
+@pytest.mark.parametrize("write", ["add_", "copy_"])
+def test_in_place_op_with_an_operand_requiring_grad_makes_the_destination_require_grad(write):
+    # copy_ records CopyBackwards: the gradient flows back to the source.
     assert_same(
-        """
+        f"""
         w = torch.tensor([1.0, 2.0], requires_grad=True)
         x = torch.zeros(2)
-        x.add_(w)
-        print(x, x.is_leaf, x.requires_grad, x._version)
-        x.sum().backward()
+        x.{write}(w)
+        print(x, x.is_leaf, x.requires_grad, x._version, x.grad_fn)
+        print(x.grad_fn.next_functions)
+        (x * 3).sum().backward()
         print(w.grad)
         """
     )

@@ -1,9 +1,8 @@
 """channels_last and channels_last_3d: same size and numbers, other strides; what clone,
 contiguous, *_like and preserve_format do with them, and torch's errors."""
 
-import pytest
-
 from crosscheck.harness import assert_same
+from diff_programs import torchs_errors_test
 
 
 def test_clone_in_channels_last_is_an_ordinary_copy_with_channel_innermost_strides():
@@ -44,7 +43,7 @@ def test_sizes_of_one_and_zero_and_the_3d_format():
     )
 
 
-@pytest.mark.parametrize("statement, error", [
+test_torchs_errors = torchs_errors_test([
     ("torch.zeros(2, 3).clone(memory_format=torch.channels_last)", "RuntimeError"),
     ("torch.zeros(2, 3, 4, 5).clone(memory_format=torch.channels_last_3d)", "RuntimeError"),
     ("torch.zeros(2, 3).contiguous(memory_format=torch.channels_last)", "RuntimeError"),
@@ -53,5 +52,3 @@ def test_sizes_of_one_and_zero_and_the_3d_format():
     ("torch.zeros(2, 3).is_contiguous(torch.channels_last)", "TypeError"),
     ("torch.zeros_like(torch.zeros(3), memory_format=torch.channels_last)", "RuntimeError"),
 ])
-def test_torchs_errors(statement, error):
-    assert_same(statement, raises=error)

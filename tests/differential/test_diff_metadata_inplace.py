@@ -6,9 +6,14 @@ Memory that torch leaves uninitialised (a storage grown by ``resize_`` or
 compares every tensor's values.
 """
 
+import textwrap
+
 import pytest
 
 from crosscheck.harness import assert_same
+
+# ``v``: a view (row 0) of ``y``, a non-leaf that requires grad.
+VIEW_OF_A_NON_LEAF = "x = torch.ones(2, 3, requires_grad=True)\ny = x * 1\nv = y[0]\n"
 
 
 # --- version counter -------------------------------------------------------------
@@ -331,15 +336,7 @@ def test_set_records_not_implemented_and_backward_through_it_raises():
 
 
 def test_set_on_a_view_rewrites_the_base_history():
-    assert_same(
-        """
-        x = torch.ones(2, 3, requires_grad=True)
-        y = x * 1
-        v = y[0]
-        v.set_()
-        print(v, y.grad_fn, v._is_view(), v._base is y)
-        """
-    )
+    assert_same(VIEW_OF_A_NON_LEAF + "v.set_()\nprint(v, y.grad_fn, v._is_view(), v._base is y)\n")
 
 
 def test_set_on_a_leaf_that_requires_grad():
@@ -393,11 +390,8 @@ def test_view_like_inplace_op_on_a_leaf_that_requires_grad(op):
 
 
 def test_view_like_inplace_op_on_a_view_gives_the_view_its_own_node():
-    assert_same(
+    assert_same(VIEW_OF_A_NON_LEAF + textwrap.dedent(
         """
-        x = torch.ones(2, 3, requires_grad=True)
-        y = x * 1
-        v = y[0]
         v.t_()
         first = (v.grad_fn, v.grad_fn.next_functions)
         v.unsqueeze_(0)
@@ -405,7 +399,7 @@ def test_view_like_inplace_op_on_a_view_gives_the_view_its_own_node():
         v.sum().backward()
         print(x.grad)
         """
-    )
+    ))
 
 
 @pytest.mark.parametrize("op", ["t_()", "unsqueeze_(0)", "set_()", "resize_(3)", "squeeze_(0)"])

@@ -5,9 +5,33 @@ each tensor's ``_version`` (torch's error text for an inference tensor),
 ``requires_grad``, ``is_leaf``, ``grad_fn`` and ``_base``.
 """
 
+import textwrap
+
 import pytest
 
 from crosscheck.harness import assert_same
+
+REFUSED = """
+def refused(write):
+    try:
+        write()
+    except RuntimeError as e:
+        print(e)
+"""
+
+
+# A view made under no_grad of a non-leaf that requires grad.
+NO_GRAD_VIEW_OF_B = """
+b = torch.ones(3, requires_grad=True) * 1
+with torch.no_grad():
+    v = b[0:2]
+"""
+
+
+def program(*parts):
+    """The parts (each dedented) one after the other: ``REFUSED`` defines ``refused(write)``,
+    which calls ``write`` and prints the RuntimeError it raises."""
+    return "\n".join(textwrap.dedent(part) for part in parts)
 
 
 # --- the switch ----------------------------------------------------------------
@@ -178,22 +202,18 @@ def test_inplace_write_outside_the_mode_raises_after_writing(write):
 
 
 def test_requires_grad_cannot_be_switched_on_outside_the_mode():
-    assert_same(
-        """
+    assert_same(program(REFUSED, """
         with torch.inference_mode():
             i = torch.ones(3)
             inside = torch.ones(2, requires_grad=True)
             later = torch.ones(2)
             later.requires_grad_()
         for attempt in (lambda: i.requires_grad_(), lambda: setattr(i, "requires_grad", True)):
-            try:
-                attempt()
-            except RuntimeError as e:
-                print(e)
+            refused(attempt)
         i.requires_grad_(False)
         i.requires_grad = False
         print(i.requires_grad, inside.requires_grad, inside.is_leaf, later.requires_grad)
-        """
+        """)
     )
 
 
@@ -372,8 +392,7 @@ def test_inference_tensors_cannot_be_saved_for_backward(use):
 
 
 def test_inference_output_of_a_model_cannot_feed_a_trained_layer():
-    assert_same(
-        """
+    assert_same(program(REFUSED, """
         from torch import nn
         torch.manual_seed(0)
         frozen = nn.Linear(2, 2)
@@ -384,14 +403,11 @@ def test_inference_output_of_a_model_cannot_feed_a_trained_layer():
         with torch.inference_mode():
             features = frozen(torch.ones(1, 2))
         print(features.is_inference(), features.requires_grad)
-        try:
-            head(features)
-        except RuntimeError as e:
-            print(e)
+        refused(lambda: head(features))
         out = head(features.clone())
         out.sum().backward()
         print(head.weight.grad)
-        """
+        """)
     )
 
 
@@ -424,17 +440,10 @@ def test_no_grad_view_of_a_leaf_keeps_requires_grad_and_refuses_a_tracked_write(
 
 
 def test_no_grad_view_of_a_non_leaf_refuses_a_tracked_write_before_writing():
-    assert_same(
-        """
-        b = torch.ones(3, requires_grad=True) * 1
-        with torch.no_grad():
-            v = b[0:2]
-        try:
-            v.mul_(2)
-        except RuntimeError as e:
-            print(e)
+    assert_same(program(REFUSED, NO_GRAD_VIEW_OF_B, """
+        refused(lambda: v.mul_(2))
         print(b)
-        """
+        """)
     )
 
 
@@ -442,15 +451,12 @@ def test_no_grad_view_written_under_no_grad_breaks_its_grad_fn_later():
     # The write is allowed, but afterwards reading the view's grad_fn (or
     # printing it) raises: its history cannot be rebuilt.
     assert_same(
-        """
-        b = torch.ones(3, requires_grad=True) * 1
-        with torch.no_grad():
-            v = b[0:2]
+        program(NO_GRAD_VIEW_OF_B, """
             v.mul_(2)
         print(b)
         print(v.requires_grad)
         v.grad_fn
-        """,
+        """),
         raises="RuntimeError",
     )
 
@@ -461,88 +467,81 @@ def test_no_grad_view_written_under_no_grad_breaks_its_grad_fn_later():
 )
 def test_writing_the_base_of_a_no_grad_view_is_noticed_when_the_view_is_used(write):
     assert_same(
-        f"""
-        b = torch.ones(3, requires_grad=True) * 1
-        with torch.no_grad():
-            v = b[0:2]
+        program(NO_GRAD_VIEW_OF_B, f"""
         {write}
         print(b._version)
         out = v * 2
-        """,
+        """),
         raises="RuntimeError",
     )
 
 
 def test_data_write_does_not_share_the_counter_so_the_no_grad_view_survives():
     assert_same(
-        """
-        b = torch.ones(3, requires_grad=True) * 1
-        with torch.no_grad():
-            v = b[0:2]
+        program(NO_GRAD_VIEW_OF_B, """
         b.data.add_(1)
         out = v * 2
         print(v, out)
-        """
+        """)
     )
 
 
-def test_writing_a_leaf_under_no_grad_breaks_its_earlier_no_grad_view():
-    # Printing shows grad_fn=<Invalid>; reading is_leaf raises.
+@pytest.mark.parametrize(
+    "mode,then",
+    [
+        # Printing shows grad_fn=<Invalid>; reading is_leaf raises.
+        ("no_grad", "print(v)\nprint(v.requires_grad)\nv.is_leaf"),
+        ("inference_mode", "v.grad_fn"),
+    ],
+    ids=["no_grad", "inference_mode"],
+)
+def test_writing_a_leaf_inside_the_mode_breaks_the_view_made_there(mode, then):
     assert_same(
-        """
+        program(f"""
         a = torch.ones(3, requires_grad=True)
-        with torch.no_grad():
+        with torch.{mode}():
             v = a[0:2]
             a.add_(1)
         print(a)
-        print(v)
-        print(v.requires_grad)
-        v.is_leaf
-        """,
+        """, then),
         raises="RuntimeError",
     )
 
 
 def test_view_of_a_no_grad_view_names_its_own_node_in_the_message():
-    assert_same(
-        """
+    assert_same(program(REFUSED, """
         b = torch.ones(4, requires_grad=True) * 1
         with torch.no_grad():
             v = b[0:3]
         for make in (lambda: v[0:2], lambda: v.view(3), lambda: v[0], lambda: v.t()):
             w = make()
             print(w.grad_fn, w.requires_grad)
-            try:
-                w.add_(1)
-            except RuntimeError as e:
-                print(e)
+            refused(lambda: w.add_(1))
         v[0] = 5.0
-        """,
+        """),
         raises="RuntimeError",
     )
 
 
-def test_no_grad_view_of_a_tensor_without_grad_refuses_only_a_tracked_write():
-    assert_same(
-        """
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_view_made_in_the_mode_of_a_tensor_without_grad_refuses_only_a_tracked_write(mode):
+    # An untracked write works before and after the refused tracked one.
+    assert_same(program(REFUSED, f"""
         n = torch.zeros(3)
         x = torch.ones(2, requires_grad=True)
-        with torch.no_grad():
-            nv = n[0:2]
+        with torch.{mode}():
+            nv = n[1:]
         nv.add_(1)
         print(n, nv.grad_fn)
-        try:
-            nv.add_(x)
-        except RuntimeError as e:
-            print(e)
+        refused(lambda: nv.add_(x))
+        nv.add_(1)
         print(n)
-        """
+        """)
     )
 
 
 def test_no_grad_views_of_detach_and_data_refuse_a_tracked_write_too():
-    assert_same(
-        """
+    assert_same(program(REFUSED, """
         b = torch.ones(3, requires_grad=True) * 1
         x = torch.ones(2, requires_grad=True)
         with torch.no_grad():
@@ -550,13 +549,10 @@ def test_no_grad_views_of_detach_and_data_refuse_a_tracked_write_too():
             vdata = b.data[0:2]
             dv = b[0:2].detach()
         for view in (vd, vdata):
-            try:
-                view.add_(x)
-            except RuntimeError as e:
-                print(e)
+            refused(lambda: view.add_(x))
         dv.add_(x)
         print(b, dv)
-        """
+        """)
     )
 
 
@@ -629,37 +625,6 @@ def test_inference_mode_view_written_later_under_no_grad_breaks_its_grad_fn():
         print(v.is_leaf)
         """,
         raises="RuntimeError",
-    )
-
-
-def test_base_written_inside_inference_mode_breaks_the_view_made_there():
-    assert_same(
-        """
-        x = torch.ones(3, requires_grad=True)
-        with torch.inference_mode():
-            vx = x[0:2]
-            x.add_(1)
-        print(x)
-        vx.grad_fn
-        """,
-        raises="RuntimeError",
-    )
-
-
-def test_inference_mode_view_of_a_tensor_without_grad_refuses_a_tracked_write():
-    assert_same(
-        """
-        w = torch.zeros(3)
-        x = torch.ones(3, requires_grad=True)
-        with torch.inference_mode():
-            wv = w[1:]
-        try:
-            wv.add_(x[1:])
-        except RuntimeError as e:
-            print(e)
-        wv.add_(1)
-        print(w)
-        """
     )
 
 

@@ -5,16 +5,15 @@ Handle ids come from one counter shared by the whole process, so no test prints
 them; the tests print what ran, and the number of hooks a module holds.
 """
 
+import textwrap
+
 from crosscheck.harness import assert_same
+from diff_programs import LINEAR_MODEL
 
 
 def test_pre_hooks_and_forward_hooks_run_in_order_and_may_replace_inputs_and_output():
-    assert_same(
+    assert_same(LINEAR_MODEL + textwrap.dedent(
         """
-        model = torch.nn.Linear(2, 1)
-        with torch.no_grad():
-            model.weight.copy_(torch.tensor([[1.0, 2.0]]))
-            model.bias.zero_()
         seen = []
         model.register_forward_pre_hook(lambda m, args: seen.append(("pre", args[0].tolist())))
         model.register_forward_pre_hook(lambda m, args: args[0] * 10)           # not a tuple: wrapped
@@ -32,7 +31,7 @@ def test_pre_hooks_and_forward_hooks_run_in_order_and_may_replace_inputs_and_out
         print(len(model._forward_pre_hooks), len(model._forward_hooks))
         print(model.forward(x))                 # forward itself runs no hook
         """
-    )
+    ))
 
 
 def test_hooks_with_kwargs_see_and_may_replace_the_keyword_arguments():

@@ -8,6 +8,9 @@ import pytest
 
 from crosscheck.harness import assert_same
 
+# ``p``: the pieces of ``y.split(2)``, ``y`` a non-leaf that requires grad.
+PIECES = "x = torch.arange(6., requires_grad=True)\ny = x * 1\np = y.split(2)\n"
+
 
 @pytest.mark.parametrize(
     "call",
@@ -129,12 +132,7 @@ def test_one_piece_split_is_still_a_multi_output_view():
 )
 def test_writing_a_piece_in_place_while_autograd_records_raises(write):
     assert_same(
-        f"""
-        x = torch.arange(6., requires_grad=True)
-        y = x * 1
-        p = y.split(2)
-        {write}
-        """,
+        PIECES + write,
         raises="RuntimeError",
     )
 
@@ -172,30 +170,14 @@ def test_piece_of_a_piece_inherits_the_multi_output_rule():
 
 def test_piece_written_under_no_grad_cannot_give_its_grad_fn_later():
     assert_same(
-        """
-        x = torch.arange(6., requires_grad=True)
-        y = x * 1
-        p = y.split(2)
-        with torch.no_grad():
-            p[0].add_(1)
-        print(y, p[1].requires_grad)
-        print(p[0])
-        p[1].grad_fn
-        """,
+        PIECES + "with torch.no_grad():\n    p[0].add_(1)\nprint(y, p[1].requires_grad)\nprint(p[0])\np[1].grad_fn\n",
         raises="RuntimeError",
     )
 
 
 def test_writing_the_base_of_pieces_breaks_the_pieces_grad_fn():
     assert_same(
-        """
-        x = torch.arange(6., requires_grad=True)
-        y = x * 1
-        s = y.split(2)
-        y.add_(1)
-        print(y, s[0].requires_grad)
-        out = s[0] * 2
-        """,
+        PIECES + "y.add_(1)\nprint(y, p[0].requires_grad)\nout = p[0] * 2\n",
         raises="RuntimeError",
     )
 

@@ -33,7 +33,17 @@ def loss_fn():
 
 
 def with_params(body: str) -> str:
-    return program(TWO_PARAMS + textwrap.dedent(body))
+    return program(TWO_PARAMS + STEPPED_SGD + textwrap.dedent(body))
+
+
+# ``stepped_sgd()``: an SGD with momentum over ``w`` and ``b`` after one step, and its state_dict.
+STEPPED_SGD = """
+def stepped_sgd():
+    opt = torch.optim.SGD([w, b], lr=0.0625, momentum=0.5)
+    loss_fn().backward()
+    opt.step()
+    return opt, opt.state_dict()
+"""
 
 
 # --- SGD ------------------------------------------------------------------------
@@ -156,10 +166,7 @@ def test_sgd_state_dict_hands_out_the_live_momentum_buffers():
         with_params(
             """
             import copy
-            opt = torch.optim.SGD([w, b], lr=0.0625, momentum=0.5)
-            loss_fn().backward()
-            opt.step()
-            sd = opt.state_dict()
+            opt, sd = stepped_sgd()
             print(sd)
             print(list(sd["state"]), sd["param_groups"][0]["params"], sd["state"][0] is opt.state[w])
             buf = sd["state"][0]["momentum_buffer"]
@@ -181,10 +188,7 @@ def test_load_state_dict_puts_the_loaded_tensors_themselves_into_the_optimizer()
     assert_same(
         with_params(
             """
-            opt = torch.optim.SGD([w, b], lr=0.0625, momentum=0.5)
-            loss_fn().backward()
-            opt.step()
-            sd = opt.state_dict()
+            opt, sd = stepped_sgd()
             w2 = torch.nn.Parameter(w.detach().clone())
             b2 = torch.nn.Parameter(b.detach().clone())
             opt2 = torch.optim.SGD([w2, b2], lr=0.5)

@@ -9,13 +9,8 @@ from hypothesis import strategies as st
 
 from crosscheck.harness import assert_same
 
-SETTINGS = settings(
-    max_examples=40,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 shapes = st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple)
 
@@ -94,35 +89,23 @@ VIEW_OPS = st.sampled_from(
 )
 
 
+# op -> (source with {n} for the tensor's name and {rev} for its dims reversed, lowest rank, highest rank)
+_VIEW_SOURCES = {
+    "t": ("{n}.t()", 0, 2), "transpose01": ("{n}.transpose(0, 1)", 2, 9),
+    "transpose_last": ("{n}.transpose(-1, 0)", 1, 9), "permute_rev": ("{n}.permute({rev})", 1, 9),
+    "unsqueeze0": ("{n}.unsqueeze(0)", 0, 3), "unsqueeze_last": ("{n}.unsqueeze(-1)", 0, 3),
+    "squeeze": ("{n}.squeeze()", 0, 9), "flatten": ("{n}.flatten()", 0, 9), "step": ("{n}[::2]", 1, 9),
+    "expand": ("{n}.unsqueeze(0).expand(2, *{n}.shape)", 0, 3), "reshape_flat": ("{n}.reshape(-1)", 0, 9),
+    "contiguous": ("{n}.contiguous()", 0, 9), "select0": ("{n}[0]", 1, 9),
+}
+
+
 def _apply(op, name, ndim):
     """Source for one view op on ``name`` of rank ``ndim``; None if not applicable."""
-    if op == "t":
-        return f"{name}.t()" if ndim <= 2 else None
-    if op == "transpose01":
-        return f"{name}.transpose(0, 1)" if ndim >= 2 else None
-    if op == "transpose_last":
-        return f"{name}.transpose(-1, 0)" if ndim >= 1 else None
-    if op == "permute_rev":
-        return f"{name}.permute({', '.join(str(i) for i in reversed(range(ndim)))})" if ndim >= 1 else None
-    if op == "unsqueeze0":
-        return f"{name}.unsqueeze(0)" if ndim < 4 else None
-    if op == "unsqueeze_last":
-        return f"{name}.unsqueeze(-1)" if ndim < 4 else None
-    if op == "squeeze":
-        return f"{name}.squeeze()"
-    if op == "flatten":
-        return f"{name}.flatten()"
-    if op == "step":
-        return f"{name}[::2]" if ndim >= 1 else None
-    if op == "expand":
-        return f"{name}.unsqueeze(0).expand(2, *{name}.shape)" if ndim < 4 else None
-    if op == "reshape_flat":
-        return f"{name}.reshape(-1)"
-    if op == "contiguous":
-        return f"{name}.contiguous()"
-    if op == "select0":
-        return f"{name}[0]" if ndim >= 1 else None
-    raise AssertionError(op)
+    source, lowest, highest = _VIEW_SOURCES[op]
+    if not lowest <= ndim <= highest:
+        return None
+    return source.format(n=name, rev=", ".join(str(i) for i in reversed(range(ndim))))
 
 
 def _rank_after(op, ndim):

@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+from diff_programs import LINEAR_MODEL
 
 ROUND_TRIP = """
 import io
@@ -28,6 +29,24 @@ def with_round_trip(body: str) -> str:
     """``body`` (dedented) after ``round_trip(obj)``, which saves ``obj`` to a buffer, prints the
     file's length and loads it back."""
     return ROUND_TRIP + textwrap.dedent(body)
+
+
+SAVED = """
+import io
+def saved(obj):
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    return buffer
+def loaded(buffer, **options):
+    buffer.seek(0)
+    return torch.load(buffer, **options)
+"""
+
+
+def with_saved(body: str) -> str:
+    """``body`` (dedented) after ``saved(obj)``, a buffer holding ``obj``, and ``loaded(buffer,
+    **options)``, what ``torch.load`` reads from its start."""
+    return SAVED + textwrap.dedent(body)
 
 
 # ---- one record per storage, not per tensor ----------------------------------
@@ -291,24 +310,16 @@ def test_a_hand_built_ordered_dict_round_trips_with_torchs_file_length():
 
 def test_a_whole_model_is_refused_by_default_and_loads_with_weights_only_false():
     assert_same(
-        """
-        import io
-        model = torch.nn.Linear(2, 1)
-        with torch.no_grad():
-            model.weight.copy_(torch.tensor([[1.0, 2.0]]))
-            model.bias.zero_()
-        buffer = io.BytesIO()
-        torch.save(model, buffer)
-        buffer.seek(0)
+        LINEAR_MODEL + with_saved("""
+        buffer = saved(model)
         try:
-            torch.load(buffer)
+            loaded(buffer)
         except Exception as error:
             print(type(error).__name__, str(error)[:60])
-        buffer.seek(0)
-        copy = torch.load(buffer, weights_only=False)
+        copy = loaded(buffer, weights_only=False)
         print(copy, copy is model, copy.weight is model.weight)
         print(copy.weight.untyped_storage().data_ptr() == model.weight.untyped_storage().data_ptr())
-        """
+        """)
     )
 
 
@@ -320,13 +331,10 @@ def test_a_whole_model_is_refused_by_default_and_loads_with_weights_only_false()
 )
 def test_weights_only_refuses_other_globals_with_torchs_message(value):
     assert_same(
-        f"""
-        import io, fractions, datetime, numpy
-        buffer = io.BytesIO()
-        torch.save({{"x": torch.ones(1), "value": {value}}}, buffer)
-        buffer.seek(0)
-        torch.load(buffer)
-        """,
+        with_saved(f"""
+        import fractions, datetime, numpy
+        loaded(saved({{"x": torch.ones(1), "value": {value}}}))
+        """),
         raises="UnpicklingError",
     )
 
@@ -334,50 +342,40 @@ def test_weights_only_refuses_other_globals_with_torchs_message(value):
 @pytest.mark.parametrize("value", ["slice(1, 2)", "fractions.Fraction(1, 3)", "datetime.date(2024, 1, 2)"])
 def test_weights_only_false_or_safe_globals_load_them(value):
     assert_same(
-        f"""
-        import io, fractions, datetime
-        buffer = io.BytesIO()
-        torch.save({{"x": torch.ones(1), "value": {value}}}, buffer)
-        buffer.seek(0)
-        print(torch.load(buffer, weights_only=False))
-        kind = type({value})
-        buffer.seek(0)
-        with torch.serialization.safe_globals([kind]):
-            print(torch.load(buffer))
-        buffer.seek(0)
-        torch.load(buffer)
-        """,
+        with_saved(f"""
+        import fractions, datetime
+        buffer = saved({{"x": torch.ones(1), "value": {value}}})
+        print(loaded(buffer, weights_only=False))
+        with torch.serialization.safe_globals([type({value})]):
+            print(loaded(buffer))
+        loaded(buffer)
+        """),
         raises="UnpicklingError",
     )
 
 
 def test_add_safe_globals_allows_a_class_until_cleared():
     assert_same(
-        """
-        import io, fractions
-        buffer = io.BytesIO()
-        torch.save([fractions.Fraction(2, 3)], buffer)
+        with_saved("""
+        import fractions
+        buffer = saved([fractions.Fraction(2, 3)])
         torch.serialization.add_safe_globals([fractions.Fraction])
-        buffer.seek(0)
-        print(torch.load(buffer))
+        print(loaded(buffer))
         torch.serialization.clear_safe_globals()
-        buffer.seek(0)
-        torch.load(buffer)
-        """,
+        loaded(buffer)
+        """),
         raises="UnpicklingError",
     )
 
 
 def test_weights_only_blocks_the_os_module_even_when_allowed():
     assert_same(
-        """
-        import io, os
-        buffer = io.BytesIO()
-        torch.save(os.getcwd, buffer)
-        buffer.seek(0)
+        with_saved("""
+        import os
+        buffer = saved(os.getcwd)
         with torch.serialization.safe_globals([os.getcwd]):
-            torch.load(buffer)
-        """,
+            loaded(buffer)
+        """),
         raises="UnpicklingError",
     )
 

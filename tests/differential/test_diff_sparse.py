@@ -4,6 +4,7 @@ import importlib
 import os
 import subprocess
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -135,25 +136,40 @@ def printed_in_fresh_processes(program):
     return outputs
 
 
-def test_the_invariant_warning_comes_once_per_process():
-    program = """
+def assert_warned_once_per_process(first, later, warning):
+    """Run ``first`` then ``later`` (lines of code) in a fresh process of each library: both
+    print the same, and ``first`` gives a UserWarning that starts with ``warning``, ``later`` none."""
+    first, later = (textwrap.indent(textwrap.dedent(code).strip(), "    ") for code in (first, later))
+    program = f"""
 import warnings
 warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
-    torch.sparse_coo_tensor([[0]], [1.0], (2,), check_invariants=False)
-    print("after an explicit choice:", [str(w.message)[:40] for w in caught])
-    try:
-        torch.sparse_coo_tensor([0, 1], [1.0, 2.0], (2, 4))
-    except RuntimeError as e:
-        print(e)
+{first}
     print("first call:", [(w.category.__name__, str(w.message)) for w in caught])
-    torch.sparse_coo_tensor([[0]], [1.0], (2,))
-    torch.zeros(2).to_sparse()
+{later}
     print("later calls:", len(caught))
 """
     outputs = printed_in_fresh_processes(program)
-    assert "first call: [('UserWarning', 'Sparse invariant checks" in outputs[0]
+    assert f"first call: [('UserWarning', '{warning}" in outputs[0]
     assert outputs[1] == outputs[0]
+
+
+def test_the_invariant_warning_comes_once_per_process():
+    assert_warned_once_per_process(
+        """
+        torch.sparse_coo_tensor([[0]], [1.0], (2,), check_invariants=False)
+        print("after an explicit choice:", [str(w.message)[:40] for w in caught])
+        try:
+            torch.sparse_coo_tensor([0, 1], [1.0, 2.0], (2, 4))
+        except RuntimeError as e:
+            print(e)
+        """,
+        """
+        torch.sparse_coo_tensor([[0]], [1.0], (2,))
+        torch.zeros(2).to_sparse()
+        """,
+        "Sparse invariant checks",
+    )
 
 
 # ---- what it is made of ------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from crosscheck.harness import assert_same, load_reftorch, load_torch
 
 from diff_programs import shows
-from test_diff_sparse import printed_in_fresh_processes
+from test_diff_sparse import assert_warned_once_per_process
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -28,18 +28,8 @@ csr = dense.to_sparse_csr()
 
 
 def test_the_beta_warning_comes_once_per_process():
-    program = """
-import warnings
-warnings.simplefilter("always")
-with warnings.catch_warnings(record=True) as caught:
-    torch.ones(2, 2).to_sparse_csr()
-    print("first call:", [(w.category.__name__, str(w.message)) for w in caught])
-    torch.zeros(3, 1).to_sparse_csr()
-    print("later calls:", len(caught))
-"""
-    outputs = printed_in_fresh_processes(program)
-    assert "first call: [('UserWarning', 'Sparse CSR tensor support is in beta" in outputs[0]
-    assert outputs[1] == outputs[0]
+    assert_warned_once_per_process("torch.ones(2, 2).to_sparse_csr()", "torch.zeros(3, 1).to_sparse_csr()",
+                                   "Sparse CSR tensor support is in beta")
 
 
 def test_a_csr_tensor_holds_row_starts_columns_and_values_in_new_memory():

@@ -45,19 +45,32 @@ def every(assignment, text, tests=None):
     return {test: text for test in (tests or NEW_TESTS[assignment])}
 
 
+def section(assignment, prefix):
+    """``(edit, wrong)`` for one assignment: ``edit(grade_id, old, new, ...)`` is ``mutate`` of its
+    reference; ``wrong(name, about, cells, fails, **kw)`` the wrong answer ``prefix-name`` whose
+    ``fails`` maps each test to a tag of this assignment."""
+    def edit(grade_id, *pairs):
+        return mutate(assignment, grade_id, *pairs)
+
+    def wrong(name, about, cells, fails, **kw):
+        return Entry(f"{prefix}-{name}", assignment, "wrong", about, cells,
+                     {test: f"{assignment}/{tag}" for test, tag in fails.items()}, **kw)
+    return edit, wrong
+
+
+def stub(assignment, prefix):
+    """The untouched release: every test fails as not written."""
+    return Entry(f"{prefix}-stub", assignment, "stub", "the untouched release", RELEASE,
+                 every(assignment, f"{assignment}/not-written"))
+
+
 # ---- strides_and_views ---------------------------------------------------------------
 
 SV = "strides_and_views"
 STRIDES, POSITIONS, VIEWS = "sv-strides-solution", "sv-positions-solution", "sv-views-solution"
 
 
-def sv(grade_id, *pairs):
-    return mutate(SV, grade_id, *pairs)
-
-
-def sv_wrong(name, about, cells, fails, **kw):
-    return Entry(f"sv-{name}", SV, "wrong", about, cells,
-                 {test: f"{SV}/{tag}" for test, tag in fails.items()}, **kw)
+sv, sv_wrong = section(SV, "sv")
 
 
 SLICE_VIEW = """    return tensor_on(t.untyped_storage(), size, stride, offset, dtype=t.dtype,
@@ -209,7 +222,7 @@ def my_storage_positions(t):
         grid = grid + (np.arange(n) * s).reshape(shape)
     return [int(p) for p in grid.reshape(-1)]
 """}),
-    Entry("sv-stub", SV, "stub", "the untouched release", RELEASE, every(SV, f"{SV}/not-written")),
+    stub(SV, "sv"),
 ]
 
 
@@ -219,13 +232,7 @@ NB = "numpy_bridge"
 FROM_NUMPY, AS_TENSOR, NUMPY = "nb-from-numpy-solution", "nb-as-tensor-solution", "nb-numpy-solution"
 
 
-def nb(grade_id, *pairs):
-    return mutate(NB, grade_id, *pairs)
-
-
-def nb_wrong(name, about, cells, fails, **kw):
-    return Entry(f"nb-{name}", NB, "wrong", about, cells,
-                 {test: f"{NB}/{tag}" for test, tag in fails.items()}, **kw)
+nb, nb_wrong = section(NB, "nb")
 
 
 NUMPY_BRIDGE = [
@@ -341,7 +348,7 @@ def my_numpy(t, force=False):
     return base.to(device=device if device is not None else base.device,
                    dtype=dtype if dtype is not None else base.dtype)
 """}),
-    Entry("nb-stub", NB, "stub", "the untouched release", RELEASE, every(NB, f"{NB}/not-written")),
+    stub(NB, "nb"),
 ]
 
 
@@ -351,13 +358,7 @@ SL = "save_and_load"
 BYTES, COMPACT, REBUILD = "sl-bytes-solution", "sl-compact-solution", "sl-rebuild-solution"
 
 
-def sl(grade_id, *pairs):
-    return mutate(SL, grade_id, *pairs)
-
-
-def sl_wrong(name, about, cells, fails, **kw):
-    return Entry(f"sl-{name}", SL, "wrong", about, cells,
-                 {test: f"{SL}/{tag}" for test, tag in fails.items()}, **kw)
+sl, sl_wrong = section(SL, "sl")
 
 
 SAVE_AND_LOAD = [
@@ -475,7 +476,7 @@ def my_rebuild(entries, records):
         return t.requires_grad_(e["requires_grad"])
     return [one(e) for e in entries]
 """}),
-    Entry("sl-stub", SL, "stub", "the untouched release", RELEASE, every(SL, f"{SL}/not-written")),
+    stub(SL, "sl"),
 ]
 
 
@@ -491,13 +492,7 @@ BUFFERS_LOOP = """        for t, b in zip(target.buffers(), model.buffers()):
 """
 
 
-def tn(grade_id, *pairs):
-    return mutate(TN, grade_id, *pairs)
-
-
-def tn_wrong(name, about, cells, fails, **kw):
-    return Entry(f"tn-{name}", TN, "wrong", about, cells,
-                 {test: f"{TN}/{tag}" for test, tag in fails.items()}, **kw)
+tn, tn_wrong = section(TN, "tn")
 
 
 TARGET_NETWORK = [
@@ -588,7 +583,7 @@ def update_target(target, model, tau):
         update_target(target, model, tau)
     return target
 """}),
-    Entry("tn-stub", TN, "stub", "the untouched release", RELEASE, every(TN, f"{TN}/not-written")),
+    stub(TN, "tn"),
 ]
 
 NEW_BANK = STRIDES_AND_VIEWS + NUMPY_BRIDGE + SAVE_AND_LOAD + TARGET_NETWORK

@@ -207,6 +207,18 @@ def plain_nbgrader(config, students, scratch):
     return root
 
 
+# The body of the reference my_clone (after its ``def`` line), as the solution has it.
+CLONE_BODY = """    if memory_format is torch.contiguous_format:
+        strides = my_contiguous_strides(self.shape)
+    else:
+        strides = my_preserve_format_strides(self.shape, self.stride())
+    copy = tensor_on(allocate(self.numel(), self.dtype, self.device), self.shape, strides, 0, dtype=self.dtype)
+    copy_elements(copy, self)
+    if should_record(self):
+        record(copy, CloneBackward0(self))
+    return copy
+"""
+
 # Two students who hand in the reference clone, instrumented: it records every input it is
 # given, and a cell they added at the end prints the record. What the grading kernel drew for
 # each of them can then be compared with what the seed "<student>/clone" draws in-process.
@@ -216,16 +228,7 @@ PROBE_CODE = '''SEEN = []
 def my_clone(self, *, memory_format=torch.preserve_format):
     SEEN.append([list(self.shape), list(self.stride()), self.storage_offset(), str(self.dtype), str(self.device)])
     print("SEEN=" + repr(SEEN[-1]))  # on stdout in the test cell that called it
-    if memory_format is torch.contiguous_format:
-        strides = my_contiguous_strides(self.shape)
-    else:
-        strides = my_preserve_format_strides(self.shape, self.stride())
-    copy = tensor_on(allocate(self.numel(), self.dtype, self.device), self.shape, strides, 0, dtype=self.dtype)
-    copy_elements(copy, self)
-    if should_record(self):
-        record(copy, CloneBackward0(self))
-    return copy
-'''
+''' + CLONE_BODY
 
 
 def probe_entries():

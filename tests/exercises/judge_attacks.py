@@ -9,6 +9,9 @@ an error that carries it, so it shows in that test's output. The honest twin is 
 twin's and nothing was found.
 """
 
+from exercise_mutants import NEW_TENSOR_HELPER
+
+
 def liar(base, shown=None):
     """The source of ``class Always(base)``: a value equal to everything, hashed as 0, shown as
     ``shown`` (an object whose comparison, hash and repr lie)."""
@@ -21,6 +24,34 @@ def liar(base, shown=None):
 
 
 HEAD = "def my_clone(self, *, memory_format=torch.preserve_format):\n"
+
+
+def fake_driver(modules, kinds, answer):
+    """The attack that replaces the witness's driver with ``serve``: each call connects to the
+    judge's socket and lies in one of ``kinds`` ways, by ``answer`` (code that reads ``kind``)."""
+    return (f"\nimport {modules}\nimport autograder.witness.serve as serving\nFOUND = []\n_count = [0]\n\n\n"
+            "def serve(path, namespace):\n    _count[0] += 1\n    sock = socket.socket(socket.AF_UNIX)\n"
+            f"    sock.connect(path)\n    kind = _count[0] % {kinds}\n" + answer
+            + "    sock.close()\n\n\nserving.serve = serve\n")
+
+
+def frame_walk(head, needles, answer, gap="\n\n", note=""):
+    """The frame-walking attack: from inside the learner's function (``head``, its def line, then
+    ``return answer``), every frame up the stack is searched for the names ``needles`` and for
+    strings holding the hidden tests' code."""
+    return ("\nimport sys\nFOUND = []\n" + gap + head + """    frame = sys._getframe()
+    while frame is not None:
+        names = set(frame.f_globals) | set(frame.f_locals)
+        for needle in (""" + needles + """):
+            if needle in names:
+                FOUND.append(needle + " in " + frame.f_code.co_name)
+        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+""" + note + """            if isinstance(value, str) and ("batt" + "ery=" in value or "HIDDEN" + " TESTS" in value):
+                FOUND.append("test code in " + frame.f_code.co_name)
+        frame = frame.f_back
+    if FOUND:
+        raise RuntimeError("FOUND " + repr(sorted(set(FOUND)))[:2000])
+    return """ + answer + "\n")
 
 # what every attack's my_clone does: the wrong answer, or a report of what the attack reached
 WRONG = HEAD + """    if FOUND:
@@ -71,26 +102,9 @@ except Exception:
     pass
 """,
     # frame walking: from inside my_clone, look for the test's code, torch's answers, the checks
-    "frames": """
-import sys
-FOUND = []
-
-def my_clone(self, *, memory_format=torch.preserve_format):
-    frame = sys._getframe()
-    while frame is not None:
-        names = set(frame.f_globals) | set(frame.f_locals)
-        for needle in ("theirs", "expect_same", "check_clone_memory", "torch_op", "misconceptions"):
-            if needle in names:
-                FOUND.append(needle + " in " + frame.f_code.co_name)
-        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
-            # (needles made here: the attack's own text sits in IPython's input history)
-            if isinstance(value, str) and ("batt" + "ery=" in value or "HIDDEN" + " TESTS" in value):
-                FOUND.append("test code in " + frame.f_code.co_name)
-        frame = frame.f_back
-    if FOUND:
-        raise RuntimeError("FOUND " + repr(sorted(set(FOUND)))[:2000])
-    return self
-""",
+    "frames": frame_walk(HEAD, '"theirs", "expect_same", "check_clone_memory", "torch_op", "misconceptions"',
+                         "self", gap="\n", note="            # (needles made here: the attack's own text sits in "
+                                                 "IPython's input history)\n"),
     # IPython hooks and display machinery: swallow errors, print a pass, clear outputs
     "ipython": """
 import sys
@@ -119,18 +133,7 @@ def my_preserve_format_strides(size, stride):
     return Always((99,))
 """,
     # the driver replaced wholesale: the judge gets garbage, silence, lies of the wrong shape
-    "driver": """
-import json, socket, struct, time
-import autograder.witness.serve as serving
-FOUND = []
-_count = [0]
-
-
-def serve(path, namespace):
-    _count[0] += 1
-    sock = socket.socket(socket.AF_UNIX)
-    sock.connect(path)
-    kind = _count[0] % 4
+    "driver": fake_driver("json, socket, struct, time", 4, """\
     if kind == 0:      # a message far over the limit
         sock.sendall(struct.pack(">I", 1 << 30) + b"x" * 65536)
     elif kind == 1:    # plain JSON of the wrong shape
@@ -141,11 +144,7 @@ def serve(path, namespace):
     else:              # a reply that parses, claiming everything torch might say
         body = json.dumps({"seen": {"d": [["raised", None], ["same_object", False], ["shares_memory", False]]}}).encode()
         sock.sendall(struct.pack(">I", len(body)) + body)
-    sock.close()
-
-
-serving.serve = serve
-""",
+"""),
 }
 
 # the clone-layout test's twin for the lying objects: strides functions that return wrong tuples
@@ -224,26 +223,9 @@ SL_ATTACKS = {
     "deserialisation": ATTACKS["deserialisation"].replace(
         '("autograder.checks.clone", "check_clone_memory")', '("autograder.checks.save_and_load", "check_saved_bytes")'),
     # frame walking from inside the learner's function, while the witness plays the story
-    "frames": """
-import sys
-FOUND = []
-
-
-def my_saved_bytes(tensors):
-    frame = sys._getframe()
-    while frame is not None:
-        names = set(frame.f_globals) | set(frame.f_locals)
-        for needle in ("theirs", "play_both", "run_both", "check_saved_bytes", "torch_side"):
-            if needle in names:
-                FOUND.append(needle + " in " + frame.f_code.co_name)
-        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
-            if isinstance(value, str) and ("batt" + "ery=" in value or "HIDDEN" + " TESTS" in value):
-                FOUND.append("test code in " + frame.f_code.co_name)
-        frame = frame.f_back
-    if FOUND:
-        raise RuntimeError("FOUND " + repr(sorted(set(FOUND)))[:2000])
-    return sum(t.untyped_storage().nbytes() for t in tensors)
-""",
+    "frames": frame_walk("def my_saved_bytes(tensors):\n",
+                         '"theirs", "play_both", "run_both", "check_saved_bytes", "torch_side"',
+                         "sum(t.untyped_storage().nbytes() for t in tensors)"),
     "ipython": ATTACKS["ipython"],
     # an answer that equals every number
     "lying_objects": """
@@ -254,18 +236,7 @@ FOUND = []
     return Always(0)
 """,
     # the driver replaced: facts of the wrong shape, a fact told twice, facts that are no plain data
-    "driver": """
-import json, socket, struct
-import autograder.witness.serve as serving
-FOUND = []
-_count = [0]
-
-
-def serve(path, namespace):
-    _count[0] += 1
-    sock = socket.socket(socket.AF_UNIX)
-    sock.connect(path)
-    kind = _count[0] % 3
+    "driver": fake_driver("json, socket, struct", 3, """\
     if kind == 0:      # facts of the wrong shape
         told = {"d": [["facts", {"d": [["bytes of numbers in the file", 48]]}]]}
     elif kind == 1:    # one fact told twice, the second time as torch might say it
@@ -277,11 +248,7 @@ def serve(path, namespace):
     body = json.dumps({"told": told}).encode()
     sock.sendall(struct.pack(">I", len(body)) + body)
     sock.recv(4)   # the judge's "done"
-    sock.close()
-
-
-serving.serve = serve
-""",
+"""),
 }
 
 
@@ -299,15 +266,7 @@ def sl_cells(attack):
 # requires_grad=): the witness rebuilds both from descriptions (autograder.witness.owned).
 # The wrong answer: my_new_tensor returns the data itself; my_tensor stays right (2 points).
 
-NT_COPY_AS = '''
-def copy_as(data, dtype, device, requires_grad):
-    strides = preserve_format_strides(data.shape, data.stride())
-    copy = tensor_on(allocate(data.numel(), dtype, device), data.shape, strides, 0, dtype=dtype)
-    copy_elements(copy, data)
-    if requires_grad:
-        copy.requires_grad_()
-    return copy
-'''
+NT_COPY_AS = NEW_TENSOR_HELPER   # the reference's helper, as the bank's new_tensor answers have it
 NT_HEAD = "def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):\n"
 NT_WRONG = NT_COPY_AS + "\n\n" + NT_HEAD + """    if FOUND:
         raise RuntimeError("FOUND " + repr(FOUND)[:2000])
