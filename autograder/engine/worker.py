@@ -16,10 +16,12 @@ once, each kernel forked from it into its own sandbox), both started by the
 one :class:`WorkerState` (made by its first task).  For each run it makes a private
 folder that looks like the course, its *workspace*::
 
-    /tmp/autograder-run-<run>/worker-<pid>/solutions/<a>   -> symlink to the course's source
-    /tmp/autograder-run-<run>/worker-<pid>/exercises/<a>   -> symlink to the release
-    /tmp/autograder-run-<run>/worker-<pid>/autograder/gradebook.db   the snapshot
-    /tmp/autograder-run-<run>/worker-<pid>/autograder/submitted/<student>/<a>/
+    <scratch>/autograder-run-<run>/worker-<pid>/solutions/<a>   -> symlink to the course's source
+    <scratch>/autograder-run-<run>/worker-<pid>/exercises/<a>   -> symlink to the release
+    <scratch>/autograder-run-<run>/worker-<pid>/autograder/gradebook.db   the snapshot
+    <scratch>/autograder-run-<run>/worker-<pid>/autograder/submitted/<student>/<a>/
+
+(``<scratch>``: memory-backed ``/dev/shm`` when it has room, else ``/tmp``; see :func:`scratch_root`)
 
 and grades there with stock nbgrader ``Autograde``, one student at a time
 (a lock: a worker started with several threads still grades one at a time).
@@ -98,9 +100,28 @@ class _ErrorLog(logging.Handler):
         self.lines.append(record.getMessage())
 
 
+# A workspace's gradebook is a scratch copy: nbgrader commits each grade to it (dozens of commits
+# per submission), and on a disk each commit waits for the disk.  Kept in memory when the machine
+# has a memory-backed folder with room to spare; the course gradebook is written by the grader.
+MEMORY_FOLDER = "/dev/shm"
+MEMORY_FOLDER_FREE_BYTES = 1 << 30
+
+
+def scratch_root():
+    """Where workspaces go: :data:`MEMORY_FOLDER` if it is a writable folder with at least
+    :data:`MEMORY_FOLDER_FREE_BYTES` free, else the temporary folder."""
+    try:
+        stat = os.statvfs(MEMORY_FOLDER)
+        if os.access(MEMORY_FOLDER, os.W_OK | os.X_OK) and stat.f_bavail * stat.f_frsize >= MEMORY_FOLDER_FREE_BYTES:
+            return MEMORY_FOLDER
+    except OSError:
+        pass
+    return tempfile.gettempdir()
+
+
 def run_folder(run):
     """Where this machine's workers keep their workspaces of ``run``."""
-    return os.path.join(tempfile.gettempdir(), "autograder-run-" + run)
+    return os.path.join(scratch_root(), "autograder-run-" + run)
 
 
 class Workspace:

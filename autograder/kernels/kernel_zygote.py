@@ -94,11 +94,18 @@ def serve(requests, replies):
 
 
 # A witness kernel's (a judged assignment's): no torch, no checks; reftorch and what answers the judge.
+# Not ipykernel.debugger: it imports debugpy, which the witness's sandbox hides (autograder.kernels.sandbox),
+# so a warm witness starts without a debugger as a cold one does.
 PRELOAD_WITNESS = ["reftorch", "reftorch.primitives", "autograder.witness.serve",
                    "autograder.witness.setup", "ipykernel.kernelapp", "ipykernel.ipkernel",
-                   "ipykernel.debugger", "ipykernel.zmqshell", "IPython", "IPython.core.completerlib", "jedi",
+                   "ipykernel.zmqshell", "IPython", "IPython.core.completerlib", "jedi",
                    "IPython.core.ultratb", "stack_data", "pygments.lexers.python",
-                   "pygments.formatters.terminal256"]
+                   "pygments.formatters.terminal256",
+                   # what every kernel imported after the fork otherwise: IPKernelApp.initialize's pdb,
+                   # the in-memory history's sqlite3, the storemagic extension, the shell's inspector
+                   "IPython.core.debugger", "IPython.core.logger", "IPython.core.oinspect",
+                   "IPython.extensions.storemagic", "IPython.utils.wildcard", "sqlite3", "pdb", "runpy",
+                   "faulthandler", "tornado.platform.asyncio", "importlib.resources.readers"]
 
 
 def main():

@@ -59,9 +59,10 @@ KERNEL_PACKAGES = ["reftorch", "crosscheck", "coursebook", "memdiagram"]
 AUTOGRADER_FILES = ["__init__.py", "kernels/__init__.py", "kernels/kernel_setup.py", "judge",
                     "checks", "witness"]
 # A witness kernel (a judged assignment, autograder/README.md): the student's code and what answers
-# the judge, nothing else of ours, and no torch (its folder is an empty tmpfs inside).
+# the judge, nothing else of ours, no torch and no debugger (their folders are empty tmpfs inside:
+# ipykernel then starts without debugpy, which is most of its own import time).
 WITNESS_FILES = ["__init__.py", "witness"]
-HIDDEN_FROM_WITNESS = ["torch", "functorch", "torchgen"]
+HIDDEN_FROM_WITNESS = ["torch", "functorch", "torchgen", "debugpy"]
 
 REFUSAL = (
     "grading needs a sandbox for every kernel, and {why}. Install bubblewrap "
@@ -177,7 +178,7 @@ def read_only_paths(witness=False):
 
 
 def hidden_paths():
-    """The folders a witness kernel sees empty: torch's."""
+    """The folders a witness kernel sees empty: torch's and debugpy's."""
     found = (_package_dir(name) for name in HIDDEN_FROM_WITNESS)
     return sorted(os.path.realpath(p) for p in found if p)
 

@@ -51,7 +51,8 @@ def _cell(targets, body, solution=CORRECT, guard=False):
 def writes_gradebook(targets):
     return _cell(targets, """\
         reached = []
-        paths = [T["gradebook"]] + glob.glob("/tmp/autograder-run-*/worker-*/autograder/gradebook.db")
+        paths = [T["gradebook"]] + [p for root in ("/tmp", "/dev/shm")  # where workers keep workspaces
+                                    for p in glob.glob(root + "/autograder-run-*/worker-*/autograder/gradebook.db")]
         for path in paths:
             def zero(path=path):
                 db = sqlite3.connect("file:%s?mode=rw" % path, uri=True)
@@ -70,7 +71,8 @@ def edits_files(targets):
             attempt(reached, "append " + path, lambda path=path: open(path, "a").write("tampered"))
         for path in T["victim_dirs"]:
             attempt(reached, "delete " + path, lambda path=path: shutil.rmtree(path))
-        for path in glob.glob("/tmp/autograder-run-*/worker-*/autograder/submitted/*/*/*.ipynb"):
+        for path in [p for root in ("/tmp", "/dev/shm")
+                     for p in glob.glob(root + "/autograder-run-*/worker-*/autograder/submitted/*/*/*.ipynb")]:
             attempt(reached, "shard copy " + path, lambda path=path: open(path, "w").write("{}"))
         attempt(reached, "check library", lambda: open(T["observe"], "a").write("\\n# tampered\\n"))
         report(reached=reached)

@@ -26,6 +26,7 @@ from sqlalchemy import create_engine, func, select
 from sqlalchemy.exc import SAWarning
 
 from autograder.course import course_config, database_url
+from autograder.engine.worker import run_folder
 from autograder.grade import autograde
 from farm import Farm, Postgres, postgres_bin
 from synthetic_course import FIXTURES, make_course, scores, student_notebook, write_submission
@@ -92,7 +93,7 @@ def cli(root, *args, **kwargs):
 def _grading_now(pid):
     """Students the worker process ``pid`` is grading at this moment (its workspace's inbox)."""
     return [os.path.basename(p) for p in
-            glob.glob("/tmp/autograder-run-*/worker-%d/autograder/submitted/*" % pid)]
+            glob.glob(os.path.join(run_folder("*"), "worker-%d/autograder/submitted/*" % pid))]
 
 
 def test_a_sequential_run_prints_no_sqlalchemy_warning(sequential):
@@ -155,7 +156,7 @@ def test_a_farm_that_loses_a_worker_mid_run_grades_every_submission_once_as_a_se
         worker_logs = farm.log("worker-0") + farm.log("worker-1")
     finally:
         farm.stop()
-        for left in glob.glob("/tmp/autograder-run-*/worker-%d" % victim.pid):  # it died with them
+        for left in glob.glob(os.path.join(run_folder("*"), "worker-%d" % victim.pid)):  # it died with them
             shutil.rmtree(left, ignore_errors=True)
             if not os.listdir(os.path.dirname(left)):
                 os.rmdir(os.path.dirname(left))
