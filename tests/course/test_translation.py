@@ -25,7 +25,8 @@ from coursebook.translate.layout import REPO, documents, twin_finder
 from coursebook.language import SETUP_LINE
 from coursebook.translate.comments import comments, replace
 from coursebook.translate.notebook import render, speaking, translate
-from coursebook.translate.paragraphs import join, split
+from coursebook.translate.catalog import markdown_file_as_notebook
+from coursebook.translate.paragraphs import fenced_code, join, split
 from stored import stored_bytes
 
 DOCUMENTS = documents("zh")
@@ -102,6 +103,40 @@ def test_every_comment_in_a_chinese_code_cell_is_chinese(document):
                for comment in comments(cell.source) if not re.search(r"[\u4e00-\u9fff]", comment.text)]
     assert not english, (f"{document.name} (Chinese): English comments in code cells; translate their "
                          "#comment entries in the catalog:\n" + "\n".join(english))
+
+
+def _cells(path):
+    return (nbformat.read(str(path), as_version=4) if path.suffix == ".ipynb"
+            else markdown_file_as_notebook(path)).cells
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+def test_a_fenced_code_block_in_chinese_prose_is_the_english_one_but_its_comments_words(document):
+    # a prediction's program, or a README's commands, shown in markdown: its comments are
+    # translated as a code cell's are, and every one of them has its translation in the catalog
+    translated = {e.msgctxt for e in load(document.catalog) if e.msgstr and "fuzzy" not in e.flags}
+    for en, zh in zip(_cells(document.source), _cells(document.target)):
+        if en.cell_type != "markdown":
+            continue
+        for index, (en_text, zh_text) in enumerate(zip(split(en.source)[0], split(zh.source)[0])):
+            code = fenced_code(en_text)
+            if code is None:
+                continue
+            zh_code = fenced_code(zh_text)
+            assert zh_code is not None and _comment_words_blanked(zh_code) == _comment_words_blanked(code), (
+                f"{document.name}: the fenced block {en.get('id')}#{index} differs from the English one")
+            missing = [c.text for k, c in enumerate(comments(code))
+                       if f"{en.get('id')}#{index}#comment{k}" not in translated]
+            assert not missing, f"{document.name}: untranslated comments in block {en.get('id')}#{index}: {missing}"
+
+
+def test_the_comments_of_a_prediction_block_are_chinese_in_chapter_07():
+    # the test above holds vacuously for a document without blocks: this one must see some
+    zh = REPO / "course" / "zh" / "07_no_grad_and_inference_mode.ipynb"
+    blocks = [fenced_code(p) for cell in _cells(zh) if cell.cell_type == "markdown"
+              for p in split(cell.source)[0] if fenced_code(p) is not None]
+    words = [c.text for code in blocks for c in comments(code)]
+    assert "1：原地写入" in words and not any(re.fullmatch(r"[0-9: A-Za-z]+", w) for w in words), words
 
 
 def test_a_comment_is_found_by_the_tokenizer_and_only_its_words_are_replaced():

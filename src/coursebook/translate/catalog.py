@@ -2,7 +2,8 @@
 
 ``msgctxt`` is ``"<cell id>#<paragraph index>"`` (the index counts every paragraph
 of the cell, see :mod:`.paragraphs`), ``msgid`` the English paragraph. A code
-cell's comments are entries too, ``"<cell id>#comment<k>"`` (:mod:`.comments`). Cell ids
+cell's comments are entries too, ``"<cell id>#comment<k>"`` (:mod:`.comments`), and so are the
+comments of a markdown cell's fenced code block, ``"<cell id>#<paragraph index>#comment<k>"``. Cell ids
 are stable (the course's notebooks keep them), so an entry follows its
 paragraph wherever the cell moves.
 
@@ -28,7 +29,7 @@ import nbformat
 import polib
 
 from coursebook.translate.comments import comments, key as comment_key
-from coursebook.translate.paragraphs import split, translatable
+from coursebook.translate.paragraphs import fenced_code, split, translatable
 
 __all__ = ["Paragraph", "paragraphs_of", "markdown_file_as_notebook", "new_catalog", "translation_memory", "update",
            "HEADER"]
@@ -49,15 +50,16 @@ class Paragraph:
     index: int
     text: str
 
-    comment: bool = False  # a code cell's comment (``index`` counts its comments)
+    comment: bool = False  # a comment (``index`` counts the comments of its code)
+    block: int | None = None  # a comment of the fenced block that is this paragraph of a markdown cell
 
     @property
     def key(self) -> str:
-        return comment_key(self.cell_id, self.index) if self.comment else f"{self.cell_id}#{self.index}"
+        return comment_key(self.cell_id, self.index, self.block) if self.comment else f"{self.cell_id}#{self.index}"
 
     @classmethod
-    def of_comment(cls, cell_id: str, k: int, text: str) -> "Paragraph":
-        return cls(cell_id, k, text, comment=True)
+    def of_comment(cls, cell_id: str, k: int, text: str, block: int | None = None) -> "Paragraph":
+        return cls(cell_id, k, text, comment=True, block=block)
 
 
 MARKDOWN_CELL_ID = "README"
@@ -86,6 +88,8 @@ def paragraphs_of(notebook) -> list[Paragraph]:
         for index, text in enumerate(split(cell.source)[0]):
             if translatable(text):
                 found.append(Paragraph(cell.id, index, text))
+            elif (code := fenced_code(text)) is not None:
+                found += [Paragraph.of_comment(cell.id, k, c.text, block=index) for k, c in enumerate(comments(code))]
     return found
 
 

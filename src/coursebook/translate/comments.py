@@ -7,6 +7,10 @@ and the spaces that follow it (key ``<cell id>#comment<k>``); a translated
 cell is the English cell with only those words replaced, so the code, the
 strings, the ``#`` and the spaces around the words stay byte for byte.
 A cell the tokenizer cannot read keeps its comments in English.
+
+A markdown paragraph that is a fenced code block and nothing else (a prediction's
+program) has its comments translated the same way, keyed
+``<cell id>#<paragraph index>#comment<k>``.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ class Comment:
     text: str     # the words
 
 
-def key(cell_id: str, k: int) -> str:
-    return f"{cell_id}#comment{k}"
+def key(cell_id: str, k: int, block: int | None = None) -> str:
+    """Comment ``k`` of a code cell, or of the fenced code block that is paragraph ``block`` of a
+    markdown cell."""
+    return f"{cell_id}#comment{k}" if block is None else f"{cell_id}#{block}#comment{k}"
 
 
 def comments(source: str) -> list[Comment]:

@@ -27,7 +27,7 @@ from coursebook.translate.catalog import markdown_file_as_notebook
 from coursebook.translate.comments import comments, key as comment_key, replace
 from coursebook.translate.layout import Document, twin_finder
 from coursebook.translate.links import relink
-from coursebook.translate.paragraphs import join, split, translatable
+from coursebook.translate.paragraphs import fenced_code, join, split, translatable, with_fenced_code
 
 __all__ = ["LANGUAGE_KEY", "translations", "translate", "render", "speaking"]
 
@@ -73,6 +73,9 @@ def translate(document: Document, catalog: polib.POFile, twin=None, source_text=
         for index, text in enumerate(paragraphs):
             if translatable(text):
                 paragraphs[index] = usable.get((f"{cell.id}#{index}", text), text)
+            elif (code := fenced_code(text)) is not None:
+                paragraphs[index] = with_fenced_code(text, replace(code, [
+                    usable.get((comment_key(cell.id, k, index), c.text)) for k, c in enumerate(comments(code))]))
         cell.source = relink(join(paragraphs, separators), document.source, document.target, twin)
     return out
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split", "join", "translatable"]
+__all__ = ["split", "join", "translatable", "fenced_code", "with_fenced_code"]
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BLANK = re.compile(r"^[ \t]*$")
@@ -68,9 +68,30 @@ def translatable(paragraph: str) -> bool:
     text = paragraph.strip()
     if not text or _TAG_ONLY.match(text):
         return False
-    if _FENCE.match(text) and text.rstrip().endswith(("```", "~~~")) and "\n" in text:
-        lines = text.split("\n")
-        closing = [i for i, line in enumerate(lines) if _FENCE.match(line)]
-        if closing[0] == 0 and closing[-1] == len(lines) - 1 and len(closing) == 2:
-            return False
+    if fenced_code(paragraph) is not None:
+        return False
     return bool(re.search(r"[A-Za-z\u4e00-\u9fff]", text))
+
+
+def _fences(paragraph: str) -> tuple[int, int] | None:
+    """The lines of the two fences of a paragraph that is one fenced block and nothing else."""
+    lines = paragraph.split("\n")
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    fences = [i for i, line in enumerate(lines) if _FENCE.match(line)]
+    if len(fences) == 2 and filled and fences == [filled[0], filled[-1]]:
+        return fences[0], fences[1]
+    return None
+
+
+def fenced_code(paragraph: str) -> str | None:
+    """The code of a paragraph that is one fenced block and nothing else (its lines between the
+    fences), else None. Its comments are translated as a code cell's are (:mod:`.comments`)."""
+    fences = _fences(paragraph)
+    return None if fences is None else "\n".join(paragraph.split("\n")[fences[0] + 1:fences[1]])
+
+
+def with_fenced_code(paragraph: str, code: str) -> str:
+    """``paragraph`` (one fenced block) with ``code`` between its fences."""
+    first, last = _fences(paragraph)
+    lines = paragraph.split("\n")
+    return "\n".join(lines[:first + 1] + [code] + lines[last:])
