@@ -41,16 +41,19 @@ c.CourseDirectory.db_url = "sqlite:///" + os.path.join(STATE, "gradebook.db")
 # --- grading hardening (see autograder/README.md, "How grading is made safe") ---
 # Sanitize: first rebuild the submission on the release, with the gradebook's cells and
 # metadata (answers by grade_id; duplicates and added cells left out; each repair noted),
-# then nbgrader's own list, which now always sees a well-formed notebook.
+# then nbgrader's own list, which now always sees a well-formed notebook. nbgrader's
+# OverwriteKernelspec and OverwriteCells are left out: the rebuilt notebook already has the
+# gradebook's kernelspec and, in every graded or locked cell, the gradebook's type, source,
+# points, lock and checksum, which is all they would write (each a gradebook query per cell).
 c.Autograde.sanitize_preprocessors = [
     "autograder.pipeline.submission.CollectorNotes",
     "autograder.pipeline.sanitize.RebuildFromRelease",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
     "autograder.pipeline.cell_metadata.CheckCellMetadata",
 ]
+# A notebook is validated once, after the last step of a pipeline, not after each of them.
+c.Exporter.optimistic_validation = True
 # A notebook whose grading raises anyway: traceback kept in grading_error.log beside the
 # graded notebook, every test 0 with the reason, feedback as usual (autograder/pipeline/failsafe.py);
 # a file that is no notebook: the release in its place, flagged (autograder/pipeline/submission.py).

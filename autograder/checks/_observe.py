@@ -20,6 +20,7 @@ the catalog by its tag, each line of evidence as ``_(N_("template")).format(...)
 the tag itself stays as it is, on the last line.
 """
 
+from collections import OrderedDict
 from typing import NamedTuple
 
 import reftorch
@@ -131,6 +132,55 @@ def observe(module, case, op, device_of="source"):
     return _observe(module, reader(module), case, op, device_of)
 
 
+# torch's observations, kept for the judge's process (a grading worker grades one student after
+# another): torch answers a case the same way for every student, so each (case, op) is run once.
+# A case drawn for a student is a new object each time and is never found again: it is not kept.
+TORCH_SEEN_LIMIT = 2048
+_torch_seen = OrderedDict()
+
+
+def _op_key(op):
+    """``op`` as a key that is the same for every student, or None: a function by its code, its
+    defaults and what it closes over (a check makes its lambda anew on every call), anything
+    else as itself; None when a part of it cannot be hashed."""
+    code = getattr(op, "__code__", None)
+    try:
+        if code is None:
+            hash(op)
+            return op
+        cells = tuple(cell.cell_contents for cell in op.__closure__ or ())
+        key = (code, cells, op.__defaults__, tuple(sorted((op.__kwdefaults__ or {}).items())))
+        hash(key)
+        return key
+    except (TypeError, ValueError):   # an unhashable part, an empty cell
+        return None
+
+
+def _drawn(case):
+    """Whether ``case`` was drawn for this student (``_variants``): then it is not kept."""
+    recipes = (getattr(case, name, None) for name in ("recipe", "dst", "src"))
+    return any(isinstance(getattr(recipe, "__self__", None), _variants.TensorSpec) for recipe in recipes)
+
+
+def observe_torch(case, op, device_of="source"):
+    """torch's run of ``op`` on ``case`` (:func:`observe`), made once per grading process for
+    a fixed case. The observation is shared: it is read, never changed."""
+    op_key = _op_key(op)
+    if op_key is None or _drawn(case):
+        return observe(torch, case, op, device_of)
+    key = (case, op_key, device_of)
+    try:
+        seen = _torch_seen[key]
+    except TypeError:   # an unhashable case
+        return observe(torch, case, op, device_of)
+    except KeyError:
+        seen = _torch_seen[key] = observe(torch, case, op, device_of)
+        if len(_torch_seen) > TORCH_SEEN_LIMIT:
+            _torch_seen.popitem(last=False)
+    _torch_seen.move_to_end(key)
+    return seen
+
+
 def observe_yours(case, op, device_of="source"):
     """The learner's run: asked of the witness when ``op`` is the learner's (the judge grades),
     else run here on reftorch (a test calling the check with a plain function)."""
@@ -213,7 +263,7 @@ def expect_same(op_name, cases, torch_op, your_op, fields, misconceptions, topic
     topic = topic or op_name
     cases = battery(cases, op_name)
     for case, yours_of in zip(cases, observe_all_yours(cases, your_op, device_of)):
-        theirs = observe(torch, case, torch_op, device_of)
+        theirs = observe_torch(case, torch_op, device_of)
         yours = yours_of()
         context = {"theirs": theirs, "yours": yours, "case": case}
         error = yours.get("_error")

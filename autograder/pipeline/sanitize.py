@@ -6,9 +6,10 @@ the submission to ``autograder.pipeline.rebuild`` with a reference made of the r
 notebook's cells, in release order, whose content and nbgrader metadata come
 from the gradebook: every locked cell, tests included (hidden parts too), is
 the gradebook's; the student's answer cells contribute only their source;
-duplicated, added and unknown cells are left out.  So nbgrader's own checks
-that follow (OverwriteCells, CheckCellMetadata) always see a well-formed
-notebook, and a correct notebook with duplicated, deleted or metadata-stripped
+duplicated, added and unknown cells are left out.  So nbgrader's own check
+that follows (CheckCellMetadata) always sees a well-formed notebook, one that
+already holds everything nbgrader's OverwriteCells and OverwriteKernelspec
+would write (the course's list leaves them out), and a correct notebook with duplicated, deleted or metadata-stripped
 cells scores full marks.  The repairs become messages in the notebook's
 ``autograder`` metadata, which ``autograder.kernels.execute.GuardedExecute`` shows.
 

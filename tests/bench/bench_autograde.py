@@ -49,6 +49,15 @@ from autograder.kernels.sandbox import why_unavailable
 
 TARGET_SPEEDUP = 5.0
 TARGET_KERNEL_MB = 150
+STOCK_SANITIZE = [
+    "autograder.pipeline.submission.CollectorNotes",
+    "autograder.pipeline.sanitize.RebuildFromRelease",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "autograder.pipeline.cell_metadata.CheckCellMetadata",
+]
 
 
 def stock_run(config, assignment):
@@ -61,6 +70,10 @@ def stock_run(config, assignment):
                     "--GuardedExecute.kernel_manager_class=jupyter_client.manager.AsyncKernelManager",
                     # the tests in the kernel, as stock nbgrader runs them (no judge)
                     "--GuardedExecute.judged=[]",
+                    # nbgrader's own sanitize steps, which the course's list leaves out (decision 0027),
+                    # and a validation after every step, as stock nbgrader has them
+                    "--Autograde.sanitize_preprocessors=" + repr(STOCK_SANITIZE),
+                    "--Exporter.optimistic_validation=False",
                     "--log-level=ERROR"],
                    cwd=os.path.join(REPO, "autograder"), check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
