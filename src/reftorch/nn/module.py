@@ -31,7 +31,7 @@ from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
 from . import conversion as _conversion, hooks as _hooks, state_dict as _state_dict, tree as _tree
-from .parameter import Parameter, drop_or_zero_grad
+from .parameter import Parameter
 from .._overrides import overridable
 
 
@@ -201,7 +201,16 @@ class Module:
     def zero_grad(self, set_to_none=True):
         """Drop every parameter's ``.grad`` (or, with ``set_to_none=False``, zero it in place)."""
         for param in self.parameters():
-            drop_or_zero_grad(param, set_to_none)
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                if param.grad.grad_fn is not None:
+                    param.grad.detach_()
+                else:
+                    param.grad.requires_grad_(False)
+                param.grad.zero_()
 
     # --- saving, loading and converting (see state_dict.py and conversion.py) ---
 

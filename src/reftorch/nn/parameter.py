@@ -11,21 +11,6 @@ from .._overrides import overridable
 from .._tensor import Tensor
 
 
-def drop_or_zero_grad(param, set_to_none=True):
-    """What ``zero_grad`` does to one parameter: ``.grad = None``, or (``set_to_none=False``) its
-    ``.grad`` taken off the graph and zeroed in place: same tensor, version + 1."""
-    if param.grad is None:
-        return
-    if set_to_none:
-        param.grad = None
-        return
-    if param.grad.grad_fn is not None:
-        param.grad.detach_()
-    else:
-        param.grad.requires_grad_(False)
-    param.grad.zero_()
-
-
 class Parameter(Tensor):
     __slots__ = ()
 

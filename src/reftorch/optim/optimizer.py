@@ -28,7 +28,6 @@ from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..nn.parameter import drop_or_zero_grad
 from .._overrides import overridable
 
 
@@ -92,7 +91,16 @@ class Optimizer:
         """Drop each parameter's ``.grad`` (or zero it in place: same tensor, version + 1)."""
         for group in self.param_groups:
             for p in group["params"]:
-                drop_or_zero_grad(p, set_to_none)
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                else:
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
+                    p.grad.zero_()
     zero_grad = overridable(zero_grad)
 
     def step(self, closure=None):
