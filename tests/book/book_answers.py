@@ -15,7 +15,7 @@ import sys
 import nbformat
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "course"))
-from answers_shown import in_page, predictions  # noqa: E402
+from answers_shown import in_page, predictions, question_code  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CHAPTERS = sorted((REPO / "course").glob("[0-9][0-9]_*.ipynb"))
@@ -36,6 +36,8 @@ def answers_above_questions(book: pathlib.Path, language: str) -> list:
         by_id = {c.get("id"): i for i, c in enumerate(nb.cells)}
         for p in found:
             p.index = by_id[p.cell_id]
+            # the page shows this language's code: its comments are translated
+            p.program = question_code(nb.cells[p.index].source)
         problems += [f"{language or 'en'}/{chapter.stem}: {problem}"
                      for problem in in_page(found, nb, page.read_text(encoding="utf-8"))]
     return problems

@@ -73,6 +73,11 @@ class Prediction:
         return f"{self.notebook.name[:2]}-{self.cell_id}"
 
 
+def question_code(cell_source: str) -> str:
+    """The code a prediction cell shows above its answer toggles."""
+    return _program(cell_source.split("<details", 1)[0])
+
+
 def _program(cell_source: str) -> str:
     return "\n".join(re.findall(r"```python\n(.*?)```", cell_source, re.S))
 
