@@ -32,6 +32,11 @@ def lazy(first_lines):
     return HEAD + first_lines + "    return self\n"
 
 
+def lazy_after(module_lines, first_lines=""):
+    """``module_lines`` at the top of the cell, then a lazy my_clone that does ``first_lines``."""
+    return module_lines + "\n\n\n" + lazy(first_lines)
+
+
 @dataclass(frozen=True)
 class Cheat:
     name: str
@@ -65,27 +70,27 @@ CHEATS = [
           "from autograder.checks import clone as reference\n\n\n" + HONEST,
           every(ALL, "rules/imports")),
     Cheat("ipython-hooks", "IPython hooks that make a failing test end without an error",
-          "get_ipython().set_custom_exc((Exception,), lambda *args, **kwargs: None)\n\n\n" + lazy(""),
+          lazy_after("get_ipython().set_custom_exc((Exception,), lambda *args, **kwargs: None)"),
           every(ALL, "rules/forbidden-builtin")),
     Cheat("magic-first-line", "a magic first line that hid the cell from the static rules",
           "%%capture\n" + lazy(""), every(ALL, "rules/plain-python")),
     Cheat("reads-the-notebook", "reading the notebook (hidden tests included) from the kernel's folder",
           lazy("    text = open('clone.ipynb').read()\n"), every(MY_CLONE, "rules/forbidden-builtin")),
     Cheat("reads-the-notebook-with-numpy", "reading the notebook through numpy's file reader",
-          "import numpy as np\n\n\n" + lazy("    raw = np.fromfile('clone.ipynb', dtype=np.uint8)\n"),
+          lazy_after("import numpy as np", "    raw = np.fromfile('clone.ipynb', dtype=np.uint8)\n"),
           every(ALL, "rules/module-attribute")),
     Cheat("non-number-result", "a displayhook that prints a non-number as the test's result",
-          "import sys\nsys.displayhook = lambda value: print('passed')\n\n\n" + lazy(""),
+          lazy_after("import sys\nsys.displayhook = lambda value: print('passed')"),
           every(ALL, "rules/imports")),
     Cheat("fakes-the-tamper-check", "the tamper check's answer faked",
-          "import autograder.kernels.kernel_setup as tripwire\ntripwire.tampering = lambda: []\n\n\n" + lazy(""),
+          lazy_after("import autograder.kernels.kernel_setup as tripwire\ntripwire.tampering = lambda: []"),
           every(ALL, "rules/imports")),
     Cheat("monkeypatches-reftorch", "reftorch's Tensor patched so that a shared result looks like a copy",
-          "import reftorch\nreftorch.Tensor.requires_grad = property(lambda self: False)\n"
-          "reftorch.Tensor.data_ptr = lambda self: id(self)\n\n\n" + lazy(""),
+          lazy_after("import reftorch\nreftorch.Tensor.requires_grad = property(lambda self: False)\n"
+                     "reftorch.Tensor.data_ptr = lambda self: id(self)"),
           every(MY_CLONE, "integrity/tampering")),
     Cheat("monkeypatches-builtins", "a builtin the checks use replaced",
-          "import builtins\nbuiltins.abs = lambda x: 0\n\n\n" + lazy(""), every(MY_CLONE, "integrity/tampering")),
+          lazy_after("import builtins\nbuiltins.abs = lambda x: 0"), every(MY_CLONE, "integrity/tampering")),
     Cheat("reads-hidden-tests-from-history", "the hidden tests read back from IPython's input history",
           lazy("    seen = In[-1]\n"), every(MY_CLONE, "rules/forbidden-builtin")),
     # routes of our own
@@ -93,7 +98,7 @@ CHEATS = [
           lazy("    leak = '{0.__globals__}'.format(check_clone_memory)\n"),
           every(ALL, "rules/forbidden-builtin")),
     Cheat("operator-attrgetter", "operator.attrgetter reading a private attribute past the guard",
-          "import operator\n\n\n" + lazy("    code = operator.attrgetter('__globals__')(check_clone_memory)\n"),
+          lazy_after("import operator", "    code = operator.attrgetter('__globals__')(check_clone_memory)\n"),
           every(ALL, "rules/module-attribute")),
     Cheat("generator-frame", "a generator's frame, then the caller's globals",
           lazy("    frame = (x for x in ()).gi_frame\n"), every(MY_CLONE, "rules/plain-python")),
