@@ -927,23 +927,15 @@ PYTHON_COPY = [
           {"deepcopy-memo": "deepcopy/ignores-memo"}, blind_spot="deepcopy's memo"),
     Entry("deepcopy-copies-visible-elements", "python_copy", "wrong",
           "a deep copy is a clone: only the elements in view are copied",
-          deep(body="""
-def my_deepcopy(self, memo):
-    if not self.is_leaf:
-        raise RuntimeError(DEEPCOPY_NON_LEAF)
-    if id(self) in memo:
-        return memo[id(self)]
-    from reftorch.primitives import allocate, copy_elements, preserve_format_strides
+          deep("""    storage = self.untyped_storage()
+    if id(storage) not in memo:
+        memo[id(storage)] = copy_storage(storage)
+    new = tensor_on(memo[id(storage)], self.shape, self.stride(), self.storage_offset(),
+                    dtype=self.dtype)
+""", """    from reftorch.primitives import allocate, copy_elements, preserve_format_strides
     new = tensor_on(allocate(self.numel(), self.dtype, self.device), self.shape,
                     preserve_format_strides(self.shape, self.stride()), 0, dtype=self.dtype)
     copy_elements(new, self)
-    bump_version(new)
-    new.requires_grad_(self.requires_grad)
-    if self.grad is not None:
-        new.grad = copy.deepcopy(self.grad, memo)
-    new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-    memo[id(self)] = new
-    return new
 """), {"deepcopy-copy": "copy/changes-offset", "deepcopy-memo": "deepcopy/ignores-memo"}),
     Entry("deepcopy-forgets-grad", "python_copy", "wrong", "deepcopy copies the data, not the gradient",
           deep("    if self.grad is not None:\n        new.grad = copy.deepcopy(self.grad, memo)\n", ""),
