@@ -119,27 +119,30 @@ def test_the_beliefs_learners_hold_are_named(name, question_id, wrong):
     assert name in [m.name for m in diagnose(question, wrong).models]
 
 
+def _rewritten(belief, cell):
+    """``cell`` as the program of one who holds ``belief`` runs it (still one cell)."""
+    (program,) = model(belief).program([cell])
+    return program
+
+
 def test_a_python_belief_rewrites_only_the_cells_it_is_about():
-    rebind = model("a function can rebind the caller's variable")
     untouched = "x = torch.ones(2)\nprint(x)\n"
-    assert rebind.program([untouched]) == (untouched,)
-    in_place = model("a = a + 1 changes the tensor in place")
-    assert in_place.program(["a = b + 1\n"]) == ("a = b + 1\n",)
-    assert "a += 1" in in_place.program(["a = a + 1\n"])[0]
+    assert _rewritten("a function can rebind the caller's variable", untouched) == untouched
+    assert _rewritten("a = a + 1 changes the tensor in place", "a = b + 1\n") == "a = b + 1\n"
+    assert "a += 1" in _rewritten("a = a + 1 changes the tensor in place", "a = a + 1\n")
 
 
 def test_a_belief_about_what_the_learner_reads_leaves_reftorchs_own_reads_alone():
     """The leaf's-grad_fn belief rewrites the program's reads of ``.grad_fn``: reftorch's is_leaf
     and backward, which read grad_fn too, still see None for a leaf."""
-    leaf = model("a leaf's grad_fn is its AccumulateGrad")
+    leaf = "a leaf's grad_fn is its AccumulateGrad"
     cell = ("x = torch.ones(2, requires_grad=True)\nprint(type(x.grad_fn).__name__, x.is_leaf)\n"
             "(x * 2).sum().backward()\nprint(x.grad)\n")
-    assert printouts(leaf.program([cell]), import_reftorch()) == ["AccumulateGrad True\ntensor([2., 2.])\n"]
+    assert printouts([_rewritten(leaf, cell)], import_reftorch()) == ["AccumulateGrad True\ntensor([2., 2.])\n"]
     untouched = "x = torch.ones(2, requires_grad=True)\nprint(x.is_leaf)\n"
-    assert leaf.program([untouched]) == (untouched,)
-    conversion = model("long() is recorded like double()")
-    assert conversion.program(["y = x.double()\n"]) == ("y = x.double()\n",)
-    assert "__believed_conversion__(x, 'long')" in conversion.program(["y = x.long()\n"])[0]
+    assert _rewritten(leaf, untouched) == untouched
+    assert _rewritten("long() is recorded like double()", "y = x.double()\n") == "y = x.double()\n"
+    assert "__believed_conversion__(x, 'long')" in _rewritten("long() is recorded like double()", "y = x.long()\n")
 
 
 def test_every_models_tags_are_tags_the_checks_name():
