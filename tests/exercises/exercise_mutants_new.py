@@ -361,37 +361,39 @@ BYTES, COMPACT, REBUILD = "sl-bytes-solution", "sl-compact-solution", "sl-rebuil
 sl, sl_wrong = section(SL, "sl")
 
 
+def counted(name, about, line, tag, **kw):
+    """A wrong my_saved_bytes: it counts ``line`` where the solution counts each storage once."""
+    return sl_wrong(name, about, sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()", line),
+                    {"sl-bytes": tag}, **kw)
+
+
+def compact(name, about, saved, tag, **kw):
+    """A wrong my_save_compact: it saves ``saved`` where the solution saves ``t.clone()``."""
+    return sl_wrong(name, about, sl(COMPACT, "torch.save(t.clone(), f)", f"torch.save({saved}, f)"),
+                    {"sl-compact": tag}, **kw)
+
+
 SAVE_AND_LOAD = [
     sl_wrong("bytes-of-the-view", "saving a view writes the view's elements",
              {BYTES: "def my_saved_bytes(tensors):\n    return sum(t.numel() * t.element_size() for t in tensors)\n"},
              {"sl-bytes": "view-elements"}),
-    sl_wrong("bytes-per-tensor", "every saved tensor writes its own copy of its storage",
-             sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()", "sizes[id(t)] = storage.nbytes()"),
-             {"sl-bytes": "counts-each-tensor"}),
-    sl_wrong("bytes-by-data-ptr", "t.data_ptr() names the memory a tensor looks into",
-             sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()", "sizes[t.data_ptr()] = storage.nbytes()"),
-             {"sl-bytes": "identifies-by-data-ptr"}),
-    sl_wrong("bytes-four-each", "every element is 4 bytes",
-             sl(BYTES, "sizes[storage.data_ptr()] = storage.nbytes()",
-                "sizes[storage.data_ptr()] = storage.nbytes() // t.element_size() * 4"),
-             {"sl-bytes": "four-bytes-each"}, blind_spot="float64 models"),
-    sl_wrong("compact-saves-the-view", "torch.save(view) writes only the view",
-             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t, f)"), {"sl-compact": "saves-whole-storage"}),
-    sl_wrong("compact-detach", "detach() gives a new tensor, so its file is new too",
-             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.detach(), f)"),
-             {"sl-compact": "saves-whole-storage"}),
-    sl_wrong("compact-contiguous", "contiguous() always makes a compact copy",
-             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.contiguous(), f)"),
-             {"sl-compact": "saves-whole-storage"}),
-    sl_wrong("compact-through-python", "a tensor rebuilt from its numbers is the same tensor",
-             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(torch.tensor(t.tolist()), f)"),
-             {"sl-compact": "changes-dtype"}, blind_spot="float64 models"),
-    sl_wrong("compact-detach-clone", "a saved snapshot never requires grad",
-             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.detach().clone(), f)"),
-             {"sl-compact": "drops-requires-grad"}),
-    sl_wrong("compact-row-major", "a copy is always laid out row-major",
-             sl(COMPACT, "torch.save(t.clone(), f)", "torch.save(t.clone(memory_format=torch.contiguous_format), f)"),
-             {"sl-compact": "changes-layout"}),
+    counted("bytes-per-tensor", "every saved tensor writes its own copy of its storage",
+            "sizes[id(t)] = storage.nbytes()", "counts-each-tensor"),
+    counted("bytes-by-data-ptr", "t.data_ptr() names the memory a tensor looks into",
+            "sizes[t.data_ptr()] = storage.nbytes()", "identifies-by-data-ptr"),
+    counted("bytes-four-each", "every element is 4 bytes",
+            "sizes[storage.data_ptr()] = storage.nbytes() // t.element_size() * 4", "four-bytes-each",
+            blind_spot="float64 models"),
+    compact("compact-saves-the-view", "torch.save(view) writes only the view", "t", "saves-whole-storage"),
+    compact("compact-detach", "detach() gives a new tensor, so its file is new too", "t.detach()",
+            "saves-whole-storage"),
+    compact("compact-contiguous", "contiguous() always makes a compact copy", "t.contiguous()", "saves-whole-storage"),
+    compact("compact-through-python", "a tensor rebuilt from its numbers is the same tensor",
+            "torch.tensor(t.tolist())", "changes-dtype", blind_spot="float64 models"),
+    compact("compact-detach-clone", "a saved snapshot never requires grad", "t.detach().clone()",
+            "drops-requires-grad"),
+    compact("compact-row-major", "a copy is always laid out row-major",
+            "t.clone(memory_format=torch.contiguous_format)", "changes-layout"),
     sl_wrong("rebuild-storage-each", "every loaded tensor gets memory of its own",
              sl(REBUILD, "        if key not in storages:\n            storages[key] = storage_from_bytes(records[key])\n",
                 "        storages[key] = storage_from_bytes(records[key])\n"),
@@ -493,6 +495,13 @@ BUFFERS_LOOP = """        for t, b in zip(target.buffers(), model.buffers()):
 
 
 tn, tn_wrong = section(TN, "tn")
+WRONG_EMA = {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}
+
+
+def ema(name, about, step, fails, **kw):
+    """A wrong update_target: it moves each target parameter by ``step`` where the solution has
+    ``t.lerp_(p, tau)``."""
+    return tn_wrong(name, about, tn(UPDATE, "            t.lerp_(p, tau)\n", f"            {step}\n"), fails, **kw)
 
 
 TARGET_NETWORK = [
@@ -515,22 +524,15 @@ TARGET_NETWORK = [
              tn(UPDATE, "    with torch.no_grad():\n" + PARAMS_LOOP + BUFFERS_LOOP,
                 "    if True:\n" + PARAMS_LOOP + BUFFERS_LOOP),
              {"tn-update": "forgets-no-grad", "tn-train": "forgets-no-grad"}),
-    tn_wrong("update-new-tensors", "assigning a new tensor to .data updates the target",
-             tn(UPDATE, "            t.lerp_(p, tau)\n", "            t.data = t * (1 - tau) + p * tau\n"),
-             {"tn-update": "moves-parameters"}, blind_spot="parameter memory"),
+    ema("update-new-tensors", "assigning a new tensor to .data updates the target",
+        "t.data = t * (1 - tau) + p * tau", {"tn-update": "moves-parameters"}, blind_spot="parameter memory"),
     tn_wrong("update-forgets-buffers", "only parameters are learned, so only parameters need updating",
              tn(UPDATE, BUFFERS_LOOP, ""), {"tn-update": "stale-buffers", "tn-train": "stale-buffers"}),
-    tn_wrong("update-wrong-direction", "lerp_ moves the online model towards the target",
-             tn(UPDATE, "t.lerp_(p, tau)", "p.lerp_(t, tau)"),
-             {"tn-update": "moves-online", "tn-train": "moves-online"}),
-    tn_wrong("update-tau-swapped", "tau is the share the target keeps",
-             tn(UPDATE, "t.lerp_(p, tau)", "t.lerp_(p, 1 - tau)"),
-             {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
-    tn_wrong("update-rebinds", "t = new value updates the target's parameter",
-             tn(UPDATE, "            t.lerp_(p, tau)\n", "            t = t + tau * (p - t)\n"),
-             {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
-    tn_wrong("update-hard-copy", "a target update is a copy of the weights",
-             tn(UPDATE, "t.lerp_(p, tau)", "t.copy_(p)"), {"tn-update": "wrong-ema", "tn-train": "wrong-ema"}),
+    ema("update-wrong-direction", "lerp_ moves the online model towards the target", "p.lerp_(t, tau)",
+        {"tn-update": "moves-online", "tn-train": "moves-online"}),
+    ema("update-tau-swapped", "tau is the share the target keeps", "t.lerp_(p, 1 - tau)", WRONG_EMA),
+    ema("update-rebinds", "t = new value updates the target's parameter", "t = t + tau * (p - t)", WRONG_EMA),
+    ema("update-hard-copy", "a target update is a copy of the weights", "t.copy_(p)", WRONG_EMA),
     tn_wrong("train-copies-every-step", "the target is a fresh copy of the model after every step",
              tn(TRAIN, "        update_target(target, model, tau)\n", "        target = make_target(model)\n"),
              {"tn-train": "wrong-ema"}),
