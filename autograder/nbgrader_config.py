@@ -100,8 +100,10 @@ c.LatePenalty.percent_per_day = 10.0
 c.LatePenalty.grace_minutes = 0.0
 c.Execute.timeout = 30                     # seconds per cell, then interrupt
 c.GuardedExecute.notebook_timeout = 300    # seconds per notebook, then kill the kernel
-c.GuardedExecute.max_output_chars = 100_000
-c.TruncateOutputs.max_chars = 10_000         # per error message/traceback and result field
+# One output budget per cell (autograder/pipeline/output_budget.py), held while the cell runs
+# (GuardedExecute) and once it has run (TruncateOutputs).
+c.OutputBudget.max_stream_chars = 100_000    # printed and displayed, as it arrives
+c.OutputBudget.max_chars = 10_000            # per error message/traceback and result field
 # Feedback: nbgrader's list plus a step that removes hidden-test source (scores
 # and error messages stay).
 c.GenerateFeedback.preprocessors = [

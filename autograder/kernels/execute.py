@@ -12,9 +12,11 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
 * a kernel that dies (``os._exit``, a segfault, the watchdog) ends the run for
   that notebook only: the cell where it happened and every test cell not run yet get
   an error output that says why, so they score 0, and tests already run keep theirs;
-* output capped at ``max_output_chars`` per cell while it arrives (nbgrader's
-  LimitOutput only cuts lines afterwards, and one line can be megabytes);
-  errors and results are never dropped, so the score is unchanged;
+* each cell held to one ``OutputBudget`` (``autograder.pipeline.output_budget``): printed
+  output capped while it arrives (``autograder.kernels.output_cap``; nbgrader's LimitOutput
+  only cuts lines afterwards, and one line can be megabytes), errors and results cut to a
+  bounded size as the cell finishes (``autograder.pipeline.truncate``); errors and results
+  are never dropped, so the score is unchanged;
 * for an assignment of ``autograder.judge.JUDGED_ASSIGNMENTS`` (all of the course's), the
   test code never reaches the kernel: the judge runs each test cell in this process and asks
   the kernel (the witness) only what the learner's functions do; the kernel holds no torch,
@@ -30,9 +32,7 @@ a pass.  This subclass keeps nbgrader's scoring and adds:
   the grader from the self-check;
 * a notebook the collector could not read, or one whose grading raised
   (``autograder.pipeline.failsafe``), flagged in its metadata, is not run at all:
-  every test cell gets an error output with the reason;
-* errors and results are cut to a bounded size as each cell finishes
-  (``autograder.pipeline.truncate``).
+  every test cell gets an error output with the reason.
 
 Every such event is also written, in plain words, to ``messages.json`` next to
 the graded notebook and shown, escaped as plain text (``autograder.pipeline.notes``), in
@@ -64,7 +64,9 @@ from .grading_kernels import GradingKernelManager
 from ..pipeline.learner_code import cells_of_test_code, is_test_cell
 from .kernel_setup import KERNEL_ARGUMENTS, SETUP_SECONDS_EXPRESSION
 from ..pipeline.notes import MESSAGES_FILE, notes_markdown
-from ..pipeline.truncate import TruncateOutputs, keep_stderr_mark
+from ..pipeline.output_budget import OutputBudget
+from ..pipeline.truncate import TruncateOutputs
+from .output_cap import INTERRUPT, OutputCap
 from ..pipeline.variants import RESOURCE as VARIANT_RESOURCE
 
 # Hands a kernel its student's variant seed before the first cell (autograder.checks.use_variant).
@@ -98,10 +100,6 @@ class GuardedExecute(Execute):
 
     notebook_timeout = Integer(
         300, help="Seconds a whole notebook may run before its kernel is killed."
-    ).tag(config=True)
-
-    max_output_chars = Integer(
-        100_000, help="Characters of stream/display output kept per cell while it runs."
     ).tag(config=True)
 
     shutdown_kernel = Unicode("immediate").tag(config=True)
@@ -140,9 +138,10 @@ class GuardedExecute(Execute):
         self._messages = list(state.get("messages", []))
         self._stopped = None          # why the rest of the notebook did not run
         self._watchdog_fired = False
-        self._output_chars = {}
         self._test_code = None        # the cells run after every other (learner_code.cells_of_test_code)
-        self._truncate = TruncateOutputs(parent=self)
+        budget = OutputBudget(parent=self)
+        self._cap = OutputCap(budget)                          # as output arrives
+        self._truncate = TruncateOutputs(parent=self, budget=budget)   # as each cell ends
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment")
         self._variant = (resources or {}).get(VARIANT_RESOURCE)  # "<student>/<assignment>" (AssignVariant)
         self._judged = self._assignment in self.judged
@@ -342,32 +341,16 @@ class GuardedExecute(Execute):
     # -- output cap -----------------------------------------------------------------------
 
     def output(self, outs, msg, display_id, cell_index):
-        kind = msg["msg_type"]
-        refused = self._truncate.refuse_output(outs, msg, cell_index)  # too many outputs
-        if refused is not None:
-            if refused.startswith("interrupt: "):  # a flood: stop the cell
-                refused = refused[len("interrupt: "):]
-                process = self._kernel_process()
-                if process is not None:
-                    process.send_signal(signal.SIGINT)
-            if refused:
-                self._messages.append("%s %s" % (self._where(cell_index), refused))
-            return None
-        if kind not in ("stream", "display_data", "update_display_data"):
+        refused = self._cap.refuse(outs, msg, cell_index)
+        if refused is None:
             return super().output(outs, msg, display_id, cell_index)
-        content = msg["content"]
-        size = len(content.get("text", "")) or sum(len(str(v)) for v in content.get("data", {}).values())
-        used = self._output_chars.get(cell_index, 0)
-        self._output_chars[cell_index] = used + size
-        if used + size <= self.max_output_chars:
-            return super().output(outs, msg, display_id, cell_index)
-        if used <= self.max_output_chars:  # first message over the cap: say so once
-            note = "\n[autograder: output beyond %d characters was dropped]\n" % self.max_output_chars
-            self._messages.append("%s printed more than %d characters; the rest was dropped"
-                                  % (self._where(cell_index), self.max_output_chars))
-            outs.append(new_output("stream", name="stdout", text=note))
-        if kind == "stream" and content.get("name") == "stderr":
-            keep_stderr_mark(outs)
+        if refused.startswith(INTERRUPT):  # a flood: stop the cell
+            refused = refused[len(INTERRUPT):]
+            process = self._kernel_process()
+            if process is not None:
+                process.send_signal(signal.SIGINT)
+        if refused:
+            self._messages.append("%s %s" % (self._where(cell_index), refused))
         return None
 
     # -- questions to a kernel that runs its tests ----------------------------------------

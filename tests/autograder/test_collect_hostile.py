@@ -351,6 +351,7 @@ def test_a_huge_error_is_cut_as_it_arrives_and_still_scores_zero(config, forged)
 
 
 def test_truncation_keeps_an_errors_name_and_a_results_number():
+    from autograder.pipeline.output_budget import OutputBudget
     from autograder.pipeline.truncate import TruncateOutputs
 
     cell = nbformat.v4.new_code_cell("", outputs=[
@@ -359,7 +360,7 @@ def test_truncation_keeps_an_errors_name_and_a_results_number():
         nbformat.v4.new_output("execute_result", execution_count=1, data={
             "text/plain": "0." + "5" * 20_000, "text/html": "<b>" * 10_000, "image/png": "A" * 20_000}),
         nbformat.v4.new_output("execute_result", execution_count=1, data={"text/plain": "y" * 20_000})])
-    cutter = TruncateOutputs(max_chars=1_000, max_rich_chars=5_000)  # a plot under 5_000 would stay
+    cutter = TruncateOutputs(budget=OutputBudget(max_chars=1_000, max_rich_chars=5_000))  # a plot under 5_000 would stay
     cutter.truncate_cell(cell)
     once = copy.deepcopy(cell)
     assert cutter.truncate_cell(cell) == once  # as each cell ends, then again after the run

@@ -27,6 +27,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from autograder.kernels import cgroups
 from autograder.kernels.grading_kernels import GradingKernelManager
 from autograder.pipeline.rebuild import MAX_SOURCE_CHARS, rebuild, reference_from_release
+from autograder.kernels.output_cap import OutputCap
+from autograder.pipeline.output_budget import OutputBudget
 from autograder.pipeline.truncate import TruncateOutputs
 
 PROBE = r'''
@@ -211,10 +213,10 @@ def _stream(text, name="stdout"):
 
 
 def test_a_cell_keeps_at_most_max_outputs_and_says_so_once():
-    cap = TruncateOutputs(max_outputs=5, flood_factor=3)
+    cap = OutputCap(OutputBudget(max_outputs=5, flood_factor=3))
     outs, said = [], []
     for n in range(20):
-        refused = cap.refuse_output(outs, _stream("x"), 0)
+        refused = cap.refuse(outs, _stream("x"), 0)
         if refused is None:
             outs.append(new_output("stream", name="stdout", text="x"))
         elif refused:
@@ -225,11 +227,11 @@ def test_a_cell_keeps_at_most_max_outputs_and_says_so_once():
 
 
 def test_results_and_errors_are_never_dropped_and_a_dropped_stderr_still_scores_0():
-    cap = TruncateOutputs(max_outputs=2)
+    cap = OutputCap(OutputBudget(max_outputs=2))
     outs = [new_output("stream", name="stdout", text="a"), new_output("stream", name="stdout", text="b")]
-    assert cap.refuse_output(outs, {"msg_type": "execute_result", "content": {}}, 0) is None
-    assert cap.refuse_output(outs, {"msg_type": "error", "content": {}}, 0) is None
-    assert cap.refuse_output(outs, _stream("oops", "stderr"), 0) is not None
+    assert cap.refuse(outs, {"msg_type": "execute_result", "content": {}}, 0) is None
+    assert cap.refuse(outs, {"msg_type": "error", "content": {}}, 0) is None
+    assert cap.refuse(outs, _stream("oops", "stderr"), 0) is not None
     assert [o.get("name") for o in outs if o.output_type == "stream"][-1] == "stderr"
 
 
@@ -238,7 +240,7 @@ def test_a_cell_over_the_output_count_is_cut_after_execution_keeping_its_result(
     cell.outputs = ([new_output("display_data", data={"text/plain": "1"}) for _ in range(50)]
                     + [new_output("stream", name="stderr", text="warn")]
                     + [new_output("execute_result", data={"text/plain": "3"}, execution_count=1)])
-    TruncateOutputs(max_outputs=10).truncate_cell(cell)
+    TruncateOutputs(budget=OutputBudget(max_outputs=10)).truncate_cell(cell)
     kinds = [o.output_type for o in cell.outputs]
     assert len(cell.outputs) == 13 and kinds.count("execute_result") == 1
     assert cell.outputs[-1].get("name") == "stderr"  # the cell still scores 0, as nbgrader would

@@ -34,7 +34,7 @@ import nbformat
 import pytest
 
 from autograder.grade import autograde
-from autograder.pipeline.truncate import TruncateOutputs
+from autograder.pipeline.output_budget import OutputBudget
 from synthetic_course import FIXTURES, make_course, messages, scores, student_notebook, write_submission
 
 KERNEL_MEMORY = 1 << 30
@@ -165,7 +165,7 @@ def test_a_cpu_burner_keeps_its_honest_score(classes):
 def test_an_output_flood_is_cut_to_the_output_count_cap_and_keeps_its_honest_score(classes):
     config = classes["attacked"]
     outputs = [o for o in _answer_outputs(config, "attack_flood") if o.output_type != "error"]
-    cap = TruncateOutputs.max_outputs.default_value
+    cap = OutputBudget.max_outputs.default_value
     assert len(outputs) == cap + 1  # and the note
     assert "outputs beyond the first %d of this cell were dropped" % cap in outputs[-1].text
     said = messages(config, "attack_flood", "fixture")
