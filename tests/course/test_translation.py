@@ -27,7 +27,7 @@ from coursebook.translate.comments import comments, replace
 from coursebook.translate.notebook import render, speaking, translate
 from coursebook.translate.catalog import markdown_file_as_notebook
 from coursebook.translate.paragraphs import fenced_code, join, split
-from stored import stored_bytes
+from stored import stored_bytes, stored_notebook
 
 DOCUMENTS = documents("zh")
 NOTEBOOK_DOCUMENTS = [d for d in DOCUMENTS if d.is_notebook]
@@ -41,9 +41,7 @@ def _name(document):
 def _stored_english(document):
     """The English as git stores it: a learner who filled the English exercise in place (its
     solution cells' comments too) changes nothing the catalog follows."""
-    if not document.is_notebook:
-        return None
-    return nbformat.reads(stored_bytes(document.source).decode(), as_version=4)
+    return stored_notebook(document.source) if document.is_notebook else None
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
@@ -86,8 +84,8 @@ def _comment_words_blanked(source: str) -> str:
 @pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
 def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_comments_words(document):
     # both as git stores them: a learner who filled the English stubs in place changes neither
-    english = nbformat.reads(stored_bytes(document.source).decode(), as_version=4)
-    chinese = nbformat.reads(stored_bytes(document.target).decode(), as_version=4)
+    english = stored_notebook(document.source)
+    chinese = stored_notebook(document.target)
     assert [c.id for c in chinese.cells] == [c.id for c in english.cells], "cells added, lost or reordered"
     code = [c.id for c in english.cells if c.cell_type == "code"]
     for en, zh in zip(english.cells, chinese.cells):
@@ -106,7 +104,7 @@ def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_com
 
 @pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
 def test_every_comment_in_a_chinese_code_cell_is_chinese(document):
-    chinese = nbformat.reads(stored_bytes(document.target).decode(), as_version=4)
+    chinese = stored_notebook(document.target)
     english = [f"cell {cell.id}: # {comment.text}" for cell in chinese.cells if cell.cell_type == "code"
                for comment in comments(cell.source) if not re.search(r"[\u4e00-\u9fff]", comment.text)]
     assert not english, (f"{document.name} (Chinese): English comments in code cells; translate their "
@@ -115,8 +113,7 @@ def test_every_comment_in_a_chinese_code_cell_is_chinese(document):
 
 def _cells(path):
     # a notebook as git stores it (a learner may fill either language's exercise in place)
-    return (nbformat.reads(stored_bytes(path).decode(), as_version=4) if path.suffix == ".ipynb"
-            else markdown_file_as_notebook(path)).cells
+    return (stored_notebook(path) if path.suffix == ".ipynb" else markdown_file_as_notebook(path)).cells
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
@@ -344,9 +341,9 @@ def test_a_chinese_key_cell_answers_the_question_its_english_twin_answers():
 
     translated = 0
     for q in questions():
-        english = nbformat.reads(stored_bytes(REPO / "course" / q.chapter).decode(), as_version=4)
+        english = stored_notebook(REPO / "course" / q.chapter)
         keys = [c.id for c in english.cells if c.cell_type == "code" and c.source.startswith("%%key")]
-        chinese = nbformat.reads(stored_bytes(REPO / "course" / "zh" / q.chapter).decode(), as_version=4)
+        chinese = stored_notebook(REPO / "course" / "zh" / q.chapter)
         twin = next(c.source for c in chinese.cells if c.id == keys[q.index])
         assert question_of_cell(twin.split("%%key\n", 1)[1]) == q, q.id
         translated += twin.split("%%key\n", 1)[1] != q.program
