@@ -31,8 +31,9 @@ ipykernel_launcher -f <connection file>`` would do differently:
 What stays different: the hash seed of ``str`` (one per zygote, so every warm
 kernel of a session iterates a set of strings in the same order), environment
 variables read at import time by the preloaded modules (read from the
-zygote's environment: the test process's), and the kernel's parent (the
-zygote, not the test process).
+zygote's environment: the test process's), the kernel's parent (the
+zygote, not the test process), and the objects those imports made, which the
+cycle collector no longer walks (``gc.freeze``: they stay shared with the zygote).
 
 Only for the tests (``tests/course/conftest.py``) and the book's build
 (``book.execute``), which runs every chapter top to bottom as the tests do:
