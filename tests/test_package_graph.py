@@ -12,6 +12,7 @@ The rules:
 
 * reftorch imports nothing of ours: it is the textbook, read on its own;
 * coursebook, memdiagram and crosscheck (the learner's side) never import autograder;
+* warmkernels (the one provisioner of warm kernels, used by both sides) imports nothing of ours;
 * no circle between modules, and none between two sibling sub-packages
   (``autograder.kernels`` and ``autograder.pipeline``): a circle means neither
   side can be read, tested or moved without the other.
@@ -34,6 +35,7 @@ ROOTS = {
     "coursebook": REPO / "src" / "coursebook",
     "memdiagram": REPO / "src" / "memdiagram",
     "crosscheck": REPO / "src" / "crosscheck",
+    "warmkernels": REPO / "src" / "warmkernels",
     "autograder": REPO / "autograder",
 }
 LEARNER_SIDE = ("coursebook", "memdiagram", "crosscheck")
@@ -164,6 +166,12 @@ def test_reftorch_imports_nothing_of_ours():
     assert not wrong, "reftorch is read on its own; it imports:\n" + "\n".join(wrong)
 
 
+def test_the_warm_kernel_provisioner_imports_nothing_of_ours():
+    wrong = [f"{a} -> {b} (line {line})" for a, targets in EDGES.items() if a.split(".")[0] == "warmkernels"
+             for b, line in targets.items() if b.split(".")[0] != "warmkernels"]
+    assert not wrong, "warmkernels is shared by the course and the grader; it imports:\n" + "\n".join(wrong)
+
+
 def test_the_learners_side_never_imports_the_grader():
     wrong = [f"{a} -> {b} (line {line})" for a, targets in EDGES.items() if a.split(".")[0] in LEARNER_SIDE
              for b, line in targets.items() if b.split(".")[0] == "autograder"]
@@ -223,7 +231,8 @@ def test_every_package_is_read(top):
 def test_every_package_says_what_lives_there_and_what_it_may_import():
     """Each of our packages, and each sub-package of the grader, has a short README: what lives
     there, what it may import, and where a change of each kind goes."""
-    folders = [REPO / "src" / name for name in ("reftorch", "coursebook", "memdiagram", "crosscheck")]
+    folders = [REPO / "src" / name for name in ("reftorch", "coursebook", "memdiagram", "crosscheck",
+                                                          "warmkernels")]
     folders += sorted(p for p in (REPO / "autograder").iterdir() if p.is_dir() and any(p.glob("*.py")))
     missing = [str(f.relative_to(REPO)) for f in folders
                if not (f / "README.md").is_file()

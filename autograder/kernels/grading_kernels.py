@@ -7,10 +7,11 @@ jupyter_client's ``AsyncKernelManager`` with three choices made:
 
 * the **ipc transport**: the kernel's five channels are unix sockets in a
   folder of its own that only root may enter (the sandbox has no network);
-* a **provisioner**, :class:`SandboxProvisioner`, registered with jupyter_client through
-  its ``jupyter_client.kernel_provisioners`` entry point (``pyproject.toml``) and named
-  by the kernel spec's ``metadata.kernel_provisioner`` (:class:`GradingKernelSpecManager`),
-  that builds the kernel's
+* a **provisioner**, :class:`SandboxProvisioner`: the warm kernels' one provisioner
+  (``warmkernels.provisioner.WarmProvisioner``) with the sandbox added, registered with
+  jupyter_client through its ``jupyter_client.kernel_provisioners`` entry point
+  (``pyproject.toml``) and named by the kernel spec's ``metadata.kernel_provisioner``
+  (:class:`GradingKernelSpecManager`).  It builds the kernel's
   sandbox (``autograder.kernels.sandbox``) and starts a launcher in it
   (``autograder.kernels.kernel_launch``): forked from this process's zygote when
   ``warm`` is on (torch already imported, ``autograder.kernels.kernel_zygote``), else
@@ -39,22 +40,19 @@ import itertools
 import json
 import os
 import queue
-import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from jupyter_client.asynchronous import AsyncKernelClient
-from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
-from jupyter_client.provisioning import KernelProvisionerFactory, LocalProvisioner
 from traitlets import Bool, DottedObjectName, Float, Integer, Type, Unicode, default
+from warmkernels.process import ForkedKernel, Zygote
+from warmkernels.provisioner import WarmKernelSpecManager, WarmProvisioner, require_provisioner
 
-from .child_processes import close_and_wait
 from .sandbox import KERNEL_DIR_INSIDE, Limits, Sandbox, require_sandbox
 
 # Names copied from the grader's environment into a kernel's; everything else is dropped.
@@ -104,54 +102,15 @@ def _kernel_folders_root():
 
 # -- the warm zygote --------------------------------------------------------------------
 
-def _read_reply(stream, what):
-    line = stream.readline()
-    if not line:
-        raise RuntimeError("%s exited" % what)
-    try:
-        return json.loads(line.decode("utf-8", "replace"))
-    except ValueError:
-        raise RuntimeError("%s answered %r" % (what, line[:200])) from None
-
-
-class Zygote:
-    """The grading process's end of the pipe to its zygote (``autograder.kernels.kernel_zygote``)."""
-
-    def __init__(self, sandboxed=True, witness=False, reftorch_stubs=""):
-        env = kernel_environment(os.environ, sandboxed)
-        if sandboxed:  # a home of its own on the host, not the kernels' /tmp/home
-            home = os.path.join(_kernel_folders_root(), "zygote-home")
-            os.makedirs(home, mode=0o700, exist_ok=True)
-            env.update(HOME=home, MPLCONFIGDIR=home)
-        self.process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"]
-            + (["--witness"] + ([reftorch_stubs] if reftorch_stubs else []) if witness else []),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
-            env=env, start_new_session=True)
-        self._ready = None
-        self._lock = threading.Lock()
-
-    def wait_ready(self):
-        if self._ready is None:
-            self._ready = _read_reply(self.process.stdout, "the kernel zygote")
-        return self._ready
-
-    def launch(self, request):
-        """Ask for a kernel; returns its pid."""
-        with self._lock:
-            self.wait_ready()
-            self.process.stdin.write(json.dumps(request).encode() + b"\n")
-            self.process.stdin.flush()
-            reply = _read_reply(self.process.stdout, "the kernel zygote")
-        if "error" in reply:
-            raise RuntimeError("the kernel zygote could not start a kernel: %s" % reply["error"])
-        return int(reply["pid"])
-
-    def alive(self):
-        return self.process.poll() is None
-
-    def close(self):
-        close_and_wait(self.process, timeout=10)
+def new_zygote(sandboxed=True, witness=False, reftorch_stubs=""):
+    """A new zygote (``autograder.kernels.kernel_zygote``): it imports in the background."""
+    env = kernel_environment(os.environ, sandboxed)
+    if sandboxed:  # a home of its own on the host, not the kernels' /tmp/home
+        home = os.path.join(_kernel_folders_root(), "zygote-home")
+        os.makedirs(home, mode=0o700, exist_ok=True)
+        env.update(HOME=home, MPLCONFIGDIR=home)
+    return Zygote([sys.executable, "-P", "-m", "autograder.kernels.kernel_zygote"]
+                  + (["--witness"] + ([reftorch_stubs] if reftorch_stubs else []) if witness else []), env=env)
 
 
 _zygotes = {}   # (witness (bool), reftorch_stubs) -> this process's zygote of that kind
@@ -164,14 +123,14 @@ def start_zygote(sandboxed=True, witness=False, reftorch_stubs=""):
     key = (witness, reftorch_stubs if witness else "")
     zygote = _zygotes.get(key)
     if zygote is None or not zygote.alive():
-        zygote = _zygotes[key] = Zygote(sandboxed, witness, key[1])
+        zygote = _zygotes[key] = new_zygote(sandboxed, witness, key[1])
     return zygote
 
 
 def stop_zygote():
     """Close this process's zygotes if they run (the next warm kernel starts a new one)."""
     while _zygotes:
-        _zygotes.popitem()[1].close()
+        _zygotes.popitem()[1].close(timeout=10)
 
 
 def cold_launch(request):
@@ -194,57 +153,25 @@ def cold_launch(request):
 
 # -- one kernel -------------------------------------------------------------------------
 
-class KernelProcess:
-    """The part of ``subprocess.Popen`` that jupyter_client uses, for a kernel in a sandbox.
+class KernelProcess(ForkedKernel):
+    """A warm kernel followed through a pidfd (``warmkernels.process.ForkedKernel``), in a sandbox.
 
-    The kernel is not our child (its launcher is its parent), so it is
-    followed through a pidfd: no signal can reach another process that
-    reused its pid.  Killing it kills its sandbox, and with it every process
-    the notebook started.
+    The kernel is not our child (its launcher is its parent).  Killing it kills its
+    sandbox, and with it every process the notebook started.
     """
 
-    stdin = stdout = stderr = None
+    ended_code = -signal.SIGKILL
 
     def __init__(self, pid, sandbox=None, launcher=None):
-        self.pid = pid
+        super().__init__(pid)
         self.sandbox = sandbox
         self.launcher = launcher
-        self.returncode = None
-        try:
-            self._pidfd = os.pidfd_open(pid)
-        except ProcessLookupError:
-            self._pidfd = None
-            self.returncode = -signal.SIGKILL
-
-    def poll(self):
-        if self.returncode is None and select.select([self._pidfd], [], [], 0)[0]:
-            self.returncode = -signal.SIGKILL
-        return self.returncode
-
-    def wait(self, timeout=None):
-        if self.returncode is None:
-            ready = select.select([self._pidfd], [], [], timeout)[0]
-            if not ready:
-                raise subprocess.TimeoutExpired("kernel %d" % self.pid, timeout)
-            self.returncode = -signal.SIGKILL
-        return self.returncode
-
-    def send_signal(self, signum):
-        if signum == signal.SIGKILL:
-            return self.kill()
-        if self.poll() is None:
-            signal.pidfd_send_signal(self._pidfd, signum)
 
     def kill(self):
         """End the kernel and everything it started."""
-        if self.sandbox is not None:
-            self.sandbox.close()
-        elif self.poll() is None:
-            try:
-                os.killpg(self.pid, signal.SIGKILL)  # unsandboxed: its session, at least
-            except OSError:
-                pass
-            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        if self.sandbox is None:
+            return super().kill()  # unsandboxed: its process group, at least
+        self.sandbox.close()
         self.wait()
 
     def terminate(self):
@@ -252,17 +179,13 @@ class KernelProcess:
 
     def close(self):
         self.kill()  # also when the kernel is gone: its daemons may not be
-        if self._pidfd is not None:
-            os.close(self._pidfd)
-            self._pidfd = None
         if self.launcher is not None:
             self.launcher.wait()
 
 
-class SandboxProvisioner(LocalProvisioner):
-    """Starts each kernel in a new sandbox, through the zygote (warm) or a fresh launcher (cold)."""
-
-    kernel = None
+class SandboxProvisioner(WarmProvisioner):
+    """The warm provisioner, each kernel in a new sandbox; through the zygote (warm) or a fresh
+    launcher (cold)."""
 
     async def pre_launch(self, **kwargs):
         kwargs = await super().pre_launch(**kwargs)  # writes the connection file
@@ -270,10 +193,10 @@ class SandboxProvisioner(LocalProvisioner):
                                            sandboxed=not self.parent.unsandboxed)
         return kwargs
 
-    async def launch_kernel(self, cmd, **kwargs):
+    def start(self, request):
         km = self.parent
-        cwd = str(kwargs.get("cwd") or os.getcwd())
-        request = {"argv": cmd[cmd.index("-f"):], "env": kwargs["env"], "cwd": cwd, "sandbox": None}
+        cwd = request["cwd"]
+        request["sandbox"] = None
         # Started from this (the event loop's) thread, not a pool thread: bwrap's
         # --die-with-parent and the launcher's parent-death signal follow the thread
         # that started them.  Both calls return within milliseconds.
@@ -292,19 +215,19 @@ class SandboxProvisioner(LocalProvisioner):
             request["cwd"] = os.path.basename(cwd.rstrip("/"))
         try:
             if km.warm:
-                launcher, pid = None, start_zygote(sandboxed=not km.unsandboxed, witness=km.witness,
-                                                   reftorch_stubs=km.reftorch_stubs).launch(request)
+                launcher, pid = None, km.zygote().launch(request)
             else:
                 launcher, pid = cold_launch(request)
         except BaseException:
             if sandbox is not None:
                 sandbox.close()
             raise
-        self.kernel = self.process = KernelProcess(pid, sandbox, launcher)
-        self.pid = pid
+        return KernelProcess(pid, sandbox, launcher)
+
+    async def launch_kernel(self, cmd, **kwargs):
+        connection_info = await super().launch_kernel(cmd, **kwargs)
         self.pgid = None  # signals go to the kernel's pid (its sandbox is a session of its own)
-        self.cwd = cwd
-        return self.connection_info
+        return connection_info
 
     async def wait(self):
         while await self.poll() is None:
@@ -394,15 +317,11 @@ class QuickReadyClient(AsyncKernelClient):
 PROVISIONER_NAME = "autograder-sandbox"
 
 
-class GradingKernelSpecManager(KernelSpecManager):
+class GradingKernelSpecManager(WarmKernelSpecManager):
     """The installed kernel specs, each naming the sandbox provisioner in ``metadata.kernel_provisioner``:
     jupyter_client's own provisioner factory then starts every kernel through it."""
 
-    def get_kernel_spec(self, kernel_name):
-        spec = super().get_kernel_spec(kernel_name)
-        spec.metadata = dict(spec.metadata or {},
-                             kernel_provisioner={"provisioner_name": PROVISIONER_NAME, "config": {}})
-        return spec
+    provisioner_name = PROVISIONER_NAME
 
 
 class TolerantKernelManager(AsyncKernelManager):
@@ -460,6 +379,11 @@ class GradingKernelManager(TolerantKernelManager):
     def _grading_kernel_specs(self):
         return GradingKernelSpecManager(data_dir=self.data_dir)
 
+    def zygote(self):
+        """This process's zygote for this manager's kernels (the warm provisioner asks for it)."""
+        return start_zygote(sandboxed=not self.unsandboxed, witness=self.witness,
+                            reftorch_stubs=self.reftorch_stubs)
+
     def limits(self):
         return Limits(memory_bytes=self.memory_limit, processes=self.process_limit,
                       file_bytes=self.file_size_limit, cpu_seconds=self.cpu_limit,
@@ -474,7 +398,5 @@ class GradingKernelManager(TolerantKernelManager):
         self.transport = "ipc"
         self.connection_file = os.path.join(self.kernel_dir, "kernel.json")
         self.ip = os.path.join(self.kernel_dir, "ipc")
-        if not KernelProvisionerFactory.instance(parent=self.parent).is_provisioner_available(self.kernel_spec):
-            raise RuntimeError("grading kernels need the %r kernel provisioner, registered when the "
-                               "course is installed (`make venv`, or `pip install -e .`)" % PROVISIONER_NAME)
+        require_provisioner(self)
         await super().start_kernel(**kw)  # jupyter_client makes the spec's provisioner: SandboxProvisioner

@@ -120,6 +120,16 @@ def _fork_into_new_user_namespace(body, close=()):
     return pid
 
 
+def _map_once_inside(pid, its_ends, told, maps, failure):
+    """Close ``its_ends`` (the helper ``pid``'s ends of the pipes), wait until it tells ``told`` that
+    it is in its new user namespace, then write that namespace's ``maps``."""
+    for fd in its_ends:
+        os.close(fd)
+    if _read_line(told) != b"in":
+        raise OSError(failure)
+    _write_maps(pid, maps)
+
+
 def identity_namespace(outer_uid):
     """A file descriptor of a user namespace in which ``KERNEL_UID`` is ``outer_uid`` on the host.
 
@@ -149,12 +159,9 @@ def identity_namespace(outer_uid):
             os.read(hold_read, 1)
 
         pid = _fork_into_new_user_namespace(inner, close=[up_write, down_read, hold_write, ready_read])
-        os.close(hold_read)
-        os.close(ready_write)
         try:
-            if _read_line(ready_read) != b"in":
-                raise OSError("the inner user namespace was not made")
-            _write_maps(pid, maps % (KERNEL_UID, KERNEL_UID))
+            _map_once_inside(pid, [hold_read, ready_write], ready_read, maps % (KERNEL_UID, KERNEL_UID),
+                             "the inner user namespace was not made")
             os.write(up_write, b"%d\n" % pid)
             os.read(down_read, 1)  # until the launcher has opened it (it closes its end)
         finally:
@@ -162,12 +169,9 @@ def identity_namespace(outer_uid):
             os.waitpid(pid, 0)
 
     helper = _fork_into_new_user_namespace(outer, close=[up_read, down_write])
-    os.close(up_write)
-    os.close(down_read)
     try:
-        if _read_line(up_read) != b"in":
-            raise OSError("a user namespace for the kernel could not be made")
-        _write_maps(helper, maps % (KERNEL_UID, outer_uid))
+        _map_once_inside(helper, [up_write, down_read], up_read, maps % (KERNEL_UID, outer_uid),
+                         "a user namespace for the kernel could not be made")
         os.write(down_write, b"1")
         inner = _read_line(up_read)
         if not inner.isdigit():

@@ -28,7 +28,7 @@ import textwrap
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OURS = ("autograder", "reftorch", "crosscheck", "coursebook", "memdiagram", "book")
+OURS = ("autograder", "reftorch", "crosscheck", "coursebook", "memdiagram", "warmkernels", "book")
 # Configuration files traitlets executes (get_config() exists only there), not modules.
 NOT_MODULES = {"autograder/nbgrader_config.py", "autograder/jupyter_server_config.py", "autograder/__main__.py",
                "book/conf.py"}

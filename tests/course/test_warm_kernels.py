@@ -85,7 +85,7 @@ sys.path.insert(0, {folder!r})
 import warm_kernels
 zygote = threading.Thread(target=warm_kernels.start_zygote)  # not the main thread: no parent-death signal
 zygote.start(); zygote.join()
-kernel = warm_kernels.start_zygote().launch(["-f", {connection!r}], dict(os.environ), {folder!r})
+kernel = warm_kernels.start_zygote().launch({{"argv": ["-f", {connection!r}], "env": dict(os.environ), "cwd": {folder!r}}})
 print(warm_kernels.start_zygote().process.pid, kernel, flush=True)
 sys.stdin.readline()
 os._exit(0)  # no clean-up: only the zygote's stdin closing tells it
