@@ -98,7 +98,7 @@ def serve(launch):
     kernel has ended (its caller then exits as an interpreter does), and in the zygote at the end."""
     # What the imports made stays shared with every kernel: the cycle collector of a forked kernel
     # would otherwise walk (and write the headers of, so copy) every object imported here, each
-    # time a full collection runs (docs/decisions/00XX-one-warm-kernel-provisioner.md).
+    # time a full collection runs (docs/decisions/0029-one-warm-kernel-provisioner.md).
     gc.collect()
     gc.freeze()
     requests = os.fdopen(os.dup(0), "rb")
