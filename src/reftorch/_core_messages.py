@@ -73,11 +73,6 @@ OUT_OF_BOUNDS = (
     "setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and itemsize {itemsize} "
     "requiring a storage size of {needed} are out of bounds for storage of size {available}"
 )
-STORAGE_SIZE_OVERFLOW = "Storage size calculation overflowed with sizes={sizes} and strides={strides}"
-STORAGE_SIZE_OVERFLOW_0D = "Storage size calculation overflowed with sizes=[]"
-NUMEL_OVERFLOW = "numel: integer multiplication overflow"
-INVALID_STORAGE_OFFSET = "Tensor: invalid storage offset {}"
-SIZE_STRIDE_LENGTHS = "unequal size length ({}) and stride length ({})"
 NEGATIVE_ALLOCATION = (
     "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
     "called with negative number: {}"
@@ -136,9 +131,6 @@ MULTI_OUTPUT_HINT = (
     "allow the output views to be modified inplace. You should replace the inplace operation by "
     "an out-of-place one."
 )
-HOOK_NOT_A_TENSOR = "expected Variable, but hook returned '{type}'"
-HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {was} got {got})"
-HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
 HOOK_NOT_SERIALIZED = (
     "backward hook {hook} on tensor will not be serialized.  If this is expected, you can "
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
