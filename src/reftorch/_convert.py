@@ -30,7 +30,8 @@ from . import _bounds, _layout_checks, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
-from ._device import as_device, cpu, device as device_type
+from ._default_device import as_device
+from ._device import cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
 from ._numpy_objects import is_array, is_scalar

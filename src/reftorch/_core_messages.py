@@ -89,8 +89,6 @@ DEVICE_TYPES = (
     "vulkan, mps, meta, hpu, mtia, privateuseone"
 )
 DEVICE_UNKNOWN_TYPE = "Expected one of {types} device type at start of device string: {text}"
-DEVICE_NOT_SIMULATED = "Could not run an operation on device '{}': reftorch only simulates cpu and cuda"
-CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates exactly one GPU, cuda:0."
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 INTERNAL_OVERLAP = (

@@ -5,7 +5,6 @@ tensor they still copy, and warn that ``t.detach().clone()`` says so more clearl
 """
 
 from . import _core_messages, _overrides, _strides
-from ._default_device import factory_device
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from ._warn import warn
@@ -21,10 +20,10 @@ def with_requires_grad(t, requires_grad):
 
 
 def _from_data(data, dtype, device, requires_grad, caller):
-    """``data`` (a tensor, or ``(numbers, shape)``) copied into new memory."""
+    """``data`` (a tensor, or ``(numbers, shape)``) copied into new memory on ``device``."""
     if isinstance(data, Tensor):
         return copy_construct(data, dtype, device, requires_grad, caller)
-    return with_requires_grad(Tensor._from_values(*data, dtype, factory_device(device)), requires_grad)
+    return with_requires_grad(Tensor._from_values(*data, dtype, device), requires_grad)
 
 
 def copy_construct(data, dtype, device, requires_grad, caller):
@@ -32,8 +31,7 @@ def copy_construct(data, dtype, device, requires_grad, caller):
     warn(_core_messages.COPY_CONSTRUCT.format(caller))
     source = data.detach()
     strides = _strides.preserve_format_strides(source._size, source._stride)
-    t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
-                            factory_device(device, fallback=data.device), strides)
+    t = Tensor._from_values(source._read(), source._size, dtype or data.dtype, device, strides)
     return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
 copy_construct = _overrides.overridable(copy_construct)
 

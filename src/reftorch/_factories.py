@@ -14,8 +14,7 @@ import numbers
 from . import _layout_checks, _messages, _strides
 from ._arguments import _int_list_arg
 from ._creation import with_requires_grad
-from ._default_device import factory_device
-from ._device import as_device
+from ._default_device import as_device, factory_device
 from ._dtype import check_scalar, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, infer_dtype

@@ -15,7 +15,7 @@ that torch builds from parts.
 
 from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_messages)
     BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, COPY_CONSTRUCT, CORRUPT_LAYOUT,
-    CUDA_INVALID_ORDINAL, DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_NOT_SIMULATED, DEVICE_SIGNATURES,
+    DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_SIGNATURES,
     DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED,
     HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
     INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
@@ -34,6 +34,10 @@ NUMEL_OVERFLOW = "numel: integer multiplication overflow"
 INVALID_STORAGE_OFFSET = "Tensor: invalid storage offset {}"
 SIZE_STRIDE_LENGTHS = "unequal size length ({}) and stride length ({})"
 STORAGE_SIZE_OVERFLOW_CONTIGUOUS = "Storage size calculation overflowed with sizes={sizes}"
+
+# --- the devices reftorch simulates (_default_device.as_device) ------------------
+DEVICE_NOT_SIMULATED = "Could not run an operation on device '{}': reftorch only simulates cpu and cuda"
+CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates exactly one GPU, cuda:0."
 
 # --- the tensor and autograd (the core) ------------------------------------------
 

@@ -35,7 +35,8 @@ import operator
 from . import _layout_checks, _messages
 from ._clone import CloneBackward0
 from ._copy_ import CopyBackwards
-from ._device import as_device, cpu
+from ._default_device import as_device
+from ._device import cpu
 from ._convert import array_on, array_storage
 from ._dtype import dtype as dtype_type, from_numpy_dtype
 from ._inplace_write import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
