@@ -14,6 +14,7 @@ from ._nested_data import check_dtype, infer_dtype, values_of_data
 from ._numpy_objects import is_array
 from ._strides import _fmt
 from ._tensor import Tensor
+from ._warn import warn
 
 
 def to(self, *args, **kwargs):
@@ -87,8 +88,10 @@ def read_data(data, dtype, caller):
 def from_data(data, dtype, device, requires_grad, caller):
     """``data`` of any kind (a tensor, an array, nested lists) copied into a new tensor."""
     data, dtype = read_data(data, dtype, caller)
+    if isinstance(data, Tensor):
+        warn(_messages.COPY_CONSTRUCT.format(caller))  # before the device is read, as in torch
     device = factory_device(device, fallback=data.device if isinstance(data, Tensor) else cpu_device)
-    return _creation._from_data(data, dtype, device, requires_grad, caller)
+    return _creation._from_data(data, dtype, device, requires_grad)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -105,6 +108,8 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     data = args[0] if args else data
     _check_given("new_tensor", data=data)
     data, read_as = read_data(data, dtype or self.dtype, "tensor.new_tensor")
+    if isinstance(data, Tensor):
+        warn(_messages.COPY_CONSTRUCT.format("tensor.new_tensor"))
     dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool
     return _creation.new_tensor(self, data, dtype=dtype, device=as_device(device), requires_grad=requires_grad)
 

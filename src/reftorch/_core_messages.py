@@ -16,10 +16,6 @@ REQUIRES_GRAD_NON_LEAF_HINT = (
     " If you want to use a computed variable in a subgraph that doesn't require "
     "differentiation use var_no_grad = var.detach()."
 )
-COPY_CONSTRUCT = (
-    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
-)
 NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 BROADCAST_SIZES = (
     "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "

@@ -14,7 +14,7 @@ that torch builds from parts.
 """
 
 from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_messages)
-    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, COPY_CONSTRUCT, CORRUPT_LAYOUT,
+    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, CORRUPT_LAYOUT,
     DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_SIGNATURES,
     DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED,
     HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
@@ -25,6 +25,11 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED,
     VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified,
+)
+
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
 )
 
 # --- a caller's metadata on a storage (_layout_checks) ---------------------------
