@@ -70,7 +70,8 @@ Beyond the core
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
   ``_core_messages`` (the texts the core raises),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),
-  ``_bounds`` (no element outside its storage), ``_elements`` (a dtype's
+  ``_bounds`` (no element outside its storage), ``_layout_checks`` (torch's refusals
+  of a caller's sizes, strides and offset), ``_elements`` (a dtype's
   numbers in a storage's bytes: read, written, rounded as torch rounds),
   ``primitives`` (the exercises' building blocks).
 """

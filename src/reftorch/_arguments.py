@@ -9,7 +9,8 @@ course's code reads the same on both libraries.
 import builtins
 
 from . import _messages
-from ._device import as_device, device
+from ._default_device import as_device
+from ._device import device
 from ._dtype import dtype
 from ._layout import preserve_format
 from ._tensor import Tensor

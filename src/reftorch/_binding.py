@@ -1,17 +1,20 @@
 """The Python binding: torch's signatures parsed, and refused with torch's TypeError, at the edge,
-so that the lesson (``_to.to``, ``_creation._from_data``, ``_copy_.copy_``) receives a device,
-a dtype and numbers. Nothing here touches memory, metadata, the version counter or the graph."""
+so that the lesson (``_to.to``, ``_creation._from_data``, ``_copy_.copy_``) receives a device
+(the default device applied), a dtype and numbers. Nothing here touches memory, metadata, the version counter or the graph."""
 
 import builtins
 
 from . import _copy_, _creation, _layout, _memory_formats, _messages, _to, _views
 from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
+from ._default_device import as_device, factory_device
+from ._device import cpu as cpu_device
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
 from ._nested_data import check_dtype, infer_dtype, values_of_data
 from ._numpy_objects import is_array
 from ._strides import _fmt
 from ._tensor import Tensor
+from ._warn import warn
 
 
 def to(self, *args, **kwargs):
@@ -85,7 +88,10 @@ def read_data(data, dtype, caller):
 def from_data(data, dtype, device, requires_grad, caller):
     """``data`` of any kind (a tensor, an array, nested lists) copied into a new tensor."""
     data, dtype = read_data(data, dtype, caller)
-    return _creation._from_data(data, dtype, device, requires_grad, caller)
+    if isinstance(data, Tensor):
+        warn(_messages.COPY_CONSTRUCT.format(caller))  # before the device is read, as in torch
+    device = factory_device(device, fallback=data.device if isinstance(data, Tensor) else cpu_device)
+    return _creation._from_data(data, dtype, device, requires_grad)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -102,8 +108,10 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     data = args[0] if args else data
     _check_given("new_tensor", data=data)
     data, read_as = read_data(data, dtype or self.dtype, "tensor.new_tensor")
+    if isinstance(data, Tensor):
+        warn(_messages.COPY_CONSTRUCT.format("tensor.new_tensor"))
     dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool
-    return _creation.new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _creation.new_tensor(self, data, dtype=dtype, device=as_device(device), requires_grad=requires_grad)
 
 
 def set_grad(self, value):

@@ -2,18 +2,15 @@
 
 A layout's last element sits at slot ``offset + sum((n - 1) * s)``, so the storage
 needs ``(offset + 1 + sum((n - 1) * s)) * itemsize`` bytes. ``Tensor._make`` refuses a
-layout that does not fit, with torch's error (torch sums in unsigned 64-bit integers,
-so a negative size, offset or stride overflows); ``element_bytes`` checks again where
-metadata becomes addresses.
+layout whose last element lies past the storage, with torch's error; ``element_bytes``
+checks again, trusting nothing, where metadata becomes addresses. (torch's other
+refusals of a caller's metadata are in ``_layout_checks``.)
 """
 
 import operator
 
 from . import _core_messages, _overrides
 from ._strides import _fmt
-
-_UINT64 = 1 << 64
-_STORAGE_MAX = (1 << 63) - 1  # torch's largest storage, in bytes
 
 
 def ints(values, name):
@@ -32,40 +29,7 @@ def storage_nbytes(size, stride, itemsize, storage_offset=0):
     """Bytes a storage needs for the layout's last element (torch's ``computeStorageNbytes``)."""
     if 0 in size:
         return 0
-    overflow = RuntimeError(_core_messages.STORAGE_SIZE_OVERFLOW.format(
-        sizes=_fmt(size), strides=_fmt(stride)) if size else _core_messages.STORAGE_SIZE_OVERFLOW_0D)
-    needed = storage_offset + 1
-    for n, s in zip(size, stride):
-        step = (s % _UINT64) * ((n - 1) % _UINT64)
-        needed += step
-        if step >= _UINT64 or needed >= _UINT64:
-            raise overflow
-    needed *= itemsize
-    if needed > _STORAGE_MAX:
-        raise overflow
-    return needed
-
-
-def _check_numel(size):
-    """The sizes multiplied as unsigned 64-bit numbers, as torch does."""
-    count = 1
-    for n in size:
-        count *= n % _UINT64
-        if count >= _UINT64:
-            raise RuntimeError(_core_messages.NUMEL_OVERFLOW)
-    if count > _STORAGE_MAX:
-        raise RuntimeError(_core_messages.NUMEL_OVERFLOW)
-
-
-def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available):
-    """Refuse, with torch's RuntimeError, a layout that reaches outside a storage (torch's order)."""
-    if len(size) != len(stride):
-        raise RuntimeError(_core_messages.SIZE_STRIDE_LENGTHS.format(len(size), len(stride)))
-    if storage_offset < 0:
-        raise RuntimeError(_core_messages.INVALID_STORAGE_OFFSET.format(storage_offset))
-    storage_nbytes(size, stride, itemsize, storage_offset)
-    check_in_bounds_for_storage(size, stride, storage_offset, itemsize, storage_nbytes_available)
-    _check_numel(size)
+    return (storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))) * itemsize
 
 
 def check_in_bounds_for_storage(size, stride, storage_offset, itemsize, nbytes):

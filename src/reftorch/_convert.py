@@ -26,11 +26,12 @@ makes one, and never by ``import reftorch``.
 
 import builtins
 
-from . import _bounds, _messages
+from . import _bounds, _layout_checks, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
-from ._device import as_device, cpu, device as device_type
+from ._default_device import as_device
+from ._device import cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
 from ._numpy_objects import is_array, is_scalar
@@ -63,6 +64,7 @@ def from_numpy(array, *, warn=True):
     # too (``arange(0).reshape(0, 3)`` has (3, 1), ``zeros((0, 3))`` (0, 0)):
     # torch copies whatever numpy says.
     strides = tuple(s // array.itemsize for s in array.strides)
+    _layout_checks.check_fits(array.shape, strides, 0, dtype.itemsize, storage.nbytes())
     return Tensor._make(storage, 0, array.shape, strides, dtype)
 from_numpy = overridable(from_numpy)
 

@@ -16,10 +16,6 @@ REQUIRES_GRAD_NON_LEAF_HINT = (
     " If you want to use a computed variable in a subgraph that doesn't require "
     "differentiation use var_no_grad = var.detach()."
 )
-COPY_CONSTRUCT = (
-    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
-)
 NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 BROADCAST_SIZES = (
     "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
@@ -73,11 +69,6 @@ OUT_OF_BOUNDS = (
     "setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and itemsize {itemsize} "
     "requiring a storage size of {needed} are out of bounds for storage of size {available}"
 )
-STORAGE_SIZE_OVERFLOW = "Storage size calculation overflowed with sizes={sizes} and strides={strides}"
-STORAGE_SIZE_OVERFLOW_0D = "Storage size calculation overflowed with sizes=[]"
-NUMEL_OVERFLOW = "numel: integer multiplication overflow"
-INVALID_STORAGE_OFFSET = "Tensor: invalid storage offset {}"
-SIZE_STRIDE_LENGTHS = "unequal size length ({}) and stride length ({})"
 NEGATIVE_ALLOCATION = (
     "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
     "called with negative number: {}"
@@ -94,8 +85,6 @@ DEVICE_TYPES = (
     "vulkan, mps, meta, hpu, mtia, privateuseone"
 )
 DEVICE_UNKNOWN_TYPE = "Expected one of {types} device type at start of device string: {text}"
-DEVICE_NOT_SIMULATED = "Could not run an operation on device '{}': reftorch only simulates cpu and cuda"
-CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates exactly one GPU, cuda:0."
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 INTERNAL_OVERLAP = (
@@ -136,9 +125,6 @@ MULTI_OUTPUT_HINT = (
     "allow the output views to be modified inplace. You should replace the inplace operation by "
     "an out-of-place one."
 )
-HOOK_NOT_A_TENSOR = "expected Variable, but hook returned '{type}'"
-HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {was} got {got})"
-HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
 HOOK_NOT_SERIALIZED = (
     "backward hook {hook} on tensor will not be serialized.  If this is expected, you can "
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"

@@ -1,14 +1,13 @@
 """Creating a tensor from data: ``tensor(data)`` and ``t.new_tensor(data)`` copy, always.
 
 A new object, metadata, storage and version counter, and no history. Given a
-tensor they still copy, and warn that ``t.detach().clone()`` says so more clearly.
+tensor they still copy (torch warns, at the call, that ``t.detach().clone()`` says
+so more clearly: ``_binding``).
 """
 
 from . import _core_messages, _overrides, _strides
-from ._default_device import factory_device
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
-from ._warn import warn
 
 
 def with_requires_grad(t, requires_grad):
@@ -20,25 +19,23 @@ def with_requires_grad(t, requires_grad):
     return t
 
 
-def _from_data(data, dtype, device, requires_grad, caller):
-    """``data`` (a tensor, or ``(numbers, shape)``) copied into new memory."""
+def _from_data(data, dtype, device, requires_grad):
+    """``data`` (a tensor, or ``(numbers, shape)``) copied into new memory on ``device``."""
     if isinstance(data, Tensor):
-        return copy_construct(data, dtype, device, requires_grad, caller)
-    return with_requires_grad(Tensor._from_values(*data, dtype, factory_device(device)), requires_grad)
+        return copy_construct(data, dtype, device, requires_grad)
+    return with_requires_grad(Tensor._from_values(*data, dtype, device), requires_grad)
 
 
-def copy_construct(data, dtype, device, requires_grad, caller):
-    """``tensor(t)``: as ``t.detach().clone()``, with a warning that says so."""
-    warn(_core_messages.COPY_CONSTRUCT.format(caller))
+def copy_construct(data, dtype, device, requires_grad):
+    """``tensor(t)``: as ``t.detach().clone()``, on ``device``."""
     source = data.detach()
     strides = _strides.preserve_format_strides(source._size, source._stride)
-    t = Tensor._from_values(source._read(), source._size, dtype or data.dtype,
-                            factory_device(device, fallback=data.device), strides)
+    t = Tensor._from_values(source._read(), source._size, dtype or data.dtype, device, strides)
     return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)
 copy_construct = _overrides.overridable(copy_construct)
 
 
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default."""
-    return _from_data(data, dtype or self.dtype, device or self.device, requires_grad, "tensor.new_tensor")
+    return _from_data(data, dtype or self.dtype, device or self.device, requires_grad)
 new_tensor = _overrides.overridable(new_tensor)

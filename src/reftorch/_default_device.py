@@ -1,9 +1,29 @@
-"""``set_default_device``: where factories (``zeros``, ``tensor`` ...) put a tensor when their
+"""The device a call names, as a device reftorch simulates (``as_device``), and
+``set_default_device``: where factories (``zeros``, ``tensor`` ...) put a tensor when their
 call names no device. Functions that start from a tensor keep its device."""
 
-from ._device import as_device, cpu, device as device_
+from . import _messages, _warn
+from ._device import cpu, device as device_
+
+_SUPPORTED = ("cpu", "cuda", "meta")
 
 _default = None  # the device as given
+
+
+def as_device(value):
+    """``None``, a string or a device as a device reftorch has (``"cuda"`` is ``cuda:0``)."""
+    if value is None:
+        return None
+    d = value if isinstance(value, device_) else device_(value)
+    if d.type not in _SUPPORTED:
+        raise RuntimeError(_messages.DEVICE_NOT_SIMULATED.format(d.type))
+    if d.type == "cuda" and d.index is None:
+        return device_("cuda", 0)
+    if d.type == "cuda" and d.index != 0:
+        raise RuntimeError(_messages.CUDA_INVALID_ORDINAL)
+    if d.type in ("cpu", "meta"):
+        return device_(d.type)
+    return d
 
 
 def set_default_device(device):
@@ -14,6 +34,7 @@ def set_default_device(device):
     else:
         as_device(device)  # refused now rather than later
         _default = device_(device)
+    _warn.default_device_set = _default is not None
 
 
 def get_default_device():
@@ -21,11 +42,6 @@ def get_default_device():
     if _default is None:
         return cpu
     return _default if _default.index is not None else as_device(_default)
-
-
-def is_default_device_set():
-    """Has ``set_default_device`` named a device (even ``"cpu"``)?"""
-    return _default is not None
 
 
 def factory_device(device, fallback=cpu):

@@ -3,9 +3,6 @@ torch's rules for a GPU; ``meta`` holds no numbers, only metadata."""
 
 from . import _core_messages
 
-_SUPPORTED = ("cpu", "cuda", "meta")
-
-
 class device:
     """A device type and an optional index, parsed from strings like ``"cuda:0"``."""
 
@@ -65,22 +62,6 @@ def _parse(text):
     if not index_text.isdigit() or (len(index_text) > 1 and index_text[0] == "0"):
         raise RuntimeError(f"Invalid device string: '{text}'")
     return name, int(index_text)
-
-
-def as_device(value):
-    """``None``, a string or a device as a device reftorch has (``"cuda"`` is ``cuda:0``)."""
-    if value is None:
-        return None
-    d = value if isinstance(value, device) else device(value)
-    if d.type not in _SUPPORTED:
-        raise RuntimeError(_core_messages.DEVICE_NOT_SIMULATED.format(d.type))
-    if d.type == "cuda" and d.index is None:
-        return device("cuda", 0)
-    if d.type == "cuda" and d.index != 0:
-        raise RuntimeError(_core_messages.CUDA_INVALID_ORDINAL)
-    if d.type in ("cpu", "meta"):
-        return device(d.type)
-    return d
 
 
 cpu = device("cpu")

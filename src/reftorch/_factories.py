@@ -11,11 +11,10 @@ import builtins
 import math
 import numbers
 
-from . import _messages, _strides
+from . import _layout_checks, _messages, _strides
 from ._arguments import _int_list_arg
 from ._creation import with_requires_grad
-from ._default_device import factory_device
-from ._device import as_device
+from ._default_device import as_device, factory_device
 from ._dtype import check_scalar, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, infer_dtype
@@ -49,6 +48,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
+    _layout_checks.check_new_storage(size, dtype.itemsize)
     t = Tensor._from_values(fill_value, size, dtype, factory_device(device))  # cast to dtype (wrapping, as in C)
     return with_requires_grad(t, requires_grad)
 

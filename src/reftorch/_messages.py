@@ -14,18 +14,35 @@ that torch builds from parts.
 """
 
 from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_messages)
-    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, COPY_CONSTRUCT, CORRUPT_LAYOUT,
-    CUDA_INVALID_ORDINAL, DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_NOT_SIMULATED, DEVICE_SIGNATURES,
-    DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED, HOOK_CHANGED_SIZE,
-    HOOK_CHANGED_TYPE, HOOK_NOT_A_TENSOR, HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
+    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, CORRUPT_LAYOUT,
+    DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_SIGNATURES,
+    DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED,
+    HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
     INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
-    INVALID_STORAGE_OFFSET, LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
+    LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
     MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD, NO_CREATE_GRAPH,
-    NUMEL_OVERFLOW, OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT,
-    REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED, SIZE_STRIDE_LENGTHS, STORAGE_SIZE_OVERFLOW,
-    STORAGE_SIZE_OVERFLOW_0D, VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
+    OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT,
+    REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED,
+    VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified,
 )
+
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
+)
+
+# --- a caller's metadata on a storage (_layout_checks) ---------------------------
+STORAGE_SIZE_OVERFLOW = "Storage size calculation overflowed with sizes={sizes} and strides={strides}"
+STORAGE_SIZE_OVERFLOW_0D = "Storage size calculation overflowed with sizes=[]"
+NUMEL_OVERFLOW = "numel: integer multiplication overflow"
+INVALID_STORAGE_OFFSET = "Tensor: invalid storage offset {}"
+SIZE_STRIDE_LENGTHS = "unequal size length ({}) and stride length ({})"
+STORAGE_SIZE_OVERFLOW_CONTIGUOUS = "Storage size calculation overflowed with sizes={sizes}"
+
+# --- the devices reftorch simulates (_default_device.as_device) ------------------
+DEVICE_NOT_SIMULATED = "Could not run an operation on device '{}': reftorch only simulates cpu and cuda"
+CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates exactly one GPU, cuda:0."
 
 # --- the tensor and autograd (the core) ------------------------------------------
 
@@ -351,6 +368,9 @@ NO_BACKWARD = (
 )
 
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+HOOK_NOT_A_TENSOR = "expected Variable, but hook returned '{type}'"
+HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {was} got {got})"
+HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
 
 ARGMAX_BOOL = "{op}(): does not support bool input"
 ARGMAX_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."

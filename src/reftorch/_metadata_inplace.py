@@ -25,7 +25,7 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 (older versions refused), and the original tensor keeps its own metadata.
 """
 
-from . import _messages, _strides
+from . import _layout_checks, _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
 from ._clone import contiguous_format
 from ._inplace_write import check_inplace, rebase_history
@@ -79,10 +79,11 @@ class NotImplemented(Node):  # noqa: A001 - torch's name for this node
 def set_geometry(self, storage, offset, size, stride):
     """The one place where an existing tensor gets new metadata.
 
-    The new geometry is built by ``Tensor._make``, exactly as a new tensor
-    would be, and then moved into ``self``: whatever ``_make`` checks about a
-    layout on a storage holds here too.
+    The new geometry is checked as a caller's metadata is (``_layout_checks``),
+    built by ``Tensor._make`` exactly as a new tensor would be, and then moved
+    into ``self``.
     """
+    _layout_checks.check_fits(size, stride, offset, self._dtype.itemsize, storage.nbytes())
     new = Tensor._make(storage, offset, size, stride, self._dtype, self._version_counter)
     self._storage, self._storage_offset = new._storage, new._storage_offset
     self._size, self._stride = new._size, new._stride

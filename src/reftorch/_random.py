@@ -8,7 +8,7 @@ weights explicitly when it does.
 
 import random
 
-from . import _strides
+from . import _layout_checks, _strides
 from ._default_device import factory_device
 from ._dtype import get_default_dtype
 from ._tensor import Tensor
@@ -24,6 +24,7 @@ def manual_seed(seed):
 
 def _make(draw, size, dtype, device, requires_grad):
     size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    _layout_checks.check_new_storage(size, (dtype or get_default_dtype()).itemsize)
     values = [draw() for _ in range(_strides.numel(size))]
     t = Tensor._from_values(values, size, dtype or get_default_dtype(), factory_device(device))
     t._requires_grad = requires_grad

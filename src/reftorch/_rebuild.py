@@ -15,7 +15,7 @@ file share one storage again.
 import pickletools
 from typing import NamedTuple
 
-from . import _dtype, _messages
+from . import _dtype, _layout_checks, _messages
 from ._device import device
 from ._size import Size
 from ._storage import UntypedStorage
@@ -69,6 +69,7 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     a new version counter at 1, no history, the saved ``requires_grad``, and
     the hooks the file holds (always none: an empty dict, as torch gives)."""
     _check_fits(storage, storage_offset, size, stride)
+    _layout_checks.check_fits(size, stride, storage_offset, storage.dtype.itemsize, storage.untyped.nbytes())
     t = Tensor._make(storage.untyped, storage_offset, size, stride, storage.dtype)
     t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
     t.requires_grad = requires_grad

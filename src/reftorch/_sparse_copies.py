@@ -38,10 +38,16 @@ from .autograd.grad_mode import no_grad
 
 def clone(self, *, memory_format=None):
     """New indices and values holding the same numbers; still in the graph."""
+    held = self._storage
+    return cloned(self, memory_format, lambda: _make_sparse(held.indices.clone(), held.values.clone(), self._size,
+                                                            held.coalesced))
+
+
+def cloned(self, memory_format, make):
+    """``make()``, a sparse tensor of new memory, recorded as ``self``'s clone (torch refuses a memory format)."""
     if memory_format is contiguous_format:
         raise RuntimeError("unsupported memory format option Contiguous")
-    held = self._storage
-    out = _make_sparse(held.indices.clone(), held.values.clone(), self._size, held.coalesced)
+    out = make()
     if any_requires_grad(self):
         out._set_grad_fn(CloneBackward0(self))
     return out

@@ -28,8 +28,7 @@ This module's methods also answer for strided and COO tensors, by handing
 them to ``_sparse`` and ``_sparse_convert``.
 """
 
-from . import _messages, _sparse, _sparse_convert
-from ._clone import CloneBackward0, contiguous_format
+from . import _messages, _sparse, _sparse_convert, _sparse_copies
 from ._dtype import int64
 from ._layout import sparse_csr
 from ._tensor import Tensor
@@ -138,14 +137,23 @@ def _expect_csr(self, op):
 
 def crow_indices(self):
     """Where each row starts: an alias on the tensor's version counter."""
-    _expect_csr(self, "crow_indices")
-    return _alias(self._storage.crow_indices, self._version_counter)
+    return _held_alias(self, "crow_indices")
 
 
 def col_indices(self):
     """The column of each stored entry: an alias on the tensor's version counter."""
-    _expect_csr(self, "col_indices")
-    return _alias(self._storage.col_indices, self._version_counter)
+    return _held_alias(self, "col_indices")
+
+
+def _held_alias(self, name):
+    _expect_csr(self, name)
+    return _alias(getattr(self._storage, name), self._version_counter)
+
+
+def _parts(self):
+    """The three tensors a CSR tensor holds."""
+    held = self._storage
+    return held.crow_indices, held.col_indices, held.values
 
 
 def values(self):
@@ -201,19 +209,12 @@ def to_dense(self):
 
 def clone(self, *, memory_format=None):
     """New memory for all three tensors, the same numbers; still in the graph."""
-    if memory_format is contiguous_format:
-        raise RuntimeError("unsupported memory format option Contiguous")
-    held = self._storage
-    out = _make_csr(held.crow_indices.clone(), held.col_indices.clone(), held.values.clone(), self._size)
-    if any_requires_grad(self):
-        out._set_grad_fn(CloneBackward0(self))
-    return out
+    return _sparse_copies.cloned(self, memory_format, lambda: _make_csr(*(t.clone() for t in _parts(self)), self._size))
 
 
 def detach(self):
     """The same three tensors and version counter; a new object, off the graph."""
-    held = self._storage
-    return _make_csr(held.crow_indices, held.col_indices, held.values, self._size, self._version_counter)
+    return _make_csr(*_parts(self), self._size, self._version_counter)
 
 
 def _no_is_contiguous(self, memory_format=None):

@@ -25,16 +25,16 @@ class Tensor:
         "_storage", "_storage_offset", "_size", "_stride", "_dtype", "_version_counter",
         "_requires_grad", "_grad_fn", "_grad", "_grad_acc", "_retains_grad",
         "_base_tensor", "_view_version", "_creation_meta", "_output_nr", "_inference",
-        "_backward_hooks",
+        "_backward_hooks", "_tensor_pre_hooks",
         "__dict__", "__weakref__",
     )
 
     @classmethod
     def _make(cls, storage, offset, size, stride, dtype, version_counter=None, inference=None):
-        """New metadata on ``storage``, checked to lie inside it, with a new version counter unless
-        one is passed in (none for an inference tensor made inside the mode)."""
+        """New metadata on ``storage``, its last element checked to lie inside it, with a new version
+        counter unless one is passed in (none for an inference tensor made inside the mode)."""
         size, stride, offset = _bounds.ints(size, "size"), _bounds.ints(stride, "stride"), operator.index(offset)
-        _bounds.check_fits(size, stride, offset, dtype.itemsize, storage.nbytes())
+        _bounds.check_in_bounds_for_storage(size, stride, offset, dtype.itemsize, storage.nbytes())
         t = object.__new__(cls)
         t._inference = is_inference_mode_enabled() if inference is None else inference
         if version_counter is None and not (t._inference and is_inference_mode_enabled()):
@@ -43,7 +43,7 @@ class Tensor:
         t._version_counter = version_counter
         t._requires_grad = t._retains_grad = False  # no history yet: a leaf, not a view
         t._grad_fn = t._grad = t._grad_acc = t._backward_hooks = t._base_tensor = t._view_version = None
-        t._creation_meta, t._output_nr = "DEFAULT", 0
+        t._creation_meta, t._output_nr, t._tensor_pre_hooks = "DEFAULT", 0, ()
         return t
 
     @classmethod

@@ -4,17 +4,12 @@ counter), and gradient buffers that backward hands over instead of copying."""
 from . import _strides
 from ._core_messages import INFERENCE_INPLACE
 
-_enabled = False
+inference_mode_on = False  # the switch ``autograd/inference_mode`` sets
 
 
 def is_inference_mode_enabled():
     """True inside ``inference_mode()`` (and not inside ``inference_mode(False)``)."""
-    return _enabled
-
-
-def _set_enabled(mode):
-    global _enabled
-    _enabled = bool(mode)
+    return inference_mode_on
 
 
 def write_is_counted(tensor):

@@ -13,7 +13,7 @@ elements out of ``a``'s storage. A view
 """
 
 
-from . import _messages, _shapes, _strides
+from . import _layout_checks, _messages, _shapes, _strides
 from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
 from ._clone import contiguous_format
 from ._tensor import Tensor
@@ -285,8 +285,8 @@ def as_strided_geometry(self, size, stride, storage_offset, op="as_strided"):
     """Read and check ``as_strided``'s arguments, in torch's order; returns (size, stride, offset).
 
     The offset defaults to ``self``'s own. Whether the layout fits in the
-    storage (negative offsets and sizes included) is checked where every
-    tensor is made, in ``Tensor._make``.
+    storage (negative offsets and sizes included) is checked next, in
+    ``_layout_checks``.
     """
     size = _int_tuple_arg(op, "size", 1, size)
     stride = _int_tuple_arg(op, "stride", 2, stride)
@@ -303,8 +303,9 @@ def as_strided_geometry(self, size, stride, storage_offset, op="as_strided"):
 def as_strided(self, size, stride, storage_offset=None):
     """Any geometry on the same storage; the most general view.
 
-    torch refuses backward strides here, and then (in ``Tensor._make``) any
+    torch refuses backward strides here, and then (``_layout_checks``) any
     geometry that reaches outside the storage.
     """
     geometry = as_strided_geometry(self, size, stride, storage_offset)
+    _layout_checks.check_fits(*geometry, self._dtype.itemsize, self._storage.nbytes())
     return _as_view(self, *geometry, lambda: AsStridedBackward0(self, geometry))

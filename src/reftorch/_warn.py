@@ -4,9 +4,8 @@ device is set, torch's name its own Python line, and reftorch's one of reftorch)
 import inspect
 import warnings
 
-from ._default_device import is_default_device_set
-
 PACKAGE = __name__.partition(".")[0]  # "reftorch"
+default_device_set = False  # the switch ``set_default_device`` sets
 
 
 def _in_reftorch(frame):
@@ -26,5 +25,5 @@ def stacklevel_outside_reftorch():
 
 def warn(message, category=UserWarning):
     """``warnings.warn(message, category)``, naming the learner's line."""
-    level = 1 if is_default_device_set() else stacklevel_outside_reftorch()
+    level = 1 if default_device_set else stacklevel_outside_reftorch()
     warnings.warn(message, category, stacklevel=level)

@@ -32,10 +32,11 @@ the steps together in the right order is your part.
 import numbers
 import operator
 
-from . import _messages
+from . import _layout_checks, _messages
 from ._clone import CloneBackward0
 from ._copy_ import CopyBackwards
-from ._device import as_device, cpu
+from ._default_device import as_device
+from ._device import cpu
 from ._convert import array_on, array_storage
 from ._dtype import dtype as dtype_type, from_numpy_dtype
 from ._inplace_write import check_inplace, check_inplace_shape, check_no_partial_overlap, rebase_history
@@ -145,6 +146,7 @@ def tensor_on(storage, size, stride, storage_offset=0, *, dtype, version_counter
     if version_counter is not None:
         _check_type("tensor_on", "version_counter", version_counter, VersionCounter,
                     "a version counter (from version_counter_of) or None")
+    _layout_checks.check_fits(size, stride, storage_offset, dtype.itemsize, storage.nbytes())
     return Tensor._make(storage, storage_offset, size, stride, dtype, version_counter)
 
 

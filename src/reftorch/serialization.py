@@ -49,7 +49,8 @@ import sys
 from collections import OrderedDict
 
 from . import _archive, _messages, _weights_only
-from ._device import as_device, device
+from ._default_device import as_device
+from ._device import device
 from ._rebuild import (
     FROM_TORCH, TO_TORCH, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_parameter,
     _rebuild_parameter_with_state, _rebuild_tensor_v2, renamed,

@@ -36,7 +36,7 @@ CALLS = {
     "__deepcopy__": ("__import__('copy').deepcopy(torch.arange(3.0))", "(torch.arange(3.0), {})"),
     "copy_": ("torch.zeros(3).copy_(torch.arange(3.0))", "(torch.zeros(3), torch.arange(3.0))"),
     "copy_construct": ("torch.zeros(1).new_tensor(torch.arange(3.0))",
-                       "(torch.arange(3.0), None, None, False, 'torch.tensor')"),
+                       "(torch.arange(3.0), None, torch.device('cpu'), False)"),
     "from_numpy": ("torch.from_numpy(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
     "as_tensor": ("torch.as_tensor(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
     "numpy": ("torch.arange(3.0).numpy()", "(torch.arange(3.0),)"),

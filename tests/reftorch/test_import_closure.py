@@ -44,7 +44,7 @@ import reftorch
 
 PACKAGE = Path(reftorch.__file__).parent
 LIMIT = 2000
-CEILING_WITH_THE_WAY_IN = 1802  # the aim: LIMIT less 15 %, 1700
+CEILING_WITH_THE_WAY_IN = 1694  # the aim, LIMIT less 15 % (1700), is met: keep under it
 
 
 def module_names(package: Path) -> dict[str, Path]:

@@ -2,14 +2,13 @@
 
 Gradients flow from ``loss.grad_fn`` down the ``next_functions`` edges. A node
 runs once, after every gradient flowing into it has been summed (a topological
-order), then frees its saved tensors unless ``retain_graph=True``. Tensor hooks
-run on a node's complete gradient before the node uses it.
+order), then frees its saved tensors unless ``retain_graph=True``. Before a node uses
+its complete gradient, its tensor pre-hooks (``autograd/hooks``) see it and may replace it.
 """
 
 from collections import defaultdict
 
-from .. import _core_messages, _overrides
-from .._tensor import Tensor
+from .. import _overrides
 from .._torch_bookkeeping import may_sum_in_place
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
@@ -50,11 +49,9 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     with no_grad():
         for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node))
-            if _hook_dicts(node):
-                for nr, g in list(incoming.items()):
-                    if g is not None:
-                        owned.discard(id(g))  # a hook may keep this tensor: never write into it again
-                        incoming[nr] = call_tensor_hooks(node, g, nr)
+            holder = node.variable if isinstance(node, AccumulateGrad) else node  # a leaf keeps its own hooks
+            for pre_hook in holder._tensor_pre_hooks:
+                pre_hook(incoming, owned)
             if capture_ids is not None:
                 captured.update({(id(node), nr): g for nr, g in incoming.items() if (id(node), nr) in capture_ids})
             for t in node._retained:
@@ -95,32 +92,3 @@ def _add(total, grad, owned):
     owned.add(id(result))
     return result
 
-
-def _hook_dicts(node, output_nr=None):
-    """The hook dicts watching what arrives at ``node`` (at one output, or any)."""
-    if isinstance(node, AccumulateGrad):
-        hooks = node.variable._backward_hooks
-        return [hooks] if hooks else []
-    return [hooks for nr, hooks in node._tensor_hook_dicts if hooks and output_nr in (None, nr)]
-
-
-def call_tensor_hooks(node, grad, output_nr=0):
-    """Run the hooks on the gradient arriving at ``node``'s output, in order; each may replace it."""
-    for hooks in _hook_dicts(node, output_nr):
-        for hook in list(hooks.values()):
-            result = hook(grad)
-            if result is not None:
-                _check_hook_result(hook, grad, result)
-                grad = result
-    return grad
-
-
-def _check_hook_result(hook, grad, result):
-    """A hook may change the numbers, not the type, device or size of a gradient."""
-    if not isinstance(result, Tensor):
-        raise TypeError(_core_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
-    name = getattr(hook, "__name__", "<unknown>")
-    if result.type() != grad.type():
-        raise RuntimeError(_core_messages.HOOK_CHANGED_TYPE.format(name=name, was=grad.type(), got=result.type()))
-    if result.shape != grad.shape:
-        raise RuntimeError(_core_messages.HOOK_CHANGED_SIZE.format(name=name))

@@ -23,7 +23,7 @@ class Node:
         self._next_functions = tuple(gradient_edge(x) for x in inputs)
         self._saved = []
         self._retained = []  # non-leaves that asked for retain_grad()
-        self._tensor_hook_dicts = []
+        self._tensor_pre_hooks = []  # tensor hooks on a gradient arriving here (autograd/hooks)
 
     def next_functions(self):
         return self._next_functions

@@ -28,14 +28,17 @@ gives a tensor with an empty dict; ``copy.deepcopy(t)`` gives one with none.
 the loaded tensor has an empty dict.
 A copied model therefore loses the hooks of its parameters.
 
-This module registers hooks; the engine runs them (``engine.call_tensor_hooks``)
-and ``_python_copy.warn_if_has_hooks`` warns when a copy leaves them behind.
+This module registers hooks and runs them: ``register_hook`` gives the node a
+``TensorPreHook`` (a leaf keeps its own, since its ``AccumulateGrad`` may be
+renewed), and the engine calls it with the gradients arriving at the node.
+``_python_copy.warn_if_has_hooks`` warns when a copy leaves them behind.
 """
 
 import weakref
 from collections import OrderedDict
 
 from .. import _messages
+from .._tensor import Tensor
 
 
 class RemovableHandle:
@@ -71,14 +74,53 @@ class RemovableHandle:
 
 
 def register_hook(self, hook):
-    """Add ``hook`` to this tensor's hooks (and, for a non-leaf, to its grad_fn's)."""
+    """Add ``hook`` to this tensor's hooks; a new dict of hooks gets a ``TensorPreHook`` on its
+    ``grad_fn`` (a non-leaf) or on the tensor (a leaf, read by its ``AccumulateGrad``)."""
     if not self.requires_grad:
         raise RuntimeError(_messages.HOOK_NO_GRAD)
     if self._backward_hooks is None:
         self._backward_hooks = OrderedDict()
         if self.grad_fn is not None:
-            # the output of grad_fn this tensor is (split/unbind pieces share one node)
-            self.grad_fn._tensor_hook_dicts.append((self._output_nr, self._backward_hooks))
+            hooks = self._backward_hooks  # the node keeps this dict, even when the tensor moves on
+            self.grad_fn._tensor_pre_hooks.append(TensorPreHook(lambda: hooks, self._output_nr))
+    if self.grad_fn is None and not self._tensor_pre_hooks:
+        self._tensor_pre_hooks = (TensorPreHook(lambda: self._backward_hooks),)
     handle = RemovableHandle(self._backward_hooks)
     self._backward_hooks[handle.id] = hook
     return handle
+
+
+class TensorPreHook:
+    """The hooks of one tensor, run by the engine on the gradient arriving at its output
+    ``output_nr`` before the node uses it (torch's ``PyFunctionTensorPreHook``)."""
+
+    def __init__(self, hooks_of, output_nr=0):
+        self.hooks_of, self.output_nr = hooks_of, output_nr
+
+    def __call__(self, incoming, owned):
+        """Run the hooks in order on ``incoming[output_nr]``; each may replace it. A hook may
+        keep a gradient, so the engine never writes into one it ``owned`` again."""
+        hooks = self.hooks_of()
+        if not hooks:
+            return
+        owned.difference_update(id(g) for g in incoming.values() if g is not None)
+        grad = incoming.get(self.output_nr)
+        if grad is None:
+            return
+        for hook in list(hooks.values()):
+            result = hook(grad)
+            if result is not None:
+                _check_hook_result(hook, grad, result)
+                grad = result
+        incoming[self.output_nr] = grad
+
+
+def _check_hook_result(hook, grad, result):
+    """A hook may change the numbers, not the type, device or size of a gradient."""
+    if not isinstance(result, Tensor):
+        raise TypeError(_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
+    name = getattr(hook, "__name__", "<unknown>")
+    if result.type() != grad.type():
+        raise RuntimeError(_messages.HOOK_CHANGED_TYPE.format(name=name, was=grad.type(), got=result.type()))
+    if result.shape != grad.shape:
+        raise RuntimeError(_messages.HOOK_CHANGED_SIZE.format(name=name))

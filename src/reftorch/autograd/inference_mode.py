@@ -36,7 +36,7 @@ from .._overrides import overridable
 
 
 def _set_state(inference, grad):
-    _torch_bookkeeping._set_enabled(inference)
+    _torch_bookkeeping.inference_mode_on = bool(inference)
     grad_mode._set_enabled(grad)
 _set_state = overridable(_set_state)
 
