@@ -44,7 +44,7 @@ def _torch_shares(make_index):
 
 
 def _case(label, make_index, misconception):
-    return Case(label, lambda: (make_index(reftorch),), misconception,
+    return Case(f": {label}", lambda: (make_index(reftorch),), misconception,  # shown after the name
                 expected=lambda: _torch_shares(make_index))
 
 
