@@ -9,7 +9,7 @@ must, and that is the whole lesson:
   a tensor: the *same object* (history, ``requires_grad`` and all) when
   nothing changes, a copy that stays in the graph otherwise. A numpy array
   becomes a tensor on the array's own memory (``from_numpy``), copied only if
-  ``dtype`` or ``device`` asks for something else. Python lists are copied.
+  ``dtype`` or ``device`` (or ``set_default_device``) asks for something else. Lists are copied.
 * ``torch.asarray(obj, dtype, device, copy, requires_grad)`` does the same,
   and ``copy=`` decides: ``True`` always copies (``clone()``, or ``to()`` when
   the dtype or device changes), ``False`` refuses to copy (a ValueError
@@ -30,7 +30,7 @@ from . import _bounds, _layout_checks, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
-from ._default_device import as_device
+from ._default_device import as_device, factory_device
 from ._device import cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
@@ -95,7 +95,7 @@ def array_storage(array):
 def as_tensor(data, dtype=None, device=None):
     """``data`` as a tensor, sharing its memory when ``dtype`` and ``device`` allow."""
     dtype = check_dtype(dtype, "as_tensor")
-    device = as_device(device)
+    device = factory_device(device, fallback=None)  # as torch: a default device set counts as asked for
     if isinstance(data, Tensor):
         return to(data, device=device or data.device, dtype=dtype or data.dtype)
     if is_array(data):

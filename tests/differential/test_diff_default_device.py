@@ -98,3 +98,28 @@ def test_reading_the_numbers_of_a_meta_tensor_or_mixing_it_with_cpu_raises_torch
         """,
         raises=error,
     )
+
+
+def test_as_tensor_follows_the_default_device_and_from_numpy_does_not():
+    """Chapter 12: ``as_tensor`` shares unless a dtype, a device or a default device set with
+    ``set_default_device`` asks for something else; ``from_numpy`` always shares, on the CPU."""
+    assert_same(
+        """
+        import numpy as np
+        arr = np.arange(3.0)
+        t = torch.ones(2)
+        torch.set_default_device("cpu")
+        try:
+            print(torch.as_tensor(t) is t, torch.as_tensor(arr).data_ptr() == arr.__array_interface__["data"][0])
+        finally:
+            torch.set_default_device(None)
+        torch.set_default_device("meta")
+        try:
+            moved = [torch.as_tensor(arr), torch.as_tensor(t), torch.as_tensor([1.0, 2.0])]
+            kept = [torch.as_tensor(t, device="cpu"), torch.from_numpy(arr)]
+            print([m.device.type for m in moved], [k.device.type for k in kept], kept[0] is t)
+        finally:
+            torch.set_default_device(None)
+        del moved
+        """
+    )

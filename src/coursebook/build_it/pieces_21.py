@@ -21,9 +21,10 @@ def is_basic_index(index):
 
     A tuple in the brackets is several parts, one per dimension; anything
     else is one part.  The index is basic when every part is an int, a
-    slice, None, ``...`` or a 0-d integer tensor (read as an int).  A list, a
-    tensor with dimensions, a mask or a Python bool (a mask of one element)
-    make it advanced: a copy.
+    slice, None, ``...`` or a 0-d integer tensor other than uint8 (read as an
+    int).  A list, a tensor with dimensions, a mask (a uint8 tensor is one, as
+    a bool tensor is) or a Python bool (a mask of one element) make it
+    advanced: a copy.
     """
     parts = index if isinstance(index, tuple) else (index,)
     for part in parts:
@@ -32,7 +33,7 @@ def is_basic_index(index):
         if isinstance(part, (int, slice)) or part is None or part is Ellipsis:
             continue
         if not (isinstance(part, reftorch.Tensor) and part.dim() == 0
-                and not part.dtype.is_floating_point and part.dtype is not reftorch.bool):
+                and not part.dtype.is_floating_point and part.dtype not in (reftorch.bool, reftorch.uint8)):
             return False
     return True
 
@@ -43,7 +44,7 @@ def _torch_shares(make_index):
 
 
 def _case(label, make_index, misconception):
-    return Case(label, lambda: (make_index(reftorch),), misconception,
+    return Case(f": {label}", lambda: (make_index(reftorch),), misconception,  # shown after the name
                 expected=lambda: _torch_shares(make_index))
 
 
@@ -60,6 +61,12 @@ def _tensors_always_copy(index):
     if any(isinstance(p, reftorch.Tensor) for p in parts):
         return False
     return is_basic_index(index)
+
+
+def _uint8_is_an_int(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(is_basic_index(p) or (isinstance(p, reftorch.Tensor) and p.dim() == 0 and p.dtype is reftorch.uint8)
+               for p in parts)
 
 
 def _bool_is_an_int(index):
@@ -89,11 +96,14 @@ register(Piece(
         _case("m[torch.tensor([1])]", lambda mod: mod.tensor([1]), _ADVANCED),
         _case("m[torch.tensor(1)]", lambda mod: mod.tensor(1), "a 0-d integer tensor is read as an "
                                                               "integer: a view"),
+        _case("m[torch.tensor(1, dtype=torch.uint8)]", lambda mod: mod.tensor(1, dtype=mod.uint8),
+              "a 0-d uint8 tensor is not read as an integer: torch takes it for a mask, advanced, a copy"),
         _case("m[True]", lambda mod: True, "a Python bool is not an integer here: it is a mask with "
                                            "one element, advanced, a copy"),
     ],
     wrong=[Wrong(_never_copies, "advanced indexing"),
            Wrong(_only_ints_and_slices, "a tuple in the brackets"),
            Wrong(_tensors_always_copy, "0-d integer tensor"),
+           Wrong(_uint8_is_an_int, "uint8 tensor"),
            Wrong(_bool_is_an_int, "Python bool")],
 ))

@@ -41,7 +41,7 @@ from .._overrides import overridable
 
 
 def apply(self, fn, recurse=True):
-    """Convert every parameter (in place, via ``.data``) and buffer (replaced) of the tree."""
+    """Convert each parameter (in place via ``.data``; a new Parameter across ``meta``) and buffer (replaced)."""
     if recurse:
         for module in self.children():
             module._apply(fn)
