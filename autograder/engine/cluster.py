@@ -65,10 +65,10 @@ from .plugin import PLUGIN_NAME, GradingPlugin
 
 IN_PROCESS = "in-process"
 
-# The local cluster's dask settings (read as its scheduler and workers start; see above and
-# docs/decisions): workers forked, not spawned; no statistical profiler sampling each worker's
-# stacks every 10 ms (it fed the dashboard's profile page, and cost about a fifth of the CPU of
-# a submission); the event loop's health measured every second rather than every 20 ms.
+# The local cluster's dask settings, read as its scheduler and workers start: workers forked, not
+# spawned (see above); no statistical profiler sampling each worker's stacks every 10 ms (it feeds
+# the dashboard's profile page, which nobody looks at during a run, with CPU the grading needs);
+# the event loop's health measured every second rather than every 20 ms.
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.multiprocessing-method": "fork",
     "distributed.worker.profile.enabled": False,
