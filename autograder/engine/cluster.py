@@ -24,7 +24,7 @@ worker holds); the local cluster's workers are started with it.
 The local cluster is made for the run, before anything else (no progress
 bar, no gradebook connection open yet), and its workers are *forked* from
 the grader (dask's ``distributed.worker.multiprocessing-method``, set to
-``fork`` for the cluster's start only) rather than spawned: a spawned worker
+``fork`` for the cluster's start only, with the rest of :data:`LOCAL_CLUSTER_CONFIG`) rather than spawned: a spawned worker
 is a new interpreter that imports dask, nbgrader and nbformat's jsonschema
 (whose IRI grammar alone is about a second of CPU) while its zygote imports
 torch on the same two cores, and at its end runs the interpreter's
@@ -64,6 +64,16 @@ from . import worker as grading
 from .plugin import PLUGIN_NAME, GradingPlugin
 
 IN_PROCESS = "in-process"
+
+# The local cluster's dask settings, read as its scheduler and workers start: workers forked, not
+# spawned (see above); no statistical profiler sampling each worker's stacks every 10 ms (it feeds
+# the dashboard's profile page, which nobody looks at during a run, with CPU the grading needs);
+# the event loop's health measured every second rather than every 20 ms.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.multiprocessing-method": "fork",
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+}
 
 
 def failure(task, reason):
@@ -138,7 +148,7 @@ def _open_client(spec, scheduler, workers):
             client.close()
             raise
         return client, None
-    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):
         cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
                                dashboard_address=":0",  # any free port: two graders on one machine
                                silence_logs=logging.CRITICAL,  # a lost task is reported per student

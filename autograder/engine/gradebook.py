@@ -68,16 +68,20 @@ def record_result(main, result):
         main.update_or_create_student(student, **result["student_fields"])
         create_submission(main, assignment, student)
         target = main.update_or_create_submission(assignment, student, timestamp=result["timestamp"])
+        notebooks = _by_name(target.notebooks)
         for notebook in result["notebooks"]:
-            target_nb = main.find_submission_notebook(notebook["name"], assignment, student)
+            target_nb = _named(notebooks, notebook["name"], "notebook", assignment, student)
             target_nb.flagged = notebook["flagged"]
             target_nb.late_submission_penalty = notebook["late_submission_penalty"]
+            # by name, as the worker read them (read_grades): the notebook's rows in one query each,
+            # not one query per grade joining six tables (nbgrader's find_grade)
+            grades, comments = _by_name(target_nb.grades), _by_name(target_nb.comments)
             for name, fields in notebook["grades"].items():
-                copy = main.find_grade(name, notebook["name"], assignment, student)
+                copy = _named(grades, name, "grade", assignment, student)
                 for field in GRADE_FIELDS:
                     setattr(copy, field, fields[field])
             for name, fields in notebook["comments"].items():
-                copy = main.find_comment(name, notebook["name"], assignment, student)
+                copy = _named(comments, name, "comment", assignment, student)
                 for field in COMMENT_FIELDS:
                     setattr(copy, field, fields[field])
         main.db.commit()
@@ -85,6 +89,17 @@ def record_result(main, result):
     except Exception:
         main.db.rollback()
         raise
+
+
+def _by_name(rows):
+    return {row.name: row for row in rows}
+
+
+def _named(rows, name, kind, assignment, student):
+    """``rows[name]``, or nbgrader's ``MissingEntry`` as its ``find_*`` methods raise it."""
+    if name not in rows:
+        raise MissingEntry("No such %s: %s in %s for %s" % (kind, name, assignment, student))
+    return rows[name]
 
 
 def record_failure(main, assignment, student, reason, autograded_dir):

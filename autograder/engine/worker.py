@@ -32,6 +32,7 @@ kernel holds the channel the result travels on (kernels run in sandboxes and
 inherit no file descriptor), so no notebook can forge or hide a result.
 """
 
+import contextlib
 import logging
 import os
 import shutil
@@ -44,7 +45,7 @@ from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 
 from ..kernels import execute
-from ..pipeline import failsafe, submission
+from ..pipeline import failsafe, sanitize, submission
 from ..course import TERM_CONFIG, autograded_dir, course_config, db_url, submitted_dir
 from . import plugin
 from .gradebook import COMMENT_FIELDS, GRADE_FIELDS, STUDENT_FIELDS, create_submission
@@ -144,6 +145,27 @@ class Workspace:
         overrides["GradingKernelManager.unsandboxed"] = bool(spec.get("unsandboxed"))
         self.overrides = overrides
         self.used = time.monotonic()
+        self._gradebook = None
+
+    def gradebook(self, config):
+        """The workspace's gradebook, opened once for the run (:func:`read_grades`, and each
+        submission's rows): its statements are compiled once, not once per submission, as every
+        ``Gradebook`` has an engine and a statement cache of its own.  Its session is closed after
+        each use (:meth:`released`), so it holds no connection while nbgrader writes, and reads what
+        nbgrader wrote."""
+        if self._gradebook is None:
+            self._gradebook = Gradebook(db_url(config), config.CourseDirectory.course_id)
+        return self._gradebook
+
+    @contextlib.contextmanager
+    def released(self, config):
+        """The workspace's gradebook, its session closed afterwards (SQLAlchemy's public
+        ``scoped_session.remove``: the engine and its statement cache stay)."""
+        gb = self.gradebook(config)
+        try:
+            yield gb
+        finally:
+            gb.db.remove()
 
     def link_assignment(self, assignment):
         course = course_config(self.spec["root"], self.state)
@@ -167,7 +189,7 @@ class Workspace:
         prepare_submission(files, target)
         # the submission's rows, made the way that does not trip SQLAlchemy's autoflush
         # (see autograder.engine.gradebook.create_submission); nbgrader then only updates them
-        with Gradebook(db_url(config), config.CourseDirectory.course_id) as gb:
+        with self.released(config) as gb:
             create_submission(gb, assignment, student)
         config.CourseDirectory.assignment_id = assignment
         config.CourseDirectory.student_id = student
@@ -179,7 +201,8 @@ class Workspace:
         first_timing = len(execute.TIMINGS)
         error = None
         try:
-            converter.start()
+            with sanitize.lend_gradebook(db_url(config), self.gradebook(config)):
+                converter.start()
         except Exception as problem:  # nbgrader raises once at the end if the student failed
             lines = [line for line in errors.lines if "Traceback" not in line] or errors.lines
             error = (lines[-1].strip().splitlines()[-1] if lines and lines[-1].strip()
@@ -192,7 +215,8 @@ class Workspace:
         result = {"assignment": assignment, "student": student, "error": error,
                   "timings": execute.TIMINGS[first_timing:], "worker": os.getpid()}
         if error is None:
-            result.update(read_grades(config, assignment, student))
+            with self.released(config) as gb:
+                result.update(read_grades(gb, assignment, student))
             result["files"] = {name: _read(os.path.join(graded, name)) for name in os.listdir(graded)
                                if name.endswith(RETURNED_FILES) and os.path.isfile(os.path.join(graded, name))}
         shutil.rmtree(target, ignore_errors=True)
@@ -200,6 +224,9 @@ class Workspace:
         return result
 
     def remove(self):
+        if self._gradebook is not None:
+            self._gradebook.close()
+            self._gradebook = None
         shutil.rmtree(self.root, ignore_errors=True)
         try:
             os.rmdir(self.run)  # empty once every worker of this machine has left it
@@ -212,22 +239,22 @@ def _read(path):
         return f.read()
 
 
-def read_grades(config, assignment, student):
-    """The student's submission as plain data: what the grader writes into the course."""
-    with Gradebook(db_url(config), config.CourseDirectory.course_id) as gb:
-        found = gb.find_student(student)
-        submission = gb.find_submission(assignment, student)
-        return {
-            "student_fields": {name: getattr(found, name) for name in STUDENT_FIELDS
-                               if getattr(found, name, None)},
-            "timestamp": submission.timestamp,
-            "notebooks": [{
-                "name": nb.name, "flagged": nb.flagged,
-                "late_submission_penalty": nb.late_submission_penalty,
-                "grades": {g.name: {f: getattr(g, f) for f in GRADE_FIELDS} for g in nb.grades},
-                "comments": {c.name: {f: getattr(c, f) for f in COMMENT_FIELDS} for c in nb.comments},
-            } for nb in submission.notebooks],
-        }
+def read_grades(gb, assignment, student):
+    """The student's submission in the gradebook ``gb`` as plain data: what the grader writes into
+    the course."""
+    found = gb.find_student(student)
+    submission = gb.find_submission(assignment, student)
+    return {
+        "student_fields": {name: getattr(found, name) for name in STUDENT_FIELDS
+                           if getattr(found, name, None)},
+        "timestamp": submission.timestamp,
+        "notebooks": [{
+            "name": nb.name, "flagged": nb.flagged,
+            "late_submission_penalty": nb.late_submission_penalty,
+            "grades": {g.name: {f: getattr(g, f) for f in GRADE_FIELDS} for g in nb.grades},
+            "comments": {c.name: {f: getattr(c, f) for f in COMMENT_FIELDS} for c in nb.comments},
+        } for nb in submission.notebooks],
+    }
 
 
 class WorkerState:

@@ -17,6 +17,7 @@ A file that is not a notebook at all never gets here: ``autograder.pipeline.subm
 puts the flagged release in its place.
 """
 
+import contextlib
 import copy
 import functools
 import json
@@ -36,15 +37,37 @@ def _note(nb, message):
     nb.metadata.setdefault("autograder", {}).setdefault("messages", []).append(message)
 
 
+# db_url -> a Gradebook open on it that the caller lends while it grades (lend_gradebook)
+_lent = {}
+
+
+@contextlib.contextmanager
+def lend_gradebook(db_url, gb):
+    """While in this block, :class:`RebuildFromRelease` reads the gradebook at ``db_url`` through
+    ``gb``, open already with its statements compiled (a grading worker's, for the whole run), rather
+    than opening one of its own for each notebook; it closes ``gb``'s session after each read."""
+    _lent[db_url] = gb
+    try:
+        yield gb
+    finally:
+        _lent.pop(db_url, None)
+
+
 class RebuildFromRelease(NbGraderPreprocessor):
     """Rebuild the submission on the release, with the gradebook's cells and metadata."""
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         release = self._release(info["assignment"], info["notebook"])
-        with Gradebook(info["db_url"]) as gb:
-            record = gb.find_notebook(info["notebook"], info["assignment"])
-            known = _gradebook_cells(record)
+        lent = _lent.get(info["db_url"])
+        if lent is not None:
+            try:
+                known = _gradebook_cells(lent.find_notebook(info["notebook"], info["assignment"]))
+            finally:
+                lent.db.remove()
+        else:
+            with Gradebook(info["db_url"]) as gb:
+                known = _gradebook_cells(gb.find_notebook(info["notebook"], info["assignment"]))
         reference, metadata = _reference(release, known, self.log)
         state = nb.get("metadata", {}).get("autograder", {})
         flagged = isinstance(state, dict) and (state.get("unreadable") or state.get("not_graded"))
