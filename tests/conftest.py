@@ -283,9 +283,10 @@ def grading_cluster(needs_sandbox):
     import dask
     from distributed import LocalCluster
 
+    from autograder.engine.cluster import LOCAL_CLUSTER_CONFIG
     from autograder.engine.plugin import GradingPlugin
 
-    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):  # as the grader starts its own: forked, no profiler
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                silence_logs=logging.CRITICAL, plugins={GradingPlugin(warm=True, sandboxed=True)})
     try:
