@@ -101,6 +101,9 @@ def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_com
         elif en.cell_type != "markdown":
             assert len(comments(zh.source)) == len(comments(en.source)), (document.name, en.id)
             assert len(doc.docstrings(zh.source)) == len(doc.docstrings(en.source)), (document.name, en.id)
+            # a translated docstring's continuation lines are indented as the English ones
+            assert all(z.indent == e.indent for z, e in zip(doc.docstrings(zh.source), doc.docstrings(en.source))
+                       if "\n" in z.text.strip()), (document.name, en.id)
             assert ((zh.cell_type, _comment_words_blanked(zh.source), zh.metadata)
                     == (en.cell_type, _comment_words_blanked(en.source), en.metadata)), (
                 f"{document.name}: code cell {en.id} differs from the English one "
