@@ -156,6 +156,17 @@ def test_a_docstring_is_found_by_the_parser_and_only_its_words_are_replaced():
     assert doc.docstrings("def broken(:\n    '''words'''\n") == []  # unreadable: kept as it is
 
 
+def test_a_docstring_is_an_entry_keyed_by_its_cell_in_code_and_in_a_fenced_block():
+    from coursebook.translate.catalog import paragraphs_of
+    code = nbformat.v4.new_code_cell('def f():\n    """Do it."""  # now\n')
+    code.id = "c1"
+    text = nbformat.v4.new_markdown_cell('Read this.\n\n```python\ndef g():\n    "Shown."\n```')
+    text.id = "m1"
+    found = [(p.key, p.text) for p in paragraphs_of(nbformat.v4.new_notebook(cells=[code, text]))]
+    assert found == [("c1#comment0", "now"), ("c1#docstring0", "Do it."), ("m1#0", "Read this."),
+                     ("m1#1#docstring0", "Shown.")]
+
+
 def _cells(path):
     # a notebook as git stores it (a learner may fill either language's exercise in place)
     return (stored_notebook(path) if path.suffix == ".ipynb" else markdown_file_as_notebook(path)).cells
