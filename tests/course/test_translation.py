@@ -24,6 +24,7 @@ from coursebook.translate.glossary import Term, prose, inconsistencies, load_glo
 from coursebook.translate.layout import REPO, documents, twin_finder
 from coursebook.language import SETUP_LINE
 from coursebook.translate.comments import comments, replace
+from coursebook.translate import docstrings as doc
 from coursebook.translate.notebook import render, speaking, translate
 from coursebook.translate.catalog import markdown_file_as_notebook
 from coursebook.translate.paragraphs import fenced_code, join, split
@@ -78,11 +79,14 @@ def test_the_committed_chinese_notebook_is_what_generate_writes(document):
 
 
 def _comment_words_blanked(source: str) -> str:
+    """``source`` with the words of its comments and of its docstrings blanked: what translation keeps."""
+    source = doc.replace(source, ["..."] * len(doc.docstrings(source)))
     return replace(source, ["..."] * len(comments(source)))
 
 
 @pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
-def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_comments_words(document):
+def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_comments_and_docstrings_words(
+        document):
     # both as git stores them: a learner who filled the English stubs in place changes neither
     english = stored_notebook(document.source)
     chinese = stored_notebook(document.target)
@@ -96,9 +100,14 @@ def test_chinese_code_cells_are_the_english_code_cells_byte_for_byte_but_the_com
                 f"{document.name}: the first code cell is not the English one after {SETUP_LINE!r}")
         elif en.cell_type != "markdown":
             assert len(comments(zh.source)) == len(comments(en.source)), (document.name, en.id)
+            assert len(doc.docstrings(zh.source)) == len(doc.docstrings(en.source)), (document.name, en.id)
+            # a translated docstring's continuation lines are indented as the English ones
+            assert all(z.indent == e.indent for z, e in zip(doc.docstrings(zh.source), doc.docstrings(en.source))
+                       if "\n" in z.text.strip()), (document.name, en.id)
             assert ((zh.cell_type, _comment_words_blanked(zh.source), zh.metadata)
                     == (en.cell_type, _comment_words_blanked(en.source), en.metadata)), (
-                f"{document.name}: code cell {en.id} differs from the English one (beyond its comments' words)"
+                f"{document.name}: code cell {en.id} differs from the English one "
+                "(beyond its comments' and docstrings' words)"
             )
 
 
@@ -109,6 +118,53 @@ def test_every_comment_in_a_chinese_code_cell_is_chinese(document):
                for comment in comments(cell.source) if not re.search(r"[\u4e00-\u9fff]", comment.text)]
     assert not english, (f"{document.name} (Chinese): English comments in code cells; translate their "
                          "#comment entries in the catalog:\n" + "\n".join(english))
+
+
+@pytest.mark.parametrize("document", NOTEBOOK_DOCUMENTS, ids=_name)
+def test_every_docstring_in_a_chinese_code_cell_is_chinese(document):
+    # a build-it stub's docstring tells the learner what to build: prose, read in Chinese
+    chinese = stored_notebook(document.target)
+    english = [f"cell {cell.id}: {docstring.text!r}" for cell in chinese.cells if cell.cell_type == "code"
+               for docstring in doc.docstrings(cell.source) if not re.search(r"[\u4e00-\u9fff]", docstring.text)]
+    assert not english, (f"{document.name} (Chinese): English docstrings in code cells; translate their "
+                         "#docstring entries in the catalog:\n" + "\n".join(english))
+
+
+def test_the_build_it_stubs_of_chapter_02_and_the_clone_exercise_have_chinese_docstrings():
+    # the test above holds vacuously for a notebook without docstrings: these must have some
+    found = [d.text for path in (REPO / "course" / "zh" / "02_names_and_objects.ipynb",
+                                 REPO / "course" / "zh" / "exercises" / "clone" / "clone.ipynb")
+             for cell in stored_notebook(path).cells if cell.cell_type == "code"
+             for d in doc.docstrings(cell.source)]
+    assert len(found) == 4 and all(re.search(r"[\u4e00-\u9fff]", text) for text in found), found
+
+
+def test_a_docstring_is_found_by_the_parser_and_only_its_words_are_replaced():
+    source = ('%%key\n"""Module words."""\nx = "not a docstring"\n'
+              'class A:\n    r"""First line.\n\n      Indented more.\n    Last.\n    """\n'
+              '    def f(self):\n        "a" "b"  # two literals: left alone\n'
+              '        return """not one either"""\n'
+              'def g():\n    pass\n    """after a statement: not a docstring"""\n')
+    found = doc.docstrings(source)
+    assert [(d.text, d.indent) for d in found] == [
+        ("Module words.", ""), ("First line.\n\n  Indented more.\nLast.", "    ")]
+    translated = doc.replace(source, ["模块。", "第一行。\n\n  缩进更多。\n最后。"])
+    assert translated == source.replace("Module words.", "模块。").replace(
+        "First line.\n\n      Indented more.\n    Last.", "第一行。\n\n      缩进更多。\n    最后。")
+    assert doc.replace(source, [None, "一行。"]) == source.replace(
+        "First line.\n\n      Indented more.\n    Last.", "一行。")
+    assert doc.docstrings("def broken(:\n    '''words'''\n") == []  # unreadable: kept as it is
+
+
+def test_a_docstring_is_an_entry_keyed_by_its_cell_in_code_and_in_a_fenced_block():
+    from coursebook.translate.catalog import paragraphs_of
+    code = nbformat.v4.new_code_cell('def f():\n    """Do it."""  # now\n')
+    code.id = "c1"
+    text = nbformat.v4.new_markdown_cell('Read this.\n\n```python\ndef g():\n    "Shown."\n```')
+    text.id = "m1"
+    found = [(p.key, p.text) for p in paragraphs_of(nbformat.v4.new_notebook(cells=[code, text]))]
+    assert found == [("c1#comment0", "now"), ("c1#docstring0", "Do it."), ("m1#0", "Read this."),
+                     ("m1#1#docstring0", "Shown.")]
 
 
 def _cells(path):
@@ -133,6 +189,8 @@ def test_a_fenced_code_block_in_chinese_prose_is_the_english_one_but_its_comment
                 f"{document.name}: the fenced block {en.get('id')}#{index} differs from the English one")
             missing = [c.text for k, c in enumerate(comments(code))
                        if f"{en.get('id')}#{index}#comment{k}" not in translated]
+            missing += [d.text for k, d in enumerate(doc.docstrings(code))
+                        if doc.key(en.get("id"), k, index) not in translated]
             assert not missing, f"{document.name}: untranslated comments in block {en.get('id')}#{index}: {missing}"
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coursebook.translate.comments import comments, replace
+from coursebook.translate import docstrings as doc
 from crosscheck.harness import run
 
 __all__ = ["Question", "questions", "question", "question_of_cell", "printouts", "normalise"]
@@ -97,9 +98,10 @@ def question(question_id: str, course: Path = COURSE) -> Question:
 
 
 def _code(source: str) -> str:
-    """A key cell's code, the words of its comments left out: a translated chapter's key cell
-    (course/zh) is the English one with its comments in another language."""
+    """A key cell's code, the words of its comments and docstrings left out: a translated chapter's
+    key cell (course/zh) is the English one with those in another language."""
     source = source.strip()
+    source = doc.replace(source, [""] * len(doc.docstrings(source)))
     return replace(source, [""] * len(comments(source))).strip()
 
 

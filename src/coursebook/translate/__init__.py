@@ -10,7 +10,10 @@ paragraph of its markdown: ``msgctxt`` is ``"<cell id>#<paragraph index>"``,
   English (a changed paragraph's entry turns fuzzy, its old English kept as
   the previous msgid);
 * :mod:`.links` points a translated chapter's links at its translated siblings;
-* :mod:`.notebook` writes the translated notebook: code cells byte for byte;
+* :mod:`.comments` and :mod:`.docstrings` find the words of a code cell's comments
+  and docstrings, which are translated too;
+* :mod:`.notebook` writes the translated notebook: code cells byte for byte but
+  those words;
 * :mod:`.drift` says what is missing, stale or untranslated, by cell;
 * :mod:`.glossary` checks that a term has one rendering everywhere;
 * ``python -m coursebook.translate update|generate|check`` runs them.

@@ -3,7 +3,8 @@
 ``msgctxt`` is ``"<cell id>#<paragraph index>"`` (the index counts every paragraph
 of the cell, see :mod:`.paragraphs`), ``msgid`` the English paragraph. A code
 cell's comments are entries too, ``"<cell id>#comment<k>"`` (:mod:`.comments`), and so are the
-comments of a markdown cell's fenced code block, ``"<cell id>#<paragraph index>#comment<k>"``. Cell ids
+comments of a markdown cell's fenced code block, ``"<cell id>#<paragraph index>#comment<k>"``;
+docstrings likewise, ``"<cell id>#docstring<k>"`` (:mod:`.docstrings`). Cell ids
 are stable (the course's notebooks keep them), so an entry follows its
 paragraph wherever the cell moves.
 
@@ -29,6 +30,7 @@ import nbformat
 import polib
 
 from coursebook.translate.comments import comments, key as comment_key
+from coursebook.translate.docstrings import docstrings, key as docstring_key
 from coursebook.translate.paragraphs import fenced_code, split, translatable
 
 __all__ = ["Paragraph", "paragraphs_of", "markdown_file_as_notebook", "new_catalog", "translation_memory", "update",
@@ -52,14 +54,21 @@ class Paragraph:
 
     comment: bool = False  # a comment (``index`` counts the comments of its code)
     block: int | None = None  # a comment of the fenced block that is this paragraph of a markdown cell
+    docstring: bool = False  # a docstring (``index`` counts the docstrings of its code)
 
     @property
     def key(self) -> str:
+        if self.docstring:
+            return docstring_key(self.cell_id, self.index, self.block)
         return comment_key(self.cell_id, self.index, self.block) if self.comment else f"{self.cell_id}#{self.index}"
 
     @classmethod
     def of_comment(cls, cell_id: str, k: int, text: str, block: int | None = None) -> "Paragraph":
         return cls(cell_id, k, text, comment=True, block=block)
+
+    @classmethod
+    def of_docstring(cls, cell_id: str, k: int, text: str, block: int | None = None) -> "Paragraph":
+        return cls(cell_id, k, text, block=block, docstring=True)
 
 
 MARKDOWN_CELL_ID = "README"
@@ -83,6 +92,7 @@ def paragraphs_of(notebook) -> list[Paragraph]:
     for cell in notebook.cells:
         if cell.cell_type == "code":
             found += [Paragraph.of_comment(cell.id, k, c.text) for k, c in enumerate(comments(cell.source))]
+            found += [Paragraph.of_docstring(cell.id, k, d.text) for k, d in enumerate(docstrings(cell.source))]
         if cell.cell_type != "markdown":
             continue
         for index, text in enumerate(split(cell.source)[0]):
@@ -90,6 +100,8 @@ def paragraphs_of(notebook) -> list[Paragraph]:
                 found.append(Paragraph(cell.id, index, text))
             elif (code := fenced_code(text)) is not None:
                 found += [Paragraph.of_comment(cell.id, k, c.text, block=index) for k, c in enumerate(comments(code))]
+                found += [Paragraph.of_docstring(cell.id, k, d.text, block=index)
+                          for k, d in enumerate(docstrings(code))]
     return found
 
 

@@ -2,7 +2,8 @@
 
 * code cells (and raw cells) are the English cells, byte for byte, ids included,
   so the translated chapter computes exactly what the English one does, except
-  for the words of their comments (:mod:`.comments`), translated as paragraphs are; and a
+  for the words of their comments (:mod:`.comments`) and docstrings (:mod:`.docstrings`),
+  translated as paragraphs are; and a
   chapter's first code cell starts with one more line, ``from coursebook.language
   import use; use("zh")`` (:func:`speaking`), so what the course's code shows in
   that chapter's kernel speaks its language wherever it runs (an exercise's
@@ -25,6 +26,7 @@ import polib
 from coursebook.language import SETUP_LINE
 from coursebook.translate.catalog import markdown_file_as_notebook
 from coursebook.translate.comments import comments, key as comment_key, replace
+from coursebook.translate import docstrings as doc
 from coursebook.translate.layout import Document, twin_finder
 from coursebook.translate.links import relink
 from coursebook.translate.paragraphs import fenced_code, join, split, translatable, with_fenced_code
@@ -65,8 +67,7 @@ def translate(document: Document, catalog: polib.POFile, twin=None, source_text=
             code[0].source = speaking(code[0].source, document.language)
     for cell in out.cells:
         if cell.cell_type == "code":
-            cell.source = replace(cell.source, [usable.get((comment_key(cell.id, k), c.text))
-                                                for k, c in enumerate(comments(cell.source))])
+            cell.source = _code(cell.source, cell.id, usable)
         if cell.cell_type != "markdown":
             continue
         paragraphs, separators = split(cell.source)
@@ -74,10 +75,17 @@ def translate(document: Document, catalog: polib.POFile, twin=None, source_text=
             if translatable(text):
                 paragraphs[index] = usable.get((f"{cell.id}#{index}", text), text)
             elif (code := fenced_code(text)) is not None:
-                paragraphs[index] = with_fenced_code(text, replace(code, [
-                    usable.get((comment_key(cell.id, k, index), c.text)) for k, c in enumerate(comments(code))]))
+                paragraphs[index] = with_fenced_code(text, _code(code, cell.id, usable, index))
         cell.source = relink(join(paragraphs, separators), document.source, document.target, twin)
     return out
+
+
+def _code(source: str, cell_id: str, usable, block: int | None = None) -> str:
+    """``source`` with its docstrings' words, then its comments' words, translated."""
+    source = doc.replace(source, [usable.get((doc.key(cell_id, k, block), d.text))
+                                  for k, d in enumerate(doc.docstrings(source))])
+    return replace(source, [usable.get((comment_key(cell_id, k, block), c.text))
+                            for k, c in enumerate(comments(source))])
 
 
 def render(notebook) -> str:
