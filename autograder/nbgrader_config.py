@@ -133,10 +133,10 @@ if NBGRADER is not None:
 # `python -m autograder autograde` and plain `nbgrader autograde`: a lone notebook saved under another
 # name is graded under the assignment's (a copy, with a note; above: the collector's notes become
 # messages, a file that is no notebook is replaced by the flagged release and never run).
+# Named by its dotted path (nbgrader imports it when it grades), so that reading this file imports
+# neither nbgrader nor nbconvert: the hub's command and its predictions service read it at each start.
 if NBGRADER is not None:
-    from autograder.pipeline.submission import graded_under_its_name
-
-    c.Autograde.pre_convert_hook = graded_under_its_name
+    c.Autograde.pre_convert_hook = "autograder.pipeline.submission.graded_under_its_name"
 # Formgrader's grading page: formgrader renders it with a plain HTMLExporter whose template
 # (nbgrader's "formgrade") it sets itself, over this file; the template file is ours, built on
 # it, with MathJax from the lab (jupyter_server_mathjax) instead of a CDN, so manual grading

@@ -121,6 +121,7 @@ def pytest_itemcollected(item):
 #   exercises   the mutant bank, graded once per session for the modules of tests/exercises/ that use it
 #   course      the chapters, executed once per session for the modules of tests/course/ that use them
 #   hub         one real JupyterHub with the same Unix users for every test of tests/hub/
+#               but those of HUB_ALONE, each a group of its own
 #   any other module is a group of its own: so is a module of tests/exercises/ or tests/course/
 #   that asks for none of its folder's session fixtures (SHARED_BY_FOLDER), and can then run on
 #   the other worker while its folder's group runs.
@@ -130,6 +131,7 @@ def pytest_itemcollected(item):
 # grader has ended (tests/autograder/hostile.py).
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
+    "tests/hub/test_hub_start_stop.py",
     "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/exercises/test_practice_agreement.py",
     "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
     "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
@@ -138,6 +140,11 @@ LONGEST_FIRST = [
     "tests/browser/test_memory_diagram_in_lab.py",
 ]
 
+
+# Modules of tests/hub/ that start hubs of their own, for people of their own, and ask for no
+# fixture of the hub group (hub_class): run on the other worker while that group runs.
+# The fifty starts and stops are the longest module of the suite.
+HUB_ALONE = {"tests/hub/test_hub_start_stop.py"}
 
 # The session fixtures a folder's group exists to set up once (on one worker).
 SHARED_BY_FOLDER = {
@@ -150,7 +157,9 @@ def _group(item, sharing=None) -> str:
     """``sharing``: the modules of SHARED_BY_FOLDER's folders that ask for one of their fixtures."""
     folder = pathlib.Path(str(item.fspath)).parent.name
     module = item.nodeid.split("::")[0]
-    if folder == "hub" or (folder in SHARED_BY_FOLDER and (sharing is None or module in sharing)):
+    if folder == "hub" and module not in HUB_ALONE:
+        return folder
+    if folder in SHARED_BY_FOLDER and (sharing is None or module in sharing):
         return folder
     return module
 

@@ -44,12 +44,6 @@ import shutil
 import stat
 import tempfile
 
-from nbgrader.auth import Authenticator
-from nbgrader.coursedir import CourseDirectory
-from nbgrader.exchange.default import ExchangeReleaseAssignment
-from nbgrader.exchange.abc.exchange import ExchangeError
-from nbgrader.utils import notebook_hash
-
 from ..term.collect import CollectReport, collect, printable
 from ..course import CourseError, check_assignment, feedback_dir, source_assignments, state_dir
 from ..term.inbox import Limits
@@ -85,6 +79,12 @@ def _exchange_config(config, exchange, assignment):
 
 def release(config, assignments, exchange):
     """nbgrader's release of each assignment to the exchange; returns one line per assignment."""
+    # nbgrader is imported here, not above: `hub` reads this module at every start and needs none of it
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange.abc.exchange import ExchangeError
+    from nbgrader.exchange.default import ExchangeReleaseAssignment
+
     ensure_exchange(exchange)
     lines = []
     for assignment in assignments:
@@ -292,6 +292,8 @@ def return_feedback(config, exchange, assignments=None):
     Returns ``(lines, missing)``: one line per page returned, and the submissions without a page
     (not graded yet, or no secret to name it by).
     """
+    from nbgrader.utils import notebook_hash
+
     assignments = assignments or source_assignments(config)
     record = read_record(state_dir(config, RECORD))
     target = os.path.join(exchange, course_id(config), "feedback")
