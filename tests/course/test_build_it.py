@@ -304,6 +304,7 @@ def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, 
     printed = capsys.readouterr().out
     score, out_of = re.search(r"Score: (\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", printed).groups()
     assert float(out_of) > 0, printed
+    assert "not written yet" in printed and "did not answer" not in printed, printed  # judged, not timed out
     assert json.loads(private_progress.read_text())["exercises"]["clone"]["score"] == float(score)
     assert "clone: %s/%s" % (score, out_of) in repr(progress_table()), (printed, repr(progress_table()))
 

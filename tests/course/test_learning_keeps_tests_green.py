@@ -33,7 +33,11 @@ STORAGE_CHECKS = [
 # recurse, and the warm-kernel plumbing), and the releases
 LEARNERS_CHECKS = [*STORAGE_CHECKS, "tests/course", "tests/exercises/test_release_drift.py",
                    "--ignore=tests/course/test_learning_keeps_tests_green.py",
-                   "--ignore=tests/course/test_warm_kernels.py"]
+                   "--ignore=tests/course/test_warm_kernels.py",
+                   # the clone runs on this checkout's venv, whose editable install maps `autograder` to
+                   # this checkout: the self-check's sandboxed kernel (python -P) would import a copy its
+                   # sandbox does not show and wait out its 300 s limit; that test runs in the checkout
+                   "--deselect=tests/course/test_build_it.py::test_the_graded_self_check_records_its_score"]
 MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")
 
 
