@@ -25,12 +25,16 @@ def storages_written(tensors):
 
     One entry per storage, in the order the tensors first meet it, each
     holding the storage's bytes in full: a view takes all of its base's
-    storage along, and two tensors on one storage share one entry.
+    storage along, and two tensors on one storage share one entry.  Storages
+    are told apart as objects: ``untyped_storage()`` gives the same object for
+    every tensor on one storage, in torch as in reftorch.  Their addresses
+    cannot: every storage with no bytes has ``data_ptr()`` 0, and torch writes
+    one entry for each.
     """
     written = {}
     for t in tensors:
-        storage = t.untyped_storage()
-        written.setdefault(storage.data_ptr(), storage.nbytes())
+        storage = t.untyped_storage()  # the list keeps it alive, so its id is its own
+        written.setdefault(id(storage), storage.nbytes())
     return list(written.values())
 
 
@@ -61,7 +65,7 @@ def _contiguous_is_compact(tensors):
     for t in tensors:
         storage = t.untyped_storage()
         nbytes = t.numel() * t.element_size() if t.is_contiguous() else storage.nbytes()
-        written.setdefault(storage.data_ptr(), nbytes)
+        written.setdefault(id(storage), nbytes)
     return list(written.values())
 
 
@@ -85,6 +89,10 @@ register(Piece(
               "two views of one storage share one entry, and each is saved with all of it"),
         _case("([a, b]), two separate tensors", lambda mod: [mod.arange(3.0), mod.arange(5.0)],
               "separate storages are separate entries, in the order the tensors come"),
+        _case("([e, f, e[:]]), e and f two empty tensors",
+              lambda mod: (lambda e: [e, mod.zeros(0), e[:]])(mod.zeros(0)),
+              "every storage with no bytes has data_ptr() 0: tell storages apart as objects "
+              "(untyped_storage() ... is ...), and an empty storage is still an entry of its own"),
     ],
     wrong=[Wrong(_only_the_elements, "whole storage"),
            Wrong(_one_entry_per_tensor, "share one entry"),

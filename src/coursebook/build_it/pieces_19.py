@@ -25,13 +25,15 @@ def shared_storages(state_dict):
 
     A group lists its names in the dict's order, and groups come in the order of
     their first name; a name that shares with nobody is in no group.  Two tensors
-    share when their storages are one block of memory: the storage's address,
-    ``t.untyped_storage().data_ptr()``, not the tensor's, which moves with a view's
-    offset.
+    share when they have one storage, ``t.untyped_storage()``: the same object for
+    every tensor on it, in torch as in reftorch.  Not the tensor's ``data_ptr()``,
+    which moves with a view's offset, nor even the storage's: every storage with
+    no bytes, empty or on the meta device, has address 0.
     """
     groups = {}
     for name, tensor in state_dict.items():
-        groups.setdefault(tensor.untyped_storage().data_ptr(), []).append(name)
+        storage = tensor.untyped_storage()  # the dict keeps it alive, so its id is its own
+        groups.setdefault(id(storage), []).append(name)
     return [names for names in groups.values() if len(names) > 1]
 
 
@@ -53,6 +55,7 @@ _DICTS = {
     "the tied state_dict, each entry cloned": lambda m: {k: v.clone() for k, v in _two_layers(m, True).state_dict().items()},
     "the tied state_dict, deep-copied": lambda m: copy.deepcopy(_two_layers(m, True).state_dict()),
     "a tensor, two views of it at offsets 0 and 2, and another tensor": _views,
+    "nn.Linear(2, 2) built on the meta device": lambda m: m.nn.Linear(2, 2, device="meta").state_dict(),
 }
 
 
@@ -86,7 +89,7 @@ def _with_singletons(state_dict):
 _OBJECTS = ("state_dict() gives each name its own detached tensor object, tied weights too: compare their "
             "memory (the storage), not the objects")
 _OFFSETS = ("a view at an offset starts at another address in the same storage: compare "
-            "untyped_storage().data_ptr(), not the tensor's data_ptr()")
+            "the storages, untyped_storage(), not the tensor's data_ptr()")
 
 register(Piece(
     name="shared_storages",
@@ -101,6 +104,9 @@ register(Piece(
         _case("the tied state_dict, deep-copied",
               "deepcopy copies each storage once (its memo), so the copies of tied entries still share"),
         _case("a tensor, two views of it at offsets 0 and 2, and another tensor", _OFFSETS),
+        _case("nn.Linear(2, 2) built on the meta device",
+              "a storage with no memory (on meta, or empty) has data_ptr() 0, yet it is a storage of its own: "
+              "tell storages apart as objects (untyped_storage() ... is ...)"),
     ],
     wrong=[Wrong(_by_object, "compare their memory (the storage), not the objects"),
            Wrong(_by_tensor_address, "not the tensor's data_ptr()"),

@@ -7,6 +7,9 @@ in the course; the answer of every case comes from real torch: does
 ``m[index]`` share ``m``'s storage?
 """
 
+import numbers
+
+import numpy as np
 from crosscheck.recorded import torch_here
 
 torch = torch_here()  # None in the browser: the expected answers are then the recorded ones
@@ -20,9 +23,9 @@ def is_basic_index(index):
     """True when ``t[index]`` is a view of ``t`` (basic indexing), False when it copies.
 
     A tuple in the brackets is several parts, one per dimension; anything
-    else is one part.  The index is basic when every part is an int, a
-    slice, None, ``...`` or a 0-d integer tensor other than uint8 (read as an
-    int).  A list, a tensor with dimensions, a mask (a uint8 tensor is one, as
+    else is one part.  The index is basic when every part is an int (a numpy
+    integer is one: ``numbers.Integral``), a slice, None, ``...`` or a 0-d
+    integer tensor other than uint8 (read as an int).  A list, a tensor with dimensions, a mask (a uint8 tensor is one, as
     a bool tensor is) or a Python bool (a mask of one element) make it
     advanced: a copy.
     """
@@ -30,7 +33,7 @@ def is_basic_index(index):
     for part in parts:
         if isinstance(part, bool):
             return False
-        if isinstance(part, (int, slice)) or part is None or part is Ellipsis:
+        if isinstance(part, (numbers.Integral, slice)) or part is None or part is Ellipsis:
             continue
         if not (isinstance(part, reftorch.Tensor) and part.dim() == 0
                 and not part.dtype.is_floating_point and part.dtype not in (reftorch.bool, reftorch.uint8)):
@@ -98,6 +101,8 @@ register(Piece(
                                                               "integer: a view"),
         _case("m[torch.tensor(1, dtype=torch.uint8)]", lambda mod: mod.tensor(1, dtype=mod.uint8),
               "a 0-d uint8 tensor is not read as an integer: torch takes it for a mask, advanced, a copy"),
+        _case("m[0, np.int64(1)]", lambda mod: (0, np.int64(1)),
+              "a numpy integer is an integer too (numbers.Integral), as from argmax: a view"),
         _case("m[True]", lambda mod: True, "a Python bool is not an integer here: it is a mask with "
                                            "one element, advanced, a copy"),
     ],

@@ -22,13 +22,15 @@ from coursebook.build_it.registry import Case, Piece, Wrong, register
 def four_answers(a, r):
     """``(new object?, new memory?, history kept?, shares a's version counter?)`` for ``r`` made from ``a``.
 
-    New memory: ``r`` lives in another storage (a view at an offset starts at
-    another address, in the same storage).  History: ``r`` is ``a``, or it has
+    New memory: ``r`` lives in another storage, told apart as objects
+    (``untyped_storage()`` gives one object per storage): a view at an offset
+    starts at another address, in the same storage, and every storage with no
+    bytes has address 0.  History: ``r`` is ``a``, or it has
     a ``grad_fn``.  The counter: a write through ``r`` (on a detached alias of
     ``r``, which shares ``r``'s counter and needs no ``no_grad``) moves ``a``'s.
     """
     new_object = r is not a
-    new_memory = r.untyped_storage().data_ptr() != a.untyped_storage().data_ptr()
+    new_memory = r.untyped_storage() is not a.untyped_storage()
     history = r is a or r.grad_fn is not None
     before = a._version
     r.detach().add_(1)
@@ -51,6 +53,11 @@ _OPS = {
 def _pair(mod, op):
     a = mod.arange(4.0).requires_grad_()
     return a, _OPS[op](a)
+
+
+def _empty_clone(mod):
+    e = mod.zeros(0).requires_grad_()
+    return e, e.clone()
 
 
 def _case(op, misconception):
@@ -81,7 +88,7 @@ register(Piece(
     cases=[
         _case("b = a", "b = a copies nothing: the same object, memory, history and counter"),
         _case("a[1:]", "a view at an offset starts at another address (data_ptr) but lives in the same "
-                       "storage: compare untyped_storage().data_ptr() for new memory"),
+                       "storage: compare the storages, untyped_storage(), for new memory"),
         _case("a[[0, 2]]", "advanced indexing copies into new memory, keeps history (IndexBackward0) "
                            "and gets a new counter"),
         _case("a.clone()", "a clone: new memory, history kept, a counter of its own"),
@@ -90,6 +97,10 @@ register(Piece(
         _case("a.to(torch.float64)", "a conversion copies and keeps history (ToCopyBackward0)"),
         _case("a.data", "equal versions are not a shared counter: .data reads 0 like a but has a counter "
                         "of its own; write through one and watch the other"),
+        Case("(e, e.clone()), e = torch.zeros(0).requires_grad_()", lambda: _empty_clone(reftorch),
+             "a clone of an empty tensor has a storage of its own, though every empty storage has "
+             "data_ptr() 0: compare the storages as objects (untyped_storage() ... is not ...)",
+             expected=lambda: four_answers(*_empty_clone(torch))),
         _case("copy.copy(a)", "requires_grad is not history: copy.copy keeps the flag and drops the graph "
                               "(look at grad_fn); its counter is its own"),
     ],
