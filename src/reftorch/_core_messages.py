@@ -46,6 +46,7 @@ BACKWARD_TWICE = (
     "backward through the graph a second time or if you need to access saved tensors after "
     "calling backward."
 )
+SET_DATA_NOT_FLOAT = "data set to a tensor that requires gradients must be floating point or complex dtype"
 DETACH_VIEW_INPLACE = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "

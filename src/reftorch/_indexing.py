@@ -112,8 +112,12 @@ def is_advanced(part):
 
     Advanced: a bool, a list (or other sequence), a tensor; but a 0-d integer
     tensor is read as the integer it holds. Basic (a view): an integer, a
-    slice, None and ``...``.
+    slice, None and ``...``. A numpy array is read as the tensor it becomes
+    (``np.array(1)`` is a 0-d integer: basic). Parts torch refuses as an index
+    (a float tensor, a numpy bool) are not asked about.
     """
+    if is_array(part):
+        part = tensor(part.tolist())
     if isinstance(part, Tensor):
         return part.dim() > 0 or part.dtype.is_floating_point or _advanced_index.is_mask(part)
     return isinstance(part, builtins.bool) or _is_sequence(part)

@@ -31,13 +31,14 @@ from ._overrides import overridable
 
 
 def check_inplace_dtype(self, other):
-    """An in-place result must fit the destination's dtype (no float into int)."""
+    """An in-place result must fit the destination's shape, then its dtype (no float into int):
+    torch reports a shape that does not broadcast before a dtype that does not fit."""
+    check_inplace_shape(self, other)
     dtype = result_type(self, other)
     if _category(dtype) > _category(self.dtype):
         raise RuntimeError(
             f"result type {dtype._short_name} can't be cast to the desired output type {self.dtype._short_name}"
         )
-    check_inplace_shape(self, other)
     return dtype
 
 

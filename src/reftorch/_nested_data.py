@@ -21,7 +21,7 @@ import functools
 from . import _messages
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._dtype import overflows, promote_types
-from ._numpy_objects import is_number, is_scalar
+from ._numpy_objects import is_array, is_number, is_scalar
 from ._tensor import Tensor
 from ._overrides import overridable
 
@@ -40,9 +40,12 @@ def check_dtype(dtype, fn):
 
 def infer_dtype(data):
     """The dtype ``tensor(data)`` picks. A Python bool, int or float gives
-    bool, int64 or the default float dtype; a numpy number or a tensor keeps
-    its own dtype; a list promotes its elements' dtypes (float beats int, int
-    beats bool). An empty list is the default float dtype."""
+    bool, int64 or the default float dtype; a numpy number or array, or a
+    tensor, keeps its own dtype; a list promotes its elements' dtypes (float
+    beats int, int beats bool). An empty list is the default float dtype.
+    Only lists and tuples are read as sequences (torch also reads a range).
+    reftorch has no complex dtypes, so a complex number raises (torch gives
+    complex64)."""
     found, pending = [], [data]
     while pending:
         item = pending.pop(0)
@@ -50,7 +53,7 @@ def infer_dtype(data):
             pending[:0] = item  # its elements come next, in order
         elif isinstance(item, Tensor):
             found.append(item.dtype)
-        elif is_scalar(item):  # before float: numpy's float64 is a Python float too
+        elif is_scalar(item) or is_array(item):  # before float: numpy's float64 is a Python float too
             found.append(from_numpy_dtype(item.dtype))
         elif isinstance(item, builtins.bool):
             found.append(bool_)

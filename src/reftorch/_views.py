@@ -93,10 +93,13 @@ def flatten(self, start_dim=0, end_dim=-1):
 
 def transpose_geometry(size, stride, dim0, dim1):
     """The size and stride of a transpose: dimensions ``dim0`` and ``dim1`` swap both their
-    size and their stride. The storage and the offset stay: no element moves."""
+    size and their stride. The storage and the offset stay: no element moves. ``dim0`` and
+    ``dim1`` are in range (``transpose`` raises torch's IndexError first); a 0-d tensor, whose
+    only dims are 0 and -1, has nothing to swap."""
     size, stride = list(size), list(stride)
-    size[dim0], size[dim1] = size[dim1], size[dim0]
-    stride[dim0], stride[dim1] = stride[dim1], stride[dim0]
+    if size:
+        size[dim0], size[dim1] = size[dim1], size[dim0]
+        stride[dim0], stride[dim1] = stride[dim1], stride[dim0]
     return tuple(size), tuple(stride)
 transpose_geometry = overridable(transpose_geometry)
 
@@ -159,6 +162,8 @@ def infer_expand_geometry(size, stride, sizes):
     0 (every position reads the same elements); -1 means "keep the size".
     A new leading dimension strides over the dimensions after it
     (size * stride, as a fresh tensor would), or 0 when it grows past 1.
+    ``expand`` has checked first that ``sizes`` names every dimension of the
+    tensor (fewer raise torch's RuntimeError there); a size is -1 or at least 0.
     """
     lead = len(sizes) - len(size)
     new_size, new_stride = [1] * len(sizes), [0] * len(sizes)

@@ -5,6 +5,8 @@ name ``a``.  A tensor's returns itself after adding into its own memory, so
 every other name of the tensor sees the change.  Each case runs the same
 statement on real torch (``Tensor.__iadd__``) and compares the object
 returned, the numbers, and what another name of the tensor sees.
+reftorch has no complex dtypes, so ``a += 1j`` is not modelled (torch raises
+RuntimeError for a real tensor, and adds into a complex one).
 """
 
 from crosscheck.recorded import torch_here

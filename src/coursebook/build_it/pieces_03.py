@@ -237,6 +237,8 @@ register(Piece(
         _transpose_case((2, 3, 4), (12, 4, 1), 0, 2, _SWAP + "; the dimensions in between keep theirs"),
         _transpose_case((2, 3, 4), (12, 4, 1), 1, 1, "a dimension swapped with itself changes nothing"),
         _transpose_case((4, 2), (4, 2), 0, 1, _SWAP + ", whatever they were (here a stepped slice's)"),
+        _transpose_case((), (), 0, 0, "a 0-d tensor has no dimension to swap: transpose(0, 0) gives it "
+                                      "back with size () and strides ()"),
     ],
     wrong=[Wrong(_transpose_size_only, "swaps the sizes *and* the strides", breaks="mt"),
            Wrong(_transpose_fresh_strides, "a transpose moves no element")],

@@ -127,6 +127,8 @@ register(Piece(
         _index_case("tensor(True)", lambda m: m.tensor(True), "a 0-d bool tensor is a bool, not an integer: "
                                                               "advanced, a copy"),
         _index_case("tensor([True, False])", lambda m: m.tensor([True, False]), "a mask is advanced: a copy"),
+        _index_case("np.array(1)", lambda m: np.array(1), "a numpy array is read as the tensor it becomes: "
+                                                          "a 0-d integer one is the integer it holds, basic, a view"),
     ],
     wrong=[Wrong(_tensors_always, "read as the integer it holds", breaks="stdout"),
            Wrong(_lists_in_order_are_views, _KIND),

@@ -70,6 +70,10 @@ register(Piece(
               lambda mod: (mod.ones(3), mod.arange(3.0)),
               "assigning .data writes no number: x now shares new's memory and its version does "
               "not move (a copy would do neither)"),
+        _case("(a leaf that requires grad, new = torch.tensor([1, 2]))",
+              lambda mod: (mod.ones(2, requires_grad=True), mod.tensor([1, 2])),
+              "a tensor that requires grad must stay floating point (only floats carry gradients): "
+              "torch refuses integer data with RuntimeError"),
     ],
     wrong=[Wrong(_points_at_storage_only, "new's shape and dtype"),
            Wrong(_copies_the_numbers, "writes no number"),

@@ -54,6 +54,8 @@ register(Piece(
         _case(7, "a single Python int gives a 0-d int64 tensor"),
         _case([], "an empty list has nothing to read: the default float dtype"),
         _case(np.float64(1.5), "a numpy number keeps its own dtype (float64 here), unlike a Python float"),
+        _case(np.array([1, 2], dtype=np.int16), "a numpy array keeps its own dtype (int16 here), "
+                                                "as a numpy number does"),
     ],
     wrong=[Wrong(_first_element_decides, "the first element does not decide"),
            Wrong(_floats_are_float64, "default float dtype, float32"),
