@@ -327,7 +327,19 @@ class GradingKernelSpecManager(WarmKernelSpecManager):
 class TolerantKernelManager(AsyncKernelManager):
     """jupyter_client's AsyncKernelManager, whose shutdown of a kernel that died or was killed
     (the watchdog, a kernel that ignored an interrupt) logs what went wrong instead of raising:
-    the notebook's results are kept, its resources freed."""
+    the notebook's results are kept, its resources freed.
+
+    Its connection file is in a folder of its own (0700), not jupyter_client's default
+    ``/tmp/tmp*.json``: the judge's sockets go beside it (``judge.connection.witness_folder``), and
+    in the shared ``/tmp`` of a hub one user's folder would refuse the next user's check."""
+
+    private_folder = None
+
+    async def start_kernel(self, **kw):
+        if not self.connection_file:
+            self.private_folder = tempfile.mkdtemp(prefix="autograder-kernel-")
+            self.connection_file = os.path.join(self.private_folder, "kernel.json")
+        await super().start_kernel(**kw)
 
     async def shutdown_kernel(self, now=False, restart=False):
         try:
@@ -335,6 +347,8 @@ class TolerantKernelManager(AsyncKernelManager):
         except Exception as error:
             self.log.warning("kernel shutdown: %s", error)
             await self.cleanup_resources(restart=restart)
+        if self.private_folder and not restart:
+            shutil.rmtree(self.private_folder, ignore_errors=True)
 
     async def cleanup_resources(self, restart=False):
         try:
