@@ -33,6 +33,7 @@ inherit no file descriptor), so no notebook can forge or hide a result.
 """
 
 import contextlib
+import functools
 import logging
 import os
 import shutil
@@ -201,7 +202,7 @@ class Workspace:
         first_timing = len(execute.TIMINGS)
         error = None
         try:
-            with sanitize.lend_gradebook(db_url(config), self.gradebook(config)):
+            with sanitize.lend_gradebook(db_url(config), functools.partial(self.released, config)):
                 converter.start()
         except Exception as problem:  # nbgrader raises once at the end if the student failed
             lines = [line for line in errors.lines if "Traceback" not in line] or errors.lines

@@ -37,18 +37,20 @@ def _note(nb, message):
     nb.metadata.setdefault("autograder", {}).setdefault("messages", []).append(message)
 
 
-# db_url -> a Gradebook open on it that the caller lends while it grades (lend_gradebook)
+# db_url -> how to borrow the gradebook a caller lends while it grades (lend_gradebook). Module state:
+# a grading worker grades one submission at a time, in one thread.
 _lent = {}
 
 
 @contextlib.contextmanager
-def lend_gradebook(db_url, gb):
+def lend_gradebook(db_url, borrow):
     """While in this block, :class:`RebuildFromRelease` reads the gradebook at ``db_url`` through
-    ``gb``, open already with its statements compiled (a grading worker's, for the whole run), rather
-    than opening one of its own for each notebook; it closes ``gb``'s session after each read."""
-    _lent[db_url] = gb
+    ``borrow()``, a context manager that yields a ``Gradebook`` open already with its statements
+    compiled (a grading worker's, for the whole run) and closes its session on leaving, rather than
+    opening one of its own for each notebook."""
+    _lent[db_url] = borrow
     try:
-        yield gb
+        yield
     finally:
         _lent.pop(db_url, None)
 
@@ -59,15 +61,9 @@ class RebuildFromRelease(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         release = self._release(info["assignment"], info["notebook"])
-        lent = _lent.get(info["db_url"])
-        if lent is not None:
-            try:
-                known = _gradebook_cells(lent.find_notebook(info["notebook"], info["assignment"]))
-            finally:
-                lent.db.remove()
-        else:
-            with Gradebook(info["db_url"]) as gb:
-                known = _gradebook_cells(gb.find_notebook(info["notebook"], info["assignment"]))
+        borrow = _lent.get(info["db_url"])
+        with (borrow() if borrow is not None else Gradebook(info["db_url"])) as gb:
+            known = _gradebook_cells(gb.find_notebook(info["notebook"], info["assignment"]))
         reference, metadata = _reference(release, known, self.log)
         state = nb.get("metadata", {}).get("autograder", {})
         flagged = isinstance(state, dict) and (state.get("unreadable") or state.get("not_graded"))

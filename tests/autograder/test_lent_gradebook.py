@@ -4,6 +4,7 @@ No kernel and no nbgrader run: a small gradebook made with nbgrader's API, the r
 (``RebuildFromRelease``) run on one submission with its own gradebook and with a lent one.
 """
 
+import contextlib
 import copy
 
 from nbformat.v4 import new_code_cell, new_notebook
@@ -41,6 +42,16 @@ def _rebuilt(step, url):
     return nb
 
 
+@contextlib.contextmanager
+def _released(gb):
+    """What a grading worker lends (``Workspace.released``): its open gradebook, the session
+    closed on leaving."""
+    try:
+        yield gb
+    finally:
+        gb.db.remove()
+
+
 def _test_source(nb):
     return [c.source for c in nb.cells]
 
@@ -57,7 +68,7 @@ def test_a_lent_gradebook_rebuilds_as_the_steps_own_one(tmp_path):
     assert _test_source(own) == ["def f():\n    return 1", "assert f() == 1"]
     lent = Gradebook(url)
     try:
-        with lend_gradebook(url, lent):
+        with lend_gradebook(url, lambda: _released(lent)):
             assert _rebuilt(step, url) == own
     finally:
         lent.close()
@@ -71,7 +82,7 @@ def test_the_step_reads_the_lent_gradebook_while_it_is_lent_and_what_was_written
     step = RebuildFromRelease(config=Config({"CourseDirectory": {"root": str(tmp_path)}}))
     lent = Gradebook(other)
     try:
-        with lend_gradebook(url, lent):
+        with lend_gradebook(url, lambda: _released(lent)):
             assert _test_source(_rebuilt(step, url))[1] == "assert f() == 3"
             _set_test(other, "assert f() == 4")
             assert _test_source(_rebuilt(step, url))[1] == "assert f() == 4"
