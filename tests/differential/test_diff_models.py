@@ -274,3 +274,23 @@ def test_conversions_across_the_meta_device_make_new_parameters_and_to_empty_on_
             """
         )
     )
+
+
+def test_a_conversion_across_the_meta_device_takes_the_gradient_along():
+    assert_same(
+        with_linear(
+            """
+            lin(torch.ones(1, 2)).sum().backward()
+            grad = lin.weight.grad
+            lin.to("meta")
+            print(lin.weight.grad is grad, lin.weight.grad.device, lin.weight.grad.shape, lin.bias.grad.requires_grad)
+            lin.to_empty(device="cpu")
+            print(lin.weight.grad.device, lin.weight.grad.shape, lin.weight.grad.is_leaf)
+            with torch.no_grad():
+                lin.weight.fill_(1.0)
+                lin.bias.fill_(0.0)
+                lin.weight.grad.fill_(0.0)
+                lin.bias.grad.fill_(0.0)
+            """
+        )
+    )

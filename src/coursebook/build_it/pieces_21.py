@@ -25,9 +25,11 @@ def is_basic_index(index):
     A tuple in the brackets is several parts, one per dimension; anything
     else is one part.  The index is basic when every part is an int (a numpy
     integer is one: ``numbers.Integral``), a slice, None, ``...`` or a 0-d
-    integer tensor other than uint8 (read as an int).  A list, a tensor with dimensions, a mask (a uint8 tensor is one, as
+    integer tensor other than uint8 (read as an int).  A list of ints, a tensor with dimensions, a mask (a uint8 tensor is one, as
     a bool tensor is) or a Python bool (a mask of one element) make it
-    advanced: a copy.
+    advanced: a copy.  (torch still reads a short list that holds a slice,
+    None, ..., a tensor or another list as a tuple, and warns that this is
+    deprecated; such lists are left out here.)
     """
     parts = index if isinstance(index, tuple) else (index,)
     for part in parts:

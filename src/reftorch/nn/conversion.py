@@ -41,7 +41,8 @@ from .._overrides import overridable
 
 
 def apply(self, fn, recurse=True):
-    """Convert each parameter (in place via ``.data``; a new Parameter across ``meta``) and buffer (replaced)."""
+    """Convert each parameter (in place via ``.data``; a new Parameter across ``meta``), its ``.grad``
+    with it, and each buffer (replaced)."""
     if recurse:
         for module in self.children():
             module._apply(fn)
@@ -51,7 +52,9 @@ def apply(self, fn, recurse=True):
         with no_grad():
             converted = fn(param)
             if _crosses_meta(param, converted):
-                self._parameters[name] = Parameter(converted, param.requires_grad)
+                new = self._parameters[name] = Parameter(converted, param.requires_grad)
+                if param.grad is not None:  # the new Parameter takes the gradient along, converted
+                    new.grad = fn(param.grad)
                 continue
             param.data = converted
             if param.grad is not None:
