@@ -3,19 +3,21 @@
 torch turns an array into a tensor with its dtype where that dtype makes a
 mask (bool, uint8) and into an int64 tensor otherwise (floats truncated). So a
 0-d uint8 array is a mask, advanced, a copy, although ``np.array(1)`` is the
-integer 1, basic, a view; and ``np.array(1.0)`` is the integer 1 too. Reading
-an array as its ``tolist()`` lost the uint8 and read it as row numbers.
+integer 1, basic, a view; and ``np.array(1.0)`` is the integer 1 too, while a
+uint8 array of several elements is a mask, not a list of row numbers.
 """
 
 import warnings
 
-import numpy as np
 import pytest
 import torch
 
 from crosscheck.harness import assert_same
 
 from reftorch._indexing import is_advanced
+
+np = pytest.importorskip("numpy", reason="numpy is not installed: the numpy bridge (reftorch's optional numpy extra) "
+                                         "is not tested")
 
 PARTS = ["np.array(1)", "np.array(1, dtype=np.int32)", "np.array(1.0)", "np.array(1, dtype=np.uint8)",
          "np.array(True)", "np.array([1, 0], dtype=np.uint8)", "np.array([1.7, 0.2])"]
