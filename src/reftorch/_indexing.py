@@ -112,12 +112,13 @@ def is_advanced(part):
 
     Advanced: a bool, a list (or other sequence), a tensor; but a 0-d integer
     tensor is read as the integer it holds. Basic (a view): an integer, a
-    slice, None and ``...``. A numpy array is read as the tensor it becomes
-    (``np.array(1)`` is a 0-d integer: basic). Parts torch refuses as an index
-    (a float tensor, a numpy bool) are not asked about.
+    slice, None and ``...``. A numpy array is read as the index tensor torch
+    makes of it (``np.array(1)`` is a 0-d integer: basic; ``np.array(1,
+    dtype=np.uint8)`` a mask: advanced). Parts torch refuses as an index (a
+    float tensor, a numpy bool) are not asked about.
     """
     if is_array(part):
-        part = tensor(part.tolist())
+        part = _index_tensor(part)
     if isinstance(part, Tensor):
         return part.dim() > 0 or part.dtype.is_floating_point or _advanced_index.is_mask(part)
     return isinstance(part, builtins.bool) or _is_sequence(part)
@@ -140,15 +141,20 @@ def _as_part(obj):
     if obj is None or obj is Ellipsis or isinstance(obj, (slice, builtins.bool, Tensor)):
         return obj
     if _is_sequence(obj):
-        # A list of bools is a mask; any other list is a long index (floats truncated).
-        data = tensor(obj.tolist() if is_array(obj) else list(obj))
-        if data.dtype is not int64 and not _advanced_index.is_mask(data):
-            data = Tensor._from_values(data._read(), data._size, int64)
-        return data
+        return _index_tensor(obj)
     try:
         return operator.index(obj)
     except TypeError:
         raise IndexError(_messages.INVALID_INDEX.format(type(obj).__name__)) from None
+
+
+def _index_tensor(sequence):
+    """The index tensor torch makes of a list or a numpy array: bools (and a numpy uint8 array)
+    stay a mask, anything else becomes int64 (floats truncated: ``np.array(1.0)`` is 1)."""
+    data = tensor(sequence if is_array(sequence) else list(sequence))
+    if data.dtype is not int64 and not _advanced_index.is_mask(data):
+        data = Tensor._from_values(data._read(), data._size, int64)
+    return data
 
 
 def _apply_slicing(self, parts):

@@ -770,7 +770,7 @@ MODELS = [
           "Anything made under no_grad is cut off from autograd, views included.",
           "A view made under no_grad of a tensor that requires grad still requires grad: it shares the "
           "memory and the counter of a tensor autograd tracks, and torch marks it so an in-place write "
-          "through it raises later.",
+          "through it raises once grad mode is back on.",
           "07_no_grad_and_inference_mode.ipynb",
           lambda: [(_views._as_view, _no_grad_views_do_not_require_grad)]),
     Model("deepcopy shares memory",
@@ -817,8 +817,9 @@ MODELS = [
           lambda: [(creation_meta.for_new_view, _pieces_are_plain_views)]),
     Model("split copies the pieces",
           "split, chunk and unbind give pieces with memory of their own.",
-          "The pieces are views: windows on the same memory, sharing its version counter and one "
-          "backward node. A write through a piece shows in the original (and, while autograd records, "
+          "The pieces are views: windows on the original's memory that share its version counter (and, "
+          "when it requires grad, one backward node). A write through a piece shows in the original (and, "
+          "while autograd records, "
           "a piece of a tensor that requires grad may not be written at all).",
           "03_storage_strides_views.ipynb",
           lambda: [(_views._as_view, _pieces_are_copies)]),
@@ -1046,8 +1047,9 @@ MODELS = [
           lambda: [(_indexing.__getitem__, _a_list_equal_to_a_slice_is_the_slice)]),
     Model("only inputs that need a gradient have an edge",
           "A node's next_functions lists only the inputs a gradient goes on to: x * 3 has one edge, to x.",
-          "next_functions has one edge for every input of the operation, in argument order. An input that "
-          "takes no gradient (the number 3, a tensor that does not require grad) has the edge (None, 0): "
+          "next_functions has one edge for every tensor input of the operation, in argument order; torch "
+          "makes the 3 of x * 3 a tensor input (the exponent of x ** 2 stays a number, with no edge). An "
+          "input that takes no gradient (that 3, a tensor that does not require grad) has the edge (None, 0): "
           "the gradient for it is computed nowhere.",
           "05_autograd_from_scratch.ipynb",
           lambda: [(Node.next_functions.fget, _only_inputs_that_need_grad_have_edges)]),
