@@ -139,7 +139,11 @@ def _new_tensor(snap, label, changes):
     s = t.storage
     text = _("a new tensor object {who}").format(who=_who(snap, label))
     own_memory = s in changes.new_storages
-    if own_memory:
+    told_on_it = [o for o in changes.new_tensors[:changes.new_tensors.index(label)]
+                  if snap.tensors[o].storage == s and not snap.tensors[o].grad_of]
+    if own_memory and told_on_it:  # a deep copy of two views: one new storage, said once
+        text += _(" with the same new memory {storage} as {others}").format(storage=s, others=_whos(snap, told_on_it))
+    elif own_memory:
         text += _(" with new memory {storage} ({nbytes} bytes)").format(storage=s, nbytes=snap.storages[s].nbytes)
     elif t.base is not None:
         text += _(", a view of {base} that looks into {storage} from slot {offset}").format(

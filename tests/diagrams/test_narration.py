@@ -40,6 +40,20 @@ def test_a_view_is_told_as_what_it_made_and_shares(steps):
     assert v.storage == a.storage and v.counter == a.counter and v.offset == 1
 
 
+def test_two_copies_on_one_new_storage_are_told_sharing_it_not_each_with_memory_of_its_own(lib):
+    import copy
+
+    program = ["base = torch.arange(6.0)", "v1, v2 = base[:3], base[3:]", "c1, c2 = copy.deepcopy([v1, v2])"]
+    snaps, _, _, told = build_steps(program, lib, namespace={"copy": copy})
+    snap = snaps[2]
+    c1, c2 = snap.tensors[snap.names["c1"]], snap.tensors[snap.names["c2"]]
+    assert c1.storage == c2.storage  # what the library did: one new storage for both copies
+    first, second = told[2].changes
+    assert f"with new memory {c1.storage} (24 bytes)" in first
+    assert f"with the same new memory {c1.storage} as {c1.label} (`c1`)" in second
+    assert "with new memory" not in second
+
+
 def test_each_step_tells_only_its_changes(steps):
     snaps, _, told = steps
     assert told[1].changes == [f"`b` is a new name for {snaps[1].names['a']}, the tensor `a` already names: "

@@ -247,6 +247,24 @@ def test_loading_into_a_meta_parameter_warns_copies_nothing_and_counts_the_write
     )
 
 
+def test_a_conversion_across_the_meta_device_carries_each_grad_to_the_new_parameter():
+    assert_same(
+        with_linear(
+            """
+            lin(torch.tensor([[1.0, 2.0]])).sum().backward()
+            old = lin.weight
+            lin.to("meta")
+            print(lin.weight is old, lin.weight.grad.device, lin.weight.grad.shape, lin.bias.grad.device)
+            lin.to_empty(device="cpu")
+            print(lin.weight.grad.device, lin.weight.grad.shape, lin.weight.grad.dtype, lin.weight.grad.is_leaf)
+            with torch.no_grad():
+                for t in (lin.weight, lin.bias, lin.weight.grad, lin.bias.grad):
+                    t.zero_()
+            """
+        )
+    )
+
+
 def test_conversions_across_the_meta_device_make_new_parameters_and_to_empty_on_the_cpu_keeps_them():
     assert_same(
         with_linear(

@@ -72,7 +72,7 @@ register(Piece(
               "not move (a copy would do neither)"),
         _case("(a leaf that requires grad, new = torch.tensor([1, 2]))",
               lambda mod: (mod.ones(2, requires_grad=True), mod.tensor([1, 2])),
-              "a tensor that requires grad must stay floating point (only floats carry gradients): "
+              "a tensor that requires grad must stay floating point or complex (only those carry gradients): "
               "torch refuses integer data with RuntimeError"),
     ],
     wrong=[Wrong(_points_at_storage_only, "new's shape and dtype"),

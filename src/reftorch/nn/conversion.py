@@ -26,10 +26,11 @@ The ``meta`` device is the exception to "same Parameter objects". A meta
 tensor has no memory, and the ``.data`` setter cannot turn a tensor with
 memory into one without (nor the reverse), so a conversion that crosses the
 meta boundary (``to("meta")``, or ``to_empty`` from meta) *replaces* each
-such parameter by a new ``Parameter`` on the converted tensor: an optimizer
-built before holds the old objects. ``to_empty(device=...)`` converts with
-``empty_like``: new memory of the right size and dtype on ``device``, with
-whatever numbers were there (the model must be initialised or loaded next).
+such parameter by a new ``Parameter`` on the converted tensor, its ``.grad``
+converted alongside: an optimizer built before holds the old objects.
+``to_empty(device=...)`` converts with ``empty_like``: new memory of the right
+size and dtype on ``device``, with whatever numbers were there (the model must
+be initialised or loaded next).
 """
 
 from .. import _messages
