@@ -74,7 +74,7 @@ dependencies = ["ipywidgets", "anywidget", "polib"]
 include = {packages}
 
 [tool.setuptools.package-data]
-"*" = ["*.js", "*.css", "*.po", "*.pickle", "*.ipynb", "*.json"]
+"*" = ["*.js", "*.css", "*.po", "*.pickle", "*.ipynb", "*.json", "*.toml"]
 """
 
 

@@ -79,6 +79,16 @@ class NotATensor(Exception):
     """The result is not an object the checks accept as a tensor; the text says what it is."""
 
 
+def refusal(R, obj, parameters=False):
+    """What ``obj`` is instead of a tensor the checks read (the text of ``R.require``'s refusal), or None
+    when ``R`` takes it."""
+    try:
+        R.require(obj, parameters)
+    except NotATensor as lie:
+        return str(lie)
+    return None
+
+
 def type_name(obj):
     cls = _type(obj)
     module = getattr(cls, "__module__", "")

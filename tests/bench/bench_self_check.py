@@ -6,7 +6,7 @@
 (``autograder.learner.check_extension``) keeps the grader's imports done and its zygote
 ready to fork a sandboxed kernel with torch imported. This script starts a learner's lab of
 its own (``coursebook.lab.lab_command``, on a scratch folder, stopped at the end), saves
-wrong answers of the project's bank (``tests/exercises/exercise_mutants.py``) as a learner
+wrong answers of the project's bank (``tests/exercises/bank/``) as a learner
 would (the release, the instructor's solutions in the other cells, the entry's cells swapped
 in, saved under ``<assignment>/<assignment>.ipynb`` in the scratch folder), and times the
 handler's answer to them over HTTP (what ``check_saved`` in the kernel does): the time from

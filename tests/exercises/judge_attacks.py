@@ -9,8 +9,6 @@ an error that carries it, so it shows in that test's output. The honest twin is 
 twin's and nothing was found.
 """
 
-from exercise_mutants import NEW_TENSOR_HELPER
-
 
 def liar(base, shown=None):
     """The source of ``class Always(base)``: a value equal to everything, hashed as 0, shown as
@@ -266,7 +264,16 @@ def sl_cells(attack):
 # requires_grad=): the witness rebuilds both from descriptions (autograder.witness.owned).
 # The wrong answer: my_new_tensor returns the data itself; my_tensor stays right (2 points).
 
-NT_COPY_AS = NEW_TENSOR_HELPER   # the reference's helper, as the bank's new_tensor answers have it
+# the reference's helper, as the bank's new_tensor answers have it
+NT_COPY_AS = """
+def copy_as(data, dtype, device, requires_grad):
+    strides = preserve_format_strides(data.shape, data.stride())
+    copy = tensor_on(allocate(data.numel(), dtype, device), data.shape, strides, 0, dtype=dtype)
+    copy_elements(copy, data)
+    if requires_grad:
+        copy.requires_grad_()
+    return copy
+"""
 NT_HEAD = "def my_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):\n"
 NT_WRONG = NT_COPY_AS + "\n\n" + NT_HEAD + """    if FOUND:
         raise RuntimeError("FOUND " + repr(FOUND)[:2000])

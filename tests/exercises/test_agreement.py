@@ -16,8 +16,7 @@ import pytest
 
 from autograder.witness import variants as _variants
 from autograder.term.misconceptions import TAG
-from exercise_mutants import ALL_TESTS, BANK
-from exercise_blind_spots import BLIND_SPOT_CATEGORIES, BLIND_SPOT_ENTRIES
+from exercise_mutants import ALL_TESTS, BANK, BLIND_SPOT_CATEGORIES, BLIND_SPOT_ENTRIES
 from inprocess import run
 from nbgrader_course import ASSIGNMENTS
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from graded_bank import make_course, outcome, submit, student_notebook
-from exercise_mutants_new import reference
+from exercise_mutants import reference
 from judge_attacks import (ATTACKS, SL_ATTACKS, cells, layout_twin_cells, sl_cells, views_cells,
                            views_layout_twin_cells)
 from judge_attacks import NT_ATTACKS, new_tensor_cells

@@ -15,8 +15,7 @@ from autograder.checks.copy_into import _drawn as drawn_pairs
 from autograder.checks.model_snapshot import _drawn_models
 from autograder.checks.new_tensor import _drawn_owners
 from autograder.grade import autograde
-from exercise_mutants import BANK, Entry
-from exercise_mutants_new import NEW_BANK
+from exercise_mutants import BANK, NEW_BANK, Entry
 from graded_bank import PROBE_CODE, outcome, printed_inputs, probe_entries
 from inprocess import run
 from nbgrader_course import ASSIGNMENTS

@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -26,24 +28,9 @@ from autograder.judge import JUDGED_ASSIGNMENTS
 from autograder.witness import stubs
 from reftorch import overrides
 
-# Each piece: how a student calls it through reftorch's public names, and the arguments to call it with
-# directly (Python expressions over the notebook's ``torch``).
-CALLS = {
-    "clone": ("torch.arange(3.0).clone()", "(torch.arange(3.0),)"),
-    "detach": ("torch.arange(3.0).detach()", "(torch.arange(3.0),)"),
-    "_get_data": ("torch.arange(3.0).data", "(torch.arange(3.0),)"),
-    "__reduce_ex__": ("__import__('copy').copy(torch.arange(3.0))", "(torch.arange(3.0), 2)"),
-    "__deepcopy__": ("__import__('copy').deepcopy(torch.arange(3.0))", "(torch.arange(3.0), {})"),
-    "copy_": ("torch.zeros(3).copy_(torch.arange(3.0))", "(torch.zeros(3), torch.arange(3.0))"),
-    "copy_construct": ("torch.zeros(1).new_tensor(torch.arange(3.0))",
-                       "(torch.arange(3.0), None, torch.device('cpu'), False)"),
-    "from_numpy": ("torch.from_numpy(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
-    "as_tensor": ("torch.as_tensor(__import__('numpy').arange(3.0))", "(__import__('numpy').arange(3.0),)"),
-    "numpy": ("torch.arange(3.0).numpy()", "(torch.arange(3.0),)"),
-    "slice_geometry": ("torch.arange(3.0)[1:]", "((3,), (1,), 0, 0, 1, 3, 1)"),
-    "transpose_geometry": ("torch.zeros(2, 3).transpose(0, 1)", "((2, 3), (3, 1), 0, 1)"),
-    "infer_expand_geometry": ("torch.arange(3.0).expand(2, 3)", "((3,), (1,), (2, 3))"),
-}
+# Each piece: how a student calls it, and the arguments to call it with directly (witness_stub_calls.toml).
+with open(Path(__file__).with_name("witness_stub_calls.toml"), "rb") as _f:
+    CALLS = {name: (row["call"], row["args"]) for name, row in tomllib.load(_f).items()}
 
 # Each solution cell of a student who calls reftorch's own piece by a name built at run time.
 DYNAMIC = {

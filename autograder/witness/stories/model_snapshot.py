@@ -8,7 +8,7 @@ on reftorch with the learner's ``snapshot`` and ``restore``
 
 from . import LearnerRaised, UnknownStory, call
 from ..battery import known_model
-from ..readers import NotATensor
+from ..readers import refusal
 
 
 class Model:
@@ -95,10 +95,9 @@ def snapshot_story(T, R, functions, arguments):
         name = _name(key)
         if name is None:
             continue
-        try:
-            R.require(t, parameters=True)
-        except NotATensor as lie:
-            seen[name] = {"type": str(lie)}
+        lie = refusal(R, t, parameters=True)
+        if lie is not None:
+            seen[name] = {"type": lie}
             continue
         saved[name] = t
         param = params.get(name)

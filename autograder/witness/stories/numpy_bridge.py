@@ -19,7 +19,7 @@ import reftorch
 
 from . import LearnerRaised, UnknownStory, call
 from ..observe import is_stub, where
-from ..readers import NotATensor
+from ..readers import refusal
 
 _DTYPES = ("float32", "float64", "int64", "int32", "bool")
 _LAYOUTS = ("contiguous", "transposed", "stepped", "offset")
@@ -114,10 +114,9 @@ def _device(T, R, t, story):
 def _tensor_facts(T, R, story, data, result, write_into):
     """What a tensor result is, and whether writing into the input shows in it."""
     seen = {"returned": R.kind(result) if R.is_tensor(result) else f"a {type(result).__name__}"}
-    try:
-        R.require(result)
-    except NotATensor as lie:
-        seen["returned"] = str(lie)
+    lie = refusal(R, result)
+    if lie is not None:
+        seen["returned"] = lie
         return seen
     if not R.is_tensor(result):
         return seen

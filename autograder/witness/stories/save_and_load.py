@@ -17,7 +17,7 @@ from typing import NamedTuple
 import reftorch
 
 from . import UnknownStory, call
-from ..readers import NotATensor
+from ..readers import refusal
 
 _RECORD = re.compile(r"(^|/)data/\d+$")
 
@@ -162,10 +162,9 @@ def bytes_story(T, R, functions, arguments):
 
 def loaded_facts(R, t, prefix=""):
     """What a loaded tensor is: type, size, dtype, layout, numbers, autograd state, version."""
-    try:
-        R.require(t)
-    except NotATensor as lie:
-        return {prefix + "type": str(lie)}
+    lie = refusal(R, t)
+    if lie is not None:
+        return {prefix + "type": lie}
     node = R.grad_fn(t)
     return {
         prefix + "type": R.kind(t),

@@ -12,7 +12,7 @@ import reftorch
 
 from . import UnknownStory, call, close
 from ..battery import known_model
-from ..readers import NotATensor
+from ..readers import refusal
 
 TAU = 0.25
 LR = 0.01
@@ -103,10 +103,9 @@ def make_target(model):
 
 
 def _tensor_facts(T, R, recipe, t, online, prefix):
-    try:
-        R.require(t, parameters=True)
-    except NotATensor as lie:
-        return {prefix + "type": str(lie)}
+    lie = refusal(R, t, parameters=True)
+    if lie is not None:
+        return {prefix + "type": lie}
     node = R.grad_fn(t)
     return {
         prefix + "type": R.kind(t),

@@ -17,7 +17,9 @@ instead, as the believer reads it (``rewrite``), and runs it on reftorch.
 Each model says the belief in the learner's words, the refutation in ours, and
 the section of the course that shows what is true; ``tags`` are the
 misconception tags of the exercises' checks (autograder/checks) that name the
-same belief, listed in docs/misconceptions.md.
+same belief, listed in docs/misconceptions.md. The models are data, in
+``models.toml`` beside this module: their swaps and rewrites name the functions
+defined here, and the modules and classes imported here that they replace in.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import importlib
+import tomllib
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import reftorch
@@ -732,411 +737,34 @@ def _integer_conversions_are_recorded(cell: str) -> str:
     return _rewritten(cell, _ConversionsAreRecorded(), _RECORDED_CONVERSION)
 
 
-MODELS = [
-    Model("clone shares memory",
-          "clone() gives a new tensor object on the same memory, like a view.",
-          "clone() allocates new memory and copies the numbers: writing to the clone never changes the "
-          "original. Unlike detach().clone(), torch.tensor(t) and copy.deepcopy, it keeps the graph.",
-          "08_clone.ipynb",
-          lambda: [(_clone.clone, _clone_shares_memory)],
-          tags=("clone/shares-memory",)),
-    Model("detach copies",
-          "detach() makes an independent copy of the numbers.",
-          "detach() makes new metadata on the same memory and the same version counter: an in-place "
-          "write to either shows in both. Only the graph is left behind.",
-          "09_detach_and_data.ipynb",
-          lambda: [(_detach.detach, _detach_copies)],
-          tags=("detach/copies-memory",)),
-    Model("the version counter belongs to the memory",
-          "Every tensor on the same memory shares one version counter, .data included.",
-          "The counter belongs to a tensor and its views (and detach() results). x.data is made with a "
-          "counter of its own, which is why writes through .data go unseen by autograd.",
-          "09_detach_and_data.ipynb",
-          lambda: [(_detach._get_data, _data_shares_the_counter)],
-          tags=("data/shares-version-counter",)),
-    Model(".data is tracked",
-          ".data is just the tensor: using it records history like the tensor itself.",
-          ".data is a new tensor on the same memory, off the graph and with its own version counter: "
-          "autograd never sees what is done through it.",
-          "09_detach_and_data.ipynb",
-          lambda: [(_detach._get_data, _data_is_tracked)]),
-    Model("every index copies",
-          "Indexing always gives a new tensor with its own memory.",
-          "Basic indexing (integers, slices, None, ...) gives a view on the same memory; only advanced "
-          "indexing (lists, tensors, masks) copies.",
-          "04_indexing_in_depth.ipynb",
-          lambda: [(_indexing.__getitem__, _every_index_copies)]),
-    Model("no_grad views do not require grad",
-          "Anything made under no_grad is cut off from autograd, views included.",
-          "A view made under no_grad of a tensor that requires grad still requires grad: it shares the "
-          "memory and the counter of a tensor autograd tracks, and torch marks it so an in-place write "
-          "through it raises once grad mode is back on.",
-          "07_no_grad_and_inference_mode.ipynb",
-          lambda: [(_views._as_view, _no_grad_views_do_not_require_grad)]),
-    Model("deepcopy shares memory",
-          "copy.deepcopy of a tensor gives a new tensor object on the same memory.",
-          "copy.deepcopy copies the memory too (views copied together keep sharing their new memory), "
-          "and keeps requires_grad.",
-          "13_python_copy.ipynb",
-          lambda: [(_python_copy.__deepcopy__, _deepcopy_shares_storage)],
-          tags=("deepcopy/shares-memory",)),
-    Model("a deep-copied model keeps its Parameters",
-          "copy.deepcopy(model) copies the module objects but keeps the same Parameters, so an optimizer "
-          "built before still trains the copy.",
-          "copy.deepcopy(model) gives every Parameter a new Parameter with new memory (not its .grad). An "
-          "optimizer built before the copy holds the old Parameters: it never sees the copy's gradients "
-          "and never moves the copy.",
-          "16_models_and_optimizers.ipynb",
-          lambda: [(Parameter.__deepcopy__, _deepcopy_keeps_the_parameters)]),
-    Model("state_dict() copies",
-          "model.state_dict() is a snapshot: later training does not change it.",
-          "state_dict() holds detached aliases of the parameters and buffers: the same memory. A snapshot "
-          "needs a deep copy (or clone() of each entry).",
-          "15_copying_models.ipynb",
-          lambda: [(nn_state_dict.save_to_state_dict, _state_dict_copies)]),
-    Model("state_dict() holds the Parameters",
-          "model.state_dict() hands out the model's Parameters themselves.",
-          "By default state_dict() holds param.detach() for every parameter: a new plain tensor on the "
-          "same memory, off the graph, that does not require grad. Only state_dict(keep_vars=True) holds "
-          "the Parameter objects themselves. Neither copies the numbers.",
-          "15_copying_models.ipynb",
-          lambda: [(nn_state_dict.save_to_state_dict, _state_dict_holds_the_parameters)]),
-    Model("keep_vars=True only keeps requires_grad",
-          "state_dict(keep_vars=True) gives the same detached tensors as the default, that still require grad.",
-          "keep_vars=True skips the detach: each entry is the module's own Parameter (or buffer) object, "
-          "in the graph, the very object model.weight names.",
-          "15_copying_models.ipynb",
-          lambda: [(nn_state_dict.save_to_state_dict, _keep_vars_keeps_requires_grad)]),
-    Model("a split piece is written like any view",
-          "A piece of split, chunk or unbind is a view like y[:2]: writing it in place is recorded on y.",
-          "The pieces share one node (SplitBackward0, UnbindBackward0), each as one of its outputs, and "
-          "torch does not rewrite it for one piece: while autograd records, an in-place write into a "
-          "piece of a tensor that requires grad raises before touching memory. Write out of place, or "
-          "through an ordinary view (y[:2]).",
-          "06_version_counter.ipynb",
-          lambda: [(creation_meta.for_new_view, _pieces_are_plain_views)]),
-    Model("split copies the pieces",
-          "split, chunk and unbind give pieces with memory of their own.",
-          "The pieces are views: windows on the original's memory that share its version counter (and, "
-          "when it requires grad, one backward node). A write through a piece shows in the original (and, "
-          "while autograd records, "
-          "a piece of a tensor that requires grad may not be written at all).",
-          "03_storage_strides_views.ipynb",
-          lambda: [(_views._as_view, _pieces_are_copies)]),
-    Model("assign=True copies too",
-          "load_state_dict(..., assign=True) copies the numbers into the model's tensors, like the default.",
-          "With assign=True the model takes the checkpoint's tensors themselves: its parameters become "
-          "new Parameter objects on the checkpoint's memory, with the checkpoint's dtype and device.",
-          "16_models_and_optimizers.ipynb",
-          lambda: [(nn_state_dict.load_state_dict, _assign_copies_too)]),
-    Model("copy.copy is a deep copy",
-          "copy.copy of a tensor copies its numbers.",
-          "copy.copy rebuilds a tensor object on the same memory: a write through the copy shows in the "
-          "original. Only copy.deepcopy copies the memory.",
-          "13_python_copy.ipynb",
-          lambda: [(_python_copy.__reduce_ex__, _copy_copy_is_deep)],
-          tags=("copy.copy/copies-memory",)),
-    Model("copy.copy keeps the history",
-          "copy.copy of an intermediate result is still part of the graph: gradients flow through it.",
-          "copy.copy rebuilds the tensor from __reduce_ex__'s recipe: memory, metadata and requires_grad, "
-          "but no grad_fn. The copy of a non-leaf is a new leaf on the same memory; backward stops at it, "
-          "and nothing reaches the tensors it was computed from.",
-          "13_python_copy.ipynb",
-          lambda: [(_python_copy.__reduce_ex__, _copy_copy_keeps_the_history)],
-          tags=("copy/keeps-history",)),
-    Model("new_tensor keeps the data's dtype",
-          "x.new_tensor(t) copies t as it is, dtype included, like torch.tensor(t).",
-          "new_tensor takes its dtype and device from x, the tensor it is called on, unless you pass "
-          "dtype= (or device=): only the numbers come from the data.",
-          "10_copies_that_leave_the_graph.ipynb",
-          lambda: [(_creation.new_tensor, _new_tensor_keeps_the_datas_dtype)],
-          tags=("new_tensor/dtype-from-data",)),
-    Model("in-place writes are not counted",
-          "The version counter only moves when a tensor is created or assigned.",
-          "Every in-place write (add_, fill_, x[i] = v, +=) bumps the counter of the tensor and of all its "
-          "views; autograd compares it when backward needs a saved tensor.",
-          "06_version_counter.ipynb",
-          lambda: [(_version_counter.bump, _writes_are_not_counted)],
-          tags=("copy_/no-version-bump",)),
-    Model("+= makes a new tensor",
-          "a += 1 is shorthand for a = a + 1: it makes a new tensor and leaves other names alone.",
-          "a += 1 writes into a's memory (add_): every name bound to that tensor, and every view of it, "
-          "sees the change. a = a + 1 makes a new tensor and rebinds a alone.",
-          "02_names_and_objects.ipynb",
-          lambda: [(_inplace.__iadd__, _augmented_assignment_makes_a_new_tensor)]),
-    Model("copy_ only copies the values",
-          "dst.copy_(src) only writes src's numbers into dst: autograd does not see it.",
-          "copy_ writes src's numbers into dst's memory, cast to dst's dtype and broadcast to its shape: "
-          "dst keeps its own object, shape, strides and dtype. But it is an in-place operation autograd records: "
-          "when src requires grad, dst gets a CopyBackwards node and requires grad, and the gradient goes "
-          "to src, none to dst's old values.",
-          "11_copy_into.ipynb",
-          lambda: [(_copy_.copy_, _copy_only_copies_the_values)],
-          tags=("copy_/keeps-requires-grad", "copy_/wrong-gradient")),
-    Model("copy_ makes dst a copy of src",
-          "dst.copy_(src) is dst = src.clone() that keeps the name: dst takes src's shape, dtype and new memory.",
-          "copy_ never changes dst's shape, strides, dtype, device or which memory it has: it writes into that memory, in dst's "
-          "dtype, with src broadcast to dst's shape. A dst whose elements share memory (an expand) refuses it.",
-          "11_copy_into.ipynb",
-          lambda: [(_copy_.copy_, _copy_makes_dst_a_copy_of_src)],
-          tags=("copy_/takes-src-dtype", "copy_/changes-metadata", "copy_/moves-self")),
-    Model("a = a + 1 changes the tensor in place",
-          "a = a + 1 adds one to the tensor a names, like a += 1.",
-          "a + 1 makes a new tensor, and a = rebinds the name a to it: the old tensor, and every other "
-          "name bound to it, keep the old numbers. Only a += 1 (add_) writes into a's memory.",
-          "02_names_and_objects.ipynb",
-          lambda: [],
-          rewrite=_assignment_writes_in_place),
-    Model("a function can rebind the caller's variable",
-          "Assigning to a parameter inside a function changes the variable the caller passed in.",
-          "A parameter is a new name bound to the caller's object. t = ... inside the function rebinds that "
-          "name only; the caller's name still names the old tensor. A function changes the caller's tensor "
-          "only by writing into it (t.zero_(), t[:] = ...).",
-          "02_names_and_objects.ipynb",
-          lambda: [],
-          rewrite=_parameter_rebinds_the_caller),
-    Model("b = a copies the tensor",
-          "b = a gives b a copy of a's tensor.",
-          "b = a binds a second name to the same tensor object: nothing is copied, and a write through "
-          "either name (a += 1, b[0] = 5) shows through both. b is a is True.",
-          "02_names_and_objects.ipynb",
-          lambda: [],
-          rewrite=_assignment_copies),
-    Model("clone shares the version counter",
-          "A clone shares its source's version counter, as its views do.",
-          "A clone has new memory and a version counter of its own, starting at 0: writes into the source "
-          "or its views never bump it. Only views and detach() share the counter.",
-          "06_version_counter.ipynb",
-          lambda: [(_clone.clone, _clone_shares_the_counter)],
-          tags=("clone/shares-version-counter",)),
-    Model("clone leaves the graph",
-          "clone() gives an independent tensor, cut off from autograd like detach().",
-          "Outside no_grad, the clone of a tensor that requires grad requires grad too: it is not a leaf, "
-          "and its CloneBackward0 node passes the gradient back to the source.",
-          "08_clone.ipynb",
-          lambda: [(_clone.clone, _clone_leaves_the_graph)],
-          tags=("clone/drops-history",)),
-    Model("a clone is a new leaf",
-          "The clone of a tensor that requires grad is a new leaf that requires grad, like a fresh parameter.",
-          "A clone is the result of an operation: it requires grad and is not a leaf; its grad_fn is "
-          "CloneBackward0, which passes the gradient on to the source. Only under no_grad is the clone a "
-          "leaf, and then it does not require grad.",
-          "08_clone.ipynb",
-          lambda: [(_clone.clone, _clone_is_a_new_leaf)],
-          tags=("clone/new-leaf",)),
-    Model("no_grad does not stop clone",
-          "clone() records its node even inside no_grad: a copy is a copy.",
-          "Inside no_grad no operation records a node, clone included: the clone is a leaf that does not "
-          "require grad, cut off from the source. requires_grad_() then makes it a new leaf of its own.",
-          "08_clone.ipynb",
-          lambda: [(_clone.clone, _clone_records_under_no_grad)],
-          tags=("clone/records-without-grad",)),
-    Model("contiguous() always copies",
-          "x.contiguous() always returns a new tensor with new memory.",
-          "contiguous() returns x itself when x is already contiguous: same object, same memory. Only a "
-          "tensor laid out otherwise is copied (a clone in row-major order).",
-          "03_storage_strides_views.ipynb",
-          lambda: [(_clone.contiguous, _contiguous_always_copies)]),
-    Model("a clone is always contiguous",
-          "clone() always packs the copy row-major, like contiguous().",
-          "clone() keeps the source's layout (memory_format=torch.preserve_format): a transposed tensor's "
-          "clone is transposed too, when the source is dense. A source with gaps or zero strides is "
-          "packed densely, its dimensions kept in their order in memory.",
-          "08_clone.ipynb",
-          lambda: [(_clone.clone, _clone_is_contiguous)],
-          tags=("clone/always-contiguous", "clone/packs-row-major")),
-    Model("detach has its own version counter",
-          "detach() starts a counter of its own, as a new tensor does.",
-          "detach() shares the source's version counter (with its memory): a write through either bumps "
-          "the one counter they share, so backward still notices it. .data (and copy.copy, chapter 13) "
-          "get a counter of their own.",
-          "09_detach_and_data.ipynb",
-          lambda: [(_detach.detach, _detach_has_its_own_counter)],
-          tags=("detach/own-version-counter",)),
-    Model(".data copies",
-          "x.data gives a copy of x's numbers.",
-          "x.data is a new tensor on x's memory: a write through it changes x, unseen by autograd, since "
-          "it has a version counter of its own.",
-          "09_detach_and_data.ipynb",
-          lambda: [(_detach._get_data, _data_copies)],
-          tags=("data/copies-memory",)),
-    Model("as_tensor copies",
-          "torch.as_tensor(t) makes a new tensor, like torch.tensor(t).",
-          "as_tensor(t) returns t itself when dtype and device already match: same object, same memory, "
-          "same graph. Only a change of dtype or device copies, and that copy is recorded "
-          "(ToCopyBackward0) when the source requires grad.",
-          "12_crossing_boundaries.ipynb",
-          lambda: [(_convert.as_tensor, _as_tensor_copies)]),
-    Model("as_tensor never copies",
-          "torch.as_tensor never copies: it always gives back the tensor it was given.",
-          "as_tensor shares only when it can: asked for another dtype or device it must convert, and makes "
-          "a new tensor on new memory, recorded as ToCopyBackward0 when the source requires grad.",
-          "12_crossing_boundaries.ipynb",
-          lambda: [(_convert.as_tensor, _as_tensor_shares_always)]),
-    Model("writes under no_grad are not counted",
-          "Inside no_grad autograd looks away: an in-place write there leaves the version counter alone.",
-          "no_grad only stops recording new nodes. The version counter still goes up with every in-place "
-          "write, so a tensor saved for backward and overwritten under no_grad still makes backward raise.",
-          "07_no_grad_and_inference_mode.ipynb",
-          lambda: [(_version_counter.bump, _no_grad_writes_are_not_counted)]),
-    Model("save_for_backward keeps a copy",
-          "ctx.save_for_backward(x) keeps a copy of x's values for backward.",
-          "save_for_backward keeps x itself, stamped with its version: nothing is copied. Writing into x "
-          "before backward makes backward raise instead of using the new values. A tensor kept as an "
-          "attribute of ctx is not checked at all.",
-          "20_functions_and_processes.ipynb",
-          lambda: [(FunctionCtx.save_for_backward, _save_for_backward_copies)]),
-    Model("zero_grad() leaves .grad alone",
-          "opt.zero_grad() resets the optimizer; the parameters' .grad stay as they are.",
-          "zero_grad() is about the parameters' .grad: by default it sets each one to None (with "
-          "set_to_none=False it fills them with zeros). Without it, the next backward adds to the old "
-          "gradient.",
-          "18_optimizer_state_and_grad.ipynb",
-          lambda: [(Optimizer.zero_grad, _zero_grad_leaves_grad_alone)]),
-    Model("load_state_dict copies what it is given",
-          "x.load_state_dict(sd) copies sd's tensors in: afterwards nothing is shared with sd.",
-          "A module's load_state_dict copies the numbers into the module's own tensors, but with "
-          "assign=True it takes sd's tensors themselves; an optimizer's load_state_dict keeps sd's state "
-          "tensors as they are (moved only to another dtype or device), so two optimizers loaded from one "
-          "state_dict() share their momentum buffers.",
-          "18_optimizer_state_and_grad.ipynb",
-          lambda: [],
-          rewrite=_load_state_dict_copies),
-    Model("copy.copy of a model copies its Parameters",
-          "copy.copy(model) gives a model with Parameters of its own, like copy.deepcopy.",
-          "copy.copy(model) makes a new module object whose __dict__ holds the same objects: the same "
-          "_parameters dict, the same Parameters. Only copy.deepcopy copies them.",
-          "15_copying_models.ipynb",
-          lambda: [],
-          rewrite=_copy_of_a_module_is_deep),
-    Model("copy.copy of a model has dicts of its own",
-          "copy.copy(model) shares the Parameters, but replacing one on the copy leaves the original alone.",
-          "copy.copy copies the module's __dict__ one level deep only: the copy holds the very same "
-          "_parameters dict, so setting copy.weight = ... writes into that dict, and the original sees the "
-          "new Parameter too.",
-          "15_copying_models.ipynb",
-          lambda: [],
-          rewrite=_copy_of_a_module_has_its_own_dicts),
-    Model("zero_grad() writes zeros",
-          "opt.zero_grad() fills each .grad with zeros, keeping the tensor.",
-          "By default (set_to_none=True) zero_grad() sets each .grad to None: the old gradient tensor is "
-          "let go, untouched, and the next backward makes a new one.",
-          "18_optimizer_state_and_grad.ipynb",
-          lambda: [(Optimizer.zero_grad, _zero_grad_writes_zeros)]),
-    Model("b = a links the two names",
-          "After b = a, b follows a: when a is given a new tensor, b names it too.",
-          "b = a binds b to the tensor a names at that moment, not to the name a. a = a + 1 makes a new "
-          "tensor and moves the name a to it; b still names the old tensor, so a is b is False.",
-          "02_names_and_objects.ipynb",
-          lambda: [],
-          rewrite=_names_are_linked),
-    Model("an index at regular steps is a view",
-          "A list or a mask that picks elements at regular steps (both rows in order, every other column) "
-          "gives a view, like the slice that picks the same elements.",
-          "The kind of index decides, never its values: a list, an index tensor or a mask is advanced "
-          "indexing, and its result is a copy with memory of its own (_base is None), even when a slice "
-          "could pick the same elements. Writing into the result leaves the original alone.",
-          "04_indexing_in_depth.ipynb",
-          lambda: [(_indexing.__getitem__, _regular_picks_are_views)]),
-    Model("a list equal to a slice is the slice",
-          "An index list of consecutive positions in order, like [0, 1], is the slice 0:2: a view.",
-          "A list is advanced indexing whatever numbers it holds: the result is a copy with memory of its "
-          "own (_base is None). Only the slice 0:2 itself gives a view. torch decides from the kind of "
-          "index, not from the elements it picks.",
-          "04_indexing_in_depth.ipynb",
-          lambda: [(_indexing.__getitem__, _a_list_equal_to_a_slice_is_the_slice)]),
-    Model("only inputs that need a gradient have an edge",
-          "A node's next_functions lists only the inputs a gradient goes on to: x * 3 has one edge, to x.",
-          "next_functions has one edge for every tensor input of the operation, in argument order; torch "
-          "makes the 3 of x * 3 a tensor input (the exponent of x ** 2 stays a number, with no edge). An "
-          "input that takes no gradient (that 3, a tensor that does not require grad) has the edge (None, 0): "
-          "the gradient for it is computed nowhere.",
-          "05_autograd_from_scratch.ipynb",
-          lambda: [(Node.next_functions.fget, _only_inputs_that_need_grad_have_edges)]),
-    Model("t[idx] += 1 adds once for each time idx names a position",
-          "t[[0, 0, 1]] += 1 adds 1 to position 0 twice, once for each time the index names it.",
-          "t[idx] += 1 is t[idx] = t[idx] + 1: it reads a copy of the named elements, adds 1 to each, and "
-          "writes them back; a position named twice is written twice with the same number. To add once "
-          "per mention, use index_put_(..., accumulate=True) (or index_add_).",
-          "04_indexing_in_depth.ipynb",
-          lambda: [],
-          rewrite=_repeats_add_up),
-    Model("accumulate=True still writes a repeated position once",
-          "index_put_(idx, v, accumulate=True) is t[idx] += v: a position named twice still gets v once.",
-          "With accumulate=True every value is added into its position, one after the other: a position "
-          "the index names twice gets both additions. Only the default (accumulate=False) writes, and then "
-          "a position named twice keeps one of the values.",
-          "04_indexing_in_depth.ipynb",
-          lambda: [(_advanced_indexing.index_put_, _accumulate_writes_each_position_once)]),
-    Model("zeros_like copies requires_grad",
-          "torch.zeros_like(x) copies everything about x but its numbers, requires_grad included.",
-          "zeros_like(x) takes x's shape, dtype, device and layout, and nothing of its history: the result "
-          "is a new leaf that does not require grad, unless you pass requires_grad=True.",
-          "05_autograd_from_scratch.ipynb",
-          lambda: [(_factories._like, _like_copies_requires_grad)]),
-    Model("a refused write changes nothing",
-          "When torch refuses an in-place write with an error, the tensor keeps its numbers.",
-          "Not always: the write into an inference tensor outside inference_mode is refused where the "
-          "version counter would be bumped, after the numbers were written. The error comes, and the "
-          "tensor holds the new numbers.",
-          "07_no_grad_and_inference_mode.ipynb",
-          lambda: [(_inplace_write.check_no_internal_overlap, _refused_writes_change_nothing)]),
-    Model("inference_mode is no_grad by another name",
-          "inference_mode() only switches autograd off, like no_grad(): what it makes are ordinary tensors.",
-          "A tensor made inside inference_mode is an inference tensor, with no version counter: outside "
-          "the mode an in-place write into it, requires_grad_() and an operation that would save it for "
-          "backward all raise. Under no_grad the same tensor would be ordinary.",
-          "07_no_grad_and_inference_mode.ipynb",
-          lambda: [(_inference_mode._set_state, _inference_mode_is_no_grad)]),
-    Model("model.double() makes new Parameters",
-          "model.double() (or .to()) gives the model new Parameter objects in the new dtype.",
-          "The conversion sets each parameter's .data: the Parameter objects stay (an optimizer built "
-          "before still holds them, and its state still keys on them), only their memory and dtype are new.",
-          "15_copying_models.ipynb",
-          lambda: [(nn_conversion.apply, _conversion_makes_new_parameters)]),
-    Model("the optimizer's state follows the model",
-          "When the model is converted, the optimizer's state (momentum, Adam's averages) is converted with it.",
-          "The state is made at the first step, in the parameters' dtype of that moment, and nothing "
-          "converts it later: after model.double() Adam's step raises on the dtypes, and SGD goes on with a "
-          "float32 momentum buffer. Only load_state_dict casts the state to the parameters.",
-          "18_optimizer_state_and_grad.ipynb",
-          lambda: [(Optimizer.step, _state_follows_the_parameters)]),
-    Model("a tensor attribute is part of the module",
-          "A tensor assigned to a module's attribute belongs to the module: state_dict() saves it.",
-          "Only Parameters and registered buffers are the module's: a plain tensor attribute is an "
-          "ordinary Python attribute, left out of parameters(), state_dict() and .to(). register_buffer "
-          "makes a tensor part of the state.",
-          "16_models_and_optimizers.ipynb",
-          lambda: [(Module.__setattr__, _tensor_attributes_are_saved)]),
-    Model("an optimizer follows the model",
-          "An optimizer trains the model as it is now: replace a parameter, or the model itself, and it "
-          "trains the new one.",
-          "An optimizer holds the Parameter objects it was given when it was built, and never looks at "
-          "the model again: a new Parameter set on the model, or a new model under the same name, is "
-          "unknown to it, and nothing trains it.",
-          "16_models_and_optimizers.ipynb",
-          lambda: [(Optimizer.add_param_group, _optimizer_remembered),
-                   (Module.__setattr__, _optimizer_follows_the_model),
-                   (Optimizer.step, _step_trains_the_model_as_it_is_now)],
-          rewrite=_optimizer_knows_its_model,
-          tags=("restore/replaces-parameters", "restore/detaches-optimizer")),
-    Model("a leaf's grad_fn is its AccumulateGrad",
-          "A leaf that requires grad has a grad_fn too: its AccumulateGrad node.",
-          "A leaf's grad_fn is always None: no operation made it. AccumulateGrad is the node at the end of "
-          "the edge that leads to the leaf (in the next_functions of the operations that used it); it holds "
-          "the leaf in .variable and adds each gradient into its .grad.",
-          "05_autograd_from_scratch.ipynb",
-          lambda: [],
-          rewrite=_grad_fn_of_a_leaf_is_its_accumulator),
-    Model("long() is recorded like double()",
-          "x.long() is a conversion like x.double(): the copy is recorded (ToCopyBackward0) and requires grad.",
-          "Only a floating-point (or complex) result can carry a gradient. x.long(), x.int() or x.bool() "
-          "makes an integer (or bool) tensor that is not in the graph: requires_grad False, grad_fn None. "
-          "x.double() is recorded as ToCopyBackward0 because a float64 tensor can carry a gradient.",
-          "05_autograd_from_scratch.ipynb",
-          lambda: [],
-          rewrite=_integer_conversions_are_recorded),
-]
+def _named(name):
+    """What a name in this module stands for: ``_clone.clone``, ``Node.next_functions.fget``."""
+    first, *rest = name.split(".")
+    found = globals()[first]
+    for part in rest:
+        found = getattr(found, part)
+    return found
+
+
+def _swaps(pairs):
+    """The (reftorch's function, the believer's) pairs, looked up now: when a model becomes active."""
+    return [(_named(old), _named(new)) for old, new in pairs]
+
+
+def _load(path=Path(__file__).with_suffix(".toml")):
+    """The models of models.toml, in its order (the order diagnose tries them in)."""
+    with open(path, "rb") as f:
+        table = tomllib.load(f)
+    models = []
+    for m in table["model"]:
+        pairs = tuple(tuple(pair) for pair in m.get("swaps", ()))
+        _swaps(pairs)   # a misspelt name fails here, not in a learner's diagnosis
+        models.append(Model(m["name"], m["belief"], m["refutation"], m["section"], functools.partial(_swaps, pairs),
+                            rewrite=_named(m["rewrite"]) if "rewrite" in m else None, tags=tuple(m.get("tags", ()))))
+    return models
+
+
+MODELS = _load()
 
 
 def model(name: str) -> Model:
