@@ -21,59 +21,75 @@ import os
 import sys
 import urllib.parse
 
-from jupyterhub.services.auth import HubAuth, HubAuthenticated
-from tornado import ioloop, web
-
-from ..course import course_config
-from ..term.predictions import BadRecord, answers_of, engine_of, forget, keep_first
+from tornado import httpserver, ioloop, netutil, web
 
 MAX_BODY = 64 * 1024
 
 
-class Answers(HubAuthenticated, web.RequestHandler):
-    def initialize(self, hub_auth, engine):
-        self.hub_auth = hub_auth
-        self.engine = engine
+def answers_handler():
+    """The handler of ``answers``, made when the app is: JupyterHub's auth and the gradebook's
+    database bring in SQLAlchemy, which :func:`main` imports only once the service listens."""
+    from jupyterhub.services.auth import HubAuthenticated
 
-    def _student(self):
-        user = self.current_user
-        if user.get("kind") != "user":
-            raise web.HTTPError(403, "only a learner's own token is accepted")
-        return user["name"]
+    from ..term.predictions import BadRecord, answers_of, forget, keep_first
 
-    @web.authenticated
-    def get(self):
-        self.finish({"answers": answers_of(self.engine, self._student())})
+    class Answers(HubAuthenticated, web.RequestHandler):
+        def initialize(self, hub_auth, engine):
+            self.hub_auth = hub_auth
+            self.engine = engine
 
-    @web.authenticated
-    def post(self):
-        if len(self.request.body) > MAX_BODY:
-            raise web.HTTPError(413, "a record is at most %d bytes" % MAX_BODY)
-        try:
-            record = json.loads(self.request.body)
-            kept = keep_first(self.engine, self._student(), record)
-        except (ValueError, BadRecord) as error:
-            raise web.HTTPError(400, str(error)) from None
-        self.set_status(201 if kept else 200)
-        self.finish({"kept": kept})
+        def _student(self):
+            user = self.current_user
+            if user.get("kind") != "user":
+                raise web.HTTPError(403, "only a learner's own token is accepted")
+            return user["name"]
 
-    @web.authenticated
-    def delete(self):
-        self.finish({"deleted": forget(self.engine, self._student())})
+        @web.authenticated
+        def get(self):
+            self.finish({"answers": answers_of(self.engine, self._student())})
+
+        @web.authenticated
+        def post(self):
+            if len(self.request.body) > MAX_BODY:
+                raise web.HTTPError(413, "a record is at most %d bytes" % MAX_BODY)
+            try:
+                record = json.loads(self.request.body)
+                kept = keep_first(self.engine, self._student(), record)
+            except (ValueError, BadRecord) as error:
+                raise web.HTTPError(400, str(error)) from None
+            self.set_status(201 if kept else 200)
+            self.finish({"kept": kept})
+
+        @web.authenticated
+        def delete(self):
+            self.finish({"deleted": forget(self.engine, self._student())})
+
+    return Answers
 
 
 def make_app(engine, prefix):
-    auth = HubAuth()
-    return web.Application([(prefix.rstrip("/") + "/answers", Answers,
-                             {"hub_auth": auth, "engine": engine})])
+    from jupyterhub.services.auth import HubAuth
+
+    return web.Application([(prefix.rstrip("/") + "/answers", answers_handler(),
+                             {"hub_auth": HubAuth(), "engine": engine})])
 
 
 def main():
-    config = course_config(os.environ.get("AUTOGRADER_ROOT"), os.environ.get("AUTOGRADER_STATE"))
-    engine = engine_of(config)
+    """Listen first, then import and read the course, then answer.
+
+    The hub waits for this service's URL to answer before it goes on, looking
+    again and again with a growing random pause.  Listening first makes its
+    first look connect and wait for the answer, so the hub goes on as soon as
+    the service is ready instead of at its next look, up to seconds later.
+    """
     url = urllib.parse.urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"])
-    app = make_app(engine, os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/predictions/"))
-    app.listen(url.port, url.hostname)
+    sockets = netutil.bind_sockets(url.port, url.hostname)
+    from ..course import course_config
+    from ..term.predictions import engine_of
+
+    config = course_config(os.environ.get("AUTOGRADER_ROOT"), os.environ.get("AUTOGRADER_STATE"))
+    app = make_app(engine_of(config), os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/predictions/"))
+    httpserver.HTTPServer(app).add_sockets(sockets)
     print("predictions service on %s" % url.geturl(), file=sys.stderr, flush=True)
     ioloop.IOLoop.current().start()
 

@@ -58,7 +58,7 @@ def start_hub(course, spacers):
     """The hub command, started by a shell that first runs ``spacers`` throw-away processes (so the
     command gets a pid that many further on); returns the process and what it printed."""
     command = " ".join("'%s'" % part for part in course["hub"])
-    script = 'for i in $(seq %d); do /bin/true & done; wait; exec %s' % (spacers, command)
+    script = 'for i in $(seq %d); do : & done; wait; exec %s' % (spacers, command)  # each `: &` forks
     process = subprocess.Popen(["bash", "-c", script], cwd=course["root"], env=course["env"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)
