@@ -343,6 +343,24 @@ def test_batchnorm_refuses_inputs_it_cannot_normalise():
     )
 
 
+def test_batchnorm_casts_nothing_a_float64_input_or_a_mixed_buffer_raises_as_in_torch():
+    assert_same(
+        program(
+            """
+            x = torch.tensor([[1.0, 2.0], [3.0, 6.0], [0.0, 1.0]])
+            bn = torch.nn.BatchNorm1d(2)
+            attempt(lambda: bn(x.double()))          # the model was not converted with the input
+            print(bn(x.half()).dtype, bn.num_batches_tracked)   # float16 with float32 ones is allowed
+            attempt(lambda: bn.half()(x))            # float16 parameters for a float32 input
+            odd = torch.nn.BatchNorm1d(2).eval()
+            odd.running_var = odd.running_var.double()
+            attempt(lambda: odd(x))
+            print(torch.nn.BatchNorm1d(2).double()(x.double()).dtype)
+            """
+        )
+    )
+
+
 # --- converting: to / double / float / cpu / cuda / half --------------------------
 
 

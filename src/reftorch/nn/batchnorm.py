@@ -34,7 +34,7 @@ from .. import _messages
 from .._binding import tensor
 from .._elements import cast
 from .._factories import empty, ones, zeros
-from .._dtype import int64
+from .._dtype import float16, float32, int64
 from .._math import true_divide
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
@@ -93,10 +93,26 @@ def _write(buffer, values):
     buffer._write(values)
 
 
+def _check_dtypes(x, *parameters):
+    """torch's CPU kernel casts nothing: the weight, bias and running statistics have the input's
+    dtype, or (a "mixed" call, told by the first of them) are all float32 for a float16 input."""
+    given = [p._dtype for p in parameters if p is not None]
+    if given and given[0] is not x._dtype:
+        if any(d is not float32 for d in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if x._dtype is not float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
+    for d in given:
+        if d is not x._dtype:
+            raise RuntimeError(f"expected scalar type {x._dtype._short_name} but found {d._short_name}")
+
+
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps):
     """Normalise ``x`` per channel; in training, update the running statistics in place."""
     if running_mean is not None and running_mean.numel() != x.shape[1]:
         raise RuntimeError(f"running_mean should contain {x.shape[1]} elements not {running_mean.numel()}")
+    _check_dtypes(x, weight, bias, running_mean, running_var)
     dtype, channels = x._dtype, x.shape[1]
     channel = _channels(x)
     n = x.numel() // channels
