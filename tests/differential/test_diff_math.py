@@ -170,6 +170,27 @@ def test_numpy_numbers_are_scalars_like_python_numbers():
     )
 
 
+def test_in_place_arithmetic_refuses_what_is_not_a_number_with_type_error():
+    assert_same(
+        """
+        import numpy as np
+        i = torch.tensor([1, 2])
+        for other in (None, "a", [1, 2], np.array(1)):
+            for write in (i.add_, i.mul_, i.sub_):
+                try:
+                    result = write(other)
+                    print(result is NotImplemented or result)
+                except TypeError:
+                    print("TypeError")
+        try:
+            i += None
+        except TypeError:
+            print("TypeError")
+        print(i, i._version)
+        """
+    )
+
+
 def test_math_results_are_new_tensors_with_fresh_storage():
     assert_same(
         """
