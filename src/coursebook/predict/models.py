@@ -1083,7 +1083,8 @@ MODELS = [
           lambda: [(_inplace_write.check_no_internal_overlap, _refused_writes_change_nothing)]),
     Model("inference_mode is no_grad by another name",
           "inference_mode() only switches autograd off, like no_grad(): what it makes are ordinary tensors.",
-          "A tensor made inside inference_mode is an inference tensor, with no version counter: outside "
+          "A tensor made inside inference_mode (other than a view of a normal tensor) is an inference "
+          "tensor, with no version counter: outside "
           "the mode an in-place write into it, requires_grad_() and an operation that would save it for "
           "backward all raise. Under no_grad the same tensor would be ordinary.",
           "07_no_grad_and_inference_mode.ipynb",
