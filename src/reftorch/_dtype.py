@@ -195,11 +195,11 @@ def compute_dtype(d):
 
 
 def scalar_dtype(value):
-    """The dtype torch gives a Python number: bool, int64 or the default float."""
+    """The dtype torch gives a Python or numpy number: bool, int64 or the default float."""
     # This module names its dtypes bool and float, as torch does, so the
     # Python types are reached through the builtins module.
     if isinstance(value, builtins.bool):
         return bool
-    if isinstance(value, builtins.int):
+    if isinstance(value, numbers.Integral):
         return int64
     return get_default_dtype()

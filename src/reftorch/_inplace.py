@@ -22,8 +22,8 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, binary_values, result_type, sum_to_shape, true_divide,
-    values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _is_operand, binary_values, result_type, sum_to_shape,
+    true_divide, values_of,
 )
 from ._tensor import Tensor
 from .autograd.graph import Node
@@ -44,6 +44,9 @@ def check_inplace_dtype(self, other):
 
 def _arith_inplace(self, other, compute, make_node, alpha=None):
     """Compute as the out-of-place op does (``_math.binary_values``), then write."""
+    if not _is_operand(other):  # torch's parser refuses it, so a += None raises TypeError too
+        raise TypeError(f"argument 'other' must be Tensor or a number, not {type(other).__name__}")
+
     def new_values():
         check_no_internal_overlap(self)
         check_no_partial_overlap(self, other)

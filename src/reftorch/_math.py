@@ -22,7 +22,7 @@ from ._dtype import (
     _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype,
 )
 from ._elements import cast
-from ._numpy_objects import is_bool
+from ._numpy_objects import is_bool, is_number
 from ._copy_ import values_of
 from ._broadcast import sum_to_shape
 from ._tensor import Tensor
@@ -186,8 +186,8 @@ class DivBackward0(Node):
         return tuple(grads)
 
 
-def _is_operand(x):
-    return isinstance(x, (Tensor, int, float))
+def _is_operand(x):  # a tensor, or a number torch takes as a scalar (numpy's too)
+    return isinstance(x, Tensor) or is_number(x)
 
 
 def binary_values(a, b, compute, dtype, alpha=None):
@@ -315,7 +315,7 @@ def __rsub__(self, other):
 
 def _compare(op):
     def compare(self, other):
-        if not isinstance(other, (Tensor, int, float, bool)):
+        if not _is_operand(other):
             return NotImplemented
         dtype = result_type(self, other)
         shape = _shapes.broadcast_shapes(self._size, _shape_of(other))

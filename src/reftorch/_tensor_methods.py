@@ -58,7 +58,7 @@ _METHODS = {
     "backward": variable.backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
-    "numpy": _convert.numpy, "__array__": _convert.__array__,
+    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_priority__": 1000,  # as torch's
     "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char,
     "byte": _binding.byte,
     # multi-output views, as_strided_, in-place metadata ops

@@ -150,6 +150,47 @@ def test_reversed_operators_with_python_numbers():
     )
 
 
+def test_numpy_numbers_are_scalars_like_python_numbers():
+    assert_same(
+        """
+        import numpy as np
+        i = torch.tensor([1, 2])
+        u = torch.tensor([1, 2], dtype=torch.uint8)
+        print(i + np.int64(1), (u + np.int64(1)).dtype, (i + np.float32(0.5)).dtype)
+        print(np.int64(2) + i, np.int64(2) * i, np.int64(2) - i, i > np.int64(1))
+        print(i + np.bool_(True))
+        i += np.int64(1)
+        i *= np.int32(3)
+        print(i)
+        try:
+            i += np.float64(0.5)
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        """
+    )
+
+
+def test_in_place_arithmetic_refuses_what_is_not_a_number_with_type_error():
+    assert_same(
+        """
+        import numpy as np
+        i = torch.tensor([1, 2])
+        for other in (None, "a", [1, 2], np.array(1)):
+            for write in (i.add_, i.mul_, i.sub_):
+                try:
+                    result = write(other)
+                    print(result is NotImplemented or result)
+                except TypeError:
+                    print("TypeError")
+        try:
+            i += None
+        except TypeError:
+            print("TypeError")
+        print(i, i._version)
+        """
+    )
+
+
 def test_math_results_are_new_tensors_with_fresh_storage():
     assert_same(
         """
