@@ -398,6 +398,8 @@ MODULE_TO_DTYPE = (
 )
 
 BATCH_NORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {size}"
+BATCH_NORM_MIXED_NOT_FLOAT = "mixed dtype (CPU): expect parameter to have scalar type of Float"
+BATCH_NORM_MIXED_NOT_HALF = "mixed dtype (CPU): all inputs must share same datatype."
 
 OPTIMIZER_SET_OF_PARAMS = (
     "optimizer parameters need to be organized in ordered collections, but the ordering of tensors "

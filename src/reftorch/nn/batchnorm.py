@@ -99,9 +99,9 @@ def _check_dtypes(x, *parameters):
     given = [p._dtype for p in parameters if p is not None]
     if given and given[0] is not x._dtype:
         if any(d is not float32 for d in given):
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+            raise RuntimeError(_messages.BATCH_NORM_MIXED_NOT_FLOAT)
         if x._dtype is not float16:
-            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+            raise RuntimeError(_messages.BATCH_NORM_MIXED_NOT_HALF)
         return
     for d in given:
         if d is not x._dtype:
