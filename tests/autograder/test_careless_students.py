@@ -6,8 +6,7 @@ duplicated cells, deleted cells (tests included), all nbgrader metadata lost
 (a copy through another editor), even cell ids lost, cells added, points
 "raised" in the metadata.  The whole class is collected from an inbox and
 graded through the command line (``python -m autograder collect`` and
-``autograde``: real nbgrader, real kernels, real gradebook; ``autograde`` on the
-test session's warm grading cluster, ``--scheduler``); every one must get
+``autograde``: real nbgrader, real kernels, real gradebook); every one must get
 full marks, with a note naming what was repaired.  The learner's self-check
 must say the same of the same notebooks, with the release's points, and must
 stop a loop that swallows the interrupt.  Finally, a notebook whose grading
@@ -267,7 +266,7 @@ def notebooks(course):
 
 
 @pytest.fixture(scope="module")
-def graded(course, notebooks, tmp_path_factory, needs_sandbox, grading_cluster):
+def graded(course, notebooks, tmp_path_factory, needs_sandbox):
     config, root = course
     inbox = str(tmp_path_factory.mktemp("inbox"))
     for assignment, group in notebooks.items():
@@ -275,7 +274,7 @@ def graded(course, notebooks, tmp_path_factory, needs_sandbox, grading_cluster):
             write_submission(os.path.join(inbox, student), nb, assignment + ".ipynb")
     collected = cli(root, "collect", inbox).stdout
     assert "skipped 0" in collected, collected
-    out = cli(root, "autograde", "--scheduler", grading_cluster, "--no-progress").stdout
+    out = cli(root, "autograde", "--workers", "2", "--no-progress").stdout
     return {a: scores(config, a) for a in notebooks}, out
 
 
