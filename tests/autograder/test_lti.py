@@ -5,6 +5,9 @@ loopback. The course is the fixture assignment (5 points). Everything the
 instructor does is the command line, as typed: ``lti-key`` (registered with
 the platform), ``roster --lti``, ``collect``, ``autograde`` (real nbgrader,
 sandboxed kernels), ``export --lti``, and again after a resubmission.
+``autograde`` grades on the test session's warm grading cluster (``--scheduler``,
+as on a farm): what is tested here is the way from the LMS and back, and the
+command's own local cluster is started by the other command-line tests.
 """
 
 import json
@@ -40,7 +43,7 @@ MEMBERS = [
 
 
 @pytest.fixture(scope="module")
-def term(tmp_path_factory, needs_sandbox):
+def term(tmp_path_factory, needs_sandbox, grading_cluster):
     root = str(tmp_path_factory.mktemp("lti-course"))
     config = make_course(root, {"fixture": os.path.join(FIXTURES, "fixture")})
     with Platform(MEMBERS) as lms:
@@ -49,10 +52,10 @@ def term(tmp_path_factory, needs_sandbox):
         with open(os.path.join(state, "lti.json"), "w") as f:
             json.dump(lms.registration(), f)
         lms.register_tool(json.loads(run_cli(root, "lti-key").stdout))
-        yield root, config, lms
+        yield root, config, lms, grading_cluster
 
 
-def hand_in(root, config, folder, answers):
+def hand_in(root, config, folder, answers, scheduler):
     """An inbox with one folder per student, each holding the fixture notebook with ``answers``."""
     inbox = os.path.join(root, folder)
     for student, replace in answers.items():
@@ -60,7 +63,7 @@ def hand_in(root, config, folder, answers):
                               replace=replace)
         write_submission(os.path.join(inbox, student), nb, "fixture.ipynb")
     run_cli(root, "collect", inbox, "--assignment", "fixture")
-    run_cli(root, "autograde", "fixture", "--workers", "1", "--no-progress")
+    run_cli(root, "autograde", "fixture", "--scheduler", scheduler, "--no-progress")
 
 
 def grade_book(lms):
@@ -71,7 +74,7 @@ def grade_book(lms):
 
 
 def test_the_tool_key_is_private_and_its_public_half_verifies_its_tokens(term):
-    root, _, lms = term
+    root, _, lms, _ = term
     key_file = os.path.join(root, "autograder", "state", "lti_tool_key.pem")
     assert os.stat(key_file).st_mode & 0o777 == 0o600
     public = jwt.PyJWK(lms.tool_keys["keys"][0])
@@ -79,14 +82,14 @@ def test_the_tool_key_is_private_and_its_public_half_verifies_its_tokens(term):
 
 
 def test_a_whole_term_ends_with_the_right_scores_in_the_lms_grade_book_and_a_rerun_sends_nothing(term):
-    root, config, lms = term
+    root, config, lms, cluster = term
     roster = run_cli(root, "roster", "--lti").stdout
     assert "imported 3 learner(s)" in roster and "Anonymous Learner" in roster, roster
     with open(os.path.join(root, "autograder", "state", "roster.csv")) as f:
         ids = sorted(line.split(",")[0] for line in f.read().splitlines()[1:])
     assert ids == ["alovelace", "bliskov", "ghopper"]  # not the instructor, the inactive one or the anonymous
 
-    hand_in(root, config, "inbox-1", {"alovelace": None, "bliskov": {"make_copy": CLONE_ONLY}})
+    hand_in(root, config, "inbox-1", {"alovelace": None, "bliskov": {"make_copy": CLONE_ONLY}}, cluster)
     sent = run_cli(root, "export", "--lti").stdout
     assert "sent 2 score(s)" in sent and "made line items for: fixture" in sent, sent
     assert grade_book(lms) == {"u-ada": FULL, "u-barbara": 2.0}
@@ -104,7 +107,7 @@ def test_a_whole_term_ends_with_the_right_scores_in_the_lms_grade_book_and_a_rer
 
     # Barbara hands in again and is graded again: only her new score is sent.
     shutil.rmtree(os.path.join(root, "inbox-1"))
-    hand_in(root, config, "inbox-2", {"bliskov": None})
+    hand_in(root, config, "inbox-2", {"bliskov": None}, cluster)
     third = run_cli(root, "export", "--lti").stdout
     assert "sent 1 score(s)" in third, third
     assert grade_book(lms) == {"u-ada": FULL, "u-barbara": FULL}

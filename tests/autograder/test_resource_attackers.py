@@ -3,8 +3,10 @@
 A course with the fixture assignment (5 points) is graded twice with real
 nbgrader, real sandboxed kernels (each in its control group) and two workers:
 
-* **baseline**: only the honest students (before and after the attacked run,
-  since the shared machine's load drifts);
+* **baseline**: only the honest students (graded once here: their scores are
+  what the test compares; ``tests/bench/bench_attackers.py`` grades them before
+  and after the attacked run, since the shared machine's load drifts between
+  the timings it compares);
 * **attacked**: the same honest students, graded together with four attackers
   that come first in the class (so they run while the honest kernels do):
 
@@ -96,23 +98,33 @@ def honest_seconds(run):
     return {t["student"]: t["tests"] for t in run.timings if t.get("student") in HONEST_STUDENTS}
 
 
-def grade_classes(baseline_root, attacked_root):
-    """The honest class graded before and after the same class with the attackers."""
+def grade_classes(baseline_root, attacked_root, baselines=1, scheduler=None):
+    """The honest class graded ``baselines`` times (once before the same class with the attackers,
+    once more after it when 2), and that class with the attackers.
+
+    The test reads the baseline's scores, which a second run would only repeat; the bench compares
+    the honest kernels' seconds, and grades the baseline on both sides of the attacked run because
+    the machine's own load drifts.  ``scheduler``: where the baseline is graded (the test's session
+    cluster); the attacked run always starts a cluster of its own, since its deadline and its
+    kernels' control groups are what it tests."""
     honest = {student: HONEST for student in HONEST_STUDENTS}
     baseline = _course(baseline_root, honest)
     attacked = _course(attacked_root, dict(honest, **ATTACKERS))
-    # the baseline before and after the attacked run: the machine's own load drifts
-    base_runs = [autograde(baseline, "fixture", workers=2, progress=False, shard_config=CONFIG)]
+    base_runs = [autograde(baseline, "fixture", workers=2, progress=False, shard_config=CONFIG,
+                           scheduler=scheduler)]
     attack_run = autograde(attacked, "fixture", workers=2, progress=False, shard_config=CONFIG,
                            deadline=DEADLINE)
-    base_runs.append(autograde(baseline, "fixture", workers=2, progress=False, shard_config=CONFIG))
+    if baselines == 2:
+        base_runs.append(autograde(baseline, "fixture", workers=2, progress=False, shard_config=CONFIG,
+                                   scheduler=scheduler))
     return {"baseline": baseline, "attacked": attacked, "base_runs": base_runs,
             "attack_run": attack_run}
 
 
 @pytest.fixture(scope="module")
-def classes(tmp_path_factory, needs_sandbox):
-    return grade_classes(str(tmp_path_factory.mktemp("baseline")), str(tmp_path_factory.mktemp("attacked")))
+def classes(tmp_path_factory, needs_sandbox, grading_cluster):
+    return grade_classes(str(tmp_path_factory.mktemp("baseline")), str(tmp_path_factory.mktemp("attacked")),
+                         scheduler=grading_cluster)
 
 
 def _total(config, student):

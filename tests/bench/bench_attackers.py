@@ -29,7 +29,7 @@ def main():
         roots = [os.path.join(scratch, name) for name in ("baseline", "attacked")]
         for root in roots:
             os.makedirs(root)
-        classes = grade_classes(*roots)
+        classes = grade_classes(*roots, baselines=2)
         before, after = (honest_seconds(run) for run in classes["base_runs"])
         attacked = honest_seconds(classes["attack_run"])
     assert sorted(before) == sorted(after) == sorted(attacked) == HONEST_STUDENTS
