@@ -80,6 +80,8 @@ def read_data(data, dtype, caller):
     if isinstance(data, Tensor):
         return data, dtype
     if is_array(data):
+        from ._convert import array_storage
+        array_storage(data)  # torch reads an array as from_numpy does, with the same refusals
         return (data.reshape(-1).tolist(), data.shape), dtype or from_numpy_dtype(data.dtype)
     dtype = dtype or infer_dtype(data)
     return values_of_data(data, dtype), dtype

@@ -20,10 +20,8 @@ BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
 NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
 BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
-GRAD_UNUSED = (
-    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
-    "allow_unused=True if this is the desired behavior."
-)
+GRAD_UNUSED = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "
+               "allow_unused=True if this is the desired behavior.")
 GRAD_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
     "of {output}."

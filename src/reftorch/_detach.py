@@ -22,8 +22,7 @@ def detach_(self):
     """Cut ``self`` itself out of the graph: it becomes a leaf without grad."""
     if self._base_tensor is not None:
         raise RuntimeError(_core_messages.DETACH_VIEW_INPLACE)
-    self._grad_fn = None
-    self._requires_grad = False
+    self._grad_fn, self._requires_grad = None, False
     return self
 
 
