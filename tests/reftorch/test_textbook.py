@@ -37,8 +37,6 @@ FUNCTION_IMPORTS: dict[tuple[str, str], str] = {
     ("_dtype", "from_numpy_dtype"): NUMPY_IS_OPTIONAL,
     ("_convert", "array_storage"): NUMPY_IS_OPTIONAL,
     ("_convert", "array_on"): NUMPY_IS_OPTIONAL,
-    ("_binding", "read_data"): "a real cycle: _convert imports from_data from _binding, and read_data "
-                               "refuses an array with _convert's own from_numpy checks",
     ("__init__", "sparse_coo_tensor"): SPARSE_IS_OPTIONAL,
     ("__init__", "_sparse_method"): SPARSE_IS_OPTIONAL,
     ("__init__", "method"): SPARSE_IS_OPTIONAL,
