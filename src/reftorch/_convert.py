@@ -34,7 +34,7 @@ from ._default_device import as_device, factory_device
 from ._device import cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
-from ._numpy_objects import is_array, is_scalar
+from ._numpy_objects import check_array_layout, is_array, is_scalar
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._to import to
@@ -73,12 +73,7 @@ def array_storage(array):
     """A storage on the array's own bytes, from its first element to its last (none if it is
     empty): slot 0 holds the first element. Refuses strides a tensor cannot have."""
     itemsize = array.itemsize
-    if any(s % itemsize for s in array.strides):
-        raise ValueError(_messages.NUMPY_STRIDES_NOT_MULTIPLE)
-    if any(s < 0 for s in array.strides):
-        raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
-    if not array.dtype.isnative:
-        raise ValueError(_messages.NUMPY_BYTE_ORDER)
+    check_array_layout(array)
     if array.size == 0:
         return UntypedStorage(0)
     strides = tuple(s // itemsize for s in array.strides)

@@ -12,22 +12,16 @@ NON_LEAF_GRAD = (
     "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
 )
 REQUIRES_GRAD_NON_LEAF = "you can only change requires_grad flags of leaf variables."
-REQUIRES_GRAD_NON_LEAF_HINT = (
-    " If you want to use a computed variable in a subgraph that doesn't require "
-    "differentiation use var_no_grad = var.detach()."
-)
+REQUIRES_GRAD_NON_LEAF_HINT = (" If you want to use a computed variable in a subgraph that doesn't require "
+                               "differentiation use var_no_grad = var.detach().")
 NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
-BROADCAST_SIZES = (
-    "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
-    "dimension {}"
-)
+BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
+                   "dimension {}")
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
 NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
 BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
-GRAD_UNUSED = (
-    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
-    "allow_unused=True if this is the desired behavior."
-)
+GRAD_UNUSED = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "
+               "allow_unused=True if this is the desired behavior.")
 GRAD_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
     "of {output}."
@@ -47,6 +41,8 @@ BACKWARD_TWICE = (
     "calling backward."
 )
 SET_DATA_NOT_FLOAT = "data set to a tensor that requires gradients must be floating point or complex dtype"
+SET_DATA_INCOMPATIBLE = ("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` "
+                         "have incompatible tensor type.")
 DETACH_VIEW_INPLACE = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "

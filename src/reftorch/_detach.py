@@ -22,8 +22,7 @@ def detach_(self):
     """Cut ``self`` itself out of the graph: it becomes a leaf without grad."""
     if self._base_tensor is not None:
         raise RuntimeError(_core_messages.DETACH_VIEW_INPLACE)
-    self._grad_fn = None
-    self._requires_grad = False
+    self._grad_fn, self._requires_grad = None, False
     return self
 
 
@@ -35,15 +34,17 @@ _get_data = _overrides.overridable(_get_data)
 
 
 def _set_data(self, new):
-    """Point ``self`` at ``new``'s memory and metadata; keep identity, version and graph."""
+    """Point ``self`` at ``new``'s memory and metadata (inference flag too); keep identity, version, graph."""
     if not isinstance(new, Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
     if self.requires_grad and not new._dtype.is_floating_point:  # reftorch has no complex dtypes
         raise RuntimeError(_core_messages.SET_DATA_NOT_FLOAT)
+    if (new.device.type == "meta") != (self.device.type == "meta"):  # two kinds of tensor
+        raise RuntimeError(_core_messages.SET_DATA_INCOMPATIBLE)
     if (new._dtype, new.device) != (self._dtype, self.device):
         self._grad_acc = None  # torch drops a gradient accumulator made for the old dtype or device
-    self._storage, self._storage_offset, self._size, self._stride, self._dtype = (
-        new._storage, new._storage_offset, new._size, new._stride, new._dtype)
+    self._storage, self._storage_offset, self._size, self._stride, self._dtype, self._inference = (
+        new._storage, new._storage_offset, new._size, new._stride, new._dtype, new._inference)
 _set_data = _overrides.overridable(_set_data)
 
 

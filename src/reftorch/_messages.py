@@ -21,7 +21,7 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
     LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
     MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD, NO_CREATE_GRAPH,
-    OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT,
+    OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT, SET_DATA_INCOMPATIBLE,
     REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED,
     VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified,
@@ -502,10 +502,7 @@ SPARSE_COPY_DENSE = (
     "src type = {src}"
 )
 SPARSE_CSR_COPY_INTO_STRIDED = "copy_sparse_compressed_ expected sparse compressed tensor layout but got Strided"
-SPARSE_SET_DATA = (
-    "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible "
-    "tensor type."
-)
+SPARSE_SET_DATA = SET_DATA_INCOMPATIBLE  # any two kinds of tensor (TensorImpl types)
 SPARSE_ADD_DENSE = "add(sparse, dense) is not supported. Use add(dense, sparse) instead."
 SPARSE_COO_TENSOR_SIGNATURES = (
     "sparse_coo_tensor() received an invalid combination of arguments - got ({got}), but expected "

@@ -9,6 +9,8 @@ numpy bridge itself (``from_numpy``, ``t.numpy()``) is ``_convert``.
 import numbers
 import sys
 
+from . import _messages
+
 
 def _numpy():
     return sys.modules.get("numpy")
@@ -35,3 +37,15 @@ def is_bool(value):
 def is_number(value):
     """True for a Python or numpy int, float or bool (numpy's numbers are ``numbers.Real`` too)."""
     return isinstance(value, numbers.Real) or is_bool(value)
+
+
+def check_array_layout(array):
+    """Refuse an array no tensor can be laid over, as torch does for every array it reads
+    (``from_numpy``, ``as_tensor``, ``torch.tensor``, ``new_tensor``): strides in whole elements,
+    none negative, the machine's byte order."""
+    if any(s % array.itemsize for s in array.strides):
+        raise ValueError(_messages.NUMPY_STRIDES_NOT_MULTIPLE)
+    if any(s < 0 for s in array.strides):
+        raise ValueError(_messages.NUMPY_NEGATIVE_STRIDES)
+    if not array.dtype.isnative:
+        raise ValueError(_messages.NUMPY_BYTE_ORDER)

@@ -15,7 +15,7 @@ file share one storage again.
 import pickletools
 from typing import NamedTuple
 
-from . import _dtype, _layout_checks, _messages
+from . import _bounds, _dtype, _layout_checks, _messages
 from ._device import device
 from ._size import Size
 from ._storage import UntypedStorage
@@ -77,6 +77,15 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     return t
 
 
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
+    """A meta tensor from its metadata alone (a meta tensor has no bytes to save): a new
+    storage of its own at offset 0, a version counter at 0, no sharing with anything saved with it."""
+    storage = UntypedStorage(_bounds.storage_nbytes(size, stride, dtype.itemsize), device("meta"))
+    t = Tensor._make(storage, 0, tuple(size), tuple(stride), dtype)
+    t.requires_grad = requires_grad
+    return t
+
+
 def _rebuild_parameter(data, requires_grad, backward_hooks):
     """A Parameter on the rebuilt tensor ``data`` (same storage, same version counter)."""
     param = Parameter(data, requires_grad)
@@ -125,6 +134,7 @@ def _check_fits(storage, offset, size, stride):
 TORCH_NAMES = {
     _rebuild_tensor_v2: "torch._utils._rebuild_tensor_v2",
     _rebuild_parameter: "torch._utils._rebuild_parameter",
+    _rebuild_meta_tensor_no_storage: "torch._utils._rebuild_meta_tensor_no_storage",
     _rebuild_parameter_with_state: "torch._utils._rebuild_parameter_with_state",
     _rebuild_from_type_v2: "torch._tensor._rebuild_from_type_v2",
     Tensor: "torch.Tensor",

@@ -25,6 +25,8 @@ become a record of their own, ``data/0``, next to the pickle in one zip file
 * Graph: none is saved. A tensor comes back as a leaf with its
   ``requires_grad`` flag: ``a * 2`` of a leaf that requires grad is loaded as
   a leaf that requires grad, with no ``grad_fn``. ``.grad`` is not saved.
+* A meta tensor has no bytes: only its dtype, size, stride and
+  ``requires_grad`` are saved, and it comes back on a storage of its own.
 
 The file is torch's own format: the pickle names torch's functions and
 classes (``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage``), so
@@ -52,7 +54,8 @@ from . import _archive, _messages, _weights_only
 from ._default_device import as_device
 from ._device import device
 from ._rebuild import (
-    FROM_TORCH, TO_TORCH, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_parameter,
+    FROM_TORCH, TO_TORCH, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_meta_tensor_no_storage,
+    _rebuild_parameter,
     _rebuild_parameter_with_state, _rebuild_tensor_v2, renamed,
 )
 from ._size import Size
@@ -87,11 +90,15 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, Tensor):  # as torch's Tensor.__reduce_ex__
             warn_if_has_hooks(obj)  # the file cannot hold functions: torch warns per hook
             # torch's size() and stride() make new tuples; pickle writes each one out.
-            args = (TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
-                    tuple(list(obj.stride())), obj.requires_grad, OrderedDict())
+            rebuild, args = _rebuild_tensor_v2, (
+                TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
+                tuple(list(obj.stride())), obj.requires_grad, OrderedDict())
+            if obj.device.type == "meta":  # no bytes to write: the metadata alone, no storage entry
+                rebuild, args = _rebuild_meta_tensor_no_storage, (
+                    obj.dtype, tuple(obj.size()), obj.stride(), obj.requires_grad)
             if type(obj) is Tensor and not obj.__dict__:
-                return (_rebuild_tensor_v2, args)
-            return (_rebuild_from_type_v2, (_rebuild_tensor_v2, type(obj), args, obj.__dict__ or None))
+                return (rebuild, args)
+            return (_rebuild_from_type_v2, (rebuild, type(obj), args, obj.__dict__ or None))
         if isinstance(obj, device):  # as torch.device and torch.Size pickle themselves
             kind = obj.type.encode().decode()  # a new str, as torch's device.type gives
             return (device, (kind,) if obj.index is None else (kind, obj.index))

@@ -289,6 +289,18 @@ attempt(lambda: torch.as_tensor(np.arange(4.0)[::-1]))
 """)
 
 
+def test_tensor_and_new_tensor_refuse_the_arrays_from_numpy_refuses():
+    assert_same(ATTEMPT + """
+import numpy as np
+odd = np.lib.stride_tricks.as_strided(np.zeros(8, dtype=np.float32), shape=(2,), strides=(6,))
+for array in (np.arange(4.0)[::-1], np.arange(6.0).reshape(2, 3)[:, ::-1], np.arange(3.0).astype(">f8"), odd,
+              np.arange(0.0)[::-1]):
+    attempt(lambda: torch.tensor(array))
+    attempt(lambda: torch.tensor(array, dtype=torch.float32))
+    attempt(lambda: torch.zeros(1).new_tensor(array))
+""")
+
+
 def test_as_tensor_to_a_gpu():
     assert_same_as_gpu(
         """

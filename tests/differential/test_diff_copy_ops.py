@@ -151,6 +151,25 @@ def test_data_setter_swaps_the_storage_in_place():
     )
 
 
+def test_data_setter_refuses_meta_and_takes_the_inference_flag():
+    assert_same(
+        """
+        x = torch.ones(2)
+        try:
+            x.data = torch.empty(2, device="meta")
+        except RuntimeError as err:
+            print("RuntimeError:", err)
+        with torch.inference_mode():
+            made_inside = torch.ones(2)
+        plain = torch.ones(2)
+        plain.data = made_inside
+        print(plain.is_inference(), plain._version)
+        made_inside.data = torch.zeros(2)
+        print(made_inside.is_inference())
+        """
+    )
+
+
 def test_data_of_a_view_is_not_a_view():
     assert_same(
         """

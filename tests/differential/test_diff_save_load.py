@@ -143,6 +143,22 @@ def test_an_expanded_tensor_saves_its_small_storage_and_keeps_stride_zero():
     )
 
 
+def test_a_meta_tensor_is_saved_as_metadata_alone_with_no_storage_record():
+    assert_same(with_round_trip(
+        """
+        base = torch.empty(2, 3, device="meta")
+        note = torch.empty(3, device="meta", requires_grad=True)
+        note.tag = "hi"
+        back = round_trip({"row": base[1:], "again": base[1:], "p": torch.nn.Parameter(torch.empty(2, device="meta")),
+                           "note": note, "real": torch.arange(3.0)})
+        for name, t in back.items():
+            print(name, type(t).__name__, t.device, t.shape, t.stride(), t.storage_offset(), t.requires_grad,
+                  t.untyped_storage().nbytes(), t._version, getattr(t, "tag", None))
+        print(back["row"].untyped_storage() is back["again"].untyped_storage())
+        """
+    ))
+
+
 def test_the_same_tensor_saved_twice_is_one_object_after_loading():
     assert_same(
         with_round_trip(

@@ -29,10 +29,13 @@ def storages_written(tensors):
     are told apart as objects: ``untyped_storage()`` gives the same object for
     every tensor on one storage, in torch as in reftorch.  Their addresses
     cannot: every storage with no bytes has ``data_ptr()`` 0, and torch writes
-    one entry for each.
+    one entry for each.  A tensor on the ``meta`` device has no bytes at all:
+    torch saves its dtype, size and stride alone, and writes no entry for it.
     """
     written = {}
     for t in tensors:
+        if t.device.type == "meta":
+            continue
         storage = t.untyped_storage()  # the list keeps it alive, so its id is its own
         written.setdefault(id(storage), storage.nbytes())
     return list(written.values())
@@ -93,6 +96,10 @@ register(Piece(
               lambda mod: (lambda e: [e, mod.zeros(0), e[:]])(mod.zeros(0)),
               "every storage with no bytes has data_ptr() 0: tell storages apart as objects "
               "(untyped_storage() ... is ...), and an empty storage is still an entry of its own"),
+        _case("([m, x]), m = torch.empty(1000, device='meta')",
+              lambda mod: [mod.empty(1000, device="meta"), mod.arange(3.0)],
+              "a meta tensor has no bytes to write: torch saves its dtype, size and stride alone, "
+              "and writes no storage entry for it"),
     ],
     wrong=[Wrong(_only_the_elements, "whole storage"),
            Wrong(_one_entry_per_tensor, "share one entry"),
