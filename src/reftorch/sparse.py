@@ -127,6 +127,7 @@ SAME_FOR_ALL = {
     "to_sparse", "to_dense", "coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim",
     "_indices", "_values", "indices", "values", "layout", "is_sparse",
     "to_sparse_csr", "crow_indices", "col_indices", "is_sparse_csr",
+    "__array_priority__",  # a number numpy reads on the class, not a method
 }
 
 # Methods defined in Tensor's class body (not in the method table) that a
