@@ -55,8 +55,7 @@ from ._default_device import as_device
 from ._device import device
 from ._rebuild import (
     FROM_TORCH, TO_TORCH, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_meta_tensor_no_storage,
-    _rebuild_parameter,
-    _rebuild_parameter_with_state, _rebuild_tensor_v2, renamed,
+    _rebuild_parameter, _rebuild_parameter_with_state, _rebuild_tensor_v2, renamed,
 )
 from ._size import Size
 from ._storage import UntypedStorage
@@ -90,12 +89,13 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, Tensor):  # as torch's Tensor.__reduce_ex__
             warn_if_has_hooks(obj)  # the file cannot hold functions: torch warns per hook
             # torch's size() and stride() make new tuples; pickle writes each one out.
-            rebuild, args = _rebuild_tensor_v2, (
-                TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
-                tuple(list(obj.stride())), obj.requires_grad, OrderedDict())
             if obj.device.type == "meta":  # no bytes to write: the metadata alone, no storage entry
                 rebuild, args = _rebuild_meta_tensor_no_storage, (
                     obj.dtype, tuple(obj.size()), obj.stride(), obj.requires_grad)
+            else:
+                rebuild, args = _rebuild_tensor_v2, (
+                    TypedStorage(obj._storage, obj._dtype), obj.storage_offset(), tuple(obj.size()),
+                    tuple(list(obj.stride())), obj.requires_grad, OrderedDict())
             if type(obj) is Tensor and not obj.__dict__:
                 return (rebuild, args)
             return (_rebuild_from_type_v2, (rebuild, type(obj), args, obj.__dict__ or None))
