@@ -201,8 +201,9 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        """Drop every parameter's ``.grad`` (or, with ``set_to_none=False``, zero it in place): what
-        ``Optimizer.zero_grad`` does to its parameter groups, done to one group, this module's parameters."""
+        """Drop every parameter's ``.grad`` (or, with ``set_to_none=False``, zero it in place):
+        ``Optimizer.zero_grad`` run on one parameter group, this module's parameters (so a learner's
+        zero_grad, switched in, serves both)."""
         Optimizer.zero_grad(SimpleNamespace(param_groups=[{"params": self.parameters()}]), set_to_none)
 
     # --- saving, loading and converting (see state_dict.py and conversion.py) ---
