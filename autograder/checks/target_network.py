@@ -27,7 +27,9 @@ The models: ``nn.Linear(3, 2)``, a float64 ``Linear -> BatchNorm1d -> Linear``
 and models drawn for each student.
 """
 
+import tomllib
 import warnings
+from pathlib import Path
 
 import reftorch
 import torch
@@ -43,6 +45,8 @@ TOPIC = "target_network"
 # Each model is trained with its own tau and learning rate: an answer that hard-codes one fails.
 TAUS = (0.25, 0.5, 0.1, 0.75)
 LRS = (0.01, 0.05, 0.02, 0.03)
+# what each fact that differs means, one [[message]] a belief (the file says how it is written)
+MESSAGES = tomllib.loads(Path(__file__).with_suffix(".toml").read_bytes().decode())["message"]
 
 
 def _tag(name, text):
@@ -204,115 +208,39 @@ def _play(models, scenario, torch_side, yours, messages, scenario_kind):
                                                                                                repr(got))])
 
 
-def _shared(kind):
-    return {
-        "the target is the online model itself": _tag(
-            "alias", "your target is the online model itself: `target = model` is a second name, not a copy, "
-            "so the target moves with every optimizer step"),
-        "the target is a module of the model's class": _tag("not-a-model", "your target is not a copy of the "
-                                                            "model (a module of the same class)"),
-        "the target's parameter names": _tag("wrong-parameters", "your target does not have the model's "
-                                             "parameters"),
-        "the target's buffer names": _tag("forgets-buffers", "your target lacks the model's buffers"),
-        ("target", "type"): _tag("not-a-tensor", "a target parameter is not a plain Parameter/Tensor"),
-        ("target", "is the online model's tensor"): _tag(
-            "shares-parameters", "the target holds the online model's own parameter objects: a shallow copy "
-            "(copy.copy) shares them, so training moves the target too; deepcopy copies them"),
-        ("target", "shares memory with the online model's"): _tag(
-            "shares-memory", "a target tensor shares memory with the online model's: it changes whenever "
-            "the online weights (or statistics) change in place; it needs memory of its own"),
-        ("target", "dtype"): _tag("changes-dtype", "a target tensor has another dtype than torch's: a float64 "
-                                  "model needs a float64 target (a copy through Python numbers or .float() "
-                                  "loses it)"),
-        ("target", "device"): _tag("changes-device", "a target tensor lives on another device than the model's"),
-        ("target", "requires_grad"): lambda theirs, yours: _tag(
-            "forgets-no-grad", "a target parameter requires grad after your update: an in-place lerp_ or copy_ "
-            "from a parameter that requires grad is recorded by autograd unless it runs under no_grad")
-        if kind == "update" and yours else _tag(
-            "not-frozen", "a target parameter requires grad: a target is never trained, so freeze its "
-            "parameters (p.requires_grad_(False)) after the copy") if yours else _tag(
-            "freezes-wrong", "a target parameter's requires_grad differs from torch's recipe"),
-        ("target", "is_leaf"): _tag("forgets-no-grad", "a target parameter is no longer a leaf: your update was "
-                                    "recorded by autograd (it did not run under no_grad)"),
-        ("target", "grad_fn"): _tag("forgets-no-grad", "a target parameter has a grad_fn: your update was "
-                                    "recorded by autograd (it did not run under no_grad)"),
-        ("target", "is the object it was before"): _tag(
-            "replaces-parameters", "your update replaces the target's parameter objects: update them in place "
-            "(lerp_, copy_), so that anything holding them keeps seeing the target"),
-        ("target", "keeps its memory"): _tag(
-            "moves-parameters", "your update gives the target's parameters new memory (p.data = ... or a new "
-            "tensor): write into the memory they have, in place"),
-        ("online", "is the object it was before"): _tag("replaces-online", "the online model's parameters are "
-                                                        "not the objects they were"),
-        ("online", "requires_grad"): _tag("freezes-online", "the online model's parameters no longer require "
-                                          "grad: freeze the target's parameters, not the model's"),
-        ("online", "is_leaf"): _tag("freezes-online", "the online model's parameters are no longer leaves"),
-        "training the online model leaves the target alone": _tag(
-            "shares-memory", "training the online model changes your target: the target must hold copies"),
-        "*": _tag("differs", "your target differs from torch's recipe"),
-    }
-
-
-def _values(kind):
-    def target_values(theirs, yours):
-        if kind == "make":
-            return _tag("wrong-values", "your target does not start with the online model's numbers")
-        return _tag("wrong-ema", f"your target's numbers differ from torch's recipe: after each step the target "
-                    f"moves tau={TAU} of the way to the online weights (target.lerp_(online, tau), i.e. "
-                    f"target + tau * (online - target)); a hard copy, the weights swapped, tau and 1 - tau "
-                    "swapped, or an update that never reaches the target give other numbers")
-    return target_values
+def _requires_grad(kind):
+    """A target parameter's requires_grad differs from torch's: the belief depends on which side
+    requires grad, and after which step."""
+    def told(theirs, yours):
+        if not yours:
+            return _tag("freezes-wrong", "a target parameter's requires_grad differs from torch's recipe")
+        if kind == "update":
+            return _tag("forgets-no-grad", "a target parameter requires grad after your update: an in-place "
+                        "lerp_ or copy_ from a parameter that requires grad is recorded by autograd unless it "
+                        "runs under no_grad")
+        return _tag("not-frozen", "a target parameter requires grad: a target is never trained, so freeze its "
+                    "parameters (p.requires_grad_(False)) after the copy")
+    return told
 
 
 def _messages(kind):
-    messages = _shared(kind)
-    messages[("target", "values")] = _values(kind)
-    messages[("online", "values")] = _tag(
-        "changes-online" if kind == "make" else "moves-online",
-        "making the target changed the online model's numbers" if kind == "make" else
-        "the online model's numbers differ from torch's: your update writes into the online model (lerp_ on "
-        "the wrong side, or a copy_ the wrong way); only the target moves towards the online weights")
-    messages[("online", "has a .grad after training")] = _tag(
-        "zero-grad-after-backward", "your loop leaves the online parameters without a gradient, and the online "
-        "model does not train: zeroing the gradients between backward() and step() throws away what the step "
-        "needs (zero_grad belongs before the backward)")
-    messages[("online", "changed by training")] = _tag(
-        "optimizer-on-target", "training does not change the online model: the optimizer must be bound to the "
-        "online model's own parameters (not the target's, which are frozen, nor a copy's)")
-    messages["the target holds the online model's parameter objects"] = messages[("target", "is the online model's tensor")]
-    return messages
-
-
-def _buffer_message(kind):
-    return _tag("stale-buffers", "a target buffer (BatchNorm's running statistics) differs from torch's: "
-                + ("deepcopy copies buffers along with the parameters" if kind == "make" else
-                   "copy the online model's buffers into the target's at each update (copy_), or they stay "
-                   "the values of the first copy"))
-
-
-def _with_buffers(kind):
-    messages = _messages(kind)
-    messages[("buffer", "values")] = messages[("buffer", "dtype")] = _buffer_message(kind)
-    messages[("buffer", "shares memory with the online model's")] = _tag(
-        "shares-buffers", "a target buffer shares memory with the online model's: the running statistics "
-        "must be copies")
-    messages[("buffer", "is the online model's tensor")] = messages[("buffer", "shares memory with the online model's")]
-    messages[("buffer", "type")] = messages[("target", "type")]
-    messages[("buffer", "is the object it was before")] = messages[("buffer", "keeps its memory")] = _tag(
-        "replaces-buffers", "your update replaces the target's buffers (running statistics) with new tensors: "
-        "copy the online model's buffers into the ones the target has (copy_), so their memory stays the "
-        "target's own")
-    messages[("target", "version moved by every update")] = messages[("buffer", "version moved by every update")] = _tag(
-        "hides-updates", "your update writes into the target without moving its version counter: a write "
-        "through .data (or another tensor sharing the memory) is invisible to autograd; write in place into the "
-        "target's own tensors under no_grad (lerp_, copy_), which counts one version per write")
-    messages[("buffer", "device")] = messages[("target", "device")]
+    """``{fact: Misconception}`` in a ``kind`` scenario ("make", "update", "train"): the messages of
+    target_network.toml said in it, keyed as ``_play`` looks them up (``("target", "dtype")``, or the
+    whole fact), and the one chosen by the learner's requires_grad."""
+    messages = {}
+    for entry in MESSAGES:
+        if kind in entry.get("when", (kind,)):
+            said = _tag(entry["tag"], entry["text"].format(tau=TAU))
+            for fact in entry["facts"]:
+                where, _sep, what = fact.rpartition(": ")
+                messages[(where, what) if where else what] = said
+    messages[("target", "requires_grad")] = _requires_grad(kind)
     return messages
 
 
 def check_make_target(make_target, battery="basic"):
     """A frozen deep copy: parameters and buffers in new memory, untouched by training the online model."""
-    _play(_models(battery, "make"), "make", torch_make_target, make_target, _with_buffers("make"),
+    _play(_models(battery, "make"), "make", torch_make_target, make_target, _messages("make"),
           "make")
 
 
@@ -320,9 +248,9 @@ def check_update_target(update_target, battery="basic"):
     """Each step: the target's parameters move tau towards the online ones in place under no_grad, the
     buffers are copied, the online model is left alone."""
     _play(_models(battery, "update"), "update", torch_update_target, update_target,
-          _with_buffers("update"), "update")
+          _messages("update"), "update")
 
 
 def check_train(my_train, battery="basic"):
     """The target made once, the optimizer bound to the online parameters, an update after every step."""
-    _play(_models(battery, "train"), "train", torch_train, my_train, _with_buffers("train"), "train")
+    _play(_models(battery, "train"), "train", torch_train, my_train, _messages("train"), "train")

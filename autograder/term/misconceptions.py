@@ -46,7 +46,8 @@ CHECKS_IMPORTED = re.compile(r"\bautograder\.checks\.([A-Za-z_]\w*)|\bfrom\s+aut
                              r"\(?\s*([\w\s,]+)")
 
 # how the checks write tags (see autograder/checks): a literal "topic/name", a topic module's
-# _tag("name", ...) and its tables of names, and the few names a check builds from a variable
+# _tag("name", ...), its tables of names and the tag = "name" of its messages file (<module>.toml),
+# and the few names a check builds from a variable
 _LITERAL = re.compile(r'"([a-z_.]+(?:-[a-z]+)*/[a-z0-9][a-z0-9\-]*)"')
 _HYPHENATED = r"[a-z0-9]+(?:-[a-z0-9]+)+"
 _BUILT = {"strides_and_views": [f"{op}-{what}" for op in ("slice", "transpose", "expand")
@@ -65,6 +66,7 @@ def _module_tags(text):
         # every string that is a hyphenated name: a tag may be chosen among several (a few
         # strings that are no tag come along; a tag left out would be dropped from the export)
         names = set(re.findall(r'_tag\(\s*"([a-z0-9\-]+)"', text))
+        names |= set(re.findall(r'^tag = "([a-z0-9\-]+)"', text, re.M))
         names |= set(re.findall(r'"(%s)"' % _HYPHENATED, text))
         found |= {f"{topic.group(1)}/{n}" for n in names | set(_BUILT.get(topic.group(1), ()))}
     return found
@@ -73,10 +75,11 @@ def _module_tags(text):
 @functools.lru_cache(maxsize=None)
 def defined_tags():
     """``{check module: frozenset of tags}``: every tag each module of ``autograder/checks`` can end a
-    failure with (read from its source, as above), with the tags it takes over from another module
-    (``data/`` from ``detach/``) and the generic ones of each of its topics."""
-    texts = {path.stem: path.read_text(encoding="utf-8") for path in sorted(CHECKS.glob("*.py"))
-             if not path.stem.startswith("_")}
+    failure with (read from its source and its messages file, as above), with the tags it takes over
+    from another module (``data/`` from ``detach/``) and the generic ones of each of its topics."""
+    texts = {path.stem: "".join(p.read_text(encoding="utf-8") for p in (path, path.with_suffix(".toml"))
+                                if p.exists())
+             for path in sorted(CHECKS.glob("*.py")) if not path.stem.startswith("_")}
     tags = {name: _module_tags(text) for name, text in texts.items()}
     for name, (source, old, new) in _DERIVED.items():
         tags[name] |= {t.replace(old, new) for t in tags.get(source, ()) if t.startswith(old)}

@@ -57,17 +57,18 @@ NAME_ZH = misconception("clone/returns-source", "zh")[0] if CATALOG.exists() els
 
 def check_tags():
     """Every misconception tag the checks of ``autograder/checks`` can end a failure with: the
-    literal tags, the topic modules' ``_tag("name", ...)`` and their tables of names, the tags
-    derived from another module's (``data/`` from ``detach/``, ``tensor/`` from ``new_tensor/``),
-    and the generic ones of every topic."""
+    literal tags, the topic modules' ``_tag("name", ...)``, their tables of names and messages
+    files (``<module>.toml``), the tags derived from another module's (``data/`` from ``detach/``,
+    ``tensor/`` from ``new_tensor/``), and the generic ones of every topic."""
     found, topics = set(), set()
     for path in sorted(CHECKS.glob("*.py")):
-        text = path.read_text(encoding="utf-8")
+        text = "".join(p.read_text(encoding="utf-8") for p in (path, path.with_suffix(".toml")) if p.exists())
         found |= set(FULL_TAG.findall(text))
         topic = re.search(r'^TOPIC = "([a-z_]+)"', text, re.M)
         if topic:
             t = topic.group(1)
             names = set(re.findall(r'_tag\(\s*"([a-z0-9\-]+)"', text))
+            names |= set(re.findall(r'^tag = "([a-z0-9\-]+)"', text, re.M))   # its messages file
             names |= set(re.findall(r'\(\s*"(%s)",' % HYPHENATED, text))
             names |= set(re.findall(r'^\s+"(%s)": \(?"' % HYPHENATED, text, re.M))
             found |= {f"{t}/{n}" for n in names | set(BUILT.get(t, ()))}

@@ -183,22 +183,18 @@ def _depth_first_with_repeats(roots):
 
 
 def _counts_senders(roots):
-    dependencies, seen, stack = {}, set(), list(roots)
-    while stack:
-        node = stack.pop()
-        if node not in seen:
-            seen.add(node)
-            for n in {n for n, _ in node.next_functions if n is not None}:
-                dependencies[n] = dependencies.get(n, 0) + 1
-                stack.append(n)
-    order, ready = [], [n for n in roots if dependencies.get(n, 0) == 0]
+    senders = {}  # node -> how many nodes send it a gradient (a node sending along two edges counts once)
+    for node in _breadth_first(roots):  # every node once: the order does not matter for counting
+        for receiver in {n for n, _ in node.next_functions if n is not None}:
+            senders[receiver] = senders.get(receiver, 0) + 1
+    order, ready = [], [node for node in roots if node not in senders]
     while ready:
-        order.append(ready.pop())
-        for n, _ in order[-1].next_functions:
-            if n is not None:
-                dependencies[n] -= 1
-                if dependencies[n] == 0:
-                    ready.append(n)
+        node = ready.pop()
+        order.append(node)
+        for receiver in [n for n, _ in node.next_functions if n is not None]:  # one release per edge
+            senders[receiver] -= 1
+            if not senders[receiver]:
+                ready.append(receiver)
     return order
 
 

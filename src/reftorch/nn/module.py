@@ -26,12 +26,14 @@ copies do with them) in ``hooks.py``.
 """
 
 from collections import OrderedDict
+from types import SimpleNamespace
 
 from .. import _messages
 from .._tensor import Tensor
 from .._typename import typename
 from . import conversion as _conversion, hooks as _hooks, state_dict as _state_dict, tree as _tree
 from .parameter import Parameter
+from ..optim.optimizer import Optimizer
 from .._overrides import overridable
 
 
@@ -199,18 +201,10 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        """Drop every parameter's ``.grad`` (or, with ``set_to_none=False``, zero it in place)."""
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                if param.grad.grad_fn is not None:
-                    param.grad.detach_()
-                else:
-                    param.grad.requires_grad_(False)
-                param.grad.zero_()
+        """Drop every parameter's ``.grad`` (or, with ``set_to_none=False``, zero it in place):
+        ``Optimizer.zero_grad`` run on one parameter group, this module's parameters (so a learner's
+        zero_grad, switched in, serves both)."""
+        Optimizer.zero_grad(SimpleNamespace(param_groups=[{"params": self.parameters()}]), set_to_none)
 
     # --- saving, loading and converting (see state_dict.py and conversion.py) ---
 
