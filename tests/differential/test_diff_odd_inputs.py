@@ -137,6 +137,7 @@ def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_inp
         for source in (x, x * 1):
             y = Exp.apply(source)
             out, a = y.grad_fn.saved_tensors
+            print(repr(y.grad_fn).split(" at ")[0], y.grad_fn.name())
             print(out is y, a is source, out.untyped_storage() is y.untyped_storage(), out._base)
             print(out.grad_fn is y.grad_fn, out.requires_grad, out.is_leaf, out.output_nr, out._version)
             with torch.no_grad():

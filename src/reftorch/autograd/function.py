@@ -69,6 +69,9 @@ class FunctionCtx(Node):
     def name(self):
         return type(self).__name__
 
+    def __repr__(self):
+        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
     def apply(self, grad):
         """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
         grads = self._function.backward(self, grad)
