@@ -44,9 +44,9 @@ def is_dense(size, stride):
 
 PACKS_ROW_MAJOR = ("your copy packs this layout row-major, but the source is not dense (it leaves gaps or "
                    "reuses slots, like a stepped or expanded view) and its dimensions do not sit in row-major "
-                   "order in memory: preserve_format packs such a layout densely in the memory order of the "
-                   "source's dimensions (smallest stride innermost), so a transposed stepped view stays "
-                   "transposed")
+                   "order in memory: preserve_format packs such a layout densely, its dimensions ordered by "
+                   "stride (the smallest innermost; a stride-0 dimension keeps its row-major place, and of two "
+                   "equal strides the bigger size goes outside), so a transposed stepped view stays transposed")
 
 
 def _strides(theirs, yours, context):

@@ -12,6 +12,8 @@ def broadcast_shapes(*shapes):
         for i in range(1, len(shape) + 1):
             n = shape[-i]
             if result[-i] == 1:
+                if n < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
                 result[-i] = n
             elif n != 1 and n != result[-i]:
                 raise RuntimeError(_core_messages.BROADCAST_SIZES.format(result[-i], n, ndim - i))

@@ -41,20 +41,27 @@ def values_of(x, dtype, shape=None):
     return _elements.cast(_elements.read(x._storage, x._dtype, positions), dtype)
 
 
+def is_same_data(self, src):
+    """``src`` reads ``self``'s very elements: the same storage, offset, size, stride and dtype."""
+    return (isinstance(src, Tensor) and src._storage is self._storage and src._dtype is self._dtype
+            and src._geometry() == self._geometry())
+
+
 def check_copy_source(destination_device, source):
-    """A meta tensor's numbers move only into another meta tensor."""
-    if source.device.type == "meta" and destination_device.type != "meta":
+    """A meta tensor's numbers move only into another meta tensor (a Python number goes anywhere)."""
+    if isinstance(source, Tensor) and source.device.type == "meta" and destination_device.type != "meta":
         raise NotImplementedError(_core_messages.META_NO_DATA)
 
 
 def copy_(self, src, non_blocking=False):
-    """Write ``src``'s numbers (a tensor or a Python number) into ``self``'s memory."""
+    """Write ``src``'s numbers (a tensor or a Python number) into ``self``'s memory. torch moves none
+    into a meta tensor, nor from ``self``'s very elements (``is_same_data``): no overlap to refuse."""
     def new_values():
-        check_no_internal_overlap(self)
-        check_no_partial_overlap(self, src)
+        check_copy_source(self.device, src)
+        if not (self.device.type == "meta" or is_same_data(self, src)):
+            check_no_internal_overlap(self)
+            check_no_partial_overlap(self, src)
         check_inplace_shape(self, src)
-        if isinstance(src, Tensor):
-            check_copy_source(self.device, src)
         return values_of(src, self.dtype, self._size)
 
     return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)

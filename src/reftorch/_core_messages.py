@@ -133,10 +133,10 @@ META_NO_DATA = "Cannot copy out of meta tensor; no data!"
 
 def saved_tensor_modified(tensor, node_name, saved_version):
     """``SAVED_TENSOR_MODIFIED`` for ``tensor``, an output of ``node_name`` (None for a leaf),
-    which torch shortens (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``)."""
+    which torch shortens (``MulBackward0`` -> ``Mul``, ``FillBackward2`` -> ``Fill2``, ``OpBackward`` -> ``Op``)."""
     where = ""
     if node_name is not None:
-        short = re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
+        short = re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), node_name)
         where = f", which is output 0 of {short},"
     sizes = "[" + ", ".join(str(n) for n in tensor.shape) + "]"
     kind = f"{tensor.device.type.upper()}BoolType" if str(tensor.dtype) == "torch.bool" else tensor.type()

@@ -23,8 +23,7 @@ class device:
             raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_name(index)}")
         elif index < 0:
             raise RuntimeError("Device index must not be negative")
-        self.type = type
-        self.index = index
+        self.type, self.index = type, index
 
     def __eq__(self, other):
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)

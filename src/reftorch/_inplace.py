@@ -130,17 +130,31 @@ def fill_(self, value):
 
 
 def __iadd__(self, other):
-    return add_(self, other)
+    """``a += b``: ``a.add_(b)``, returning ``a`` itself, which Python binds to the name ``a`` again.
+    An ``other`` that ``add_`` refuses with TypeError (None, a string) gives NotImplemented, as in
+    torch: Python then raises its own "unsupported operand type(s) for +=", and nothing is written."""
+    try:
+        return add_(self, other)
+    except TypeError:
+        return NotImplemented
 __iadd__ = overridable(__iadd__)
 
 
+def _or_not_implemented(op, self, other):
+    """``-=``, ``*=``, ``/=`` as ``__iadd__``: the op's TypeError becomes NotImplemented."""
+    try:
+        return op(self, other)
+    except TypeError:
+        return NotImplemented
+
+
 def __isub__(self, other):
-    return sub_(self, other)
+    return _or_not_implemented(sub_, self, other)
 
 
 def __imul__(self, other):
-    return mul_(self, other)
+    return _or_not_implemented(mul_, self, other)
 
 
 def __itruediv__(self, other):
-    return div_(self, other)
+    return _or_not_implemented(div_, self, other)

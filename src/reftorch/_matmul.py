@@ -153,3 +153,12 @@ def _c_name(dtype):
         "torch.uint8": "unsigned char", "torch.int8": "signed char", "torch.int16": "short int",
         "torch.int32": "int", "torch.int64": "long int", "torch.bool": "bool",
     }[str(dtype)]
+
+
+def __matmul__(self, other):
+    """``a @ b`` is ``matmul``, except that its TypeError becomes NotImplemented (torch's wrapper
+    does the same), so Python raises its own "unsupported operand type(s) for @"."""
+    try:
+        return matmul(self, other)
+    except TypeError:
+        return NotImplemented

@@ -36,9 +36,7 @@ class UntypedStorage:
         """Size of the allocation in bytes."""
         return self._bytes.nbytes
 
-    def size(self):
-        """For an untyped storage, the size is counted in bytes too."""
-        return self._bytes.nbytes
+    size = nbytes  # an untyped storage counts its size in bytes too
 
     def data_ptr(self):
         """The address of the first byte (0 for no bytes, or on meta): equal means shared memory."""
@@ -55,8 +53,7 @@ class UntypedStorage:
             copies[id(self)] = UntypedStorage._wrap(bytearray(self._bytes), self.device)
         return copies[id(self)]
 
-    def __len__(self):
-        return self.nbytes()
+    __len__ = nbytes
 
     def __repr__(self):
         return f"<reftorch UntypedStorage of {self.nbytes()} bytes on {self.device}>"

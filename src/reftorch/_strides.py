@@ -6,6 +6,8 @@ bytes) and storage offset ``o`` lives at slot ``o + i*3 + j*1``. A view is a new
 triples and touch no memory.
 """
 
+import math
+
 from . import _core_messages, _overrides
 from ._layout import channels_last, channels_last_3d, contiguous_format
 
@@ -26,10 +28,7 @@ contiguous_strides = _overrides.overridable(contiguous_strides)
 
 
 def numel(shape):
-    count = 1
-    for n in shape:
-        count *= n
-    return count
+    return math.prod(shape)
 
 
 def is_contiguous(shape, strides):

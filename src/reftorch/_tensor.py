@@ -129,10 +129,6 @@ class Tensor:
             return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 
-    def type(self):
-        name = self._dtype._short_name + "Tensor"
-        return f"torch.cuda.{name}" if self.is_cuda else f"torch.{name}"
-
     @property
     def _cdata(self):
         """Equal only for the very same tensor object."""

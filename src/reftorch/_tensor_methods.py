@@ -3,7 +3,7 @@ a plain class attribute, with nothing in between. Where torch's signature needs 
 the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse layouts' tables."""
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
-from . import _binding, _factories, _tensor_str
+from . import _binding, _factories, _tensor_str, _typename
 from . import _advanced_indexing, _argmax, _index_select
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
@@ -23,7 +23,7 @@ _METHODS = {
     "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
     "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
-    "is_contiguous": _binding.is_contiguous,
+    "is_contiguous": _binding.is_contiguous, "type": _typename.type,
     # Python numbers
     "tolist": _scalars.tolist, "item": _scalars.item, "__len__": _scalars.__len__, "__iter__": _scalars.__iter__,
     "__bool__": _scalars.__bool__, "__float__": _scalars.__float__, "__int__": _scalars.__int__,
@@ -45,7 +45,7 @@ _METHODS = {
     "__gt__": _math.gt, "__ge__": _math.ge,
     "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
     "sum": _reduce.sum, "mean": _reduce.mean, "argmax": _argmax.argmax, "argmin": _argmax.argmin,
-    "matmul": _matmul.matmul, "__matmul__": _matmul.matmul,
+    "matmul": _matmul.matmul, "__matmul__": _matmul.__matmul__,
     # in place
     "add_": _inplace.add_, "sub_": _inplace.sub_, "mul_": _inplace.mul_, "div_": _inplace.div_,
     "zero_": _inplace.zero_, "fill_": _inplace.fill_,

@@ -1,11 +1,38 @@
 """``torch.typename``: how torch's error messages name the type of a value.
 
-A tensor is named by its legacy type (``torch.FloatTensor``); a class or
-function by its qualified name; anything else by its class, prefixed with
-the module unless it is a builtin: ``int``, ``collections.OrderedDict``.
+A tensor is named by its legacy type (``t.type()``: ``torch.FloatTensor``); a
+class or function by its qualified name; anything else by its class, prefixed
+with the module unless it is a builtin: ``int``, ``collections.OrderedDict``.
+Given a dtype or such a name, ``t.type(...)`` converts instead, as ``to`` does.
 """
 
+import builtins
+
+from . import _dtype, _to
+from ._default_device import as_device
 from ._tensor import Tensor
+
+
+def type(self, dtype=None, non_blocking=False):  # noqa: A001 - torch's name
+    """``t.type()``: the legacy type name. ``t.type(float64)`` or ``t.type("torch.DoubleTensor")`` is
+    ``t.to(...)``: ``t`` itself if nothing changes, else a copy on new memory (version 0, a node
+    ``ToCopyBackward0`` if ``t`` requires grad)."""
+    if dtype is None:
+        name = self._dtype._short_name + "Tensor"
+        return f"torch.cuda.{name}" if self.is_cuda else f"torch.{name}"
+    if isinstance(dtype, _dtype.dtype):
+        return _to.to(self, dtype=dtype)
+    if isinstance(dtype, builtins.type) and issubclass(dtype, Tensor):
+        dtype = "torch.Tensor"
+    if not isinstance(dtype, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    names = {f"torch.{d._short_name}Tensor": ("cpu", d) for d in _dtype._ALL}
+    names.update({"torch.cuda." + name[6:]: ("cuda", d) for name, (_, d) in names.items()})
+    names["torch.Tensor"] = ("cpu", _dtype.get_default_dtype())
+    if dtype not in names:
+        raise ValueError(f"invalid type: '{dtype}'")
+    device, dtype = names[dtype]
+    return _to.to(self, as_device(device), dtype)
 
 
 def typename(obj):

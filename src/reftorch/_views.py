@@ -14,7 +14,7 @@ elements out of ``a``'s storage. A view
 
 
 from . import _layout_checks, _messages, _shapes, _strides
-from ._arguments import _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
+from ._arguments import MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
 from ._clone import contiguous_format
 from ._tensor import Tensor
 from ._view_backward import (
@@ -136,8 +136,17 @@ def permute(self, *dims):
     return _as_view(self, size, stride, self._storage_offset, lambda: PermuteBackward0(self, dims))
 
 
-def expand(self, *sizes):
-    """Repeat size-1 dimensions without copying: the new stride is 0."""
+def expand(self, *sizes, size=MISSING, implicit=False):
+    """Repeat size-1 dimensions without copying: the new stride is 0. The sizes come as ``expand(2, 3)``,
+    ``expand((2, 3))`` or ``expand(size=(2, 3))``; ``implicit`` changes nothing (torch's flag for the
+    expands broadcasting makes). Then torch counts the elements, and refuses a count that overflows."""
+    if size is not MISSING:
+        if sizes:
+            raise TypeError("expand() got multiple values for argument 'size'")
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"expand(): argument 'size' must be tuple of ints, not {_type_name(size)}")
+        sizes = (size,)
+    _check_given("expand", size=sizes or MISSING)
     sizes = _int_list_arg("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(
@@ -146,10 +155,8 @@ def expand(self, *sizes):
             )
             % (len(sizes), self.dim())
         )
-    if self.dim() == 0 and -1 in sizes:
-        # torch does not resolve -1 for a 0-d tensor; its size arithmetic overflows.
-        raise RuntimeError("numel: integer multiplication overflow")
     size, stride = infer_expand_geometry(self._size, self._stride, sizes)
+    _layout_checks.check_numel(size)  # a negative size is a huge unsigned one: (-1,) overflows, (-1, 0) does not
     return _as_view(self, size, stride, self._storage_offset, lambda: ExpandBackward0(self))
 
 
@@ -163,8 +170,11 @@ def infer_expand_geometry(size, stride, sizes):
     A new leading dimension strides over the dimensions after it
     (size * stride, as a fresh tensor would), or 0 when it grows past 1.
     ``expand`` has checked first that ``sizes`` names every dimension of the
-    tensor (fewer raise torch's RuntimeError there); a size is -1 or at least 0.
+    tensor (fewer raise torch's RuntimeError there). A 0-d tensor takes ``sizes`` as they are, -1
+    and other negative sizes too, all with stride 0: torch matches no dimension for it.
     """
+    if not size:
+        return tuple(sizes), (0,) * len(sizes)
     lead = len(sizes) - len(size)
     new_size, new_stride = [1] * len(sizes), [0] * len(sizes)
     for i in reversed(range(len(sizes))):

@@ -111,7 +111,9 @@ class _Pickler(pickle.Pickler):
         if not isinstance(obj, TypedStorage):
             return None
         storage, dtype = obj
-        if self._dtypes.setdefault(id(storage), dtype) is not dtype:
+        # One memory read as two dtypes is refused; torch tells memories apart by address, so
+        # storages with no bytes (address 0) are never compared.
+        if storage.data_ptr() != 0 and self._dtypes.setdefault(storage.data_ptr(), dtype) is not dtype:
             raise RuntimeError(_messages.SAVE_MIXED_DTYPES)
         key = self._keys.setdefault(id(storage), str(len(self._keys)))
         self.storages[key] = storage

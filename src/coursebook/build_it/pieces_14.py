@@ -31,12 +31,17 @@ def storages_written(tensors):
     cannot: every storage with no bytes has ``data_ptr()`` 0, and torch writes
     one entry for each.  A tensor on the ``meta`` device has no bytes at all:
     torch saves its dtype, size and stride alone, and writes no entry for it.
+    And torch refuses to save one memory read as two dtypes (a float32 tensor and
+    an int32 one set on its storage): it raises RuntimeError, comparing storages
+    by address there, so storages with no bytes never clash.
     """
-    written = {}
+    written, dtypes = {}, {}
     for t in tensors:
         if t.device.type == "meta":
             continue
         storage = t.untyped_storage()  # the list keeps it alive, so its id is its own
+        if storage.data_ptr() != 0 and dtypes.setdefault(storage.data_ptr(), t.dtype) != t.dtype:
+            raise RuntimeError(reftorch._messages.SAVE_MIXED_DTYPES)
         written.setdefault(id(storage), storage.nbytes())
     return list(written.values())
 

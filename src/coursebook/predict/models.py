@@ -291,8 +291,7 @@ def _no_grad_writes_are_not_counted(tensor):
 
 def _save_for_backward_copies(self, *tensors):
     """What save_for_backward keeps, as the believer sees it: copies, taken at forward time."""
-    self._saved_for_backward = tuple(None if t is None else self.save(_clone_of(t.detach()))
-                                     for t in tensors)
+    self._to_save = tuple(None if t is None else _clone_of(t.detach()) for t in tensors)
 
 
 def _zero_grad_writes_zeros(self, set_to_none=True):

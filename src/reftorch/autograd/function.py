@@ -9,10 +9,12 @@ result gets one node, ``OpBackward`` (a ``BackwardCFunction`` in torch), whose
 
 What ``backward`` may read, and how it is protected:
 
-* ``ctx.save_for_backward(*tensors)`` keeps each tensor as a ``SavedTensor``
-  (``graph``): stamped with its version now, so ``ctx.saved_tensors`` raises
-  torch's "modified by an inplace operation" error if one was overwritten
-  since, exactly as a built-in node does.
+* ``ctx.save_for_backward(*tensors)`` names the tensors; when ``forward`` has
+  returned, each is kept as a ``SavedTensor`` (``graph``), stamped with its
+  version then, so ``ctx.saved_tensors`` raises torch's "modified by an
+  inplace operation" error if one was overwritten since, exactly as a
+  built-in node does. The output itself, if saved, comes back as a new tensor
+  object on its memory, as from a built-in node.
 * ``ctx.x = x`` is a plain Python attribute: the same tensor object, with no
   version and no check. ``backward`` reads whatever numbers it holds by then.
 
@@ -42,12 +44,17 @@ class FunctionCtx(Node):
         super().__init__(*(a for a in args if isinstance(a, _tensor.Tensor)))
         self._function = function
         self._is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
-        self._saved_for_backward = None
+        self._to_save = self._saved_for_backward = None
 
     def save_for_backward(self, *tensors):
-        """Keep ``tensors`` for backward, each stamped with its version (None is kept as None)."""
-        self._saved_for_backward = tuple(None if t is None else self.save(t) for t in tensors)
+        """Name ``tensors`` for backward; ``Function.apply`` keeps them once ``forward`` returned."""
+        self._to_save = tensors
     save_for_backward = overridable(save_for_backward)
+
+    def _keep_saved(self, out):
+        """Each named tensor stamped with its version now (None kept as None; ``out`` as an output)."""
+        self._saved_for_backward = tuple(None if t is None else self.save(t, is_output=t is out)
+                                         for t in self._to_save or ())
 
     @property
     def saved_tensors(self):
@@ -61,6 +68,9 @@ class FunctionCtx(Node):
 
     def name(self):
         return type(self).__name__
+
+    def __repr__(self):
+        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     def apply(self, grad):
         """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
@@ -80,6 +90,7 @@ class Function:
             out = cls.forward(ctx, *args)
         if any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
             out._set_grad_fn(ctx)
+            ctx._keep_saved(out)
         return out
 
     @staticmethod

@@ -48,9 +48,7 @@ class no_grad(_GradModeContext):
 
 
 class enable_grad(_GradModeContext):
-    """Record history inside this block, even within ``no_grad``."""
-
-    mode = True
+    """Record history inside this block, even within ``no_grad`` (the base class's ``mode``)."""
 
 
 class set_grad_enabled(_GradModeContext):

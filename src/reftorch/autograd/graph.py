@@ -115,21 +115,24 @@ def any_requires_grad(*tensors):
 
 
 class SavedTensor:
-    """A tensor kept for backward, with its version then: ``unpack()`` raises if it changed."""
+    """A tensor kept for backward, with its version then: ``unpack()`` raises if it changed. The node's own
+    output is kept as torch keeps it: a new tensor object on its memory and counter, the node its grad_fn."""
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
             raise RuntimeError(_core_messages.INFERENCE_SAVED)
+        if is_output:
+            size, stride, offset = tensor._geometry()
+            tensor = Tensor._make(tensor._storage, offset, size, stride, tensor._dtype, tensor._version_counter)
+            tensor._set_grad_fn(saved_for)
         self._tensor = tensor
         self._version = tensor._version
         self._saved_for = saved_for
-        self._is_output = is_output
         self._is_leaf = tensor.is_leaf
         self._released = False
 
     def release(self):
-        self._tensor = None
-        self._released = True
+        self._tensor, self._released = None, True
 
     def unpack(self):
         if self._released:
@@ -141,8 +144,6 @@ class SavedTensor:
     unpack = _overrides.overridable(unpack)
 
     def _modified_message(self, t):
-        """The node ``t`` is an output of, as torch names it."""
-        node = self._saved_for if self._is_output else t.grad_fn
-        if node is None and not self._is_leaf:
-            node = self._saved_for
+        """The node ``t`` is an output of, as torch names it (a non-leaf cut off by ``detach_()``: the saver)."""
+        node = t.grad_fn or (None if self._is_leaf else self._saved_for)
         return _core_messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)

@@ -1,4 +1,4 @@
-"""Module.to, double, float, half, cuda, cpu: new memory, same Parameter objects.
+"""Module.to, double, float, half, cuda, cpu, type: new memory, same Parameter objects.
 
 ``model.double()`` converts every tensor of the model, yet afterwards
 ``model.weight`` is still the very Parameter an optimizer may hold. torch does
@@ -105,3 +105,9 @@ def cuda(self, device=None):
 
 def cpu(self):
     return self._apply(lambda t: t.cpu())
+
+
+def type(self, dst_type):  # noqa: A001 - torch's name
+    """``model.type(dst_type)``: every parameter and buffer through ``t.type(dst_type)``, integer
+    buffers too (unlike ``double()``); an integer dtype for a parameter raises the ``.data`` error."""
+    return self._apply(lambda t: t.type(dst_type))

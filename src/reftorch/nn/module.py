@@ -221,6 +221,7 @@ class Module:
     half = _conversion.half
     cuda = _conversion.cuda
     cpu = _conversion.cpu
+    type = _conversion.type  # noqa: A003 - torch's name
 
     # --- printing --------------------------------------------------------------
 
