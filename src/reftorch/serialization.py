@@ -111,7 +111,8 @@ class _Pickler(pickle.Pickler):
         if not isinstance(obj, TypedStorage):
             return None
         storage, dtype = obj
-        if self._dtypes.setdefault(id(storage), dtype) is not dtype:
+        address = storage.data_ptr()  # torch compares addresses (none for no bytes), not storages
+        if address and self._dtypes.setdefault(address, dtype) is not dtype:
             raise RuntimeError(_messages.SAVE_MIXED_DTYPES)
         key = self._keys.setdefault(id(storage), str(len(self._keys)))
         self.storages[key] = storage
