@@ -42,8 +42,7 @@ def infer_dtype(data):
     """The dtype ``tensor(data)`` picks. A Python bool, int or float gives
     bool, int64 or the default float dtype; a numpy number or array, or a
     tensor, keeps its own dtype; a list promotes its elements' dtypes (float
-    beats int, int beats bool). An empty list is the default float dtype, also
-    inside another list: ``[[], [1]]`` gives float32, as in torch.
+    beats int, int beats bool). An empty list is the default float dtype.
     Only lists and tuples are read as sequences (torch also reads a range).
     reftorch has no complex dtypes, so a complex number raises (torch gives
     complex64)."""
@@ -53,7 +52,7 @@ def infer_dtype(data):
         if isinstance(item, (list, tuple)):
             pending[:0] = item  # its elements come next, in order
             if not item:
-                found.append(get_default_dtype())  # an empty list, even inside another, is the default float dtype
+                found.append(get_default_dtype())  # also inside a list: [[], [1]] is a float
         elif isinstance(item, Tensor):
             found.append(item.dtype)
         elif is_scalar(item) or is_array(item):  # before float: numpy's float64 is a Python float too
@@ -68,7 +67,7 @@ def infer_dtype(data):
             raise TypeError("new(): invalid data type 'str'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
-    return functools.reduce(promote_types, found)
+    return functools.reduce(promote_types, found) if found else get_default_dtype()
 infer_dtype = overridable(infer_dtype)
 
 
