@@ -6,6 +6,7 @@ so more clearly: ``_binding``).
 """
 
 from . import _core_messages, _overrides, _strides
+from ._copy_ import check_copy_source
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 
@@ -29,6 +30,7 @@ def _from_data(data, dtype, device, requires_grad):
 def copy_construct(data, dtype, device, requires_grad):
     """``tensor(t)``: as ``t.detach().clone()``, on ``device``."""
     source = data.detach()
+    check_copy_source(device, source)  # a meta tensor has no numbers to copy
     strides = _strides.preserve_format_strides(source._size, source._stride)
     t = Tensor._from_values(source._read(), source._size, dtype or data.dtype, device, strides)
     return with_requires_grad(plain_kernel_writes(t, (data,)), requires_grad)

@@ -37,10 +37,10 @@ def _set_data(self, new):
     """Point ``self`` at ``new``'s memory and metadata (inference flag too); keep identity, version, graph."""
     if not isinstance(new, Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
-    if self.requires_grad and not new._dtype.is_floating_point:  # reftorch has no complex dtypes
-        raise RuntimeError(_core_messages.SET_DATA_NOT_FLOAT)
     if (new.device.type == "meta") != (self.device.type == "meta"):  # two kinds of tensor
         raise RuntimeError(_core_messages.SET_DATA_INCOMPATIBLE)
+    if self.requires_grad and not new._dtype.is_floating_point:  # reftorch has no complex dtypes
+        raise RuntimeError(_core_messages.SET_DATA_NOT_FLOAT)
     if (new._dtype, new.device) != (self._dtype, self.device):
         self._grad_acc = None  # torch drops a gradient accumulator made for the old dtype or device
     self._storage, self._storage_offset, self._size, self._stride, self._dtype, self._inference = (

@@ -51,6 +51,8 @@ def infer_dtype(data):
         item = pending.pop(0)
         if isinstance(item, (list, tuple)):
             pending[:0] = item  # its elements come next, in order
+            if not item:
+                found.append(get_default_dtype())  # also inside a list: [[], [1]] is a float
         elif isinstance(item, Tensor):
             found.append(item.dtype)
         elif is_scalar(item) or is_array(item):  # before float: numpy's float64 is a Python float too

@@ -20,7 +20,7 @@ A sparse tensor's memory is its two dense tensors, indices and values (see
 
 import copy as copy_module
 
-from . import _messages
+from . import _core_messages, _messages
 from ._arguments import _to_arguments
 from ._clone import CloneBackward0, contiguous_format
 from ._copy_ import CopyBackwards
@@ -72,6 +72,8 @@ def set_data(self, new):
         raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
     if not (is_sparse_tensor(self) and is_sparse_tensor(new)):
         raise RuntimeError(_messages.SPARSE_SET_DATA)
+    if self.requires_grad and not new._dtype.is_floating_point:  # then the dtype, as the strided setter
+        raise RuntimeError(_core_messages.SET_DATA_NOT_FLOAT)
     self._storage = SparseCOO(new._storage.indices, new._storage.values, new._storage.coalesced)
     self._size, self._stride, self._dtype = new._size, new._stride, new._dtype
 

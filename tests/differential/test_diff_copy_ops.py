@@ -159,6 +159,11 @@ def test_data_setter_refuses_meta_and_takes_the_inference_flag():
             x.data = torch.empty(2, device="meta")
         except RuntimeError as err:
             print("RuntimeError:", err)
+        leaf = torch.ones(2, requires_grad=True)
+        try:  # two kinds of tensor is checked before the dtype
+            leaf.data = torch.empty(2, dtype=torch.int64, device="meta")
+        except RuntimeError as err:
+            print("RuntimeError:", err)
         with torch.inference_mode():
             made_inside = torch.ones(2)
         plain = torch.ones(2)

@@ -257,3 +257,31 @@ def test_bool_mixed_with_float_infers_float32():
         print(a, a.dtype, b.dtype, b.shape)
         """
     )
+
+
+def test_an_empty_list_inside_another_list_is_the_default_float_dtype():
+    assert_same(
+        """
+        for data in ([[], [1]], [[], [True]], [[[]], [[1]]], [[], []]):
+            t = torch.tensor(data)
+            print(t.dtype, t.shape)
+        try:
+            torch.tensor([1, []])
+        except TypeError as err:
+            print("TypeError:", err)
+        """
+    )
+
+
+def test_copying_a_meta_tensor_into_real_memory_is_refused():
+    assert_same(
+        """
+        m = torch.zeros(2, dtype=torch.int64, device="meta")
+        print(torch.tensor(m).device, torch.zeros(1, device="meta").new_tensor(m).device)
+        for make in (lambda: torch.zeros(1).new_tensor(m), lambda: torch.tensor(m, device="cpu")):
+            try:
+                make()
+            except NotImplementedError as err:
+                print("NotImplementedError:", err)
+        """
+    )

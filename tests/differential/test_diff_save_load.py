@@ -159,6 +159,25 @@ def test_a_meta_tensor_is_saved_as_metadata_alone_with_no_storage_record():
     ))
 
 
+def test_two_dtypes_on_the_same_bytes_are_refused_and_on_no_bytes_are_saved():
+    assert_same(with_round_trip(
+        """
+        import numpy as np
+        x = torch.arange(4.0)
+        as_ints = torch.zeros(0, dtype=torch.int32).set_(x.untyped_storage())
+        array = np.arange(3.0)
+        for pair in ([x, as_ints], [torch.from_numpy(array), torch.from_numpy(array.view(np.int64))]):
+            try:
+                round_trip(pair)
+            except RuntimeError as err:
+                print("RuntimeError:", err)
+        e = torch.zeros(0)
+        back = round_trip([e, torch.zeros(0, dtype=torch.int32).set_(e.untyped_storage())])
+        print([t.dtype for t in back], back[0].untyped_storage() is back[1].untyped_storage())
+        """
+    ))
+
+
 def test_the_same_tensor_saved_twice_is_one_object_after_loading():
     assert_same(
         with_round_trip(

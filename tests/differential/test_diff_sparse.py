@@ -398,6 +398,13 @@ print(r._values().data_ptr() == other._values().data_ptr())
 """)
 
 
+def test_assigning_integer_data_to_a_sparse_tensor_that_requires_grad_is_refused():
+    assert_same(MAKE + """
+r = torch.sparse_coo_tensor(i, v, (2, 4), requires_grad=True)
+r.data = torch.sparse_coo_tensor([[1], [3]], [7], (3, 5))
+""", raises="RuntimeError")
+
+
 @pytest.mark.parametrize("assignment", ["s.data = torch.zeros(2, 4)", "w = torch.zeros(2, 4); w.data = s"])
 def test_data_cannot_switch_between_sparse_and_strided(assignment):
     assert_same(MAKE + assignment, raises="RuntimeError")
