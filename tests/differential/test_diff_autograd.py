@@ -557,6 +557,10 @@ def test_the_first_grad_is_handed_over_copied_or_cloned_and_its_version_says_whi
             "transposed leaf, x + x": (lambda: torch.zeros(2, 3).t(), lambda x: (x + x).sum().backward()),
             "leaf with gaps": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: (x * 1).backward(torch.ones(2, 3))),
             "leaf with gaps, sum": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: x.sum().backward()),
+            # contiguous, though its size-1 dimension has stride 12 (row-major would say 3): kept
+            "leaf with gaps, a gradient contiguous but not row-major": (
+                lambda: torch.zeros(4, 6)[:, ::2].unsqueeze(1).detach(),
+                lambda x: (x.transpose(0, 1) * 1).sum().backward()),
         }
         for name, (make, run) in cases.items():
             x = make().requires_grad_()
