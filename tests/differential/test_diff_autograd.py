@@ -613,6 +613,34 @@ def test_a_retained_grad_is_a_contiguous_clone_then_a_new_sum_each_backward():
     )
 
 
+def test_retain_grad_follows_the_tensor_to_the_node_an_inplace_write_gives_it():
+    # torch moves the retains_grad hook to the new grad_fn (a write into the tensor, through its
+    # view, or into its base that renews a view's node): .grad is the gradient of the current value.
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        y.mul_(2)
+        y[0] = 5.0
+        (y * 3).sum().backward()
+        print(y.grad, x.grad)
+        b = x * 2
+        b.retain_grad()
+        v = b[:2]
+        v.retain_grad()
+        b.mul_(2)
+        (v * 3).sum().backward()
+        print(v.grad, b.grad, type(v.grad_fn).__name__)
+        c = x * 2
+        c.retain_grad()
+        c[:2].mul_(10)
+        (c * c).sum().backward()
+        print(c.grad, type(c.grad_fn).__name__)
+        """
+    )
+
+
 def test_a_custom_function_checks_what_save_for_backward_kept_and_not_what_ctx_holds():
     assert_same(
         """
