@@ -557,6 +557,9 @@ def test_the_first_grad_is_handed_over_copied_or_cloned_and_its_version_says_whi
             "transposed leaf, x + x": (lambda: torch.zeros(2, 3).t(), lambda x: (x + x).sum().backward()),
             "leaf with gaps": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: (x * 1).backward(torch.ones(2, 3))),
             "leaf with gaps, sum": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: x.sum().backward()),
+            # x * w.t(): the gradient is laid out like w.t(), not like x, so it is copied (version 1)
+            "made for it, laid out like the other factor": (
+                lambda: torch.zeros(2, 3), lambda x: (x * torch.ones(3, 2).t()).sum().backward()),
             # contiguous, though its size-1 dimension has stride 12 (row-major would say 3): kept
             "leaf with gaps, a gradient contiguous but not row-major": (
                 lambda: torch.zeros(4, 6)[:, ::2].unsqueeze(1).detach(),
