@@ -66,7 +66,7 @@ def write_inplace(self, new_values, make_node, *inputs):
 
 
 def rebase_history(self, node):
-    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view); hooks stay behind."""
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view); hooks stay, retain_grad() moves."""
     self._backward_hooks = None
     base = self._base_tensor
     if base is None:
