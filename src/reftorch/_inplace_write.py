@@ -3,7 +3,7 @@
 1. **Check**: no write into a leaf that requires grad, or a view of one, while
    autograd records.
 2. **Write** the numbers into the storage.
-3. **Bump** the version counter shared by every tensor on this memory.
+3. **Bump** the version counter the tensor shares with its views and ``detach()``.
 4. **Rewrite history**: the op's node becomes ``grad_fn``; a view's base gets a
    ``CopySlices`` node instead.
 """
@@ -66,7 +66,7 @@ def write_inplace(self, new_values, make_node, *inputs):
 
 
 def rebase_history(self, node):
-    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view); hooks stay behind."""
+    """Make ``node`` the new history of ``self`` (via ``CopySlices`` for a view); hooks stay, retain_grad() moves."""
     self._backward_hooks = None
     base = self._base_tensor
     if base is None:

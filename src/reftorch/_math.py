@@ -84,7 +84,10 @@ def _result(values, shape, dtype, device, node=None, inputs=()):
 
 
 def _grad_for(x, grad):
-    """The gradient tensor ``grad``, summed down to input ``x``'s size and cast to its dtype."""
+    """``grad`` itself when it already fits input ``x`` (as torch hands it on, in its own layout),
+    else summed down to ``x``'s size and cast to its dtype."""
+    if grad._size == x._size and grad._dtype is x._dtype and grad.device == x.device:
+        return grad
     return Tensor._from_values(sum_to_shape(grad._read(), grad._size, x._size), x._size, x._dtype, x.device)
 
 
@@ -107,17 +110,9 @@ class AddBackward0(Node):
 
     def apply(self, grad):
         return (
-            _passed_on(self.a, grad) if self.needs_input_grad(0) else None,
-            (_passed_on(self.b, grad) if self.alpha == 1 else _grad_for(self.b, mul(grad, self.alpha)))
-            if self.needs_input_grad(1) else None,
+            _grad_for(self.a, grad) if self.needs_input_grad(0) else None,
+            _grad_for(self.b, grad if self.alpha == 1 else mul(grad, self.alpha)) if self.needs_input_grad(1) else None,
         )
-
-
-def _passed_on(x, grad):
-    """``grad`` itself when it already fits ``x`` (as torch hands it on), else a fitted copy."""
-    if isinstance(x, Tensor) and grad._size == x._size and grad._dtype is x._dtype and grad.device == x.device:
-        return grad
-    return _grad_for(x, grad)
 
 
 class SubBackward0(AddBackward0):

@@ -159,6 +159,9 @@ class Tensor:
         return self._base_tensor is not None
 
     def _set_grad_fn(self, node):
+        if self._retains_grad and None not in (self._grad_fn, node):  # retain_grad() moves along, as in torch
+            self._grad_fn._retained[:] = [t for t in self._grad_fn._retained if t is not self]
+            node._retained.append(self)
         self._grad_fn = node
         self._view_version = self._version
 

@@ -32,9 +32,9 @@ def plain_kernel_writes(result, inputs, writes=1):
 
 
 def obeys_layout_contract(grad, variable):
-    """Whether a gradient may become ``variable.grad`` uncopied: in the dense leaf's layout, else row-major."""
+    """Whether a gradient may become ``variable.grad`` uncopied: in the dense leaf's layout, else contiguous."""
     if not _strides.is_non_overlapping_and_dense(variable._size, variable._stride):
-        return grad._stride == _strides.contiguous_strides(grad._size)
+        return _strides.is_contiguous(grad._size, grad._stride)
     return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))
 
 

@@ -557,6 +557,13 @@ def test_the_first_grad_is_handed_over_copied_or_cloned_and_its_version_says_whi
             "transposed leaf, x + x": (lambda: torch.zeros(2, 3).t(), lambda x: (x + x).sum().backward()),
             "leaf with gaps": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: (x * 1).backward(torch.ones(2, 3))),
             "leaf with gaps, sum": (lambda: torch.zeros(2, 6)[:, ::2].detach(), lambda x: x.sum().backward()),
+            # x * w.t(): the gradient is laid out like w.t(), not like x, so it is copied (version 1)
+            "made for it, laid out like the other factor": (
+                lambda: torch.zeros(2, 3), lambda x: (x * torch.ones(3, 2).t()).sum().backward()),
+            # contiguous, though its size-1 dimension has stride 12 (row-major would say 3): kept
+            "leaf with gaps, a gradient contiguous but not row-major": (
+                lambda: torch.zeros(4, 6)[:, ::2].unsqueeze(1).detach(),
+                lambda x: (x.transpose(0, 1) * 1).sum().backward()),
         }
         for name, (make, run) in cases.items():
             x = make().requires_grad_()
@@ -605,6 +612,34 @@ def test_a_retained_grad_is_a_contiguous_clone_then_a_new_sum_each_backward():
         print(y.stride(), first.stride(), first._version)
         y.sum().backward()
         print(y.grad.stride(), y.grad._version, y.grad is first, first, y.grad)
+        """
+    )
+
+
+def test_retain_grad_follows_the_tensor_to_the_node_an_inplace_write_gives_it():
+    # torch moves the retains_grad hook to the new grad_fn (a write into the tensor, through its
+    # view, or into its base that renews a view's node): .grad is the gradient of the current value.
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        y.mul_(2)
+        y[0] = 5.0
+        (y * 3).sum().backward()
+        print(y.grad, x.grad)
+        b = x * 2
+        b.retain_grad()
+        v = b[:2]
+        v.retain_grad()
+        b.mul_(2)
+        (v * 3).sum().backward()
+        print(v.grad, b.grad, type(v.grad_fn).__name__)
+        c = x * 2
+        c.retain_grad()
+        c[:2].mul_(10)
+        (c * c).sum().backward()
+        print(c.grad, type(c.grad_fn).__name__)
         """
     )
 

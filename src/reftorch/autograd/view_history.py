@@ -33,5 +33,4 @@ def rebuild_view_grad_fn(view):
         return
     if view._view_version != view._version:
         creation_meta.check_view_write(view, indirect=True)
-        view._grad_fn = AsStridedBackward0(base, view._geometry()) if base.requires_grad else None
-        view._view_version = view._version
+        view._set_grad_fn(AsStridedBackward0(base, view._geometry()) if base.requires_grad else None)
