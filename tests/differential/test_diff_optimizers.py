@@ -420,3 +420,24 @@ def test_an_ema_target_network_is_a_deep_copy_moved_by_lerp_under_no_grad():
                 t.mul_(0.75).add_(o, alpha=0.25)
         """
     )
+
+
+def test_sgd_reads_every_momentum_buffer_before_it_updates_a_parameter_listed_twice():
+    # torch's SGD collects the group's buffers, updates, then stores them: a parameter listed
+    # twice gets two fresh buffers at its first step (a duplicate only warns)
+    assert_same(
+        with_params(
+            """
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                opt = torch.optim.SGD([w, b, w], lr=0.0625, momentum=0.5)
+            for _ in range(2):
+                opt.zero_grad()
+                loss_fn().backward()
+                opt.step()
+                buf = opt.state[w]["momentum_buffer"]
+                print(w.tolist(), w._version, buf.tolist(), buf._version, opt.state_dict()["param_groups"][0]["params"])
+            """
+        )
+    )

@@ -6,6 +6,7 @@ operation makes it. If grad mode is on and an input tensor requires grad, the
 result gets one node, ``OpBackward`` (a ``BackwardCFunction`` in torch), whose
 ``apply`` calls ``Op.backward(ctx, grad)``: one gradient per argument of
 ``forward``, None for an argument that needs none. The ``ctx`` is that node.
+An input that ``forward`` returns as it is comes back as a new view of it.
 
 What ``backward`` may read, and how it is protected:
 
@@ -20,8 +21,9 @@ Both keep the tensor's memory alive until the graph is freed. Only tensors
 are handled here (one output, no ``mark_dirty``, no ``once_differentiable``).
 """
 
-from .. import _messages
+from .. import _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .._typename import typename
 from .graph import Node, any_requires_grad
 from .grad_mode import no_grad
 from .._overrides import overridable
@@ -46,6 +48,10 @@ class FunctionCtx(Node):
 
     def save_for_backward(self, *tensors):
         """Keep ``tensors`` for backward, each stamped with its version (None is kept as None)."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, _tensor.Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{typename(t)}")
         self._saved_for_backward = tuple(None if t is None else self.save(t) for t in tensors)
     save_for_backward = overridable(save_for_backward)
 
@@ -66,6 +72,12 @@ class FunctionCtx(Node):
         """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
         grads = self._function.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
+        expected = len(self._is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]  # extra gradients are allowed when they are all None
+        if len(grads) != expected:
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {expected}, got {len(grads)})")
         return tuple(g for g, is_tensor in zip(grads, self._is_tensor) if is_tensor)
 
 
@@ -78,6 +90,8 @@ class Function:
         ctx = node_class(cls, args)
         with no_grad():
             out = cls.forward(ctx, *args)
+            if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
+                out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
         if any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
             out._set_grad_fn(ctx)
         return out

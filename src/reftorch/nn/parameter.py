@@ -1,7 +1,8 @@
 """nn.Parameter: a leaf tensor that a Module registers as one of its weights.
 
 ``Parameter(t)`` shares ``t``'s storage and version counter (it is built from
-``t.detach()``) and requires grad by default.
+``t.detach()``) and requires grad by default. A Parameter over an inference
+tensor is an inference tensor too, so outside the mode it cannot require grad.
 """
 
 from collections import OrderedDict
@@ -17,7 +18,7 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         data = empty(0) if data is None else data.detach()
         param = cls._make(data._storage, data._storage_offset, data._size, data._stride,
-                          data._dtype, data._version_counter)
+                          data._dtype, data._version_counter, inference=data._inference)
         if requires_grad:
             param.requires_grad_(True)
         return param

@@ -49,8 +49,16 @@ class SGD(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
 
-    def _update(self, param, group):
-        _sgd_update(param, self.state[param] if group["momentum"] != 0 else None, group)
+    def _update_group(self, group):
+        """As torch: every momentum buffer is read before the first update and stored after the
+        last, so a parameter listed twice gets both updates from the state it had before the step."""
+        params = [p for p in group["params"] if p.grad is not None]
+        states = [dict(self.state[p]) if group["momentum"] != 0 else None for p in params]
+        for param, state in zip(params, states):
+            _sgd_update(param, state, group)
+        for param, state in zip(params, states):
+            if state is not None:
+                self.state[param]["momentum_buffer"] = state["momentum_buffer"]
 
 
 def _sgd_update(param, state, group):
