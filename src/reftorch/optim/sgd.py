@@ -13,6 +13,10 @@ implementation, the one that runs on a CPU):
 
 The buffer lives in ``optimizer.state[param]["momentum_buffer"]``, and
 ``state_dict()`` hands out that very tensor, not a copy.
+
+``add_(x, alpha=a)`` rounds ``a * x`` and then the sum, as torch documents it;
+torch's vectorised CPU kernels may round the two once (``_math.binary_values``),
+so the last bit of a parameter can differ from torch's unless ``a * x`` is exact.
 """
 
 from .._tensor import Tensor
