@@ -1,12 +1,13 @@
 """torch.autograd.Function: an operation whose forward and backward you write yourself.
 
 ``Op.apply(*args)`` runs ``Op.forward(ctx, *args)`` with grad mode off, so
-nothing inside it is recorded: the result is new memory, made as any
-operation makes it. If grad mode is on and an input tensor requires grad, the
-result gets one node, ``OpBackward`` (a ``BackwardCFunction`` in torch), whose
-``apply`` calls ``Op.backward(ctx, grad)``: one gradient per argument of
-``forward``, None for an argument that needs none. The ``ctx`` is that node.
-An input that ``forward`` returns as it is comes back as a new view of it.
+nothing inside it is recorded: the result is what ``forward`` made (new
+memory, or a view of an input), and an input it returns as it is comes back as
+a new view of that input, which keeps its own history. If grad mode is on and
+an input tensor requires grad, the result gets one node, ``OpBackward`` (a
+``BackwardCFunction`` in torch), whose ``apply`` calls ``Op.backward(ctx,
+grad)``: one gradient per argument of ``forward`` (extra ones only if None),
+None for an argument that needs none. The ``ctx`` is that node.
 
 What ``backward`` may read, and how it is protected:
 
