@@ -594,6 +594,8 @@ FUNCTION_BACKWARD_MISSING = (
     "You must implement either the backward or vjp method for your custom autograd.Function to use it "
     "with backward mode AD."
 )
+FUNCTION_SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {index} is of type {type}"
+FUNCTION_GRADIENT_COUNT = "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
 
 # reftorch.overrides (the course's use_mine), not torch's
 NOT_OVERRIDABLE = "{} is not marked overridable in reftorch: see reftorch._overrides"

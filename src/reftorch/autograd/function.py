@@ -51,8 +51,7 @@ class FunctionCtx(Node):
         """Keep ``tensors`` for backward, each stamped with its version (None is kept as None)."""
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, _tensor.Tensor):
-                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
-                                f"{typename(t)}")
+                raise TypeError(_messages.FUNCTION_SAVE_NOT_TENSOR.format(index=i, type=typename(t)))
         self._saved_for_backward = tuple(None if t is None else self.save(t) for t in tensors)
     save_for_backward = overridable(save_for_backward)
 
@@ -77,8 +76,8 @@ class FunctionCtx(Node):
         if len(grads) > expected and all(g is None for g in grads[expected:]):
             grads = grads[:expected]  # extra gradients are allowed when they are all None
         if len(grads) != expected:
-            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
-                               f"(expected {expected}, got {len(grads)})")
+            raise RuntimeError(_messages.FUNCTION_GRADIENT_COUNT.format(name=self.name(), expected=expected,
+                                                                       got=len(grads)))
         return tuple(g for g, is_tensor in zip(grads, self._is_tensor) if is_tensor)
 
 
