@@ -146,6 +146,7 @@ MEAN_DTYPE = (
 # --- in-place writes -------------------------------------------------------------
 
 INPLACE_RESULT_CAST = "result type Float can't be cast to the desired output type {}"
+RESULT_CAST = "result type {} can't be cast to the desired output type {}"
 FILL_VALUE_DIM = "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions."
 
 # --- comparing and converting (numpy, as_tensor, dtypes) ----------------------
