@@ -674,6 +674,8 @@ def test_load_state_dict_reports_an_extra_state_entry_no_module_keeps_and_assign
             with torch.inference_mode():
                 frozen = torch.ones(1, 1)
             attempt(lambda: torch.nn.Parameter(frozen))
+            attempt(lambda: torch.nn.Parameter(torch.ones(2, dtype=torch.int64)))
+            attempt(lambda: torch.ones(2, dtype=torch.int64).requires_grad_())
             kept = torch.nn.Parameter(frozen, requires_grad=False)
             print(kept.is_inference(), kept.requires_grad)
             attempt(lambda: seq.load_state_dict({"0.weight": frozen, "0.bias": torch.ones(1)}, assign=True))

@@ -7,6 +7,7 @@ tensor is an inference tensor too, so outside the mode it cannot require grad.
 
 from collections import OrderedDict
 
+from .. import _core_messages
 from .._factories import empty
 from .._overrides import overridable
 from .._tensor import Tensor
@@ -20,6 +21,8 @@ class Parameter(Tensor):
         param = cls._make(data._storage, data._storage_offset, data._size, data._stride,
                           data._dtype, data._version_counter, inference=data._inference)
         if requires_grad:
+            if not data.dtype.is_floating_point and not data._inference:  # torch's texts differ by path
+                raise RuntimeError(_core_messages.NOT_FLOAT_REQUIRES_GRAD)
             param.requires_grad_(True)
         return param
 
