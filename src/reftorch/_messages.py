@@ -147,6 +147,13 @@ MEAN_DTYPE = (
 
 INPLACE_RESULT_CAST = "result type Float can't be cast to the desired output type {}"
 RESULT_CAST = "result type {} can't be cast to the desired output type {}"
+ADDCDIV_INTEGER_DIVISION = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+    "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value "
+    "* torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+    "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
+    "* tensor1 / tensor2), for all dtypes."
+)
 FILL_VALUE_DIM = "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions."
 
 # --- comparing and converting (numpy, as_tensor, dtypes) ----------------------

@@ -198,8 +198,11 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
-    """``self += value * tensor1 / tensor2`` in place: same storage, version + 1."""
+    """``self += value * tensor1 / tensor2`` in place: same storage, version + 1. Two integer
+    (or bool) operands are refused: torch no longer divides integers here."""
     def new_values():
+        if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
+            raise RuntimeError(_messages.ADDCDIV_INTEGER_DIVISION)
         check_no_internal_overlap(self)
         for operand in (tensor1, tensor2):
             check_no_partial_overlap(self, operand)

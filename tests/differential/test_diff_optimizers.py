@@ -466,6 +466,8 @@ def test_lerp_takes_a_0d_weight_of_any_dtype_and_refuses_overlapping_writes():
             attempt(lambda: a[:3].addcmul_(a[1:], torch.ones(3)))
             attempt(lambda: torch.zeros(1).expand(3).lerp_(torch.ones(3), 0.5))
             attempt(lambda: torch.zeros(1).expand(3).addcdiv_(torch.ones(3), torch.ones(3)))
+            attempt(lambda: torch.ones(3).addcdiv_(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.bool)))
+            print(torch.ones(3).addcdiv_(torch.ones(3, dtype=torch.int64), torch.full((3,), 2.0)))
             print(a.lerp_(a, 0.5), a._version)
             """
         )
