@@ -604,6 +604,11 @@ FUNCTION_BACKWARD_MISSING = (
 )
 FUNCTION_SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {index} is of type {type}"
 FUNCTION_GRADIENT_COUNT = "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
+FUNCTION_ONE_OUTPUT = (
+    "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
+    "(torch gives every tensor in it the node)"
+)
+FUNCTION_UNSUPPORTED = "reftorch's autograd.Function has no {what} (one output, inputs not written in place)"
 
 # reftorch.overrides (the course's use_mine), not torch's
 NOT_OVERRIDABLE = "{} is not marked overridable in reftorch: see reftorch._overrides"

@@ -696,5 +696,35 @@ def test_a_custom_function_returns_an_input_as_a_new_view_and_checks_what_backwa
             SavesANumber.apply(w, 2.0)
         except TypeError as err:
             print("TypeError:", err)
+
+        class Number(TooFew):
+            @staticmethod
+            def forward(ctx, x, y):
+                return 3.0
+
+        print(Number.apply(w, w))
         """
     )
+
+
+def test_what_reftorch_s_custom_function_does_not_do_is_refused_with_a_message():
+    # torch supports both; reftorch's Function has one tensor output and no mark_dirty
+    import pytest
+    import reftorch
+
+    class Two(reftorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+    class Dirty(reftorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+    w = reftorch.ones(2, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="takes one tensor output: Two.forward returned a tuple"):
+        Two.apply(w)
+    with pytest.raises(NotImplementedError, match="has no ctx.mark_dirty"):
+        Dirty.apply(w * 1)

@@ -18,8 +18,10 @@ What ``backward`` may read, and how it is protected:
 * ``ctx.x = x`` is a plain Python attribute: the same tensor object, with no
   version and no check. ``backward`` reads whatever numbers it holds by then.
 
-Both keep the tensor's memory alive until the graph is freed. Only tensors
-are handled here (one output, no ``mark_dirty``, no ``once_differentiable``).
+Both keep the tensor's memory alive until the graph is freed. reftorch's
+Function has one output, a tensor (a number goes back as it is, with no node),
+and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
+``ctx.mark_dirty`` are refused with a message saying so.
 """
 
 from .. import _messages, _views
@@ -68,6 +70,10 @@ class FunctionCtx(Node):
     def name(self):
         return type(self).__name__
 
+    def mark_dirty(self, *tensors):
+        """Not in reftorch: a ``forward`` that writes its inputs in place is torch's alone."""
+        raise NotImplementedError(_messages.FUNCTION_UNSUPPORTED.format(what="ctx.mark_dirty"))
+
     def apply(self, grad):
         """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
         grads = self._function.backward(self, grad)
@@ -90,6 +96,10 @@ class Function:
         ctx = node_class(cls, args)
         with no_grad():
             out = cls.forward(ctx, *args)
+            if isinstance(out, (tuple, list)):  # torch gives each tensor output the node; reftorch has one
+                raise NotImplementedError(_messages.FUNCTION_ONE_OUTPUT.format(name=cls.__name__))
+            if not isinstance(out, _tensor.Tensor):
+                return out  # a number or None goes back as it is, with no node, as in torch
             if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
                 out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
         if any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
