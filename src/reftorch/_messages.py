@@ -146,6 +146,14 @@ MEAN_DTYPE = (
 # --- in-place writes -------------------------------------------------------------
 
 INPLACE_RESULT_CAST = "result type Float can't be cast to the desired output type {}"
+RESULT_CAST = "result type {} can't be cast to the desired output type {}"
+ADDCDIV_INTEGER_DIVISION = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+    "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value "
+    "* torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+    "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
+    "* tensor1 / tensor2), for all dtypes."
+)
 FILL_VALUE_DIM = "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions."
 
 # --- comparing and converting (numpy, as_tensor, dtypes) ----------------------
@@ -594,6 +602,13 @@ FUNCTION_BACKWARD_MISSING = (
     "You must implement either the backward or vjp method for your custom autograd.Function to use it "
     "with backward mode AD."
 )
+FUNCTION_SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {index} is of type {type}"
+FUNCTION_GRADIENT_COUNT = "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
+FUNCTION_ONE_OUTPUT = (
+    "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
+    "(torch gives every tensor in it the node)"
+)
+FUNCTION_UNSUPPORTED = "reftorch's autograd.Function has no {what} (one output, inputs not written in place)"
 
 # reftorch.overrides (the course's use_mine), not torch's
 NOT_OVERRIDABLE = "{} is not marked overridable in reftorch: see reftorch._overrides"

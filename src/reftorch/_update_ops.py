@@ -12,6 +12,11 @@ exactly (``lerp(a, b, 1)`` is ``b``, not ``a + 1 * (b - a)``):
     |w| <  0.5:  self + w * (end - self)
     |w| >= 0.5:  end - (end - self) * (1 - w)
 
+``end``, and a weight tensor with dimensions, must have ``self``'s dtype; a
+0-d weight tensor may have any dtype and joins the type promotion, as a 0-d
+operand of ``+`` does. Like every in-place op, ``lerp_`` refuses an expanded
+``self`` and an operand that partly overlaps it.
+
 reftorch computes them as written, each operation rounded. Some CPUs' kernels
 round the last multiply and add once (a fused multiply-add); torch promises
 neither, and the two agree whenever the products are exact (small multiples
@@ -26,8 +31,9 @@ from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
-from ._inplace_write import write_inplace
-from ._math import __rsub__, _device_of, _grad_for, _result, mul, sub, true_divide, values_of
+from ._dtype import _category
+from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap, write_inplace
+from ._math import __rsub__, _device_of, _grad_for, _result, mul, result_type, sub, true_divide, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -71,18 +77,29 @@ class LerpBackward1(Node):
         return tuple(grads)
 
 
-def _check_lerp_arguments(self, end, weight):
-    """torch's kernel checks, in its order: integer kernels, then dtypes, then shapes."""
-    if not self.dtype.is_floating_point:
-        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
-        raise NotImplementedError(
-            _messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=self.dtype._short_name)
-        )
+def _check_lerp_dtypes(self, end, weight):
+    """torch's first checks: ``end`` has ``self``'s dtype, and so has a weight with dimensions
+    (a 0-d weight tensor joins the type promotion instead, as a 0-d operand does)."""
     names = _messages.CPP_TYPE_NAMES
     for argument, other in (("end", end), ("weight", weight)):
-        if isinstance(other, Tensor) and other.dtype is not self.dtype:
+        if isinstance(other, Tensor) and other.dtype is not self.dtype and (argument == "end" or other.dim() > 0):
             raise RuntimeError(_messages.LERP_DTYPE.format(
                 expected=names[self.dtype._name], argument=argument, got=names[other.dtype._name]))
+
+
+def _lerp_dtype(self, end, weight, inplace=False):
+    """The dtype the numbers are computed in, after the overlap and shape checks: an in-place
+    result must fit ``self``, and there are no integer kernels."""
+    dtype = result_type(self, end, weight) if isinstance(weight, Tensor) else self.dtype
+    if inplace and _category(dtype) > _category(self.dtype):
+        raise RuntimeError(_messages.RESULT_CAST.format(dtype._short_name, self.dtype._short_name))
+    if not dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+    return self.dtype if inplace else dtype
+
+
+def _lerp_shape(self, end, weight):
     return _shapes.broadcast_shapes(*(x._size for x in (self, end, weight) if isinstance(x, Tensor)))
 
 
@@ -109,10 +126,9 @@ def _parse_lerp(op, args, kwargs):
     raise TypeError(_messages.invalid_combination(op, got, overloads))
 
 
-def _lerp_values(start, end, weight, shape):
+def _lerp_values(start, end, weight, shape, dtype):
     """The interpolated numbers, by torch's two formulas (see the module docstring), each
-    operation rounded to ``start``'s dtype; ``weight`` is a tensor or a number."""
-    dtype = start.dtype
+    operation rounded to ``dtype``; ``weight`` is a tensor or a number."""
     s, e, w = (values_of(x, dtype, shape) for x in (start, end, weight))
     difference = cast([b - a for a, b in zip(s, e)], dtype)
     near = cast([x * d for x, d in zip(w, difference)], dtype)
@@ -123,13 +139,15 @@ def _lerp_values(start, end, weight, shape):
 def lerp(self, *args, **kwargs):
     """A new tensor ``self + weight * (end - self)``, on new memory."""
     end, weight = _parse_lerp("lerp", args, kwargs)
-    shape = _check_lerp_arguments(self, end, weight)
-    values = _lerp_values(self, end, weight, shape)
+    _check_lerp_dtypes(self, end, weight)
+    shape = _lerp_shape(self, end, weight)
+    dtype = _lerp_dtype(self, end, weight)
+    values = _lerp_values(self, end, weight, shape, dtype)
     node = None
     if any_requires_grad(self, end, weight):
         node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
     operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)  # a number weight is a parameter
-    return _result(values, shape, self.dtype, _device_of(self, end, weight), node, inputs=operands)
+    return _result(values, shape, dtype, _device_of(self, end, weight), node, inputs=operands)
 
 
 def lerp_(self, *args, **kwargs):
@@ -137,8 +155,12 @@ def lerp_(self, *args, **kwargs):
     end, weight = _parse_lerp("lerp_", args, kwargs)
 
     def new_values():
-        _check_fits(self, _check_lerp_arguments(self, end, weight))
-        return _lerp_values(self, end, weight, self._size)
+        _check_lerp_dtypes(self, end, weight)
+        check_no_internal_overlap(self)
+        for operand in (end, weight):
+            check_no_partial_overlap(self, operand)
+        _check_fits(self, _lerp_shape(self, end, weight))
+        return _lerp_values(self, end, weight, self._size, _lerp_dtype(self, end, weight, inplace=True))
 
     def make_node():
         if isinstance(weight, Tensor):
@@ -165,6 +187,9 @@ def _no_backward(op):
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 * tensor2`` in place: same storage, version + 1."""
     def new_values():
+        check_no_internal_overlap(self)
+        for operand in (tensor1, tensor2):
+            check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         scaled = _times(cast([value], self.dtype)[0], tensor1, self)
         return [s + x for s, x in zip(self._read(), _times(scaled, tensor2, self))]
@@ -173,8 +198,14 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
-    """``self += value * tensor1 / tensor2`` in place: same storage, version + 1."""
+    """``self += value * tensor1 / tensor2`` in place: same storage, version + 1. Two integer
+    (or bool) operands are refused: torch no longer divides integers here."""
     def new_values():
+        if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
+            raise RuntimeError(_messages.ADDCDIV_INTEGER_DIVISION)
+        check_no_internal_overlap(self)
+        for operand in (tensor1, tensor2):
+            check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         scaled = _times(cast([value], self.dtype)[0], tensor1, self)
         quotients = [true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, self.dtype, self._size))]

@@ -681,3 +681,85 @@ def test_a_custom_function_checks_what_save_for_backward_kept_and_not_what_ctx_h
             print(err)
         """
     )
+
+
+def test_a_custom_function_returns_an_input_as_a_new_view_and_checks_what_backward_returns():
+    assert_same(
+        """
+        class Same(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 3, None, None
+
+        class TooFew(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x * y
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        class TooMany(TooFew):
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, grad, grad
+
+        class SavesANumber(TooFew):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.save_for_backward(x, 3)
+                return x * y
+
+        for w in (torch.ones(2, requires_grad=True), torch.ones(2), torch.ones(1, requires_grad=True).expand(3)):
+            y = Same.apply(w, torch.ones(1))
+            print(y is w, y._base is w, w.is_leaf, w.grad_fn, y.grad_fn is None, y.is_leaf, y.data_ptr() == w.data_ptr())
+            if y.requires_grad:
+                y.sum().backward()
+                print(w.grad if w.is_leaf else None)
+        w = torch.ones(2, requires_grad=True)
+        for op in (TooFew, TooMany):
+            try:
+                op.apply(w, torch.ones(2, requires_grad=True)).sum().backward()
+            except RuntimeError as err:
+                print("RuntimeError:", err)
+        try:
+            SavesANumber.apply(w, 2.0)
+        except TypeError as err:
+            print("TypeError:", err)
+
+        class Number(TooFew):
+            @staticmethod
+            def forward(ctx, x, y):
+                return 3.0
+
+        print(Number.apply(w, w))
+        """
+    )
+
+
+def test_what_reftorch_s_custom_function_does_not_do_is_refused_with_a_message():
+    # torch supports both; reftorch's Function has one tensor output and no mark_dirty
+    import pytest
+    import reftorch
+
+    class Two(reftorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+    class Dirty(reftorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+    w = reftorch.ones(2, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="takes one tensor output: Two.forward returned a tuple"):
+        Two.apply(w)
+    with pytest.raises(NotImplementedError, match="has no ctx.mark_dirty"):
+        Dirty.apply(w * 1)

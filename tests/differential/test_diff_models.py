@@ -312,3 +312,14 @@ def test_a_conversion_across_the_meta_device_takes_the_gradient_along():
             """
         )
     )
+
+
+def test_a_gradient_that_requires_grad_keeps_it_across_the_meta_device():
+    assert_same(
+        """
+        lin = torch.nn.Linear(1, 1)
+        lin.weight.grad = torch.ones(1, 1, requires_grad=True)
+        lin.to("meta")
+        print(lin.weight.grad.requires_grad, lin.weight.grad.is_leaf, lin.weight.grad.device)
+        """
+    )

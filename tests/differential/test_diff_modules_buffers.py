@@ -661,3 +661,44 @@ def test_module_zero_grad_keeps_or_drops_the_grad_tensors_and_state_dict_warns_o
             """
         )
     )
+
+
+def test_load_state_dict_reports_an_extra_state_entry_no_module_keeps_and_assign_refuses_inference_tensors():
+    assert_same(
+        program(
+            """
+            seq = torch.nn.Sequential(torch.nn.Linear(1, 1))
+            sd = {"0.weight": torch.ones(1, 1), "0.bias": torch.ones(1), "0.x.y": torch.ones(1), "0._extra_state": 1}
+            print(seq.load_state_dict(sd, strict=False))
+            attempt(lambda: seq.load_state_dict(sd))
+            with torch.inference_mode():
+                frozen = torch.ones(1, 1)
+            attempt(lambda: torch.nn.Parameter(frozen))
+            attempt(lambda: torch.nn.Parameter(torch.ones(2, dtype=torch.int64)))
+            attempt(lambda: torch.ones(2, dtype=torch.int64).requires_grad_())
+            kept = torch.nn.Parameter(frozen, requires_grad=False)
+            print(kept.is_inference(), kept.requires_grad)
+            attempt(lambda: seq.load_state_dict({"0.weight": frozen, "0.bias": torch.ones(1)}, assign=True))
+            """
+        )
+    )
+
+
+def test_batchnorm_on_an_empty_batch_writes_no_statistics_and_keeps_the_graph():
+    assert_same(
+        program(
+            """
+            for kwargs in ({}, {"bias": False}, {"affine": False}):
+                bn = torch.nn.BatchNorm1d(2, **kwargs)
+                x = torch.zeros(0, 2, requires_grad=True)
+                y = bn(x)
+                y.sum().backward()
+                print(y.shape, type(y.grad_fn).__name__, x.grad.shape, bn.weight is None or bn.weight.grad,
+                      bn.running_mean, bn.running_var, bn.num_batches_tracked)
+            bn = torch.nn.BatchNorm1d(2)
+            print(bn(torch.zeros(2, 2, 0)).shape, bn.eval()(torch.zeros(0, 2)).shape)
+            attempt(lambda: torch.nn.BatchNorm1d(0)(torch.zeros(1, 0)))
+            attempt(lambda: torch.nn.BatchNorm1d(2)(torch.zeros(1, 2, 1)))
+            """
+        )
+    )

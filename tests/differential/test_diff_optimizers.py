@@ -420,3 +420,55 @@ def test_an_ema_target_network_is_a_deep_copy_moved_by_lerp_under_no_grad():
                 t.mul_(0.75).add_(o, alpha=0.25)
         """
     )
+
+
+def test_sgd_reads_every_momentum_buffer_before_it_updates_a_parameter_listed_twice():
+    # torch's SGD collects the group's buffers, updates, then stores them: a parameter listed
+    # twice gets two fresh buffers at its first step (a duplicate only warns)
+    assert_same(
+        with_params(
+            """
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                opt = torch.optim.SGD([w, b, w], lr=0.0625, momentum=0.5)
+            for _ in range(2):
+                opt.zero_grad()
+                loss_fn().backward()
+                opt.step()
+                buf = opt.state[w]["momentum_buffer"]
+                print(w.tolist(), w._version, buf.tolist(), buf._version, opt.state_dict()["param_groups"][0]["params"])
+            """
+        )
+    )
+
+
+def test_lerp_takes_a_0d_weight_of_any_dtype_and_refuses_overlapping_writes():
+    assert_same(
+        program(
+            """
+            w64 = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)
+            s = torch.tensor([1.0, 2.0], requires_grad=True)
+            r = s.lerp(torch.zeros(2), w64)
+            r.sum().backward()
+            print(r, r.dtype, s.grad, w64.grad)
+            print(torch.tensor(1.0).lerp(torch.tensor(0.0), torch.tensor(0.25, dtype=torch.float64)))
+            print(torch.ones(2, dtype=torch.bool).lerp(torch.ones(2, dtype=torch.bool), torch.tensor(0.5)))
+            print(torch.ones(2, dtype=torch.float16).lerp_(torch.zeros(2, dtype=torch.float16), torch.tensor(0.1, dtype=torch.float64)))
+            ints = torch.ones(2, dtype=torch.int64)
+            attempt(lambda: ints.lerp(torch.zeros(2), 0.5))
+            attempt(lambda: ints.lerp(ints, torch.tensor(True)))
+            attempt(lambda: ints.lerp_(ints, torch.tensor(0.5, dtype=torch.float64)))
+            attempt(lambda: torch.ones(2).lerp(torch.zeros(2), torch.tensor([0.5], dtype=torch.float64)))
+            a = torch.arange(4.0)
+            attempt(lambda: a[:3].lerp_(a[1:], 0.5))
+            attempt(lambda: a[:3].lerp_(torch.zeros(3), a[1:]))
+            attempt(lambda: a[:3].addcmul_(a[1:], torch.ones(3)))
+            attempt(lambda: torch.zeros(1).expand(3).lerp_(torch.ones(3), 0.5))
+            attempt(lambda: torch.zeros(1).expand(3).addcdiv_(torch.ones(3), torch.ones(3)))
+            attempt(lambda: torch.ones(3).addcdiv_(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.bool)))
+            print(torch.ones(3).addcdiv_(torch.ones(3, dtype=torch.int64), torch.full((3,), 2.0)))
+            print(a.lerp_(a, 0.5), a._version)
+            """
+        )
+    )

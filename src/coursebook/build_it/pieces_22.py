@@ -28,12 +28,15 @@ def four_answers(a, r):
     bytes has address 0.  History: ``r`` is ``a``, or it has
     a ``grad_fn``.  The counter: a write through ``r`` (on a detached alias of
     ``r``, which shares ``r``'s counter and needs no ``no_grad``) moves ``a``'s.
+    The write is ``zero_()``: it takes every dtype (``add_(1)`` cannot write
+    into a bool tensor) and an expanded view, whose elements share memory
+    (``add_`` refuses to write one slot several times; a fill writes one value).
     """
     new_object = r is not a
     new_memory = r.untyped_storage() is not a.untyped_storage()
     history = r is a or r.grad_fn is not None
     before = a._version
-    r.detach().add_(1)
+    r.detach().zero_()
     return new_object, new_memory, history, a._version != before
 
 
@@ -45,6 +48,8 @@ _OPS = {
     "a.detach()": lambda a: a.detach(),
     "a.detach().clone()": lambda a: a.detach().clone(),
     "a.to(torch.float64)": lambda a: a.to(a.new_zeros(()).double().dtype),
+    "a.expand(2, 4)": lambda a: a.expand(2, 4),
+    "a > 1": lambda a: a > 1,
     "a.data": lambda a: a.data,
     "copy.copy(a)": lambda a: copy.copy(a),
 }
@@ -95,6 +100,11 @@ register(Piece(
         _case("a.detach()", "a detached tensor has no history but shares a's memory and counter"),
         _case("a.detach().clone()", "an independent snapshot: new memory, no history, its own counter"),
         _case("a.to(torch.float64)", "a conversion copies and keeps history (ToCopyBackward0)"),
+        _case("a.expand(2, 4)", "an expanded view is a view: a's memory and counter, with history "
+                                "(ExpandBackward0); its rows share memory, so write through it with one "
+                                "value (zero_, fill_), which add_ refuses"),
+        _case("a > 1", "a comparison makes a new bool tensor with no history; measure on any dtype "
+                       "(add_(1) cannot write into a bool tensor, zero_() can)"),
         _case("a.data", "equal versions are not a shared counter: .data reads 0 like a but has a counter "
                         "of its own; write through one and watch the other"),
         Case("(e, e.clone()), e = torch.zeros(0).requires_grad_()", lambda: _empty_clone(reftorch),

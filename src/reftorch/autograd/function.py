@@ -1,11 +1,13 @@
 """torch.autograd.Function: an operation whose forward and backward you write yourself.
 
 ``Op.apply(*args)`` runs ``Op.forward(ctx, *args)`` with grad mode off, so
-nothing inside it is recorded: the result is new memory, made as any
-operation makes it. If grad mode is on and an input tensor requires grad, the
-result gets one node, ``OpBackward`` (a ``BackwardCFunction`` in torch), whose
-``apply`` calls ``Op.backward(ctx, grad)``: one gradient per argument of
-``forward``, None for an argument that needs none. The ``ctx`` is that node.
+nothing inside it is recorded: the result is what ``forward`` made (new
+memory, or a view of an input), and an input it returns as it is comes back as
+a new view of that input, which keeps its own history. If grad mode is on and
+an input tensor requires grad, the result gets one node, ``OpBackward`` (a
+``BackwardCFunction`` in torch), whose ``apply`` calls ``Op.backward(ctx,
+grad)``: one gradient per argument of ``forward`` (extra ones only if None),
+None for an argument that needs none. The ``ctx`` is that node.
 
 What ``backward`` may read, and how it is protected:
 
@@ -18,12 +20,15 @@ What ``backward`` may read, and how it is protected:
 * ``ctx.x = x`` is a plain Python attribute: the same tensor object, with no
   version and no check. ``backward`` reads whatever numbers it holds by then.
 
-Both keep the tensor's memory alive until the graph is freed. Only tensors
-are handled here (one output, no ``mark_dirty``, no ``once_differentiable``).
+Both keep the tensor's memory alive until the graph is freed. reftorch's
+Function has one output, a tensor (a number goes back as it is, with no node),
+and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
+``ctx.mark_dirty`` are refused with a message saying so.
 """
 
-from .. import _messages
+from .. import _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .._typename import typename
 from .graph import Node, any_requires_grad
 from .grad_mode import no_grad
 from .._overrides import overridable
@@ -48,6 +53,9 @@ class FunctionCtx(Node):
 
     def save_for_backward(self, *tensors):
         """Name ``tensors`` for backward; ``Function.apply`` keeps them once ``forward`` returned."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, _tensor.Tensor):
+                raise TypeError(_messages.FUNCTION_SAVE_NOT_TENSOR.format(index=i, type=typename(t)))
         self._to_save = tensors
     save_for_backward = overridable(save_for_backward)
 
@@ -72,10 +80,20 @@ class FunctionCtx(Node):
     def __repr__(self):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
+    def mark_dirty(self, *tensors):
+        """Not in reftorch: a ``forward`` that writes its inputs in place is torch's alone."""
+        raise NotImplementedError(_messages.FUNCTION_UNSUPPORTED.format(what="ctx.mark_dirty"))
+
     def apply(self, grad):
         """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
         grads = self._function.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
+        expected = len(self._is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]  # extra gradients are allowed when they are all None
+        if len(grads) != expected:
+            raise RuntimeError(_messages.FUNCTION_GRADIENT_COUNT.format(name=self.name(), expected=expected,
+                                                                       got=len(grads)))
         return tuple(g for g, is_tensor in zip(grads, self._is_tensor) if is_tensor)
 
 
@@ -88,6 +106,12 @@ class Function:
         ctx = node_class(cls, args)
         with no_grad():
             out = cls.forward(ctx, *args)
+            if isinstance(out, (tuple, list)):  # torch gives each tensor output the node; reftorch has one
+                raise NotImplementedError(_messages.FUNCTION_ONE_OUTPUT.format(name=cls.__name__))
+            if not isinstance(out, _tensor.Tensor):
+                return out  # a number or None goes back as it is, with no node, as in torch
+            if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
+                out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
         if any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
             out._set_grad_fn(ctx)
             ctx._keep_saved(out)

@@ -110,6 +110,10 @@ def _check_dtypes(x, *parameters):
 
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps):
     """Normalise ``x`` per channel; in training, update the running statistics in place."""
+    if x.numel() == 0:  # as torch's kernel: no statistics, nothing written, an output on the graph
+        out = x.clone()
+        out = out * weight[0] if weight is not None else out
+        return out + bias[0] if bias is not None else out
     if running_mean is not None and running_mean.numel() != x.shape[1]:
         raise RuntimeError(f"running_mean should contain {x.shape[1]} elements not {running_mean.numel()}")
     _check_dtypes(x, weight, bias, running_mean, running_var)
@@ -196,7 +200,7 @@ class BatchNorm1d(Module):
             if self.momentum is None:  # a plain average over all batches seen so far
                 factor = 1.0 / float(self.num_batches_tracked)
         use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
-        if use_batch_stats and x.numel() // x.shape[1] == 1:
+        if use_batch_stats and x.shape[0] * (x.shape[2] if x.dim() == 3 else 1) == 1:
             raise ValueError(_messages.BATCH_NORM_ONE_VALUE.format(size=x.shape))
         if use_batch_stats and self.eps <= 0.0:
             raise ValueError(f"batch_norm eps must be positive during training, but got {self.eps}")

@@ -55,7 +55,7 @@ def apply(self, fn, recurse=True):
             if _crosses_meta(param, converted):
                 new = self._parameters[name] = Parameter(converted, param.requires_grad)
                 if param.grad is not None:  # the new Parameter takes the gradient along, converted
-                    new.grad = fn(param.grad)
+                    new.grad = fn(param.grad).requires_grad_(param.grad.requires_grad)
                 continue
             param.data = converted
             if param.grad is not None:

@@ -1,11 +1,13 @@
 """nn.Parameter: a leaf tensor that a Module registers as one of its weights.
 
 ``Parameter(t)`` shares ``t``'s storage and version counter (it is built from
-``t.detach()``, an inference tensor staying one) and requires grad by default.
+``t.detach()``) and requires grad by default. A Parameter over an inference
+tensor is an inference tensor too, so outside the mode it cannot require grad.
 """
 
 from collections import OrderedDict
 
+from .. import _core_messages
 from .._factories import empty
 from .._overrides import overridable
 from .._tensor import Tensor
@@ -19,6 +21,8 @@ class Parameter(Tensor):
         param = cls._make(data._storage, data._storage_offset, data._size, data._stride,
                           data._dtype, data._version_counter, inference=data._inference)
         if requires_grad:
+            if not data.dtype.is_floating_point and not data._inference:  # torch's texts differ by path
+                raise RuntimeError(_core_messages.NOT_FLOAT_REQUIRES_GRAD)
             param.requires_grad_(True)
         return param
 

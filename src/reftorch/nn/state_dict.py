@@ -158,6 +158,8 @@ def load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missi
                     key=key, model=param.size(), checkpoint=input_param.size(), args=ex.args
                 )
             )
+    if strict and prefix + "_extra_state" in state_dict:
+        unexpected_keys.append(prefix + "_extra_state")  # no reftorch module keeps extra state
     if strict:
         for key in state_dict:
             if key.startswith(prefix) and key != prefix + "_extra_state":

@@ -113,11 +113,15 @@ class Optimizer:
                 loss = closure()
         with no_grad():
             for group in self.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        self._update(param, group)
+                self._update_group(group)
         return loss
     step = overridable(step)
+
+    def _update_group(self, group):
+        """Update each parameter of ``group`` that has a gradient, one after the other."""
+        for param in group["params"]:
+            if param.grad is not None:
+                self._update(param, group)
 
     def _update(self, param, group):
         """The update rule of one parameter; each optimizer has its own."""

@@ -13,6 +13,10 @@ implementation, the one that runs on a CPU):
 
 The buffer lives in ``optimizer.state[param]["momentum_buffer"]``, and
 ``state_dict()`` hands out that very tensor, not a copy.
+
+``add_(x, alpha=a)`` rounds ``a * x`` and then the sum, as torch documents it;
+torch's vectorised CPU kernels may round the two once (``_math.binary_values``),
+so the last bit of a parameter can differ from torch's unless ``a * x`` is exact.
 """
 
 from .._tensor import Tensor
@@ -49,8 +53,16 @@ class SGD(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
 
-    def _update(self, param, group):
-        _sgd_update(param, self.state[param] if group["momentum"] != 0 else None, group)
+    def _update_group(self, group):
+        """As torch: every momentum buffer is read before the first update and stored after the
+        last, so a parameter listed twice gets both updates from the state it had before the step."""
+        params = [p for p in group["params"] if p.grad is not None]
+        states = [dict(self.state[p]) if group["momentum"] != 0 else None for p in params]
+        for param, state in zip(params, states):
+            _sgd_update(param, state, group)
+        for param, state in zip(params, states):
+            if state is not None:
+                self.state[param]["momentum_buffer"] = state["momentum_buffer"]
 
 
 def _sgd_update(param, state, group):
