@@ -28,6 +28,7 @@ import builtins
 
 from . import _bounds, _layout_checks, _messages
 from ._clone import clone
+from ._math import eq
 from ._binding import from_data as _from_data
 from ._detach import detach
 from ._default_device import as_device, factory_device
@@ -220,3 +221,27 @@ def __array__(self, dtype=None):
     """``np.asarray(t)``: ``t.numpy()``, cast to ``dtype`` if one is asked for."""
     array = numpy(self)
     return array if dtype is None else array.astype(dtype, copy=False)
+
+
+def __array_wrap__(self, array):
+    """numpy's result of an operation on ``t`` (``np.sin(t)``, or ``t + array``), made a tensor again.
+
+    torch's operators refuse a numpy array, so for ``t + array`` Python asks the array, and numpy
+    computes: it reads ``t`` through ``__array__`` (``t.numpy()``: refused if ``t`` requires grad),
+    picks the dtype by numpy's rules (float32 and float64 give float64), and hands its new array
+    here. The tensor is on that array's memory (``from_numpy``): new storage, version 0, no
+    history. A bool result becomes uint8 (as torch does: its ``t < array`` raises instead).
+    """
+    return from_numpy(array.astype("uint8") if array.dtype == builtins.bool else array)
+
+
+def __eq__(self, other):
+    """``t == other``. Unlike the other operators, torch's ``==`` reads a numpy array itself, as
+    ``from_numpy`` does (a 0-d array is a 0-d tensor), and compares like ``eq``: a bool tensor.
+    An array ``from_numpy`` refuses for its dtype is NotImplemented, and Python answers False."""
+    if is_array(other):
+        try:
+            other = from_numpy(other)
+        except TypeError:
+            return NotImplemented
+    return eq(self, other)

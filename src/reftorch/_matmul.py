@@ -146,6 +146,12 @@ def matmul(self, other):
     )
 
 
+def __matmul__(self, other):
+    """``t @ other``: what ``matmul`` refuses for its type (a numpy array, None) is NotImplemented,
+    so Python asks ``other`` (numpy then computes, and ``_convert.__array_wrap__`` makes a tensor)."""
+    return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
+
 def _c_name(dtype):
     """The C++ type name torch's mm error shows for a dtype."""
     return {

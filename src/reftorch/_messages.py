@@ -161,6 +161,11 @@ NUMPY_NOT_WRITABLE = (
     "be suppressed for the rest of this program. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)"
 )
+LIST_OF_ARRAYS = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the "
+    "list to a single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered "
+    "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:252.)"
+)
 NUMPY_BYTE_ORDER = (
     "given numpy array has byte order different from the native byte order. Conversion between byte "
     "orders is currently not supported."

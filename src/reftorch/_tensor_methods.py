@@ -41,11 +41,11 @@ _METHODS = {
     "__rsub__": _math.__rsub__, "__mul__": _math.mul, "__rmul__": _math.__rmul__,
     "__truediv__": _math.div, "__rtruediv__": _unary.__rtruediv__,
     "__pow__": _powers.pow, "__rpow__": _powers.__rpow__, "__neg__": _unary.neg,
-    "__eq__": _math.eq, "__ne__": _math.ne, "__lt__": _math.lt, "__le__": _math.le,
+    "__eq__": _convert.__eq__, "__ne__": _math.ne, "__lt__": _math.lt, "__le__": _math.le,
     "__gt__": _math.gt, "__ge__": _math.ge,
     "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
     "sum": _reduce.sum, "mean": _reduce.mean, "argmax": _argmax.argmax, "argmin": _argmax.argmin,
-    "matmul": _matmul.matmul, "__matmul__": _matmul.matmul,
+    "matmul": _matmul.matmul, "__matmul__": _matmul.__matmul__,
     # in place
     "add_": _inplace.add_, "sub_": _inplace.sub_, "mul_": _inplace.mul_, "div_": _inplace.div_,
     "zero_": _inplace.zero_, "fill_": _inplace.fill_,
@@ -58,9 +58,9 @@ _METHODS = {
     "backward": variable.backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
-    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_priority__": 1000,  # as torch's
-    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char,
-    "byte": _binding.byte,
+    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
+    "__array_priority__": 1000,  # as torch's
+    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
     # multi-output views, as_strided_, in-place metadata ops
     "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
     "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,
