@@ -118,7 +118,7 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
 def set_grad(self, value):
     """``t.grad = value``: None, or a tensor of ``t``'s size; then it is simply stored."""
     if value is not None and not isinstance(value, Tensor):
-        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
+        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(_messages.type_name(value)))
     if value is not None and value.shape != self.shape:
         raise RuntimeError(_messages.GRAD_SIZE.format(_fmt(value.shape), _fmt(self.shape)))
     self._grad = value
@@ -127,7 +127,7 @@ def set_grad(self, value):
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, builtins.int, builtins.float, builtins.bool)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(src)
         ))
     if isinstance(src, Tensor) and src.layout is _layout.sparse_coo:
         raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src.type()))
@@ -142,5 +142,5 @@ def is_contiguous(self, *args, memory_format=contiguous_format):
         raise TypeError(_messages.KEYWORD_ONLY.format(
             fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
     if not isinstance(memory_format, _layout.memory_format):
-        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=type(memory_format).__name__))
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=_messages.type_name(memory_format)))
     return _memory_formats.is_contiguous(self, memory_format)

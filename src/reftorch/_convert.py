@@ -56,7 +56,7 @@ def warn_once(message):
 def from_numpy(array, *, warn=True):
     """A tensor on the array's own memory: no copy, writes show on both sides."""
     if not is_array(array):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_messages.type_name(array)})")
     dtype = from_numpy_dtype(array.dtype)
     if warn and not array.flags.writeable:
         warn_once(_messages.NUMPY_NOT_WRITABLE)
@@ -103,7 +103,7 @@ as_tensor = overridable(as_tensor)
 
 def _check_flag(op, name, value):
     if value is not None and not isinstance(value, builtins.bool):
-        raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(value).__name__}")
+        raise TypeError(f"{op}(): argument '{name}' must be bool, not {_messages.type_name(value)}")
 
 
 def _set_requires_grad(t, flag):
@@ -186,7 +186,7 @@ def numpy(self, *args, force=False):
     if args:
         raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} was given")
     if not isinstance(force, builtins.bool):
-        raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
+        raise TypeError(f"numpy(): argument 'force' must be bool, not {_messages.type_name(force)}")
     if not force:
         if self.device.type != "cpu":
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))

@@ -145,7 +145,7 @@ def _as_part(obj):
     try:
         return operator.index(obj)
     except TypeError:
-        raise IndexError(_messages.INVALID_INDEX.format(type(obj).__name__)) from None
+        raise IndexError(_messages.INVALID_INDEX.format(_messages.type_name(obj))) from None
 
 
 def _index_tensor(sequence):

@@ -88,7 +88,7 @@ def _product(a, b, node_class):
 def matmul(self, other):
     if not isinstance(other, Tensor):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='matmul', name='other', position=1, expected='Tensor', got=type(other).__name__
+            fn='matmul', name='other', position=1, expected='Tensor', got=_messages.type_name(other)
         ))
     if self.dim() == 0 or other.dim() == 0:
         raise RuntimeError(

@@ -24,7 +24,8 @@ import operator
 from . import _messages
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._dtype import overflows, promote_types
-from ._numpy_objects import is_array, is_bool, is_scalar, type_name
+from ._core_messages import type_name
+from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._overrides import overridable
 from ._warn import warn
@@ -38,7 +39,7 @@ def check_dtype(dtype, fn):
     if dtype in _PYTHON_TYPES:
         return _PYTHON_TYPES[dtype]
     if dtype is not None and not isinstance(dtype, dtype_type):
-        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type_name(dtype)}")
     return dtype
 
 

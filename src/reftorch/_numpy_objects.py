@@ -34,14 +34,6 @@ def is_bool(value):
     return isinstance(value, bool) or (np is not None and isinstance(value, np.bool_))
 
 
-def type_name(value):
-    """A value's type as CPython's C code and torch's C++ name it (its ``tp_name``): numpy's types
-    with their module (``numpy.ndarray``, ``numpy.float32``, ``numpy.bool``), Python's own types and
-    Python classes without (``list``, ``NoneType``, ``Tensor``)."""
-    kind = type(value)
-    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
-
-
 def is_number(value):
     """True for a Python or numpy int, float or bool (numpy's numbers are ``numbers.Real`` too)."""
     return isinstance(value, numbers.Real) or is_bool(value)

@@ -99,3 +99,52 @@ def test_numpy_bools_and_numbers_inside_lists_convert_as_torch_converts_them():
                     print(type(error).__name__, error)
         """
     )
+
+
+def test_error_messages_name_numpy_types_as_torch_does():
+    assert_same(
+        """
+        import numpy as np
+        a, t = np.array([1.0, 2.0]), torch.ones(2)
+
+        def set_data():
+            torch.ones(2).data = a
+
+        def set_grad():
+            torch.ones(2).grad = a
+
+        calls = {
+            "copy_": lambda: torch.ones(2).copy_(a), "matmul": lambda: t.matmul(a), ".grad =": set_grad,
+            ".data =": set_data, "equal": lambda: torch.equal(t, a), "t.equal": lambda: t.equal(a),
+            "isclose": lambda: torch.isclose(t, a), "allclose": lambda: torch.allclose(t, a),
+            "isclose rtol": lambda: torch.isclose(t, t, rtol=np.array(1.0)),
+            "allclose equal_nan": lambda: torch.allclose(t, t, equal_nan=np.array(True)),
+            "full fill_value": lambda: torch.full((2,), a), "full size": lambda: torch.full(a, 1.0),
+            "arange end": lambda: torch.arange(a), "arange two": lambda: torch.arange(0, a),
+            "arange dtype": lambda: torch.arange(0, 3, 1, torch.float64),
+            "view": lambda: t.view(np.array([1.0, 2.0])), "view float32": lambda: t.view(np.float32(2)),
+            "reshape": lambda: t.reshape((np.float64(2),)), "transpose": lambda: torch.ones(2, 2).transpose(np.float32(0), 1),
+            "argmax": lambda: t.argmax(dim=np.float32(0)), "sum": lambda: t.sum(np.float32(0)),
+            "dtype": lambda: torch.tensor([1], dtype=np.dtype("float32")),
+            "as_tensor dtype": lambda: torch.as_tensor([1], dtype=np.dtype("float32")),
+            "zeros": lambda: torch.zeros(np.float32(2)), "zeros list": lambda: torch.zeros([2, np.float32(2)]),
+            "index": lambda: t[np.float64(1.0)], "index bool": lambda: t[np.bool_(True)],
+            "is_inference": lambda: torch.is_inference(a), "index_select": lambda: torch.index_select(a, 0, torch.tensor([0])),
+            "from_numpy": lambda: torch.from_numpy(np.float32(1)), "numpy force": lambda: t.numpy(force=np.bool_(True)),
+            "asarray copy": lambda: torch.asarray([1.0], copy=np.bool_(True)), "device": lambda: torch.device(np.array(1)),
+            "to": lambda: t.to(a), "expand": lambda: t.expand(np.float32(2)), "new_ones": lambda: t.new_ones(np.float32(2)),
+            "UntypedStorage": lambda: torch.UntypedStorage(np.float32(2)),
+            "as_strided": lambda: t.as_strided((np.float32(2),), (1,)), "squeeze": lambda: t.squeeze(np.float32(0)),
+            "unsqueeze": lambda: t.unsqueeze(np.float32(0)), "split": lambda: t.split(np.float32(1)),
+            "chunk": lambda: t.chunk(np.float32(2)), "permute": lambda: t.permute(np.float32(0)),
+            "index_put_": lambda: t.index_put_((torch.tensor([0]),), a), "lerp": lambda: t.lerp(a, 0.5),
+            "is_contiguous": lambda: t.is_contiguous(memory_format=a), "tensor data": lambda: torch.tensor([[1], None]),
+        }
+        for name, call in calls.items():
+            try:
+                call()
+                print(name, "-> no error")
+            except (TypeError, RuntimeError, IndexError, ValueError) as error:
+                print(name, "->", type(error).__name__, error)
+        """
+    )
