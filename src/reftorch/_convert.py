@@ -26,9 +26,8 @@ makes one, and never by ``import reftorch``.
 
 import builtins
 
-from . import _bounds, _layout_checks, _messages
+from . import _bounds, _layout_checks, _math, _messages
 from ._clone import clone
-from ._math import eq
 from ._binding import from_data as _from_data
 from ._detach import detach
 from ._default_device import as_device, factory_device
@@ -244,4 +243,4 @@ def __eq__(self, other):
             other = from_numpy(other)
         except TypeError:
             return NotImplemented
-    return eq(self, other)
+    return _math.__eq__(self, other)

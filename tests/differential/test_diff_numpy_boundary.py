@@ -44,6 +44,24 @@ def test_an_operator_with_a_numpy_array_is_computed_by_numpy_and_wrapped_into_a_
     )
 
 
+def test_a_method_refuses_what_its_operator_hands_on():
+    assert_same(
+        """
+        import numpy as np
+        t = torch.tensor([1.0, 2.0])
+        for name in ("add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge"):
+            for other in (np.array([1.0, 2.0]), None, "x", [1.0, 2.0], (1, 2.0)):
+                try:
+                    print(name, getattr(t, name)(other))
+                except TypeError as error:
+                    print(name, "TypeError:", error)
+        for name in ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__", "__pow__", "__rpow__",
+                     "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+            print(name, getattr(t, name)(None), getattr(t, name)(np.array(["a", "b"])))
+        """
+    )
+
+
 def test_tensor_reads_numpy_arrays_inside_lists_as_levels_of_the_data():
     assert_same(
         """
