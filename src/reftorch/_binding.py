@@ -10,7 +10,7 @@ from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
-from ._nested_data import check_dtype, infer_dtype, values_of_data
+from ._nested_data import check_dtype, values_of_data
 from ._numpy_objects import check_array_layout, is_array
 from ._strides import _fmt
 from ._tensor import Tensor
@@ -82,8 +82,7 @@ def read_data(data, dtype, caller):
     if is_array(data):
         check_array_layout(data)  # torch reads an array as from_numpy does, with the same refusals
         return (data.reshape(-1).tolist(), data.shape), dtype or from_numpy_dtype(data.dtype)
-    dtype = dtype or infer_dtype(data)
-    return values_of_data(data, dtype), dtype
+    return values_of_data(data, dtype)
 
 
 def from_data(data, dtype, device, requires_grad, caller):

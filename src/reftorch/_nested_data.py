@@ -48,10 +48,9 @@ def infer_dtype(data):
     bool, int64 or the default float dtype; a numpy number or array, or a
     tensor, keeps its own dtype; a list promotes its elements' dtypes (float
     beats int, int beats bool). An empty list is the default float dtype.
-    torch reads the shape first, so its errors come first. Only lists, tuples
-    and arrays are read as sequences (torch also reads a range). reftorch has
-    no complex dtypes, so a complex number raises (torch gives complex64)."""
-    _infer_shape(data)
+    Only lists, tuples and arrays are read as sequences (torch also reads a
+    range). reftorch has no complex dtypes, so a complex number raises (torch
+    gives complex64)."""
     found, pending = [], [data]
     while pending:
         item = pending.pop(0)
@@ -70,7 +69,7 @@ def infer_dtype(data):
         elif isinstance(item, str):
             raise TypeError("new(): invalid data type 'str'")
         else:
-            raise RuntimeError(f"Could not infer dtype of {type_name(item)}")
+            raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     return functools.reduce(promote_types, found) if found else get_default_dtype()
 infer_dtype = overridable(infer_dtype)
 
@@ -147,13 +146,15 @@ def _flat_numbers(data, shape, dtype, dim=0):
     return [x for item in items for x in _flat_numbers(item, shape, dtype, dim + 1)]
 
 
-def values_of_data(data, dtype):
-    """``data`` (a number or nested lists of them) as ``(numbers in row-major order, shape)``.
+def values_of_data(data, dtype=None):
+    """``data`` (a number or nested lists of them) as ``((numbers in row-major order, shape), dtype)``.
 
-    The numbers are checked (see ``_number``), not yet rounded: storing them
-    in ``dtype`` does that (``_elements.cast``: an integer dtype cuts floats
-    toward zero, and a uint8 takes -255 ... -1 around, -1 is 255; a float too
-    big for the dtype becomes inf).
+    torch reads the shape first (so its errors come first), then the dtype,
+    ``infer_dtype``'s unless one is given. The numbers are checked (see
+    ``_number``), not yet rounded: storing them in ``dtype`` does that
+    (``_elements.cast``: an integer dtype cuts floats toward zero, and a uint8
+    takes -255 ... -1 around, -1 is 255; a float too big for the dtype becomes inf).
     """
     shape = _infer_shape(data)
-    return (_flat_numbers(data, shape, dtype) if 0 not in shape else []), shape
+    dtype = dtype or infer_dtype(data)
+    return ((_flat_numbers(data, shape, dtype) if 0 not in shape else []), shape), dtype

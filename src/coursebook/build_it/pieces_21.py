@@ -35,8 +35,8 @@ def is_basic_index(index):
     """
     parts = index if isinstance(index, tuple) else (index,)
     for part in parts:
-        if isinstance(part, np.ndarray):
-            part = reftorch.tensor(part if part.dtype.kind in "biu" else part.astype(np.int64))
+        if hasattr(part, "dtype") and not isinstance(part, (numbers.Number, reftorch.Tensor)):  # a numpy array
+            part = reftorch.tensor(part if part.dtype.kind in "biu" else part.astype("int64"))
         if isinstance(part, bool):
             return False
         if isinstance(part, (numbers.Integral, slice)) or part is None or part is Ellipsis:
