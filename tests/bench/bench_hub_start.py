@@ -1,4 +1,4 @@
-"""Benchmark: one start of the demo hub, as tests/hub/test_hub_start_stop.py does it fifty times: its CPU per process, its wall time.
+"""Benchmark: one start of the demo hub (tests/hub/test_hub_start_stop.py's fifty): CPU per process, wall time.
 
     python tests/bench/bench_hub_start.py [ROUNDS]
 
@@ -40,7 +40,7 @@ sys.path.insert(1, os.path.dirname(HERE))  # tests/, for course_copy
 
 import psutil  # noqa: E402
 
-from conftest import kill_processes_of, one_course_hub  # noqa: E402
+from conftest import LOCAL_PROXY_BIN, kill_processes_of, one_course_hub  # noqa: E402
 from driver import Person  # noqa: E402
 
 INSTRUCTOR, STUDENT, GRADER = "hc-instructor", "hc-student1", "hc-grader"
@@ -219,6 +219,11 @@ def main(rounds=3):
         return 0
     if not os.path.isdir(CPUACCT):
         print("bench_hub_start: skipped, needs cgroup v1's cpuacct at %s" % CPUACCT)
+        return 0
+    if not os.path.exists(os.path.join(LOCAL_PROXY_BIN, "configurable-http-proxy")) \
+            and not shutil.which("configurable-http-proxy"):
+        print("bench_hub_start: skipped, needs configurable-http-proxy (npm install --prefix .hub "
+              "configurable-http-proxy@5)")
         return 0
     base = tempfile.mkdtemp(prefix="bench-hub-start-")
     os.chmod(base, 0o755)
