@@ -174,7 +174,7 @@ for course in COURSES:
                     "--ServerApp.default_url=/formgrader",
                     "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True",
                     # no language servers here: jupyter-lsp's only work at start would be a
-                    # search for them, with `npm prefix -g` (docs/decisions/00XX)
+                    # search for them, with `npm prefix -g` (docs/decisions/0038)
                     "--ServerApp.jpserver_extensions=jupyter_lsp=False"],
         "user": course["grader"],
         "cwd": course["root"],

@@ -106,7 +106,7 @@ def main():
     waits for its answer) and answers with no more than tornado imported; what
     the answers need (JupyterHub's auth, SQLAlchemy, the course's config and
     gradebook) is imported at the first learner's request, not at every start
-    of the hub (docs/decisions/00XX).
+    of the hub (docs/decisions/0038).
     """
     url = urllib.parse.urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"])
     sockets = netutil.bind_sockets(url.port, url.hostname)

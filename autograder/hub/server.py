@@ -436,7 +436,7 @@ def _wait_answering(process, settings, log, since=0, timeout=120):
     Until JupyterHub has started its services and routed its proxy to itself,
     each request through the proxy is a 404 that the proxy has the hub render
     as an error page: asked every 0.3 s, the hub spent much of its start on
-    them (docs/decisions/00XX).  So the log is read every 0.1 s for
+    them (docs/decisions/0038).  So the log is read every 0.1 s for
     JupyterHub's words that it runs (:data:`RUNNING`), and the proxy is asked
     then; before them, only every :data:`CHECK_EVERY` s, so a JupyterHub that
     words it differently is still found running.
