@@ -6,7 +6,7 @@ git holds (tests/stored.py). So the fixtures that execute chapters run the same
 notebooks in a learner's clone as in this checkout, and the learner's clone
 (test_learning_keeps_tests_green.py) leaves out the tests that take them (marked
 ``runs_chapters``). These tests read conftest.py's source and hold it to that: a
-fixture executes only notebooks it got from ``stored_notebook``, and every fixture
+fixture executes only notebooks it got through ``stored_notebook``, and every fixture
 that executes a notebook is one of CHAPTER_RUNS, the fixtures the marker is for.
 """
 
@@ -50,6 +50,13 @@ def _chapter_runs(module) -> set[str]:
     raise AssertionError("tests/course/conftest.py names no CHAPTER_RUNS")
 
 
+def _from_git(expression) -> bool:
+    """``stored_notebook`` itself, or an expression that calls it (``filled(stored_notebook(path))``)."""
+    if isinstance(expression, ast.Name):
+        return expression.id == "stored_notebook"
+    return expression is not None and any(_name(c) == "stored_notebook" for c in _calls(expression))
+
+
 def _problems(function: ast.FunctionDef) -> list[str]:
     """Why ``function`` may execute a notebook that is not git's copy ([] if it cannot)."""
     problems = []
@@ -64,13 +71,12 @@ def _problems(function: ast.FunctionDef) -> list[str]:
         if name in READS:
             problems.append(f"reads a file itself: {ast.unparse(call)}")
         elif name in ("execute_all", "execute_notebook"):
-            read = {k.arg: k.value for k in call.keywords}.get("read")
-            if not (isinstance(read, ast.Name) and read.id == "stored_notebook"):
-                problems.append(f"executes without read=stored_notebook: {ast.unparse(call)}")
+            if not _from_git({k.arg: k.value for k in call.keywords}.get("read")):
+                problems.append(f"executes without a read= of stored_notebook: {ast.unparse(call)}")
         elif name in ("NotebookClient", "ExecutePreprocessor"):
             notebook = call.args[0] if call.args else {k.arg: k.value for k in call.keywords}.get("nb")
             sources = bound.get(notebook.id, []) if isinstance(notebook, ast.Name) else []
-            if not sources or not all(any(_name(c) == "stored_notebook" for c in _calls(s)) for s in sources):
+            if not sources or not all(_from_git(source) for source in sources):
                 problems.append(f"executes a notebook not made from stored_notebook(...): {ast.unparse(call)}")
     return problems
 
