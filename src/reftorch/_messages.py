@@ -620,3 +620,9 @@ META_MASK_READ = (
     "all elements of the tensor are non-zero. To enable this registration, please set "
     "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True."
 )
+
+# ``view``/``reshape`` of an empty tensor into a shape with a 0 and a -1 (``_shapes.infer_size``).
+RESHAPE_AMBIGUOUS = (
+    "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 "
+    "can be any value and is ambiguous"
+)
