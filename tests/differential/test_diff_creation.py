@@ -285,3 +285,26 @@ def test_copying_a_meta_tensor_into_real_memory_is_refused():
                 print("NotImplementedError:", err)
         """
     )
+
+
+def test_requires_grad_of_tensor_and_new_tensor_must_be_a_bool():
+    """Chapter 10 shows ``new_tensor`` and ``_from_data``: torch's parser takes only ``True`` or
+    ``False`` for ``requires_grad`` (not 1, None, numpy's bool or a tensor), and reads ``dtype`` first."""
+    assert_same(
+        """
+        import numpy as np
+
+        t = torch.ones(2)
+        for make in (lambda **k: torch.tensor([1.0, 2.0], **k), lambda **k: t.new_tensor([1.0, 2.0], **k),
+                     lambda **k: torch.tensor([1, 2], **k)):
+            for keywords in ({"requires_grad": 1}, {"requires_grad": 0}, {"requires_grad": None},
+                             {"requires_grad": 1.0}, {"requires_grad": np.bool_(True)},
+                             {"requires_grad": torch.tensor(True)}, {"requires_grad": True},
+                             {"requires_grad": False}, {"dtype": "x", "requires_grad": 1}):
+                try:
+                    r = make(**keywords)
+                    print(keywords, r.dtype, r.requires_grad)
+                except (TypeError, RuntimeError) as error:
+                    print(keywords, type(error).__name__, error)
+        """
+    )
