@@ -38,11 +38,12 @@ def check_dtype(dtype, fn):
     return dtype
 
 
-def check_factory_arguments(dtype, requires_grad, fn):
-    """``check_dtype``, then torch's TypeError for a ``requires_grad`` that is not a bool (1 and None
-    are refused too: torch's parser takes only ``True`` or ``False`` there)."""
+def check_factory_arguments(dtype, requires_grad, fn, optional=False):
+    """``check_dtype``, then torch's TypeError for a ``requires_grad`` that is not a bool (1 is
+    refused too). ``optional``: the factories (``ones``, ``zeros_like`` ...) also take None, as False;
+    ``tensor()`` and ``new_tensor()`` do not."""
     dtype = check_dtype(dtype, fn)
-    if not isinstance(requires_grad, builtins.bool):
+    if not isinstance(requires_grad, builtins.bool) and not (optional and requires_grad is None):
         kind = type(requires_grad)  # numpy's bool is named in full, or "must be bool, not bool" would puzzle
         named = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
         raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not {named}")

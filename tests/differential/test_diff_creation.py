@@ -308,3 +308,21 @@ def test_requires_grad_of_tensor_and_new_tensor_must_be_a_bool():
                     print(keywords, type(error).__name__, error)
         """
     )
+
+
+def test_requires_grad_of_the_factories_must_be_a_bool_or_none():
+    """The chapters' leaves come from ``ones``/``zeros`` with ``requires_grad=True``: torch's parser
+    refuses 1 and a tensor there, and (unlike ``tensor()``) takes None as False."""
+    assert_same(
+        """
+        makers = (lambda **k: torch.ones(2, **k), lambda **k: torch.zeros(2, **k), lambda **k: torch.full((1,), 1.0, **k),
+                  lambda **k: torch.empty(1, **k), lambda **k: torch.zeros_like(torch.ones(2), **k))
+        for make in makers:
+            for keywords in ({"requires_grad": 1}, {"requires_grad": None}, {"requires_grad": torch.tensor(True)},
+                             {"requires_grad": True}, {"dtype": "x", "requires_grad": 1}):
+                try:
+                    print(keywords, make(**keywords).requires_grad)
+                except TypeError as error:
+                    print(keywords, "TypeError", error)
+        """
+    )
