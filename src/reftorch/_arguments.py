@@ -7,8 +7,7 @@ course's code reads the same on both libraries.
 """
 
 import builtins
-
-import numpy
+import numbers
 
 from . import _messages
 from ._default_device import as_device
@@ -23,7 +22,7 @@ def _is_int(value):
     tensor. A bool is not an int here (``transpose(True, 0)`` is a TypeError), nor is a bool tensor."""
     if isinstance(value, Tensor):
         return value.numel() == 1 and not value.is_floating_point() and value.dtype is not bool_
-    return isinstance(value, (int, numpy.integer)) and not isinstance(value, bool)
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)  # numpy's ints are Integral
 
 
 def _is_later_int(value):
