@@ -51,6 +51,9 @@ def index(self, indices):
     ``IndexBackward0`` when ``self`` requires grad.
     """
     _check_indices(self, indices)
+    if any(t is not None and t.device.type == "meta" and is_mask(t) for t in indices):
+        # How many elements a mask picks is data, and a meta tensor has none.
+        raise NotImplementedError(_messages.META_MASK_READ)
     info = AdvancedIndex(self._geometry(), indices)
     order = _iterator_strides.iteration_order(info.shape, info.operands())
     error = info.first_out_of_bounds(order)

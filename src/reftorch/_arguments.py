@@ -7,17 +7,27 @@ course's code reads the same on both libraries.
 """
 
 import builtins
+import numbers
 
 from . import _messages
 from ._default_device import as_device
 from ._device import device
-from ._dtype import dtype
+from ._dtype import bool as bool_, dtype
 from ._layout import preserve_format
 from ._tensor import Tensor
 
 
 def _is_int(value):
-    return isinstance(value, int) or (isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point())
+    """An int as torch's parser takes one: a Python or numpy integer, or a one-element integer
+    tensor. A bool is not an int here (``transpose(True, 0)`` is a TypeError), nor is a bool tensor."""
+    if isinstance(value, Tensor):
+        return value.numel() == 1 and not value.is_floating_point() and value.dtype is not bool_
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)  # numpy's ints are Integral
+
+
+def _is_later_int(value):
+    """An element after the first of a list of ints: torch's parser takes a bool there, as 0 or 1."""
+    return isinstance(value, bool) or _is_int(value)
 
 
 def _type_name(value):
@@ -46,7 +56,7 @@ def _int_list_arg(op, name, args):
                 )
             )
         for pos, n in enumerate(args[0], start=1):
-            if not _is_int(n):
+            if not _is_later_int(n):
                 raise TypeError(
                     _messages.ARGUMENT_UNPACK.format(fn=op, name=name, pos=pos, got=_type_name(n))
                 )
@@ -58,7 +68,7 @@ def _int_list_arg(op, name, args):
             fn=op, name=name, position=1, expected='tuple of ints', got=_type_name(args[0])
         ))
     for pos, n in enumerate(args[1:], start=2):
-        if not _is_int(n):
+        if not _is_later_int(n):
             raise TypeError(
                 _messages.ARGUMENT_UNPACK.format(fn=op, name=name, pos=pos, got=_type_name(n))
             )
@@ -69,7 +79,7 @@ def _view_shape_arg(args):
     """view()'s shape; view also has a ``view(dtype)`` overload, hence torch's longer message."""
     single = len(args) == 1 and isinstance(args[0], (tuple, list))
     items = args[0] if single else args
-    if all(_is_int(n) for n in items):
+    if all(_is_int(n) if i == 0 else _is_later_int(n) for i, n in enumerate(items)):
         return tuple(int(n) for n in items)
     if len(items) > 1 and _is_int(items[0]):
         return _int_list_arg("view", "size", tuple(items))

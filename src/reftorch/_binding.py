@@ -10,7 +10,7 @@ from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
-from ._nested_data import check_dtype, values_of_data
+from ._nested_data import check_factory_arguments, values_of_data
 from ._numpy_objects import check_array_layout, is_array
 from ._strides import _fmt
 from ._tensor import Tensor
@@ -73,10 +73,10 @@ def transpose(self, dim0, dim1):
     return _views.transpose(self, dim0, dim1)
 
 
-def read_data(data, dtype, caller):
+def read_data(data, dtype, requires_grad, caller):
     """``(data, dtype)`` for ``_creation._from_data``: a tensor as it is, else ``(numbers, shape)``,
     with the dtype torch picks when none is given."""
-    dtype = check_dtype(dtype, caller.split(".")[-1])
+    dtype = check_factory_arguments(dtype, requires_grad, caller.split(".")[-1])
     if isinstance(data, Tensor):
         return data, dtype
     if is_array(data):
@@ -87,7 +87,7 @@ def read_data(data, dtype, caller):
 
 def from_data(data, dtype, device, requires_grad, caller):
     """``data`` of any kind (a tensor, an array, nested lists) copied into a new tensor."""
-    data, dtype = read_data(data, dtype, caller)
+    data, dtype = read_data(data, dtype, requires_grad, caller)
     if isinstance(data, Tensor):
         warn(_messages.COPY_CONSTRUCT.format(caller))  # before the device is read, as in torch
     device = factory_device(device, fallback=data.device if isinstance(data, Tensor) else cpu_device)
@@ -107,7 +107,7 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
         raise TypeError("new_tensor() got multiple values for argument 'data'")
     data = args[0] if args else data
     _check_given("new_tensor", data=data)
-    data, read_as = read_data(data, dtype or self.dtype, "tensor.new_tensor")
+    data, read_as = read_data(data, dtype or self.dtype, requires_grad, "tensor.new_tensor")
     if isinstance(data, Tensor):
         warn(_messages.COPY_CONSTRUCT.format("tensor.new_tensor"))
     dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool

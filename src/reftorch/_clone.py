@@ -34,7 +34,7 @@ clone = _overrides.overridable(clone)
 
 def contiguous(self, memory_format=contiguous_format):
     """``self`` if already laid out in ``memory_format``, otherwise a ``clone`` in it."""
-    if memory_format is preserve_format:
-        raise RuntimeError(_core_messages.CONTIGUOUS_PRESERVE)
+    if memory_format is preserve_format and not self.is_contiguous():
+        raise RuntimeError(_core_messages.CONTIGUOUS_PRESERVE)  # torch asks only when it must copy
     return self if self.is_contiguous(memory_format=memory_format) else clone(self, memory_format=memory_format)
 contiguous = _overrides.overridable(contiguous)

@@ -29,12 +29,12 @@ def cast(values, dtype):
         return single if code == "f" else [_half(v) for v in single]
     span = 1 << (8 * dtype.itemsize)  # an integer dtype: as many numbers as its bits can say
     lowest = -span // 2 if dtype.is_signed else 0
-    return [(_cut(v) - lowest) % span + lowest for v in values]
+    return [(_cut(v, 64 if dtype.itemsize == 8 else 32) - lowest) % span + lowest for v in values]
 
 
 def _half(x):  # float16's largest number is 65504; from 65520 on, it rounds to inf
     return math.copysign(math.inf, x) if abs(x) >= 65520.0 else struct.unpack("e", struct.pack("e", x))[0]
 
 
-def _cut(x):  # toward zero; nan and inf give the lowest int64, as x86 does
-    return int(x) if not isinstance(x, float) or math.isfinite(x) else -(1 << 63)
+def _cut(x, bits):  # toward zero; nan, inf and floats beyond int32 (int64) give its lowest int, as x86 does
+    return int(x) if not isinstance(x, float) or -(2.0 ** (bits - 1)) <= x < 2.0 ** (bits - 1) else -(1 << (bits - 1))

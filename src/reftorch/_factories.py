@@ -17,7 +17,7 @@ from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
 from ._dtype import check_scalar, get_default_dtype, int64
 from ._layout import preserve_format
-from ._nested_data import check_dtype, infer_dtype
+from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from ._overrides import overridable
@@ -34,7 +34,7 @@ def _size_arg(size, op):
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    dtype = check_dtype(dtype, "full")
+    dtype = check_factory_arguments(dtype, requires_grad, "full", optional=True)
     if not isinstance(fill_value, numbers.Real):  # numpy's numbers too
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
@@ -54,18 +54,18 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
-    dtype = check_dtype(dtype, "zeros")
+    dtype = check_factory_arguments(dtype, requires_grad, "zeros", optional=True)
     return full(_size_arg(size, "zeros"), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
-    dtype = check_dtype(dtype, "ones")
+    dtype = check_factory_arguments(dtype, requires_grad, "ones", optional=True)
     return full(_size_arg(size, "ones"), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
     """New memory that is not initialised (here it happens to hold zeros)."""
-    dtype = check_dtype(dtype, "empty")
+    dtype = check_factory_arguments(dtype, requires_grad, "empty", optional=True)
     size = _size_arg(size, "empty")
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
@@ -99,7 +99,7 @@ def _like(fill, self, dtype, device, requires_grad, memory_format):
     """A new tensor shaped like ``self``, laid out as ``clone(memory_format=...)`` would lay it out."""
     if self.is_sparse:
         raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name="*_like"))
-    dtype = check_dtype(dtype, "zeros_like")
+    dtype = check_factory_arguments(dtype, requires_grad, "zeros_like", optional=True)
     dtype = dtype or self.dtype
     if memory_format in (None, preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)

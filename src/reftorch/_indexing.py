@@ -234,8 +234,8 @@ def _select(result, dim, index, real_dim):
 def _slice(result, dim, part, skip_whole):
     """``part`` along ``dim``; inside an index, a slice that keeps everything is skipped."""
     step = 1 if part.step is None else operator.index(part.step)
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
+    if step <= 0:  # Python's own words for a zero step, torch's for a negative one
+        raise ValueError("step must be greater than zero" if step else "slice step cannot be zero")
     if result.dim() == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     n = result._size[_strides.normalize_dim(dim, result.dim())]

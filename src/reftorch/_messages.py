@@ -617,3 +617,17 @@ FUNCTION_UNSUPPORTED = "reftorch's autograd.Function has no {what} (one output, 
 
 # reftorch.overrides (the course's use_mine), not torch's
 NOT_OVERRIDABLE = "{} is not marked overridable in reftorch: see reftorch._overrides"
+
+# Reading through a bool mask that lives on the meta device (chapter 04's ``index``).
+META_MASK_READ = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a correct "
+    "data-independent implementation does not exist. This implementation returns a fake value, assuming "
+    "all elements of the tensor are non-zero. To enable this registration, please set "
+    "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True."
+)
+
+# ``view``/``reshape`` of an empty tensor into a shape with a 0 and a -1 (``_shapes.infer_size``).
+RESHAPE_AMBIGUOUS = (
+    "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 "
+    "can be any value and is ambiguous"
+)

@@ -43,6 +43,18 @@ def check_dtype(dtype, fn):
     return dtype
 
 
+def check_factory_arguments(dtype, requires_grad, fn, optional=False):
+    """``check_dtype``, then torch's TypeError for a ``requires_grad`` that is not a bool (1 is
+    refused too). ``optional``: the factories (``ones``, ``zeros_like`` ...) also take None, as False;
+    ``tensor()`` and ``new_tensor()`` do not."""
+    dtype = check_dtype(dtype, fn)
+    if not isinstance(requires_grad, builtins.bool) and not (optional and requires_grad is None):
+        kind = type(requires_grad)  # numpy's bool is named in full, or "must be bool, not bool" would puzzle
+        named = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not {named}")
+    return dtype
+
+
 def infer_dtype(data):
     """The dtype ``tensor(data)`` picks. A Python bool, int or float gives
     bool, int64 or the default float dtype; a numpy number or array, or a

@@ -11,6 +11,7 @@ touched. Broadcasting (``broadcast_shapes``, ``sum_to_shape``) is in
 """
 
 from ._broadcast import broadcast_shapes, sum_to_shape  # noqa: F401  (named as _shapes.* by chapters)
+from . import _messages
 from ._strides import _fmt, contiguous_strides, numel
 
 
@@ -25,6 +26,8 @@ def infer_size(shape, count):
             raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {_fmt(shape)}")
     known = numel([n for n in shape if n != -1])
     if unknown:
+        if known == 0 == count:  # any size would do for the -1: torch will not pick one
+            raise RuntimeError(_messages.RESHAPE_AMBIGUOUS.format(_fmt(shape)))
         if known == 0 or count % known != 0:
             raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {count}")
         shape[unknown[0]] = count // known

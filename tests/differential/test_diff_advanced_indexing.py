@@ -591,3 +591,25 @@ def test_the_kind_of_each_index_part_decides_view_or_copy():
                     print(name, type(err).__name__, str(err)[:60])
         """
     )
+
+
+def test_reading_through_a_meta_mask_is_refused_as_torch_refuses_it():
+    """Chapter 04 shows ``index``: how many elements a mask picks is data, and a meta tensor has
+    none, so torch refuses a read through a meta mask (a CPU mask, ``True``, integer indices and
+    writes go through)."""
+    assert_same(
+        """
+        m = torch.ones(3, 4, device="meta")
+        cases = (lambda: m[m > 0], lambda: m[torch.tensor([True, False, True])], lambda: m[True], lambda: m[False],
+                 lambda: m[torch.tensor([True, False, True], device="meta")],
+                 lambda: m[:, torch.tensor([True, False, True, True], device="meta")],
+                 lambda: m[torch.tensor([0, 2], device="meta")], lambda: m[torch.tensor(True, device="meta")],
+                 lambda: m.__setitem__(m > 0, 1.0), lambda: m.__setitem__([True, False, True], 2.0))
+        for f in cases:
+            try:
+                r = f()
+                print(None if r is None else (tuple(r.shape), r.device.type))
+            except (NotImplementedError, IndexError, RuntimeError) as error:
+                print(type(error).__name__, error)
+        """
+    )

@@ -316,6 +316,27 @@ def test_creation_functions_take_their_options_by_keyword_only_as_torch_does():
                 print(name, "->", made[name].dtype)
             except TypeError as error:
                 print(name, "->", type(error).__name__, error)
+
+
+def test_requires_grad_of_tensor_and_new_tensor_must_be_a_bool():
+    """Chapter 10 shows ``new_tensor`` and ``_from_data``: torch's parser takes only ``True`` or
+    ``False`` for ``requires_grad`` (not 1, None, numpy's bool or a tensor), and reads ``dtype`` first."""
+    assert_same(
+        """
+        import numpy as np
+
+        t = torch.ones(2)
+        for make in (lambda **k: torch.tensor([1.0, 2.0], **k), lambda **k: t.new_tensor([1.0, 2.0], **k),
+                     lambda **k: torch.tensor([1, 2], **k)):
+            for keywords in ({"requires_grad": 1}, {"requires_grad": 0}, {"requires_grad": None},
+                             {"requires_grad": 1.0}, {"requires_grad": np.bool_(True)},
+                             {"requires_grad": torch.tensor(True)}, {"requires_grad": True},
+                             {"requires_grad": False}, {"dtype": "x", "requires_grad": 1}):
+                try:
+                    r = make(**keywords)
+                    print(keywords, r.dtype, r.requires_grad)
+                except (TypeError, RuntimeError) as error:
+                    print(keywords, type(error).__name__, error)
         """
     )
 
@@ -334,3 +355,21 @@ def test_the_new_tensor_reftorch_shows_takes_dtype_by_keyword_only():
         reftorch._creation.new_tensor(reftorch.ones(2), data, reftorch.float64)
     made = reftorch._creation.new_tensor(reftorch.ones(2), data, dtype=reftorch.float64)
     assert str(made.dtype) == str(torch.ones(2).new_tensor([3, 4], dtype=torch.float64).dtype)
+
+
+def test_requires_grad_of_the_factories_must_be_a_bool_or_none():
+    """The chapters' leaves come from ``ones``/``zeros`` with ``requires_grad=True``: torch's parser
+    refuses 1 and a tensor there, and (unlike ``tensor()``) takes None as False."""
+    assert_same(
+        """
+        makers = (lambda **k: torch.ones(2, **k), lambda **k: torch.zeros(2, **k), lambda **k: torch.full((1,), 1.0, **k),
+                  lambda **k: torch.empty(1, **k), lambda **k: torch.zeros_like(torch.ones(2), **k))
+        for make in makers:
+            for keywords in ({"requires_grad": 1}, {"requires_grad": None}, {"requires_grad": torch.tensor(True)},
+                             {"requires_grad": True}, {"dtype": "x", "requires_grad": 1}):
+                try:
+                    print(keywords, make(**keywords).requires_grad)
+                except TypeError as error:
+                    print(keywords, "TypeError", error)
+        """
+    )

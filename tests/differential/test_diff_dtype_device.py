@@ -193,3 +193,25 @@ def test_moving_a_leaf_to_cuda_makes_a_non_leaf_with_to_copy_backward():
         print(w.grad)
         """,
     )
+
+
+def test_floats_beyond_int32_cast_to_its_lowest_and_narrower_ints_keep_its_low_bits():
+    """Chapter 11's casts truncate toward zero; a float that an int32 (int64) cannot hold, nan and
+    inf give its lowest value on x86, and int16, int8 and uint8 keep that value's low bits."""
+    assert_same(
+        """
+        f = torch.tensor([float("nan"), float("inf"), -float("inf"), 3e9, -3e9, 1e20, -1e20, 2147483647.5,
+                          -2147483648.5, 300.0, -1.0, 65537.9, 9.3e18])
+        for d in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool):
+            print(d, f.to(d).tolist(), f.double().to(d).tolist())
+        h = f.to(torch.float16)
+        print(h.to(torch.int32).tolist(), h.to(torch.int16).tolist(), h.to(torch.int64).tolist())
+        i = torch.zeros(13, dtype=torch.int32)
+        i.copy_(f)
+        print(i.tolist())
+        j = torch.zeros(13, dtype=torch.int8)
+        j[:] = f
+        print(j.tolist())
+        print(torch.tensor([2 ** 40, -2 ** 40 - 3]).to(torch.int32).tolist())
+        """
+    )

@@ -52,3 +52,18 @@ test_torchs_errors = torchs_errors_test([
     ("torch.zeros(2, 3).is_contiguous(torch.channels_last)", "TypeError"),
     ("torch.zeros_like(torch.zeros(3), memory_format=torch.channels_last)", "RuntimeError"),
 ])
+
+
+def test_contiguous_with_preserve_format_returns_a_contiguous_tensor_and_refuses_only_a_copy():
+    """Chapter 03 shows ``contiguous``: torch returns ``self`` when it is already contiguous, and
+    refuses ``preserve_format`` only when it would have to copy."""
+    assert_same(
+        """
+        for t in (torch.ones(2), torch.tensor(1.0), torch.ones(2, 3), torch.zeros(0, 3).t(), torch.ones(3, 1).t(),
+                  torch.ones(2, 3).t(), torch.ones(4)[::2], torch.ones(1, 2, 3, 4).contiguous(memory_format=torch.channels_last)):
+            try:
+                print(t.contiguous(memory_format=torch.preserve_format) is t)
+            except RuntimeError as error:
+                print("RuntimeError:", error)
+        """
+    )

@@ -264,3 +264,48 @@ def test_tensor_type_names_or_converts_and_module_type_converts_every_parameter_
             print("RuntimeError:", error)
         """
     )
+
+
+def test_int_arguments_take_numpy_integers_and_refuse_a_leading_bool_as_torch_does():
+    """Chapter 03 shows ``transpose``, ``view``, ``reshape`` and ``expand``: torch's parser takes a
+    numpy integer wherever it takes an int, refuses ``True`` as one, except after the first
+    element of a list of sizes (there it counts as 1)."""
+    assert_same(
+        """
+        import numpy as np
+
+        x = torch.arange(6.0).reshape(2, 3)
+        cases = (("transpose", (np.int64(1), 0)), ("transpose", (True, 0)), ("transpose", (0, False)),
+                 ("transpose", (torch.tensor(True), 0)), ("transpose", (torch.tensor(1), 0)),
+                 ("view", (np.int64(6),)), ("view", ((np.int64(2), 3),)), ("view", (2, True)),
+                 ("view", ((np.int32(2), True),)), ("view", ((2, 3.0),)), ("reshape", (np.int32(6),)),
+                 ("reshape", ((True, 6),)), ("reshape", (3, np.int64(2))), ("permute", (np.int64(1), 0)),
+                 ("permute", (True, False)), ("expand", (np.int64(2), 3)), ("expand", (2, True)),
+                 ("unsqueeze", (np.int64(0),)), ("unsqueeze", (True,)), ("chunk", (np.int64(2),)),
+                 ("unbind", (np.int64(0),)), ("unbind", (False,)), ("flatten", (np.int64(0),)))
+        for name, args in cases:
+            try:
+                result = getattr(x, name)(*args)
+                shapes = [tuple(p.shape) for p in result] if isinstance(result, tuple) else tuple(result.shape)
+                print(name, args, shapes)
+            except (RuntimeError, TypeError) as error:
+                print(name, args, type(error).__name__, error)
+        """
+    )
+
+
+def test_a_zero_slice_step_gets_pythons_words_and_a_negative_one_torchs():
+    """Chapter 03 shows ``Tensor.__getitem__``: ``x[::0]`` is Python's "slice step cannot be zero"
+    on torch, ``x[::-1]`` torch's own "step must be greater than zero"."""
+    assert_same(
+        """
+        x = torch.arange(6.0).reshape(2, 3)
+        for t, key in ((x, slice(None, None, 0)), (x, (0, slice(None, None, 0))), (x, slice(None, None, -1)),
+                       (x, (slice(None), slice(1, None, 0))), (torch.tensor(1.0), slice(None, None, 0)),
+                       (torch.zeros(0), slice(None, None, 0)), (x, (None, slice(0, 1, 0)))):
+            try:
+                print(t[key].shape)
+            except (ValueError, IndexError) as error:
+                print(type(error).__name__, error)
+        """
+    )

@@ -240,3 +240,20 @@ def test_expand_gives_a_new_leading_dimension_of_size_1_the_stride_over_the_rest
             print(name, e.shape, e.stride(), e.is_contiguous(), e.clone().stride())
         """
     )
+
+
+def test_a_minus_one_next_to_a_zero_in_the_shape_of_an_empty_tensor_is_called_ambiguous():
+    """Chapter 03 shows ``reshape``: with no elements and a 0 in the shape, any size would do for the
+    ``-1``, and torch says so in its own words; with elements, the plain "is invalid" message."""
+    assert_same(
+        """
+        for t in (torch.zeros(0, 3), torch.zeros(0), torch.ones(6), torch.zeros(2, 0, 3).transpose(0, 2)):
+            for shape in ((0, -1), (-1, 0), (3, -1, 0), (-1,), (0,), (0, 0, -1), (-1, 3), (2, -1), (-1, -1),
+                          (0, -2), (1, -1, 1)):
+                for name in ("reshape", "view"):
+                    try:
+                        print(name, shape, tuple(getattr(t, name)(shape).shape))
+                    except RuntimeError as error:
+                        print(name, shape, "RuntimeError", error)
+        """
+    )
