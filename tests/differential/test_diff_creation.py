@@ -316,6 +316,24 @@ def test_creation_functions_take_their_options_by_keyword_only_as_torch_does():
                 print(name, "->", made[name].dtype)
             except TypeError as error:
                 print(name, "->", type(error).__name__, error)
+        """
+    )
+
+
+def test_the_new_tensor_reftorch_shows_takes_dtype_by_keyword_only():
+    """``reftorch._creation.new_tensor``, the function chapter 10 shows, refuses a positional dtype as
+    torch's ``new_tensor`` does (a TypeError), and takes it by keyword as torch does."""
+    import torch
+
+    import reftorch
+
+    with pytest.raises(TypeError):
+        torch.ones(2).new_tensor([1, 2], torch.float64)
+    data = reftorch.tensor([3, 4])  # the lesson function is given a tensor, or (numbers, shape)
+    with pytest.raises(TypeError, match="positional"):
+        reftorch._creation.new_tensor(reftorch.ones(2), data, reftorch.float64)
+    made = reftorch._creation.new_tensor(reftorch.ones(2), data, dtype=reftorch.float64)
+    assert str(made.dtype) == str(torch.ones(2).new_tensor([3, 4], dtype=torch.float64).dtype)
 
 
 def test_requires_grad_of_tensor_and_new_tensor_must_be_a_bool():
@@ -339,22 +357,6 @@ def test_requires_grad_of_tensor_and_new_tensor_must_be_a_bool():
                     print(keywords, type(error).__name__, error)
         """
     )
-
-
-def test_the_new_tensor_reftorch_shows_takes_dtype_by_keyword_only():
-    """``reftorch._creation.new_tensor``, the function chapter 10 shows, refuses a positional dtype as
-    torch's ``new_tensor`` does (a TypeError), and takes it by keyword as torch does."""
-    import torch
-
-    import reftorch
-
-    with pytest.raises(TypeError):
-        torch.ones(2).new_tensor([1, 2], torch.float64)
-    data = reftorch.tensor([3, 4])  # the lesson function is given a tensor, or (numbers, shape)
-    with pytest.raises(TypeError, match="positional"):
-        reftorch._creation.new_tensor(reftorch.ones(2), data, reftorch.float64)
-    made = reftorch._creation.new_tensor(reftorch.ones(2), data, dtype=reftorch.float64)
-    assert str(made.dtype) == str(torch.ones(2).new_tensor([3, 4], dtype=torch.float64).dtype)
 
 
 def test_requires_grad_of_the_factories_must_be_a_bool_or_none():
