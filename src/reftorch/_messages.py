@@ -185,6 +185,7 @@ ASARRAY_REQUIRES_GRAD = (
 ALIAS_NUMPY_SCALAR = "can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. "
 SCALAR_OVERFLOW = "value cannot be converted to type {} without overflow"
 EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
+PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
     "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "
     "int64, int32, int16, int8, uint8 and bool."
