@@ -47,6 +47,20 @@ CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates e
 # --- the tensor and autograd (the core) ------------------------------------------
 
 GRAD_NOT_A_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {}"
+GRAD_DTYPE = (
+    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must "
+    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
+    "the dtypes of a tensor and its gradient may break downstream systems that assume they match."
+)
+CPP_TYPE_NAMES = {  # the C++ type names that torch's GRAD_DTYPE prints
+    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool",
+}
+GRAD_DEVICE = (
+    "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. "
+    "Please ensure that the gradient and the tensor are on the same device"
+)
 GRAD_SIZE = (
     "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that "
     "the gradient and the tensor are the same size"

@@ -440,6 +440,33 @@ def test_grad_can_be_set_and_cleared_by_hand():
     )
 
 
+def test_a_grad_set_by_hand_must_have_the_tensor_s_dtype_device_type_and_size():
+    """torch checks, in this order: a tensor, not the tensor itself, its dtype, its device type, its size
+    (a float64 gradient put on a float32 Parameter would otherwise reach the optimizer's step)."""
+    assert_same(
+        """
+        p = torch.nn.Parameter(torch.ones(2))
+        for grad in (p, torch.ones(2, dtype=torch.float64), torch.ones(3, dtype=torch.int64, device="meta"),
+                     torch.ones(3, device="meta"), torch.ones(3), torch.ones(2, dtype=torch.float16),
+                     torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8)):
+            try:
+                p.grad = grad
+            except RuntimeError as e:
+                print(e)
+        m = torch.ones(2, device="meta", requires_grad=True)
+        for grad in (torch.ones(2), torch.ones(2, dtype=torch.int8, device="meta")):
+            try:
+                m.grad = grad
+            except RuntimeError as e:
+                print(e)
+        i = torch.ones(2, dtype=torch.int16)
+        i.grad = torch.ones(4, dtype=torch.int16)[::2]
+        p.grad = torch.ones(1).expand(2)
+        print(i.grad, p.grad, p.grad.stride())
+        """
+    )
+
+
 def test_requires_grad_propagates_from_any_input():
     assert_same(
         """
