@@ -25,6 +25,8 @@ from ._numpy_objects import is_array, is_number, is_scalar
 from ._tensor import Tensor
 from ._overrides import overridable
 
+# What torch reads as a sequence of elements (it reads any Python sequence; these are the usual ones).
+SEQUENCES = (list, tuple, range)
 # torch also accepts the Python types as dtypes.
 _PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
 
@@ -43,13 +45,13 @@ def infer_dtype(data):
     bool, int64 or the default float dtype; a numpy number or array, or a
     tensor, keeps its own dtype; a list promotes its elements' dtypes (float
     beats int, int beats bool). An empty list is the default float dtype.
-    Only lists and tuples are read as sequences (torch also reads a range).
+    Lists, tuples and ranges are read as sequences.
     reftorch has no complex dtypes, so a complex number raises (torch gives
     complex64)."""
     found, pending = [], [data]
     while pending:
         item = pending.pop(0)
-        if isinstance(item, (list, tuple)):
+        if isinstance(item, SEQUENCES):
             pending[:0] = item  # its elements come next, in order
             if not item:
                 found.append(get_default_dtype())  # also inside a list: [[], [1]] is a float
@@ -63,8 +65,8 @@ def infer_dtype(data):
             found.append(int64)
         elif isinstance(item, builtins.float):
             found.append(get_default_dtype())
-        elif isinstance(item, str):
-            raise TypeError("new(): invalid data type 'str'")
+        elif isinstance(item, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     return functools.reduce(promote_types, found) if found else get_default_dtype()
@@ -74,7 +76,7 @@ infer_dtype = overridable(infer_dtype)
 def _infer_shape(data):
     """The shape, read (as torch reads it) along the first element of each level."""
     shape = []
-    while isinstance(data, (list, tuple)):
+    while isinstance(data, SEQUENCES):
         shape.append(len(data))
         if not data:
             break
@@ -103,7 +105,7 @@ def _flat_numbers(data, shape, dtype, dim=0):
     """All elements in row-major order, checking every list against ``shape``."""
     if dim == len(shape):
         return [_number(data, dtype)]
-    if not isinstance(data, (list, tuple)):
+    if not isinstance(data, SEQUENCES):
         raise TypeError("not a sequence")
     if len(data) != shape[dim]:
         raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
