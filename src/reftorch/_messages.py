@@ -619,6 +619,15 @@ FUNCTION_BACKWARD_MISSING = (
 )
 FUNCTION_SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {index} is of type {type}"
 FUNCTION_GRADIENT_COUNT = "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
+FUNCTION_GRADIENT_FOR_NUMBER = (
+    "function {name} returned a gradient different than None at position {position}, but the "
+    "corresponding forward input was not a Variable"
+)
+FUNCTION_GRADIENT_SHAPE = (
+    "Function {name} returned an invalid gradient at index {index} - got {got} but expected shape "
+    "compatible with {expected}"
+)
+FUNCTION_GRADIENT_DEVICE = "Function {name} returned an invalid gradient at index {index} - expected device {expected} but got {got}"
 FUNCTION_ONE_OUTPUT = (
     "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
     "(torch gives every tensor in it the node)"

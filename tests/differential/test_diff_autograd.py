@@ -769,6 +769,56 @@ def test_a_custom_function_returns_an_input_as_a_new_view_and_checks_what_backwa
     )
 
 
+def test_a_custom_function_s_gradients_are_fitted_to_their_inputs_or_refused():
+    """torch's ``validate_outputs``: a broadcast gradient is summed down, another dtype cast; another
+    shape or device, a number, or a tensor for a non-tensor argument is refused; an integer result
+    gets no node."""
+    assert_same(
+        """
+        def function(result):
+            class F(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x, k):
+                    return x * k
+
+                @staticmethod
+                def backward(ctx, grad):
+                    return result(grad)
+            return F
+
+        fits = (lambda g: (torch.ones(3, 2, dtype=torch.float64), None), lambda g: (g.expand(2, 2), None),
+                lambda g: (torch.ones(2, dtype=torch.int64), None))
+        for result in fits:
+            for x in (torch.ones(2, requires_grad=True), torch.ones(2, 1, requires_grad=True)):
+                try:
+                    function(result).apply(x, 2).sum().backward()
+                    print(x.grad, x.grad.dtype, x.grad.stride())
+                except RuntimeError as err:
+                    print("RuntimeError:", err)
+        x = torch.ones(2, requires_grad=True)
+        refused = (lambda g: (torch.ones(3), None), lambda g: (g.sum(), None), lambda g: (3.0, None),
+                   lambda g: (g, 3.0), lambda g: (g, torch.ones(1)), lambda g: (torch.ones(2, device="meta"), None))
+        for result in refused:
+            try:
+                function(result).apply(x * 1, 2).sum().backward()
+            except RuntimeError as err:
+                print("RuntimeError:", err)
+        print(function(lambda g: (g, torch.ones(5))).apply(x, torch.ones(2)).sum().backward(), x.grad)
+
+        class Rounds(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.to(torch.int64)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+        y = Rounds.apply(x)
+        print(y.requires_grad, y.grad_fn, y.is_leaf)
+        """
+    )
+
+
 def test_what_reftorch_s_custom_function_does_not_do_is_refused_with_a_message():
     # torch supports both; reftorch's Function has one tensor output and no mark_dirty
     import pytest
