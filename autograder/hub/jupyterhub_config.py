@@ -160,6 +160,9 @@ def _formgrader_env(course):
     }
 
 
+# JupyterHub starts its services one after the other and gives up (and stops) if one does not
+# answer in time; 30 s by default, which formgrader's start can take on a busy machine.
+SERVICE_TIMEOUT = 120
 c.JupyterHub.services = []
 c.JupyterHub.load_roles = []
 for course in COURSES:
@@ -169,12 +172,16 @@ for course in COURSES:
         "command": [S["python"], "-m", "jupyterhub.singleuser",
                     "--ServerApp.root_dir=" + course["root"],
                     "--ServerApp.default_url=/formgrader",
-                    "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True"],
+                    "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True",
+                    # no language servers here: jupyter-lsp's only work at start would be a
+                    # search for them, with `npm prefix -g` (docs/decisions/0038)
+                    "--ServerApp.jpserver_extensions=jupyter_lsp=False"],
         "user": course["grader"],
         "cwd": course["root"],
         "environment": _formgrader_env(course),
         "oauth_no_confirm": True,
         "display": True,
+        "timeout": SERVICE_TIMEOUT,
     })
     c.JupyterHub.load_roles += [
         {"name": course["service"] + "-for-instructors",
@@ -198,6 +205,7 @@ if S.get("predictions_port") and len(COURSES) == 1:
         "user": S["grader"],
         "cwd": S["course_root"],
         "environment": _formgrader_env(COURSES[0]),
+        "timeout": SERVICE_TIMEOUT,
     })
     c.JupyterHub.load_roles.append(
         {"name": "predictions-for-the-class",

@@ -21,14 +21,15 @@ import os
 import sys
 import urllib.parse
 
-from tornado import httpserver, ioloop, netutil, web
+from tornado import httpserver, ioloop, netutil, routing, web
+from tornado.log import app_log
 
 MAX_BODY = 64 * 1024
 
 
 def answers_handler():
     """The handler of ``answers``, made when the app is: JupyterHub's auth and the gradebook's
-    database bring in SQLAlchemy, which :func:`main` imports only once the service listens."""
+    database bring in SQLAlchemy, which the service imports at its first ``answers`` request."""
     from jupyterhub.services.auth import HubAuthenticated
 
     from ..term.predictions import BadRecord, answers_of, forget, keep_first
@@ -74,22 +75,51 @@ def make_app(engine, prefix):
                              {"hub_auth": HubAuth(), "engine": engine})])
 
 
+class OnFirstAnswer(routing.Router):
+    """The service's requests: ``answers`` to the app :func:`make_app` makes at the first of them
+    (JupyterHub's auth, SQLAlchemy, the course's config, the table made if missing), anything
+    else (the hub looking whether the service is up) a 404 at once."""
+
+    def __init__(self, prefix, build):
+        self.answers = prefix.rstrip("/") + "/answers"
+        self.build, self.app = build, None
+        self.nothing = web.Application()
+
+    def find_handler(self, request, **kwargs):
+        if request.path != self.answers:
+            return self.nothing.find_handler(request, **kwargs)
+        if self.app is None:
+            try:
+                self.app = self.build()
+            except Exception:  # a gradebook it cannot open, say: in the log, tried again next time
+                app_log.exception("the predictions service could not read the course's gradebook")
+                return self.nothing.get_handler_delegate(request, web.ErrorHandler, {"status_code": 503})
+        return self.app.find_handler(request, **kwargs)
+
+
 def main():
-    """Listen first, then import and read the course, then answer.
+    """Listen, answer the hub at once, and read the course at the first ``answers`` request.
 
     The hub waits for this service's URL to answer before it goes on, looking
-    again and again with a growing random pause.  Listening first makes its
-    first look connect and wait for the answer, so the hub goes on as soon as
-    the service is ready instead of at its next look, up to seconds later.
+    again and again with a growing random pause; a start asks nothing else of
+    the service.  So it listens first (the hub's first look connects and
+    waits for its answer) and answers with no more than tornado imported; what
+    the answers need (JupyterHub's auth, SQLAlchemy, the course's config and
+    gradebook) is imported at the first learner's request, not at every start
+    of the hub (docs/decisions/0038).
     """
     url = urllib.parse.urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"])
     sockets = netutil.bind_sockets(url.port, url.hostname)
-    from ..course import course_config
-    from ..term.predictions import engine_of
+    prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/predictions/")
 
-    config = course_config(os.environ.get("AUTOGRADER_ROOT"), os.environ.get("AUTOGRADER_STATE"))
-    app = make_app(engine_of(config), os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/predictions/"))
-    httpserver.HTTPServer(app).add_sockets(sockets)
+    def build():
+        from ..course import course_config
+        from ..term.predictions import engine_of
+
+        config = course_config(os.environ.get("AUTOGRADER_ROOT"), os.environ.get("AUTOGRADER_STATE"))
+        return make_app(engine_of(config), prefix)
+
+    httpserver.HTTPServer(OnFirstAnswer(prefix, build)).add_sockets(sockets)
     print("predictions service on %s" % url.geturl(), file=sys.stderr, flush=True)
     ioloop.IOLoop.current().start()
 

@@ -159,7 +159,13 @@ def as_strided(input, size, stride, storage_offset=None):
 
 # --- comparing and converting ---
 from ._compare import allclose, equal, isclose  # noqa: E402
-from ._convert import as_tensor, asarray  # noqa: E402
+from ._convert import asarray  # noqa: E402
+from . import _convert  # noqa: E402
+
+
+def as_tensor(data, *, dtype=None, device=None):
+    """``_convert.as_tensor``, with torch's signature: ``dtype`` and ``device`` by keyword only."""
+    return _convert.as_tensor(data, dtype, device)
 from ._dtype import float16, half, int8, int16, int32, short, uint8  # noqa: E402
 from ._dtype import int as int  # noqa: E402,A001 - torch.int is int32 (Python's int is builtins.int)
 
@@ -171,7 +177,7 @@ def is_inference(input):
     if not isinstance(input, Tensor):
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
-                fn='is_inference', name='input', position=1, expected='Tensor', got=type(input).__name__
+                fn='is_inference', name='input', position=1, expected='Tensor', got=_messages.type_name(input)
             )
         )
     return input.is_inference()
@@ -199,7 +205,7 @@ def index_select(input=MISSING, dim=MISSING, index=MISSING):
     _check_given("index_select", input=input, dim=dim, index=index)
     if not isinstance(input, Tensor):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='index_select', name='input', position=1, expected='Tensor', got=type(input).__name__
+            fn='index_select', name='input', position=1, expected='Tensor', got=_messages.type_name(input)
         ))
     return input.index_select(dim, index)
 

@@ -18,7 +18,7 @@ from ._torch_bookkeeping import plain_kernel_writes
 
 def _positions(self, dim, keepdim, op, better):
     if dim is not None and not isinstance(dim, int):
-        raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
+        raise TypeError(f"{op}(): argument 'dim' must be int, not {_messages.type_name(dim)}")
     if self.dtype is bool_:
         raise RuntimeError(_messages.ARGMAX_BOOL.format(op=op))
     values = self._read()

@@ -27,7 +27,7 @@ def _type_name(value):
         return "Tensor"
     if isinstance(value, (dtype, device)):
         return f"torch.{type(value).__name__}"
-    return type(value).__name__
+    return _messages.type_name(value)
 
 
 def _int_arg(op, name, position, value):

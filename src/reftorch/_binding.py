@@ -10,7 +10,7 @@ from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
 from ._layout import contiguous_format
-from ._nested_data import check_dtype, infer_dtype, values_of_data
+from ._nested_data import check_dtype, values_of_data
 from ._numpy_objects import check_array_layout, is_array
 from ._strides import _fmt
 from ._tensor import Tensor
@@ -61,8 +61,7 @@ def read_data(data, dtype, caller):
     if is_array(data):
         check_array_layout(data)  # torch reads an array as from_numpy does, with the same refusals
         return (data.reshape(-1).tolist(), data.shape), dtype or from_numpy_dtype(data.dtype)
-    dtype = dtype or infer_dtype(data)
-    return values_of_data(data, dtype), dtype
+    return values_of_data(data, dtype)
 
 
 def from_data(data, dtype, device, requires_grad, caller):
@@ -98,7 +97,7 @@ def set_grad(self, value):
     """``t.grad = value``: None, or another tensor of ``t``'s dtype, device type and size, checked
     in torch's order; then it is simply stored."""
     if value is not None and not isinstance(value, Tensor):
-        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(type(value).__name__))
+        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(_messages.type_name(value)))
     if value is self:
         raise RuntimeError("can't assign Variable as its own grad")
     if value is not None and value.dtype != self.dtype:
@@ -113,7 +112,7 @@ def set_grad(self, value):
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, builtins.int, builtins.float, builtins.bool)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(src)
         ))
     if isinstance(src, Tensor) and src.layout is _layout.sparse_coo:
         raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src.type()))
@@ -128,5 +127,5 @@ def is_contiguous(self, *args, memory_format=contiguous_format):
         raise TypeError(_messages.KEYWORD_ONLY.format(
             fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
     if not isinstance(memory_format, _layout.memory_format):
-        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=type(memory_format).__name__))
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=_messages.type_name(memory_format)))
     return _memory_formats.is_contiguous(self, memory_format)

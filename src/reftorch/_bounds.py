@@ -21,7 +21,7 @@ def ints(values, name):
             result.append(operator.index(v))
         except TypeError:
             raise TypeError(_core_messages.LAYOUT_NOT_INTS.format(
-                name=name, type=type(v).__name__, pos=pos)) from None
+                name=name, type=_core_messages.type_name(v), pos=pos)) from None
     return tuple(result)
 
 

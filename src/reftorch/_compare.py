@@ -29,7 +29,7 @@ from ._tensor import Tensor
 
 def _tensor_arg(op, name, position, value):
     if not isinstance(value, Tensor):
-        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not {_messages.type_name(value)}")
 
 
 def _tolerance_args(op, first_position, rtol, atol, equal_nan, positional):
@@ -39,10 +39,10 @@ def _tolerance_args(op, first_position, rtol, atol, equal_nan, positional):
             continue
         if not isinstance(value, numbers.Real):
             where = f" (position {first_position + index})" if index < positional else ""
-            raise TypeError(f"{op}(): argument '{name}'{where} must be float, not {type(value).__name__}")
+            raise TypeError(f"{op}(): argument '{name}'{where} must be float, not {_messages.type_name(value)}")
     if not isinstance(equal_nan, builtins.bool):
         where = f" (position {first_position + 2})" if positional > 2 else ""
-        raise TypeError(f"{op}(): argument 'equal_nan'{where} must be bool, not {type(equal_nan).__name__}")
+        raise TypeError(f"{op}(): argument 'equal_nan'{where} must be bool, not {_messages.type_name(equal_nan)}")
 
 
 # --- equal -------------------------------------------------------------------

@@ -26,7 +26,7 @@ makes one, and never by ``import reftorch``.
 
 import builtins
 
-from . import _bounds, _layout_checks, _messages
+from . import _bounds, _layout_checks, _math, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
@@ -55,7 +55,7 @@ def warn_once(message):
 def from_numpy(array, *, warn=True):
     """A tensor on the array's own memory: no copy, writes show on both sides."""
     if not is_array(array):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_messages.type_name(array)})")
     dtype = from_numpy_dtype(array.dtype)
     if warn and not array.flags.writeable:
         warn_once(_messages.NUMPY_NOT_WRITABLE)
@@ -102,7 +102,7 @@ as_tensor = overridable(as_tensor)
 
 def _check_flag(op, name, value):
     if value is not None and not isinstance(value, builtins.bool):
-        raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(value).__name__}")
+        raise TypeError(f"{op}(): argument '{name}' must be bool, not {_messages.type_name(value)}")
 
 
 def _set_requires_grad(t, flag):
@@ -185,7 +185,7 @@ def numpy(self, *args, force=False):
     if args:
         raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} was given")
     if not isinstance(force, builtins.bool):
-        raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
+        raise TypeError(f"numpy(): argument 'force' must be bool, not {_messages.type_name(force)}")
     if not force:
         if self.device.type != "cpu":
             raise TypeError(_messages.NUMPY_OF_CUDA.format(self.device))
@@ -220,3 +220,27 @@ def __array__(self, dtype=None):
     """``np.asarray(t)``: ``t.numpy()``, cast to ``dtype`` if one is asked for."""
     array = numpy(self)
     return array if dtype is None else array.astype(dtype, copy=False)
+
+
+def __array_wrap__(self, array):
+    """numpy's result of an operation on ``t`` (``np.sin(t)``, or ``t + array``), made a tensor again.
+
+    torch's operators refuse a numpy array, so for ``t + array`` Python asks the array, and numpy
+    computes: it reads ``t`` through ``__array__`` (``t.numpy()``: refused if ``t`` requires grad),
+    picks the dtype by numpy's rules (float32 and float64 give float64), and hands its new array
+    here. The tensor is on that array's memory (``from_numpy``): new storage, version 0, no
+    history. A bool result becomes uint8 (as torch does: its ``t < array`` raises instead).
+    """
+    return from_numpy(array.astype("uint8") if array.dtype == builtins.bool else array)
+
+
+def __eq__(self, other):
+    """``t == other``. Unlike the other operators, torch's ``==`` reads a numpy array itself, as
+    ``from_numpy`` does (a 0-d array is a 0-d tensor), and compares like ``eq``: a bool tensor.
+    An array ``from_numpy`` refuses for its dtype is NotImplemented, and Python answers False."""
+    if is_array(other):
+        try:
+            other = from_numpy(other)
+        except TypeError:
+            return NotImplemented
+    return _math.__eq__(self, other)

@@ -142,3 +142,9 @@ def saved_tensor_modified(tensor, node_name, saved_version):
     kind = f"{tensor.device.type.upper()}BoolType" if str(tensor.dtype) == "torch.bool" else tensor.type()
     return SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=tensor._version,
                                         expected=saved_version)
+
+
+def type_name(value):
+    """A value's type as torch's texts name it, CPython's ``tp_name``: numpy's with its module."""
+    kind = type(value)
+    return f"{kind.__module__}.{kind.__name__}" if kind.__module__.startswith("numpy") else kind.__name__

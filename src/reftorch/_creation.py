@@ -37,7 +37,7 @@ def copy_construct(data, dtype, device, requires_grad):
 copy_construct = _overrides.overridable(copy_construct)
 
 
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     """A new leaf holding a copy of ``data``, with ``self``'s dtype and device by default."""
     return _from_data(data, dtype or self.dtype, device or self.device, requires_grad)
 new_tensor = _overrides.overridable(new_tensor)

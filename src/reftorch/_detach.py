@@ -36,7 +36,7 @@ _get_data = _overrides.overridable(_get_data)
 def _set_data(self, new):
     """Point ``self`` at ``new``'s memory and metadata (inference flag too); keep identity, version, graph."""
     if not isinstance(new, Tensor):
-        raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+        raise TypeError(f"Variable data has to be a tensor, but got {_core_messages.type_name(new)}")
     if (new.device.type == "meta") != (self.device.type == "meta"):  # two kinds of tensor
         raise RuntimeError(_core_messages.SET_DATA_INCOMPATIBLE)
     if self.requires_grad and not new._dtype.is_floating_point:  # reftorch has no complex dtypes

@@ -13,14 +13,12 @@ class device:
         if isinstance(type, int) and not isinstance(type, bool):
             raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
-            raise TypeError(
-                _core_messages.INVALID_ARGUMENTS.format(op="device", got=_name(type))
-                + _core_messages.DEVICE_SIGNATURES.format(got=_name(type))
-            )
+            got = _core_messages.type_name(type)
+            raise TypeError(_core_messages.INVALID_ARGUMENTS.format(op="device", got=got) + _core_messages.DEVICE_SIGNATURES.format(got=got))
         if index is None:
             type, index = _parse(type)
         elif not isinstance(index, int):
-            raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_name(index)}")
+            raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_core_messages.type_name(index)}")
         elif index < 0:
             raise RuntimeError("Device index must not be negative")
         self.type, self.index = type, index
@@ -41,10 +39,6 @@ class device:
 
     def __reduce__(self):
         return (device, (self.type, self.index))
-
-
-def _name(value):
-    return type(value).__name__
 
 
 def _parse(text):

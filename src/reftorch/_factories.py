@@ -12,7 +12,7 @@ import math
 import numbers
 
 from . import _layout_checks, _messages, _strides
-from ._arguments import _int_list_arg
+from ._arguments import _int_list_arg, _type_name
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
 from ._dtype import check_scalar, get_default_dtype, int64
@@ -38,12 +38,12 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if not isinstance(fill_value, numbers.Real):  # numpy's numbers too
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
-                fn='full', name='fill_value', position=2, expected='Number', got=type(fill_value).__name__
+                fn='full', name='fill_value', position=2, expected='Number', got=_messages.type_name(fill_value)
             )
         )
     if not isinstance(size, (tuple, list)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='full', name='size', position=1, expected='tuple of ints', got=type(size).__name__
+            fn='full', name='size', position=1, expected='tuple of ints', got=_messages.type_name(size)
         ))
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
@@ -74,9 +74,9 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
     """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``."""
     is_number = [isinstance(a, numbers.Real) for a in args]
     if len(args) == 1 and not is_number[0]:
-        raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {type(args[0]).__name__}")
+        raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {_messages.type_name(args[0])}")
     if not 1 <= len(args) <= 3 or not all(is_number):
-        got = ", ".join(type(a).__name__ for a in args)
+        got = ", ".join(_type_name(a) for a in args)
         raise TypeError(
             _messages.INVALID_ARGUMENTS.format(op="arange", got=got)
             + _messages.ARANGE_SIGNATURES
@@ -127,17 +127,17 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
 
 
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-    t = zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    t = zeros(*_size_arg(size, "new_zeros"), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
     return plain_kernel_writes(t, (self,))
 
 
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-    t = ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    t = ones(*_size_arg(size, "new_ones"), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
     return plain_kernel_writes(t, (self,))
 
 
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-    return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return empty(*_size_arg(size, "new_empty"), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):

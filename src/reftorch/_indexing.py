@@ -145,13 +145,14 @@ def _as_part(obj):
     try:
         return operator.index(obj)
     except TypeError:
-        raise IndexError(_messages.INVALID_INDEX.format(type(obj).__name__)) from None
+        raise IndexError(_messages.INVALID_INDEX.format(_messages.type_name(obj))) from None
 
 
 def _index_tensor(sequence):
     """The index tensor torch makes of a list or a numpy array: bools (and a numpy uint8 array)
-    stay a mask, anything else becomes int64 (floats truncated: ``np.array(1.0)`` is 1)."""
-    data = tensor(sequence if is_array(sequence) else list(sequence))
+    stay a mask, anything else becomes int64 (floats truncated: ``np.array(1.0)`` is 1). A string
+    is given as it is, to be refused as torch refuses it."""
+    data = tensor(sequence if is_array(sequence) or isinstance(sequence, str) else list(sequence))
     if data.dtype is not int64 and not _advanced_index.is_mask(data):
         data = Tensor._from_values(data._read(), data._size, int64)
     return data

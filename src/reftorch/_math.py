@@ -13,6 +13,7 @@ The backward formulas are themselves tensor operations (run with grad mode
 off), so each step is rounded to the gradient's dtype, as in torch.
 """
 
+import functools
 import math
 import numbers
 import operator
@@ -185,6 +186,34 @@ def _is_operand(x):  # a tensor, or a number torch takes as a scalar (numpy's to
     return isinstance(x, Tensor) or is_number(x)
 
 
+def operand_refused(op, other, name="other"):
+    """torch's TypeError for a method given what is neither a tensor nor a number (``t.add(None)``,
+    ``t.eq(array)``); add, sub, mul and div have one signature each, the others two."""
+    if op in ("add", "sub", "mul", "div"):
+        return TypeError(_messages.ARGUMENT_TYPE.format(fn=op, name=name, position=1, expected="Tensor",
+                                                        got=_messages.type_name(other)))
+    shown = _messages.type_name(other)
+    if isinstance(other, (list, tuple)):
+        items = ", ".join(_messages.type_name(x) for x in other)
+        shown += f" of [{items}]" if isinstance(other, list) else f" of ({items})"
+    why = _messages.DID_NOT_MATCH.format(got=shown)
+    return TypeError(_messages.INVALID_ARGUMENTS.format(op=op, got=_messages.type_name(other))
+                     + f" * (Tensor {name})\n" + why + f" * (Number {name})\n" + why)
+
+
+def as_operator(method):
+    """The operator made of a method, as torch makes ``t + other`` of ``t.add(other)``: an operand
+    the method refuses for its type (a TypeError) is NotImplemented, so Python asks ``other`` next
+    (a numpy array then computes it: ``_convert.__array_wrap__``)."""
+    @functools.wraps(method)
+    def operator_(self, other):
+        try:
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
+    return operator_
+
+
 def binary_values(a, b, compute, dtype, alpha=None):
     """``compute`` on the numbers of ``a`` and ``b``, in the dtype torch computes ``dtype`` in.
 
@@ -233,7 +262,7 @@ def _binary(a, b, compute, make_node, dtype=None, alpha=None):
 
 def add(self, other, *, alpha=1):
     if not _is_operand(other):
-        return NotImplemented  # Python then raises "unsupported operand type(s)"
+        raise operand_refused("add", other)
     return _binary(self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
@@ -251,32 +280,28 @@ def _check_bool_subtraction(a, b):
 
 def sub(self, other, *, alpha=1):
     if not _is_operand(other):
-        return NotImplemented
+        raise operand_refused("sub", other)
     _check_bool_subtraction(self, other)
     return _binary(self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul(self, other):
     if not _is_operand(other):
-        return NotImplemented
+        raise operand_refused("mul", other)
     return _binary(self, other, operator.mul, lambda: MulBackward0(self, other))
 
 
 def div(self, other):
     if not _is_operand(other):
-        return NotImplemented
+        raise operand_refused("div", other)
     dtype = result_type(self, other)
     if not dtype.is_floating_point:
         dtype = get_default_dtype()
     return _binary(self, other, true_divide, lambda: DivBackward0(self, other), dtype)
 
 
-def __radd__(self, other):
-    return add(self, other)
-
-
-def __rmul__(self, other):
-    return mul(self, other)
+__add__, __sub__, __mul__, __truediv__ = (as_operator(f) for f in (add, sub, mul, div))
+__radd__, __rmul__ = as_operator(add), as_operator(mul)  # the same sums and products
 
 
 class NegatedGradient(Node):
@@ -311,7 +336,7 @@ def __rsub__(self, other):
 def _compare(op):
     def compare(self, other):
         if not _is_operand(other):
-            return NotImplemented
+            raise operand_refused(op.__name__, other)
         dtype = result_type(self, other)
         shape = _shapes.broadcast_shapes(self._size, _shape_of(other))
         values = [op(x, y) for x, y in zip(values_of(self, dtype, shape), values_of(other, dtype, shape))]
@@ -320,3 +345,4 @@ def _compare(op):
 
 
 eq, ne, lt, le, gt, ge = (_compare(op) for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge))
+__eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (as_operator(f) for f in (eq, ne, lt, le, gt, ge))

@@ -88,7 +88,7 @@ def _product(a, b, node_class):
 def matmul(self, other):
     if not isinstance(other, Tensor):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='matmul', name='other', position=1, expected='Tensor', got=type(other).__name__
+            fn='matmul', name='other', position=1, expected='Tensor', got=_messages.type_name(other)
         ))
     if self.dim() == 0 or other.dim() == 0:
         raise RuntimeError(
@@ -144,6 +144,12 @@ def matmul(self, other):
     raise RuntimeError(
         _messages.MATMUL_DIMS_UNSUPPORTED.format(self.dim(), other.dim())
     )
+
+
+def __matmul__(self, other):
+    """``t @ other``: what ``matmul`` refuses for its type (a numpy array, None) is NotImplemented,
+    so Python asks ``other`` (numpy then computes, and ``_convert.__array_wrap__`` makes a tensor)."""
+    return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
 
 def _c_name(dtype):

@@ -24,7 +24,7 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT, SET_DATA_INCOMPATIBLE,
     REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED,
     VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
-    VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified,
+    VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified, type_name,
 )
 
 COPY_CONSTRUCT = (
@@ -182,6 +182,11 @@ NUMPY_NOT_WRITABLE = (
     "protect its data or make it writable before converting it to a tensor. This type of warning will "
     "be suppressed for the rest of this program. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)"
+)
+LIST_OF_ARRAYS = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the "
+    "list to a single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered "
+    "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:252.)"
 )
 NUMPY_BYTE_ORDER = (
     "given numpy array has byte order different from the native byte order. Conversion between byte "

@@ -10,7 +10,7 @@ import math
 
 from . import _shapes
 from ._dtype import float64, int64
-from ._math import _device_of, _grad_for, _is_operand, _result, _shape_of, mul, result_type, sub, values_of
+from ._math import _device_of, _grad_for, _is_operand, _result, as_operator, operand_refused, _shape_of, mul, result_type, sub, values_of
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
@@ -93,7 +93,7 @@ def _log(t):
 
 def pow(self, exponent):
     if not _is_operand(exponent):
-        return NotImplemented
+        raise operand_refused("pow", exponent, "exponent")
     dtype = result_type(self, exponent)
     _shapes.broadcast_shapes(self._size, _shape_of(exponent))
     if not dtype.is_floating_point and any(e < 0 for e in values_of(exponent, int64)):
@@ -120,3 +120,6 @@ def __rpow__(self, base):
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
     return out
+
+
+__pow__ = as_operator(pow)

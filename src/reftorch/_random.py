@@ -9,6 +9,7 @@ weights explicitly when it does.
 import random
 
 from . import _layout_checks, _strides
+from ._arguments import _int_list_arg
 from ._default_device import factory_device
 from ._dtype import get_default_dtype
 from ._tensor import Tensor
@@ -22,8 +23,8 @@ def manual_seed(seed):
     _generator = random.Random(seed)
 
 
-def _make(draw, size, dtype, device, requires_grad):
-    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+def _make(op, draw, size, dtype, device, requires_grad):
+    size = _int_list_arg(op, "size", size)  # torch's TypeError for what is not a size
     _layout_checks.check_new_storage(size, (dtype or get_default_dtype()).itemsize)
     values = [draw() for _ in range(_strides.numel(size))]
     t = Tensor._from_values(values, size, dtype or get_default_dtype(), factory_device(device))
@@ -33,12 +34,12 @@ def _make(draw, size, dtype, device, requires_grad):
 
 def rand(*size, dtype=None, device=None, requires_grad=False):
     """Uniform numbers in [0, 1)."""
-    return _make(_generator.random, size, dtype, device, requires_grad)
+    return _make("rand", _generator.random, size, dtype, device, requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False):
     """Normal numbers: mean 0, standard deviation 1."""
-    return _make(lambda: _generator.gauss(0.0, 1.0), size, dtype, device, requires_grad)
+    return _make("randn", lambda: _generator.gauss(0.0, 1.0), size, dtype, device, requires_grad)
 
 
 def uniform_(tensor, low, high):

@@ -19,7 +19,7 @@ def _check_dim_types(dim, op):
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     if dim is not None and not all(isinstance(d, int) for d in dims):
         raise TypeError(
-            _messages.INVALID_ARGUMENTS.format(op=op, got=type(dim).__name__) + _messages.REDUCTION_SIGNATURES
+            _messages.INVALID_ARGUMENTS.format(op=op, got=_messages.type_name(dim)) + _messages.REDUCTION_SIGNATURES
         )
 
 

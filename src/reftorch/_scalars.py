@@ -53,11 +53,19 @@ def __bool__(self):
 
 
 def __float__(self):
-    return float(self.item())
+    return _python_number(self, float)
 
 
 def __int__(self):
-    return int(self.item())
+    return _python_number(self, int)
+
+
+def _python_number(self, kind):
+    """``float(t)`` and ``int(t)``: torch counts the elements itself first (a ValueError, where
+    ``item()`` raises a RuntimeError)."""
+    if self.numel() != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    return kind(self.item())
 
 
 def __index__(self):

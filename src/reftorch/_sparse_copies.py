@@ -69,7 +69,7 @@ def set_data(self, new):
     """``s.data = t``: ``s`` takes ``t``'s indices, values, size and dtype; it keeps
     its version counter and history. Both must be sparse."""
     if not isinstance(new, Tensor):
-        raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+        raise TypeError(f"Variable data has to be a tensor, but got {_messages.type_name(new)}")
     if not (is_sparse_tensor(self) and is_sparse_tensor(new)):
         raise RuntimeError(_messages.SPARSE_SET_DATA)
     if self.requires_grad and not new._dtype.is_floating_point:  # then the dtype, as the strided setter
@@ -197,7 +197,7 @@ def copy_(self, src, non_blocking=False):
     ``self`` takes ``src``'s size and coalesced flag."""
     if not isinstance(src, (Tensor, int, float, bool)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=type(src).__name__
+            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(src)
         ))
     recording = _recording(self, src)
     if not (is_sparse_tensor(self) and is_sparse_tensor(src)):

@@ -18,7 +18,7 @@ class UntypedStorage:
 
     def __init__(self, nbytes, device=cpu):
         if not isinstance(nbytes, int):
-            raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {type(nbytes).__name__}")
+            raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {_core_messages.type_name(nbytes)}")
         if nbytes < 0:
             raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
         self._bytes, self._address = memoryview(bytearray(nbytes)), None  # zero-filled; address looked up later

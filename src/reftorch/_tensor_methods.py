@@ -37,12 +37,12 @@ _METHODS = {
     # math
     "add": _math.add, "sub": _math.sub, "mul": _math.mul, "div": _math.div, "pow": _powers.pow,
     "neg": _unary.neg, "exp": _unary.exp, "sigmoid": _unary.sigmoid, "reciprocal": _unary.reciprocal,
-    "__add__": _math.add, "__radd__": _math.__radd__, "__sub__": _math.sub,
-    "__rsub__": _math.__rsub__, "__mul__": _math.mul, "__rmul__": _math.__rmul__,
-    "__truediv__": _math.div, "__rtruediv__": _unary.__rtruediv__,
-    "__pow__": _powers.pow, "__rpow__": _powers.__rpow__, "__neg__": _unary.neg,
-    "__eq__": _math.eq, "__ne__": _math.ne, "__lt__": _math.lt, "__le__": _math.le,
-    "__gt__": _math.gt, "__ge__": _math.ge,
+    "__add__": _math.__add__, "__radd__": _math.__radd__, "__sub__": _math.__sub__,
+    "__rsub__": _math.__rsub__, "__mul__": _math.__mul__, "__rmul__": _math.__rmul__,
+    "__truediv__": _math.__truediv__, "__rtruediv__": _unary.__rtruediv__,
+    "__pow__": _powers.__pow__, "__rpow__": _powers.__rpow__, "__neg__": _unary.neg,
+    "__eq__": _convert.__eq__, "__ne__": _math.__ne__, "__lt__": _math.__lt__, "__le__": _math.__le__,
+    "__gt__": _math.__gt__, "__ge__": _math.__ge__,
     "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
     "sum": _reduce.sum, "mean": _reduce.mean, "argmax": _argmax.argmax, "argmin": _argmax.argmin,
     "matmul": _matmul.matmul, "__matmul__": _matmul.__matmul__,
@@ -58,9 +58,9 @@ _METHODS = {
     "backward": variable.backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
-    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_priority__": 1000,  # as torch's
-    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char,
-    "byte": _binding.byte,
+    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
+    "__array_priority__": 1000,  # as torch's
+    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
     # multi-output views, as_strided_, in-place metadata ops
     "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
     "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,

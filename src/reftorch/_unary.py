@@ -10,7 +10,7 @@ import math
 from . import _messages
 from ._dtype import bool as bool_, float64, get_default_dtype
 from ._elements import cast
-from ._math import NegatedGradient, __rsub__, _grad_for, _is_operand, _result, div, mul, true_divide, values_of
+from ._math import NegatedGradient, __rsub__, _grad_for, _result, div, mul, true_divide, values_of
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -107,10 +107,13 @@ def reciprocal(self):
 
 
 def __rtruediv__(self, other):
-    """``2 / t`` is computed by torch as ``t.reciprocal() * 2``."""
-    if not _is_operand(other):
+    """``2 / t`` is computed by torch as ``t.reciprocal() * 2``, with Python's ``*``: so
+    ``array / t`` is numpy's ``array * t.reciprocal()``, a tensor again (``_convert.__array_wrap__``).
+    What ``*`` refuses (None, a string) is NotImplemented."""
+    try:
+        return reciprocal(self) * other
+    except TypeError:
         return NotImplemented
-    return mul(reciprocal(self), other)
 
 
 def sqrt(self):

@@ -62,7 +62,7 @@ __all__ = [
 
 def _refuse(fn, name, expected, value):
     raise TypeError(_messages.PRIMITIVE_ARGUMENT.format(
-        fn=fn, name=name, expected=expected, got=type(value).__name__))
+        fn=fn, name=name, expected=expected, got=_messages.type_name(value)))
 
 
 def _check_type(fn, name, value, kind, expected):

@@ -16,6 +16,22 @@ from course_paths import NOTEBOOKS, ZH_NOTEBOOKS
 from stored import stored_notebook
 from warm_kernels import WarmKernelManager, start_zygote, stop_zygote
 
+# The fixtures below that execute chapters. Each runs git's copy of a notebook, never the file on
+# disk, so a learner who saved their chapters in place does not change what they run: the
+# learner's clone (test_learning_keeps_tests_green.py) leaves out the tests that take one of them,
+# marked ``runs_chapters`` here, and test_chapter_runs_read_git.py holds the fixtures to that.
+CHAPTER_RUNS = ("executed_notebooks", "executed_zh_notebooks", "filled_runs")
+
+
+def pytest_collection_modifyitems(items):
+    """Mark ``runs_chapters`` each test that takes a fixture of CHAPTER_RUNS: by name, or by a
+    parameter naming it for ``request.getfixturevalue``."""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        named = {value for value in (spec.params.values() if spec else ()) if isinstance(value, str)}
+        if set(CHAPTER_RUNS) & (set(getattr(item, "fixturenames", ())) | named):
+            item.add_marker("runs_chapters")
+
 
 @pytest.fixture(scope="session")
 def warm_kernel_manager():

@@ -309,3 +309,18 @@ def test_the_graded_self_check_records_its_score(tmp_path, monkeypatch, capsys, 
     assert "clone: %s/%s" % (score, out_of) in repr(progress_table()), (printed, repr(progress_table()))
 
 
+
+
+def test_is_basic_index_reads_a_numpy_array_as_torch_does():
+    """Chapter 21's reference against torch itself: a 0-d integer or float array is read as an integer
+    (a view); a 0-d uint8 or bool array is a mask, and an array with dimensions a list (copies)."""
+    import numpy as np
+    import torch
+
+    from coursebook.build_it.pieces_21 import is_basic_index
+
+    m = torch.arange(24.0).reshape(2, 3, 4)
+    for index in (np.array(1), np.array(1, dtype=np.int8), np.array(1.0), np.array(1, dtype=np.uint8),
+                  np.array(True), np.array([1]), (0, np.array(2)), (np.array(1), slice(None)), np.int64(1)):
+        shares = m[index].untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
+        assert is_basic_index(index) == shares, f"m[{index!r}]: torch {'views' if shares else 'copies'}"

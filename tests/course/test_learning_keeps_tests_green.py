@@ -6,7 +6,9 @@ in place, and JupyterLab leaves ``.ipynb_checkpoints`` folders beside them.
 The tests that read the course's files read git's copies (tests/stored.py), so
 in that clone the storage checks, the course checks and the release checks
 must still pass. The storage checks must still fail once the outputs are
-staged in git, which is what they are for.
+staged in git, which is what they are for. The tests of the chapters that
+tests/course/conftest.py executes are not run again in the clone: those
+fixtures run git's copies, the same there as here (test_chapter_runs_read_git.py).
 """
 
 import os
@@ -30,8 +32,11 @@ STORAGE_CHECKS = [
     "tests/exercises/test_solutions.py::test_notebooks_are_committed_without_outputs",
 ]
 # the checks run in the learner's clone: storage, the course (but this module, which would
-# recurse, and the warm-kernel plumbing), and the releases
+# recurse, and the warm-kernel plumbing), and the releases; not the tests of chapters the course's
+# fixtures execute (marked runs_chapters): those run git's copies, the same here and in the clone
+# (test_chapter_runs_read_git.py), and this checkout's run of them is the one that counts
 LEARNERS_CHECKS = [*STORAGE_CHECKS, "tests/course", "tests/exercises/test_release_drift.py",
+                   "-m", "not runs_chapters",
                    "--ignore=tests/course/test_learning_keeps_tests_green.py",
                    "--ignore=tests/course/test_warm_kernels.py",
                    # the clone runs on this checkout's venv, whose editable install maps `autograder` to
@@ -122,7 +127,8 @@ def test_storage_course_and_release_checks_pass_after_a_learner_worked_through_t
     clone, progress = learners_clone
     done = _run_checks(clone, progress, LEARNERS_CHECKS)
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-3000:]
-    assert " passed" in done.stdout.splitlines()[-1] and "failed" not in done.stdout.splitlines()[-1]
+    summary = done.stdout.splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary and " deselected" in summary, summary
 
 
 def test_the_storage_checks_still_catch_outputs_staged_in_git(learners_clone):

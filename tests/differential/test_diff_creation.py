@@ -287,6 +287,55 @@ def test_copying_a_meta_tensor_into_real_memory_is_refused():
     )
 
 
+def test_creation_functions_take_their_options_by_keyword_only_as_torch_does():
+    assert_same(
+        """
+        t = torch.ones(2)
+        calls = {
+            "new_tensor(data, dtype)": lambda: t.new_tensor([1, 2], torch.float64),
+            "new_tensor(data, dtype, device)": lambda: t.new_tensor([1, 2], torch.float64, "cpu"),
+            "tensor(data, dtype)": lambda: torch.tensor([1, 2], torch.float64),
+            "as_tensor(data, dtype)": lambda: torch.as_tensor([1, 2], torch.float64),
+            "as_tensor(data, dtype, device)": lambda: torch.as_tensor([1, 2], torch.float64, "cpu"),
+            "as_tensor(data, dtype=)": lambda: torch.as_tensor([1, 2], dtype=torch.float64),
+            "asarray(obj, dtype)": lambda: torch.asarray([1, 2], torch.float64),
+            "new_zeros(2, dtype)": lambda: t.new_zeros(2, torch.float64),
+            "new_zeros((2,), dtype)": lambda: t.new_zeros((2,), torch.float64),
+            "new_empty((2,), dtype)": lambda: t.new_empty((2,), torch.float64),
+            "new_ones(2, 'a')": lambda: t.new_ones(2, "a"),
+            "zeros(2, dtype)": lambda: torch.zeros(2, torch.float64),
+            "full((2,), 1, dtype)": lambda: torch.full((2,), 1, torch.float64),
+            "zeros_like(t, dtype)": lambda: torch.zeros_like(t, torch.float64),
+            "full_like(t, 1, dtype)": lambda: torch.full_like(t, 1, torch.float64),
+            "rand(2, dtype)": lambda: torch.rand(2, torch.float64),
+        }
+        made = {}
+        for name, call in calls.items():
+            try:
+                made[name] = call()
+                print(name, "->", made[name].dtype)
+            except TypeError as error:
+                print(name, "->", type(error).__name__, error)
+        """
+    )
+
+
+def test_the_new_tensor_reftorch_shows_takes_dtype_by_keyword_only():
+    """``reftorch._creation.new_tensor``, the function chapter 10 shows, refuses a positional dtype as
+    torch's ``new_tensor`` does (a TypeError), and takes it by keyword as torch does."""
+    import torch
+
+    import reftorch
+
+    with pytest.raises(TypeError):
+        torch.ones(2).new_tensor([1, 2], torch.float64)
+    data = reftorch.tensor([3, 4])  # the lesson function is given a tensor, or (numbers, shape)
+    with pytest.raises(TypeError, match="positional"):
+        reftorch._creation.new_tensor(reftorch.ones(2), data, reftorch.float64)
+    made = reftorch._creation.new_tensor(reftorch.ones(2), data, dtype=reftorch.float64)
+    assert str(made.dtype) == str(torch.ones(2).new_tensor([3, 4], dtype=torch.float64).dtype)
+
+
 def test_a_range_is_read_as_a_sequence_and_bytes_are_refused():
     """torch reads any Python sequence; a range is the one a learner writes (``torch.tensor(range(3))``)."""
     assert_same(

@@ -48,6 +48,13 @@ def from_numpy_of_a_read_only_array(m):
     m.from_numpy(frozen)
 
 
+def tensor_of_a_list_of_numpy_arrays(m):
+    import numpy as np
+
+    m.tensor([np.array([1.0, 2.0]), np.array([3.0, 4.0])])
+    m.tensor([np.array([5.0])])  # once per process: no second warning
+
+
 def asarray_of_a_tensor_that_requires_grad(m):
     m.asarray(m.ones(2, requires_grad=True), dtype=m.float64)
 
@@ -141,6 +148,7 @@ PROGRAMS = {
     new_tensor_from_a_tensor: "COPY_CONSTRUCT",
     copy_construct_under_a_default_device: "COPY_CONSTRUCT",
     from_numpy_of_a_read_only_array: "NUMPY_NOT_WRITABLE",
+    tensor_of_a_list_of_numpy_arrays: "LIST_OF_ARRAYS",
     asarray_of_a_tensor_that_requires_grad: "ASARRAY_REQUIRES_GRAD",
     index_with_a_list_holding_a_slice: "NON_TUPLE_SEQUENCE_INDEX",
     index_with_a_list_holding_none: "NON_TUPLE_SEQUENCE_INDEX",

@@ -27,12 +27,16 @@ def is_basic_index(index):
     integer is one: ``numbers.Integral``), a slice, None, ``...`` or a 0-d
     integer tensor other than uint8 (read as an int).  A list of ints, a tensor with dimensions, a mask (a uint8 tensor is one, as
     a bool tensor is) or a Python bool (a mask of one element) make it
-    advanced: a copy.  (torch still reads a short list that holds a slice,
-    None, ..., a tensor or another list as a tuple, and warns that this is
-    deprecated; such lists are left out here.)
+    advanced: a copy.  A numpy array is read as the index tensor torch makes
+    of it: its own dtype, floats cut to int64 (so ``np.array(1)`` and
+    ``np.array(1.0)`` are basic).  (torch still reads a short list that holds
+    a slice, None, ..., a tensor or another list as a tuple, and warns that
+    this is deprecated; such lists are left out here.)
     """
     parts = index if isinstance(index, tuple) else (index,)
     for part in parts:
+        if hasattr(part, "dtype") and not isinstance(part, (numbers.Number, reftorch.Tensor)):  # a numpy array
+            part = reftorch.tensor(part if part.dtype.kind in "biu" else part.astype("int64"))
         if isinstance(part, bool):
             return False
         if isinstance(part, (numbers.Integral, slice)) or part is None or part is Ellipsis:

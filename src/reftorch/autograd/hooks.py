@@ -118,7 +118,7 @@ class TensorPreHook:
 def _check_hook_result(hook, grad, result):
     """A hook may change the numbers, not the type, device or size of a gradient."""
     if not isinstance(result, Tensor):
-        raise TypeError(_messages.HOOK_NOT_A_TENSOR.format(type=type(result).__name__))
+        raise TypeError(_messages.HOOK_NOT_A_TENSOR.format(type=_messages.type_name(result)))
     name = getattr(hook, "__name__", "<unknown>")
     if result.type() != grad.type():
         raise RuntimeError(_messages.HOOK_CHANGED_TYPE.format(name=name, was=grad.type(), got=result.type()))
