@@ -14,6 +14,7 @@ from ._default_device import as_device
 from ._device import device
 from ._dtype import bool as bool_, dtype
 from ._layout import preserve_format
+from ._nested_data import _PYTHON_TYPES
 from ._tensor import Tensor
 
 
@@ -123,18 +124,20 @@ def _to_arguments(args, kwargs):
     args = list(args)
     to_device = to_dtype = None
     first = args[0] if args else None
-    if isinstance(first, dtype):
+    if _is_dtype(first):
         to_dtype = args.pop(0)
     elif isinstance(first, Tensor):
         other = args.pop(0)
         to_device, to_dtype = other.device, other.dtype
     elif args and (first is None or isinstance(first, (str, device))):
         to_device = args.pop(0)
-        if args and (args[0] is None or isinstance(args[0], dtype)):
+        if args and (args[0] is None or _is_dtype(args[0])):
             to_dtype = args.pop(0)
     flags = args  # what is left: non_blocking, copy
-    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags):
-        got = ", ".join(_type_name(a) for a in original)
+    bad_dtype = not (kwargs.get("dtype") is None or _is_dtype(kwargs["dtype"]))
+    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags) or bad_dtype:
+        got = [_type_name(a) for a in original] + [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]
+        got = ", ".join(got) if original else "".join(g + ", " for g in got)  # torch lists keywords last first
         raise TypeError(
             _messages.INVALID_ARGUMENTS.format(op="to", got=got)
             + _messages.TO_SIGNATURES
@@ -148,4 +151,11 @@ def _to_arguments(args, kwargs):
         raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return as_device(to_device), to_dtype, copy
+    if to_dtype is complex:
+        raise TypeError(_messages.PYTHON_COMPLEX_DTYPE)
+    return as_device(to_device), _PYTHON_TYPES.get(to_dtype, to_dtype), copy
+
+
+def _is_dtype(value):
+    """A dtype, or one of the Python types torch also reads as one (``float`` is float64)."""
+    return isinstance(value, dtype) or (isinstance(value, type) and value in (*_PYTHON_TYPES, complex))

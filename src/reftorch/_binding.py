@@ -31,40 +31,19 @@ def cuda(self, device=None):
     return to(self, "cuda" if device is None else device)
 
 
-def float(self):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
-    return _to.to(self, dtype=float32)
+def _shortcut(dtype, name):
+    """``t.float()``, ``t.long()`` ...: ``t.to(dtype)``, under the short names torch gives them."""
+    def method(self):
+        return _to.to(self, dtype=dtype)
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
-def double(self):
-    return _to.to(self, dtype=float64)
-
-
-def long(self):
-    return _to.to(self, dtype=int64)
-
-
-def bool(self):  # noqa: A001
-    return _to.to(self, dtype=bool_)
-
-
-def half(self):
-    return _to.to(self, dtype=float16)
-
-
-def int(self):  # noqa: A001
-    return _to.to(self, dtype=int32)
-
-
-def short(self):
-    return _to.to(self, dtype=int16)
-
-
-def char(self):
-    return _to.to(self, dtype=int8)
-
-
-def byte(self):
-    return _to.to(self, dtype=uint8)
+# torch's names; Python's float, int and bool are ``builtins.float`` ... in this module
+float, double, long, bool, half = (_shortcut(d, n) for d, n in (  # noqa: A001
+    (float32, "float"), (float64, "double"), (int64, "long"), (bool_, "bool"), (float16, "half")))
+int, short, char, byte = (_shortcut(d, n) for d, n in (  # noqa: A001
+    (int32, "int"), (int16, "short"), (int8, "char"), (uint8, "byte")))
 
 
 def transpose(self, dim0, dim1):
@@ -115,9 +94,16 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
 
 
 def set_grad(self, value):
-    """``t.grad = value``: None, or a tensor of ``t``'s size; then it is simply stored."""
+    """``t.grad = value``: None, or another tensor of ``t``'s dtype, device type and size, checked
+    in torch's order; then it is simply stored."""
     if value is not None and not isinstance(value, Tensor):
         raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(_messages.type_name(value)))
+    if value is self:
+        raise RuntimeError("can't assign Variable as its own grad")
+    if value is not None and value.dtype != self.dtype:
+        raise RuntimeError(_messages.GRAD_DTYPE.format(_messages.CPP_TYPE_NAMES[value.dtype._name], self.dtype._short_name))
+    if value is not None and value.device.type != self.device.type:
+        raise RuntimeError(_messages.GRAD_DEVICE.format(value.device.type, self.device.type))
     if value is not None and value.shape != self.shape:
         raise RuntimeError(_messages.GRAD_SIZE.format(_fmt(value.shape), _fmt(self.shape)))
     self._grad = value

@@ -47,6 +47,20 @@ CUDA_INVALID_ORDINAL = "CUDA error: invalid device ordinal\nreftorch simulates e
 # --- the tensor and autograd (the core) ------------------------------------------
 
 GRAD_NOT_A_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {}"
+GRAD_DTYPE = (
+    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must "
+    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
+    "the dtypes of a tensor and its gradient may break downstream systems that assume they match."
+)
+CPP_TYPE_NAMES = {  # the C++ type names that torch's GRAD_DTYPE prints
+    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool",
+}
+GRAD_DEVICE = (
+    "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. "
+    "Please ensure that the gradient and the tensor are on the same device"
+)
 GRAD_SIZE = (
     "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that "
     "the gradient and the tensor are the same size"
@@ -190,6 +204,7 @@ ASARRAY_REQUIRES_GRAD = (
 ALIAS_NUMPY_SCALAR = "can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. "
 SCALAR_OVERFLOW = "value cannot be converted to type {} without overflow"
 EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
+PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
     "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "
     "int64, int32, int16, int8, uint8 and bool."
@@ -609,6 +624,15 @@ FUNCTION_BACKWARD_MISSING = (
 )
 FUNCTION_SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {index} is of type {type}"
 FUNCTION_GRADIENT_COUNT = "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
+FUNCTION_GRADIENT_FOR_NUMBER = (
+    "function {name} returned a gradient different than None at position {position}, but the "
+    "corresponding forward input was not a Variable"
+)
+FUNCTION_GRADIENT_SHAPE = (
+    "Function {name} returned an invalid gradient at index {index} - got {got} but expected shape "
+    "compatible with {expected}"
+)
+FUNCTION_GRADIENT_DEVICE = "Function {name} returned an invalid gradient at index {index} - expected device {expected} but got {got}"
 FUNCTION_ONE_OUTPUT = (
     "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
     "(torch gives every tensor in it the node)"

@@ -30,6 +30,8 @@ from ._tensor import Tensor
 from ._overrides import overridable
 from ._warn import warn
 
+# What torch reads as a sequence of elements (it reads any Python sequence; these are the usual ones).
+SEQUENCES = (list, tuple, range)
 # torch also accepts the Python types as dtypes.
 _PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
 
@@ -60,15 +62,14 @@ def infer_dtype(data):
     bool, int64 or the default float dtype; a numpy number or array, or a
     tensor, keeps its own dtype; a list promotes its elements' dtypes (float
     beats int, int beats bool). An empty list is the default float dtype.
-    Only lists, tuples and arrays are read as sequences (torch also reads a
-    range). reftorch has no complex dtypes, so a complex number raises (torch
-    gives complex64)."""
+    Lists, tuples, ranges and arrays are read as sequences. reftorch has no
+    complex dtypes, so a complex number raises (torch gives complex64)."""
     found, pending = [], [data]
     while pending:
         item = pending.pop(0)
         if is_scalar(item) or is_array(item):  # before float: numpy's float64 is a Python float too
             found.append(from_numpy_dtype(item.dtype))
-        elif isinstance(item, (list, tuple)):
+        elif isinstance(item, SEQUENCES):
             pending[:0] = item  # its elements come next, in order
             if not item:
                 found.append(get_default_dtype())  # also inside a list: [[], [1]] is a float
@@ -80,8 +81,8 @@ def infer_dtype(data):
             found.append(int64)
         elif isinstance(item, builtins.float):
             found.append(get_default_dtype())
-        elif isinstance(item, str):
-            raise TypeError("new(): invalid data type 'str'")
+        elif isinstance(item, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     return functools.reduce(promote_types, found) if found else get_default_dtype()
@@ -89,8 +90,8 @@ infer_dtype = overridable(infer_dtype)
 
 
 def _is_level(data):
-    """A level of nested data, as torch's ``PySequence_Check``: a list, a tuple, an array, a string."""
-    return isinstance(data, (list, tuple, str)) or is_array(data)
+    """A level of nested data, as torch's ``PySequence_Check``: a list, a tuple, a range, an array, a string."""
+    return isinstance(data, (*SEQUENCES, str)) or is_array(data)
 
 
 def _infer_shape(data):

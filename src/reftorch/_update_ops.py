@@ -160,6 +160,7 @@ def lerp_(self, *args, **kwargs):
         for operand in (end, weight):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _lerp_shape(self, end, weight))
+        _device_of(self, end, weight)  # one device, as lerp's (a cpu 0-d weight may join any)
         return _lerp_values(self, end, weight, self._size, _lerp_dtype(self, end, weight, inplace=True))
 
     def make_node():
@@ -191,6 +192,7 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
         for operand in (tensor1, tensor2):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        _device_of(self, tensor1, tensor2)
         scaled = _times(cast([value], self.dtype)[0], tensor1, self)
         return [s + x for s, x in zip(self._read(), _times(scaled, tensor2, self))]
 
@@ -207,6 +209,7 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
         for operand in (tensor1, tensor2):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
+        _device_of(self, tensor1, tensor2)
         scaled = _times(cast([value], self.dtype)[0], tensor1, self)
         quotients = [true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, self.dtype, self._size))]
         return [s + x for s, x in zip(self._read(), cast(quotients, self.dtype))]

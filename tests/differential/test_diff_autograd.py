@@ -440,6 +440,33 @@ def test_grad_can_be_set_and_cleared_by_hand():
     )
 
 
+def test_a_grad_set_by_hand_must_have_the_tensor_s_dtype_device_type_and_size():
+    """torch checks, in this order: a tensor, not the tensor itself, its dtype, its device type, its size
+    (a float64 gradient put on a float32 Parameter would otherwise reach the optimizer's step)."""
+    assert_same(
+        """
+        p = torch.nn.Parameter(torch.ones(2))
+        for grad in (p, torch.ones(2, dtype=torch.float64), torch.ones(3, dtype=torch.int64, device="meta"),
+                     torch.ones(3, device="meta"), torch.ones(3), torch.ones(2, dtype=torch.float16),
+                     torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8)):
+            try:
+                p.grad = grad
+            except RuntimeError as e:
+                print(e)
+        m = torch.ones(2, device="meta", requires_grad=True)
+        for grad in (torch.ones(2), torch.ones(2, dtype=torch.int8, device="meta")):
+            try:
+                m.grad = grad
+            except RuntimeError as e:
+                print(e)
+        i = torch.ones(2, dtype=torch.int16)
+        i.grad = torch.ones(4, dtype=torch.int16)[::2]
+        p.grad = torch.ones(1).expand(2)
+        print(i.grad, p.grad, p.grad.stride())
+        """
+    )
+
+
 def test_requires_grad_propagates_from_any_input():
     assert_same(
         """
@@ -738,6 +765,56 @@ def test_a_custom_function_returns_an_input_as_a_new_view_and_checks_what_backwa
                 return 3.0
 
         print(Number.apply(w, w))
+        """
+    )
+
+
+def test_a_custom_function_s_gradients_are_fitted_to_their_inputs_or_refused():
+    """torch's ``validate_outputs``: a broadcast gradient is summed down, another dtype cast; another
+    shape or device, a number, or a tensor for a non-tensor argument is refused; an integer result
+    gets no node."""
+    assert_same(
+        """
+        def function(result):
+            class F(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x, k):
+                    return x * k
+
+                @staticmethod
+                def backward(ctx, grad):
+                    return result(grad)
+            return F
+
+        fits = (lambda g: (torch.ones(3, 2, dtype=torch.float64), None), lambda g: (g.expand(2, 2), None),
+                lambda g: (torch.ones(2, dtype=torch.int64), None))
+        for result in fits:
+            for x in (torch.ones(2, requires_grad=True), torch.ones(2, 1, requires_grad=True)):
+                try:
+                    function(result).apply(x, 2).sum().backward()
+                    print(x.grad, x.grad.dtype, x.grad.stride())
+                except RuntimeError as err:
+                    print("RuntimeError:", err)
+        x = torch.ones(2, requires_grad=True)
+        refused = (lambda g: (torch.ones(3), None), lambda g: (g.sum(), None), lambda g: (3.0, None),
+                   lambda g: (g, 3.0), lambda g: (g, torch.ones(1)), lambda g: (torch.ones(2, device="meta"), None))
+        for result in refused:
+            try:
+                function(result).apply(x * 1, 2).sum().backward()
+            except RuntimeError as err:
+                print("RuntimeError:", err)
+        print(function(lambda g: (g, torch.ones(5))).apply(x, torch.ones(2)).sum().backward(), x.grad)
+
+        class Rounds(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.to(torch.int64)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+        y = Rounds.apply(x)
+        print(y.requires_grad, y.grad_fn, y.is_leaf)
         """
     )
 

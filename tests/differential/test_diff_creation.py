@@ -375,3 +375,19 @@ def test_requires_grad_of_the_factories_must_be_a_bool_or_none():
                     print(keywords, "TypeError", error)
         """
     )
+
+
+def test_a_range_is_read_as_a_sequence_and_bytes_are_refused():
+    """torch reads any Python sequence; a range is the one a learner writes (``torch.tensor(range(3))``)."""
+    assert_same(
+        """
+        print(torch.tensor(range(3)), torch.tensor([range(2), range(2)]), torch.tensor([range(2), [1.5, 2]]))
+        print(torch.tensor(range(0)), torch.tensor(range(0)).dtype, torch.tensor([range(0), range(0)]).shape)
+        print(torch.as_tensor(range(3)), torch.as_tensor(range(3), dtype=torch.bool), torch.ones(1).new_tensor(range(2)))
+        for data in ([1, range(2)], b"ab", [b"a"]):
+            try:
+                torch.tensor(data)
+            except (TypeError, ValueError) as e:
+                print(type(e).__name__, e)
+        """
+    )

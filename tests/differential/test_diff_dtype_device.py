@@ -51,6 +51,25 @@ def test_to_with_copy_true_copies_even_when_nothing_changes():
     )
 
 
+def test_to_reads_python_types_as_dtypes_and_names_a_wrong_dtype_keyword():
+    """torch's parser takes ``float``, ``int`` and ``bool`` wherever ``to()`` takes a dtype."""
+    assert_same(
+        """
+        a = torch.tensor([1.5, -2.5], requires_grad=True)
+        d = a.to(float)
+        print(d.dtype, type(d.grad_fn).__name__, d.to(float) is d)
+        print(a.to(int), a.detach().to(bool), a.to("cpu", float).dtype, a.to(None, int).dtype)
+        print(a.to(dtype=float).dtype, a.to(device="cpu", dtype=int).dtype, a.to(float, copy=True).dtype)
+        for kwargs, args in (({"dtype": 3}, ()), ({"dtype": "float32", "copy": True}, ()),
+                             ({"dtype": 3}, ("cpu",)), ({"copy": True, "dtype": 3}, ("cpu", None))):
+            try:
+                a.to(*args, **kwargs)
+            except TypeError as e:
+                print(str(e).splitlines()[0])
+        """
+    )
+
+
 def test_dtype_shortcut_methods():
     assert_same(
         """

@@ -336,8 +336,12 @@ def test_batchnorm_refuses_inputs_it_cannot_normalise():
             attempt(lambda: torch.nn.BatchNorm1d(2, eps=0.0)(torch.ones(2, 2)))
             attempt(lambda: torch.nn.BatchNorm1d(2, eps=-1.0).eval()(torch.ones(2, 2)))
             print(bn.num_batches_tracked)
+            for dtype in (torch.int64, torch.bool, torch.uint8):  # no integer kernel, before the mixed-dtype check
+                attempt(lambda: bn(torch.ones(3, 2, dtype=dtype)))
+                attempt(lambda: torch.nn.BatchNorm1d(2, affine=False, track_running_stats=False)(torch.ones(3, 2, dtype=dtype)))
             bn.eval()
             print(bn(torch.ones(1, 2)))
+            attempt(lambda: bn(torch.ones(1, 2, dtype=torch.int32)))
             """
         )
     )

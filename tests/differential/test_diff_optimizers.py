@@ -472,3 +472,24 @@ def test_lerp_takes_a_0d_weight_of_any_dtype_and_refuses_overlapping_writes():
             """
         )
     )
+
+
+def test_lerp_addcmul_and_addcdiv_in_place_refuse_an_operand_on_another_device():
+    """An EMA whose model was moved to ``meta`` (or back) cannot be updated from it: torch refuses
+    before it writes; a 0-d cpu weight may still join a meta tensor."""
+    assert_same(
+        program(
+            """
+            cpu, meta = torch.ones(2), torch.zeros(2, device="meta")
+            attempt(lambda: cpu.lerp_(meta, 0.5))
+            attempt(lambda: meta.lerp_(cpu, 0.5))
+            attempt(lambda: cpu.lerp_(torch.zeros(2), torch.tensor(0.5, device="meta")))
+            attempt(lambda: cpu.lerp_(torch.zeros(2), torch.ones(2, device="meta")))
+            attempt(lambda: cpu.addcmul_(meta, torch.ones(2)))
+            attempt(lambda: cpu.addcdiv_(torch.ones(2), meta))
+            print(cpu, cpu._version)
+            m = torch.ones(2, device="meta")
+            print(m.lerp_(meta, torch.tensor(0.5)).device, m._version)
+            """
+        )
+    )

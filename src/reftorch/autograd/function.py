@@ -7,7 +7,9 @@ a new view of that input, which keeps its own history. If grad mode is on and
 an input tensor requires grad, the result gets one node, ``OpBackward`` (a
 ``BackwardCFunction`` in torch), whose ``apply`` calls ``Op.backward(ctx,
 grad)``: one gradient per argument of ``forward`` (extra ones only if None),
-None for an argument that needs none. The ``ctx`` is that node.
+None for an argument that needs none, each summed down and cast to its input's
+shape and dtype as torch does. An integer or bool result gets no node. The
+``ctx`` is that node.
 
 What ``backward`` may read, and how it is protected:
 
@@ -28,6 +30,7 @@ and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
 
 from .. import _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
+from .._broadcast import sum_to_shape
 from .._typename import typename
 from .graph import Node, any_requires_grad
 from .grad_mode import no_grad
@@ -49,6 +52,7 @@ class FunctionCtx(Node):
         super().__init__(*(a for a in args if isinstance(a, _tensor.Tensor)))
         self._function = function
         self._is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
+        self._input_metadata = tuple((a._size, a.dtype, a.device) for a in args if isinstance(a, _tensor.Tensor))
         self._to_save = self._saved_for_backward = None
 
     def save_for_backward(self, *tensors):
@@ -85,7 +89,8 @@ class FunctionCtx(Node):
         raise NotImplementedError(_messages.FUNCTION_UNSUPPORTED.format(what="ctx.mark_dirty"))
 
     def apply(self, grad):
-        """``backward`` gives one gradient per argument of ``forward``; the tensors' go down the edges."""
+        """``backward`` gives one gradient per argument of ``forward``, None or a tensor for a tensor
+        argument, None for any other; the tensors' go down the edges, fitted to their inputs."""
         grads = self._function.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
         expected = len(self._is_tensor)
@@ -94,7 +99,31 @@ class FunctionCtx(Node):
         if len(grads) != expected:
             raise RuntimeError(_messages.FUNCTION_GRADIENT_COUNT.format(name=self.name(), expected=expected,
                                                                        got=len(grads)))
-        return tuple(g for g, is_tensor in zip(grads, self._is_tensor) if is_tensor)
+        for position, (g, is_tensor) in enumerate(zip(grads, self._is_tensor), 1):
+            if g is not None and not is_tensor:
+                raise RuntimeError(_messages.FUNCTION_GRADIENT_FOR_NUMBER.format(name=self.name(), position=position))
+            if g is not None and not isinstance(g, _tensor.Tensor):
+                raise RuntimeError(f"expected Variable or None (got {typename(g)})")
+        grads = [g for g, is_tensor in zip(grads, self._is_tensor) if is_tensor]
+        return tuple(self._fitted(index, g) for index, g in enumerate(grads))
+
+    def _fitted(self, index, grad):
+        """torch's ``validate_outputs``, for an input that needs a gradient: a gradient its shape
+        broadcasts to is summed down to that shape (new memory), another dtype is cast; a shape it
+        does not broadcast to, or another device, is refused."""
+        size, dtype, device = self._input_metadata[index]
+        if grad is None or self._next_functions[index][0] is None:
+            return grad
+        lead = grad.dim() - len(size)
+        if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
+            raise RuntimeError(_messages.FUNCTION_GRADIENT_SHAPE.format(
+                name=self.name(), index=index, got=list(grad._size), expected=list(size)))
+        if grad.device != device:
+            raise RuntimeError(_messages.FUNCTION_GRADIENT_DEVICE.format(
+                name=self.name(), index=index, expected=device, got=grad.device))
+        if grad._size != size:
+            grad = _tensor.Tensor._from_values(sum_to_shape(grad._read(), grad._size, size), size, grad.dtype, device)
+        return grad.to(dtype)
 
 
 class Function:
@@ -112,7 +141,8 @@ class Function:
                 return out  # a number or None goes back as it is, with no node, as in torch
             if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
                 out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
-        if any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
+        # an integer or bool result is not differentiable: torch gives it no node, as any operation
+        if out.is_floating_point() and any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
             out._set_grad_fn(ctx)
             ctx._keep_saved(out)
         return out

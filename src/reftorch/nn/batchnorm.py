@@ -96,6 +96,8 @@ def _write(buffer, values):
 def _check_dtypes(x, *parameters):
     """torch's CPU kernel casts nothing: the weight, bias and running statistics have the input's
     dtype, or (a "mixed" call, told by the first of them) are all float32 for a float16 input."""
+    if not x.is_floating_point():  # the kernel has no integer or bool version, checked first
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="batch_norm", dtype=x._dtype._short_name))
     given = [p._dtype for p in parameters if p is not None]
     if given and given[0] is not x._dtype:
         if any(d is not float32 for d in given):
