@@ -34,18 +34,14 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "hub"))
-sys.path.insert(1, os.path.dirname(HERE))  # tests/, for course_copy
+import psutil
 
-import psutil  # noqa: E402
+from hub_people import people  # first: it puts tests/hub and tests/ on the path
 
-from conftest import LOCAL_PROXY_BIN, kill_processes_of, one_course_hub  # noqa: E402
-from driver import Person  # noqa: E402
+from conftest import LOCAL_PROXY_BIN, kill_processes_of, one_course_hub
+from driver import Person
 
-INSTRUCTOR, STUDENT, GRADER = "hc-instructor", "hc-student1", "hc-grader"
-PEOPLE = ["--instructor", INSTRUCTOR, "--students", STUDENT, "--grader", GRADER,
-          "--groups", "hc-students", "hc-instructors"]
+(INSTRUCTOR, STUDENT, GRADER), PEOPLE = people("hc")
 CPUACCT = "/sys/fs/cgroup/cpuacct"
 PARTS = ("command", "jupyterhub", "proxy", "formgrader", "predictions", "node (lab, lsp)", "other")
 

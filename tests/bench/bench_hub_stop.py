@@ -26,18 +26,14 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "hub"))
-sys.path.insert(1, os.path.dirname(HERE))  # tests/, for course_copy
+import psutil
 
-import psutil  # noqa: E402
+from hub_people import people  # first: it puts tests/hub and tests/ on the path
 
-from conftest import kill_processes_of, one_course_hub  # noqa: E402
-from driver import Person  # noqa: E402
+from conftest import kill_processes_of, one_course_hub
+from driver import Person
 
-INSTRUCTOR, STUDENT, GRADER = "hb-instructor", "hb-student1", "hb-grader"
-PEOPLE = ["--instructor", INSTRUCTOR, "--students", STUDENT, "--grader", GRADER,
-          "--groups", "hb-students", "hb-instructors"]
+(INSTRUCTOR, STUDENT, GRADER), PEOPLE = people("hb")
 
 
 def start(root, env, hub):
