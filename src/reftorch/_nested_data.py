@@ -69,7 +69,7 @@ def infer_dtype(data):
         item = pending.pop(0)
         if is_scalar(item) or is_array(item):  # before float: numpy's float64 is a Python float too
             found.append(from_numpy_dtype(item.dtype))
-        elif isinstance(item, SEQUENCES):
+        elif isinstance(item, (list, tuple, range)):
             pending[:0] = item  # its elements come next, in order
             if not item:
                 found.append(get_default_dtype())  # also inside a list: [[], [1]] is a float
