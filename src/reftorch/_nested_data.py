@@ -30,8 +30,6 @@ from ._tensor import Tensor
 from ._overrides import overridable
 from ._warn import warn
 
-# What torch reads as a sequence of elements (it reads any Python sequence; these are the usual ones).
-SEQUENCES = (list, tuple, range)
 # torch also accepts the Python types as dtypes.
 _PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
 
@@ -51,9 +49,8 @@ def check_factory_arguments(dtype, requires_grad, fn, optional=False):
     ``tensor()`` and ``new_tensor()`` do not."""
     dtype = check_dtype(dtype, fn)
     if not isinstance(requires_grad, builtins.bool) and not (optional and requires_grad is None):
-        kind = type(requires_grad)  # numpy's bool is named in full, or "must be bool, not bool" would puzzle
-        named = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
-        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not {named}")
+        # numpy's bool is named in full, or "must be bool, not bool" would puzzle
+        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
     return dtype
 
 
@@ -91,7 +88,7 @@ infer_dtype = overridable(infer_dtype)
 
 def _is_level(data):
     """A level of nested data, as torch's ``PySequence_Check``: a list, a tuple, a range, an array, a string."""
-    return isinstance(data, (*SEQUENCES, str)) or is_array(data)
+    return isinstance(data, (list, tuple, range, str)) or is_array(data)
 
 
 def _infer_shape(data):
