@@ -106,7 +106,7 @@ INFERENCE_SAVED = (
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
     "`torch.inference_mode()`."
 )
-# A view that may not be written in place, in parts (``creation_meta.check_view_write``).
+# A view that may not be written in place, in parts (``view_history.check_view_write``).
 VIEW_MODIFIED = "is being"
 VIEW_MODIFIED_INDIRECTLY = "its base or another view of its base has been"
 VIEW_CREATED_IN_NO_GRAD = "{who} no_grad mode and {modified} modified inplace with grad mode enabled."
