@@ -71,7 +71,6 @@ NEGATIVE_ALLOCATION = (
     "called with negative number: {}"
 )
 # reftorch's own texts
-LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 CORRUPT_LAYOUT = (
     "reftorch refuses to read or write this tensor: its metadata (sizes {sizes}, strides {strides}, "
     "storage offset {offset}) does not describe elements inside its storage: {why}. "

@@ -19,7 +19,7 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED,
     HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
     INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
-    LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
+    LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
     MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD, NO_CREATE_GRAPH,
     OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT, SET_DATA_INCOMPATIBLE,
     REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED,
@@ -27,6 +27,7 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified, type_name,
 )
 
+LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 COPY_CONSTRUCT = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
     "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."
