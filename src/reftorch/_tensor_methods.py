@@ -3,13 +3,13 @@ a plain class attribute, with nothing in between. Where torch's signature needs 
 the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse layouts' tables."""
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
-from . import _binding, _factories, _tensor_str, _typename
+from . import _binding, _factories, _memory_formats, _tensor_str, _typename
 from . import _advanced_indexing, _argmax, _index_select
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._layout import strided
 from ._tensor import Tensor
-from .autograd import hooks, variable
+from .autograd import grad_setter, hooks, variable
 
 
 _METHODS = {
@@ -23,7 +23,7 @@ _METHODS = {
     "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
     "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
-    "is_contiguous": _binding.is_contiguous, "type": _typename.type,
+    "is_contiguous": _memory_formats.is_contiguous, "type": _typename.type,
     # Python numbers
     "tolist": _scalars.tolist, "item": _scalars.item, "__len__": _scalars.__len__, "__iter__": _scalars.__iter__,
     "__bool__": _scalars.__bool__, "__float__": _scalars.__float__, "__int__": _scalars.__int__,
@@ -53,7 +53,7 @@ _METHODS = {
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
-    "grad": property(variable.grad, _binding.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
+    "grad": property(variable.grad, grad_setter.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
     "backward": variable.backward,
     # comparing and converting
