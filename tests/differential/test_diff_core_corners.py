@@ -1,0 +1,34 @@
+"""Corners of the core reading path that waited for room in the core (decision "the core's room
+is made at the edge"): a backward that gives no gradient, a grad mode used bare as a decorator,
+pickling a tensor, and Python copies of a meta tensor."""
+
+from crosscheck.harness import assert_same
+
+
+def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
+    assert_same(
+        """
+        class Halve(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * 2 + b
+
+            @staticmethod
+            def backward(ctx, grad):
+                return None, grad
+
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        Halve.apply(a * 3, b).sum().backward()
+        print(a.grad, b.grad, b.grad._version)
+        c = torch.ones(2, requires_grad=True)
+        (Halve.apply(c, c) + c).sum().backward()
+        print(c.grad)
+        d = torch.ones(2, requires_grad=True)
+        print(torch.autograd.grad(Halve.apply(d, b).sum(), d, allow_unused=True))
+        try:
+            torch.autograd.grad(Halve.apply(d, b).sum(), d)
+        except RuntimeError as err:
+            print("RuntimeError:", err)
+        """
+    )
