@@ -32,3 +32,23 @@ def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_g
             print("RuntimeError:", err)
         """
     )
+
+
+def test_no_grad_and_enable_grad_decorate_a_function_without_parentheses():
+    assert_same(
+        """
+        @torch.no_grad
+        def doubled(x):
+            "Twice x."
+            return x * 2
+
+        @torch.enable_grad
+        def tripled(x):
+            return x * 3
+
+        x = torch.ones(2, requires_grad=True)
+        print(doubled(x).requires_grad, doubled.__name__, doubled.__doc__, torch.is_grad_enabled())
+        with torch.no_grad():
+            print(tripled(x).requires_grad, torch.is_grad_enabled())
+        """
+    )
