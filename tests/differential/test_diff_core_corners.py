@@ -52,3 +52,21 @@ def test_no_grad_and_enable_grad_decorate_a_function_without_parentheses():
             print(tripled(x).requires_grad, torch.is_grad_enabled())
         """
     )
+
+
+def test_pickle_round_trips_a_tensor_onto_new_memory():
+    assert_same(
+        """
+        import copy
+        import pickle
+        a = torch.arange(6.0).reshape(2, 3).t()
+        a.requires_grad_()
+        a.note = "kept"
+        b = pickle.loads(pickle.dumps(a))
+        print(b, b.stride(), b._version, b.requires_grad, b.is_leaf, b.grad_fn, b.note)
+        print(b.untyped_storage().data_ptr() == a.untyped_storage().data_ptr())
+        s = a.untyped_storage()
+        copied = copy.copy(s)
+        print(copied is s, copied.data_ptr() == s.data_ptr(), copied.nbytes(), copied.device)
+        """
+    )
