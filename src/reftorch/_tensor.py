@@ -124,8 +124,8 @@ class Tensor:
         return self._storage
 
     def data_ptr(self):
-        """Storage address plus offset in bytes (0 with no elements, or on meta)."""
-        if self.numel() == 0 or self.device.type == "meta":
+        """Storage address plus offset in bytes (0 with no elements; a meta storage's address is 0)."""
+        if self.numel() == 0:
             return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 

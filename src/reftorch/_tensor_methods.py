@@ -3,7 +3,7 @@ a plain class attribute, with nothing in between. Where torch's signature needs 
 the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse layouts' tables."""
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
-from . import _binding, _factories, _memory_formats, _tensor_str, _typename
+from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
 from . import _advanced_indexing, _argmax, _index_select
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
@@ -21,7 +21,7 @@ _METHODS = {
     "float": _binding.float, "double": _binding.double, "long": _binding.long, "bool": _binding.bool,
     "new_tensor": _binding.new_tensor, "new_zeros": _factories.new_zeros,
     "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
-    "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
+    "__reduce_ex__": _meta.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
     "is_contiguous": _memory_formats.is_contiguous, "type": _typename.type,
     # Python numbers

@@ -70,3 +70,20 @@ def test_pickle_round_trips_a_tensor_onto_new_memory():
         print(copied is s, copied.data_ptr() == s.data_ptr(), copied.nbytes(), copied.device)
         """
     )
+
+
+def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():
+    assert_same(
+        """
+        import copy
+        import pickle
+        m = torch.ones(2, 3, device="meta").t()[1:]
+        m.requires_grad_()
+        m.note = [1]
+        for name, made in (("copy", copy.copy(m)), ("deepcopy", copy.deepcopy(m)),
+                           ("pickle", pickle.loads(pickle.dumps(m)))):
+            print(name, made.shape, made.stride(), made.storage_offset(), made._version, made.requires_grad,
+                  made.is_leaf, made.untyped_storage().nbytes(), made.untyped_storage() is m.untyped_storage(),
+                  made.note, made.note is m.note, made.device)
+        """
+    )
