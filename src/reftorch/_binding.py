@@ -29,19 +29,40 @@ def cuda(self, device=None):
     return to(self, "cuda" if device is None else device)
 
 
-def _shortcut(dtype, name):
-    """``t.float()``, ``t.long()`` ...: ``t.to(dtype)``, under the short names torch gives them."""
-    def method(self):
-        return _to.to(self, dtype=dtype)
-    method.__name__ = method.__qualname__ = name
-    return method
+def float(self):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
+    return _to.to(self, dtype=float32)
 
 
-# torch's names; Python's float, int and bool are ``builtins.float`` ... in this module
-float, double, long, bool, half = (_shortcut(d, n) for d, n in (  # noqa: A001
-    (float32, "float"), (float64, "double"), (int64, "long"), (bool_, "bool"), (float16, "half")))
-int, short, char, byte = (_shortcut(d, n) for d, n in (  # noqa: A001
-    (int32, "int"), (int16, "short"), (int8, "char"), (uint8, "byte")))
+def double(self):
+    return _to.to(self, dtype=float64)
+
+
+def long(self):
+    return _to.to(self, dtype=int64)
+
+
+def bool(self):  # noqa: A001
+    return _to.to(self, dtype=bool_)
+
+
+def half(self):
+    return _to.to(self, dtype=float16)
+
+
+def int(self):  # noqa: A001
+    return _to.to(self, dtype=int32)
+
+
+def short(self):
+    return _to.to(self, dtype=int16)
+
+
+def char(self):
+    return _to.to(self, dtype=int8)
+
+
+def byte(self):
+    return _to.to(self, dtype=uint8)
 
 
 def transpose(self, dim0, dim1):
