@@ -126,7 +126,6 @@ HOOK_NOT_SERIALIZED = (
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
 )
 MEMORY_FORMAT_RANK = "required rank {rank} tensor to use {name} format"
-CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 META_NO_DATA = "Cannot copy out of meta tensor; no data!"
 
 

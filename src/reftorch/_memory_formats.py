@@ -15,7 +15,7 @@ a new tensor are computed in ``_strides`` (``strides_for``), next to the
 other layout arithmetic.
 """
 
-from . import _messages, _strides
+from . import _clone, _messages, _strides
 from ._layout import contiguous_format, memory_format as memory_format_type, preserve_format
 from ._strides import MEMORY_FORMAT_ORDERS as _ORDERS
 
@@ -40,3 +40,11 @@ def is_contiguous(self, *args, memory_format=contiguous_format):
                 return False
             expected *= self._size[d]
     return True
+
+
+def contiguous(self, memory_format=contiguous_format):
+    """``t.contiguous(memory_format)``: torch refuses ``preserve_format`` only when it would have to
+    copy; then ``_clone.contiguous``."""
+    if memory_format is preserve_format and not self.is_contiguous():
+        raise RuntimeError(_messages.CONTIGUOUS_PRESERVE)
+    return _clone.contiguous(self, memory_format)

@@ -14,7 +14,7 @@ that torch builds from parts.
 """
 
 from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_messages)
-    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, CORRUPT_LAYOUT,
+    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CORRUPT_LAYOUT,
     DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_SIGNATURES,
     DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED,
     HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
@@ -27,6 +27,7 @@ from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_me
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified, type_name,
 )
 
+CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 COPY_CONSTRUCT = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "

@@ -14,7 +14,7 @@ from .autograd import grad_setter, hooks, variable
 
 _METHODS = {
     # copies
-    "clone": _clone.clone, "contiguous": _clone.contiguous,
+    "clone": _clone.clone, "contiguous": _memory_formats.contiguous,
     "detach": _detach.detach, "detach_": _detach.detach_, "data": _detach.data,
     "copy_": _binding.copy_,
     "to": _binding.to, "cpu": _binding.cpu, "cuda": _binding.cuda,
