@@ -18,14 +18,9 @@ NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can 
 BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
                    "dimension {}")
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
-NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
 BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
 GRAD_UNUSED = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "
                "allow_unused=True if this is the desired behavior.")
-GRAD_SHAPE_MISMATCH = (
-    "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
-    "of {output}."
-)
 SAVED_TENSOR_MODIFIED = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation: [{kind} {sizes}]{where} is at version {version}; expected version {expected} "

@@ -4,7 +4,7 @@ the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
 from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
-from . import _advanced_indexing, _argmax, _index_select
+from . import _advanced_indexing, _argmax, _index_select, autograd
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._layout import strided
@@ -55,7 +55,7 @@ _METHODS = {
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
     "grad": property(variable.grad, grad_setter.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
-    "backward": variable.backward,
+    "backward": autograd.backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,

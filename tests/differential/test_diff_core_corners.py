@@ -1,6 +1,6 @@
-"""Corners of the core reading path that waited for room in the core (decision "the core's room
-is made at the edge"): a backward that gives no gradient, a grad mode used bare as a decorator,
-pickling a tensor, and Python copies of a meta tensor."""
+"""Corners of the core reading path that waited for room in the core: a backward that gives no
+gradient, a grad mode used bare as a decorator, pickling a tensor, Python copies of a meta tensor,
+and the order of torch's checks on what backward is given."""
 
 from crosscheck.harness import assert_same
 
@@ -85,5 +85,23 @@ def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():
             print(name, made.shape, made.stride(), made.storage_offset(), made._version, made.requires_grad,
                   made.is_leaf, made.untyped_storage().nbytes(), made.untyped_storage() is m.untyped_storage(),
                   made.note, made.note is m.note, made.device)
+        """
+    )
+
+
+def test_backward_checks_the_gradients_given_before_it_asks_whether_outputs_require_grad():
+    assert_same(
+        """
+        x = torch.ones(3, requires_grad=True)
+        attempts = [lambda: torch.ones(3).backward(torch.ones(2)),
+                    lambda: torch.autograd.grad(torch.ones(3), x, torch.ones(2)),
+                    lambda: torch.autograd.backward([torch.ones(2), x * 2]),
+                    lambda: torch.autograd.grad(torch.ones(1).sum(), torch.ones(3)),
+                    lambda: torch.autograd.grad((x * 2).sum(), torch.ones(3))]
+        for attempt in attempts:
+            try:
+                attempt()
+            except RuntimeError as err:
+                print("RuntimeError:", err)
         """
     )

@@ -1,5 +1,6 @@
 """``backward`` accumulates into every leaf's ``.grad``; ``autograd.grad`` returns the
-gradients for ``inputs`` instead and leaves every ``.grad`` alone."""
+gradients for ``inputs`` instead and leaves every ``.grad`` alone. Both start from a gradient
+per output, 1 where none is given (``reftorch.autograd`` checks what a caller gives first)."""
 
 from .. import _core_messages
 from .._tensor import Tensor
@@ -12,14 +13,8 @@ def _roots_and_grads(tensors, grad_tensors):
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         if not t.requires_grad:
             raise RuntimeError(_core_messages.BACKWARD_NO_GRAD.format(i))
-        if g is None:
-            if t.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._from_values(1, t._size, t._dtype, t.device)
-        elif g._size != t._size:
-            raise RuntimeError(_core_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape))
         roots.append(gradient_edge(t))
-        grads.append(g)
+        grads.append(Tensor._from_values(1, t._size, t._dtype, t.device) if g is None else g)
     return roots, grads
 
 
@@ -30,24 +25,16 @@ def _as_tuple(x):
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    tensors = _as_tuple(tensors)
-    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
-    if create_graph:
-        raise NotImplementedError(_core_messages.NO_CREATE_GRAPH)
+def backward(tensors, grad_tensors, retain_graph=None):
     roots, grads = _roots_and_grads(tensors, grad_tensors)
     run_backward(roots, grads, retain_graph=bool(retain_graph))
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
-    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    if create_graph:
-        raise NotImplementedError(_core_messages.NO_CREATE_GRAPH)
+def grad(outputs, inputs, grad_outputs, retain_graph=None, allow_unused=None):
+    roots, grads = _roots_and_grads(outputs, grad_outputs)
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots, grads = _roots_and_grads(outputs, grad_outputs)
     targets = [gradient_edge(t) for t in inputs]
     captured = run_backward(roots, grads, retain_graph=bool(retain_graph), capture=targets)
     result = []
