@@ -55,7 +55,7 @@ _METHODS = {
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
     "grad": property(variable.grad, grad_setter.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
-    "backward": autograd.backward,
+    "backward": autograd.tensor_backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,

@@ -23,19 +23,17 @@ __all__ = ["Function", "backward", "grad", "graph", "enable_grad", "is_grad_enab
 
 
 def _make_grads(outputs, grad_outputs, create_graph):
-    """torch's checks on the gradients given, for every output before the pass: each must have its
-    output's shape; a missing one (a 1) needs a scalar output, unless it requires no grad."""
+    """torch's check on the gradients given, for every output before the pass: each must have its
+    output's shape (and reftorch builds no graph of gradients)."""
     if create_graph:
         raise NotImplementedError(_messages.NO_CREATE_GRAPH)
     for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
         if g is not None and g._size != t._size:
             raise RuntimeError(_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape))
-        if g is None and t.requires_grad and t.numel() != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """``torch.autograd.backward``, and ``t.backward(gradient)`` as ``backward(t, gradient)``."""
+    """``torch.autograd.backward``: into the ``.grad`` of every leaf the ``tensors`` depend on."""
     tensors = functional_api._as_tuple(tensors)
     grad_tensors = functional_api._as_tuple(grad_tensors) or (None,) * len(tensors)
     _make_grads(tensors, grad_tensors, create_graph)
@@ -48,3 +46,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grad_outputs = functional_api._as_tuple(grad_outputs) or (None,) * len(outputs)
     _make_grads(outputs, grad_outputs, create_graph)
     return functional_api.grad(outputs, inputs, grad_outputs, retain_graph, allow_unused)
+
+
+def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """``t.backward(gradient)``: ``backward(t, gradient)``, as torch's ``Tensor.backward``."""
+    backward(self, gradient, retain_graph, create_graph, inputs)

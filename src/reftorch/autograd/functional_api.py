@@ -1,6 +1,6 @@
 """``backward`` accumulates into every leaf's ``.grad``; ``autograd.grad`` returns the
-gradients for ``inputs`` instead and leaves every ``.grad`` alone. Both start from a gradient
-per output, 1 where none is given (``reftorch.autograd`` checks what a caller gives first)."""
+gradients for ``inputs`` instead and leaves every ``.grad`` alone. ``reftorch.autograd`` checks
+the shapes of the gradients a caller gives before they arrive here."""
 
 from .. import _core_messages
 from .._tensor import Tensor
@@ -9,13 +9,17 @@ from .graph import gradient_edge
 
 
 def _roots_and_grads(tensors, grad_tensors):
-    roots, grads = [], []
-    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+    """The gradient each output starts from (a 1 only for a scalar output given none), then the
+    edge it starts along, which only an output that requires grad has (torch's order)."""
+    grads = []
+    for t, g in zip(tensors, grad_tensors):
+        if g is None and t.requires_grad and t.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        grads.append(Tensor._from_values(1, t._size, t._dtype, t.device) if g is None else g)
+    for i, t in enumerate(tensors):
         if not t.requires_grad:
             raise RuntimeError(_core_messages.BACKWARD_NO_GRAD.format(i))
-        roots.append(gradient_edge(t))
-        grads.append(Tensor._from_values(1, t._size, t._dtype, t.device) if g is None else g)
-    return roots, grads
+    return [gradient_edge(t) for t in tensors], grads
 
 
 def _as_tuple(x):
