@@ -1,6 +1,8 @@
 """Attach each operation to Tensor as a method, as torch does: ``a.clone()`` runs ``_clone.clone(a)``,
 a plain class attribute, with nothing in between. Where torch's signature needs parsing first,
-the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse layouts' tables."""
+the table names ``_binding``'s function; where torch refuses an argument (or a meta tensor) first,
+the module that does (``_memory_formats``, ``_meta``, ``reftorch.autograd``, ``autograd/grad_setter``).
+``reftorch.sparse`` installs the sparse layouts' tables."""
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
 from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
