@@ -190,6 +190,11 @@ NUMPY_NOT_WRITABLE = (
     "be suppressed for the rest of this program. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)"
 )
+SCALAR_OF_REQUIRES_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
+)
 LIST_OF_ARRAYS = (
     "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the "
     "list to a single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered "

@@ -20,6 +20,7 @@ from ._device import device
 from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor import Tensor
+from ._version_counter import bump
 from .nn.parameter import Parameter
 
 
@@ -66,12 +67,13 @@ class TypedStorage(NamedTuple):
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
     """A new tensor object on a loaded storage: the saved size, stride and offset,
-    a new version counter at 1, no history, the saved ``requires_grad``, and
-    the hooks the file holds (always none: an empty dict, as torch gives)."""
+    a new version counter at 1 (none inside ``inference_mode``: an inference tensor), no
+    history, the saved ``requires_grad``, and the hooks the file holds (always none: an
+    empty dict, as torch gives)."""
     _check_fits(storage, storage_offset, size, stride)
     _layout_checks.check_fits(size, stride, storage_offset, storage.dtype.itemsize, storage.untyped.nbytes())
     t = Tensor._make(storage.untyped, storage_offset, size, stride, storage.dtype)
-    t._version_counter.bump()  # torch rebuilds with set_(), an in-place op
+    bump(t)  # torch rebuilds with set_(), an in-place op
     t.requires_grad = requires_grad
     t._backward_hooks = backward_hooks
     return t

@@ -4,12 +4,18 @@ Each of these reads the tensor's elements and hands out *new Python objects*
 (floats, ints, bools, nested lists): nothing they return shares memory with
 the tensor, and nothing about the tensor changes (no version bump, no graph).
 ``item()`` and ``float(t)`` need exactly one element; ``bool(t)`` too, which
-is why ``if t:`` on a longer tensor raises. ``iter(t)`` and ``len(t)`` walk
-the first dimension: each ``t[i]`` is a view, not a number.
+is why ``if t:`` on a longer tensor raises. ``float(t)`` of a tensor that requires
+grad, in grad mode, warns (once per process, as torch does) that the number has
+left the graph. ``iter(t)`` and ``len(t)`` walk the first dimension: each
+``t[i]`` is a view, not a number.
 ``_tensor_methods`` attaches these functions to ``Tensor``.
 """
 
 from . import _messages, _meta, _strides
+from ._warn import warn
+from .autograd.grad_mode import is_grad_enabled
+
+_warned_requires_grad = False  # torch's TORCH_WARN_ONCE: once per process
 
 
 def _nested(values, size):
@@ -53,6 +59,10 @@ def __bool__(self):
 
 
 def __float__(self):
+    global _warned_requires_grad
+    if not _warned_requires_grad and self.requires_grad and is_grad_enabled():  # before any other check
+        _warned_requires_grad = True
+        warn(_messages.SCALAR_OF_REQUIRES_GRAD)
     return _python_number(self, float)
 
 

@@ -763,3 +763,21 @@ def test_new_dtypes_on_a_gpu():
         """,
         expect_cuda=["h", "b"],
     )
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_and_only_in_grad_mode():
+    # torch's float(t) warns (TORCH_WARN_ONCE) for a tensor that requires grad, while grad mode is
+    # on; int(), item() and bool() do not. torch.tensor of a list holding such a tensor reads it
+    # with float(), so it warns there too.
+    calls = [
+        "float(torch.tensor(2.0))",
+        "torch.no_grad()(lambda t: float(t))(torch.tensor(2.0, requires_grad=True))",
+        "int(torch.tensor(2.0, requires_grad=True))",
+        "torch.tensor(2.0, requires_grad=True).item()",
+        "bool(torch.tensor(2.0, requires_grad=True))",
+        "torch.tensor([torch.tensor(2.0, requires_grad=True), 1.0])",
+        "float(torch.tensor(3.0, requires_grad=True))",
+    ]
+    expected = _first_warnings("torch", calls)
+    assert "Converting a tensor with requires_grad=True" in expected
+    assert _first_warnings("reftorch", calls) == expected

@@ -562,3 +562,19 @@ print(back["t"] is back["again"][0], back["y"].requires_grad, back["y"].is_leaf)
 back["t"].sum().backward()
 print(back["t"].grad)
 """)
+
+
+def test_loading_inside_inference_mode_gives_inference_tensors_without_counters():
+    # torch rebuilds each tensor on an empty one with set_(): inside inference_mode that
+    # empty tensor is an inference tensor, so the write is not counted and there is no counter.
+    assert_same(with_saved("""
+        t = torch.ones(3, requires_grad=True)
+        buffer = saved({"t": t, "v": t[1:], "p": torch.nn.Parameter(torch.zeros(2)),
+                        "m": torch.ones(2, device="meta")})
+        with torch.inference_mode():
+            back = loaded(buffer)
+        for name, x in back.items():
+            print(name, type(x).__name__, x.is_inference(), x.requires_grad, x.is_leaf)
+        print(back["t"].untyped_storage().data_ptr() == back["v"].untyped_storage().data_ptr())
+        back["t"]._version
+    """), raises="RuntimeError")

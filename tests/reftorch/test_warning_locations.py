@@ -132,6 +132,12 @@ def always_call_hook_after_a_failed_forward(m):
     lin(m.ones(2))
 
 
+def float_of_a_tensor_that_requires_grad(m):
+    w = m.tensor(2.0, requires_grad=True)
+    m.tensor([w, 1.0])  # read with float(w)
+    float(w)  # once per process: no second warning
+
+
 def copy_construct_under_a_default_device(m):
     m.set_default_device("cpu")
     try:
@@ -164,6 +170,7 @@ PROGRAMS = {
     state_dict_with_positional_arguments: "STATE_DICT_POSITIONAL",
     always_call_hook_after_a_failed_forward: "MODULE_ALWAYS_CALL_HOOK_RAISED",
     load_state_dict_into_a_meta_parameter: "LOAD_STATE_DICT_INTO_META",
+    float_of_a_tensor_that_requires_grad: "SCALAR_OF_REQUIRES_GRAD",
 }
 
 
