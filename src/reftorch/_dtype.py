@@ -167,12 +167,6 @@ def promote_types(a, b):
     return a if a.itemsize >= b.itemsize else b
 
 
-
-def opmath_type(d):
-    """The dtype torch's CPU kernels compute ``d`` in ("opmath"): float32 for float16, whose
-    result is rounded to float16 once, at the end; ``d`` itself for every other dtype."""
-    return float32 if d is float16 else d
-
 def _category(d):
     if d is None:
         return -1

@@ -36,7 +36,7 @@ from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
-from ._dtype import _category, bool as bool_, opmath_type
+from ._dtype import _category, bool as bool_, compute_dtype
 from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap, write_inplace
 from ._math import __rsub__, _device_of, _grad_for, _result, mul, result_type, sub, true_divide, values_of
 from ._tensor import Tensor
@@ -133,8 +133,8 @@ def _parse_lerp(op, args, kwargs):
 
 def _lerp_values(start, end, weight, shape, dtype):
     """The interpolated numbers, by torch's two formulas (see the module docstring), each
-    operation rounded to ``dtype``'s opmath, the result to ``dtype``; ``weight`` is a tensor or a number."""
-    math = opmath_type(dtype)
+    operation rounded to the dtype torch computes ``dtype`` in, the result to ``dtype``; ``weight`` is a tensor or a number."""
+    math = compute_dtype(dtype)
     s, e, w = (values_of(x, math, shape) for x in (start, end, weight))
     difference = cast([b - a for a, b in zip(s, e)], math)
     near = cast([x * d for x, d in zip(w, difference)], math)
@@ -202,7 +202,7 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
         dtype = _ternary_dtype(self, tensor1, tensor2)
         if dtype is bool_:
             raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="addcmul_cpu_out", dtype="Bool"))
-        math = opmath_type(dtype)
+        math = compute_dtype(dtype)
         products = _times(_times(cast([value], math) * self.numel(), tensor1, self, math), tensor2, self, math)
         return cast(cast([s + x for s, x in zip(values_of(self, math), products)], math), self.dtype)
 
@@ -220,7 +220,7 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         _device_of(self, tensor1, tensor2)
-        math = opmath_type(_ternary_dtype(self, tensor1, tensor2))
+        math = compute_dtype(_ternary_dtype(self, tensor1, tensor2))
         scaled = _times(cast([value], math) * self.numel(), tensor1, self, math)
         quotients = cast([true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, math, self._size))], math)
         return cast(cast([s + x for s, x in zip(values_of(self, math), quotients)], math), self.dtype)

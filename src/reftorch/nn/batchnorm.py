@@ -37,7 +37,7 @@ from .. import _messages
 from .._binding import tensor
 from .._elements import cast
 from .._factories import empty, ones, zeros
-from .._dtype import float16, float32, int64, opmath_type
+from .._dtype import compute_dtype, float16, float32, int64
 from .._math import true_divide
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
@@ -122,7 +122,7 @@ def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, e
     if running_mean is not None and running_mean.numel() != x.shape[1]:
         raise RuntimeError(f"running_mean should contain {x.shape[1]} elements not {running_mean.numel()}")
     _check_dtypes(x, weight, bias, running_mean, running_var)
-    opmath, channels = opmath_type(x._dtype), x.shape[1]
+    opmath, channels = compute_dtype(x._dtype), x.shape[1]  # torch's name: float32 for float16
     held = next((p._dtype for p in (weight, bias, running_mean, running_var) if p is not None), x._dtype)
     channel = _channels(x)
     n = x.numel() // channels
