@@ -133,13 +133,14 @@ def _parse_lerp(op, args, kwargs):
 
 def _lerp_values(start, end, weight, shape, dtype):
     """The interpolated numbers, by torch's two formulas (see the module docstring), each
-    operation rounded to the dtype torch computes ``dtype`` in, the result to ``dtype``; ``weight`` is a tensor or a number."""
-    math = compute_dtype(dtype)
-    s, e, w = (values_of(x, math, shape) for x in (start, end, weight))
-    difference = cast([b - a for a, b in zip(s, e)], math)
-    near = cast([x * d for x, d in zip(w, difference)], math)
-    far = cast([d * v for d, v in zip(difference, cast([1 - x for x in w], math))], math)
-    return cast(cast([a + n if abs(x) < 0.5 else b - f for a, b, x, n, f in zip(s, e, w, near, far)], math), dtype)
+    operation rounded to ``dtype``'s opmath, the result to ``dtype``; ``weight`` is a tensor
+    or a number."""
+    opmath = compute_dtype(dtype)
+    s, e, w = (values_of(x, opmath, shape) for x in (start, end, weight))
+    difference = cast([b - a for a, b in zip(s, e)], opmath)
+    near = cast([x * d for x, d in zip(w, difference)], opmath)
+    far = cast([d * v for d, v in zip(difference, cast([1 - x for x in w], opmath))], opmath)
+    return cast(cast([a + n if abs(x) < 0.5 else b - f for a, b, x, n, f in zip(s, e, w, near, far)], opmath), dtype)
 
 
 def lerp(self, *args, **kwargs):
@@ -202,9 +203,9 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
         dtype = _ternary_dtype(self, tensor1, tensor2)
         if dtype is bool_:
             raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="addcmul_cpu_out", dtype="Bool"))
-        math = compute_dtype(dtype)
-        products = _times(_times(cast([value], math) * self.numel(), tensor1, self, math), tensor2, self, math)
-        return cast(cast([s + x for s, x in zip(values_of(self, math), products)], math), self.dtype)
+        opmath = compute_dtype(dtype)
+        products = _times(_times(cast([value], opmath) * self.numel(), tensor1, self, opmath), tensor2, self, opmath)
+        return cast(cast([s + x for s, x in zip(values_of(self, opmath), products)], opmath), self.dtype)
 
     return write_inplace(self, new_values, _no_backward("addcmul_"), tensor1, tensor2)
 
@@ -220,10 +221,10 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         _device_of(self, tensor1, tensor2)
-        math = compute_dtype(_ternary_dtype(self, tensor1, tensor2))
-        scaled = _times(cast([value], math) * self.numel(), tensor1, self, math)
-        quotients = cast([true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, math, self._size))], math)
-        return cast(cast([s + x for s, x in zip(values_of(self, math), quotients)], math), self.dtype)
+        opmath = compute_dtype(_ternary_dtype(self, tensor1, tensor2))
+        scaled = _times(cast([value], opmath) * self.numel(), tensor1, self, opmath)
+        quotients = cast([true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, opmath, self._size))], opmath)
+        return cast(cast([s + x for s, x in zip(values_of(self, opmath), quotients)], opmath), self.dtype)
 
     return write_inplace(self, new_values, _no_backward("addcdiv_"), tensor1, tensor2)
 
@@ -236,6 +237,6 @@ def _ternary_dtype(self, tensor1, tensor2):
     return dtype
 
 
-def _times(factors, t, self, math):
-    """``factors`` (one for each element of ``self``) times ``t`` broadcast to ``self``, rounded to ``math``."""
-    return cast([f * x for f, x in zip(factors, values_of(t, math, self._size))], math)
+def _times(factors, t, self, opmath):
+    """``factors`` (one for each element of ``self``) times ``t`` broadcast to ``self``, rounded to ``opmath``."""
+    return cast([f * x for f, x in zip(factors, values_of(t, opmath, self._size))], opmath)
