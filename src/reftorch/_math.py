@@ -224,8 +224,11 @@ def binary_values(a, b, compute, dtype, alpha=None):
     rounded to ``dtype``, then the sum. torch does not promise that: its AVX2,
     AVX-512 and ARM kernels round the two once (a fused multiply-add), its
     portable ones twice. Both agree when ``alpha * b`` is exact (``alpha=0.25``,
-    ``b=1.5``). Integers wrap around, as in C, ``alpha`` too. The in-place ops
-    (``_inplace``) use the same rules.
+    ``b=1.5``). For float16 torch is not even consistent within one call: its
+    vectorised loop (32 elements at a time) keeps ``alpha * b`` in float32, its
+    scalar loop (a short tensor, the tail of a long one) rounds it to float16,
+    as reftorch does. Integers wrap around, as in C, ``alpha`` too. The in-place
+    ops (``_inplace``) use the same rules.
     """
     if alpha is not None:
         _check_alpha(alpha, dtype)
