@@ -138,8 +138,17 @@ def integer_range(d):
 _C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
 
 
+def check_scalar_int(value):
+    """torch's OverflowError for a Python int no C integer holds. A number operand (``t + n``,
+    ``fill_(n)``, ``alpha=n``) is read as an int64, or as a uint64 when it is larger: ``2**63``
+    passes (and wraps in an int64 tensor), ``2**64`` and ``-2**63 - 1`` do not."""
+    if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
+        raise OverflowError(_messages.NEGATIVE_INT_UNSIGNED if value < 0 else _messages.INT_TOO_BIG)
+
+
 def check_scalar(value, d):
     """torch's error when a Python number cannot be stored in ``d`` (``full``, ``fill_``, ``t[i] = x``)."""
+    check_scalar_int(value)
     if overflows(value, d):
         raise RuntimeError(_messages.SCALAR_OVERFLOW.format(_C_TYPES[d._name]))
 
@@ -201,5 +210,6 @@ def scalar_dtype(value):
     if isinstance(value, builtins.bool):
         return bool
     if isinstance(value, numbers.Integral):
+        check_scalar_int(value)
         return int64
     return get_default_dtype()

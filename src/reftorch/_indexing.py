@@ -257,6 +257,8 @@ def _value_to_tensor(self, value):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (int, builtins.float)) or (is_scalar(value) and isinstance(value, numbers.Integral)):
+        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
+            raise ValueError(_messages.UNPACK_LONG_OVERFLOW)  # torch reads a Python int here as an int64
         check_scalar(value, self._dtype)  # e.g. 300 into uint8: torch's overflow error
         return Tensor._from_values(value, (), self._dtype, cpu)
     kind = type(value)

@@ -271,3 +271,28 @@ def test_gradient_of_a_quotient_uses_torchs_formula():
         print(p.grad.tolist(), q.grad.tolist())
         """
     )
+
+
+def test_a_python_int_no_c_integer_holds_is_refused_as_an_operand_a_fill_value_an_alpha_or_an_item():
+    assert_same(
+        """
+        for dtype in (torch.float32, torch.int64, torch.uint8):
+            t = torch.tensor([1, 2], dtype=dtype)
+            for n in (2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1, 2 ** 64, 2 ** 70, -2 ** 63, -2 ** 63 - 1):
+                for name, op in (("+", lambda: t + n), ("r-", lambda: n - t), ("*", lambda: t * n),
+                                 ("==", lambda: t == n), ("add_", lambda: t.clone().add_(n)),
+                                 ("fill_", lambda: t.clone().fill_(n)), ("alpha", lambda: t.add(1, alpha=n)),
+                                 ("full", lambda: torch.full((2,), n, dtype=dtype)),
+                                 ("t[0] =", lambda: t.clone().__setitem__(0, n))):
+                    try:
+                        print(dtype, n, name, op())
+                    except (OverflowError, RuntimeError, ValueError) as error:
+                        print(dtype, n, name, type(error).__name__, error)
+        for dtype in (torch.uint8, torch.int8, torch.int32):
+            for alpha in (-1, 127, 128, -128, -200, 300, 2 ** 40):
+                try:
+                    print(dtype, alpha, torch.tensor([1, 2], dtype=dtype).add(1, alpha=alpha))
+                except RuntimeError as error:
+                    print(dtype, alpha, error)
+        """
+    )
