@@ -15,7 +15,7 @@ from . import _layout_checks, _messages, _strides
 from ._arguments import _int_list_arg, _type_name
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
-from ._dtype import check_scalar, check_scalar_int, get_default_dtype, int64
+from ._dtype import check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
 from ._tensor import Tensor
@@ -48,6 +48,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
+    if dtype is not float16:  # torch's full rounds a float16 overflow to inf
+        check_float_scalar(fill_value, dtype)
     _layout_checks.check_new_storage(size, dtype.itemsize)
     t = Tensor._from_values(fill_value, size, dtype, factory_device(device))  # cast to dtype (wrapping, as in C)
     return with_requires_grad(t, requires_grad)

@@ -20,8 +20,8 @@ import operator
 
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import (
-    _combine_categories, bool as bool_, check_scalar, check_scalar_int, compute_dtype, get_default_dtype,
-    promote_types, scalar_dtype,
+    _combine_categories, bool as bool_, check_float_scalar, check_scalar, check_scalar_int, compute_dtype,
+    get_default_dtype, promote_types, scalar_dtype,
 )
 from ._elements import cast
 from ._numpy_objects import is_bool, is_number
@@ -252,6 +252,7 @@ def _check_alpha(alpha, dtype):
     if not dtype.is_floating_point and isinstance(alpha, numbers.Real) and not isinstance(alpha, numbers.Integral):
         raise RuntimeError(_messages.ALPHA_INTEGRAL)
     check_scalar(alpha, dtype)
+    check_float_scalar(alpha, dtype)
 
 
 def _binary(a, b, compute, make_node, dtype=None, alpha=None):

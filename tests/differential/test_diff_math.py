@@ -296,3 +296,23 @@ def test_a_python_int_no_c_integer_holds_is_refused_as_an_operand_a_fill_value_a
                     print(dtype, alpha, error)
         """
     )
+
+
+def test_a_float_beyond_the_dtype_is_refused_by_fill_and_alpha_and_by_full_and_item_writes_except_into_float16():
+    assert_same(
+        """
+        for dtype, v in ((torch.float16, 65505.0), (torch.float16, 1e6), (torch.float16, 65504.0),
+                         (torch.float32, 1e39), (torch.float32, 3.4028235e38), (torch.float32, float("inf")),
+                         (torch.float16, float("nan")), (torch.float16, 100000), (torch.float64, 1e308)):
+            for name, write in (("fill_", lambda t: t.fill_(v)), ("alpha", lambda t: t.add(t, alpha=v)),
+                                ("full", lambda t: torch.full((1,), v, dtype=dtype)), ("+", lambda t: t + v),
+                                ("t[0] =", lambda t: t.__setitem__(0, v)), ("t[:] =", lambda t: t.__setitem__(slice(None), v)),
+                                ("t[[0]] =", lambda t: t.__setitem__([0], v))):
+                t = torch.zeros(2, dtype=dtype)
+                try:
+                    result = write(t)
+                    print(dtype, v, name, t if result is None else result)
+                except RuntimeError as error:
+                    print(dtype, v, name, error)
+        """
+    )
