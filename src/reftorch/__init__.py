@@ -77,7 +77,7 @@ Beyond the core
   ``primitives`` (the exercises' building blocks).
 """
 
-from . import _messages
+from . import _index_select, _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._convert import from_numpy
@@ -208,6 +208,7 @@ def index_select(input=MISSING, dim=MISSING, index=MISSING):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
             fn='index_select', name='input', position=1, expected='Tensor', got=_messages.type_name(input)
         ))
+    _index_select.check_arguments(dim, index, first=2)
     return input.index_select(dim, index)
 
 

@@ -15,7 +15,7 @@ from . import _layout_checks, _messages, _strides
 from ._arguments import _int_list_arg, _type_name
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
-from ._dtype import check_scalar, get_default_dtype, int64
+from ._dtype import check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
 from ._tensor import Tensor
@@ -48,6 +48,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
+    if dtype is not float16:  # torch's full rounds a float16 overflow to inf
+        check_float_scalar(fill_value, dtype)
     _layout_checks.check_new_storage(size, dtype.itemsize)
     t = Tensor._from_values(fill_value, size, dtype, factory_device(device))  # cast to dtype (wrapping, as in C)
     return with_requires_grad(t, requires_grad)
@@ -82,6 +84,8 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
             + _messages.ARANGE_SIGNATURES
         )
     start, end, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+    for bound in (start, end, step):
+        check_scalar_int(bound)
     dtype = check_dtype(dtype, "arange")
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -89,9 +93,12 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     kinds = {infer_dtype(x) for x in (start, end, step)}
     inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
+    dtype = dtype or inferred
+    if not dtype.is_floating_point:  # torch counts in int64 for every integer dtype (int8 wraps, 2**63 does not fit)
+        for bound in (start, end, step):
+            check_scalar(bound, int64)
     count = math.ceil((end - start) / step)
     values = [start + builtins.float(i * step) for i in range(count)]  # in float64, then rounded to dtype
-    dtype = dtype or inferred
     return with_requires_grad(Tensor._from_values(values, (count,), dtype, factory_device(device)), requires_grad)
 
 

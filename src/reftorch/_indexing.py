@@ -29,7 +29,7 @@ import operator
 from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
 from ._binding import tensor
 from ._device import cpu
-from ._dtype import check_scalar, int64
+from ._dtype import check_float_scalar, check_scalar, float16, int64
 from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._warn import warn
@@ -257,7 +257,11 @@ def _value_to_tensor(self, value):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (int, builtins.float)) or (is_scalar(value) and isinstance(value, numbers.Integral)):
+        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
+            raise ValueError(_messages.UNPACK_LONG_OVERFLOW)  # torch reads a Python int here as an int64
         check_scalar(value, self._dtype)  # e.g. 300 into uint8: torch's overflow error
+        if self._dtype is not float16:  # into float16, torch rounds an overflow to inf
+            check_float_scalar(value, self._dtype)
         return Tensor._from_values(value, (), self._dtype, cpu)
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"

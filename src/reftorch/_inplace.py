@@ -16,7 +16,7 @@ the existing memory, bumps the version counter and rewrites the history.
 import operator
 
 from . import _messages
-from ._dtype import _category, check_scalar
+from ._dtype import _category, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
@@ -126,6 +126,7 @@ def fill_(self, value):
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
     check_scalar(value, self.dtype)
+    check_float_scalar(value, self.dtype)
     return write_inplace(self, lambda: values_of(value, self.dtype)[0], lambda: FillBackward2(self))
 
 

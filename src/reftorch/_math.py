@@ -20,7 +20,8 @@ import operator
 
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import (
-    _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype,
+    _combine_categories, bool as bool_, check_float_scalar, check_scalar, check_scalar_int, compute_dtype,
+    get_default_dtype, promote_types, scalar_dtype,
 )
 from ._elements import cast
 from ._numpy_objects import is_bool, is_number
@@ -246,11 +247,15 @@ def binary_values(a, b, compute, dtype, alpha=None):
 
 
 def _check_alpha(alpha, dtype):
-    """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one."""
+    """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one,
+    and an integer one that fits the result's dtype (300 is refused for uint8, as in ``fill_``)."""
+    check_scalar_int(alpha)
     if is_bool(alpha) and dtype is not bool_:
         raise RuntimeError(_messages.ALPHA_BOOL)
     if not dtype.is_floating_point and isinstance(alpha, numbers.Real) and not isinstance(alpha, numbers.Integral):
         raise RuntimeError(_messages.ALPHA_INTEGRAL)
+    check_scalar(alpha, dtype)
+    check_float_scalar(alpha, dtype)
 
 
 def _binary(a, b, compute, make_node, dtype=None, alpha=None):

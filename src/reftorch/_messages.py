@@ -215,6 +215,10 @@ ASARRAY_REQUIRES_GRAD = (
 )
 ALIAS_NUMPY_SCALAR = "can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. "
 SCALAR_OVERFLOW = "value cannot be converted to type {} without overflow"
+# Python's own texts, when torch reads an int too large for a C integer (_dtype.check_scalar_int)
+INT_TOO_BIG = "int too big to convert"
+NEGATIVE_INT_UNSIGNED = "can't convert negative int to unsigned"
+UNPACK_LONG_OVERFLOW = "Overflow when unpacking long long"  # t[i] = n reads n as an int64 only
 EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
 PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
 NUMPY_DTYPE_NOT_IN_REFTORCH = (

@@ -613,3 +613,20 @@ def test_reading_through_a_meta_mask_is_refused_as_torch_refuses_it():
                 print(type(error).__name__, error)
         """
     )
+
+
+def test_index_select_numbers_its_arguments_as_the_method_or_as_torch_index_select():
+    assert_same(
+        """
+        m = torch.arange(6.0).reshape(2, 3)
+        one = torch.tensor([1])
+        for call in (lambda: m.index_select(0.0, one), lambda: m.index_select(0, [1]),
+                     lambda: torch.index_select(m, 0.0, one), lambda: torch.index_select(m, True, one),
+                     lambda: torch.index_select(m, 0, [1]), lambda: torch.index_select([1], 0, one)):
+            try:
+                call()
+            except TypeError as error:
+                print(error)
+        print(torch.index_select(m, 1, torch.tensor([2, 0])))
+        """
+    )

@@ -391,3 +391,17 @@ def test_a_range_is_read_as_a_sequence_and_bytes_are_refused():
                 print(type(e).__name__, e)
         """
     )
+
+
+def test_arange_reads_its_bounds_as_torch_reads_them_an_integer_one_in_int64():
+    assert_same(
+        """
+        for args, dtype in (((2 ** 63, 2 ** 63 + 2), None), ((2 ** 63, 2 ** 63), None), ((2 ** 64,), None),
+                            ((-2 ** 63 - 1, 0), None), ((0, 2 ** 62, 2 ** 61), None), ((130,), torch.int8),
+                            ((-1, 3), torch.uint8), ((2, 2 ** 63, 2 ** 62), torch.float64), ((0.5, 2 ** 64), None)):
+            try:
+                print(args, torch.arange(*args, dtype=dtype))
+            except (OverflowError, RuntimeError) as error:
+                print(args, type(error).__name__, error)
+        """
+    )

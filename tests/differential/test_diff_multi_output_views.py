@@ -295,3 +295,24 @@ def test_generated_pieces_of_strided_tensors_and_their_gradients(data, shape, tr
         {backward}
         """
     )
+
+
+def test_split_reads_a_one_element_tensor_as_its_int_and_refuses_a_bool_as_torch_parses_it():
+    assert_same(
+        """
+        a = torch.arange(6.0, requires_grad=True)
+        for size in (torch.tensor(4), torch.tensor([4]), torch.tensor(4.7), torch.tensor(True)):
+            pieces = a.split(size)
+            print([tuple(p.shape) for p in pieces], type(pieces[0].grad_fn).__name__)
+        for args in ((True,), (2, True), (2, 1.0), (2, "x"), (True, 1.0), ([2, 4], True), ([2, 4], 1.0),
+                     (torch.tensor([2, 4]),), (None, True)):
+            try:
+                a.split(*args)
+            except TypeError as error:
+                print(error)
+        try:
+            torch.split(a, True)
+        except TypeError as error:
+            print(error)
+        """
+    )
