@@ -79,7 +79,6 @@ Beyond the core
 from . import _messages
 from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
-from ._convert import from_numpy
 from ._binding import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
@@ -161,6 +160,15 @@ def as_strided(input, size, stride, storage_offset=None):
 from ._compare import allclose, equal, isclose  # noqa: E402
 from ._convert import asarray  # noqa: E402
 from . import _convert  # noqa: E402
+
+
+def from_numpy(*args, **kwargs):
+    """``_convert.from_numpy``, with torch's binding: one array, passed by position."""
+    if kwargs:
+        raise TypeError(_messages.FROM_NUMPY_KEYWORDS)
+    if len(args) != 1:
+        raise TypeError(_messages.FROM_NUMPY_COUNT.format(len(args)))
+    return _convert.from_numpy(args[0])
 
 
 def as_tensor(data, *, dtype=None, device=None):

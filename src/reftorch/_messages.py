@@ -650,6 +650,10 @@ META_MASK_READ = (
     "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True."
 )
 
+# ``torch.from_numpy`` is a C function: it counts its arguments itself.
+FROM_NUMPY_COUNT = "torch._VariableFunctionsClass.from_numpy() takes exactly one argument ({} given)"
+FROM_NUMPY_KEYWORDS = "torch._VariableFunctionsClass.from_numpy() takes no keyword arguments"
+
 # ``view``/``reshape`` of an empty tensor into a shape with a 0 and a -1 (``_shapes.infer_size``).
 RESHAPE_AMBIGUOUS = (
     "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 "
