@@ -637,6 +637,11 @@ FUNCTION_ONE_OUTPUT = (
     "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
     "(torch gives every tensor in it the node)"
 )
+FUNCTION_INSTANTIATED = (
+    "{} should not be instantiated. Methods on autograd functions are all static, so you should invoke "
+    "them on the class itself. Instantiating an autograd function will raise an error in a future "
+    "version of PyTorch."
+)
 FUNCTION_UNSUPPORTED = "reftorch's autograd.Function has no {what} (one output, inputs not written in place)"
 
 # reftorch.overrides (the course's use_mine), not torch's
