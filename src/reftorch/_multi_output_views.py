@@ -22,7 +22,7 @@ See ``autograd.creation_meta``.
 """
 
 from . import _messages, _strides
-from ._arguments import _int_arg, _is_int, _type_name
+from ._arguments import _int_arg, _is_int, _is_later_int, _type_name
 from ._tensor import Tensor
 from ._view_backward import place_along
 from ._views import _as_view
@@ -115,7 +115,7 @@ def _split_with_sizes(self, split_sizes, dim, position):
     if not isinstance(split_sizes, (tuple, list)):
         raise TypeError(f"{where}, not {_type_name(split_sizes)}")
     for pos, n in enumerate(split_sizes):
-        if not _is_int(n):
+        if not (_is_int(n) if pos == 0 else _is_later_int(n)):  # a later bool is read as 0 or 1
             raise TypeError(f"{where}, but found element of type {_type_name(n)} at pos {pos}")
     sizes = [int(n) for n in split_sizes]
     d = _split_dim(self, "split", dim)
@@ -131,9 +131,19 @@ def _split_with_sizes(self, split_sizes, dim, position):
     return _slices(self, d, sizes, SplitWithSizesBackward0)
 
 
+def _refuse_bool_split_size(dim):
+    """``split(True)``: a bool is an int to Python, but torch's parser takes none for a size."""
+    marked = ["Tensor", "!bool!", f"!{_type_name(dim)}!"]
+    raise TypeError(_messages.invalid_combination("split", ["Tensor", "bool", _type_name(dim)], [
+        ("Tensor input, int split_size, int dim = 0", marked),
+        ("Tensor input, tuple of ints split_size, int dim = 0", marked)]))
+
+
 def split(self, split_size, dim=0):
     """``split(2)``: pieces of 2 (the last may be shorter); ``split([1, 4])``: those sizes."""
     _int_arg("split", "dim", 2, dim)
+    if isinstance(split_size, bool):
+        _refuse_bool_split_size(dim)
     if isinstance(split_size, int):
         return _split_equal(self, split_size, dim)
     return _split_with_sizes(self, split_size, dim, position=2)
