@@ -39,7 +39,8 @@ Beyond the core
 ---------------
 * Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
-  ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
+  ``_advanced_indexing``, ``_advanced_index``, ``_index_select``, ``_storage_items``
+  (a storage's bytes by index).
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
   ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
   (what every in-place write does), ``_inplace``,
@@ -66,6 +67,7 @@ Beyond the core
 * Your piece: ``_overrides`` (the one lookup point: a marked function runs a
   replacement when one is set), ``overrides`` (setting and removing one).
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
+  ``_more_methods`` (the same, for methods no core lesson reaches),
   ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
   ``_core_messages`` (the texts the core raises),
@@ -77,7 +79,7 @@ Beyond the core
 """
 
 from . import _messages
-from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
+from . import _tensor_methods, _more_methods  # noqa: F401  (attach the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._binding import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
@@ -146,6 +148,10 @@ def reshape(input, shape):
 
 def transpose(input, dim0, dim1):
     return input.transpose(dim0, dim1)
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
 
 
 def t(input):

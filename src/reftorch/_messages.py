@@ -225,6 +225,8 @@ SET_SIGNATURES = (
     (" * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
 )
 
+NARROW_START_RANGE = "start out of range (expected to be in range of [{low}, {high}], but got {start})"
+STORAGE_SLICE_STEP = "Trying to slice with a step of {}, but only a step of 1 is supported"
 SPLIT_NEGATIVE = "split expects split_size be non-negative, but got split_size={}"
 SPLIT_ZERO = "split_size can only be 0 if dimension size is 0, but got dimension size of {}"
 SPLIT_SIZES_NEGATIVE = (
