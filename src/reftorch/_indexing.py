@@ -153,7 +153,7 @@ def _index_tensor(sequence):
     """The index tensor torch makes of a list or a numpy array: bools (and a numpy uint8 array)
     stay a mask, anything else becomes int64 (floats truncated: ``np.array(1.0)`` is 1). A string
     is given as it is, to be refused as torch refuses it."""
-    data = tensor(sequence if is_array(sequence) or isinstance(sequence, str) else list(sequence))
+    data = tensor(sequence if is_array(sequence) or isinstance(sequence, str) else list(sequence), device=cpu)
     if data.dtype is not int64 and not _advanced_index.is_mask(data):
         data = Tensor._from_values(data._read(), data._size, int64)
     return data
