@@ -54,7 +54,8 @@ Beyond the core
 * Modes and hooks: ``autograd/inference_mode``, ``_torch_bookkeeping`` (its
   switch, below the tensor, and torch's counters for inference tensors and
   stolen gradient buffers), ``autograd/creation_meta``, ``autograd/view_history``
-  (a view's node renewed after a write), ``autograd/hooks``.
+  (a view's node renewed after a write), ``autograd/hooks``, ``autograd/grad_setter``
+  (what ``t.grad = value`` accepts).
 * Your own operation: ``autograd/function`` (``torch.autograd.Function``).
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
   ``_weights_only``.

@@ -4,15 +4,13 @@ so that the lesson (``_to.to``, ``_creation._from_data``, ``_copy_.copy_``) rece
 
 import builtins
 
-from . import _copy_, _creation, _layout, _memory_formats, _messages, _to, _views
+from . import _copy_, _creation, _layout, _messages, _to, _views
 from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
 from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
 from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
-from ._layout import contiguous_format
 from ._nested_data import check_factory_arguments, values_of_data
 from ._numpy_objects import check_array_layout, is_array
-from ._strides import _fmt
 from ._tensor import Tensor
 from ._warn import warn
 
@@ -31,19 +29,40 @@ def cuda(self, device=None):
     return to(self, "cuda" if device is None else device)
 
 
-def _shortcut(dtype, name):
-    """``t.float()``, ``t.long()`` ...: ``t.to(dtype)``, under the short names torch gives them."""
-    def method(self):
-        return _to.to(self, dtype=dtype)
-    method.__name__ = method.__qualname__ = name
-    return method
+def float(self):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
+    return _to.to(self, dtype=float32)
 
 
-# torch's names; Python's float, int and bool are ``builtins.float`` ... in this module
-float, double, long, bool, half = (_shortcut(d, n) for d, n in (  # noqa: A001
-    (float32, "float"), (float64, "double"), (int64, "long"), (bool_, "bool"), (float16, "half")))
-int, short, char, byte = (_shortcut(d, n) for d, n in (  # noqa: A001
-    (int32, "int"), (int16, "short"), (int8, "char"), (uint8, "byte")))
+def double(self):
+    return _to.to(self, dtype=float64)
+
+
+def long(self):
+    return _to.to(self, dtype=int64)
+
+
+def bool(self):  # noqa: A001
+    return _to.to(self, dtype=bool_)
+
+
+def half(self):
+    return _to.to(self, dtype=float16)
+
+
+def int(self):  # noqa: A001
+    return _to.to(self, dtype=int32)
+
+
+def short(self):
+    return _to.to(self, dtype=int16)
+
+
+def char(self):
+    return _to.to(self, dtype=int8)
+
+
+def byte(self):
+    return _to.to(self, dtype=uint8)
 
 
 def transpose(self, dim0, dim1):
@@ -93,22 +112,6 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     return _creation.new_tensor(self, data, dtype=dtype, device=as_device(device), requires_grad=requires_grad)
 
 
-def set_grad(self, value):
-    """``t.grad = value``: None, or another tensor of ``t``'s dtype, device type and size, checked
-    in torch's order; then it is simply stored."""
-    if value is not None and not isinstance(value, Tensor):
-        raise TypeError(_messages.GRAD_NOT_A_TENSOR.format(_messages.type_name(value)))
-    if value is self:
-        raise RuntimeError("can't assign Variable as its own grad")
-    if value is not None and value.dtype != self.dtype:
-        raise RuntimeError(_messages.GRAD_DTYPE.format(_messages.CPP_TYPE_NAMES[value.dtype._name], self.dtype._short_name))
-    if value is not None and value.device.type != self.device.type:
-        raise RuntimeError(_messages.GRAD_DEVICE.format(value.device.type, self.device.type))
-    if value is not None and value.shape != self.shape:
-        raise RuntimeError(_messages.GRAD_SIZE.format(_fmt(value.shape), _fmt(self.shape)))
-    self._grad = value
-
-
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, (Tensor, builtins.int, builtins.float, builtins.bool)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
@@ -119,13 +122,3 @@ def copy_(self, src, non_blocking=False):
     if isinstance(src, Tensor) and src.layout is _layout.sparse_csr:
         raise RuntimeError(_messages.SPARSE_CSR_COPY_INTO_STRIDED)
     return _copy_.copy_(self, src, non_blocking)
-
-
-def is_contiguous(self, *args, memory_format=contiguous_format):
-    """``memory_format`` is keyword-only, and must be a memory format."""
-    if args:
-        raise TypeError(_messages.KEYWORD_ONLY.format(
-            fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
-    if not isinstance(memory_format, _layout.memory_format):
-        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=_messages.type_name(memory_format)))
-    return _memory_formats.is_contiguous(self, memory_format)

@@ -13,18 +13,6 @@ from . import _core_messages, _overrides
 from ._strides import _fmt
 
 
-def ints(values, name):
-    """``values`` as a tuple of Python ints (a Size, a list, numpy ints...), or a TypeError."""
-    result = []
-    for pos, v in enumerate(values):
-        try:
-            result.append(operator.index(v))
-        except TypeError:
-            raise TypeError(_core_messages.LAYOUT_NOT_INTS.format(
-                name=name, type=_core_messages.type_name(v), pos=pos)) from None
-    return tuple(result)
-
-
 def storage_nbytes(size, stride, itemsize, storage_offset=0):
     """Bytes a storage needs for the layout's last element (torch's ``computeStorageNbytes``)."""
     if 0 in size:
@@ -49,7 +37,8 @@ def element_bytes(size, stride, storage_offset, itemsize, storage_nbytes_availab
     """The bytes ``[start, stop)`` that hold the layout's elements (None if none), trusting nothing:
     metadata that is not ints, or reaches outside the storage, raises a RuntimeError naming it."""
     try:
-        size, stride, storage_offset = ints(size, "size"), ints(stride, "stride"), operator.index(storage_offset)
+        size, stride = tuple(map(operator.index, size)), tuple(map(operator.index, stride))
+        storage_offset = operator.index(storage_offset)
     except TypeError as error:
         raise RuntimeError(_core_messages.CORRUPT_LAYOUT.format(
             sizes=size, strides=stride, offset=storage_offset, why=error)) from None

@@ -6,7 +6,7 @@ version counter at 0; and, if ``a`` requires grad, ``CloneBackward0`` as
 ``b.grad_fn``, passing the gradient to ``a`` unchanged.
 """
 
-from . import _core_messages, _overrides, _strides
+from . import _overrides, _strides
 from ._layout import contiguous_format, preserve_format
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
@@ -34,7 +34,5 @@ clone = _overrides.overridable(clone)
 
 def contiguous(self, memory_format=contiguous_format):
     """``self`` if already laid out in ``memory_format``, otherwise a ``clone`` in it."""
-    if memory_format is preserve_format and not self.is_contiguous():
-        raise RuntimeError(_core_messages.CONTIGUOUS_PRESERVE)  # torch asks only when it must copy
     return self if self.is_contiguous(memory_format=memory_format) else clone(self, memory_format=memory_format)
 contiguous = _overrides.overridable(contiguous)

@@ -18,14 +18,9 @@ NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can 
 BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
                    "dimension {}")
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
-NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
 BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
 GRAD_UNUSED = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "
                "allow_unused=True if this is the desired behavior.")
-GRAD_SHAPE_MISMATCH = (
-    "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
-    "of {output}."
-)
 SAVED_TENSOR_MODIFIED = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation: [{kind} {sizes}]{where} is at version {version}; expected version {expected} "
@@ -71,7 +66,6 @@ NEGATIVE_ALLOCATION = (
     "called with negative number: {}"
 )
 # reftorch's own texts
-LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 CORRUPT_LAYOUT = (
     "reftorch refuses to read or write this tensor: its metadata (sizes {sizes}, strides {strides}, "
     "storage offset {offset}) does not describe elements inside its storage: {why}. "
@@ -106,7 +100,7 @@ INFERENCE_SAVED = (
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
     "`torch.inference_mode()`."
 )
-# A view that may not be written in place, in parts (``creation_meta.check_view_write``).
+# A view that may not be written in place, in parts (``view_history.check_view_write``).
 VIEW_MODIFIED = "is being"
 VIEW_MODIFIED_INDIRECTLY = "its base or another view of its base has been"
 VIEW_CREATED_IN_NO_GRAD = "{who} no_grad mode and {modified} modified inplace with grad mode enabled."
@@ -127,7 +121,6 @@ HOOK_NOT_SERIALIZED = (
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"
 )
 MEMORY_FORMAT_RANK = "required rank {rank} tensor to use {name} format"
-CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 META_NO_DATA = "Cannot copy out of meta tensor; no data!"
 
 

@@ -11,9 +11,8 @@
 from . import _broadcast, _core_messages, _overrides, _strides
 from ._tensor import Tensor
 from ._version_counter import bump
-from .autograd import creation_meta
 from .autograd.graph import Node, any_requires_grad, gradient_edge
-from .autograd.view_history import rebuild_view_grad_fn
+from .autograd.view_history import check_view_write, rebuild_view_grad_fn
 
 
 def check_inplace(self, recording):
@@ -21,7 +20,7 @@ def check_inplace(self, recording):
     if not recording:
         return
     if self._base_tensor is not None:
-        creation_meta.check_view_write(self, indirect=False)
+        check_view_write(self, indirect=False)
         if self.requires_grad and self._base_tensor.is_leaf:
             raise RuntimeError(_core_messages.VIEW_OF_LEAF_INPLACE)
     if self.requires_grad and self.is_leaf:

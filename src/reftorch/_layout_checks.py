@@ -8,6 +8,8 @@ size (summed in unsigned 64-bit integers, so a backward stride, a negative size 
 the size of a new storage here too. Nothing here touches memory, the version counter or the graph.
 """
 
+import operator
+
 from . import _bounds, _messages
 from ._strides import _fmt
 
@@ -44,8 +46,22 @@ def check_numel(size):
         raise RuntimeError(_messages.NUMEL_OVERFLOW)
 
 
+def ints(values, name):
+    """``values`` as a tuple of Python ints (a Size, a list, numpy ints...), or a TypeError."""
+    result = []
+    for pos, v in enumerate(values):
+        try:
+            result.append(operator.index(v))
+        except TypeError:
+            raise TypeError(_messages.LAYOUT_NOT_INTS.format(
+                name=name, type=_messages.type_name(v), pos=pos)) from None
+    return tuple(result)
+
+
 def check_fits(size, stride, storage_offset, itemsize, storage_nbytes_available):
-    """Refuse, with torch's RuntimeError, a layout that reaches outside a storage (torch's order)."""
+    """Refuse, with torch's RuntimeError, a layout that reaches outside a storage (torch's order),
+    and sizes or strides that are not ints with a TypeError."""
+    size, stride = ints(size, "size"), ints(stride, "stride")
     if len(size) != len(stride):
         raise RuntimeError(_messages.SIZE_STRIDE_LENGTHS.format(len(size), len(stride)))
     if storage_offset < 0:

@@ -15,13 +15,19 @@ a new tensor are computed in ``_strides`` (``strides_for``), next to the
 other layout arithmetic.
 """
 
-from . import _strides
-from ._layout import contiguous_format, preserve_format
+from . import _clone, _messages, _strides
+from ._layout import contiguous_format, memory_format as memory_format_type, preserve_format
 from ._strides import MEMORY_FORMAT_ORDERS as _ORDERS
 
 
-def is_contiguous(self, memory_format=contiguous_format):
-    """Are ``self``'s strides exactly those of ``memory_format``? (never raises for a rank)"""
+def is_contiguous(self, *args, memory_format=contiguous_format):
+    """Are ``self``'s strides exactly those of ``memory_format``? (never raises for a rank;
+    ``memory_format`` is keyword-only, and must be a memory format, as in torch)"""
+    if args:
+        raise TypeError(_messages.KEYWORD_ONLY.format(
+            fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
+    if not isinstance(memory_format, memory_format_type):
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=_messages.type_name(memory_format)))
     if memory_format in (contiguous_format, preserve_format):
         return _strides.is_contiguous(self._size, self._stride)
     order = _ORDERS[memory_format]
@@ -34,3 +40,11 @@ def is_contiguous(self, memory_format=contiguous_format):
                 return False
             expected *= self._size[d]
     return True
+
+
+def contiguous(self, memory_format=contiguous_format):
+    """``t.contiguous(memory_format)``: torch refuses ``preserve_format`` only when it would have to
+    copy; then ``_clone.contiguous``."""
+    if memory_format is preserve_format and not self.is_contiguous():
+        raise RuntimeError(_messages.CONTIGUOUS_PRESERVE)
+    return _clone.contiguous(self, memory_format)

@@ -14,19 +14,26 @@ that torch builds from parts.
 """
 
 from ._core_messages import (  # noqa: F401  (the core's texts, kept in _core_messages)
-    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CONTIGUOUS_PRESERVE, CORRUPT_LAYOUT,
+    BACKWARD_NO_GRAD, BACKWARD_TWICE, BROADCAST_SIZES, CORRUPT_LAYOUT,
     DEEPCOPY_NON_LEAF, DETACH_VIEW_INPLACE, DEVICE_SIGNATURES,
-    DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_SHAPE_MISMATCH, GRAD_UNUSED,
+    DEVICE_TYPES, DEVICE_UNKNOWN_TYPE, DIM_OUT_OF_RANGE, GRAD_UNUSED,
     HOOK_NOT_SERIALIZED, INFERENCE_INPLACE, INFERENCE_NO_VERSION,
     INFERENCE_REQUIRES_GRAD, INFERENCE_SAVED, INPLACE_OVERLAP, INTERNAL_OVERLAP, INVALID_ARGUMENTS,
-    LAYOUT_NOT_INTS, LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
-    MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD, NO_CREATE_GRAPH,
+    LEAF_INPLACE, MEMORY_FORMAT_RANK, META_NO_DATA, MOVE_BOTH,
+    MULTI_OUTPUT_HINT, NEGATIVE_ALLOCATION, NON_LEAF_GRAD, NOT_FLOAT_REQUIRES_GRAD,
     OUT_OF_BOUNDS, REQUIRES_GRAD_NON_LEAF, REQUIRES_GRAD_NON_LEAF_HINT, SET_DATA_INCOMPATIBLE,
     REQUIRES_GRAD_NOT_FLOAT, SAVED_TENSOR_MODIFIED,
     VIEW_CREATED_IN_INFERENCE, VIEW_CREATED_IN_NO_GRAD, VIEW_MODIFIED,
     VIEW_MODIFIED_INDIRECTLY, VIEW_OF_LEAF_INPLACE, VIEW_OF_MULTI_OUTPUT, saved_tensor_modified, type_name,
 )
 
+NO_CREATE_GRAPH = "reftorch does not build graphs of gradients (create_graph=True)"
+GRAD_SHAPE_MISMATCH = (
+    "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
+    "of {output}."
+)
+CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
+LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 COPY_CONSTRUCT = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
     "or sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor)."

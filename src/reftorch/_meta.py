@@ -15,9 +15,15 @@ reftorch keeps a meta tensor's elements in ordinary memory like any other
 would leave the device: here, and in ``copy_``, which moves numbers out of a
 meta tensor only into another (``_copy_.check_copy_source``, as torch's
 ``copy_`` kernel checks; ``to()`` copies through the same check).
+
+A meta tensor has no memory to share or copy, so torch copies one from its
+metadata alone: ``copy.copy`` (and pickling) rebuilds it here on new memory
+at offset 0 with the same strides and a counter at 0, and ``copy.deepcopy``
+clones it (``_python_copy.__deepcopy__``).
 """
 
-from . import _messages
+from . import _messages, _python_copy
+from ._tensor import Tensor
 
 
 def is_meta(tensor):
@@ -47,3 +53,20 @@ def meta_suffixes(tensor, default_dtype_name):
     if str(tensor.dtype) != default_dtype_name:
         suffixes.append("dtype=" + str(tensor.dtype))
     return suffixes
+
+
+def __reduce_ex__(self, protocol):
+    """``copy.copy`` and pickling: a meta tensor is rebuilt from its metadata alone (hooks warned
+    about first, as for any tensor); any other goes through ``_python_copy.__reduce_ex__``."""
+    if not is_meta(self):
+        return _python_copy.__reduce_ex__(self, protocol)
+    _python_copy.warn_if_has_hooks(self)
+    args = (self._size, self._stride, self._dtype, self.device, self.requires_grad)
+    return (_rebuild_meta_tensor, args, self.__dict__ or None)
+
+
+def _rebuild_meta_tensor(size, stride, dtype, device, requires_grad):
+    """A new meta tensor of this size and these strides, at offset 0: new memory, a counter at 0."""
+    t = Tensor._from_values(0, size, dtype, device, stride)
+    t._requires_grad = requires_grad
+    return t

@@ -4,7 +4,8 @@
 *same* storage, with a new version counter (already 1: torch rebuilds with ``set_()``),
 the same ``requires_grad``, no history, no ``.grad`` and no hooks.
 ``copy.deepcopy(t)`` follows torch's ``Tensor.__deepcopy__`` in eight numbered steps:
-a leaf only, on a new storage shared by the views copied in the same call.
+a leaf only, on a new storage shared by the views copied in the same call (a meta tensor,
+which has no memory to copy, is cloned; its ``copy.copy`` is ``_meta``'s).
 """
 
 import copy
@@ -43,9 +44,12 @@ def __deepcopy__(self, memo):
     if id(self) in memo:                                              # 2
         return memo[id(self)]
     with no_grad():
-        new_storage = copy.deepcopy(self._storage, memo)              # 3
-        new = _rebuild_tensor(new_storage, self._storage_offset,      # 4
-                              self._size, self._stride, self._dtype, False)
+        if self.device.type == "meta":                                # 3-4: no memory to copy,
+            new = self.clone()                                        #      so a clone, as torch's
+        else:
+            new_storage = copy.deepcopy(self._storage, memo)          # 3
+            new = _rebuild_tensor(new_storage, self._storage_offset,  # 4
+                                  self._size, self._stride, self._dtype, False)
         new._requires_grad = self.requires_grad                       # 5
         if self._grad is not None:
             new._grad = copy.deepcopy(self._grad, memo)               # 6

@@ -46,6 +46,10 @@ class UntypedStorage:
             self._address = ctypes.addressof(ctypes.c_char.from_buffer(self._bytes))
         return self._address
 
+    def __reduce__(self):
+        """Pickled, or ``copy.copy``-ed, a storage is a new one holding a copy of the bytes."""
+        return (UntypedStorage._wrap, (bytearray(self._bytes), self.device))
+
     def __deepcopy__(self, memo):
         # Copied once per deepcopy call, so views copied together share the copy (torch's memo key).
         copies = memo.setdefault("torch", {})

@@ -33,7 +33,7 @@ class Tensor:
     def _make(cls, storage, offset, size, stride, dtype, version_counter=None, inference=None):
         """New metadata on ``storage``, its last element checked to lie inside it, with a new version
         counter unless one is passed in (none for an inference tensor made inside the mode)."""
-        size, stride, offset = _bounds.ints(size, "size"), _bounds.ints(stride, "stride"), operator.index(offset)
+        size, stride, offset = tuple(map(operator.index, size)), tuple(map(operator.index, stride)), operator.index(offset)
         _bounds.check_in_bounds_for_storage(size, stride, offset, dtype.itemsize, storage.nbytes())
         t = object.__new__(cls)
         t._inference = is_inference_mode_enabled() if inference is None else inference
@@ -124,8 +124,8 @@ class Tensor:
         return self._storage
 
     def data_ptr(self):
-        """Storage address plus offset in bytes (0 with no elements, or on meta)."""
-        if self.numel() == 0 or self.device.type == "meta":
+        """Storage address plus offset in bytes (0 with no elements; a meta storage's address is 0)."""
+        if self.numel() == 0:
             return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 

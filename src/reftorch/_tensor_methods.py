@@ -1,29 +1,31 @@
 """Attach each operation to Tensor as a method, as torch does: ``a.clone()`` runs ``_clone.clone(a)``,
 a plain class attribute, with nothing in between. Where torch's signature needs parsing first,
-the table names ``_binding``'s function. ``reftorch.sparse`` installs the sparse layouts' tables."""
+the table names ``_binding``'s function; where torch refuses an argument (or a meta tensor) first,
+the module that does (``_memory_formats``, ``_meta``, ``reftorch.autograd``, ``autograd/grad_setter``).
+``reftorch.sparse`` installs the sparse layouts' tables."""
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
-from . import _binding, _factories, _tensor_str, _typename
-from . import _advanced_indexing, _argmax, _index_select
+from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
+from . import _advanced_indexing, _argmax, _index_select, autograd
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._layout import strided
 from ._tensor import Tensor
-from .autograd import hooks, variable
+from .autograd import grad_setter, hooks, variable
 
 
 _METHODS = {
     # copies
-    "clone": _clone.clone, "contiguous": _clone.contiguous,
+    "clone": _clone.clone, "contiguous": _memory_formats.contiguous,
     "detach": _detach.detach, "detach_": _detach.detach_, "data": _detach.data,
     "copy_": _binding.copy_,
     "to": _binding.to, "cpu": _binding.cpu, "cuda": _binding.cuda,
     "float": _binding.float, "double": _binding.double, "long": _binding.long, "bool": _binding.bool,
     "new_tensor": _binding.new_tensor, "new_zeros": _factories.new_zeros,
     "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
-    "__reduce_ex__": _python_copy.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
+    "__reduce_ex__": _meta.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
-    "is_contiguous": _binding.is_contiguous, "type": _typename.type,
+    "is_contiguous": _memory_formats.is_contiguous, "type": _typename.type,
     # Python numbers
     "tolist": _scalars.tolist, "item": _scalars.item, "__len__": _scalars.__len__, "__iter__": _scalars.__iter__,
     "__bool__": _scalars.__bool__, "__float__": _scalars.__float__, "__int__": _scalars.__int__,
@@ -53,9 +55,9 @@ _METHODS = {
     "__imul__": _inplace.__imul__, "__itruediv__": _inplace.__itruediv__,
     # autograd
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
-    "grad": property(variable.grad, _binding.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
+    "grad": property(variable.grad, grad_setter.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
-    "backward": variable.backward,
+    "backward": autograd.tensor_backward,
     # comparing and converting
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,

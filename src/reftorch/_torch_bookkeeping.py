@@ -1,5 +1,5 @@
 """torch's bookkeeping for speed that a learner can print: inference tensors (no version
-counter), and gradient buffers that backward hands over instead of copying."""
+counter), and gradient buffers that backward sums into or hands over instead of copying."""
 
 from . import _strides
 from ._core_messages import INFERENCE_INPLACE
@@ -38,7 +38,15 @@ def obeys_layout_contract(grad, variable):
     return all(g == v if n != 1 else g != 0 for n, g, v in zip(grad._size, grad._stride, variable._stride))
 
 
-def may_sum_in_place(total, grad, owned):
-    """Whether backward may add ``grad`` into ``total``: a dense buffer it made (``owned``)."""
-    return id(total) in owned and total is not grad and _strides.is_non_overlapping_and_dense(
-        total._size, total._stride)
+def sum_gradients(total, grad, owned):
+    """Two gradients for one input, summed (None is no gradient): in place into a dense buffer this
+    backward pass made (``owned``), as torch does, its version going up; else into a new one."""
+    if total is None or grad is None:
+        return grad if total is None else total
+    if id(total) in owned and total is not grad and _strides.is_non_overlapping_and_dense(total._size, total._stride):
+        total._write([a + b for a, b in zip(total._read(), grad._read())])
+        total._version_counter.bump()
+        return total
+    result = total + grad
+    owned.add(id(result))
+    return result

@@ -6,13 +6,48 @@ Read ``graph`` (nodes, edges, saved tensors, ``AccumulateGrad``), then
 ``grad``). ``grad_mode``, ``inference_mode`` and ``creation_meta`` are the
 modes; ``hooks`` is ``register_hook``; ``function`` is ``torch.autograd.Function``,
 an operation whose backward you write yourself.
+
+``backward`` and ``grad`` here (``t.backward()`` too) take a caller's arguments, check them as
+torch does before anything runs (``_make_grads``, as in torch), and hand them to
+``functional_api``. Nothing here touches memory, the version counter or the graph.
 """
 
-from . import graph
+from .. import _messages
+from . import functional_api, graph
 from .function import Function
-from .functional_api import backward, grad
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .inference_mode import inference_mode
 
 __all__ = ["Function", "backward", "grad", "graph", "enable_grad", "is_grad_enabled", "no_grad", "set_grad_enabled",
            "inference_mode"]
+
+
+def _make_grads(outputs, grad_outputs, create_graph):
+    """torch's check on the gradients given, for every output before the pass: each must have its
+    output's shape (and reftorch builds no graph of gradients)."""
+    if create_graph:
+        raise NotImplementedError(_messages.NO_CREATE_GRAPH)
+    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is not None and g._size != t._size:
+            raise RuntimeError(_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape))
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """``torch.autograd.backward``: into the ``.grad`` of every leaf the ``tensors`` depend on."""
+    tensors = functional_api._as_tuple(tensors)
+    grad_tensors = functional_api._as_tuple(grad_tensors) or (None,) * len(tensors)
+    _make_grads(tensors, grad_tensors, create_graph)
+    functional_api.backward(tensors, grad_tensors, retain_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
+    """``torch.autograd.grad``: the gradients of ``outputs`` for ``inputs``, no ``.grad`` written."""
+    outputs, inputs = functional_api._as_tuple(outputs), functional_api._as_tuple(inputs)
+    grad_outputs = functional_api._as_tuple(grad_outputs) or (None,) * len(outputs)
+    _make_grads(outputs, grad_outputs, create_graph)
+    return functional_api.grad(outputs, inputs, grad_outputs, retain_graph, allow_unused)
+
+
+def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """``t.backward(gradient)``: ``backward(t, gradient)``, as torch's ``Tensor.backward``."""
+    backward(self, gradient, retain_graph, create_graph, inputs)

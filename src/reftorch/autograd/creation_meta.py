@@ -3,19 +3,15 @@
 A tracked write into a view rewrites its base's history (``CopySlices``), which
 only a view made by a single-output op in grad mode (``DEFAULT``) allows. A view
 made under ``no_grad`` or ``inference_mode`` has no node to its base, and the
-outputs of ``split`` share one node: writing them is forbidden, with torch's error.
+outputs of ``split`` share one node: writing them is forbidden, with torch's error
+(``view_history.check_view_write``, next to the other rules for writing into a view).
 """
 
-import re
-
-from .. import _core_messages, _overrides
+from .. import _overrides
 from .grad_mode import is_grad_enabled
+from .view_history import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT_NODE, NO_GRAD_MODE
+from .view_history import check_view_write  # noqa: F401  (chapter 07 shows it by this name)
 from .._torch_bookkeeping import is_inference_mode_enabled
-
-DEFAULT = "DEFAULT"
-NO_GRAD_MODE = "NO_GRAD_MODE"
-INFERENCE_MODE = "INFERENCE_MODE"
-MULTI_OUTPUT_NODE = "MULTI_OUTPUT_NODE"
 
 
 def for_new_view(source, multi_output=False):
@@ -33,37 +29,3 @@ def for_new_view(source, multi_output=False):
         return previous
     return new
 for_new_view = _overrides.overridable(for_new_view)
-
-
-def forward_op_name(node):
-    """``SliceBackward0`` -> ``Slice``: the operation a node came from, as messages name it."""
-    return re.sub(r"Backward\d*$", "", node.name())
-
-
-def check_view_write(view, indirect):
-    """Raise torch's error if ``view`` may not be written in place (``indirect``: it was, through
-    another alias, noticed now)."""
-    meta = view._creation_meta
-    if meta == DEFAULT:
-        return
-    node = view._grad_fn
-    modified = _core_messages.VIEW_MODIFIED_INDIRECTLY if indirect else _core_messages.VIEW_MODIFIED
-    if meta in (NO_GRAD_MODE, INFERENCE_MODE) or node is None:
-        if node is None:
-            who = "A view was created in"
-        else:
-            who = (f"Output {view._output_nr} of {forward_op_name(node)} is a view of a view "
-                   "which was created in")
-        template = (_core_messages.VIEW_CREATED_IN_INFERENCE if meta == INFERENCE_MODE
-                    else _core_messages.VIEW_CREATED_IN_NO_GRAD)
-        message = template.format(who=who, modified=modified)
-    else:
-        message = _core_messages.VIEW_OF_MULTI_OUTPUT.format(
-            output_nr=view._output_nr, op=forward_op_name(node), modified=modified)
-    if meta == MULTI_OUTPUT_NODE:
-        message += _core_messages.MULTI_OUTPUT_HINT
-    elif meta == NO_GRAD_MODE:
-        message += _core_messages.MOVE_BOTH.format(block="no_grad")
-    else:
-        message += _core_messages.MOVE_BOTH.format(block="inference_mode")
-    raise RuntimeError(message)

@@ -9,7 +9,7 @@ its complete gradient, its tensor pre-hooks (``autograd/hooks``) see it and may 
 from collections import defaultdict
 
 from .. import _overrides
-from .._torch_bookkeeping import may_sum_in_place
+from .._torch_bookkeeping import sum_gradients
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
 
@@ -48,21 +48,22 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
     with no_grad():
         for node in execution_order([node for node, _ in roots]):
-            incoming = pending.pop(id(node))
+            incoming = pending.pop(id(node), {})  # empty if no gradient reached it
             holder = node.variable if isinstance(node, AccumulateGrad) else node  # a leaf keeps its own hooks
             for pre_hook in holder._tensor_pre_hooks:
                 pre_hook(incoming, owned)
             if capture_ids is not None:
-                captured.update({(id(node), nr): g for nr, g in incoming.items() if (id(node), nr) in capture_ids})
+                captured.update({(id(node), nr): g for nr, g in incoming.items()
+                                 if g is not None and (id(node), nr) in capture_ids})
             for t in node._retained:
                 if incoming.get(t._output_nr) is not None:
                     update_retained_grad(t, incoming[t._output_nr])
-            grad = incoming[0] if node.num_outputs == 1 else tuple(map(incoming.get, range(node.num_outputs)))
+            grad = incoming.get(0) if node.num_outputs == 1 else tuple(map(incoming.get, range(node.num_outputs)))
+            grads_in = ()  # a node no gradient reached (a backward gave None) runs no apply
             if isinstance(node, AccumulateGrad):
-                if capture_ids is None:  # autograd.grad never writes .grad
+                if capture_ids is None and grad is not None:  # autograd.grad never writes .grad
                     node.apply(grad, steal=id(grad) in owned)
-                grads_in = ()
-            else:
+            elif any(g is not None for g in incoming.values()):
                 grads_in = node.apply(grad)
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
@@ -76,19 +77,4 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
 def _receive(pending, node, nr, grad, owned):
     """Add ``grad`` to what output ``nr`` of ``node`` has received so far."""
     incoming = pending.setdefault(id(node), {})
-    incoming[nr] = _add(incoming.get(nr), grad, owned)
-
-
-def _add(total, grad, owned):
-    """Sum two gradients: in place into a buffer this pass made when torch would (its version
-    goes up), else into a new one."""
-    if total is None:
-        return grad
-    if may_sum_in_place(total, grad, owned):
-        total._write([a + b for a, b in zip(total._read(), grad._read())])
-        total._version_counter.bump()
-        return total
-    result = total + grad
-    owned.add(id(result))
-    return result
-
+    incoming[nr] = sum_gradients(incoming.get(nr), grad, owned)

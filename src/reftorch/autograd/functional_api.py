@@ -1,5 +1,6 @@
 """``backward`` accumulates into every leaf's ``.grad``; ``autograd.grad`` returns the
-gradients for ``inputs`` instead and leaves every ``.grad`` alone."""
+gradients for ``inputs`` instead and leaves every ``.grad`` alone. ``reftorch.autograd`` checks
+the shapes of the gradients a caller gives before they arrive here."""
 
 from .. import _core_messages
 from .._tensor import Tensor
@@ -8,19 +9,17 @@ from .graph import gradient_edge
 
 
 def _roots_and_grads(tensors, grad_tensors):
-    roots, grads = [], []
-    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+    """The gradient each output starts from (a 1 only for a scalar output given none), then the
+    edge it starts along, which only an output that requires grad has (torch's order)."""
+    grads = []
+    for t, g in zip(tensors, grad_tensors):
+        if g is None and t.requires_grad and t.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        grads.append(Tensor._from_values(1, t._size, t._dtype, t.device) if g is None else g)
+    for i, t in enumerate(tensors):
         if not t.requires_grad:
             raise RuntimeError(_core_messages.BACKWARD_NO_GRAD.format(i))
-        if g is None:
-            if t.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._from_values(1, t._size, t._dtype, t.device)
-        elif g._size != t._size:
-            raise RuntimeError(_core_messages.GRAD_SHAPE_MISMATCH.format(i=i, grad=g.shape, output=t.shape))
-        roots.append(gradient_edge(t))
-        grads.append(g)
-    return roots, grads
+    return [gradient_edge(t) for t in tensors], grads
 
 
 def _as_tuple(x):
@@ -30,24 +29,16 @@ def _as_tuple(x):
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    tensors = _as_tuple(tensors)
-    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
-    if create_graph:
-        raise NotImplementedError(_core_messages.NO_CREATE_GRAPH)
+def backward(tensors, grad_tensors, retain_graph=None):
     roots, grads = _roots_and_grads(tensors, grad_tensors)
     run_backward(roots, grads, retain_graph=bool(retain_graph))
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
-    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    if create_graph:
-        raise NotImplementedError(_core_messages.NO_CREATE_GRAPH)
+def grad(outputs, inputs, grad_outputs, retain_graph=None, allow_unused=None):
+    roots, grads = _roots_and_grads(outputs, grad_outputs)
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots, grads = _roots_and_grads(outputs, grad_outputs)
     targets = [gradient_edge(t) for t in inputs]
     captured = run_backward(roots, grads, retain_graph=bool(retain_graph), capture=targets)
     result = []

@@ -24,6 +24,10 @@ class _GradModeContext:
 
     mode = True
 
+    def __new__(cls, func=None):
+        """``@no_grad`` without parentheses: ``func`` is the function, decorated at once, as in torch."""
+        return super().__new__(cls) if func is None else cls()(func)
+
     def __enter__(self):
         self._previous = is_grad_enabled()
         _set_enabled(self.mode)
@@ -53,6 +57,9 @@ class enable_grad(_GradModeContext):
 
 class set_grad_enabled(_GradModeContext):
     """``set_grad_enabled(False)`` switches at once, and restores on ``with`` exit."""
+
+    def __new__(cls, mode):  # a mode, never a function
+        return object.__new__(cls)
 
     def __init__(self, mode):
         self.mode = bool(mode)

@@ -8,7 +8,6 @@ after a write through another alias (``view_history``).
 from .. import _core_messages
 from .._torch_bookkeeping import is_inference_mode_enabled
 from .._warn import warn
-from .functional_api import backward as _backward
 from .view_history import rebuild_view_grad_fn
 
 
@@ -78,8 +77,3 @@ def retain_grad(self):
         return
     self._retains_grad = True
     grad_fn(self)._retained.append(self)
-
-
-def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate d(self)/d(leaf) into the ``.grad`` of every leaf that requires grad."""
-    _backward(self, gradient, retain_graph, create_graph, inputs)

@@ -1,11 +1,19 @@
-"""A view's history: after a write through its base or another view, the view's
-``grad_fn`` is renewed when next needed, as in torch. Only the graph changes.
+"""A view's history: how the view was made (its creation meta) decides whether it may be written
+in place (``check_view_write``); after a write through its base or another view, its ``grad_fn``
+is renewed when next needed, as in torch. Only the graph changes.
 """
 
-from .. import _strides
+import re
+
+from .. import _core_messages, _strides
 from .._tensor import Tensor
-from . import creation_meta
 from .graph import Node
+
+# A view's creation meta (``autograd/creation_meta`` says which one a new view gets).
+DEFAULT = "DEFAULT"
+NO_GRAD_MODE = "NO_GRAD_MODE"
+INFERENCE_MODE = "INFERENCE_MODE"
+MULTI_OUTPUT_NODE = "MULTI_OUTPUT_NODE"
 
 
 class AsStridedBackward0(Node):
@@ -32,5 +40,39 @@ def rebuild_view_grad_fn(view):
     if base is None or (view._grad_fn is None and not base.requires_grad):
         return
     if view._view_version != view._version:
-        creation_meta.check_view_write(view, indirect=True)
+        check_view_write(view, indirect=True)
         view._set_grad_fn(AsStridedBackward0(base, view._geometry()) if base.requires_grad else None)
+
+
+def forward_op_name(node):
+    """``SliceBackward0`` -> ``Slice``: the operation a node came from, as messages name it."""
+    return re.sub(r"Backward\d*$", "", node.name())
+
+
+def check_view_write(view, indirect):
+    """Raise torch's error if ``view`` may not be written in place (``indirect``: it was, through
+    another alias, noticed now)."""
+    meta = view._creation_meta
+    if meta == DEFAULT:
+        return
+    node = view._grad_fn
+    modified = _core_messages.VIEW_MODIFIED_INDIRECTLY if indirect else _core_messages.VIEW_MODIFIED
+    if meta in (NO_GRAD_MODE, INFERENCE_MODE) or node is None:
+        if node is None:
+            who = "A view was created in"
+        else:
+            who = (f"Output {view._output_nr} of {forward_op_name(node)} is a view of a view "
+                   "which was created in")
+        template = (_core_messages.VIEW_CREATED_IN_INFERENCE if meta == INFERENCE_MODE
+                    else _core_messages.VIEW_CREATED_IN_NO_GRAD)
+        message = template.format(who=who, modified=modified)
+    else:
+        message = _core_messages.VIEW_OF_MULTI_OUTPUT.format(
+            output_nr=view._output_nr, op=forward_op_name(node), modified=modified)
+    if meta == MULTI_OUTPUT_NODE:
+        message += _core_messages.MULTI_OUTPUT_HINT
+    elif meta == NO_GRAD_MODE:
+        message += _core_messages.MOVE_BOTH.format(block="no_grad")
+    else:
+        message += _core_messages.MOVE_BOTH.format(block="inference_mode")
+    raise RuntimeError(message)

@@ -1,0 +1,107 @@
+"""Corners of the core reading path that waited for room in the core: a backward that gives no
+gradient, a grad mode used bare as a decorator, pickling a tensor, Python copies of a meta tensor,
+and the order of torch's checks on what backward is given."""
+
+from crosscheck.harness import assert_same
+
+
+def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
+    assert_same(
+        """
+        class Halve(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * 2 + b
+
+            @staticmethod
+            def backward(ctx, grad):
+                return None, grad
+
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        Halve.apply(a * 3, b).sum().backward()
+        print(a.grad, b.grad, b.grad._version)
+        c = torch.ones(2, requires_grad=True)
+        (Halve.apply(c, c) + c).sum().backward()
+        print(c.grad)
+        d = torch.ones(2, requires_grad=True)
+        print(torch.autograd.grad(Halve.apply(d, b).sum(), d, allow_unused=True))
+        try:
+            torch.autograd.grad(Halve.apply(d, b).sum(), d)
+        except RuntimeError as err:
+            print("RuntimeError:", err)
+        """
+    )
+
+
+def test_no_grad_and_enable_grad_decorate_a_function_without_parentheses():
+    assert_same(
+        """
+        @torch.no_grad
+        def doubled(x):
+            "Twice x."
+            return x * 2
+
+        @torch.enable_grad
+        def tripled(x):
+            return x * 3
+
+        x = torch.ones(2, requires_grad=True)
+        print(doubled(x).requires_grad, doubled.__name__, doubled.__doc__, torch.is_grad_enabled())
+        with torch.no_grad():
+            print(tripled(x).requires_grad, torch.is_grad_enabled())
+        """
+    )
+
+
+def test_pickle_round_trips_a_tensor_onto_new_memory():
+    assert_same(
+        """
+        import copy
+        import pickle
+        a = torch.arange(6.0).reshape(2, 3).t()
+        a.requires_grad_()
+        a.note = "kept"
+        b = pickle.loads(pickle.dumps(a))
+        print(b, b.stride(), b._version, b.requires_grad, b.is_leaf, b.grad_fn, b.note)
+        print(b.untyped_storage().data_ptr() == a.untyped_storage().data_ptr())
+        s = a.untyped_storage()
+        copied = copy.copy(s)
+        print(copied is s, copied.data_ptr() == s.data_ptr(), copied.nbytes(), copied.device)
+        """
+    )
+
+
+def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():
+    assert_same(
+        """
+        import copy
+        import pickle
+        m = torch.ones(2, 3, device="meta").t()[1:]
+        m.requires_grad_()
+        m.note = [1]
+        for name, made in (("copy", copy.copy(m)), ("deepcopy", copy.deepcopy(m)),
+                           ("pickle", pickle.loads(pickle.dumps(m)))):
+            print(name, made.shape, made.stride(), made.storage_offset(), made._version, made.requires_grad,
+                  made.is_leaf, made.untyped_storage().nbytes(), made.untyped_storage() is m.untyped_storage(),
+                  made.note, made.note is m.note, made.device)
+        """
+    )
+
+
+def test_backward_checks_the_gradients_given_before_it_asks_whether_outputs_require_grad():
+    assert_same(
+        """
+        x = torch.ones(3, requires_grad=True)
+        attempts = [lambda: torch.ones(3).backward(torch.ones(2)),
+                    lambda: torch.autograd.grad(torch.ones(3), x, torch.ones(2)),
+                    lambda: torch.autograd.backward([torch.ones(2), x * 2]),
+                    lambda: torch.autograd.grad(torch.ones(1).sum(), torch.ones(3)),
+                    lambda: torch.autograd.grad((x * 2).sum(), torch.ones(3))]
+        for attempt in attempts:
+            try:
+                attempt()
+            except RuntimeError as err:
+                print("RuntimeError:", err)
+        """
+    )
