@@ -17,8 +17,8 @@ from ._warn import warn
 
 def to(self, *args, **kwargs):
     """``t.to(device, dtype)``, ``t.to(dtype)`` or ``t.to(other)``: see ``_to.to``."""
-    device, dtype, copy = _to_arguments(args, kwargs)
-    return _to.to(self, device, dtype, copy)
+    device, dtype, copy, memory_format = _to_arguments(args, kwargs)
+    return _to.to(self, device, dtype, copy, memory_format)
 
 
 def cpu(self):
@@ -112,13 +112,13 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     return _creation.new_tensor(self, data, dtype=dtype, device=as_device(device), requires_grad=requires_grad)
 
 
-def copy_(self, src, non_blocking=False):
-    if not isinstance(src, (Tensor, builtins.int, builtins.float, builtins.bool)):
+def copy_(self, other, non_blocking=False):
+    if not isinstance(other, (Tensor, builtins.int, builtins.float, builtins.bool)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(src)
+            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(other)
         ))
-    if isinstance(src, Tensor) and src.layout is _layout.sparse_coo:
-        raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=src.type()))
-    if isinstance(src, Tensor) and src.layout is _layout.sparse_csr:
+    if isinstance(other, Tensor) and other.layout is _layout.sparse_coo:
+        raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=other.type()))
+    if isinstance(other, Tensor) and other.layout is _layout.sparse_csr:
         raise RuntimeError(_messages.SPARSE_CSR_COPY_INTO_STRIDED)
-    return _copy_.copy_(self, src, non_blocking)
+    return _copy_.copy_(self, other, non_blocking)

@@ -22,7 +22,7 @@ See ``autograd.creation_meta``.
 """
 
 from . import _messages, _strides
-from ._arguments import _int_arg, _is_int, _type_name
+from ._arguments import _int_arg, _is_int, _is_later_int, _type_name
 from ._tensor import Tensor
 from ._view_backward import place_along
 from ._views import _as_view
@@ -115,7 +115,7 @@ def _split_with_sizes(self, split_sizes, dim, position):
     if not isinstance(split_sizes, (tuple, list)):
         raise TypeError(f"{where}, not {_type_name(split_sizes)}")
     for pos, n in enumerate(split_sizes):
-        if not _is_int(n):
+        if not (_is_int(n) if pos == 0 else _is_later_int(n)):  # a later bool is read as 0 or 1
             raise TypeError(f"{where}, but found element of type {_type_name(n)} at pos {pos}")
     sizes = [int(n) for n in split_sizes]
     _int_arg("split_with_sizes", "dim", position + 1, dim)

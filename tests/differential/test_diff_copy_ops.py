@@ -514,3 +514,14 @@ def test_tensor_of_a_tensor_keeps_the_source_layout():
         print(a.stride(), b.stride(), c.stride(), d.stride(), a.is_contiguous())
         """
     )
+
+
+def test_copy_names_its_source_other_as_torchs_binding_does():
+    assert_same(
+        """
+        d = torch.zeros(2)
+        d.copy_(other=torch.ones(2))
+        e = torch.zeros(2)
+        e.copy_(torch.ones(2), non_blocking=True)
+        """
+    )

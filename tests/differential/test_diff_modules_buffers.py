@@ -732,3 +732,22 @@ def test_batchnorm_on_an_empty_batch_writes_no_statistics_and_keeps_the_graph():
             """
         )
     )
+
+
+def test_batchnorm_without_channels_reads_weight_zero_with_selects_error():
+    """An input with no elements skips the statistics; torch's kernel still reads ``weight[0]`` and
+    ``bias[0]`` (C++ ``select``), which a layer with no channels does not have."""
+    assert_same(
+        """
+        for keywords in ({}, {"bias": False}, {"affine": False}):
+            for train in (True, False):
+                bn = torch.nn.BatchNorm1d(0, **keywords)
+                bn.train(train)
+                try:
+                    out = bn(torch.ones(3, 0))
+                    print(keywords, train, out.shape, out.grad_fn)
+                except IndexError as error:
+                    print(keywords, train, error)
+        empty_batch = torch.nn.BatchNorm1d(2)(torch.ones(0, 2, requires_grad=True))
+        """
+    )

@@ -116,9 +116,9 @@ def _check_dtypes(x, *parameters):
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps):
     """Normalise ``x`` per channel; in training, update the running statistics in place."""
     if x.numel() == 0:  # as torch's kernel: no statistics, nothing written, an output on the graph
-        out = x.clone()
-        out = out * weight[0] if weight is not None else out
-        return out + bias[0] if bias is not None else out
+        out = x.clone()  # its C++ weight[0] is select(0, 0), with select's IndexError for no channel
+        out = out * weight.select(0, 0) if weight is not None else out
+        return out + bias.select(0, 0) if bias is not None else out
     if running_mean is not None and running_mean.numel() != x.shape[1]:
         raise RuntimeError(f"running_mean should contain {x.shape[1]} elements not {running_mean.numel()}")
     _check_dtypes(x, weight, bias, running_mean, running_var)
