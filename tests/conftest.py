@@ -224,7 +224,7 @@ def pytest_configure(config):
     # workers they start, the judge in each (a sandboxed kernel keeps only KEPT_ENVIRONMENT).
     # The workers and their gradings already share the cores; torch's own threads, spinning
     # while they wait for one another, burnt the CPU the other workers needed, for the same
-    # answers (docs/decisions/00XX-one-torch-thread-per-test-process.md).
+    # answers (docs/decisions/0043-one-torch-thread-per-test-process.md).
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
     watcher = [sys.executable, str(pathlib.Path(__file__).with_name("run_processes.py")), str(os.getpid()),
