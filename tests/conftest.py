@@ -133,7 +133,8 @@ def pytest_itemcollected(item):
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
     "tests/hub/test_hub_start_stop.py",
-    "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/exercises/test_practice_agreement.py",
+    "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/browser/test_lite_site.py",
+    "tests/exercises/test_practice_agreement.py",
     "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
     "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
     "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",
