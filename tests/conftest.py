@@ -26,6 +26,7 @@ import urllib.request
 
 import pytest
 
+from asked_fixtures import asked_for
 from autograder.kernels.sandbox import why_unavailable
 from coursebook.lab import lab_command, lab_environment
 from memdiagram._export import CHROMIUM_ARGS
@@ -132,7 +133,8 @@ def pytest_itemcollected(item):
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
     "tests/hub/test_hub_start_stop.py",
-    "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/exercises/test_practice_agreement.py",
+    "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/browser/test_lite_site.py",
+    "tests/exercises/test_practice_agreement.py",
     "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
     "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
     "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",
@@ -165,11 +167,12 @@ def _group(item, sharing=None) -> str:
 
 
 def _sharing(items) -> set:
-    """The modules of SHARED_BY_FOLDER's folders with a test that asks for one of the folder's fixtures."""
+    """The modules of SHARED_BY_FOLDER's folders with a test that asks for one of the folder's fixtures
+    (by name, or through ``request.getfixturevalue``: tests/course/test_answers_after_questions.py)."""
     found = set()
     for item in items:
         shared = SHARED_BY_FOLDER.get(pathlib.Path(str(item.fspath)).parent.name, set())
-        if shared & set(getattr(item, "fixturenames", ())):
+        if shared & asked_for(item):
             found.add(item.nodeid.split("::")[0])
     return found
 

@@ -146,13 +146,60 @@ def test_the_chinese_book_has_the_same_pages_as_the_english_one(book):
             f"zh/{name} is not the Chinese chapter"
 
 
-def test_every_page_opens_offline_without_console_errors_and_every_internal_link_resolves(book, browser, server):
+PICTURES = """() => {
+  const out = [];
+  for (const img of document.querySelectorAll('img')) {
+    out.push({kind: 'img', what: img.className || img.getAttribute('src').slice(0, 30),
+              alt: (img.getAttribute('alt') || '').trim()});
+  }
+  for (const svg of document.querySelectorAll('svg')) {
+    if (svg.parentElement.closest('svg') || svg.getAttribute('aria-hidden') === 'true') continue;
+    let alt = (svg.getAttribute('aria-label') || '').trim();
+    if (!alt) {
+      alt = (svg.getAttribute('aria-labelledby') || '').split(/\\s+/)
+        .map(id => document.getElementById(id)).filter(e => e).map(e => e.textContent).join(' ').trim();
+    }
+    out.push({kind: 'svg', what: svg.getAttribute('class') || 'svg', alt: alt});
+  }
+  return out;
+}"""
+NO_DESCRIPTION = {"", "image", "picture", "plot", "figure", "diagram", "no description has been provided for this image"}
+
+
+REPEATED_IDS = """() => {
+  const seen = new Map();
+  for (const e of document.querySelectorAll('[id]')) seen.set(e.id, (seen.get(e.id) || 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([id, n]) => id + ' x' + n);
+}"""
+# Each "Run this page" link: its href, and whether it is visible as Playwright's is_visible() says
+# (a non-empty box, and not visibility: hidden).
+RUN_LINKS = """() => [...document.querySelectorAll('a.book-run')].map((a) => {
+  const box = a.getBoundingClientRect();
+  return [a.getAttribute('href'), box.width > 0 && box.height > 0 && getComputedStyle(a).visibility !== 'hidden'];
+})"""
+
+
+@pytest.fixture(scope="module")
+def desktop_visits(book, browser, server):
+    """Every page, English and Chinese, opened once offline at 1366 px, and what the page checks
+    below read from it: ``({path: {"hrefs", "twice", "pictures", "runs"}}, requests sent elsewhere,
+    console errors)``. One visit per page serves every check of this width."""
     context, page, blocked, errors = _offline_page(browser, 1366, server)
-    broken = []
+    visits = {}
     for path in _all_pages(book):
         page.goto(_url(server, path))
-        hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))")
-        for href in hrefs:
+        visits[path] = {"hrefs": page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))"),
+                        "twice": page.evaluate(REPEATED_IDS), "pictures": page.evaluate(PICTURES),
+                        "runs": page.evaluate(RUN_LINKS)}
+    context.close()
+    return visits, blocked, errors
+
+
+def test_every_page_opens_offline_without_console_errors_and_every_internal_link_resolves(book, desktop_visits):
+    visits, blocked, errors = desktop_visits
+    broken = []
+    for path, seen in visits.items():
+        for href in seen["hrefs"]:
             if re.match(r"^(https?:|mailto:)", href) or href == "#":
                 continue
             target, _, anchor = href.partition("#")
@@ -164,27 +211,17 @@ def test_every_page_opens_offline_without_console_errors_and_every_internal_link
                 broken.append(f"{_name(book, path)}: {href} (no such page)")
             elif anchor and not {f'id="{anchor}"', f'id="{unquote(anchor)}"'} & _ids_in(file):
                 broken.append(f"{_name(book, path)}: {href} (no such anchor)")
-    context.close()
+    assert len(visits) == len(_all_pages(book))
     assert blocked == [], f"pages asked the network for {sorted(set(blocked))[:5]}"
     assert errors == [], f"console errors: {errors[:5]}"
     assert broken == [], f"broken internal links: {broken[:10]}"
 
 
-def test_no_page_gives_two_elements_the_same_id(book, browser, server):
+def test_no_page_gives_two_elements_the_same_id(book, desktop_visits):
     """Diagrams share a page: an id defined twice (an arrow marker, a fill pattern) makes
     ``url(#...)`` and ``aria-labelledby`` point into whichever diagram comes first."""
-    context, page, _blocked, _errors = _offline_page(browser, 1366, server)
-    repeated = []
-    for path in _all_pages(book):
-        page.goto(_url(server, path))
-        twice = page.evaluate("""() => {
-          const seen = new Map();
-          for (const e of document.querySelectorAll('[id]')) seen.set(e.id, (seen.get(e.id) || 0) + 1);
-          return [...seen].filter(([, n]) => n > 1).map(([id, n]) => id + ' x' + n);
-        }""")
-        if twice:
-            repeated.append(f"{_name(book, path)}: {twice[:5]}")
-    context.close()
+    visits, _blocked, _errors = desktop_visits
+    repeated = [f"{_name(book, path)}: {seen['twice'][:5]}" for path, seen in visits.items() if seen["twice"]]
     assert repeated == [], f"pages that define an id more than once: {repeated[:10]}"
 
 
@@ -215,70 +252,51 @@ def test_every_page_switches_language_to_the_same_page(book, browser, server):
     assert blocked == [] and errors == []
 
 
-PICTURES = """() => {
-  const out = [];
-  for (const img of document.querySelectorAll('img')) {
-    out.push({kind: 'img', what: img.className || img.getAttribute('src').slice(0, 30),
-              alt: (img.getAttribute('alt') || '').trim()});
-  }
-  for (const svg of document.querySelectorAll('svg')) {
-    if (svg.parentElement.closest('svg') || svg.getAttribute('aria-hidden') === 'true') continue;
-    let alt = (svg.getAttribute('aria-label') || '').trim();
-    if (!alt) {
-      alt = (svg.getAttribute('aria-labelledby') || '').split(/\\s+/)
-        .map(id => document.getElementById(id)).filter(e => e).map(e => e.textContent).join(' ').trim();
-    }
-    out.push({kind: 'svg', what: svg.getAttribute('class') || 'svg', alt: alt});
-  }
-  return out;
-}"""
-NO_DESCRIPTION = {"", "image", "picture", "plot", "figure", "diagram", "no description has been provided for this image"}
-
-
-def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, browser, server):
-    context, page, _blocked, _errors = _offline_page(browser, 1366, server)
+def test_every_image_in_the_book_has_alt_text_that_says_what_it_shows(book, desktop_visits):
+    visits, _blocked, _errors = desktop_visits
     without, seen = [], {}
-    for path in _all_pages(book):
-        page.goto(_url(server, path))
-        for picture in page.evaluate(PICTURES):
+    for path, visit in visits.items():
+        for picture in visit["pictures"]:
             seen[picture["what"]] = seen.get(picture["what"], 0) + 1
             if picture["alt"].lower().rstrip(".") in NO_DESCRIPTION or len(picture["alt"]) < 20:
                 without.append(f"{_name(book, path)}: {picture['kind']} {picture['what']!r} alt={picture['alt']!r}")
-    page.goto(_url(server, book / "22_decision_guide.html"))
-    plot_alt = page.locator("img.book-plot").first.get_attribute("alt")
-    context.close()
+    plot_alt = next(p["alt"] for p in visits[book / "22_decision_guide.html"]["pictures"]
+                    if p["kind"] == "img" and "book-plot" in p["what"].split())
     assert without == [], f"images a screen reader cannot describe (no alt, or an empty or generic one): {without[:10]}"
     assert seen.get("md-diagram", 0) >= 20 and seen.get("book-plot", 0) >= 2, \
         f"the book shows fewer diagrams or plots than the course draws: {seen}"
     assert "median time" in plot_alt, f"the plot's alt text does not describe the plot: {plot_alt!r}"
 
 
-def test_no_page_scrolls_sideways_on_a_390_px_phone(book, browser, server):
+PHONE = """() => { const h = document.querySelector('.bd-article h1');
+  return {width: document.documentElement.scrollWidth, top: h ? h.getBoundingClientRect().top + window.scrollY : null}; }"""
+
+
+@pytest.fixture(scope="module")
+def phone_visits(book, browser, server):
+    """Every page, English and Chinese, opened once offline at 390 px: ``{path: {"width": the
+    page's scroll width, "top": where its title starts, or None}}``."""
     context, page, _blocked, _errors = _offline_page(browser, 390, server)
-    wide = []
+    visits = {}
     for path in _all_pages(book):
         page.goto(_url(server, path))
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > 390:
-            wide.append(f"{_name(book, path)}: {width} px")
+        visits[path] = page.evaluate(PHONE)
     context.close()
+    return visits
+
+
+def test_no_page_scrolls_sideways_on_a_390_px_phone(book, phone_visits):
+    wide = [f"{_name(book, path)}: {seen['width']} px" for path, seen in phone_visits.items() if seen["width"] > 390]
+    assert len(phone_visits) == len(_all_pages(book))
     assert wide == [], f"pages wider than a 390 px phone (only tables and code may scroll, inside themselves): {wide}"
 
 
-def test_a_phone_page_starts_with_its_own_text(book, browser, server):
+def test_a_phone_page_starts_with_its_own_text(book, phone_visits):
     """On a 390 px phone the header, the buttons and the how-to-run note take less than half of
     the first screen (900 px): every page's title is in its top half, not after screens of links."""
-    context, page, _blocked, _errors = _offline_page(browser, 390, server)
-    late = []
-    for path in _all_pages(book):
-        if path.name == "search.html":  # the search page has no text of its own
-            continue
-        page.goto(_url(server, path))
-        top = page.evaluate("() => { const h = document.querySelector('.bd-article h1');"
-                            " return h ? h.getBoundingClientRect().top + window.scrollY : null; }")
-        if top is None or top > 450:
-            late.append(f"{_name(book, path)}: {top}")
-    context.close()
+    late = [f"{_name(book, path)}: {seen['top']}" for path, seen in phone_visits.items()
+            if path.name != "search.html"  # the search page has no text of its own
+            and (seen["top"] is None or seen["top"] > 450)]
     assert late == [], f"pages whose title is not in the top half of a phone's first screen: {late}"
 
 
@@ -421,23 +439,24 @@ def test_chinese_search_finds_the_version_counter_chapter_first(book, browser, s
 
 
 @pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])
-def test_every_chapter_page_runs_in_the_jupyterlite_site(book, browser, server, folder):
+def test_every_chapter_page_runs_in_the_jupyterlite_site(book, desktop_visits, browser, server, folder):
     """"Run this page" opens the same notebook in the Lite site (``make lite``: _build/lite/),
     from the page's header, on a desktop and on a phone."""
     course = "course/zh" if folder else "course"
     chapters = {("index" if c.startswith("00_") else c): c for c in CHAPTERS}
-    context, page, blocked, errors = _offline_page(browser, 1366, server)
+    visits, blocked, errors = desktop_visits
     wrong = []
     for name, chapter in chapters.items():
-        page.goto(_url(server, book / folder / f"{name}.html"))
-        run = page.locator("a.book-run")
-        if run.count() != 1 or not run.is_visible():
-            wrong.append(f"{folder}/{name}: {run.count()} 'Run this page' links, visible: {run.first.is_visible()}")
+        path = book / folder / f"{name}.html"
+        runs = visits[path]["runs"]
+        if len(runs) != 1 or not runs[0][1]:
+            wrong.append(f"{folder}/{name}: {len(runs)} 'Run this page' links, visible: {runs[0][1] if runs else False}")
             continue
-        address = urljoin(page.url, run.get_attribute("href"))
+        address = urljoin(_url(server, path), runs[0][0])
         expected = f"{course}/{chapter}.ipynb"
         if address != f"{server}lite/lab/index.html?path={expected}" or not (REPO / expected).is_file():
             wrong.append(f"{folder}/{name}: opens {address}, not {expected} in the Lite site")
+    context, page, phone_blocked, phone_errors = _offline_page(browser, 390, server)
     page.set_viewport_size({"width": 390, "height": 800})
     page.goto(_url(server, book / folder / "08_clone.html"))
     assert page.locator("a.book-run").is_visible(), "a phone does not see 'Run this page'"
@@ -446,7 +465,7 @@ def test_every_chapter_page_runs_in_the_jupyterlite_site(book, browser, server, 
     assert page.locator("a.book-run").text_content().strip().endswith("运行本页" if folder else "Run this page")
     context.close()
     assert wrong == [], f"chapters whose 'Run this page' is missing or opens another notebook: {wrong[:10]}"
-    assert blocked == [] and errors == []
+    assert blocked == [] and errors == [] and phone_blocked == [] and phone_errors == []
 
 
 @pytest.mark.parametrize("width", [1366, 390])

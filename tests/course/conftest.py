@@ -10,6 +10,7 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from asked_fixtures import asked_for
 from build_it_cells import build_it_chapters, filled
 from coursebook.execution import execute_all
 from course_paths import NOTEBOOKS, ZH_NOTEBOOKS
@@ -27,9 +28,7 @@ def pytest_collection_modifyitems(items):
     """Mark ``runs_chapters`` each test that takes a fixture of CHAPTER_RUNS: by name, or by a
     parameter naming it for ``request.getfixturevalue``."""
     for item in items:
-        spec = getattr(item, "callspec", None)
-        named = {value for value in (spec.params.values() if spec else ()) if isinstance(value, str)}
-        if set(CHAPTER_RUNS) & (set(getattr(item, "fixturenames", ())) | named):
+        if set(CHAPTER_RUNS) & asked_for(item):
             item.add_marker("runs_chapters")
 
 
