@@ -32,7 +32,6 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 BUILD = REPO / "_build"
 # Where ``make lite`` puts the JupyterLite site, which each chapter's "Run this page" opens.
 LITE = BUILD / "lite"
-IMAGES = REPO / "docs" / "images"
 CHAPTERS = sorted(p.stem for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
 EXERCISES = sorted(p.parent.name for p in (REPO / "exercises").glob("*/*.ipynb"))
 # The README's Binder badge opens chapter 00; an exercise's link is the same address for its notebook.
@@ -469,14 +468,17 @@ def test_every_chapter_page_runs_in_the_jupyterlite_site(book, desktop_visits, b
 
 
 @pytest.mark.parametrize("width", [1366, 390])
-def test_screenshots_of_the_index_and_chapter_01(book, browser, server, width):
+def test_screenshots_of_the_index_and_chapter_01(book, browser, server, width, tmp_path):
+    """The screenshots go to a temporary folder, so that a test run leaves the working tree as it
+    was; BOOK_SCREENSHOTS=docs/images writes them where the READMEs show them, to refresh those."""
+    folder = pathlib.Path(os.environ.get("BOOK_SCREENSHOTS", tmp_path))
     context, page, _blocked, _errors = _offline_page(browser, width, server)
-    IMAGES.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     for name, file in [("index", "index.html"), ("chapter-01", "01_reading_memory_diagrams.html")]:
         page.goto(_url(server, book / file))
         if name == "chapter-01":
             page.locator(".md-player").first.evaluate("e => e.scrollIntoView({block: 'start'})")
-        target = IMAGES / f"book-{name}-{width}.png"
+        target = folder / f"book-{name}-{width}.png"
         page.screenshot(path=str(target))
         assert target.stat().st_size > 5000
     context.close()
