@@ -105,3 +105,30 @@ def test_backward_checks_the_gradients_given_before_it_asks_whether_outputs_requ
                 print("RuntimeError:", err)
         """
     )
+
+
+def test_backward_through_a_copy_onto_meta_cannot_copy_the_gradient_out_of_meta():
+    """Chapter 11's ``CopyBackwards`` and chapter 12's ``ToCopyBackward0`` move the gradient back to
+    the source's device: a meta gradient has no numbers to move, so torch refuses, and the source's
+    ``.grad`` stays None."""
+    assert_same(
+        """
+        def attempt(f):
+            try:
+                f()
+            except NotImplementedError as error:
+                print("NotImplementedError:", error)
+
+        w = torch.ones(3, requires_grad=True)
+        attempt(lambda: w.to("meta").sum().backward())
+        dst, src = torch.zeros(3, device="meta"), torch.ones(3, requires_grad=True)
+        dst.copy_(src)
+        attempt(lambda: dst.sum().backward())
+        print(w.grad, src.grad)
+        on_meta = torch.ones(3, device="meta", requires_grad=True)
+        dst = torch.zeros(3, device="meta")
+        dst.copy_(on_meta)
+        dst.sum().backward()
+        print(on_meta.grad.device, on_meta.grad.shape)
+        """
+    )
