@@ -640,10 +640,6 @@ FUNCTION_GRADIENT_FOR_NUMBER = (
     "function {name} returned a gradient different than None at position {position}, but the "
     "corresponding forward input was not a Variable"
 )
-FUNCTION_GRADIENT_SHAPE = (
-    "Function {name} returned an invalid gradient at index {index} - got {got} but expected shape "
-    "compatible with {expected}"
-)
 FUNCTION_GRADIENT_DEVICE = "Function {name} returned an invalid gradient at index {index} - expected device {expected} but got {got}"
 FUNCTION_ONE_OUTPUT = (
     "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "

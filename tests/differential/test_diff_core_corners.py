@@ -132,3 +132,33 @@ def test_backward_through_a_copy_onto_meta_cannot_copy_the_gradient_out_of_meta(
         print(on_meta.grad.device, on_meta.grad.shape)
         """
     )
+
+
+def test_the_engine_refuses_a_gradient_that_does_not_fit_the_shape_its_tensor_was_made_with():
+    """Chapter 09's ``.data`` setter on a non-leaf: the node that made ``y`` recorded ``y``'s size
+    then, and every gradient sent to it must fit that size (torch's ``validate_outputs``)."""
+    assert_same(
+        """
+        def attempt(f):
+            try:
+                f()
+            except RuntimeError as error:
+                print("RuntimeError:", error)
+
+        for shape, make, new in (((3,), lambda x: x * 2, (4,)), ((2, 3), lambda x: x.t() * 1, (3,)),
+                                 ((2, 3), lambda x: x * 1, (3,)), ((3,), lambda x: x * 1, (2, 3))):
+            x = torch.ones(*shape, requires_grad=True)
+            y = make(x)
+            y.data = torch.zeros(*new)
+            attempt(lambda: y.sum().backward())
+            print(x.grad)
+        x = torch.ones(3, requires_grad=True)
+        y = x * 1
+        y.data = torch.zeros(3, dtype=torch.float64)
+        (y * 3).sum().backward()
+        print(x.grad, x.grad.dtype)
+        a, b = torch.ones(4, requires_grad=True).split(2)
+        b.data = torch.zeros(3)
+        attempt(lambda: b.sum().backward())
+        """
+    )

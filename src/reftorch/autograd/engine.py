@@ -8,7 +8,9 @@ its complete gradient, its tensor pre-hooks (``autograd/hooks``) see it and may 
 
 from collections import defaultdict
 
-from .. import _overrides
+from .. import _core_messages, _overrides
+from .._broadcast import sum_to_shape
+from .._tensor import Tensor
 from .._torch_bookkeeping import sum_gradients
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
@@ -68,10 +70,26 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
                 node.release_saved_tensors()
-            for (next_node, nr), g in zip(node._next_functions, grads_in):
+            for index, ((next_node, nr), g) in enumerate(zip(node._next_functions, grads_in)):
                 if next_node is not None:
-                    _receive(pending, next_node, nr, g, owned)
+                    _receive(pending, next_node, nr, _fitted(node, index, next_node, nr, g, owned), owned)
     return captured
+
+
+def _fitted(node, index, receiver, nr, grad, owned):
+    """Gradient ``index`` of ``node`` must fit the size its receiver's output ``nr`` had when made: a
+    size it broadcasts to is summed down to it, another dtype is cast (new memory, this pass's own);
+    any other size is refused."""
+    size, dtype = receiver._output_metadata.get(nr, (None, None))
+    if grad is None or size is None or (grad._size, grad._dtype) == (size, dtype):
+        return grad
+    lead = len(grad._size) - len(size)
+    if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
+        raise RuntimeError(_core_messages.FUNCTION_GRADIENT_SHAPE.format(
+            name=node.name(), index=index, got=list(grad._size), expected=list(size)))
+    fitted = Tensor._from_values(sum_to_shape(grad._read(), grad._size, size), size, dtype, grad.device)
+    owned.add(id(fitted))
+    return fitted
 
 
 def _receive(pending, node, nr, grad, owned):

@@ -28,7 +28,7 @@ and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
 ``ctx.mark_dirty`` are refused with a message saying so.
 """
 
-from .. import _messages, _views
+from .. import _core_messages, _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._broadcast import sum_to_shape
 from .._typename import typename
@@ -116,7 +116,7 @@ class FunctionCtx(Node):
             return grad
         lead = grad.dim() - len(size)
         if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
-            raise RuntimeError(_messages.FUNCTION_GRADIENT_SHAPE.format(
+            raise RuntimeError(_core_messages.FUNCTION_GRADIENT_SHAPE.format(
                 name=self.name(), index=index, got=list(grad._size), expected=list(size)))
         if grad.device != device:
             raise RuntimeError(_messages.FUNCTION_GRADIENT_DEVICE.format(

@@ -24,6 +24,7 @@ class Node:
         self._saved = []
         self._retained = []  # non-leaves that asked for retain_grad()
         self._tensor_pre_hooks = []  # tensor hooks on a gradient arriving here (autograd/hooks)
+        self._output_metadata = {}  # output_nr -> (size, dtype) when made: what its gradient must fit
 
     def next_functions(self):
         return self._next_functions
