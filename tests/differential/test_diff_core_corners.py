@@ -162,3 +162,49 @@ def test_the_engine_refuses_a_gradient_that_does_not_fit_the_shape_its_tensor_wa
         attempt(lambda: b.sum().backward())
         """
     )
+
+
+def test_a_leaf_given_new_data_takes_the_gradient_its_graph_was_built_for():
+    """Chapter 09's ``.data`` setter on a leaf, then backward: ``AccumulateGrad`` recorded the leaf's
+    size and dtype when a graph first reached it, and keeps them while a graph holds it; a later
+    gradient is added into ``.grad`` in place (``+=``), which refuses another size."""
+    assert_same(
+        """
+        x = torch.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        x.data = torch.zeros(3)
+        y.backward()
+        print(x.grad, x.grad.stride(), x.grad._version)
+        x = torch.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        x.data = torch.zeros(2, dtype=torch.float64)
+        y.backward()
+        (x * 2).sum().backward()
+        print(x.grad, x.grad.dtype)
+        x = torch.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        x.data = torch.zeros(3)
+        try:
+            (x * 3).sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        print(x.grad)
+        x = torch.ones(2, requires_grad=True)
+        y = x * 2
+        x.data = torch.zeros(3)
+        y.backward(torch.ones(2))
+        try:
+            (x * 3).sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        print(x.grad)
+        try:
+            y.data = torch.zeros(3)
+            y.backward(torch.ones(3))
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        x = torch.ones(3, requires_grad=True)
+        x.backward(torch.ones(3, dtype=torch.float64))
+        print(x.grad.dtype, x.grad._version)
+        """
+    )

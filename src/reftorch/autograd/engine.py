@@ -44,8 +44,8 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     ``capture`` (edges), return what arrives along them instead (``autograd.grad``)."""
     pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
-    for (node, nr), grad in zip(roots, grad_outputs):
-        _receive(pending, node, nr, grad, owned)
+    for index, ((node, nr), grad) in enumerate(zip(roots, grad_outputs)):
+        _receive(pending, node, nr, _fitted(None, index, node, nr, grad, set()), owned)  # the caller's own
     captured = {}
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
     with no_grad():
@@ -77,16 +77,16 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
 
 
 def _fitted(node, index, receiver, nr, grad, owned):
-    """Gradient ``index`` of ``node`` must fit the size its receiver's output ``nr`` had when made: a
-    size it broadcasts to is summed down to it, another dtype is cast (new memory, this pass's own);
-    any other size is refused."""
+    """Gradient ``index`` of ``node`` (None: of the caller) must fit the size its receiver's output
+    ``nr`` had when made: a size it broadcasts to is summed down to it, another dtype is cast (new
+    memory, this pass's own); any other size is refused."""
     size, dtype = receiver._output_metadata.get(nr, (None, None))
     if grad is None or size is None or (grad._size, grad._dtype) == (size, dtype):
         return grad
     lead = len(grad._size) - len(size)
     if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
-        raise RuntimeError(_core_messages.FUNCTION_GRADIENT_SHAPE.format(
-            name=node.name(), index=index, got=list(grad._size), expected=list(size)))
+        text = _core_messages.GRADIENT_SHAPE.format(index=index, got=list(grad._size), expected=list(size))
+        raise RuntimeError(text if node is None else f"Function {node.name()} returned an {text}")
     fitted = Tensor._from_values(sum_to_shape(grad._read(), grad._size, size), size, dtype, grad.device)
     owned.add(id(fitted))
     return fitted

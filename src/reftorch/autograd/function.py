@@ -116,8 +116,8 @@ class FunctionCtx(Node):
             return grad
         lead = grad.dim() - len(size)
         if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
-            raise RuntimeError(_core_messages.FUNCTION_GRADIENT_SHAPE.format(
-                name=self.name(), index=index, got=list(grad._size), expected=list(size)))
+            raise RuntimeError(f"Function {self.name()} returned an " + _core_messages.GRADIENT_SHAPE.format(
+                index=index, got=list(grad._size), expected=list(size)))
         if grad.device != device:
             raise RuntimeError(_messages.FUNCTION_GRADIENT_DEVICE.format(
                 name=self.name(), index=index, expected=device, got=grad.device))

@@ -7,6 +7,8 @@ needs none). An edge to a leaf ends in its ``AccumulateGrad``, which adds into
 ``.grad``. A node keeps *saved tensors*, each with the version it had.
 """
 
+import weakref
+
 from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
 from .._torch_bookkeeping import is_inference_mode_enabled, obeys_layout_contract
@@ -60,6 +62,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__()
         self.variable = variable
+        self._output_metadata[0] = (variable._size, variable._dtype)  # what its gradients must fit
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
@@ -80,12 +83,11 @@ def accumulate_grad(variable, grad, steal=False):
             variable._grad = Tensor._make(grad._storage, grad._storage_offset, grad._size, grad._stride,
                                           grad._dtype, grad._version_counter)  # same memory and counter, not a view
         else:
-            variable._grad = Tensor._from_values(grad._read(), grad._size, variable._dtype, variable.device, strides)
+            variable._grad = Tensor._from_values(grad._read(), grad._size, grad._dtype, variable.device, strides)
             if dense:
                 variable._grad._version_counter.bump()
     else:
-        variable._grad._write([a + b for a, b in zip(variable._grad._read(), grad._read())])  # rounded to its dtype
-        variable._grad._version_counter.bump()
+        variable._grad.add_(grad)  # rounded to its dtype
 accumulate_grad = _overrides.overridable(accumulate_grad)
 
 
@@ -103,9 +105,11 @@ def gradient_edge(x):
         return (x.grad_fn, x._output_nr)
     if not x._requires_grad:  # a view made under no_grad: no node leads to its base
         return (None, 0)
-    if x._grad_acc is None:
-        x._grad_acc = AccumulateGrad(x)
-    return (x._grad_acc, 0)
+    accumulator = x._grad_acc and x._grad_acc()  # kept only while a graph holds it, as in torch
+    if accumulator is None:
+        accumulator = AccumulateGrad(x)
+        x._grad_acc = weakref.ref(accumulator)
+    return (accumulator, 0)
 
 
 def any_requires_grad(*tensors):
