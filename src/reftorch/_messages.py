@@ -663,3 +663,4 @@ RESHAPE_AMBIGUOUS = (
     "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 "
     "can be any value and is ambiguous"
 )
+HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"

@@ -287,3 +287,45 @@ def test_copies_of_a_parameter_and_of_a_model_lose_the_parameter_hooks():
         print(twin.weight._backward_hooks, len(lin.weight._backward_hooks))
         """
     )
+
+
+def test_a_hook_where_no_gradient_arrives_is_called_with_none():
+    """A node that runs calls each tensor hook on it, with None for an output no gradient reached
+    (a piece of ``split`` not used, an input a custom backward gave None); a hook may not replace
+    that None. ``autograd.grad`` runs no node off its inputs' paths, so calls none there."""
+    assert_same(
+        """
+        def shown(seen):
+            return [None if g is None else g.tolist() for g in seen]
+
+        class Halve(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x * 2 + y
+
+            @staticmethod
+            def backward(ctx, grad):
+                return None, grad
+
+        a = torch.ones(2, requires_grad=True)
+        b, c = a.split(1)
+        seen = []
+        c.register_hook(seen.append)
+        b.sum().backward()
+        print(shown(seen), a.grad)
+        x, y = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+        x1 = x * 1
+        seen, seen_leaf = [], []
+        x1.register_hook(seen.append)
+        x.register_hook(seen_leaf.append)
+        Halve.apply(x1, y).sum().backward()
+        print(shown(seen), shown(seen_leaf), x.grad)
+        seen.clear()
+        print(torch.autograd.grad(Halve.apply(x1, y).sum(), y), shown(seen))
+        x1.register_hook(lambda g: torch.ones(2))
+        try:
+            Halve.apply(x1, y).sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        """
+    )

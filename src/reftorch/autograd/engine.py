@@ -52,8 +52,9 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
         for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node), {})  # empty if no gradient reached it
             holder = node.variable if isinstance(node, AccumulateGrad) else node  # a leaf keeps its own hooks
-            for pre_hook in holder._tensor_pre_hooks:
-                pre_hook(incoming, owned)
+            runs = capture_ids is None or any(g is not None for g in incoming.values())  # grad(): as torch prunes
+            for pre_hook in holder._tensor_pre_hooks if runs else ():
+                pre_hook(incoming, owned)  # a hook where no gradient arrived sees None
             if capture_ids is not None:
                 captured.update({(id(node), nr): g for nr, g in incoming.items()
                                  if g is not None and (id(node), nr) in capture_ids})
