@@ -208,3 +208,36 @@ def test_a_leaf_given_new_data_takes_the_gradient_its_graph_was_built_for():
         print(x.grad.dtype, x.grad._version)
         """
     )
+
+
+def test_a_custom_backward_no_gradient_reached_is_called_with_zeros():
+    """torch materializes the gradients of a custom Function (``set_materialize_grads``, on by
+    default): when the node after it gave None, ``backward`` still runs, on zeros, and its inputs get
+    what it returns."""
+    assert_same(
+        """
+        class Halve(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x * 2 + y
+
+            @staticmethod
+            def backward(ctx, grad):
+                return None, grad
+
+        class Double(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                print("Double.backward got", grad, grad.dtype)
+                return grad * 2 + 1
+
+        x, y = torch.ones(2, dtype=torch.float64, requires_grad=True), torch.ones(2, requires_grad=True)
+        Halve.apply(Double.apply(x), y).sum().backward()
+        print(x.grad, y.grad)
+        print(torch.autograd.grad(Halve.apply(Double.apply(x), y).sum(), y))
+        """
+    )

@@ -66,7 +66,7 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
             if isinstance(node, AccumulateGrad):
                 if capture_ids is None and grad is not None:  # autograd.grad never writes .grad
                     node.apply(grad, steal=id(grad) in owned)
-            elif any(g is not None for g in incoming.values()):
+            elif any(g is not None for g in incoming.values()) or (runs and node.materializes_grads):
                 grads_in = node.apply(grad)
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:

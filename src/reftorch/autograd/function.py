@@ -88,9 +88,15 @@ class FunctionCtx(Node):
         """Not in reftorch: a ``forward`` that writes its inputs in place is torch's alone."""
         raise NotImplementedError(_messages.FUNCTION_UNSUPPORTED.format(what="ctx.mark_dirty"))
 
+    materializes_grads = True  # as torch's ctx.set_materialize_grads(True), its default
+
     def apply(self, grad):
         """``backward`` gives one gradient per argument of ``forward``, None or a tensor for a tensor
-        argument, None for any other; the tensors' go down the edges, fitted to their inputs."""
+        argument, None for any other; the tensors' go down the edges, fitted to their inputs. When no
+        gradient arrived, ``backward`` gets zeros in the output's size and dtype."""
+        if grad is None:
+            size, dtype = self._output_metadata[0]
+            grad = _tensor.Tensor._from_values(0, size, dtype, self._input_metadata[0][2])
         grads = self._function.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
         expected = len(self._is_tensor)

@@ -20,6 +20,7 @@ class Node:
     receives one gradient (or None) per output."""
 
     num_outputs = 1
+    materializes_grads = False  # True: apply runs, given zeros, even if no gradient arrived
 
     def __init__(self, *inputs):
         self._next_functions = tuple(gradient_edge(x) for x in inputs)
