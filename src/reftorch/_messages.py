@@ -664,3 +664,7 @@ RESHAPE_AMBIGUOUS = (
     "can be any value and is ambiguous"
 )
 HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
+COPY_NO_ARGUMENTS = (
+    "copy_() received an invalid combination of arguments - got (), but expected (Tensor other, bool "
+    "non_blocking = False)"
+)
