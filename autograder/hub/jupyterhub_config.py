@@ -175,7 +175,12 @@ for course in COURSES:
                     "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True",
                     # no language servers here: jupyter-lsp's only work at start would be a
                     # search for them, with `npm prefix -g` (docs/decisions/0038)
-                    "--ServerApp.jpserver_extensions=jupyter_lsp=False"],
+                    "--ServerApp.jpserver_extensions=jupyter_lsp=False",
+                    # formgrader's pages only, no lab or notebook of the grader account: they were a
+                    # quarter of formgrader's start, node's `yarn config` included (docs/decisions/0042)
+                    "--ServerApp.jpserver_extensions=jupyterlab=False",
+                    "--ServerApp.jpserver_extensions=notebook=False",
+                    "--ServerApp.jpserver_extensions=notebook_shim=False"],
         "user": course["grader"],
         "cwd": course["root"],
         "environment": _formgrader_env(course),

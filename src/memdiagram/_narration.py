@@ -63,7 +63,7 @@ def _slots(slots):
         return _("slots {first}-{last}").format(first=slots[0], last=slots[-1])
     if len(slots) == 1:
         return _("slot {n}").format(n=slots[0])
-    return _("slots {list}").format(list=", ".join(map(str, slots)))
+    return _("slots {list}").format(list=_(", ").join(map(str, slots)))
 
 
 def _grad_expr(snap, owner):

@@ -39,7 +39,8 @@ Beyond the core
 ---------------
 * Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
-  ``_advanced_indexing``, ``_advanced_index``, ``_index_select``.
+  ``_advanced_indexing``, ``_advanced_index``, ``_index_select``, ``_storage_items``
+  (a storage's bytes by index).
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
   ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
   (what every in-place write does), ``_inplace``,
@@ -67,6 +68,7 @@ Beyond the core
 * Your piece: ``_overrides`` (the one lookup point: a marked function runs a
   replacement when one is set), ``overrides`` (setting and removing one).
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
+  ``_more_methods`` (the same, for methods no core lesson reaches),
   ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
   ``_arguments`` (torch's argument parser), ``_messages`` (torch's texts),
   ``_core_messages`` (the texts the core raises),
@@ -77,10 +79,9 @@ Beyond the core
   ``primitives`` (the exercises' building blocks).
 """
 
-from . import _messages
-from . import _tensor_methods  # noqa: F401  (attaches the methods to Tensor)
+from . import _index_select, _messages
+from . import _tensor_methods, _more_methods  # noqa: F401  (attach the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
-from ._convert import from_numpy
 from ._binding import tensor
 from ._factories import arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._device import device
@@ -150,6 +151,10 @@ def transpose(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
 def t(input):
     return input.t()
 
@@ -162,6 +167,15 @@ def as_strided(input, size, stride, storage_offset=None):
 from ._compare import allclose, equal, isclose  # noqa: E402
 from ._convert import asarray  # noqa: E402
 from . import _convert  # noqa: E402
+
+
+def from_numpy(*args, **kwargs):
+    """``_convert.from_numpy``, with torch's binding: one array, passed by position."""
+    if kwargs:
+        raise TypeError(_messages.FROM_NUMPY_KEYWORDS)
+    if len(args) != 1:
+        raise TypeError(_messages.FROM_NUMPY_COUNT.format(len(args)))
+    return _convert.from_numpy(args[0])
 
 
 def as_tensor(data, *, dtype=None, device=None):
@@ -208,6 +222,7 @@ def index_select(input=MISSING, dim=MISSING, index=MISSING):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
             fn='index_select', name='input', position=1, expected='Tensor', got=_messages.type_name(input)
         ))
+    _index_select.check_arguments(dim, index, first=2)
     return input.index_select(dim, index)
 
 

@@ -13,7 +13,6 @@ import operator
 from . import _messages, _strides
 from ._dtype import bool as bool_, int64
 from ._tensor import Tensor
-from ._torch_bookkeeping import plain_kernel_writes
 
 
 def _positions(self, dim, keepdim, op, better):
@@ -38,7 +37,7 @@ def _positions(self, dim, keepdim, op, better):
             found = [_first_best([values[(o * n + i) * inner + r] for i in range(n)], better)
                      for o in range(outer) for r in range(inner)]
             size = self._size[:axis] + ((1,) if keepdim else ()) + self._size[axis + 1:]
-    return plain_kernel_writes(Tensor._from_values(found, size, int64, self.device), (self,))
+    return Tensor._from_values(found, size, int64, self.device)  # version 0, of an inference tensor too
 
 
 def _first_best(row, better):

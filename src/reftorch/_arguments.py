@@ -13,7 +13,7 @@ from . import _copy_, _layout, _messages
 from ._default_device import as_device
 from ._device import device
 from ._dtype import bool as bool_, dtype
-from ._layout import preserve_format
+from ._layout import memory_format, preserve_format
 from ._nested_data import _PYTHON_TYPES
 from ._tensor import Tensor
 
@@ -135,7 +135,8 @@ def _to_arguments(args, kwargs):
             to_dtype = args.pop(0)
     flags = args  # what is left: non_blocking, copy
     bad_dtype = not (kwargs.get("dtype") is None or _is_dtype(kwargs["dtype"]))
-    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags) or bad_dtype:
+    bad_format = not isinstance(kwargs.get("memory_format") or preserve_format, memory_format)
+    if len(flags) > 2 or not all(isinstance(f, builtins.bool) for f in flags) or bad_dtype or bad_format:
         got = [_type_name(a) for a in original] + [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]
         got = ", ".join(got) if original else "".join(g + ", " for g in got)  # torch lists keywords last first
         raise TypeError(
@@ -147,13 +148,12 @@ def _to_arguments(args, kwargs):
     to_dtype = kwargs.pop("dtype", to_dtype)
     copy = kwargs.pop("copy", copy)
     kwargs.pop("non_blocking", None)
-    if kwargs.pop("memory_format", preserve_format) is not preserve_format:
-        raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
+    fmt = kwargs.pop("memory_format", None) or preserve_format
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     if to_dtype is complex:
         raise TypeError(_messages.PYTHON_COMPLEX_DTYPE)
-    return as_device(to_device), _PYTHON_TYPES.get(to_dtype, to_dtype), copy
+    return as_device(to_device), _PYTHON_TYPES.get(to_dtype, to_dtype), copy, fmt
 
 
 def _is_dtype(value):

@@ -15,8 +15,8 @@ from ._warn import warn
 
 def to(self, *args, **kwargs):
     """``t.to(device, dtype)``, ``t.to(dtype)`` or ``t.to(other)``: see ``_to.to``."""
-    device, dtype, copy = _to_arguments(args, kwargs)
-    return _to.to(self, device, dtype, copy)
+    device, dtype, copy, memory_format = _to_arguments(args, kwargs)
+    return _to.to(self, device, dtype, copy, memory_format)
 
 
 def cpu(self):

@@ -17,6 +17,7 @@ promotion rules (``promote_types``; ``result_type``, which looks at tensors, is 
 """
 
 import builtins
+import math
 import numbers
 import struct
 
@@ -113,8 +114,8 @@ def from_numpy_dtype(np_dtype):
 def overflows(value, d):
     """torch's rule for storing one Python number in dtype ``d``: does it overflow?
 
-    Only integer dtypes can overflow (a float too big for float16 becomes
-    inf). A float must lie in the integer type's range (it is then cut toward
+    Integer dtypes only (a floating one is ``check_float_scalar``'s). A
+    float must lie in the integer type's range (it is then cut toward
     zero); an integer too, except that uint8 also takes -255 ... -1, which
     wrap around (-1 is 255).
     """
@@ -138,10 +139,34 @@ def integer_range(d):
 _C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
 
 
+def check_scalar_int(value):
+    """torch's OverflowError for a Python int no C integer holds. A number operand (``t + n``,
+    ``fill_(n)``, ``alpha=n``) is read as an int64, or as a uint64 when it is larger: ``2**63``
+    passes (and wraps in an int64 tensor), ``2**64`` and ``-2**63 - 1`` do not."""
+    if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
+        raise OverflowError(_messages.NEGATIVE_INT_UNSIGNED if value < 0 else _messages.INT_TOO_BIG)
+
+
 def check_scalar(value, d):
     """torch's error when a Python number cannot be stored in ``d`` (``full``, ``fill_``, ``t[i] = x``)."""
+    check_scalar_int(value)
     if overflows(value, d):
         raise RuntimeError(_messages.SCALAR_OVERFLOW.format(_C_TYPES[d._name]))
+
+
+# The largest finite number of each floating dtype, and its C++ type as torch's errors name it.
+_FLOAT_LIMITS = {"float16": (65504.0, "c10::Half"), "float32": (3.4028234663852886e38, "float"),
+                 "float64": (1.7976931348623157e308, "double")}
+
+
+def check_float_scalar(value, d):
+    """torch's error for a finite number beyond a floating dtype's largest one (1e39 for float32,
+    65505 for float16), where torch checks it: ``fill_`` and ``alpha`` always, ``full`` and
+    ``t[i] = x`` except into float16 (they round to inf there). inf and nan always pass."""
+    if d.is_floating_point and isinstance(value, numbers.Real) and not isinstance(value, builtins.bool):
+        largest, c_type = _FLOAT_LIMITS[d._name]
+        if math.isfinite(value) and abs(value) > largest:
+            raise RuntimeError(_messages.SCALAR_OVERFLOW.format(c_type))
 
 
 # numpy types torch converts but reftorch has no dtype for.
@@ -201,5 +226,6 @@ def scalar_dtype(value):
     if isinstance(value, builtins.bool):
         return bool
     if isinstance(value, numbers.Integral):
+        check_scalar_int(value)
         return int64
     return get_default_dtype()

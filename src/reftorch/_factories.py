@@ -12,10 +12,10 @@ import math
 import numbers
 
 from . import _layout_checks, _messages, _strides
-from ._arguments import _int_list_arg, _type_name
+from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _type_name
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
-from ._dtype import check_scalar, get_default_dtype, int64
+from ._dtype import check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64
 from ._layout import preserve_format
 from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
 from ._tensor import Tensor
@@ -33,6 +33,19 @@ def _size_arg(size, op):
     return tuple(size)
 
 
+def _given_size(op, args, size):
+    """The size as torch's parser takes it: ``zeros(2, 3)``, ``zeros((2, 3))`` or
+    ``zeros(size=(2, 3))``; ``zeros()`` is a missing argument (``zeros(())`` is 0-d)."""
+    if args and size is not MISSING:
+        raise TypeError(f"{op}() got multiple values for argument 'size'")
+    if args:
+        return _size_arg(args, op)
+    _check_given(op, size=size)
+    if not isinstance(size, (tuple, list)) or (size and not _is_int(size[0])):  # torch names the whole
+        raise TypeError(f"{op}(): argument 'size' must be tuple of ints, not {_type_name(size)}")
+    return _size_arg((size,), op)
+
+
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     dtype = check_factory_arguments(dtype, requires_grad, "full", optional=True)
     if not isinstance(fill_value, numbers.Real):  # numpy's numbers too
@@ -48,26 +61,27 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     size = _size_arg((size,), "full")
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
+    if dtype is not float16:  # torch's full rounds a float16 overflow to inf
+        check_float_scalar(fill_value, dtype)
     _layout_checks.check_new_storage(size, dtype.itemsize)
     t = Tensor._from_values(fill_value, size, dtype, factory_device(device))  # cast to dtype (wrapping, as in C)
     return with_requires_grad(t, requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False):
+def zeros(*args, size=MISSING, dtype=None, device=None, requires_grad=False):
     dtype = check_factory_arguments(dtype, requires_grad, "zeros", optional=True)
-    return full(_size_arg(size, "zeros"), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+    return full(_given_size("zeros", args, size), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False):
+def ones(*args, size=MISSING, dtype=None, device=None, requires_grad=False):
     dtype = check_factory_arguments(dtype, requires_grad, "ones", optional=True)
-    return full(_size_arg(size, "ones"), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+    return full(_given_size("ones", args, size), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False):
+def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False):
     """New memory that is not initialised (here it happens to hold zeros)."""
     dtype = check_factory_arguments(dtype, requires_grad, "empty", optional=True)
-    size = _size_arg(size, "empty")
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(_given_size("empty", args, size), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def arange(*args, dtype=None, device=None, requires_grad=False):
@@ -82,6 +96,8 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
             + _messages.ARANGE_SIGNATURES
         )
     start, end, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+    for bound in (start, end, step):
+        check_scalar_int(bound)
     dtype = check_dtype(dtype, "arange")
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -89,17 +105,21 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     kinds = {infer_dtype(x) for x in (start, end, step)}
     inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
+    dtype = dtype or inferred
+    if not dtype.is_floating_point:  # torch counts in int64 for every integer dtype (int8 wraps, 2**63 does not fit)
+        for bound in (start, end, step):
+            check_scalar(bound, int64)
     count = math.ceil((end - start) / step)
     values = [start + builtins.float(i * step) for i in range(count)]  # in float64, then rounded to dtype
-    dtype = dtype or inferred
     return with_requires_grad(Tensor._from_values(values, (count,), dtype, factory_device(device)), requires_grad)
 
 
-def _like(fill, self, dtype, device, requires_grad, memory_format):
-    """A new tensor shaped like ``self``, laid out as ``clone(memory_format=...)`` would lay it out."""
+def _like(fill, self, dtype, device, requires_grad, memory_format, op):
+    """A new tensor shaped like ``self``, laid out as ``clone(memory_format=...)`` would lay it out.
+    ``op`` (``"ones_like"`` ...) is the name torch's refusals give."""
     if self.is_sparse:
         raise NotImplementedError(_messages.SPARSE_UNSUPPORTED.format(name="*_like"))
-    dtype = check_factory_arguments(dtype, requires_grad, "zeros_like", optional=True)
+    dtype = check_factory_arguments(dtype, requires_grad, op, optional=True)
     dtype = dtype or self.dtype
     if memory_format in (None, preserve_format):
         strides = _strides.preserve_format_strides(self._size, self._stride)
@@ -111,33 +131,33 @@ _like = overridable(_like)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(0, input, dtype, device, requires_grad, memory_format)
+    return _like(0, input, dtype, device, requires_grad, memory_format, "zeros_like")
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(1, input, dtype, device, requires_grad, memory_format)
+    return _like(1, input, dtype, device, requires_grad, memory_format, "ones_like")
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(0, input, dtype, device, requires_grad, memory_format)
+    return _like(0, input, dtype, device, requires_grad, memory_format, "empty_like")
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _like(fill_value, input, dtype, device, requires_grad, memory_format)
+    return _like(fill_value, input, dtype, device, requires_grad, memory_format, "full_like")
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-    t = zeros(*_size_arg(size, "new_zeros"), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_zeros(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False):
+    t = zeros(_given_size("new_zeros", args, size), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
     return plain_kernel_writes(t, (self,))
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-    t = ones(*_size_arg(size, "new_ones"), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_ones(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False):
+    t = ones(_given_size("new_ones", args, size), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
     return plain_kernel_writes(t, (self,))
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-    return empty(*_size_arg(size, "new_empty"), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_empty(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False):
+    return empty(_given_size("new_empty", args, size), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):

@@ -18,15 +18,7 @@ from .autograd.graph import Node, any_requires_grad
 
 def index_select(self, dim=MISSING, index=MISSING):
     """The slices of ``self`` at positions ``index`` along ``dim``, in a new storage."""
-    _check_given("index_select", dim=dim, index=index)
-    if isinstance(dim, bool) or not (isinstance(dim, int) or _is_int_tensor(dim)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='index_select', name='dim', position=1, expected='int', got=_type_name(dim)
-        ))
-    if not isinstance(index, Tensor):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='index_select', name='index', position=2, expected='Tensor', got=_type_name(index)
-        ))
+    check_arguments(dim, index, first=1)
     dim = _strides.normalize_dim(int(dim), self.dim())
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -43,6 +35,20 @@ def index_select(self, dim=MISSING, index=MISSING):
     if any_requires_grad(self):
         out._set_grad_fn(IndexSelectBackward0(self, dim, index))
     return out
+
+
+def check_arguments(dim, index, first):
+    """torch's TypeErrors for ``dim`` and ``index``, numbered as torch's parser numbers them: from 1
+    for ``t.index_select(dim, index)``, from 2 for ``torch.index_select(t, dim, index)``."""
+    _check_given("index_select", dim=dim, index=index)
+    if isinstance(dim, bool) or not (isinstance(dim, int) or _is_int_tensor(dim)):
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='dim', position=first, expected='int', got=_type_name(dim)
+        ))
+    if not isinstance(index, Tensor):
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn='index_select', name='index', position=first + 1, expected='Tensor', got=_type_name(index)
+        ))
 
 
 def _check_range(self, dim, positions):

@@ -29,7 +29,7 @@ import operator
 from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
 from ._binding import tensor
 from ._device import cpu
-from ._dtype import check_scalar, int64
+from ._dtype import check_float_scalar, check_scalar, float16, int64
 from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._warn import warn
@@ -134,14 +134,15 @@ def _dims_named(part):
     return 1
 
 
-def _as_part(obj):
-    """One part as int, slice, None, ..., bool or Tensor; a list becomes an index tensor."""
+def _as_part(obj, device):
+    """One part as int, slice, None, ..., bool or Tensor; a list becomes an index tensor on the
+    indexed tensor's ``device`` (so a list of bools is a mask on the meta device for a meta tensor)."""
     if _is_int(obj):
         return operator.index(obj)
     if obj is None or obj is Ellipsis or isinstance(obj, (slice, builtins.bool, Tensor)):
         return obj
     if _is_sequence(obj):
-        return _index_tensor(obj)
+        return _index_tensor(obj).to(device)
     try:
         return operator.index(obj)
     except TypeError:
@@ -152,7 +153,7 @@ def _index_tensor(sequence):
     """The index tensor torch makes of a list or a numpy array: bools (and a numpy uint8 array)
     stay a mask, anything else becomes int64 (floats truncated: ``np.array(1.0)`` is 1). A string
     is given as it is, to be refused as torch refuses it."""
-    data = tensor(sequence if is_array(sequence) or isinstance(sequence, str) else list(sequence))
+    data = tensor(sequence if is_array(sequence) or isinstance(sequence, str) else list(sequence), device=cpu)
     if data.dtype is not int64 and not _advanced_index.is_mask(data):
         data = Tensor._from_values(data._read(), data._size, int64)
     return data
@@ -178,7 +179,7 @@ def _apply_slicing(self, parts):
         dim += index_tensor.dim() if _advanced_index.is_mask(index_tensor) else 1
 
     for real_dim, obj in enumerate(parts):
-        part = _as_part(obj)
+        part = _as_part(obj, self.device)
         if is_advanced(obj):
             if isinstance(part, builtins.bool) or (part.dim() == 0 and _advanced_index.is_mask(part)):
                 result = _views.unsqueeze(result, dim)  # True/False, or a 0-d bool tensor
@@ -257,7 +258,11 @@ def _value_to_tensor(self, value):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (int, builtins.float)) or (is_scalar(value) and isinstance(value, numbers.Integral)):
+        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
+            raise ValueError(_messages.UNPACK_LONG_OVERFLOW)  # torch reads a Python int here as an int64
         check_scalar(value, self._dtype)  # e.g. 300 into uint8: torch's overflow error
+        if self._dtype is not float16:  # into float16, torch rounds an overflow to inf
+            check_float_scalar(value, self._dtype)
         return Tensor._from_values(value, (), self._dtype, cpu)
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"

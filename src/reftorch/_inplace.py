@@ -1,4 +1,5 @@
-"""In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``zero_``, ``fill_``, ``+=``.
+"""In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``floor_divide_``, ``bitwise_or_``,
+``zero_``, ``fill_``, and the operators ``+=``, ``-=``, ``*=``, ``/=``, ``//=``, ``|=``.
 
 Each one computes its numbers as the out-of-place operation does
 (``_math.binary_values``), checks that the result fits the destination's
@@ -15,8 +16,8 @@ the existing memory, bumps the version counter and rewrites the history.
 
 import operator
 
-from . import _messages
-from ._dtype import _category, check_scalar
+from . import _messages, _metadata_inplace
+from ._dtype import _category, bool as bool_, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
@@ -42,8 +43,9 @@ def check_inplace_dtype(self, other):
     return dtype
 
 
-def _arith_inplace(self, other, compute, make_node, alpha=None):
-    """Compute as the out-of-place op does (``_math.binary_values``), then write."""
+def _arith_inplace(self, other, compute, make_node, alpha=None, check_kernel=None):
+    """Compute as the out-of-place op does (``_math.binary_values``), then write. ``check_kernel(dtype)``
+    refuses a dtype torch has no kernel for, once the result's dtype is known."""
     if not _is_operand(other):  # torch's parser refuses it, so a += None raises TypeError too
         raise TypeError(f"argument 'other' must be Tensor or a number, not {type(other).__name__}")
 
@@ -51,6 +53,8 @@ def _arith_inplace(self, other, compute, make_node, alpha=None):
         check_no_internal_overlap(self)
         check_no_partial_overlap(self, other)
         dtype = check_inplace_dtype(self, other)
+        if check_kernel is not None:
+            check_kernel(dtype)
         return binary_values(self, other, compute, dtype, alpha)
 
     return write_inplace(self, new_values, make_node, other)
@@ -81,6 +85,41 @@ def div_(self, other):
     return _arith_inplace(
         self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )
+
+
+def _floor_divide(x, y):
+    """``x // y`` rounded down, as Python's ``//`` does for ints and floats (the same steps as
+    torch's kernel); a float divided by zero is inf or nan, an integer one torch's error."""
+    if y == 0 and isinstance(x, float):
+        return true_divide(x, y)
+    if y == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return x // y
+
+
+def _refuse(kernel, refused):
+    """The check for ``_arith_inplace``: torch has no ``kernel`` for a dtype that is ``refused``."""
+    def check_kernel(dtype):
+        if refused(dtype):
+            raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+    return check_kernel
+
+
+def floor_divide_(self, other):
+    """``a //= b``: the quotient rounded down, written into ``a``. If autograd records, ``a`` gets
+    the node ``NotImplemented`` (edges to the inputs that require grad): torch has no derivative
+    for it, and backward says so."""
+    inputs = [x for x in (self, other) if isinstance(x, Tensor) and x.requires_grad]
+    return _arith_inplace(self, other, _floor_divide, lambda: _metadata_inplace.NotImplemented(
+        *inputs, message="derivative for aten::floor_divide_ is not implemented"),
+        check_kernel=_refuse("div_floor_cpu", lambda dtype: dtype is bool_))
+
+
+def bitwise_or_(self, other):
+    """``a |= b``: the bits of each pair ORed, for bool and integer tensors (a float has no bits to
+    OR: torch has no kernel for it). Nothing is recorded: an integer result has no gradient."""
+    return _arith_inplace(self, other, operator.or_, lambda: None,
+                          check_kernel=_refuse("bitwise_or_cpu", lambda dtype: dtype.is_floating_point))
 
 
 class ZeroBackward0(Node):
@@ -126,6 +165,7 @@ def fill_(self, value):
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
     check_scalar(value, self.dtype)
+    check_float_scalar(value, self.dtype)
     return write_inplace(self, lambda: values_of(value, self.dtype)[0], lambda: FillBackward2(self))
 
 
@@ -158,3 +198,11 @@ def __imul__(self, other):
 
 def __itruediv__(self, other):
     return _or_not_implemented(div_, self, other)
+
+
+def __ifloordiv__(self, other):
+    return _or_not_implemented(floor_divide_, self, other)
+
+
+def __ior__(self, other):
+    return _or_not_implemented(bitwise_or_, self, other)

@@ -21,7 +21,8 @@ import operator
 
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import (
-    _combine_categories, bool as bool_, compute_dtype, get_default_dtype, promote_types, scalar_dtype,
+    _combine_categories, bool as bool_, check_float_scalar, check_scalar, check_scalar_int, compute_dtype,
+    get_default_dtype, promote_types, scalar_dtype,
 )
 from ._elements import cast
 from ._numpy_objects import is_bool, is_number
@@ -217,8 +218,11 @@ def binary_values(a, b, compute, dtype, alpha=None):
     rounded to ``dtype``, then the sum. torch does not promise that: its AVX2,
     AVX-512 and ARM kernels round the two once (a fused multiply-add), its
     portable ones twice. Both agree when ``alpha * b`` is exact (``alpha=0.25``,
-    ``b=1.5``). Integers wrap around, as in C, ``alpha`` too. The in-place ops
-    (``_inplace``) use the same rules.
+    ``b=1.5``). For float16 torch is not even consistent within one call: its
+    vectorised loop (32 elements at a time) keeps ``alpha * b`` in float32, its
+    scalar loop (a short tensor, the tail of a long one) rounds it to float16,
+    as reftorch does. Integers wrap around, as in C, ``alpha`` too. The in-place
+    ops (``_inplace``) use the same rules.
     """
     if alpha is not None:
         _check_alpha(alpha, dtype)
@@ -236,11 +240,15 @@ def binary_values(a, b, compute, dtype, alpha=None):
 
 
 def _check_alpha(alpha, dtype):
-    """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one."""
+    """torch's rules for ``alpha``: a bool only for a bool result, a float only for a float one,
+    and an integer one that fits the result's dtype (300 is refused for uint8, as in ``fill_``)."""
+    check_scalar_int(alpha)
     if is_bool(alpha) and dtype is not bool_:
         raise RuntimeError(_messages.ALPHA_BOOL)
     if not dtype.is_floating_point and isinstance(alpha, numbers.Real) and not isinstance(alpha, numbers.Integral):
         raise RuntimeError(_messages.ALPHA_INTEGRAL)
+    check_scalar(alpha, dtype)
+    check_float_scalar(alpha, dtype)
 
 
 def _binary(a, b, compute, make_node, dtype=None, alpha=None):

@@ -215,6 +215,10 @@ ASARRAY_REQUIRES_GRAD = (
 )
 ALIAS_NUMPY_SCALAR = "can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. "
 SCALAR_OVERFLOW = "value cannot be converted to type {} without overflow"
+# Python's own texts, when torch reads an int too large for a C integer (_dtype.check_scalar_int)
+INT_TOO_BIG = "int too big to convert"
+NEGATIVE_INT_UNSIGNED = "can't convert negative int to unsigned"
+UNPACK_LONG_OVERFLOW = "Overflow when unpacking long long"  # t[i] = n reads n as an int64 only
 EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
 PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
@@ -237,6 +241,8 @@ SET_SIGNATURES = (
     (" * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n", False),
 )
 
+NARROW_START_RANGE = "start out of range (expected to be in range of [{low}, {high}], but got {start})"
+STORAGE_SLICE_STEP = "Trying to slice with a step of {}, but only a step of 1 is supported"
 SPLIT_NEGATIVE = "split expects split_size be non-negative, but got split_size={}"
 SPLIT_ZERO = "split_size can only be 0 if dimension size is 0, but got dimension size of {}"
 SPLIT_SIZES_NEGATIVE = (
@@ -416,7 +422,7 @@ ARGMAX_BOOL = "{op}(): does not support bool input"
 ARGMAX_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
 ARGMAX_EMPTY_DIM = "{op}(): Expected reduction dim {dim} to have non-zero size."
 MEMORY_FORMAT_ARGUMENT = "{fn}(): argument 'memory_format' must be torch.memory_format, not {got}"
-TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is not implemented; use clone(memory_format=...)"
+TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is implemented for a tensor only; use clone(memory_format=...)"
 KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
 META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"
@@ -645,6 +651,11 @@ FUNCTION_ONE_OUTPUT = (
     "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
     "(torch gives every tensor in it the node)"
 )
+FUNCTION_INSTANTIATED = (
+    "{} should not be instantiated. Methods on autograd functions are all static, so you should invoke "
+    "them on the class itself. Instantiating an autograd function will raise an error in a future "
+    "version of PyTorch."
+)
 FUNCTION_UNSUPPORTED = "reftorch's autograd.Function has no {what} (one output, inputs not written in place)"
 
 # reftorch.overrides (the course's use_mine), not torch's
@@ -657,6 +668,10 @@ META_MASK_READ = (
     "all elements of the tensor are non-zero. To enable this registration, please set "
     "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True."
 )
+
+# ``torch.from_numpy`` is a C function: it counts its arguments itself.
+FROM_NUMPY_COUNT = "torch._VariableFunctionsClass.from_numpy() takes exactly one argument ({} given)"
+FROM_NUMPY_KEYWORDS = "torch._VariableFunctionsClass.from_numpy() takes no keyword arguments"
 
 # ``view``/``reshape`` of an empty tensor into a shape with a 0 and a -1 (``_shapes.infer_size``).
 RESHAPE_AMBIGUOUS = (

@@ -67,13 +67,18 @@ class AsStridedBackward1(AsStridedBackward0):
 
 
 class NotImplemented(Node):  # noqa: A001 - torch's name for this node
-    """What ``set_`` records: torch has no derivative for it, so backward raises."""
+    """What ``set_`` (or ``floor_divide_``) records: torch has no derivative for it, so backward
+    raises, with the op's ``message``."""
+
+    def __init__(self, *inputs, message="derivative for set_ is not implemented"):
+        super().__init__(*inputs)
+        self.message = message
 
     def name(self):
         return "torch::autograd::NotImplemented"
 
     def apply(self, grad):
-        raise RuntimeError("derivative for set_ is not implemented")
+        raise RuntimeError(self.message)
 
 
 def set_geometry(self, storage, offset, size, stride):

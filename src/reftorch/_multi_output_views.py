@@ -22,7 +22,7 @@ See ``autograd.creation_meta``.
 """
 
 from . import _messages, _strides
-from ._arguments import _int_arg, _is_int, _type_name
+from ._arguments import _int_arg, _is_int, _is_later_int, _type_name
 from ._tensor import Tensor
 from ._view_backward import place_along
 from ._views import _as_view
@@ -115,9 +115,10 @@ def _split_with_sizes(self, split_sizes, dim, position):
     if not isinstance(split_sizes, (tuple, list)):
         raise TypeError(f"{where}, not {_type_name(split_sizes)}")
     for pos, n in enumerate(split_sizes):
-        if not _is_int(n):
+        if not (_is_int(n) if pos == 0 else _is_later_int(n)):  # a later bool is read as 0 or 1
             raise TypeError(f"{where}, but found element of type {_type_name(n)} at pos {pos}")
     sizes = [int(n) for n in split_sizes]
+    _int_arg("split_with_sizes", "dim", position + 1, dim)
     d = _split_dim(self, "split", dim)
     shown = "[" + ", ".join(map(str, sizes)) + "]"
     if any(n < 0 for n in sizes):
@@ -133,10 +134,34 @@ def _split_with_sizes(self, split_sizes, dim, position):
 
 def split(self, split_size, dim=0):
     """``split(2)``: pieces of 2 (the last may be shorter); ``split([1, 4])``: those sizes."""
-    _int_arg("split", "dim", 2, dim)
+    split_size = _split_size_arg(split_size, dim)
     if isinstance(split_size, int):
         return _split_equal(self, split_size, dim)
     return _split_with_sizes(self, split_size, dim, position=2)
+
+
+def _split_size_arg(split_size, dim):
+    """``split``'s arguments read as torch reads them: a one-element tensor is the int it holds;
+    an int goes to torch's two-signature ``split``, which a bool, or a ``dim`` that is no int,
+    fails twice over (a list goes to ``split_with_sizes``, which checks its own)."""
+    if isinstance(split_size, Tensor) and split_size.numel() == 1:
+        split_size = int(split_size)
+    if isinstance(split_size, int) and (isinstance(split_size, bool) or not _is_int(dim)):
+        got = ["Tensor", _type_name(split_size), _type_name(dim)]
+        size_fits = not isinstance(split_size, bool)
+        overloads = [("Tensor input, int split_size, int dim = 0", _marked(got, size_fits, _is_int(dim))),
+                     ("Tensor input, tuple of ints split_size, int dim = 0", _marked(got, False, _is_int(dim)))]
+        raise TypeError(_messages.invalid_combination("split", got, overloads))
+    return split_size
+
+
+def _marked(got, *fits):
+    """torch's parser marks the first argument that does not fit an overload, and every one after it."""
+    marked, failed = [got[0]], False
+    for name, fits_here in zip(got[1:], fits):
+        failed = failed or not fits_here
+        marked.append(f"!{name}!" if failed else name)
+    return marked
 
 
 def chunk(self, chunks, dim=0):

@@ -22,7 +22,7 @@ import copy as copy_module
 
 from . import _core_messages, _messages
 from ._arguments import _to_arguments
-from ._clone import CloneBackward0, contiguous_format
+from ._clone import CloneBackward0, contiguous_format, preserve_format
 from ._copy_ import CopyBackwards
 from ._dtype import _category, promote_types
 from ._inplace import ZeroBackward0
@@ -237,7 +237,9 @@ def _check_resize(self, src):
 def to(self, *args, **kwargs):
     """``self`` when nothing changes; otherwise new indices and values on the new
     device, values in the new dtype."""
-    device, dtype, copy = _to_arguments(args, kwargs)
+    device, dtype, copy, memory_format = _to_arguments(args, kwargs)
+    if memory_format is not preserve_format:
+        raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
     device, dtype = device or self.device, dtype or self._dtype
     if device == self.device and dtype is self._dtype and not copy:
         return self

@@ -150,3 +150,24 @@ def strides_for(size, fmt):
     if len(size) != len(order):
         raise RuntimeError(_core_messages.MEMORY_FORMAT_RANK.format(rank=len(order), name=_FORMAT_NAMES[fmt]))
     return dense_strides(size, order)
+
+
+def suggest_memory_format(size, stride):
+    """The format torch reads off strides (``suggest_memory_format``): channels_last(_3d) for a 4-d
+    (5-d) tensor whose strides look channels-last, else row-major."""
+    for fmt, order in MEMORY_FORMAT_ORDERS.items():
+        if len(size) == len(order) and _looks_channels_last(size, stride, order):
+            return fmt
+    return contiguous_format
+
+
+def _looks_channels_last(size, stride, order):
+    """torch's is_channels_last_strides_2d/3d: strides growing along ``order``; ties go to row-major."""
+    if stride[1] == 0:
+        return False
+    low = 0
+    for d in order:
+        if size[d] == 0 or stride[d] < low or (d == 0 and low == stride[1]):
+            return False
+        low = stride[d] * max(size[d], 1)
+    return True

@@ -22,8 +22,8 @@ def type(self, dtype=None, non_blocking=False):  # noqa: A001 - torch's name
         return f"torch.cuda.{name}" if self.is_cuda else f"torch.{name}"
     if isinstance(dtype, _dtype.dtype):
         return _to.to(self, dtype=dtype)
-    if isinstance(dtype, builtins.type) and issubclass(dtype, Tensor):
-        dtype = "torch.Tensor"
+    if isinstance(dtype, builtins.type):
+        dtype = "torch.Tensor" if dtype is Tensor else _type_name_in_c(dtype)  # Parameter is invalid
     if not isinstance(dtype, str):
         raise TypeError("dtype must be a type, str, or dtype object")
     names = {f"torch.{d._short_name}Tensor": ("cpu", d) for d in _dtype._ALL}
@@ -33,6 +33,18 @@ def type(self, dtype=None, non_blocking=False):  # noqa: A001 - torch's name
         raise ValueError(f"invalid type: '{dtype}'")
     device, dtype = names[dtype]
     return _to.to(self, as_device(device), dtype)
+
+
+def _type_name_in_c(cls):
+    """How torch's C++ names a class it is given (its ``tp_name``): a class from a ``class``
+    statement, or a builtin, by its bare name (``float``, ``Parameter``); any other C type with
+    its module (``numpy.float32``)."""
+    if cls.__module__ == "builtins" or cls.__flags__ & _HEAP_TYPE:
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__name__}"
+
+
+_HEAP_TYPE = 1 << 9  # CPython's Py_TPFLAGS_HEAPTYPE: the class was made at run time (a class statement)
 
 
 def typename(obj):

@@ -20,18 +20,23 @@ operand of ``+`` does. Like every in-place op, ``lerp_`` refuses an expanded
 reftorch computes them as written, each operation rounded. Some CPUs' kernels
 round the last multiply and add once (a fused multiply-add); torch promises
 neither, and the two agree whenever the products are exact (small multiples
-of powers of two, such as ``w = 0.25``).
+of powers of two, such as ``w = 0.25``). A float16 tensor is computed in
+float32 and rounded to float16 once, at the end, as torch's kernels do (its
+"opmath" type): ``end - self`` may pass float16's largest number on the way.
 
 ``addcmul_(t1, t2, value=v)`` adds ``v * t1 * t2`` and ``addcdiv_(t1, t2,
-value=v)`` adds ``v * t1 / t2``: Adam's second moment and its step. reftorch
-gives them no backward; they refuse to run where autograd would record them.
+value=v)`` adds ``v * t1 / t2``: Adam's second moment and its step. The three
+tensors are promoted to one dtype, as the operands of ``+`` are; the result
+must fit ``self`` (a float result cannot go into an integer ``self``), and
+``addcmul_`` has no bool kernel. reftorch gives them no backward; they refuse
+to run where autograd would record them.
 """
 
 from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
-from ._dtype import _category
+from ._dtype import _category, bool as bool_, compute_dtype
 from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap, write_inplace
 from ._math import __rsub__, _device_of, _result, mul, result_type, sub, true_divide, values_of
 from ._tensor import Tensor
@@ -128,12 +133,14 @@ def _parse_lerp(op, args, kwargs):
 
 def _lerp_values(start, end, weight, shape, dtype):
     """The interpolated numbers, by torch's two formulas (see the module docstring), each
-    operation rounded to ``dtype``; ``weight`` is a tensor or a number."""
-    s, e, w = (values_of(x, dtype, shape) for x in (start, end, weight))
-    difference = cast([b - a for a, b in zip(s, e)], dtype)
-    near = cast([x * d for x, d in zip(w, difference)], dtype)
-    far = cast([d * v for d, v in zip(difference, cast([1 - x for x in w], dtype))], dtype)
-    return [a + n if abs(x) < 0.5 else b - f for a, b, x, n, f in zip(s, e, w, near, far)]
+    operation rounded to ``dtype``'s opmath, the result to ``dtype``; ``weight`` is a tensor
+    or a number."""
+    opmath = compute_dtype(dtype)
+    s, e, w = (values_of(x, opmath, shape) for x in (start, end, weight))
+    difference = cast([b - a for a, b in zip(s, e)], opmath)
+    near = cast([x * d for x, d in zip(w, difference)], opmath)
+    far = cast([d * v for d, v in zip(difference, cast([1 - x for x in w], opmath))], opmath)
+    return cast(cast([a + n if abs(x) < 0.5 else b - f for a, b, x, n, f in zip(s, e, w, near, far)], opmath), dtype)
 
 
 def lerp(self, *args, **kwargs):
@@ -193,8 +200,12 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         _device_of(self, tensor1, tensor2)
-        scaled = _times(cast([value], self.dtype)[0], tensor1, self)
-        return [s + x for s, x in zip(self._read(), _times(scaled, tensor2, self))]
+        dtype = _ternary_dtype(self, tensor1, tensor2)
+        if dtype is bool_:
+            raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="addcmul_cpu_out", dtype="Bool"))
+        opmath = compute_dtype(dtype)
+        products = _times(_times(cast([value], opmath) * self.numel(), tensor1, self, opmath), tensor2, self, opmath)
+        return cast(cast([s + x for s, x in zip(values_of(self, opmath), products)], opmath), self.dtype)
 
     return write_inplace(self, new_values, _no_backward("addcmul_"), tensor1, tensor2)
 
@@ -210,14 +221,22 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
             check_no_partial_overlap(self, operand)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         _device_of(self, tensor1, tensor2)
-        scaled = _times(cast([value], self.dtype)[0], tensor1, self)
-        quotients = [true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, self.dtype, self._size))]
-        return [s + x for s, x in zip(self._read(), cast(quotients, self.dtype))]
+        opmath = compute_dtype(_ternary_dtype(self, tensor1, tensor2))
+        scaled = _times(cast([value], opmath) * self.numel(), tensor1, self, opmath)
+        quotients = cast([true_divide(x, y) for x, y in zip(scaled, values_of(tensor2, opmath, self._size))], opmath)
+        return cast(cast([s + x for s, x in zip(values_of(self, opmath), quotients)], opmath), self.dtype)
 
     return write_inplace(self, new_values, _no_backward("addcdiv_"), tensor1, tensor2)
 
 
-def _times(factor, t, self):
-    """``factor * t`` (a number or a list of ``self``'s size), broadcast to ``self`` and rounded to its dtype."""
-    factors = factor if isinstance(factor, list) else [factor] * self.numel()
-    return cast([f * x for f, x in zip(factors, values_of(t, self.dtype, self._size))], self.dtype)
+def _ternary_dtype(self, tensor1, tensor2):
+    """The dtype the three tensors promote to, as for ``+``; it must fit ``self``, the output."""
+    dtype = result_type(self, tensor1, tensor2)
+    if _category(dtype) > _category(self.dtype):
+        raise RuntimeError(_messages.RESULT_CAST.format(dtype._short_name, self.dtype._short_name))
+    return dtype
+
+
+def _times(factors, t, self, opmath):
+    """``factors`` (one for each element of ``self``) times ``t`` broadcast to ``self``, rounded to ``opmath``."""
+    return cast([f * x for f, x in zip(factors, values_of(t, opmath, self._size))], opmath)

@@ -160,6 +160,14 @@ def expand(self, *sizes, size=MISSING, implicit=False):
     return _as_view(self, size, stride, self._storage_offset, lambda: ExpandBackward0(self))
 
 
+def expand_as(self, other):
+    """``self.expand(other.size())``: only ``other``'s size is read (not its dtype, device or memory)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(_messages.ARGUMENT_TYPE.format(
+            fn="expand_as", name="other", position=1, expected="Tensor", got=_type_name(other)))
+    return expand(self, other._size)
+
+
 def infer_expand_geometry(size, stride, sizes):
     """The size and stride of ``expand(*sizes)`` (torch's ``inferExpandGeometry``).
 
@@ -275,6 +283,40 @@ def _slice(self, dim, start, stop, step):
     geometry = slice_geometry(self._size, self._stride, self._storage_offset, dim, start, stop, step)
     start, stop, _ = slice(start, stop, step).indices(self._size[dim])
     return _as_view(self, *geometry, lambda: SliceBackward0(self, dim, start, max(stop, start), step))
+
+
+def _check_narrow_arguments(dim, start, length):
+    """torch's two overloads, ``(int dim, Tensor start, int length)`` and ``(int dim, int start, int length)``."""
+    given = (dim, start, length)
+    if all(_is_int(x) for x in given):
+        return
+    got = [_type_name(x) for x in given if x is not MISSING]
+    if len(got) < 3:  # too few: neither overload is tried
+        raise TypeError(_messages.invalid_combination("narrow", got, [
+            ("int dim, Tensor start, int length", None), ("int dim, int start, int length", None)]))
+    by_tensor = [n if ok else f"!{n}!" for n, ok in zip(got, (_is_int(dim), isinstance(start, Tensor), _is_int(length)))]
+    by_int = [n if _is_int(x) else f"!{n}!" for n, x in zip(got, given)]
+    raise TypeError(_messages.invalid_combination("narrow", got, [
+        ("int dim, Tensor start, int length", by_tensor), ("int dim, int start, int length", by_int)]))
+
+
+def narrow(self, dim=MISSING, start=MISSING, length=MISSING):
+    """``length`` positions along ``dim`` from ``start`` (counted from the end if negative): the
+    view ``slice`` makes, with ``SliceBackward0``, even when it keeps the whole dimension."""
+    _check_narrow_arguments(dim, start, length)
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    start, length = int(start), int(length)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    dim = _strides.normalize_dim(dim, self.dim())
+    n = self._size[dim]
+    if not -n <= start <= n:
+        raise IndexError(_messages.NARROW_START_RANGE.format(low=-n, high=n, start=start))
+    start = start + n if start < 0 else start
+    if start > n - length:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return _slice(self, dim, start, start + length, 1)
 
 
 def alias(self):

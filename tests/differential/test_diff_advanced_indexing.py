@@ -613,3 +613,44 @@ def test_reading_through_a_meta_mask_is_refused_as_torch_refuses_it():
                 print(type(error).__name__, error)
         """
     )
+
+
+def test_index_select_numbers_its_arguments_as_the_method_or_as_torch_index_select():
+    assert_same(
+        """
+        m = torch.arange(6.0).reshape(2, 3)
+        one = torch.tensor([1])
+        for call in (lambda: m.index_select(0.0, one), lambda: m.index_select(0, [1]),
+                     lambda: torch.index_select(m, 0.0, one), lambda: torch.index_select(m, True, one),
+                     lambda: torch.index_select(m, 0, [1]), lambda: torch.index_select([1], 0, one)):
+            try:
+                call()
+            except TypeError as error:
+                print(error)
+        print(torch.index_select(m, 1, torch.tensor([2, 0])))
+        """
+    )
+
+
+def test_a_list_index_becomes_an_index_tensor_on_the_indexed_tensors_device():
+    """torch makes a list (or a numpy array) index on the tensor's own device, so a list of bools
+    indexing a meta tensor is a meta mask, refused on reading as any meta mask; integer lists read
+    and everything writes."""
+    assert_same(
+        """
+        import numpy as np
+
+        m = torch.ones(3, 4, device="meta")
+        cases = (lambda: m[[True, False, True]], lambda: m[0, [True, False, True, True]],
+                 lambda: m[[0, 1], [True, False]], lambda: m[np.array([True, False, True])],
+                 lambda: m[[[True, False, True, True]] * 3], lambda: m[[0, 2]], lambda: m[[0, 1], [1, 2]],
+                 lambda: m.__setitem__([True, False, True], 2.0), lambda: m.__setitem__([0, 2], 1.0))
+        for f in cases:
+            try:
+                r = f()
+                print(None if r is None else (tuple(r.shape), r.stride(), r.device.type))
+            except (NotImplementedError, IndexError, RuntimeError) as error:
+                print(type(error).__name__, error)
+        picked = m[[0, 2]]
+        """
+    )

@@ -40,3 +40,14 @@ test_torchs_errors = torchs_errors_test([
     ("torch.tensor([True, False]).argmax()", "RuntimeError"),
     ("torch.zeros(2).argmax(dim=1.5)", "TypeError"),
 ])
+
+
+def test_the_positions_of_an_inference_tensor_start_at_version_0_outside_the_mode():
+    assert_same(
+        """
+        with torch.inference_mode():
+            f = torch.tensor([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]])
+        for result in (f.argmax(), f.argmax(0), f.argmin(1, keepdim=True), f[0, 0].argmax(0)):
+            print(result, result._version, result.is_inference())
+        """
+    )

@@ -835,3 +835,24 @@ def test_what_reftorch_s_custom_function_does_not_do_is_refused_with_a_message()
         Two.apply(w)
     with pytest.raises(NotImplementedError, match="has no ctx.mark_dirty"):
         Dirty.apply(w * 1)
+
+
+def test_instantiating_a_custom_function_warns_and_computes_nothing():
+    """``F(x)`` is not ``F.apply(x)``: torch makes an object and warns that its methods are static."""
+    assert_same(
+        """
+        class Twice(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2
+
+        x = torch.ones(2, requires_grad=True)
+        obj = Twice(x)
+        print(type(obj).__name__, isinstance(obj, torch.autograd.Function))
+        y = Twice().apply(x)
+        """
+    )

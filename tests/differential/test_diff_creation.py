@@ -391,3 +391,71 @@ def test_a_range_is_read_as_a_sequence_and_bytes_are_refused():
                 print(type(e).__name__, e)
         """
     )
+
+
+def test_arange_reads_its_bounds_as_torch_reads_them_an_integer_one_in_int64():
+    assert_same(
+        """
+        for args, dtype in (((2 ** 63, 2 ** 63 + 2), None), ((2 ** 63, 2 ** 63), None), ((2 ** 64,), None),
+                            ((-2 ** 63 - 1, 0), None), ((0, 2 ** 62, 2 ** 61), None), ((130,), torch.int8),
+                            ((-1, 3), torch.uint8), ((2, 2 ** 63, 2 ** 62), torch.float64), ((0.5, 2 ** 64), None)):
+            try:
+                print(args, torch.arange(*args, dtype=dtype))
+            except (OverflowError, RuntimeError) as error:
+                print(args, type(error).__name__, error)
+        """
+    )
+
+
+def test_the_size_of_a_factory_can_be_given_by_keyword_and_cannot_be_left_out():
+    """torch's parser names the argument ``size``: ``zeros(size=(2, 3))`` is ``zeros(2, 3)``, and
+    ``ones()`` is a missing argument, not a 0-d tensor (that is ``ones(())``)."""
+    assert_same(
+        """
+        t = torch.ones(2)
+        makers = {"zeros": torch.zeros, "ones": torch.ones, "empty": torch.empty,
+                  "new_zeros": t.new_zeros, "new_ones": t.new_ones, "new_empty": t.new_empty}
+        for name, make in makers.items():
+            for args, keywords in (((), {"size": (2, 3)}), ((), {"size": [2]}), ((), {"size": torch.Size([1, 2])}),
+                                   ((), {"size": (), "dtype": torch.int64}), ((), {}), ((), {"dtype": torch.int64}),
+                                   ((), {"size": 2}), ((), {"size": None}), ((), {"size": (2.0,)}),
+                                   ((), {"size": (2, 2.0)}), ((2,), {"size": (2,)}), (((),), {})):
+                try:
+                    r = make(*args, **keywords)
+                    print(name, args, keywords, r.shape, r.dtype)
+                except TypeError as error:
+                    print(name, args, keywords, "TypeError", error)
+        """,
+        ignore_values=["r"],  # the last one made is new_empty's: not initialised
+    )
+
+
+def test_every_like_factory_names_itself_in_its_refusals():
+    assert_same(
+        """
+        t = torch.ones(2)
+        for make in (torch.zeros_like, torch.ones_like, torch.empty_like, lambda t, **k: torch.full_like(t, 3, **k)):
+            for keywords in ({"dtype": "x"}, {"requires_grad": 1}, {"dtype": 3, "requires_grad": True}):
+                try:
+                    make(t, **keywords)
+                except TypeError as error:
+                    print(keywords, error)
+        """
+    )
+
+
+def test_from_numpy_takes_exactly_one_array_by_position():
+    """``torch.from_numpy`` is a C function: it counts its arguments itself and takes no keyword."""
+    assert_same(
+        """
+        import numpy as np
+
+        a = np.ones(2)
+        for args, keywords in (((a, 1), {}), ((), {}), ((a, a, 3), {}), ((), {"array": a}), ((a,), {"warn": False})):
+            try:
+                torch.from_numpy(*args, **keywords)
+            except TypeError as error:
+                print(len(args), sorted(keywords), error)
+        shared = torch.from_numpy(a)
+        """
+    )

@@ -123,3 +123,23 @@ def test_as_tensor_follows_the_default_device_and_from_numpy_does_not():
         del moved
         """
     )
+
+
+def test_a_list_index_follows_the_indexed_tensor_not_the_default_device():
+    """torch makes a list (or numpy array) index on the indexed tensor's device, so a default
+    device of meta or cuda does not touch ``x[[0, 2]]`` for a cpu ``x``."""
+    assert_same(
+        """
+        import numpy as np
+
+        x = torch.arange(4.0, device="cpu")
+        for default in ("meta", "cuda"):
+            torch.set_default_device(default)
+            try:
+                picked, masked, from_array = x[[0, 2]], x[[True, False, True, False]], x[np.array([1, 3])]
+                x[[0, 2]] = 5.0
+                print(default, picked, masked, from_array, x, x._version)
+            finally:
+                torch.set_default_device(None)
+        """
+    )

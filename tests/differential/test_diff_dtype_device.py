@@ -234,3 +234,24 @@ def test_floats_beyond_int32_cast_to_its_lowest_and_narrower_ints_keep_its_low_b
         print(torch.tensor([2 ** 40, -2 ** 40 - 3]).to(torch.int32).tolist())
         """
     )
+
+
+def test_type_names_a_class_it_does_not_know_as_cpp_names_it():
+    """``t.type(cls)`` reads the class's C name (``tp_name``): ``float``, ``numpy.float32``, a Python
+    class's bare name; only ``torch.Tensor`` itself converts (a Parameter class does not)."""
+    assert_same(
+        """
+        import numpy as np
+
+        class K:
+            pass
+
+        t = torch.ones(2)
+        same = t.type(torch.Tensor)
+        for cls in (float, int, bool, np.float32, K, torch.nn.Parameter, type, "float", 3):
+            try:
+                t.type(cls)
+            except (TypeError, ValueError) as error:
+                print(type(error).__name__, error)
+        """
+    )

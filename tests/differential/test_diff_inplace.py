@@ -307,3 +307,64 @@ def test_writing_into_an_expanded_tensor_is_refused_unless_one_number_fills_it()
         print(c, c.stride())
         """
     )
+
+
+def test_floor_division_and_bitwise_or_in_place():
+    """``a //= b`` is ``floor_divide_`` (rounded down; a float by zero is inf or nan, an integer one
+    torch's error; no derivative), ``a |= b`` is ``bitwise_or_`` (bool and integer tensors only):
+    both write ``a``'s own memory and bump its version, with in-place's dtype and overlap rules."""
+    assert_same(
+        """
+        import numpy as np
+
+        i = torch.tensor([5, -5, 7]); i //= torch.tensor([2, 2, -2])
+        u = torch.tensor([5, 6], dtype=torch.uint8); u //= 2
+        f = torch.tensor([5.0, -5.0, 7.5, 0.0, float("inf")]); f //= -0.5
+        z = torch.tensor([5.0, -5.0, 0.0]); z //= 0
+        h = torch.tensor([4.0, 3.0], dtype=torch.float16); h //= 3
+        n = torch.tensor([4, 3]); n //= np.int64(2)
+        o = torch.tensor([1, 2]); o |= 4
+        ob = torch.tensor([True, False]); ob |= torch.tensor([False, True])
+        o8 = torch.tensor([1, 2], dtype=torch.uint8); o8 |= 256
+        wrapped = torch.tensor([1, 2], dtype=torch.uint8); wrapped |= -1
+        same = o; same |= True
+        base = torch.ones(3); piece = base[1:]; piece //= 2
+        for program in ("x = torch.tensor([5, -5]); x //= 0", "x = torch.tensor([5, -5]); x //= 2.5",
+                        "x = torch.tensor([True]); x //= True", "x = torch.tensor([True]); x //= 2",
+                        "x = torch.ones(2); x |= 1", "x = torch.ones(2, dtype=torch.float16); x |= 1",
+                        "x = torch.tensor([1, 2]); x |= 1.5", "x = torch.tensor([1, 2]); x |= None",
+                        "x = torch.ones(2); x //= 'a'", "x = torch.tensor([1, 2]).expand(2, 2); x |= 2",
+                        "x = torch.tensor([1.0, 2.0]).expand(2, 2); x //= 2",
+                        "x = torch.tensor([1, 2]); x |= torch.tensor([1, 2, 3])"):
+            try:
+                exec(program)
+            except (RuntimeError, TypeError, NotImplementedError) as error:
+                print(program, type(error).__name__, error)
+        """
+    )
+
+
+def test_floor_division_in_place_records_a_node_whose_backward_raises():
+    assert_same(
+        """
+        a = torch.ones(3, requires_grad=True)
+        b = a * 3
+        b //= 2
+        v = (a * 1)[1:]
+        v //= 2
+        by_tensor = a * 3
+        by_tensor //= torch.tensor([2.0, 2.0, 2.0])
+        by_itself = a * 3
+        by_itself //= a
+        plain = torch.ones(3)
+        plain //= a
+        try:
+            b.sum().backward()
+        except RuntimeError as error:
+            print(error)
+        try:
+            a //= 2
+        except RuntimeError as error:
+            print(error)
+        """
+    )

@@ -271,3 +271,48 @@ def test_gradient_of_a_quotient_uses_torchs_formula():
         print(p.grad.tolist(), q.grad.tolist())
         """
     )
+
+
+def test_a_python_int_no_c_integer_holds_is_refused_as_an_operand_a_fill_value_an_alpha_or_an_item():
+    assert_same(
+        """
+        for dtype in (torch.float32, torch.int64, torch.uint8):
+            t = torch.tensor([1, 2], dtype=dtype)
+            for n in (2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1, 2 ** 64, 2 ** 70, -2 ** 63, -2 ** 63 - 1):
+                for name, op in (("+", lambda: t + n), ("r-", lambda: n - t), ("*", lambda: t * n),
+                                 ("==", lambda: t == n), ("add_", lambda: t.clone().add_(n)),
+                                 ("fill_", lambda: t.clone().fill_(n)), ("alpha", lambda: t.add(1, alpha=n)),
+                                 ("full", lambda: torch.full((2,), n, dtype=dtype)),
+                                 ("t[0] =", lambda: t.clone().__setitem__(0, n))):
+                    try:
+                        print(dtype, n, name, op())
+                    except (OverflowError, RuntimeError, ValueError) as error:
+                        print(dtype, n, name, type(error).__name__, error)
+        for dtype in (torch.uint8, torch.int8, torch.int32):
+            for alpha in (-1, 127, 128, -128, -200, 300, 2 ** 40):
+                try:
+                    print(dtype, alpha, torch.tensor([1, 2], dtype=dtype).add(1, alpha=alpha))
+                except RuntimeError as error:
+                    print(dtype, alpha, error)
+        """
+    )
+
+
+def test_a_float_beyond_the_dtype_is_refused_by_fill_and_alpha_and_by_full_and_item_writes_except_into_float16():
+    assert_same(
+        """
+        for dtype, v in ((torch.float16, 65505.0), (torch.float16, 1e6), (torch.float16, 65504.0),
+                         (torch.float32, 1e39), (torch.float32, 3.4028235e38), (torch.float32, float("inf")),
+                         (torch.float16, float("nan")), (torch.float16, 100000), (torch.float64, 1e308)):
+            for name, write in (("fill_", lambda t: t.fill_(v)), ("alpha", lambda t: t.add(t, alpha=v)),
+                                ("full", lambda t: torch.full((1,), v, dtype=dtype)), ("+", lambda t: t + v),
+                                ("t[0] =", lambda t: t.__setitem__(0, v)), ("t[:] =", lambda t: t.__setitem__(slice(None), v)),
+                                ("t[[0]] =", lambda t: t.__setitem__([0], v))):
+                t = torch.zeros(2, dtype=dtype)
+                try:
+                    result = write(t)
+                    print(dtype, v, name, t if result is None else result)
+                except RuntimeError as error:
+                    print(dtype, v, name, error)
+        """
+    )

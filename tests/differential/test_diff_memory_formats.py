@@ -70,3 +70,30 @@ def test_contiguous_with_preserve_format_returns_a_contiguous_tensor_and_refuses
                 print("RuntimeError:", error)
         """
     )
+
+
+def test_to_with_a_memory_format_aliases_only_when_torch_suggests_that_format():
+    """``to(memory_format=f)`` is ``self`` when nothing else changes and ``f`` is preserve_format or
+    the format torch reads off the strides (``suggest_memory_format``: a transposed matrix counts as
+    row-major!); otherwise a copy laid out in ``f``, with ``ToCopyBackward0``."""
+    assert_same(
+        """
+        x = torch.ones(2, 3)
+        t = x.t()
+        nchw = torch.ones(2, 3, 4, 5, requires_grad=True)
+        nhwc = nchw.contiguous(memory_format=torch.channels_last)
+        print(x.to(memory_format=torch.contiguous_format) is x, t.to(memory_format=torch.contiguous_format) is t)
+        print(nhwc.to(memory_format=torch.channels_last) is nhwc, nhwc.to(memory_format=torch.preserve_format) is nhwc)
+        print(nchw.to(memory_format=None) is nchw, torch.ones(3, 1, 1, 1).to(memory_format=torch.channels_last).stride())
+        wide = t.to(torch.float64, memory_format=torch.contiguous_format)
+        last = nchw.to(memory_format=torch.channels_last)
+        back = nhwc.to(memory_format=torch.contiguous_format)
+        last3d = torch.ones(1, 2, 3, 4, 5).to(torch.float64, memory_format=torch.channels_last_3d)
+        copied = x.to("cpu", memory_format=torch.contiguous_format, copy=True)
+        for program in ("x.to(memory_format=torch.channels_last)", "x.to(memory_format=3)"):
+            try:
+                eval(program)
+            except (RuntimeError, TypeError) as error:
+                print(type(error).__name__, error)
+        """
+    )

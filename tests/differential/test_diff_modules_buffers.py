@@ -324,6 +324,32 @@ def test_batchnorm_without_affine_or_running_stats():
     )
 
 
+def test_batchnorm_computes_a_float16_input_in_float32_as_torch_s_kernel():
+    """A float16 input is normalised in float32 and rounded once: a float16 layer's ``x * 2``
+    passes 65504 on the way (x * alpha + beta = 120000 - 60000); in a mixed call (float32
+    layer) the batch mean goes into the float32 buffers unrounded, (7 + 2**-10) / 4, and the
+    running variance stays finite. Every number kept is exact, fused multiply-add or not."""
+    assert_same(
+        program(
+            """
+            half = torch.float16
+            layer = torch.nn.BatchNorm1d(1, eps=0.0).half().eval()
+            layer.load_state_dict({"weight": torch.ones(1, dtype=half), "bias": torch.zeros(1, dtype=half),
+                                   "running_mean": torch.tensor([30000.0], dtype=half),
+                                   "running_var": torch.tensor([0.25], dtype=half),
+                                   "num_batches_tracked": torch.tensor(0)})
+            print(layer(torch.tensor([[60000.0], [30000.0]], dtype=half)))
+            mixed = torch.nn.BatchNorm1d(1, momentum=0.5)
+            mixed(torch.tensor([[1.0], [2.0], [4.0], [2 ** -10]], dtype=half))
+            print(mixed.running_mean.tolist(), mixed.running_mean.dtype)
+            mixed = torch.nn.BatchNorm1d(1, momentum=0.5)
+            y = mixed(torch.tensor([[60000.0], [-60000.0], [30000.0], [-30000.0]], dtype=half))
+            print(y.dtype, mixed.running_var.tolist()[0] < 2e9, mixed.running_mean.tolist())
+            """
+        )
+    )
+
+
 def test_batchnorm_refuses_inputs_it_cannot_normalise():
     assert_same(
         program(
@@ -705,4 +731,23 @@ def test_batchnorm_on_an_empty_batch_writes_no_statistics_and_keeps_the_graph():
             attempt(lambda: torch.nn.BatchNorm1d(2)(torch.zeros(1, 2, 1)))
             """
         )
+    )
+
+
+def test_batchnorm_without_channels_reads_weight_zero_with_selects_error():
+    """An input with no elements skips the statistics; torch's kernel still reads ``weight[0]`` and
+    ``bias[0]`` (C++ ``select``), which a layer with no channels does not have."""
+    assert_same(
+        """
+        for keywords in ({}, {"bias": False}, {"affine": False}):
+            for train in (True, False):
+                bn = torch.nn.BatchNorm1d(0, **keywords)
+                bn.train(train)
+                try:
+                    out = bn(torch.ones(3, 0))
+                    print(keywords, train, out.shape, out.grad_fn)
+                except IndexError as error:
+                    print(keywords, train, error)
+        empty_batch = torch.nn.BatchNorm1d(2)(torch.ones(0, 2, requires_grad=True))
+        """
     )

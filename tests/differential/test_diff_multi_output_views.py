@@ -295,3 +295,49 @@ def test_generated_pieces_of_strided_tensors_and_their_gradients(data, shape, tr
         {backward}
         """
     )
+
+
+def test_split_reads_a_one_element_tensor_as_its_int_and_refuses_a_bool_as_torch_parses_it():
+    assert_same(
+        """
+        a = torch.arange(6.0, requires_grad=True)
+        for size in (torch.tensor(4), torch.tensor([4]), torch.tensor(4.7), torch.tensor(True)):
+            pieces = a.split(size)
+            print([tuple(p.shape) for p in pieces], type(pieces[0].grad_fn).__name__)
+        for args in ((True,), (2, True), (2, 1.0), (2, "x"), (True, 1.0), ([2, 4], True), ([2, 4], 1.0),
+                     (torch.tensor([2, 4]),), (None, True)):
+            try:
+                a.split(*args)
+            except TypeError as error:
+                print(error)
+        try:
+            torch.split(a, True)
+        except TypeError as error:
+            print(error)
+        """
+    )
+
+
+def test_split_takes_no_bool_for_its_size_but_a_later_bool_among_sizes():
+    """``split(True)`` is not ``split(1)``: torch's parser refuses a bool where it wants an int (and
+    names the dim's type too); in a list of sizes, a bool after the first is read as 0 or 1."""
+    assert_same(
+        """
+        import numpy as np
+
+        x = torch.arange(4.0)
+        for args, keywords in (((True,), {}), ((False,), {}), ((True, 0), {}), ((True, np.int64(0)), {}),
+                               ((), {"split_size": True}), (([True, 3],), {}), (((1, True, 2),), {}),
+                               (((1, False, 3),), {})):
+            try:
+                pieces = x.split(*args, **keywords)
+                print(args, keywords, [p.tolist() for p in pieces])
+            except TypeError as error:
+                print(args, keywords, "TypeError", error)
+        try:
+            torch.split(x, True)
+        except TypeError as error:
+            print("torch.split", error)
+        a, b, c = x.split((1, True, 2))
+        """
+    )

@@ -493,3 +493,48 @@ def test_lerp_addcmul_and_addcdiv_in_place_refuse_an_operand_on_another_device()
             """
         )
     )
+
+
+def test_float16_lerp_addcmul_and_addcdiv_compute_in_float32_and_round_once():
+    """torch computes a float16 update in float32 and rounds once: ``end - self`` = -120000 and
+    ``4 * 60000`` pass float16's largest number (65504) on the way, yet the results fit. Every
+    step below is exact in float32, so no CPU's fused multiply-add changes a bit."""
+    assert_same(
+        program(
+            """
+            half = torch.float16
+            ema = torch.tensor([60000.0, 0.5], dtype=half)
+            print(ema.clone().lerp_(torch.tensor([-60000.0, 1.0], dtype=half), 0.25))
+            print(ema.clone().lerp_(torch.tensor([-60000.0, 1.0], dtype=half), 0.75))
+            print(ema.lerp(torch.tensor([-60000.0, 1.0], dtype=half), torch.tensor([0.25, 0.5], dtype=half)))
+            print(torch.zeros(2, dtype=half).addcmul_(torch.tensor([60000.0, 3.0], dtype=half),
+                                                      torch.tensor([0.5, 0.5], dtype=half), value=2))
+            print(torch.zeros(2, dtype=half).addcdiv_(torch.tensor([60000.0, 3.0], dtype=half),
+                                                      torch.tensor([8.0, 4.0], dtype=half), value=4))
+            """
+        )
+    )
+
+
+def test_addcmul_and_addcdiv_promote_their_operands_and_refuse_a_result_self_cannot_hold():
+    """The three tensors promote to one dtype, as for ``+``: a float64 operand is multiplied in
+    float64 and rounded once into a float32 ``self`` (1 + 2**-24 is 1 in float32, not in float64);
+    a float result cannot go into an integer or bool ``self``; ``addcmul_`` has no bool kernel."""
+    assert_same(
+        program(
+            """
+            nearly_one = torch.tensor([1 + 2 ** -24], dtype=torch.float64)
+            print(torch.zeros(1).addcmul_(nearly_one, torch.tensor([3.0], dtype=torch.float64)).tolist())
+            print(torch.zeros(1).addcdiv_(nearly_one * 3, torch.tensor([1.0], dtype=torch.float64)).tolist())
+            ints, bools = torch.zeros(3, dtype=torch.int64), torch.zeros(3, dtype=torch.bool)
+            attempt(lambda: ints.addcmul_(torch.ones(3), torch.ones(3)))
+            attempt(lambda: ints.addcdiv_(torch.ones(3), torch.ones(3)))
+            attempt(lambda: ints.addcmul_(torch.ones(3, dtype=torch.int32), torch.tensor(2.0)))
+            attempt(lambda: bools.addcmul_(torch.ones(3, dtype=torch.bool), torch.ones(3, dtype=torch.bool)))
+            attempt(lambda: bools.addcmul_(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64)))
+            attempt(lambda: bools.addcdiv_(torch.ones(3), torch.ones(3)))
+            print(ints.addcmul_(torch.tensor([True, False, True]), torch.tensor([3, 3, 3]), value=2), ints._version)
+            print(bools._version)
+            """
+        )
+    )

@@ -140,3 +140,25 @@ def test_data_ptr_of_a_tensor_without_elements_is_zero():
         print(e.data_ptr(), tail.data_ptr(), a[2:2].data_ptr() == 0, tail.storage_offset())
         """
     )
+
+
+def test_a_storage_index_reads_one_byte_and_a_slice_is_a_window_on_the_same_bytes():
+    assert_same(
+        """
+        t = torch.arange(4, dtype=torch.int16)
+        s = t.untyped_storage()
+        print(s[0], s[2], s[-2], type(s[1]).__name__, list(s))
+        window = s[2:6]
+        print(window.nbytes(), window.data_ptr() - s.data_ptr(), list(window), list(s[-2:]), s[5:2].nbytes())
+        for index in (8, -9, 1.0, True, None, torch.tensor(1), [0], slice(None, None, -1)):
+            try:
+                s[index]
+            except (IndexError, TypeError, RuntimeError) as error:
+                print(type(error).__name__, error)
+        for index in (0, slice(0, 1)):
+            try:
+                torch.ones(2, device="meta").untyped_storage()[index]
+            except NotImplementedError as error:
+                print(error)
+        """
+    )

@@ -257,3 +257,49 @@ def test_a_minus_one_next_to_a_zero_in_the_shape_of_an_empty_tensor_is_called_am
                         print(name, shape, "RuntimeError", error)
         """
     )
+
+
+def test_narrow_is_a_slice_view_with_torchs_checks():
+    """``narrow(dim, start, length)``: the view ``slice`` makes (``SliceBackward0``, the base's
+    storage and version counter), ``start`` counted from the end if negative, or a 0-d tensor."""
+    assert_same(
+        """
+        a = torch.arange(6.0, requires_grad=True)
+        b = a * 1
+        v = b.narrow(0, 1, 2)
+        w = b.reshape(2, 3).narrow(-1, -2, 2)
+        whole = b.narrow(0, 0, 6)
+        by_tensor = b.narrow(0, torch.tensor(1), 2)
+        f = torch.narrow(b, 0, 4, 2)
+        (v.sum() + w.sum() * 2).backward()
+        print(v._base is b, v.storage_offset(), w.storage_offset(), whole._base is b)
+        x = torch.arange(6.0)
+        for args in ((0, 6, 0), (0, 7, 0), (0, -7, 0), (0, 4, 3), (0, 1, -1), (1, 0, 1), (0, 1.0, 2), (0, 1, 2.0),
+                     (0.0, 1, 2), (0, True, 2), (0, 1), ()):
+            try:
+                print(args, x.narrow(*args).tolist())
+            except (TypeError, RuntimeError, IndexError) as error:
+                print(args, type(error).__name__, error)
+        try:
+            torch.tensor(1.0).narrow(0, 0, 1)
+        except RuntimeError as error:
+            print(error)
+        """
+    )
+
+
+def test_expand_as_is_expand_to_the_other_tensors_size():
+    assert_same(
+        """
+        a = torch.ones(2, 1, requires_grad=True)
+        e = a.expand_as(torch.ones(2, 3))
+        e3 = a.expand_as(torch.ones(3, 2, 3, dtype=torch.int64))
+        em = a.expand_as(other=torch.ones(2, 3, device="meta"))
+        (e.sum() + e3.sum()).backward()
+        for other in (torch.ones(2, 2).t(), torch.ones(2), 3, None):
+            try:
+                torch.ones(2, 2).expand_as(other)
+            except (TypeError, RuntimeError) as error:
+                print(type(error).__name__, error)
+        """
+    )

@@ -138,6 +138,15 @@ def float_of_a_tensor_that_requires_grad(m):
     float(w)  # once per process: no second warning
 
 
+def instantiating_a_custom_function(m):
+    class Twice(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    Twice(m.ones(2))
+
+
 def copy_construct_under_a_default_device(m):
     m.set_default_device("cpu")
     try:
@@ -164,6 +173,7 @@ PROGRAMS = {
     sparse_coo_tensor_without_check_invariants: "SPARSE_INVARIANTS_WARNING",
     to_sparse_csr_of_a_matrix: "SPARSE_CSR_BETA",
     non_leaf_grad: "NON_LEAF_GRAD",
+    instantiating_a_custom_function: "FUNCTION_INSTANTIATED",
     copy_of_a_tensor_with_a_hook: "HOOK_NOT_SERIALIZED",
     save_of_a_tensor_with_a_hook: "HOOK_NOT_SERIALIZED",
     optimizer_given_one_parameter_twice: "OPTIMIZER_DUPLICATE_PARAMS",

@@ -32,7 +32,7 @@ from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
 def _family(module):
-    """A tensor and its relatives: a view, a detach (a view with no history) and a clone."""
+    """A tensor and its relatives: a view, a detach (its memory and counter, but not a view) and a clone."""
     a = module.zeros(4)
     return {"a": a, "a[1:]": a[1:], "a.detach()": a.detach(), "a.clone()": a.clone()}
 

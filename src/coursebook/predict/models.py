@@ -361,9 +361,9 @@ def _accumulate_writes_each_position_once(self, indices=None, values=None, accum
     return _index_put(self, indices, _getitem(self, tuple(indices)) + values, False)
 
 
-def _like_copies_requires_grad(fill, self, dtype, device, requires_grad, memory_format):
+def _like_copies_requires_grad(fill, self, dtype, device, requires_grad, memory_format, op):
     """zeros_like(x) as the believer reads it: a copy of everything about x but its numbers."""
-    return _like(fill, self, dtype, device, requires_grad or self.requires_grad, memory_format)
+    return _like(fill, self, dtype, device, requires_grad or self.requires_grad, memory_format, op)
 
 
 def _conversion_makes_new_parameters(self, fn, recurse=True):

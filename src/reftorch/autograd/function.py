@@ -28,6 +28,8 @@ and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
 ``ctx.mark_dirty`` are refused with a message saying so.
 """
 
+import warnings
+
 from .. import _core_messages, _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._broadcast import sum_to_shape
@@ -134,6 +136,10 @@ class FunctionCtx(Node):
 
 class Function:
     """Subclass it with ``@staticmethod forward(ctx, *args)`` and ``backward(ctx, grad)``; call ``apply``."""
+
+    def __init__(self, *args, **kwargs):
+        """``Op(x)`` makes an object and computes nothing; torch warns that ``Op.apply(x)`` was meant."""
+        warnings.warn(_messages.FUNCTION_INSTANTIATED.format(self.__class__), DeprecationWarning, stacklevel=2)
 
     @classmethod
     def apply(cls, *args):

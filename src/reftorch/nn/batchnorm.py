@@ -25,7 +25,10 @@ The numbers follow torch's formulas as written, each operation rounded:
 add once (a fused multiply-add), and torch's batch sums run in an order it
 does not promise, so the last bit of a result can differ from torch's unless
 the numbers are exact (small multiples of powers of two, a variance whose
-square root is exact).
+square root is exact). A float16 input is computed in float32, as torch's
+kernel does: the batch statistics are rounded to the parameters' dtype for
+the normalisation (float16, or float32 in a "mixed" call), go unrounded into
+float32 running statistics, and the output is rounded to float16 once.
 """
 
 import math
@@ -34,7 +37,7 @@ from .. import _messages
 from .._binding import tensor
 from .._elements import cast
 from .._factories import empty, ones, zeros
-from .._dtype import float16, float32, int64
+from .._dtype import compute_dtype, float16, float32, int64
 from .._math import true_divide
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
@@ -113,39 +116,44 @@ def _check_dtypes(x, *parameters):
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps):
     """Normalise ``x`` per channel; in training, update the running statistics in place."""
     if x.numel() == 0:  # as torch's kernel: no statistics, nothing written, an output on the graph
-        out = x.clone()
-        out = out * weight[0] if weight is not None else out
-        return out + bias[0] if bias is not None else out
+        out = x.clone()  # its C++ weight[0] is select(0, 0), with select's IndexError for no channel
+        out = out * weight.select(0, 0) if weight is not None else out
+        return out + bias.select(0, 0) if bias is not None else out
     if running_mean is not None and running_mean.numel() != x.shape[1]:
         raise RuntimeError(f"running_mean should contain {x.shape[1]} elements not {running_mean.numel()}")
     _check_dtypes(x, weight, bias, running_mean, running_var)
-    dtype, channels = x._dtype, x.shape[1]
+    opmath, channels = compute_dtype(x._dtype), x.shape[1]  # torch's name: float32 for float16
+    held = next((p._dtype for p in (weight, bias, running_mean, running_var) if p is not None), x._dtype)
     channel = _channels(x)
     n = x.numel() // channels
     values = x._read()
-    if training:  # the statistics in float64, rounded once to the dtype
+    if training:  # the statistics in float64, rounded once to opmath, and to the parameters' dtype
         mean64 = [s / n for s in _per_channel(values, channel, channels)]
         var_sum = _per_channel([(v - mean64[c]) ** 2 for v, c in zip(values, channel)], channel, channels)
-        mean = cast(mean64, dtype)
-        invstd = cast([true_divide(1, math.sqrt(s / n + eps)) for s in var_sum], dtype)
+        batch_mean = cast(mean64, opmath)
+        mean = cast(batch_mean, held)
+        invstd = cast(cast([true_divide(1, math.sqrt(s / n + eps)) for s in var_sum], opmath), held)
         if running_mean is not None:  # torch accumulates the unbiased variance in float64
-            m = cast([momentum], dtype)[0]
-            keep = cast([1 - m], dtype)[0]
-            _write(running_mean, [a + b for a, b in zip(cast([m * v for v in mean], dtype),
-                                                         cast([keep * r for r in running_mean._read()], dtype))])
-            unbiased = cast([true_divide(s, n - 1) for s in cast(var_sum, dtype)], dtype)
-            _write(running_var, [m * u + r for u, r in zip(unbiased,
-                                                           cast([keep * r for r in running_var._read()], dtype))])
+            m = cast([momentum], opmath)[0]
+            keep = cast([1 - m], opmath)[0]
+            moved = cast([a + b for a, b in zip(cast([m * v for v in batch_mean], opmath),
+                                                cast([keep * r for r in running_mean._read()], opmath))], opmath)
+            _write(running_mean, cast(moved, running_mean._dtype))
+            unbiased = cast([true_divide(s, n - 1) for s in cast(var_sum, opmath)], opmath)
+            moved = cast([m * u + r for u, r in zip(unbiased, cast([keep * r for r in running_var._read()], opmath))],
+                         opmath)
+            _write(running_var, cast(moved, running_var._dtype))
     else:
         mean = running_mean._read()
         roots = cast([math.sqrt(v) if v >= 0 else math.nan
-                      for v in cast([r + cast([eps], dtype)[0] for r in running_var._read()], dtype)], dtype)
-        invstd = cast([true_divide(1, r) for r in roots], dtype)
-    alpha = cast([i * w for i, w in zip(invstd, weight._read() if weight is not None else [1] * channels)], dtype)
-    shifts = cast([m * a for m, a in zip(mean, alpha)], dtype)
-    beta = cast([b - s for b, s in zip(bias._read() if bias is not None else [0] * channels, shifts)], dtype)
-    scaled = cast([v * alpha[c] for v, c in zip(values, channel)], dtype)
-    out = Tensor._from_values([v + beta[c] for v, c in zip(scaled, channel)], x._size, x._dtype, x.device)
+                      for v in cast([r + cast([eps], opmath)[0] for r in running_var._read()], opmath)], opmath)
+        invstd = cast([true_divide(1, r) for r in roots], opmath)
+    alpha = cast([i * w for i, w in zip(invstd, weight._read() if weight is not None else [1] * channels)], opmath)
+    shifts = cast([m * a for m, a in zip(mean, alpha)], opmath)
+    beta = cast([b - s for b, s in zip(bias._read() if bias is not None else [0] * channels, shifts)], opmath)
+    scaled = cast([v * alpha[c] for v, c in zip(values, channel)], opmath)
+    out = Tensor._from_values(cast(cast([v + beta[c] for v, c in zip(scaled, channel)], opmath), x._dtype),
+                              x._size, x._dtype, x.device)
     if any_requires_grad(x, weight, bias):
         out._set_grad_fn(NativeBatchNormBackward0(x, weight, bias, mean, invstd, training))
     return out

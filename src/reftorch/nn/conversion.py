@@ -36,6 +36,7 @@ be initialised or loaded next).
 from .. import _messages
 from .._arguments import _to_arguments
 from .._factories import empty_like
+from .._layout import preserve_format
 from ..autograd.grad_mode import no_grad
 from .parameter import Parameter
 from .._overrides import overridable
@@ -79,7 +80,9 @@ def to_empty(self, *, device, recurse=True):
 
 def to(self, *args, **kwargs):
     """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, for every tensor."""
-    device, dtype, copy = _to_arguments(args, kwargs)
+    device, dtype, copy, memory_format = _to_arguments(args, kwargs)
+    if memory_format is not preserve_format:
+        raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
     if copy:
         raise RuntimeError(".to() does not accept copy argument")
     if dtype is not None and not dtype.is_floating_point:
