@@ -9,7 +9,7 @@ course's code reads the same on both libraries.
 import builtins
 import numbers
 
-from . import _copy_, _layout, _messages
+from . import _messages
 from ._default_device import as_device
 from ._device import device
 from ._dtype import bool as bool_, dtype
@@ -159,21 +159,3 @@ def _to_arguments(args, kwargs):
 def _is_dtype(value):
     """A dtype, or one of the Python types torch also reads as one (``float`` is float64)."""
     return isinstance(value, dtype) or (isinstance(value, type) and value in (*_PYTHON_TYPES, complex))
-
-
-def copy_(self, other=MISSING, non_blocking=False, **unknown):
-    """``t.copy_(other, non_blocking=False)`` read as torch's parser reads it (the source is named
-    ``other``), its refusals of a source that is not a dense tensor or a number; then ``_copy_.copy_``."""
-    if other is MISSING and not unknown and non_blocking is False:
-        raise TypeError(_messages.COPY_NO_ARGUMENTS)
-    _check_given("copy_", other=other)
-    if unknown:
-        raise TypeError(f"copy_() got an unexpected keyword argument '{next(iter(unknown))}'")
-    if not isinstance(other, (Tensor, builtins.int, builtins.float, builtins.bool)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(other)))
-    if isinstance(other, Tensor) and other.layout is _layout.sparse_coo:
-        raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=other.type()))
-    if isinstance(other, Tensor) and other.layout is _layout.sparse_csr:
-        raise RuntimeError(_messages.SPARSE_CSR_COPY_INTO_STRIDED)
-    return _copy_.copy_(self, other, non_blocking)
