@@ -2,21 +2,15 @@
 gradient, a grad mode used bare as a decorator, pickling a tensor, Python copies of a meta tensor,
 and the order of torch's checks on what backward is given."""
 
+import textwrap
+
 from crosscheck.harness import assert_same
+from diff_programs import HALVE
 
 
 def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
-    assert_same(
+    assert_same(HALVE + textwrap.dedent(
         """
-        class Halve(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, a, b):
-                return a * 2 + b
-
-            @staticmethod
-            def backward(ctx, grad):
-                return None, grad
-
         a = torch.ones(2, requires_grad=True)
         b = torch.ones(2, requires_grad=True)
         Halve.apply(a * 3, b).sum().backward()
@@ -31,7 +25,7 @@ def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_g
         except RuntimeError as err:
             print("RuntimeError:", err)
         """
-    )
+    ))
 
 
 def test_no_grad_and_enable_grad_decorate_a_function_without_parentheses():
@@ -214,17 +208,8 @@ def test_a_custom_backward_no_gradient_reached_is_called_with_zeros():
     """torch materializes the gradients of a custom Function (``set_materialize_grads``, on by
     default): when the node after it gave None, ``backward`` still runs, on zeros, and its inputs get
     what it returns."""
-    assert_same(
+    assert_same(HALVE + textwrap.dedent(
         """
-        class Halve(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, x, y):
-                return x * 2 + y
-
-            @staticmethod
-            def backward(ctx, grad):
-                return None, grad
-
         class Double(torch.autograd.Function):
             @staticmethod
             def forward(ctx, x):
@@ -240,4 +225,4 @@ def test_a_custom_backward_no_gradient_reached_is_called_with_zeros():
         print(x.grad, y.grad)
         print(torch.autograd.grad(Halve.apply(Double.apply(x), y).sum(), y))
         """
-    )
+    ))

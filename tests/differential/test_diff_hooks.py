@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from crosscheck.harness import assert_same
+from diff_programs import HALVE
 
 # x -> y = x * 2 -> z = y * 3, with a hook on x and one on y (registered after the graph was built).
 HOOKED_CHAIN = """
@@ -293,19 +294,10 @@ def test_a_hook_where_no_gradient_arrives_is_called_with_none():
     """A node that runs calls each tensor hook on it, with None for an output no gradient reached
     (a piece of ``split`` not used, an input a custom backward gave None); a hook may not replace
     that None. ``autograd.grad`` runs no node off its inputs' paths, so calls none there."""
-    assert_same(
+    assert_same(HALVE + textwrap.dedent(
         """
         def shown(seen):
             return [None if g is None else g.tolist() for g in seen]
-
-        class Halve(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, x, y):
-                return x * 2 + y
-
-            @staticmethod
-            def backward(ctx, grad):
-                return None, grad
 
         a = torch.ones(2, requires_grad=True)
         b, c = a.split(1)
@@ -328,4 +320,4 @@ def test_a_hook_where_no_gradient_arrives_is_called_with_none():
         except RuntimeError as error:
             print("RuntimeError:", error)
         """
-    )
+    ))
