@@ -213,12 +213,13 @@ def test_a_custom_backward_no_gradient_reached_is_called_with_zeros():
         class Double(torch.autograd.Function):
             @staticmethod
             def forward(ctx, x):
-                return x * 2
+                ctx.factor = 2
+                return x * ctx.factor
 
             @staticmethod
             def backward(ctx, grad):
                 print("Double.backward got", grad, grad.dtype)
-                return grad * 2 + 1
+                return grad * ctx.factor + 1
 
         x, y = torch.ones(2, dtype=torch.float64, requires_grad=True), torch.ones(2, requires_grad=True)
         Halve.apply(Double.apply(x), y).sum().backward()
