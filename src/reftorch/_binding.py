@@ -1,10 +1,8 @@
 """The Python binding: torch's signatures parsed, and refused with torch's TypeError, at the edge,
-so that the lesson (``_to.to``, ``_creation._from_data``, ``_copy_.copy_``) receives a device
+so that the lesson (``_to.to``, ``_creation._from_data``) receives a device
 (the default device applied), a dtype and numbers. Nothing here touches memory, metadata, the version counter or the graph."""
 
-import builtins
-
-from . import _copy_, _creation, _layout, _messages, _to, _views
+from . import _creation, _messages, _to, _views
 from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
 from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
@@ -110,15 +108,3 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
         warn(_messages.COPY_CONSTRUCT.format("tensor.new_tensor"))
     dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool
     return _creation.new_tensor(self, data, dtype=dtype, device=as_device(device), requires_grad=requires_grad)
-
-
-def copy_(self, other, non_blocking=False):
-    if not isinstance(other, (Tensor, builtins.int, builtins.float, builtins.bool)):
-        raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='copy_', name='other', position=1, expected='Tensor', got=_messages.type_name(other)
-        ))
-    if isinstance(other, Tensor) and other.layout is _layout.sparse_coo:
-        raise RuntimeError(_messages.SPARSE_COPY_DENSE.format(self=self.type(), src=other.type()))
-    if isinstance(other, Tensor) and other.layout is _layout.sparse_csr:
-        raise RuntimeError(_messages.SPARSE_CSR_COPY_INTO_STRIDED)
-    return _copy_.copy_(self, other, non_blocking)

@@ -26,6 +26,7 @@ class CopyBackwards(Node):
         old = Tensor._from_values(0, self.dst._size, self.dst._dtype, self.dst.device)
         to_src = None
         if self.needs_input_grad(1):
+            check_copy_source(self.src.device, grad)
             to_src = Tensor._from_values(sum_to_shape(grad._read(), grad._size, self.src._size), self.src._size,
                                          self.src._dtype, self.src.device)
         return (old, to_src)

@@ -136,6 +136,7 @@ def saved_tensor_modified(tensor, node_name, saved_version):
     return SAVED_TENSOR_MODIFIED.format(kind=kind, sizes=sizes, where=where, version=tensor._version,
                                         expected=saved_version)
 
+GRADIENT_SHAPE = "invalid gradient at index {index} - got {got} but expected shape compatible with {expected}"
 
 def type_name(value):
     """A value's type as torch's texts name it, CPython's ``tp_name``: numpy's with its module."""

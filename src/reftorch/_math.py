@@ -8,7 +8,8 @@ gradient into the inputs' gradients, as in micrograd:
     out = a * b      ->  grad_a = grad * b,  grad_b = grad * a
 
 Broadcasting stretches size-1 dimensions, so a gradient flowing back to a
-smaller input is summed over the stretched dimensions (``sum_to_shape``).
+smaller input is summed over the stretched dimensions: the engine does it, to the
+size and dtype the input had when it was made (``autograd/engine``), as torch's does.
 The backward formulas are themselves tensor operations (run with grad mode
 off), so each step is rounded to the gradient's dtype, as in torch.
 """
@@ -85,14 +86,6 @@ def _result(values, shape, dtype, device, node=None, inputs=()):
     return out
 
 
-def _grad_for(x, grad):
-    """``grad`` itself when it already fits input ``x`` (as torch hands it on, in its own layout),
-    else summed down to ``x``'s size and cast to its dtype."""
-    if grad._size == x._size and grad._dtype is x._dtype and grad.device == x.device:
-        return grad
-    return Tensor._from_values(sum_to_shape(grad._read(), grad._size, x._size), x._size, x._dtype, x.device)
-
-
 def true_divide(x, y):
     """``x / y`` as floating point divides: by zero it gives inf, or nan for 0 / 0, with no error."""
     try:
@@ -112,8 +105,8 @@ class AddBackward0(Node):
 
     def apply(self, grad):
         return (
-            _grad_for(self.a, grad) if self.needs_input_grad(0) else None,
-            _grad_for(self.b, grad if self.alpha == 1 else mul(grad, self.alpha)) if self.needs_input_grad(1) else None,
+            grad if self.needs_input_grad(0) else None,
+            (grad if self.alpha == 1 else mul(grad, self.alpha)) if self.needs_input_grad(1) else None,
         )
 
 
@@ -157,9 +150,9 @@ class MulBackward0(Node):
     def apply(self, grad):
         grads = [None, None]
         if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.a, mul(grad, self.saved_b.unpack()))
+            grads[0] = mul(grad, self.saved_b.unpack())
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.b, mul(grad, self.saved_a.unpack()))
+            grads[1] = mul(grad, self.saved_a.unpack())
         return tuple(grads)
 
 
@@ -176,10 +169,10 @@ class DivBackward0(Node):
         b = self.saved_b.unpack()
         grads = [None, None]
         if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.a, div(grad, b))
+            grads[0] = div(grad, b)
         if self.needs_input_grad(1):
             # torch's formula, in this order: -grad * ((a / b) / b)
-            grads[1] = _grad_for(self.b, mul(mul(grad, -1), div(div(self.saved_a.unpack(), b), b)))
+            grads[1] = mul(mul(grad, -1), div(div(self.saved_a.unpack(), b), b))
         return tuple(grads)
 
 
@@ -320,7 +313,7 @@ class NegatedGradient(Node):
         self.a = a
 
     def apply(self, grad):
-        return (_grad_for(self.a, mul(grad, -1)),)
+        return (mul(grad, -1),)
 
 
 class RsubBackward1(NegatedGradient):

@@ -23,11 +23,7 @@ from ._strides import MEMORY_FORMAT_ORDERS as _ORDERS
 def is_contiguous(self, *args, memory_format=contiguous_format):
     """Are ``self``'s strides exactly those of ``memory_format``? (never raises for a rank;
     ``memory_format`` is keyword-only, and must be a memory format, as in torch)"""
-    if args:
-        raise TypeError(_messages.KEYWORD_ONLY.format(
-            fn="is_contiguous", given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
-    if not isinstance(memory_format, memory_format_type):
-        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(got=_messages.type_name(memory_format)))
+    _check_memory_format("is_contiguous", args, memory_format)
     if memory_format in (contiguous_format, preserve_format):
         return _strides.is_contiguous(self._size, self._stride)
     order = _ORDERS[memory_format]
@@ -42,9 +38,20 @@ def is_contiguous(self, *args, memory_format=contiguous_format):
     return True
 
 
-def contiguous(self, memory_format=contiguous_format):
-    """``t.contiguous(memory_format)``: torch refuses ``preserve_format`` only when it would have to
-    copy; then ``_clone.contiguous``."""
+def contiguous(self, *args, memory_format=contiguous_format):
+    """``t.contiguous(memory_format=...)``: ``memory_format`` is keyword-only and must be a memory
+    format; torch refuses ``preserve_format`` only when it would have to copy; then
+    ``_clone.contiguous``."""
+    _check_memory_format("contiguous", args, memory_format)
     if memory_format is preserve_format and not self.is_contiguous():
         raise RuntimeError(_messages.CONTIGUOUS_PRESERVE)
     return _clone.contiguous(self, memory_format)
+
+
+def _check_memory_format(fn, args, memory_format):
+    """torch's refusals of ``fn``'s arguments: none positional, and ``memory_format`` a memory format."""
+    if args:
+        raise TypeError(_messages.KEYWORD_ONLY.format(
+            fn=fn, given=f"{len(args)} was" if len(args) == 1 else f"{len(args)} were"))
+    if not isinstance(memory_format, memory_format_type):
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(fn=fn, got=_messages.type_name(memory_format)))

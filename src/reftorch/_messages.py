@@ -421,7 +421,7 @@ HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
 ARGMAX_BOOL = "{op}(): does not support bool input"
 ARGMAX_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
 ARGMAX_EMPTY_DIM = "{op}(): Expected reduction dim {dim} to have non-zero size."
-MEMORY_FORMAT_ARGUMENT = "is_contiguous(): argument 'memory_format' must be torch.memory_format, not {got}"
+MEMORY_FORMAT_ARGUMENT = "{fn}(): argument 'memory_format' must be torch.memory_format, not {got}"
 TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is implemented for a tensor only; use clone(memory_format=...)"
 KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
@@ -646,10 +646,6 @@ FUNCTION_GRADIENT_FOR_NUMBER = (
     "function {name} returned a gradient different than None at position {position}, but the "
     "corresponding forward input was not a Variable"
 )
-FUNCTION_GRADIENT_SHAPE = (
-    "Function {name} returned an invalid gradient at index {index} - got {got} but expected shape "
-    "compatible with {expected}"
-)
 FUNCTION_GRADIENT_DEVICE = "Function {name} returned an invalid gradient at index {index} - expected device {expected} but got {got}"
 FUNCTION_ONE_OUTPUT = (
     "reftorch's autograd.Function takes one tensor output: {name}.forward returned a tuple "
@@ -681,4 +677,9 @@ FROM_NUMPY_KEYWORDS = "torch._VariableFunctionsClass.from_numpy() takes no keywo
 RESHAPE_AMBIGUOUS = (
     "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 "
     "can be any value and is ambiguous"
+)
+HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
+COPY_NO_ARGUMENTS = (
+    "copy_() received an invalid combination of arguments - got (), but expected (Tensor other, bool "
+    "non_blocking = False)"
 )

@@ -17,7 +17,7 @@ class UntypedStorage:
     _resizable = True
 
     def __init__(self, nbytes, device=cpu):
-        if not isinstance(nbytes, int):
+        if isinstance(nbytes, bool) or not isinstance(nbytes, int):
             raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {_core_messages.type_name(nbytes)}")
         if nbytes < 0:
             raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))

@@ -164,6 +164,8 @@ class Tensor:
             node._retained.append(self)
         self._grad_fn = node
         self._view_version = self._version
+        if node is not None:
+            node._output_metadata[self._output_nr] = (self._size, self._dtype)
 
     @property
     def retains_grad(self):

@@ -6,7 +6,7 @@ the module that does (``_memory_formats``, ``_meta``, ``reftorch.autograd``, ``a
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
 from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
-from . import _advanced_indexing, _argmax, _index_select, autograd
+from . import _advanced_indexing, _argmax, _copy_binding, _index_select, autograd
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
 from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._layout import strided
@@ -18,7 +18,7 @@ _METHODS = {
     # copies
     "clone": _clone.clone, "contiguous": _memory_formats.contiguous,
     "detach": _detach.detach, "detach_": _detach.detach_, "data": _detach.data,
-    "copy_": _binding.copy_,
+    "copy_": _copy_binding.copy_,
     "to": _binding.to, "cpu": _binding.cpu, "cuda": _binding.cuda,
     "float": _binding.float, "double": _binding.double, "long": _binding.long, "bool": _binding.bool,
     "new_tensor": _binding.new_tensor, "new_zeros": _factories.new_zeros,

@@ -21,6 +21,7 @@ class ToCopyBackward0(Node):
         self.source = source
 
     def apply(self, grad):
+        check_copy_source(self.source.device, grad)
         return (Tensor._from_values(grad._read(), grad._size, self.source._dtype, self.source.device),)
 
 

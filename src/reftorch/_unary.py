@@ -10,7 +10,7 @@ import math
 from . import _messages
 from ._dtype import bool as bool_, float64, get_default_dtype
 from ._elements import cast
-from ._math import NegatedGradient, __rsub__, _grad_for, _result, div, mul, true_divide, values_of
+from ._math import NegatedGradient, __rsub__, _result, div, mul, true_divide, values_of
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -39,7 +39,7 @@ class ExpBackward0(_ResultSavingNode):
     """d/dx exp(x) = exp(x)."""
 
     def apply(self, grad):
-        return (_grad_for(self.a, mul(grad, self.saved_result.unpack())),)
+        return (mul(grad, self.saved_result.unpack()),)
 
 
 class SigmoidBackward0(_ResultSavingNode):
@@ -47,7 +47,7 @@ class SigmoidBackward0(_ResultSavingNode):
 
     def apply(self, grad):
         s = self.saved_result.unpack()
-        return (_grad_for(self.a, mul(mul(grad, s), __rsub__(s, 1))),)
+        return (mul(mul(grad, s), __rsub__(s, 1)),)
 
 
 class ReciprocalBackward0(_ResultSavingNode):
@@ -55,7 +55,7 @@ class ReciprocalBackward0(_ResultSavingNode):
 
     def apply(self, grad):
         r = self.saved_result.unpack()
-        return (_grad_for(self.a, mul(mul(mul(grad, -1), r), r)),)
+        return (mul(mul(mul(grad, -1), r), r),)
 
 
 class SqrtBackward0(_ResultSavingNode):
@@ -63,7 +63,7 @@ class SqrtBackward0(_ResultSavingNode):
 
     def apply(self, grad):
         r = self.saved_result.unpack()
-        return (_grad_for(self.a, div(grad, mul(r, 2))),)
+        return (div(grad, mul(r, 2)),)
 
 
 def _floating(self):

@@ -38,7 +38,7 @@ from ._elements import cast
 from ._inplace import _snapshot
 from ._dtype import _category, bool as bool_, compute_dtype
 from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap, write_inplace
-from ._math import __rsub__, _device_of, _grad_for, _result, mul, result_type, sub, true_divide, values_of
+from ._math import __rsub__, _device_of, _result, mul, result_type, sub, true_divide, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
@@ -52,8 +52,8 @@ class LerpBackward0(Node):
 
     def apply(self, grad):
         return (
-            _grad_for(self.start, mul(grad, 1 - self.weight)) if self.needs_input_grad(0) else None,
-            _grad_for(self.end, mul(grad, self.weight)) if self.needs_input_grad(1) else None,
+            mul(grad, 1 - self.weight) if self.needs_input_grad(0) else None,
+            mul(grad, self.weight) if self.needs_input_grad(1) else None,
         )
 
 
@@ -73,12 +73,12 @@ class LerpBackward1(Node):
         w = self.saved_weight.unpack()
         grads = [None, None, None]
         if self.needs_input_grad(0):
-            grads[0] = _grad_for(self.start, mul(grad, __rsub__(w, 1)))
+            grads[0] = mul(grad, __rsub__(w, 1))
         if self.needs_input_grad(1):
-            grads[1] = _grad_for(self.end, mul(grad, w))
+            grads[1] = mul(grad, w)
         if self.needs_input_grad(2):
             difference = sub(self.saved_end.unpack(), self.saved_start.unpack())
-            grads[2] = _grad_for(self.weight, mul(grad, difference))
+            grads[2] = mul(grad, difference)
         return tuple(grads)
 
 

@@ -46,8 +46,8 @@ def _as_view(source, size, stride, offset, make_node, multi_output=False, output
     view._creation_meta = creation_meta.for_new_view(source, multi_output)
     view._view_version = view._version
     if any_requires_grad(source):
-        view._set_grad_fn(make_node())
         view._output_nr = output_nr  # which output of that node it is
+        view._set_grad_fn(make_node())
     return view
 _as_view = overridable(_as_view)
 

@@ -28,7 +28,7 @@ hands back the strided function itself. The strided code (``_clone``,
 torch's dispatcher also looks at the other tensor arguments; the tables look
 at ``self`` only. A strided tensor given a sparse argument: ``t.data = s``
 is refused here (the setter sees both tensors), ``t.copy_(s)`` by
-``_binding.copy_`` (torch's error), and any other method refuses when its
+``_copy_binding.copy_`` (torch's error), and any other method refuses when its
 strided code reads the sparse argument's numbers (``_positions`` below).
 
 Nothing here touches memory, metadata, the version counter or the graph: it

@@ -21,6 +21,18 @@ with torch.no_grad():
     model.bias.zero_()
 """
 
+# ``Halve``: a custom Function whose backward gives no gradient (None) to its first input.
+HALVE = """
+class Halve(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        return x * 2 + y
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, grad
+"""
+
 
 def attempt_source(shown: str = "result") -> str:
     """Source of ``attempt(f)``: calls ``f()`` and prints the exception it raised (class | message),

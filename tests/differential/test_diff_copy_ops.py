@@ -516,12 +516,19 @@ def test_tensor_of_a_tensor_keeps_the_source_layout():
     )
 
 
-def test_copy_names_its_source_other_as_torchs_binding_does():
+def test_copy_names_its_source_other_as_torchs_parser_does():
+    """torch's ``copy_(Tensor other, bool non_blocking=False)``: the keyword is ``other``; ``src=``
+    is refused, with the text of a missing ``other``."""
     assert_same(
         """
-        d = torch.zeros(2)
-        d.copy_(other=torch.ones(2))
-        e = torch.zeros(2)
-        e.copy_(torch.ones(2), non_blocking=True)
+        d, t = torch.zeros(2), torch.ones(2)
+        print(d.copy_(other=t * 2), d.copy_(t, non_blocking=True))
+        for call in (lambda: d.copy_(src=t), lambda: d.copy_(t, foo=1), lambda: d.copy_(),
+                     lambda: d.copy_(non_blocking=True), lambda: d.copy_(t, src=t), lambda: d.copy_(t, other=t),
+                     lambda: d.copy_("a")):
+            try:
+                call()
+            except TypeError as error:
+                print("TypeError:", error)
         """
     )

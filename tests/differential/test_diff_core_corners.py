@@ -2,21 +2,15 @@
 gradient, a grad mode used bare as a decorator, pickling a tensor, Python copies of a meta tensor,
 and the order of torch's checks on what backward is given."""
 
+import textwrap
+
 from crosscheck.harness import assert_same
+from diff_programs import HALVE
 
 
 def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
-    assert_same(
+    assert_same(HALVE + textwrap.dedent(
         """
-        class Halve(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, a, b):
-                return a * 2 + b
-
-            @staticmethod
-            def backward(ctx, grad):
-                return None, grad
-
         a = torch.ones(2, requires_grad=True)
         b = torch.ones(2, requires_grad=True)
         Halve.apply(a * 3, b).sum().backward()
@@ -31,7 +25,7 @@ def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_g
         except RuntimeError as err:
             print("RuntimeError:", err)
         """
-    )
+    ))
 
 
 def test_no_grad_and_enable_grad_decorate_a_function_without_parentheses():
@@ -105,3 +99,131 @@ def test_backward_checks_the_gradients_given_before_it_asks_whether_outputs_requ
                 print("RuntimeError:", err)
         """
     )
+
+
+def test_backward_through_a_copy_onto_meta_cannot_copy_the_gradient_out_of_meta():
+    """Chapter 11's ``CopyBackwards`` and chapter 12's ``ToCopyBackward0`` move the gradient back to
+    the source's device: a meta gradient has no numbers to move, so torch refuses, and the source's
+    ``.grad`` stays None."""
+    assert_same(
+        """
+        def attempt(f):
+            try:
+                f()
+            except NotImplementedError as error:
+                print("NotImplementedError:", error)
+
+        w = torch.ones(3, requires_grad=True)
+        attempt(lambda: w.to("meta").sum().backward())
+        dst, src = torch.zeros(3, device="meta"), torch.ones(3, requires_grad=True)
+        dst.copy_(src)
+        attempt(lambda: dst.sum().backward())
+        print(w.grad, src.grad)
+        on_meta = torch.ones(3, device="meta", requires_grad=True)
+        dst = torch.zeros(3, device="meta")
+        dst.copy_(on_meta)
+        dst.sum().backward()
+        print(on_meta.grad.device, on_meta.grad.shape)
+        """
+    )
+
+
+def test_the_engine_refuses_a_gradient_that_does_not_fit_the_shape_its_tensor_was_made_with():
+    """Chapter 09's ``.data`` setter on a non-leaf: the node that made ``y`` recorded ``y``'s size
+    then, and every gradient sent to it must fit that size (torch's ``validate_outputs``)."""
+    assert_same(
+        """
+        def attempt(f):
+            try:
+                f()
+            except RuntimeError as error:
+                print("RuntimeError:", error)
+
+        for shape, make, new in (((3,), lambda x: x * 2, (4,)), ((2, 3), lambda x: x.t() * 1, (3,)),
+                                 ((2, 3), lambda x: x * 1, (3,)), ((3,), lambda x: x * 1, (2, 3))):
+            x = torch.ones(*shape, requires_grad=True)
+            y = make(x)
+            y.data = torch.zeros(*new)
+            attempt(lambda: y.sum().backward())
+            print(x.grad)
+        x = torch.ones(3, requires_grad=True)
+        y = x * 1
+        y.data = torch.zeros(3, dtype=torch.float64)
+        (y * 3).sum().backward()
+        print(x.grad, x.grad.dtype)
+        a, b = torch.ones(4, requires_grad=True).split(2)
+        b.data = torch.zeros(3)
+        attempt(lambda: b.sum().backward())
+        """
+    )
+
+
+def test_a_leaf_given_new_data_takes_the_gradient_its_graph_was_built_for():
+    """Chapter 09's ``.data`` setter on a leaf, then backward: ``AccumulateGrad`` recorded the leaf's
+    size and dtype when a graph first reached it, and keeps them while a graph holds it; a later
+    gradient is added into ``.grad`` in place (``+=``), which refuses another size."""
+    assert_same(
+        """
+        x = torch.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        x.data = torch.zeros(3)
+        y.backward()
+        print(x.grad, x.grad.stride(), x.grad._version)
+        x = torch.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        x.data = torch.zeros(2, dtype=torch.float64)
+        y.backward()
+        (x * 2).sum().backward()
+        print(x.grad, x.grad.dtype)
+        x = torch.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        x.data = torch.zeros(3)
+        try:
+            (x * 3).sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        print(x.grad)
+        x = torch.ones(2, requires_grad=True)
+        y = x * 2
+        x.data = torch.zeros(3)
+        y.backward(torch.ones(2))
+        try:
+            (x * 3).sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        print(x.grad)
+        try:
+            y.data = torch.zeros(3)
+            y.backward(torch.ones(3))
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        x = torch.ones(3, requires_grad=True)
+        x.backward(torch.ones(3, dtype=torch.float64))
+        print(x.grad.dtype, x.grad._version)
+        """
+    )
+
+
+def test_a_custom_backward_no_gradient_reached_is_called_with_zeros():
+    """torch materializes the gradients of a custom Function (``set_materialize_grads``, on by
+    default): when the node after it gave None, ``backward`` still runs, on zeros, and its inputs get
+    what it returns."""
+    assert_same(HALVE + textwrap.dedent(
+        """
+        class Double(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.factor = 2
+                return x * ctx.factor
+
+            @staticmethod
+            def backward(ctx, grad):
+                print("Double.backward got", grad, grad.dtype)
+                return grad * ctx.factor + 1
+
+        x, y = torch.ones(2, dtype=torch.float64, requires_grad=True), torch.ones(2, requires_grad=True)
+        Halve.apply(Double.apply(x), y).sum().backward()
+        print(x.grad, y.grad)
+        print(torch.autograd.grad(Halve.apply(Double.apply(x), y).sum(), y))
+        """
+    ))

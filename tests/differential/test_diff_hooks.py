@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from crosscheck.harness import assert_same
+from diff_programs import HALVE
 
 # x -> y = x * 2 -> z = y * 3, with a hook on x and one on y (registered after the graph was built).
 HOOKED_CHAIN = """
@@ -287,3 +288,36 @@ def test_copies_of_a_parameter_and_of_a_model_lose_the_parameter_hooks():
         print(twin.weight._backward_hooks, len(lin.weight._backward_hooks))
         """
     )
+
+
+def test_a_hook_where_no_gradient_arrives_is_called_with_none():
+    """A node that runs calls each tensor hook on it, with None for an output no gradient reached
+    (a piece of ``split`` not used, an input a custom backward gave None); a hook may not replace
+    that None. ``autograd.grad`` runs no node off its inputs' paths, so calls none there."""
+    assert_same(HALVE + textwrap.dedent(
+        """
+        def shown(seen):
+            return [None if g is None else g.tolist() for g in seen]
+
+        a = torch.ones(2, requires_grad=True)
+        b, c = a.split(1)
+        seen = []
+        c.register_hook(seen.append)
+        b.sum().backward()
+        print(shown(seen), a.grad)
+        x, y = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+        x1 = x * 1
+        seen, seen_leaf = [], []
+        x1.register_hook(seen.append)
+        x.register_hook(seen_leaf.append)
+        Halve.apply(x1, y).sum().backward()
+        print(shown(seen), shown(seen_leaf), x.grad)
+        seen.clear()
+        print(torch.autograd.grad(Halve.apply(x1, y).sum(), y), shown(seen))
+        x1.register_hook(lambda g: torch.ones(2))
+        try:
+            Halve.apply(x1, y).sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        """
+    ))

@@ -50,6 +50,9 @@ test_torchs_errors = torchs_errors_test([
     ("torch.zeros(2, 3).t().contiguous(memory_format=torch.preserve_format)", "RuntimeError"),
     ("torch.zeros(2, 3).is_contiguous(memory_format=3)", "TypeError"),
     ("torch.zeros(2, 3).is_contiguous(torch.channels_last)", "TypeError"),
+    ("torch.zeros(2, 3).contiguous(torch.contiguous_format)", "TypeError"),
+    ("torch.zeros(2, 3).contiguous(memory_format=None)", "TypeError"),
+    ("torch.zeros(2, 3).t().contiguous(memory_format=1)", "TypeError"),
     ("torch.zeros_like(torch.zeros(3), memory_format=torch.channels_last)", "RuntimeError"),
 ])
 

@@ -127,6 +127,8 @@ storage(3)
 storage(-1)
 storage(-10)
 storage(2.5)
+storage(True)
+storage(False)
 """)
 
 

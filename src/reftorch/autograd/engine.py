@@ -8,7 +8,9 @@ its complete gradient, its tensor pre-hooks (``autograd/hooks``) see it and may 
 
 from collections import defaultdict
 
-from .. import _overrides
+from .. import _core_messages, _overrides
+from .._broadcast import sum_to_shape
+from .._tensor import Tensor
 from .._torch_bookkeeping import sum_gradients
 from .grad_mode import no_grad
 from .graph import AccumulateGrad, update_retained_grad
@@ -42,16 +44,17 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
     ``capture`` (edges), return what arrives along them instead (``autograd.grad``)."""
     pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
-    for (node, nr), grad in zip(roots, grad_outputs):
-        _receive(pending, node, nr, grad, owned)
+    for index, ((node, nr), grad) in enumerate(zip(roots, grad_outputs)):
+        _receive(pending, node, nr, _fitted(None, index, node, nr, grad, set()), owned)  # the caller's own
     captured = {}
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
     with no_grad():
         for node in execution_order([node for node, _ in roots]):
             incoming = pending.pop(id(node), {})  # empty if no gradient reached it
             holder = node.variable if isinstance(node, AccumulateGrad) else node  # a leaf keeps its own hooks
-            for pre_hook in holder._tensor_pre_hooks:
-                pre_hook(incoming, owned)
+            runs = capture_ids is None or any(g is not None for g in incoming.values())  # grad(): as torch prunes
+            for pre_hook in holder._tensor_pre_hooks if runs else ():
+                pre_hook(incoming, owned)  # a hook where no gradient arrived sees None
             if capture_ids is not None:
                 captured.update({(id(node), nr): g for nr, g in incoming.items()
                                  if g is not None and (id(node), nr) in capture_ids})
@@ -63,15 +66,31 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
             if isinstance(node, AccumulateGrad):
                 if capture_ids is None and grad is not None:  # autograd.grad never writes .grad
                     node.apply(grad, steal=id(grad) in owned)
-            elif any(g is not None for g in incoming.values()):
+            elif any(g is not None for g in incoming.values()) or (runs and node.materializes_grads):
                 grads_in = node.apply(grad)
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
                 node.release_saved_tensors()
-            for (next_node, nr), g in zip(node._next_functions, grads_in):
+            for index, ((next_node, nr), g) in enumerate(zip(node._next_functions, grads_in)):
                 if next_node is not None:
-                    _receive(pending, next_node, nr, g, owned)
+                    _receive(pending, next_node, nr, _fitted(node, index, next_node, nr, g, owned), owned)
     return captured
+
+
+def _fitted(node, index, receiver, nr, grad, owned):
+    """Gradient ``index`` of ``node`` (None: of the caller) must fit the size its receiver's output
+    ``nr`` had when made: a size it broadcasts to is summed down to it, another dtype is cast (new
+    memory, this pass's own); any other size is refused."""
+    size, dtype = receiver._output_metadata.get(nr, (None, None))
+    if grad is None or size is None or (grad._size, grad._dtype) == (size, dtype):
+        return grad
+    lead = len(grad._size) - len(size)
+    if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
+        text = _core_messages.GRADIENT_SHAPE.format(index=index, got=list(grad._size), expected=list(size))
+        raise RuntimeError(text if node is None else f"Function {node.name()} returned an {text}")
+    fitted = Tensor._from_values(sum_to_shape(grad._read(), grad._size, size), size, dtype, grad.device)
+    owned.add(id(fitted))
+    return fitted
 
 
 def _receive(pending, node, nr, grad, owned):

@@ -30,7 +30,7 @@ and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
 
 import warnings
 
-from .. import _messages, _views
+from .. import _core_messages, _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._broadcast import sum_to_shape
 from .._typename import typename
@@ -90,9 +90,15 @@ class FunctionCtx(Node):
         """Not in reftorch: a ``forward`` that writes its inputs in place is torch's alone."""
         raise NotImplementedError(_messages.FUNCTION_UNSUPPORTED.format(what="ctx.mark_dirty"))
 
+    materializes_grads = True  # as torch's ctx.set_materialize_grads(True), its default
+
     def apply(self, grad):
         """``backward`` gives one gradient per argument of ``forward``, None or a tensor for a tensor
-        argument, None for any other; the tensors' go down the edges, fitted to their inputs."""
+        argument, None for any other; the tensors' go down the edges, fitted to their inputs. When no
+        gradient arrived, ``backward`` gets zeros in the output's size and dtype."""
+        if grad is None:
+            size, dtype = self._output_metadata[0]
+            grad = _tensor.Tensor._from_values(0, size, dtype, self._input_metadata[0][2])
         grads = self._function.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
         expected = len(self._is_tensor)
@@ -118,8 +124,8 @@ class FunctionCtx(Node):
             return grad
         lead = grad.dim() - len(size)
         if lead < 0 or any(n not in (1, m) for n, m in zip(size, grad._size[lead:])):
-            raise RuntimeError(_messages.FUNCTION_GRADIENT_SHAPE.format(
-                name=self.name(), index=index, got=list(grad._size), expected=list(size)))
+            raise RuntimeError(f"Function {self.name()} returned an " + _core_messages.GRADIENT_SHAPE.format(
+                index=index, got=list(grad._size), expected=list(size)))
         if grad.device != device:
             raise RuntimeError(_messages.FUNCTION_GRADIENT_DEVICE.format(
                 name=self.name(), index=index, expected=device, got=grad.device))

@@ -7,6 +7,8 @@ needs none). An edge to a leaf ends in its ``AccumulateGrad``, which adds into
 ``.grad``. A node keeps *saved tensors*, each with the version it had.
 """
 
+import weakref
+
 from .. import _core_messages, _overrides, _strides
 from .._tensor import Tensor
 from .._torch_bookkeeping import is_inference_mode_enabled, obeys_layout_contract
@@ -18,12 +20,14 @@ class Node:
     receives one gradient (or None) per output."""
 
     num_outputs = 1
+    materializes_grads = False  # True: apply runs, given zeros, even if no gradient arrived
 
     def __init__(self, *inputs):
         self._next_functions = tuple(gradient_edge(x) for x in inputs)
         self._saved = []
         self._retained = []  # non-leaves that asked for retain_grad()
         self._tensor_pre_hooks = []  # tensor hooks on a gradient arriving here (autograd/hooks)
+        self._output_metadata = {}  # output_nr -> (size, dtype) when made: what its gradient must fit
 
     def next_functions(self):
         return self._next_functions
@@ -59,6 +63,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__()
         self.variable = variable
+        self._output_metadata[0] = (variable._size, variable._dtype)  # what its gradients must fit
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
@@ -79,12 +84,11 @@ def accumulate_grad(variable, grad, steal=False):
             variable._grad = Tensor._make(grad._storage, grad._storage_offset, grad._size, grad._stride,
                                           grad._dtype, grad._version_counter)  # same memory and counter, not a view
         else:
-            variable._grad = Tensor._from_values(grad._read(), grad._size, variable._dtype, variable.device, strides)
+            variable._grad = Tensor._from_values(grad._read(), grad._size, grad._dtype, variable.device, strides)
             if dense:
                 variable._grad._version_counter.bump()
     else:
-        variable._grad._write([a + b for a, b in zip(variable._grad._read(), grad._read())])  # rounded to its dtype
-        variable._grad._version_counter.bump()
+        variable._grad.add_(grad)  # rounded to its dtype
 accumulate_grad = _overrides.overridable(accumulate_grad)
 
 
@@ -102,9 +106,11 @@ def gradient_edge(x):
         return (x.grad_fn, x._output_nr)
     if not x._requires_grad:  # a view made under no_grad: no node leads to its base
         return (None, 0)
-    if x._grad_acc is None:
-        x._grad_acc = AccumulateGrad(x)
-    return (x._grad_acc, 0)
+    accumulator = x._grad_acc and x._grad_acc()  # kept only while a graph holds it, as in torch
+    if accumulator is None:
+        accumulator = AccumulateGrad(x)
+        x._grad_acc = weakref.ref(accumulator)
+    return (accumulator, 0)
 
 
 def any_requires_grad(*tensors):

@@ -98,21 +98,23 @@ class TensorPreHook:
         self.hooks_of, self.output_nr = hooks_of, output_nr
 
     def __call__(self, incoming, owned):
-        """Run the hooks in order on ``incoming[output_nr]``; each may replace it. A hook may
-        keep a gradient, so the engine never writes into one it ``owned`` again."""
+        """Run the hooks in order on ``incoming[output_nr]``, None if no gradient arrived there;
+        each may replace a gradient (not a None). A hook may keep a gradient, so the engine never
+        writes into one it ``owned`` again."""
         hooks = self.hooks_of()
         if not hooks:
             return
         owned.difference_update(id(g) for g in incoming.values() if g is not None)
         grad = incoming.get(self.output_nr)
-        if grad is None:
-            return
         for hook in list(hooks.values()):
             result = hook(grad)
+            if result is not None and grad is None:
+                raise RuntimeError(_messages.HOOK_REPLACES_NONE)
             if result is not None:
                 _check_hook_result(hook, grad, result)
                 grad = result
-        incoming[self.output_nr] = grad
+        if grad is not None:
+            incoming[self.output_nr] = grad
 
 
 def _check_hook_result(hook, grad, result):
