@@ -8,8 +8,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8888
 # make test runs the suite on this many workers (pytest-xdist); tests/conftest.py
-# says which tests must share one.
-TEST_WORKERS ?= 2
+# says which tests must share one. One more than the two cores CI has: the tests wait
+# on kernels, servers and browsers, and a third worker fills those waits
+# (docs/decisions/0046-make-test-runs-three-workers.md).
+TEST_WORKERS ?= 3
 # Refreshed whenever the dependency declarations change.
 STAMP := $(VENV)/.installed
 # torch's CPU builds (see constraints.txt). Asked for torch alone, with a short
