@@ -5,7 +5,7 @@ and the order of torch's checks on what backward is given."""
 import textwrap
 
 from crosscheck.harness import assert_same
-from diff_programs import HALVE
+from diff_programs import HALVE, attempt_source
 
 
 def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
@@ -105,14 +105,8 @@ def test_backward_through_a_copy_onto_meta_cannot_copy_the_gradient_out_of_meta(
     """Chapter 11's ``CopyBackwards`` and chapter 12's ``ToCopyBackward0`` move the gradient back to
     the source's device: a meta gradient has no numbers to move, so torch refuses, and the source's
     ``.grad`` stays None."""
-    assert_same(
+    assert_same(attempt_source("None") + textwrap.dedent(
         """
-        def attempt(f):
-            try:
-                f()
-            except NotImplementedError as error:
-                print("NotImplementedError:", error)
-
         w = torch.ones(3, requires_grad=True)
         attempt(lambda: w.to("meta").sum().backward())
         dst, src = torch.zeros(3, device="meta"), torch.ones(3, requires_grad=True)
@@ -125,20 +119,14 @@ def test_backward_through_a_copy_onto_meta_cannot_copy_the_gradient_out_of_meta(
         dst.sum().backward()
         print(on_meta.grad.device, on_meta.grad.shape)
         """
-    )
+    ))
 
 
 def test_the_engine_refuses_a_gradient_that_does_not_fit_the_shape_its_tensor_was_made_with():
     """Chapter 09's ``.data`` setter on a non-leaf: the node that made ``y`` recorded ``y``'s size
     then, and every gradient sent to it must fit that size (torch's ``validate_outputs``)."""
-    assert_same(
+    assert_same(attempt_source("None") + textwrap.dedent(
         """
-        def attempt(f):
-            try:
-                f()
-            except RuntimeError as error:
-                print("RuntimeError:", error)
-
         for shape, make, new in (((3,), lambda x: x * 2, (4,)), ((2, 3), lambda x: x.t() * 1, (3,)),
                                  ((2, 3), lambda x: x * 1, (3,)), ((3,), lambda x: x * 1, (2, 3))):
             x = torch.ones(*shape, requires_grad=True)
@@ -155,7 +143,7 @@ def test_the_engine_refuses_a_gradient_that_does_not_fit_the_shape_its_tensor_wa
         b.data = torch.zeros(3)
         attempt(lambda: b.sum().backward())
         """
-    )
+    ))
 
 
 def test_a_leaf_given_new_data_takes_the_gradient_its_graph_was_built_for():
