@@ -294,6 +294,20 @@ def test_conversions_across_the_meta_device_make_new_parameters_and_to_empty_on_
     )
 
 
+def test_to_off_the_meta_device_refuses_and_points_to_to_empty_where_a_tensor_does_not():
+    assert_same(
+        """
+        lin = torch.nn.Linear(2, 1, device="meta")
+        for move in (lambda: lin.to("cpu"), lambda: lin.cpu(), lambda: lin.weight.to("cpu")):
+            try:
+                move()
+            except NotImplementedError as err:
+                print("NotImplementedError:", err, err.__suppress_context__)
+        print(lin.weight.device, lin.to(torch.float64).weight.dtype)
+        """
+    )
+
+
 def test_a_conversion_across_the_meta_device_takes_the_gradient_along():
     assert_same(
         with_linear(
