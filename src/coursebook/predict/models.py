@@ -581,7 +581,7 @@ def _copy_calls_make_copies(cell: str) -> str:
 
 class _CallsCopy(ast.NodeTransformer):
     """Each call of the named methods (``x.t()``, ``torch.t(x)``) and each read of the named
-    attributes (``x.T``) read as ``__believed_copy__(...)`` of it: only what the program writes."""
+    attributes (``x.T``) read as ``__believed_view_copy__(...)`` of it: only what the program writes."""
     changed = False
 
     def __init__(self, methods, attributes=()):
@@ -589,7 +589,7 @@ class _CallsCopy(ast.NodeTransformer):
 
     def _copied(self, node):
         self.changed = True
-        return ast.copy_location(ast.Call(ast.Name("__believed_copy__", ast.Load()), [node], []), node)
+        return ast.copy_location(ast.Call(ast.Name("__believed_view_copy__", ast.Load()), [node], []), node)
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -600,15 +600,15 @@ class _CallsCopy(ast.NodeTransformer):
         return self._copied(node) if node.attr in self.attributes and isinstance(node.ctx, ast.Load) else node
 
 
-_BELIEVED_COPY = "from coursebook.predict.models import _a_copy_of_a_view as __believed_copy__\n"
+_VIEW_COPY = "from coursebook.predict.models import _a_copy_of_a_view as __believed_view_copy__\n"
 
 
 def _reshape_copies(cell: str) -> str:
-    return _rewritten(cell, _CallsCopy({"reshape"}), _BELIEVED_COPY)
+    return _rewritten(cell, _CallsCopy({"reshape"}), _VIEW_COPY)
 
 
 def _transpose_copies(cell: str) -> str:
-    return _rewritten(cell, _CallsCopy({"t", "transpose", "permute"}, {"T", "mT"}), _BELIEVED_COPY)
+    return _rewritten(cell, _CallsCopy({"t", "transpose", "permute"}, {"T", "mT"}), _VIEW_COPY)
 
 
 class _AdvancedAssignment(ast.NodeTransformer):
