@@ -169,6 +169,57 @@ def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_inp
     )
 
 
+def test_saved_tensors_after_the_backward_raises_even_when_nothing_or_only_none_was_saved():
+    assert_same(
+        """
+        class Saves(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, what):
+                if what == "a":
+                    ctx.save_for_backward(a)
+                elif what == "None":
+                    ctx.save_for_backward(None)
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2, None
+
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        for what in ("a", "None", "nothing"):
+            y = Saves.apply(x, what)
+            y.sum().backward(retain_graph=True)
+            print(what, "retained:", y.grad_fn.saved_tensors)
+            y.sum().backward()
+            try:
+                print(what, "freed:", y.grad_fn.saved_tensors)
+            except RuntimeError as error:
+                print(what, "RuntimeError:", error)
+            y.sum().backward()  # a backward that reads nothing saved runs again
+            print(x.grad)
+
+        class ReadsWhatItSaved(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                print("saved:", ctx.saved_tensors)
+                return grad * 2
+
+        x.grad = None
+        y = ReadsWhatItSaved.apply(x)
+        y.sum().backward()
+        try:
+            y.sum().backward()
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        print(x.grad)
+        """
+    )
+
+
 def test_copy_from_the_very_same_elements_or_into_meta_refuses_no_overlap():
     assert_same(
         """
