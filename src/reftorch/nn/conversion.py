@@ -87,7 +87,15 @@ def to(self, *args, **kwargs):
         raise RuntimeError(".to() does not accept copy argument")
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError(_messages.MODULE_TO_DTYPE.format(dtype=dtype))
-    return self._apply(lambda t: t.to(device, dtype if t.is_floating_point() else None))
+
+    def convert(t):
+        try:
+            return t.to(device, dtype if t.is_floating_point() else None)
+        except NotImplementedError as error:  # a meta tensor has no numbers: torch names the way out
+            if str(error) != _messages.META_NO_DATA:
+                raise
+            raise NotImplementedError(_messages.MODULE_TO_FROM_META.format(error=error)) from None
+    return self._apply(convert)
 
 
 def float(self):
