@@ -175,47 +175,27 @@ def test_saved_tensors_after_the_backward_raises_even_when_nothing_or_only_none_
         class Saves(torch.autograd.Function):
             @staticmethod
             def forward(ctx, a, what):
-                if what == "a":
-                    ctx.save_for_backward(a)
-                elif what == "None":
-                    ctx.save_for_backward(None)
+                ctx.reads = what.endswith("read")
+                ctx.save_for_backward(*{"a": (a,), "None": (None,)}.get(what, ()))
                 return a * 2
 
             @staticmethod
             def backward(ctx, grad):
+                if ctx.reads:
+                    print("read in backward:", ctx.saved_tensors)
                 return grad * 2, None
 
-        x = torch.tensor([1.0, 2.0], requires_grad=True)
-        for what in ("a", "None", "nothing"):
+        for what in ("a", "None", "nothing", "nothing, read"):
+            x = torch.tensor([1.0, 2.0], requires_grad=True)
             y = Saves.apply(x, what)
             y.sum().backward(retain_graph=True)
             print(what, "retained:", y.grad_fn.saved_tensors)
             y.sum().backward()
-            try:
-                print(what, "freed:", y.grad_fn.saved_tensors)
-            except RuntimeError as error:
-                print(what, "RuntimeError:", error)
-            y.sum().backward()  # a backward that reads nothing saved runs again
-            print(x.grad)
-
-        class ReadsWhatItSaved(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, a):
-                return a * 2
-
-            @staticmethod
-            def backward(ctx, grad):
-                print("saved:", ctx.saved_tensors)
-                return grad * 2
-
-        x.grad = None
-        y = ReadsWhatItSaved.apply(x)
-        y.sum().backward()
-        try:
-            y.sum().backward()
-        except RuntimeError as error:
-            print("RuntimeError:", error)
-        print(x.grad)
+            for label, after in (("freed:", lambda: y.grad_fn.saved_tensors), ("again:", lambda: y.sum().backward())):
+                try:
+                    print(what, label, after(), x.grad)
+                except RuntimeError as error:
+                    print(what, label, "RuntimeError:", error)
         """
     )
 
