@@ -3,7 +3,8 @@
 torch records three different nodes, depending on which side is a tensor:
 ``PowBackward0`` (tensor ** number), ``PowBackward1`` (tensor ** tensor) and
 ``PowBackward2`` (number ** tensor). Results are computed in float64 and
-rounded once, as torch's float32 results are.
+rounded once, as torch's float32 results are. ``pow_`` (``a **= e``, in ``_inplace``) writes the
+same numbers into ``a`` and records the same nodes, with a private copy of the old ``a``.
 """
 
 import math
@@ -17,11 +18,12 @@ from .autograd.graph import Node, any_requires_grad
 
 
 class PowBackward0(Node):
-    """``t ** 2``: d/dt = 2 * t ** 1."""
+    """``t ** 2``: d/dt = 2 * t ** 1. For the in-place ``t.pow_(2)``, ``old_self`` is a private
+    copy of ``t`` taken before the write, because ``t`` itself is overwritten."""
 
-    def __init__(self, a, exponent):
+    def __init__(self, a, exponent, old_self=None):
         super().__init__(a)
-        self.a, self.exponent, self.saved_a = a, exponent, self.save(a)
+        self.a, self.exponent, self.saved_a = a, exponent, self.save(a if old_self is None else old_self)
 
     def apply(self, grad):
         x = self.saved_a.unpack()
@@ -29,21 +31,27 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
-    """``t ** u`` for two tensors."""
+    """``t ** u`` for two tensors (``old_self`` as in ``PowBackward0``; the in-place ``t.pow_(u)``
+    saves its result, ``t`` itself, once it is written: ``save_result``)."""
 
-    def __init__(self, a, b, result):
+    def __init__(self, a, b, result, old_self=None):
         super().__init__(a, b)
         self.a, self.b = a, b
-        self.saved_a, self.saved_b = self.save(a), self.save(b)
+        self.saved_a, self.saved_b = self.save(a if old_self is None else old_self), self.save(b)
+        if result is not None:
+            self.save_result(result)
+
+    def save_result(self, result):
         self.saved_result = self.save(result, is_output=True)
 
     def apply(self, grad):
-        x, y = self.saved_a.unpack(), self.saved_b.unpack()
+        # all three are checked, as torch unpacks every saved tensor before it computes
+        x, y, result = self.saved_a.unpack(), self.saved_b.unpack(), self.saved_result.unpack()
         grads = [None, None]
         if self.needs_input_grad(0):
             grads[0] = mul(mul(grad, y), pow(x, sub(y, 1)))
         if self.needs_input_grad(1):
-            grads[1] = mul(mul(grad, self.saved_result.unpack()), _log(x))
+            grads[1] = mul(mul(grad, result), _log(x))
         return tuple(grads)
 
 
@@ -68,7 +76,9 @@ def _power(x, y):
     """``x ** y`` as C's ``pow`` gives it: inf on overflow and nan for a negative base
     and a fractional exponent, where Python would raise or answer a complex number."""
     if isinstance(x, int) and isinstance(y, int):
-        return x ** y  # y >= 0: pow checks it first
+        if y < 0:  # C's integer power: 1 and -1 stay whole, any other base rounds down to 0
+            return 1 if x == 1 else ((-1 if y % 2 else 1) if x == -1 else 0)
+        return x ** y
     try:
         return math.pow(x, y)
     except OverflowError:
@@ -91,15 +101,21 @@ def _log(t):
     return _result([_ln(x) for x in values_of(t, float64)], t._size, t._dtype, t.device)
 
 
+def pow_values(self, exponent, dtype, shape):
+    """The numbers of ``self ** exponent`` in ``dtype``, for ``pow`` and ``pow_``. An integer
+    tensor refuses a negative number as its exponent; a tensor of negative exponents gives C's
+    integer powers."""
+    if not dtype.is_floating_point and not isinstance(exponent, Tensor) and values_of(exponent, int64)[0] < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return _powers(values_of(self, _compute(dtype), shape), values_of(exponent, _compute(dtype), shape))
+
+
 def pow(self, exponent):
     if not _is_operand(exponent):
         raise operand_refused("pow", exponent, "exponent")
     dtype = result_type(self, exponent)
-    _shapes.broadcast_shapes(self._size, _shape_of(exponent))
-    if not dtype.is_floating_point and any(e < 0 for e in values_of(exponent, int64)):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
     shape = _shapes.broadcast_shapes(self._size, _shape_of(exponent))
-    values = _powers(values_of(self, _compute(dtype), shape), values_of(exponent, _compute(dtype), shape))
+    values = pow_values(self, exponent, dtype, shape)
     # pow(t, 2) takes the number as a parameter of its kernel, not as an operand
     operands = (self, exponent) if isinstance(exponent, Tensor) else (self,)
     out = _result(values, shape, dtype, _device_of(self, exponent), inputs=operands)
