@@ -10,7 +10,7 @@ same numbers into ``a`` and records the same nodes, with a private copy of the o
 import math
 
 from . import _shapes
-from ._dtype import float64, int64
+from ._dtype import float16, float64, int64
 from ._math import _device_of, _is_operand, _result, as_operator, operand_refused, _shape_of, mul, result_type, sub, values_of
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
@@ -107,7 +107,9 @@ def pow_values(self, exponent, dtype, shape):
     integer powers."""
     if not dtype.is_floating_point and not isinstance(exponent, Tensor) and values_of(exponent, int64)[0] < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return _powers(values_of(self, _compute(dtype), shape), values_of(exponent, _compute(dtype), shape))
+    # a float16 power takes its exponent as float16 too, as torch casts every operand to the result's dtype
+    exponents = values_of(exponent, dtype if dtype is float16 else _compute(dtype), shape)
+    return _powers(values_of(self, _compute(dtype), shape), exponents)
 
 
 def pow(self, exponent):
@@ -131,7 +133,8 @@ def __rpow__(self, base):
     if not _is_operand(base):
         return NotImplemented
     dtype = result_type(self, base)
-    values = _powers(values_of(base, _compute(dtype), self._size), values_of(self, _compute(dtype)))
+    bases = values_of(base, dtype if dtype.is_floating_point else _compute(dtype), self._size)  # rounded, as torch
+    values = _powers(bases, values_of(self, _compute(dtype)))
     out = plain_kernel_writes(_result(values, self._size, dtype, self.device), (self,))  # row-major, as torch
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))

@@ -455,3 +455,23 @@ def test_integer_powers_with_negative_tensor_exponents_round_as_c_does():
             print(error)
         """
     )
+
+
+def test_powers_round_a_number_operand_to_the_result_dtype_where_torch_does():
+    """``2.7 ** t`` rounds the base 2.7 to ``t``'s dtype (float32, float16) before the power; a
+    float16 ``t ** 2.7`` (and ``t **= 2.7``) rounds the exponent to float16. A float32 ``t ** 2.7``
+    keeps the exponent as it is."""
+    assert_same(
+        """
+        bases = [0.37, 1.1, 2.3, 3.9, 7.25, 12.6, 31.4]
+        exponents = [-2.9, -0.7, 0.45, 1.3, 2.7, 3.3]
+        for dtype in (torch.float16, torch.float32):
+            t = torch.tensor(bases, dtype=dtype)
+            e = torch.tensor(exponents, dtype=dtype)
+            print([(t ** x).tolist() for x in exponents])
+            print([(b ** e).tolist() for b in bases])
+            h = t.clone()
+            h **= 2.7
+            print(h.tolist())
+        """
+    )
