@@ -18,8 +18,9 @@ from .autograd.graph import Node, any_requires_grad
 
 
 class PowBackward0(Node):
-    """``t ** 2``: d/dt = 2 * t ** 1. For the in-place ``t.pow_(2)``, ``old_self`` is a private
-    copy of ``t`` taken before the write, because ``t`` itself is overwritten."""
+    """``t ** 2``: d/dt = 2 * t ** 1 (0 everywhere for the exponent 0, as torch says). For the
+    in-place ``t.pow_(2)``, ``old_self`` is a private copy of ``t`` taken before the write,
+    because ``t`` itself is overwritten."""
 
     def __init__(self, a, exponent, old_self=None):
         super().__init__(a)
@@ -27,12 +28,16 @@ class PowBackward0(Node):
 
     def apply(self, grad):
         x = self.saved_a.unpack()
-        return (mul(mul(grad, self.exponent), pow(x, self.exponent - 1)),)
+        if self.exponent == 0:  # not 0 * x ** -1, which is nan at x = 0
+            return (Tensor._from_values(0, x._size, x._dtype, x.device),)
+        return (mul(grad, mul(pow(x, self.exponent - 1), self.exponent)),)
 
 
 class PowBackward1(Node):
-    """``t ** u`` for two tensors (``old_self`` as in ``PowBackward0``; the in-place ``t.pow_(u)``
-    saves its result, ``t`` itself, once it is written: ``save_result``)."""
+    """``t ** u`` for two tensors: d/dt = u * t ** (u - 1), 0 where u is 0; d/du = t ** u * log(t),
+    0 where t is 0 and u >= 0 (torch's choices at those points). ``old_self`` as in
+    ``PowBackward0``; the in-place ``t.pow_(u)`` saves its result, ``t`` itself, once it is
+    written: ``save_result``."""
 
     def __init__(self, a, b, result, old_self=None):
         super().__init__(a, b)
@@ -49,22 +54,35 @@ class PowBackward1(Node):
         x, y, result = self.saved_a.unpack(), self.saved_b.unpack(), self.saved_result.unpack()
         grads = [None, None]
         if self.needs_input_grad(0):
-            grads[0] = mul(mul(grad, y), pow(x, sub(y, 1)))
+            by_x = mul(grad, mul(y, pow(x, sub(y, 1))))
+            grads[0] = _zero_where(by_x, [e == 0 for e in values_of(y, float64, by_x._size)])
         if self.needs_input_grad(1):
-            grads[1] = mul(mul(grad, result), _log(x))
+            by_y = mul(result, _log(x, result_type(x, y)))
+            zero = [b == 0 and e >= 0 for b, e in zip(values_of(x, float64, by_y._size), values_of(y, float64, by_y._size))]
+            grads[1] = mul(grad, _zero_where(by_y, zero))
         return tuple(grads)
 
 
 class PowBackward2(Node):
-    """``2 ** t``: d/dt = 2 ** t * log(2)."""
+    """``2 ** t``: d/dt = 2 ** t * log(2); for the base 0, 0 where t >= 0."""
 
     def __init__(self, base, b, result):
         super().__init__(b)
-        self.base, self.b, self.saved_result = base, b, self.save(result, is_output=True)
+        self.base, self.b = base, b
+        self.saved_b, self.saved_result = self.save(b), self.save(result, is_output=True)
 
     def apply(self, grad):
-        r = self.saved_result.unpack()
-        return (mul(mul(grad, r), _ln(self.base)),)
+        exponent, r = self.saved_b.unpack(), self.saved_result.unpack()
+        by_t = mul(r, _ln(self.base))
+        if self.base == 0:
+            by_t = _zero_where(by_t, [e >= 0 for e in values_of(exponent, float64, by_t._size)])
+        return (mul(grad, by_t),)
+
+
+def _zero_where(t, zero):
+    """``torch.where(zero, 0, t)``: ``zero`` holds one flag per element, in row-major order."""
+    values = [0 if z else v for v, z in zip(values_of(t, t._dtype), zero)]
+    return _result(values, t._size, t._dtype, t.device, inputs=(t,))
 
 
 def _compute(dtype):
@@ -96,9 +114,9 @@ def _ln(x):
     return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
 
 
-def _log(t):
-    """``log`` of each element of ``t``, in ``t``'s dtype."""
-    return _result([_ln(x) for x in values_of(t, float64)], t._size, t._dtype, t.device)
+def _log(t, dtype):
+    """``log`` of each element of ``t``, in ``dtype``."""
+    return _result([_ln(x) for x in values_of(t, float64)], t._size, dtype, t.device)
 
 
 def pow_values(self, exponent, dtype, shape):

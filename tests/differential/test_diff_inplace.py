@@ -475,3 +475,34 @@ def test_powers_round_a_number_operand_to_the_result_dtype_where_torch_does():
             print(h.tolist())
         """
     )
+
+
+def test_power_gradients_take_torchs_values_at_zero_and_round_as_torch():
+    """The exponent 0 gives the gradient 0 (not 0 * x ** -1, nan at x = 0); d(t ** u)/du and
+    d(0 ** u)/du are 0 where the base is 0 and u >= 0; 2 ** t saves t, so a write into t raises in
+    backward; float16 gradients are computed as grad * (n * t ** (n - 1)), in that order."""
+    assert_same(
+        """
+        x = torch.tensor([0.0, 2.0], requires_grad=True)
+        (x ** 0).sum().backward()
+        u = torch.tensor([[0.0], [2.0]], requires_grad=True)
+        e = torch.tensor([0.0, 1.0, -1.0], requires_grad=True)
+        (u ** e).sum().backward()
+        z = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+        (0 ** z).sum().backward()
+        h = torch.tensor([0.37, 1.1, 2.3, 3.9, 7.25], dtype=torch.float16, requires_grad=True)
+        (h ** 2.7).sum().backward()
+        (h ** -1.3).sum().backward()
+        w = x * 1
+        w **= 0
+        w.sum().backward()
+        t = torch.tensor([1.0, 2.0], requires_grad=True)
+        t2 = t * 1
+        r = 2 ** t2
+        t2.add_(1)
+        try:
+            r.sum().backward()
+        except RuntimeError as error:
+            print(error)
+        """
+    )
