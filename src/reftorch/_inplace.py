@@ -3,7 +3,7 @@
 ``//=``, ``|=``.
 
 Each one computes its numbers as the out-of-place operation does
-(``_math.binary_values``), checks that the result fits the destination's
+(``_math.binary_values``; ``pow_``: ``_powers.pow_values``), checks that the result fits the destination's
 dtype (no float into an int tensor), and hands the write to
 ``_inplace_write.write_inplace``, which checks autograd's rules, writes into
 the existing memory, bumps the version counter and rewrites the history.
