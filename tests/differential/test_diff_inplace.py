@@ -423,18 +423,15 @@ def test_power_in_place_records_pow_nodes_with_the_old_values():
         print(x.grad, e.grad)
         y = x * 1
         z = y * y
-        y **= 2
-        try:
-            z.sum().backward()
-        except RuntimeError as error:
-            print(error)
+        y **= 2  # z saved y
         w = x * 1
         w **= torch.tensor([2.0, 2.0])
-        w.add_(1)
-        try:
-            w.sum().backward()
-        except RuntimeError as error:
-            print(error)
+        w.add_(1)  # w's node saved w as written
+        for loss in (z, w):
+            try:
+                loss.sum().backward()
+            except RuntimeError as error:
+                print(error)
         """
     )
 
