@@ -216,8 +216,7 @@ def resize_(self, *size, memory_format=None):
 
 def _check_memory_format(fn, memory_format):
     if memory_format is not None and not isinstance(memory_format, memory_format_type):
-        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
-                        f"{_type_name(memory_format)}")
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(fn=fn, got=_type_name(memory_format)))
 
 
 def resize_as_(self, the_template, memory_format=None):
