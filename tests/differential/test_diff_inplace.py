@@ -438,7 +438,8 @@ def test_power_in_place_records_pow_nodes_with_the_old_values():
 
 def test_integer_powers_with_negative_tensor_exponents_round_as_c_does():
     """A negative *number* exponent of an integer tensor is refused; a tensor of negative exponents
-    is computed: 1 stays 1, -1 alternates, every other base gives 0."""
+    is computed: 1 stays 1, -1 alternates, every other base gives 0. A bool result has a kernel for
+    a number exponent only."""
     assert_same(
         """
         b = torch.tensor([2, -1, 1, 0, -1, 3])
@@ -446,10 +447,13 @@ def test_integer_powers_with_negative_tensor_exponents_round_as_c_does():
         q = torch.tensor([2, 3]) ** torch.tensor(-1)
         r = torch.tensor([2, 3], dtype=torch.uint8) ** torch.tensor([-1, 2], dtype=torch.int8)
         s = 0 ** torch.tensor([-1, 2])
-        try:
-            torch.tensor([2, 3]) ** -1
-        except RuntimeError as error:
-            print(error)
+        kept = torch.tensor([True, False]) ** True  # a bool tensor to a number keeps its dtype
+        for program in ("torch.tensor([2, 3]) ** -1", "torch.tensor([True]) ** torch.tensor([True])",
+                        "False ** torch.tensor([True])", "torch.tensor([True]).pow_(torch.tensor(False))"):
+            try:
+                exec(program)
+            except (RuntimeError, NotImplementedError) as error:
+                print(program, type(error).__name__, error)
         """
     )
 
