@@ -261,7 +261,7 @@ def describe_changes(snap, changes, before=None):
             len(viewers), _("{who} all see the new values.")).format(who=_whos(snap, viewers))
         where = _slots(slots)
         out.append(_("{slots} of {storage} changed ({pairs}): {see}").format(
-            slots=where[:1].upper() + where[1:], storage=label, pairs=", ".join(pairs), see=see))
+            slots=where[:1].upper() + where[1:], storage=label, pairs=_(", ").join(pairs), see=see))
     for label, fields in changes.changed_tensors.items():
         old, new = before.tensors[label], snap.tensors[label]
         parts = [f"{_code(f)} {_field(old, f)} → {_field(new, f)}" for f in fields]
@@ -336,7 +336,7 @@ def describe_state(snap):
                 name=n.name, label=label, who=_who(snap, n.variable))
         else:
             counts = {m: n.next.count(m) for m in n.next}
-            nxt = _join(_node(snap, m) + (" " + _("({count} edges)").format(count=k) if k > 1 else "")
+            nxt = _join(_node(snap, m) + (_(" ({count} edges)").format(count=k) if k > 1 else "")
                         for m, k in counts.items()) or _("nothing")
             text = _("Graph: {name} ({label}) passes gradients to {next}").format(name=n.name, label=label, next=nxt)
         out.append(text + (_("; {note}.").format(note=_(_SAVED_NOTE[n.saved])) if n.saved else _(".")))

@@ -34,7 +34,7 @@ class ReftorchAdapter(TensorAdapter):
             "requires_grad": t.requires_grad,
             "is_leaf": grad_fn is None,
             "grad_fn": None if grad_fn is None else self.node_name(grad_fn),
-            "version": t._version,
+            "version": None if t._version_counter is None else t._version,  # an inference tensor has none
         }
 
     def storage_key(self, t):
@@ -63,4 +63,6 @@ class ReftorchAdapter(TensorAdapter):
         return "kept"
 
     def counter_key(self, t, others):
+        if t._version_counter is None:
+            return None, "none: an inference-mode tensor has no version counter"
         return ("reftorch", id(t._version_counter)), "the VersionCounter object the tensor holds"

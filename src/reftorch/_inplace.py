@@ -1,8 +1,9 @@
-"""In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``floor_divide_``, ``bitwise_or_``,
-``zero_``, ``fill_``, and the operators ``+=``, ``-=``, ``*=``, ``/=``, ``//=``, ``|=``.
+"""In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``pow_``, ``floor_divide_``,
+``bitwise_or_``, ``zero_``, ``fill_``, and the operators ``+=``, ``-=``, ``*=``, ``/=``, ``**=``,
+``//=``, ``|=``.
 
 Each one computes its numbers as the out-of-place operation does
-(``_math.binary_values``), checks that the result fits the destination's
+(``_math.binary_values``; ``pow_``: ``_powers.pow_values``), checks that the result fits the destination's
 dtype (no float into an int tensor), and hands the write to
 ``_inplace_write.write_inplace``, which checks autograd's rules, writes into
 the existing memory, bumps the version counter and rewrites the history.
@@ -23,9 +24,10 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _is_operand, binary_values, result_type, sum_to_shape,
-    true_divide, values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _is_operand, binary_values, operand_refused, result_type,
+    sum_to_shape, true_divide, values_of,
 )
+from ._powers import PowBackward0, PowBackward1, pow_values
 from ._tensor import Tensor
 from .autograd.graph import Node
 from ._overrides import overridable
@@ -85,6 +87,32 @@ def div_(self, other):
     return _arith_inplace(
         self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )
+
+
+def pow_(self, exponent):
+    """``a **= e``: ``a`` to the power ``e`` (a number or a tensor), as ``pow`` computes it, written
+    into ``a``. The node is ``pow``'s: ``PowBackward0`` for a number, ``PowBackward1`` for a tensor,
+    which also saves the result, ``a`` itself once written."""
+    if not _is_operand(exponent):
+        raise operand_refused("pow_", exponent, "exponent")
+    nodes = []
+
+    def new_values():
+        check_no_internal_overlap(self)
+        check_no_partial_overlap(self, exponent)
+        return pow_values(self, exponent, check_inplace_dtype(self, exponent), self._size)
+
+    def make_node():
+        if isinstance(exponent, Tensor):
+            nodes.append(PowBackward1(self, exponent, None, old_self=_snapshot(self)))
+        else:
+            nodes.append(PowBackward0(self, exponent, old_self=_snapshot(self)))
+        return nodes[0]
+
+    write_inplace(self, new_values, make_node, exponent)
+    if nodes and isinstance(exponent, Tensor):
+        nodes[0].save_result(self)
+    return self
 
 
 def _floor_divide(x, y):
@@ -198,6 +226,10 @@ def __imul__(self, other):
 
 def __itruediv__(self, other):
     return _or_not_implemented(div_, self, other)
+
+
+def __ipow__(self, other):
+    return _or_not_implemented(pow_, self, other)
 
 
 def __ifloordiv__(self, other):

@@ -27,7 +27,7 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 
 from . import _layout_checks, _messages, _strides
 from ._arguments import _int_arg, _int_list_arg, _type_name
-from ._clone import contiguous_format
+from ._layout import memory_format as memory_format_type, preserve_format
 from ._inplace_write import check_inplace, rebase_history
 from ._storage import UntypedStorage
 from ._tensor import Tensor
@@ -180,43 +180,56 @@ def _grow(storage, nbytes):
 
 
 def resize_(self, *size, memory_format=None):
-    """New size, contiguous strides, same offset; grow the storage if it is too small.
+    """New size, contiguous strides, same offset; grow the storage if it is too small. Then, when
+    ``memory_format`` is given, the strides of that format, even for the same size.
 
-    The same size is a no-op (the strides stay, no version bump). The numbers
-    already in the storage stay where they are; new room holds no chosen values.
+    The same size keeps the strides unless a format is asked for; the version moves only when the
+    size changes. The numbers already in the storage stay where they are; new room holds no chosen
+    values. A format torch refuses (``preserve_format``, ``channels_last`` for a size that is not
+    4-d) raises after the new size is set, as in torch.
     """
     if not size:
         raise TypeError('resize_() missing 1 required positional arguments: "size"')
     size = _int_list_arg("resize_", "size", size)
-    if memory_format not in (None, contiguous_format):
-        # torch names the format in C++ style: preserve_format -> Preserve
-        name = "".join(w.capitalize() for w in memory_format._name.replace("_format", "").split("_"))
-        raise RuntimeError(f"Unsupported memory format{name}")
+    _check_memory_format("resize_", memory_format)
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     if any(n < 0 for n in size):
         raise RuntimeError("numel: integer multiplication overflow")
-    if size == self._size:
-        return self
-    numel = _strides.numel(size)
-    if numel > 0:
-        # reftorch grows the storage before touching the metadata, so a storage
-        # that cannot grow (from_numpy) leaves the tensor as it was; torch
-        # changes the size first and leaves a tensor that reads past its memory.
-        _grow(self._storage, (self._storage_offset + numel) * self._dtype.itemsize)
-    set_geometry(self, self._storage, self._storage_offset, size, _strides.contiguous_strides(size))
-    bump(self)
+    resized = size != self._size
+    if resized:
+        numel = _strides.numel(size)
+        if numel > 0:
+            # reftorch grows the storage before touching the metadata, so a storage
+            # that cannot grow (from_numpy) leaves the tensor as it was; torch
+            # changes the size first and leaves a tensor that reads past its memory.
+            _grow(self._storage, (self._storage_offset + numel) * self._dtype.itemsize)
+        set_geometry(self, self._storage, self._storage_offset, size, _strides.contiguous_strides(size))
+    if memory_format is not None:
+        if memory_format is preserve_format:
+            raise RuntimeError("Unsupported memory formatPreserve")
+        set_geometry(self, self._storage, self._storage_offset, size, _strides.strides_for(size, memory_format))
+    if resized:
+        bump(self)
     return self
 
 
+def _check_memory_format(fn, memory_format):
+    if memory_format is not None and not isinstance(memory_format, memory_format_type):
+        raise TypeError(_messages.MEMORY_FORMAT_ARGUMENT.format(fn=fn, got=_type_name(memory_format)))
+
+
 def resize_as_(self, the_template, memory_format=None):
-    """``resize_`` to the template's size."""
+    """``resize_`` to the template's size; ``preserve_format`` means the template's own format."""
     if not isinstance(the_template, Tensor):
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
                 fn='resize_as_', name='the_template', position=1, expected='Tensor', got=_type_name(the_template)
             )
         )
+    _check_memory_format("resize_as_", memory_format)
+    if memory_format is preserve_format:
+        memory_format = _strides.suggest_memory_format(the_template._size, the_template._stride)
     return resize_(self, the_template._size, memory_format=memory_format)
 
 

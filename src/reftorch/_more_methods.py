@@ -14,6 +14,7 @@ _METHODS = {
     "narrow": _views.narrow, "expand_as": _views.expand_as,
     "floor_divide_": _inplace.floor_divide_, "bitwise_or_": _inplace.bitwise_or_,
     "__ifloordiv__": _inplace.__ifloordiv__, "__ior__": _inplace.__ior__,
+    "pow_": _inplace.pow_, "__ipow__": _inplace.__ipow__,
 }
 
 for _name, _function in _METHODS.items():

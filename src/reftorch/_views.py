@@ -147,6 +147,8 @@ def expand(self, *sizes, size=MISSING, implicit=False):
             raise TypeError(f"expand(): argument 'size' must be tuple of ints, not {_type_name(size)}")
         sizes = (size,)
     _check_given("expand", size=sizes or MISSING)
+    if not isinstance(implicit, bool):
+        raise TypeError(f"expand(): argument 'implicit' must be bool, not {_type_name(implicit)}")
     sizes = _int_list_arg("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(

@@ -187,6 +187,19 @@ def test_adapters_give_the_same_picture_for_the_same_program():
     assert [shape_of(s) for s in on_torch] == [shape_of(s) for s in on_reftorch]
 
 
+def test_adapters_agree_on_inference_tensors_which_have_no_counter():
+    """Chapter 07's diagram, drawn on reftorch too: an inference result has no version counter, a
+    view of a normal tensor made in the mode shares its base's."""
+    program = ["w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+               "with torch.inference_mode():\n    scores = w * 2",
+               "with torch.inference_mode():\n    head = w[:2]",
+               "with torch.inference_mode():\n    part = scores[1:]"]
+    on_torch, on_reftorch = (step_through(program, torch=library) for library in (torch, reftorch))
+    assert list(on_torch.narrations) == list(on_reftorch.narrations)
+    scores = on_reftorch.snapshots[-1].tensors[on_reftorch.snapshots[-1].names["scores"]]
+    assert scores.counter is None and scores.version is None
+
+
 def test_bad_input_gets_clear_errors():
     with pytest.raises(TypeError, match="show\\(\\) draws tensors; 'a' is a int"):
         show(a=1)

@@ -368,3 +368,142 @@ def test_floor_division_in_place_records_a_node_whose_backward_raises():
             print(error)
         """
     )
+
+
+def test_power_in_place_writes_the_tensor_itself_like_the_other_augmented_assignments():
+    """``a **= e`` is ``a.pow_(e)``: the same object and memory, one version bump, and the
+    in-place rules (a leaf that requires grad, an expanded tensor, a dtype that cannot hold the
+    result, a shape that would grow). Not ``a = a ** e``, which leaves ``a``'s other names alone."""
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0, 3.0])
+        b = a
+        a **= 2
+        print(a is b, b, a._version)
+        row = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        row[0] **= 3
+        print(row, row._version)
+        t = torch.tensor([2.0, 3.0])
+        r = t.pow_(torch.tensor([2, 3]))
+        print(r is t, t, t._version)
+        t.pow_(t)
+        u = torch.tensor([2, 3], dtype=torch.uint8)
+        u **= 8
+        h = torch.tensor([1.0, 2.0], dtype=torch.float16)
+        h.pow_(1 / 3)
+        n = torch.tensor([1.0, 2.0])
+        n.pow_(exponent=True)
+        for program in ("x = torch.tensor([1, 2]); x **= 0.5", "x = torch.tensor([1, 2]); x **= -1",
+                        "x = torch.tensor([1, 2]); x **= torch.tensor(2.0)", "x = torch.tensor([True]); x **= 2",
+                        "x = torch.ones(2); x **= torch.ones(2, 2)", "x = torch.ones(1).expand(3); x **= 2",
+                        "x = torch.ones(2, requires_grad=True); x **= 2", "x = torch.ones(2); x **= None",
+                        "x = torch.ones(2); x **= [1, 2]", "x = torch.ones(2); x.pow_(None)",
+                        "x = torch.arange(4.0); x[1:].pow_(x[:3])"):
+            try:
+                exec(program)
+            except (RuntimeError, TypeError) as error:
+                print(program, type(error).__name__, error)
+        """
+    )
+
+
+def test_power_in_place_records_pow_nodes_with_the_old_values():
+    assert_same(
+        """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        e = torch.tensor([2.0, 3.0], requires_grad=True)
+        by_number = x * 1
+        by_number **= 2
+        by_tensor = x * 1
+        by_tensor **= e
+        whole = x * 1
+        piece = whole[:1]
+        piece **= 3
+        (by_number.sum() + by_tensor.sum() + whole.sum()).backward()
+        print(x.grad, e.grad)
+        y = x * 1
+        z = y * y
+        y **= 2  # z saved y
+        w = x * 1
+        w **= torch.tensor([2.0, 2.0])
+        w.add_(1)  # w's node saved w as written
+        for loss in (z, w):
+            try:
+                loss.sum().backward()
+            except RuntimeError as error:
+                print(error)
+        """
+    )
+
+
+def test_integer_powers_with_negative_tensor_exponents_round_as_c_does():
+    """A negative *number* exponent of an integer tensor is refused; a tensor of negative exponents
+    is computed: 1 stays 1, -1 alternates, every other base gives 0. A bool result has a kernel for
+    a number exponent only."""
+    assert_same(
+        """
+        b = torch.tensor([2, -1, 1, 0, -1, 3])
+        p = b ** torch.tensor([-1, -3, -2, -1, -2, 2])
+        q = torch.tensor([2, 3]) ** torch.tensor(-1)
+        r = torch.tensor([2, 3], dtype=torch.uint8) ** torch.tensor([-1, 2], dtype=torch.int8)
+        s = 0 ** torch.tensor([-1, 2])
+        kept = torch.tensor([True, False]) ** True  # a bool tensor to a number keeps its dtype
+        for program in ("torch.tensor([2, 3]) ** -1", "torch.tensor([True]) ** torch.tensor([True])",
+                        "False ** torch.tensor([True])", "torch.tensor([True]).pow_(torch.tensor(False))"):
+            try:
+                exec(program)
+            except (RuntimeError, NotImplementedError) as error:
+                print(program, type(error).__name__, error)
+        """
+    )
+
+
+def test_powers_round_a_number_operand_to_the_result_dtype_where_torch_does():
+    """``2.7 ** t`` rounds the base 2.7 to ``t``'s dtype (float32, float16) before the power; a
+    float16 ``t ** 2.7`` (and ``t **= 2.7``) rounds the exponent to float16. A float32 ``t ** 2.7``
+    keeps the exponent as it is."""
+    assert_same(
+        """
+        bases = [0.37, 1.1, 2.3, 3.9, 7.25, 12.6, 31.4]
+        exponents = [-2.9, -0.7, 0.45, 1.3, 2.7, 3.3]
+        for dtype in (torch.float16, torch.float32):
+            t = torch.tensor(bases, dtype=dtype)
+            e = torch.tensor(exponents, dtype=dtype)
+            print([(t ** x).tolist() for x in exponents])
+            print([(b ** e).tolist() for b in bases])
+            h = t.clone()
+            h **= 2.7
+            print(h.tolist())
+        """
+    )
+
+
+def test_power_gradients_take_torchs_values_at_zero_and_round_as_torch():
+    """The exponent 0 gives the gradient 0 (not 0 * x ** -1, nan at x = 0); d(t ** u)/du and
+    d(0 ** u)/du are 0 where the base is 0 and u >= 0; 2 ** t saves t, so a write into t raises in
+    backward; float16 gradients are computed as grad * (n * t ** (n - 1)), in that order."""
+    assert_same(
+        """
+        x = torch.tensor([0.0, 2.0], requires_grad=True)
+        (x ** 0).sum().backward()
+        u = torch.tensor([[0.0], [2.0]], requires_grad=True)
+        e = torch.tensor([0.0, 1.0, -1.0], requires_grad=True)
+        (u ** e).sum().backward()
+        z = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+        (0 ** z).sum().backward()
+        h = torch.tensor([0.37, 1.1, 2.3, 3.9, 7.25], dtype=torch.float16, requires_grad=True)
+        (h ** 2.7).sum().backward()
+        (h ** -1.3).sum().backward()
+        w = x * 1
+        w **= 0
+        w.sum().backward()
+        t = torch.tensor([1.0, 2.0], requires_grad=True)
+        t2 = t * 1
+        r = 2 ** t2
+        t2.add_(1)
+        try:
+            r.sum().backward()
+        except RuntimeError as error:
+            print(error)
+        """
+    )

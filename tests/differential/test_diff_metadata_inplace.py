@@ -62,6 +62,46 @@ def test_resize_bumps_only_when_the_size_changes():
     )
 
 
+def test_resize_with_a_memory_format_restrides_even_at_the_same_size():
+    """``memory_format`` gives the strides of that format after the resize, also when the size
+    stays (then without a version bump); ``resize_as_(..., preserve_format)`` takes the template's
+    format. A format torch refuses raises after the size changed, with no bump."""
+    assert_same(
+        """
+        t = torch.ones(3, 2).t()
+        t.resize_(2, 3, memory_format=torch.contiguous_format)
+        print(t.stride(), t._version)
+        c = torch.zeros(1, 2, 3, 4)
+        c.resize_(1, 2, 3, 4, memory_format=torch.channels_last)
+        print(c.stride(), c._version)
+        c.resize_(1, 2, 3, 4)
+        print(c.stride(), c._version)
+        g = torch.zeros(2, 3)
+        g.resize_(1, 2, 3, 4, memory_format=torch.channels_last)
+        print(g.stride(), g._version)
+        g.fill_(1)
+        f = torch.zeros(2, 3)
+        f.resize_(1, 2, 3, 4, 5, memory_format=torch.channels_last_3d)
+        print(f.stride(), f._version)
+        f.fill_(2)
+        r = torch.zeros(1, 2, 2, 2)
+        r.resize_as_(torch.ones(1, 2, 2, 2).contiguous(memory_format=torch.channels_last),
+                     memory_format=torch.preserve_format)
+        print(r.stride(), r._version)
+        for program in ("x = torch.zeros(2, 3); x.resize_(6, memory_format=torch.preserve_format)",
+                        "x = torch.zeros(2, 3); x.resize_(4, 5, memory_format=torch.channels_last); x.fill_(0)",
+                        "x = torch.zeros(2, 3); x.resize_(1, 2, 3, 4, memory_format=torch.channels_last_3d); x.fill_(0)",
+                        "x = torch.zeros(2, 3); x.resize_(2, 3, memory_format='x')",
+                        "x = torch.zeros(2, 3); x.resize_as_(x, memory_format=1)",
+                        "x = torch.zeros(2, requires_grad=True); x.resize_(2, memory_format=torch.preserve_format)"):
+            try:
+                exec(program)
+            except (RuntimeError, TypeError) as error:
+                print(program, type(error).__name__, error, tuple(x.shape), x.stride(), x._version)
+        """
+    )
+
+
 def test_detach_and_requires_grad_do_not_bump():
     assert_same(
         """

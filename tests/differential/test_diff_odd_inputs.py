@@ -49,6 +49,13 @@ def test_expand_on_0d_and_1d_tensors_with_no_negative_and_overflowing_sizes():
         except TypeError as error:
             print(error)
         print(torch.tensor([5.0]).expand(3, implicit=True).stride())
+        for implicit in (1, None, "yes"):  # torch's parser takes a bool only, before it reads the sizes
+            for call in (lambda: torch.ones(1).expand(3, implicit=implicit),
+                         lambda: torch.ones(1).expand(3, 2.5, implicit=implicit)):
+                try:
+                    call()
+                except TypeError as error:
+                    print(error)
         """
     )
 

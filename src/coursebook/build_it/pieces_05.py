@@ -1,6 +1,6 @@
 """Chapter 05's pieces: ``accumulate_grad`` and ``execution_order``.
 
-``accumulate_grad`` is, what ``AccumulateGrad`` does to ``.grad``.
+``accumulate_grad`` is what ``AccumulateGrad`` does to ``.grad``.
 
 The first gradient becomes ``.grad``: kept as it is when the engine made it
 for this call and its layout fits, otherwise copied (with ``copy_``: version
