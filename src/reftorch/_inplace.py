@@ -1,5 +1,6 @@
 """In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``floor_divide_``, ``bitwise_or_``,
-``zero_``, ``fill_``, and the operators ``+=``, ``-=``, ``*=``, ``/=``, ``//=``, ``|=``.
+``bitwise_and_``, ``bitwise_xor_``, ``zero_``, ``fill_``, and the operators ``+=``, ``-=``,
+``*=``, ``/=``, ``//=``, ``|=``, ``&=``, ``^=``.
 
 Each one computes its numbers as the out-of-place operation does
 (``_math.binary_values``), checks that the result fits the destination's
@@ -16,7 +17,7 @@ the existing memory, bumps the version counter and rewrites the history.
 
 import operator
 
-from . import _messages, _metadata_inplace
+from . import _bitwise, _floor_divide, _messages, _metadata_inplace
 from ._dtype import _category, bool as bool_, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
@@ -87,39 +88,30 @@ def div_(self, other):
     )
 
 
-def _floor_divide(x, y):
-    """``x // y`` rounded down, as Python's ``//`` does for ints and floats (the same steps as
-    torch's kernel); a float divided by zero is inf or nan, an integer one torch's error."""
-    if y == 0 and isinstance(x, float):
-        return true_divide(x, y)
-    if y == 0:
-        raise RuntimeError("ZeroDivisionError")
-    return x // y
-
-
-def _refuse(kernel, refused):
-    """The check for ``_arith_inplace``: torch has no ``kernel`` for a dtype that is ``refused``."""
-    def check_kernel(dtype):
-        if refused(dtype):
-            raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
-    return check_kernel
-
-
 def floor_divide_(self, other):
     """``a //= b``: the quotient rounded down, written into ``a``. If autograd records, ``a`` gets
     the node ``NotImplemented`` (edges to the inputs that require grad): torch has no derivative
     for it, and backward says so."""
     inputs = [x for x in (self, other) if isinstance(x, Tensor) and x.requires_grad]
-    return _arith_inplace(self, other, _floor_divide, lambda: _metadata_inplace.NotImplemented(
+    return _arith_inplace(self, other, _floor_divide.floor_of_quotient, lambda: _metadata_inplace.NotImplemented(
         *inputs, message="derivative for aten::floor_divide_ is not implemented"),
-        check_kernel=_refuse("div_floor_cpu", lambda dtype: dtype is bool_))
+        check_kernel=_floor_divide.check_kernel)
 
 
-def bitwise_or_(self, other):
-    """``a |= b``: the bits of each pair ORed, for bool and integer tensors (a float has no bits to
-    OR: torch has no kernel for it). Nothing is recorded: an integer result has no gradient."""
-    return _arith_inplace(self, other, operator.or_, lambda: None,
-                          check_kernel=_refuse("bitwise_or_cpu", lambda dtype: dtype.is_floating_point))
+def _bitwise_inplace(op, name):
+    """``a |= b`` (``bitwise_or_``) and the others: the bits of each pair combined, for bool and
+    integer tensors (a float has no bits: torch has no kernel for it). Nothing is recorded: an
+    integer result has no gradient."""
+    def method(self, other):
+        return _arith_inplace(self, other, op, lambda: None,
+                              check_kernel=lambda dtype: _bitwise.check_kernel(f"{name}_cpu", dtype))
+    method.__name__ = method.__qualname__ = f"{name}_"
+    return method
+
+
+bitwise_or_, bitwise_and_, bitwise_xor_ = (
+    _bitwise_inplace(op, name) for op, name in ((operator.or_, "bitwise_or"), (operator.and_, "bitwise_and"),
+                                                (operator.xor, "bitwise_xor")))
 
 
 class ZeroBackward0(Node):
@@ -206,3 +198,11 @@ def __ifloordiv__(self, other):
 
 def __ior__(self, other):
     return _or_not_implemented(bitwise_or_, self, other)
+
+
+def __iand__(self, other):
+    return _or_not_implemented(bitwise_and_, self, other)
+
+
+def __ixor__(self, other):
+    return _or_not_implemented(bitwise_xor_, self, other)

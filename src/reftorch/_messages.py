@@ -408,6 +408,7 @@ CPP_TYPE_NAMES = {
     "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
 }
 LERP_DTYPE = "expected dtype {expected} for `{argument}` but got dtype {got}"
+INVERT_FLOAT = "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
 NOT_IMPLEMENTED_FOR = '"{kernel}" not implemented for \'{dtype}\''
 NO_BACKWARD = (
     "reftorch records no backward for {op}: call it under torch.no_grad(), as optimizers do"
