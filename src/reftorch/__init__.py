@@ -79,7 +79,8 @@ Beyond the core
   ``primitives`` (the exercises' building blocks).
 """
 
-from . import _index_select, _messages
+from . import _index_select, _messages, _views
+from ._arguments import parse_overloads
 from . import _tensor_methods, _more_methods  # noqa: F401  (attach the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._binding import tensor
@@ -151,7 +152,11 @@ def transpose(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-def narrow(input, dim, start, length):
+def narrow(*args, **kwargs):
+    """``narrow(input, dim, start, length)``: ``input.narrow(dim, start, length)``, its arguments
+    checked against torch's two signatures first (``_views.NARROW_OVERLOADS``, ``Tensor input`` added)."""
+    overloads = [(f"Tensor input, {signature}", (is_tensor, *checks)) for signature, checks in _views.NARROW_OVERLOADS]
+    input, dim, start, length = parse_overloads("narrow", overloads, args, kwargs)
     return input.narrow(dim, start, length)
 
 

@@ -12,7 +12,7 @@ import math
 import numbers
 
 from . import _layout_checks, _messages, _strides
-from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _type_name
+from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _type_name, bind, check_keywords
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
 from ._dtype import check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64
@@ -33,32 +33,41 @@ def _size_arg(size, op):
     return tuple(size)
 
 
-def _given_size(op, args, size):
+def _given_size(op, args, size, unknown=()):
     """The size as torch's parser takes it: ``zeros(2, 3)``, ``zeros((2, 3))`` or
-    ``zeros(size=(2, 3))``; ``zeros()`` is a missing argument (``zeros(())`` is 0-d)."""
+    ``zeros(size=(2, 3))``; ``zeros()`` is a missing argument (``zeros(())`` is 0-d), and so is
+    ``zeros(shape=(2,))``: torch looks for the size before it looks at ``unknown`` keywords."""
     if args and size is not MISSING:
         raise TypeError(f"{op}() got multiple values for argument 'size'")
+    if not args:
+        _check_given(op, size=size)
+    check_keywords(op, unknown)
     if args:
         return _size_arg(args, op)
-    _check_given(op, size=size)
     if not isinstance(size, (tuple, list)) or (size and not _is_int(size[0])):  # torch names the whole
         raise TypeError(f"{op}(): argument 'size' must be tuple of ints, not {_type_name(size)}")
     return _size_arg((size,), op)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    dtype = check_factory_arguments(dtype, requires_grad, "full", optional=True)
+def full(*args, dtype=None, device=None, requires_grad=False, **keywords):
+    size, fill_value = bind("full", ["size", "fill_value"], args, keywords)
+    return _full("full", size, fill_value, dtype, device, requires_grad)
+
+
+def _full(op, size, fill_value, dtype, device, requires_grad):
+    """``full`` and ``t.new_full``, each refusing a wrong argument in its own name (``op``)."""
+    dtype = check_factory_arguments(dtype, requires_grad, op, optional=True)
     if not isinstance(fill_value, numbers.Real):  # numpy's numbers too
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
-                fn='full', name='fill_value', position=2, expected='Number', got=_messages.type_name(fill_value)
+                fn=op, name='fill_value', position=2, expected='Number', got=_messages.type_name(fill_value)
             )
         )
     if not isinstance(size, (tuple, list)):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
-            fn='full', name='size', position=1, expected='tuple of ints', got=_messages.type_name(size)
+            fn=op, name='size', position=1, expected='tuple of ints', got=_messages.type_name(size)
         ))
-    size = _size_arg((size,), "full")
+    size = _size_arg((size,), op)
     dtype = dtype or infer_dtype(fill_value)
     check_scalar(fill_value, dtype)
     if dtype is not float16:  # torch's full rounds a float16 overflow to inf
@@ -68,20 +77,20 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return with_requires_grad(t, requires_grad)
 
 
-def zeros(*args, size=MISSING, dtype=None, device=None, requires_grad=False):
+def zeros(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
     dtype = check_factory_arguments(dtype, requires_grad, "zeros", optional=True)
-    return full(_given_size("zeros", args, size), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+    return full(_given_size("zeros", args, size, unknown), 0, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def ones(*args, size=MISSING, dtype=None, device=None, requires_grad=False):
+def ones(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
     dtype = check_factory_arguments(dtype, requires_grad, "ones", optional=True)
-    return full(_given_size("ones", args, size), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+    return full(_given_size("ones", args, size, unknown), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False):
+def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
     """New memory that is not initialised (here it happens to hold zeros)."""
     dtype = check_factory_arguments(dtype, requires_grad, "empty", optional=True)
-    return zeros(_given_size("empty", args, size), dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(_given_size("empty", args, size, unknown), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def arange(*args, dtype=None, device=None, requires_grad=False):
@@ -130,36 +139,41 @@ def _like(fill, self, dtype, device, requires_grad, memory_format, op):
 _like = overridable(_like)
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def zeros_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
+    input, = bind("zeros_like", ["input"], args, keywords)
     return _like(0, input, dtype, device, requires_grad, memory_format, "zeros_like")
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def ones_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
+    input, = bind("ones_like", ["input"], args, keywords)
     return _like(1, input, dtype, device, requires_grad, memory_format, "ones_like")
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def empty_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
+    input, = bind("empty_like", ["input"], args, keywords)
     return _like(0, input, dtype, device, requires_grad, memory_format, "empty_like")
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def full_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
+    input, fill_value = bind("full_like", ["input", "fill_value"], args, keywords)
     return _like(fill_value, input, dtype, device, requires_grad, memory_format, "full_like")
 
 
-def new_zeros(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False):
-    t = zeros(_given_size("new_zeros", args, size), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_zeros(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
+    t = zeros(_given_size("new_zeros", args, size, unknown), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
     return plain_kernel_writes(t, (self,))
 
 
-def new_ones(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False):
-    t = ones(_given_size("new_ones", args, size), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_ones(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
+    t = ones(_given_size("new_ones", args, size, unknown), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
     return plain_kernel_writes(t, (self,))
 
 
-def new_empty(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False):
-    return empty(_given_size("new_empty", args, size), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_empty(self, *args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
+    return empty(_given_size("new_empty", args, size, unknown), dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
-def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    t = full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_full(self, *args, dtype=None, device=None, requires_grad=False, **keywords):
+    size, fill_value = bind("new_full", ["size", "fill_value"], args, keywords)
+    t = _full("new_full", size, fill_value, dtype or self.dtype, device or self.device, requires_grad)
     return plain_kernel_writes(t, (self,))

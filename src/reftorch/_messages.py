@@ -97,6 +97,12 @@ REDUCTION_SIGNATURES = (
     " * (*, torch.dtype dtype = None)\n"
     " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
 )
+RAND_SIGNATURES = (
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+)
 ARANGE_SIGNATURES = (
     " * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
     "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"

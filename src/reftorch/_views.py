@@ -14,7 +14,9 @@ elements out of ``a``'s storage. A view
 
 
 from . import _layout_checks, _messages, _shapes, _strides
-from ._arguments import MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
+from ._arguments import (
+    MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg, parse_overloads,
+)
 from ._clone import contiguous_format
 from ._tensor import Tensor
 from ._view_backward import (
@@ -285,25 +287,16 @@ def _slice(self, dim, start, stop, step):
     return _as_view(self, *geometry, lambda: SliceBackward0(self, dim, start, max(stop, start), step))
 
 
-def _check_narrow_arguments(dim, start, length):
-    """torch's two overloads, ``(int dim, Tensor start, int length)`` and ``(int dim, int start, int length)``."""
-    given = (dim, start, length)
-    if all(_is_int(x) for x in given):
-        return
-    got = [_type_name(x) for x in given if x is not MISSING]
-    if len(got) < 3:  # too few: neither overload is tried
-        raise TypeError(_messages.invalid_combination("narrow", got, [
-            ("int dim, Tensor start, int length", None), ("int dim, int start, int length", None)]))
-    by_tensor = [n if ok else f"!{n}!" for n, ok in zip(got, (_is_int(dim), isinstance(start, Tensor), _is_int(length)))]
-    by_int = [n if _is_int(x) else f"!{n}!" for n, x in zip(got, given)]
-    raise TypeError(_messages.invalid_combination("narrow", got, [
-        ("int dim, Tensor start, int length", by_tensor), ("int dim, int start, int length", by_int)]))
+# torch's two overloads of narrow (the function's have ``Tensor input`` first).
+NARROW_OVERLOADS = [("int dim, Tensor start, int length", (_is_int, lambda start: isinstance(start, Tensor), _is_int)),
+                    ("int dim, int start, int length", (_is_int, _is_int, _is_int))]
 
 
-def narrow(self, dim=MISSING, start=MISSING, length=MISSING):
-    """``length`` positions along ``dim`` from ``start`` (counted from the end if negative): the
-    view ``slice`` makes, with ``SliceBackward0``, even when it keeps the whole dimension."""
-    _check_narrow_arguments(dim, start, length)
+def narrow(self, *args, **kwargs):
+    """``narrow(dim, start, length)``: ``length`` positions along ``dim`` from ``start`` (counted
+    from the end if negative): the view ``slice`` makes, with ``SliceBackward0``, even when it
+    keeps the whole dimension."""
+    dim, start, length = parse_overloads("narrow", NARROW_OVERLOADS, args, kwargs)
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     start, length = int(start), int(length)

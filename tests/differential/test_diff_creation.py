@@ -3,6 +3,7 @@
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+from diff_programs import program
 
 
 def test_tensor_infers_dtype_from_nested_lists_scalars_and_bools():
@@ -459,3 +460,33 @@ def test_from_numpy_takes_exactly_one_array_by_position():
         shared = torch.from_numpy(a)
         """
     )
+
+
+def test_a_factory_looks_for_its_size_before_it_refuses_an_unknown_keyword():
+    """``zeros(shape=(2,))`` is missing "size" in torch (its parser binds what it needs first);
+    ``full`` names every required argument from the first one missing on; ``rand()`` and
+    ``randn()`` have no size to leave out (torch lists its two signatures), and take it by keyword."""
+    assert_same(program("""
+        a = torch.ones(2)
+        for name in ("zeros", "ones", "empty", "rand", "randn"):
+            for args, kw in (((), {"shape": (2,)}), ((), {}), ((), {"size": (2,)}), ((2,), {"bogus": 1}),
+                             ((), {"shape": (2,), "bogus": 1}), ((), {"size": (2,), "shape": (2,)}),
+                             ((), {"dtype": torch.int64}), ((), {"size": 2}), ((2,), {"size": 2}),
+                             ((2, 3.0), {}), ((None,), {}), ((2, 3), {"dtype": torch.float64})):
+                attempt(lambda: (name, args, kw, getattr(torch, name)(*args, **kw).shape))
+        for args, kw in (((), {"shape": (2,), "fill_value": 1}), ((), {}), ((), {"size": (2,)}),
+                         ((), {"fill_value": 1}), (((2,),), {}), (((2,), 1), {"bogus": 1}), (((2,),), {"value": 1}),
+                         ((2, 1), {}), (((2,), 1, 1), {}), (((2,),), {"size": (2,)}),
+                         ((), {"size": (2,), "fill_value": 7})):
+            attempt(lambda: (args, kw, torch.full(*args, **kw)))
+            attempt(lambda: (args, kw, a.new_full(*args, **kw)))
+        for name in ("new_zeros", "new_ones", "new_empty"):
+            for args, kw in (((), {"shape": (2,)}), ((), {}), ((), {"size": (2,)}), ((2,), {"bogus": 1})):
+                attempt(lambda: (name, args, kw, getattr(a, name)(*args, **kw).shape))
+        for name in ("zeros_like", "ones_like", "empty_like"):
+            for args, kw in (((), {}), ((), {"input": a}), ((a,), {"bogus": 1}), ((), {"other": a}), ((a, a), {}),
+                             ((a,), {"input": a}), ((), {"input": a, "dtype": torch.int64})):
+                attempt(lambda: (name, args, kw, getattr(torch, name)(*args, **kw).shape))
+        for args, kw in (((a,), {}), ((), {"input": a, "fill_value": 2}), ((a, 2, 3), {}), ((a, 2), {"bogus": 1})):
+            attempt(lambda: (args, kw, torch.full_like(*args, **kw)))
+        """))

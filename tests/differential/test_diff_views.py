@@ -1,5 +1,6 @@
 """Views: indexing, view/reshape, transposes, expand, squeeze, _base."""
 
+from diff_programs import program
 from crosscheck.harness import assert_same
 
 
@@ -286,6 +287,29 @@ def test_narrow_is_a_slice_view_with_torchs_checks():
             print(error)
         """
     )
+
+
+def test_narrow_by_keyword_and_its_refusals_read_as_torchs_parser_words_them():
+    """Keywords bind as in torch; a call neither of torch's two signatures takes lists both, with
+    the keywords a signature does not know or the arguments whose type it does not take."""
+    assert_same(program("""
+        a = torch.arange(6.0).reshape(2, 3)
+        for args, keywords in (((), {"dim": 1, "start": 0, "length": 2}), ((1,), {"start": 0, "length": 2}),
+                               ((1, 0), {"length": 2}), ((1, 0), {}), ((1,), {}), ((), {}), ((1, 0, 1, 1), {}),
+                               ((1, 0), {"foo": 1}), ((1, 0), {"length": 1.5}),
+                               ((), {"dim": 1.0, "start": 0, "length": 1}), ((1, 0, 1), {"dim": 1}),
+                               ((1,), {"dim": 1, "length": 1}), ((1,), {"foo": 2}),
+                               ((1, 0, 1), {"foo": 2, "bar": 3}), ((1, 0, 1), {"input": a}),
+                               ((None, 0, 1), {}), ((True, 0, 1), {}), ((1, [0], 1), {}), ((1, (0,), 1), {})):
+            attempt(lambda: a.narrow(*args, **keywords))
+            attempt(lambda: torch.narrow(a, *args, **keywords))
+        attempt(lambda: torch.narrow(input=a, dim=1, start=0, length=2))
+        attempt(lambda: torch.narrow(input=a))
+        attempt(lambda: torch.narrow())
+        attempt(lambda: torch.narrow(None, 1, 0, 1))
+        attempt(lambda: torch.narrow([1, 2], 0, 0, 1))
+        attempt(lambda: torch.narrow(a, 1, 0, length=None))
+        """))
 
 
 def test_expand_as_is_expand_to_the_other_tensors_size():
