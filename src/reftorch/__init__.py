@@ -42,7 +42,8 @@ Beyond the core
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``, ``_storage_items``
   (a storage's bytes by index).
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
-  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
+  ``_unary``, ``_powers``, ``_floor_divide`` (``a // b``), ``_bitwise`` (``|``, ``&``, ``^``,
+  ``~``), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
   (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
@@ -274,6 +275,17 @@ _SPARSE_METHODS = ("to_sparse", "to_sparse_csr", "to_dense", "coalesce", "is_coa
 for _name in _SPARSE_METHODS:
     setattr(Tensor, _name, _sparse_method(_name))
 del _name
+
+
+from ._dtype import COMPLEX_DTYPE_NAMES  # noqa: E402
+
+
+def __getattr__(name):
+    """A name the module does not have. For torch's complex dtypes (``torch.complex64`` ...)
+    the error says that reftorch has none, rather than only that the name is missing."""
+    if name in COMPLEX_DTYPE_NAMES:
+        raise AttributeError(_messages.NO_COMPLEX_DTYPE.format(name))
+    raise AttributeError(f"module 'reftorch' has no attribute '{name}'")
 
 
 __version__ = "2.13.0+reftorch"

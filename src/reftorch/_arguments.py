@@ -152,22 +152,22 @@ def parse_overloads(op, overloads, args, kwargs):
                 return [bound[name] for name in names]
     keywords = list(reversed(kwargs))
     got = _joined([_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in keywords], args)
-    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but expected one of:"]
+    text = _messages.INVALID_ARGUMENTS.format(op=op, got=got)
     for signature, checks in overloads:
-        lines.append(f" * ({signature})")
+        text += f" * ({signature})\n"
         if len(args) + len(kwargs) != len(names):
             continue
         unknown = [k for k in keywords if k not in names[len(args):]]
         if unknown:
-            lines.append(f"      didn't match because some of the keywords were incorrect: {', '.join(unknown)}")
+            text += _messages.KEYWORDS_INCORRECT.format(", ".join(unknown))
             continue
         values = list(args) + [kwargs[name] for name in names[len(args):]]
         marked = []
         for i, (name, value, check) in enumerate(zip(names, values, checks)):
             shown = ("" if i < len(args) else f"{name}=") + _listed_type_name(value)
             marked.append(shown if check(value) else f"!{shown}!")
-        lines.append(f"      didn't match because some of the arguments have invalid types: ({_joined(marked, args)})")
-    raise TypeError("\n".join(lines) + "\n")
+        text += _messages.ARGUMENTS_MARKED.format(_joined(marked, args))
+    raise TypeError(text)
 
 
 def check_keywords(op, unknown):

@@ -15,7 +15,9 @@ from . import _layout_checks, _messages, _strides
 from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _type_name, bind, check_keywords
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
-from ._dtype import check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64
+from ._dtype import (
+    check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64, refuse_complex,
+)
 from ._layout import preserve_format
 from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
 from ._tensor import Tensor
@@ -57,6 +59,7 @@ def full(*args, dtype=None, device=None, requires_grad=False, **keywords):
 def _full(op, size, fill_value, dtype, device, requires_grad):
     """``full`` and ``t.new_full``, each refusing a wrong argument in its own name (``op``)."""
     dtype = check_factory_arguments(dtype, requires_grad, op, optional=True)
+    refuse_complex(fill_value)
     if not isinstance(fill_value, numbers.Real):  # numpy's numbers too
         raise TypeError(
             _messages.ARGUMENT_TYPE.format(
@@ -95,6 +98,8 @@ def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **u
 
 def arange(*args, dtype=None, device=None, requires_grad=False):
     """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``."""
+    for bound in args:
+        refuse_complex(bound)
     is_number = [isinstance(a, numbers.Real) for a in args]
     if len(args) == 1 and not is_number[0]:
         raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {_messages.type_name(args[0])}")

@@ -91,6 +91,8 @@ ARGUMENT_UNPACK = (
 POSITIONAL_COUNT = "{op}() takes from {low} to {high} positional arguments but {given} were given"
 
 DID_NOT_MATCH = "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+ARGUMENTS_MARKED = "      didn't match because some of the arguments have invalid types: ({})\n"
+KEYWORDS_INCORRECT = "      didn't match because some of the keywords were incorrect: {}\n"
 # Signatures, as the parser lists them.
 VIEW_SIGNATURES = (" * (torch.dtype dtype)\n", " * (tuple of ints size)\n")
 REDUCTION_SIGNATURES = (
@@ -166,7 +168,7 @@ BOOL_NEGATION = (
 ALPHA_BOOL = "Boolean alpha only supported for Boolean results."
 ALPHA_INTEGRAL = "For integral input tensors, argument alpha must not be a floating point number."
 MEAN_DTYPE = (
-    "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+    "mean(): could not infer output dtype. {} dtype must be either a floating point or "
     "complex dtype. Got: {}"
 )
 
@@ -226,6 +228,8 @@ INT_TOO_BIG = "int too big to convert"
 NEGATIVE_INT_UNSIGNED = "can't convert negative int to unsigned"
 UNPACK_LONG_OVERFLOW = "Overflow when unpacking long long"  # t[i] = n reads n as an int64 only
 EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
+NO_COMPLEX_NUMBER = "reftorch has no complex dtypes, so it cannot compute with the complex number {!r} (torch has them)"
+NO_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch.{} is one of torch's"
 PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
     "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "

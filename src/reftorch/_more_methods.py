@@ -6,7 +6,7 @@ with the core. The methods here have their lessons beyond the core (views, in-pl
 a storage's bytes), so no reader of the core passes them.
 """
 
-from . import _bitwise, _floor_divide, _inplace, _storage_items, _views
+from . import _bitwise, _dtype, _floor_divide, _inplace, _storage_items, _views
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -22,6 +22,7 @@ _METHODS = {
     "__ror__": _bitwise.__ror__, "__rand__": _bitwise.__rand__, "__rxor__": _bitwise.__rxor__,
     "bitwise_and_": _inplace.bitwise_and_, "bitwise_xor_": _inplace.bitwise_xor_,
     "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
+    "is_complex": _dtype.is_complex,
 }
 
 for _name, _function in _METHODS.items():

@@ -10,6 +10,7 @@ from . import _messages, _strides
 from ._broadcast import expanded_strides
 from ._dtype import compute_dtype, int64
 from ._elements import cast
+from ._nested_data import check_dtype
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
@@ -82,6 +83,7 @@ class MeanBackward1(_ReductionBackward):
 
 
 def sum(self, dim=None, keepdim=False, *, dtype=None):
+    dtype = check_dtype(dtype, "sum")
     dims = _dims(self, dim, "sum")
     out_dtype = dtype or (self.dtype if self.dtype.is_floating_point else int64)
     values, size = _sums(self, dims, keepdim, out_dtype)
@@ -94,9 +96,9 @@ def sum(self, dim=None, keepdim=False, *, dtype=None):
 
 def mean(self, dim=None, keepdim=False, *, dtype=None):
     _check_dim_types(dim, "mean")  # argument types first, then dtype, then dim ranges
-    out_dtype = dtype or self.dtype
-    if not out_dtype.is_floating_point:
-        raise RuntimeError(_messages.MEAN_DTYPE.format(self.dtype._short_name))
+    out_dtype = check_dtype(dtype, "mean") or self.dtype
+    if not out_dtype.is_floating_point:  # torch names the dtype asked for, else the input's
+        raise RuntimeError(_messages.MEAN_DTYPE.format("Optional" if dtype else "Input", out_dtype._short_name))
     dims = _dims(self, dim, "mean")
     sums, size = _sums(self, dims, keepdim, out_dtype)
     count = _strides.numel([self._size[d] for d in dims])
