@@ -309,6 +309,7 @@ UINT8_INDEX = (
     "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)"
 )
+TOO_MANY_INDICES = "too many indices for tensor of dimension {}"
 MASK_SHAPE = (
     "The shape of the mask {mask} at index {mask_dim} does not match the shape of the indexed "
     "tensor {shape} at index {dim}"
