@@ -109,12 +109,12 @@ def clone(input, *, memory_format=preserve_format):
     return input.clone(memory_format=memory_format)
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):
-    return input.sum(dim, keepdim, dtype=dtype)
+def sum(input, *args, **kwargs):
+    return input.sum(*args, **kwargs)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
-    return input.mean(dim, keepdim, dtype=dtype)
+def mean(input, *args, **kwargs):
+    return input.mean(*args, **kwargs)
 
 
 def argmax(input, dim=None, keepdim=False):

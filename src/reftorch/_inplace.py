@@ -24,8 +24,8 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _is_operand, binary_values, result_type, sum_to_shape,
-    true_divide, values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _is_operand, binary_values,
+    operand_refused, result_type, sum_to_shape, true_divide, values_of,
 )
 from ._tensor import Tensor
 from .autograd.graph import Node
@@ -44,11 +44,18 @@ def check_inplace_dtype(self, other):
     return dtype
 
 
-def _arith_inplace(self, other, compute, make_node, alpha=None, check_kernel=None):
-    """Compute as the out-of-place op does (``_math.binary_values``), then write. ``check_kernel(dtype)``
-    refuses a dtype torch has no kernel for, once the result's dtype is known."""
-    if not _is_operand(other):  # torch's parser refuses it, so a += None raises TypeError too
-        raise TypeError(f"argument 'other' must be Tensor or a number, not {type(other).__name__}")
+def _check_operand(op, other):
+    """torch's parser refuses what is neither a tensor nor a number, so ``a += None`` raises
+    TypeError too (``__iadd__`` makes it NotImplemented)."""
+    if not _is_operand(other):
+        raise operand_refused(op, other)
+
+
+def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel=None):
+    """``self.op(other)``: compute as the out-of-place op does (``_math.binary_values``), then
+    write. ``check_kernel(dtype)`` refuses a dtype torch has no kernel for, once the result's
+    dtype is known."""
+    _check_operand(op, other)
 
     def new_values():
         check_no_internal_overlap(self)
@@ -67,24 +74,27 @@ def _snapshot(t):
 
 
 def add_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
+    return _arith_inplace("add_", self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
+    _check_operand("sub_", other)
+    _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
+    return _arith_inplace("sub_", self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul_(self, other):
     return _arith_inplace(
-        self, other, operator.mul, lambda: MulBackward0(self, other, old_self=_snapshot(self))
+        "mul_", self, other, operator.mul, lambda: MulBackward0(self, other, old_self=_snapshot(self))
     )
 
 
 def div_(self, other):
+    _check_operand("div_", other)
     if not self.dtype.is_floating_point:
         raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
-        self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
+        "div_", self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )
 
 
@@ -93,8 +103,9 @@ def floor_divide_(self, other):
     the node ``NotImplemented`` (edges to the inputs that require grad): torch has no derivative
     for it, and backward says so."""
     inputs = [x for x in (self, other) if isinstance(x, Tensor) and x.requires_grad]
-    return _arith_inplace(self, other, _floor_divide.floor_of_quotient, lambda: _metadata_inplace.NotImplemented(
-        *inputs, message="derivative for aten::floor_divide_ is not implemented"),
+    return _arith_inplace(
+        "floor_divide_", self, other, _floor_divide.floor_of_quotient, lambda: _metadata_inplace.NotImplemented(
+            *inputs, message="derivative for aten::floor_divide_ is not implemented"),
         check_kernel=_floor_divide.check_kernel)
 
 
@@ -103,7 +114,7 @@ def _bitwise_inplace(op, name):
     integer tensors (a float has no bits: torch has no kernel for it). Nothing is recorded: an
     integer result has no gradient."""
     def method(self, other):
-        return _arith_inplace(self, other, op, lambda: None,
+        return _arith_inplace(f"{name}_", self, other, op, lambda: None,
                               check_kernel=lambda dtype: _bitwise.check_kernel(f"{name}_cpu", dtype))
     method.__name__ = method.__qualname__ = f"{name}_"
     return method

@@ -184,8 +184,9 @@ def _is_operand(x):
 
 def operand_refused(op, other, name="other"):
     """torch's TypeError for a method given what is neither a tensor nor a number (``t.add(None)``,
-    ``t.eq(array)``); add, sub, mul and div have one signature each, the others two."""
-    if op in ("add", "sub", "mul", "div"):
+    ``t.eq(array)``, ``t.add_(None)``); add, sub, mul and div (and their ``_`` forms) have one
+    signature each, the others two."""
+    if op.rstrip("_") in ("add", "sub", "mul", "div"):  # add_ ... too
         return TypeError(_messages.ARGUMENT_TYPE.format(fn=op, name=name, position=1, expected="Tensor",
                                                         got=_messages.type_name(other)))
     shown = _messages.type_name(other)
