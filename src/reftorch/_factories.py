@@ -12,11 +12,12 @@ import math
 import numbers
 
 from . import _layout_checks, _messages, _strides
-from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _type_name, bind, check_keywords
+from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _joined, _type_name, bind, check_keywords
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
 from ._dtype import (
-    check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64, refuse_complex,
+    bool as bool_, check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64,
+    refuse_complex,
 )
 from ._layout import preserve_format
 from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
@@ -96,8 +97,29 @@ def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **u
     return zeros(_given_size("empty", args, size, unknown), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def arange(*args, dtype=None, device=None, requires_grad=False):
-    """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``."""
+def _arange_bounds(args, keywords):
+    """``arange``'s bounds given by keyword too (``arange(end=3)``, ``arange(1, end=3)``), as the
+    positional arguments of the signature that takes them. A call that none takes: with one
+    argument only ``(end)`` could, and its ``end`` is missing; with more torch lists all three."""
+    if not keywords:
+        return args
+    names = ("end",) if not args and set(keywords) == {"end"} else ("start", "end", "step")
+    given = dict(zip(names, args), **keywords)
+    if (set(keywords) - set(names[len(args):]) or "end" not in given
+            or ("step" in given and "start" not in given)):
+        if len(args) + len(keywords) == 1:
+            _check_given("arange", end=MISSING)
+        got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in reversed(keywords.items())]
+        raise TypeError(_messages.INVALID_ARGUMENTS.format(op="arange", got=_joined(got, args))
+                        + _messages.ARANGE_SIGNATURES)
+    if "start" not in given:
+        return (given["end"],)
+    return tuple(given[name] for name in ("start", "end", "step") if name in given)
+
+
+def arange(*args, dtype=None, device=None, requires_grad=False, **keywords):
+    """``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``, by position or by keyword."""
+    args = _arange_bounds(args, keywords)
     for bound in args:
         refuse_complex(bound)
     is_number = [isinstance(a, numbers.Real) for a in args]
@@ -120,6 +142,8 @@ def arange(*args, dtype=None, device=None, requires_grad=False):
     kinds = {infer_dtype(x) for x in (start, end, step)}
     inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
     dtype = dtype or inferred
+    if dtype is bool_:
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="arange_cpu", dtype="Bool"))
     if not dtype.is_floating_point:  # torch counts in int64 for every integer dtype (int8 wraps, 2**63 does not fit)
         for bound in (start, end, step):
             check_scalar(bound, int64)

@@ -23,6 +23,9 @@ _METHODS = {
     "bitwise_and_": _inplace.bitwise_and_, "bitwise_xor_": _inplace.bitwise_xor_,
     "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
     "is_complex": _dtype.is_complex,
+    # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
+    "nbytes": property(lambda self: self.numel() * self.element_size()),
+    "itemsize": property(lambda self: self.element_size()),
 }
 
 for _name, _function in _METHODS.items():

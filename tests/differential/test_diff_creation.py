@@ -490,3 +490,14 @@ def test_a_factory_looks_for_its_size_before_it_refuses_an_unknown_keyword():
         for args, kw in (((a,), {}), ((), {"input": a, "fill_value": 2}), ((a, 2, 3), {}), ((a, 2), {"bogus": 1})):
             attempt(lambda: (args, kw, torch.full_like(*args, **kw)))
         """))
+
+
+def test_arange_takes_its_bounds_by_keyword_and_has_no_bool_kernel():
+    assert_same(program("""
+        for f in (lambda: torch.arange(end=3), lambda: torch.arange(start=1, end=4, step=2), lambda: torch.arange(1, end=4),
+                  lambda: torch.arange(end=4, step=2), lambda: torch.arange(start=1), lambda: torch.arange(1, start=2),
+                  lambda: torch.arange(3, foo=1), lambda: torch.arange(3, dtype=torch.bool),
+                  lambda: torch.arange(0, dtype=torch.bool), lambda: torch.arange(end=2.5, dtype=torch.float64),
+                  lambda: torch.arange(1, 2, step=0.5)):
+            attempt(f)
+        """))
