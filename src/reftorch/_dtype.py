@@ -225,6 +225,19 @@ def is_complex(self):
     return self.dtype.is_complex
 
 
+def is_conj(self):
+    """``t.is_conj()``: is ``t`` a lazily conjugated complex view? Never without complex dtypes."""
+    return False
+
+
+def conj(self):
+    """``t.conj()``: for a tensor that is not complex, ``t`` itself (the same object), as in torch."""
+    return self
+
+
+resolve_conj = conj  # nothing lazy to resolve: ``t`` itself
+
+
 # torch's complex dtypes, by all their names: reftorch has none, and says so when one is asked for.
 COMPLEX_DTYPE_NAMES = ("complex32", "complex64", "complex128", "chalf", "cfloat", "cdouble")
 

@@ -19,7 +19,7 @@ from ._dtype import (
     bool as bool_, check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64,
     refuse_complex,
 )
-from ._layout import preserve_format
+from ._layout import contiguous_format, memory_format as memory_format_type, preserve_format
 from ._nested_data import check_dtype, check_factory_arguments, infer_dtype
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
@@ -91,10 +91,20 @@ def ones(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **un
     return full(_given_size("ones", args, size, unknown), 1, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False, **unknown):
-    """New memory that is not initialised (here it happens to hold zeros)."""
-    dtype = check_factory_arguments(dtype, requires_grad, "empty", optional=True)
-    return zeros(_given_size("empty", args, size, unknown), dtype=dtype, device=device, requires_grad=requires_grad)
+def empty(*args, size=MISSING, dtype=None, device=None, requires_grad=False, memory_format=None, **unknown):
+    """New memory that is not initialised (here it happens to hold zeros), laid out as
+    ``memory_format`` says (row-major unless channels_last is asked for)."""
+    dtype = check_factory_arguments(dtype, requires_grad, "empty", optional=True) or get_default_dtype()
+    size = _given_size("empty", args, size, unknown)
+    if memory_format is not None and not isinstance(memory_format, memory_format_type):
+        raise TypeError(_messages.ARGUMENT_TYPE_BY_KEYWORD.format(
+            fn="empty", name="memory_format", expected="torch.memory_format", got=_type_name(memory_format)))
+    if memory_format is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    strides = _strides.strides_for(size, memory_format or contiguous_format)
+    _layout_checks.check_new_storage(size, dtype.itemsize)
+    t = Tensor._from_values(0, size, dtype, factory_device(device), strides)
+    return with_requires_grad(t, requires_grad)
 
 
 def _arange_bounds(args, keywords):
@@ -168,23 +178,34 @@ def _like(fill, self, dtype, device, requires_grad, memory_format, op):
 _like = overridable(_like)
 
 
+def _check_input(op, input, args):
+    """torch's TypeError for an ``input`` that is no tensor (its position named if it had one)."""
+    if not isinstance(input, Tensor):
+        text = _messages.ARGUMENT_TYPE if args else _messages.ARGUMENT_TYPE_BY_KEYWORD
+        raise TypeError(text.format(fn=op, name="input", position=1, expected="Tensor", got=_type_name(input)))
+
+
 def zeros_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
     input, = bind("zeros_like", ["input"], args, keywords)
+    _check_input("zeros_like", input, args)
     return _like(0, input, dtype, device, requires_grad, memory_format, "zeros_like")
 
 
 def ones_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
     input, = bind("ones_like", ["input"], args, keywords)
+    _check_input("ones_like", input, args)
     return _like(1, input, dtype, device, requires_grad, memory_format, "ones_like")
 
 
 def empty_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
     input, = bind("empty_like", ["input"], args, keywords)
+    _check_input("empty_like", input, args)
     return _like(0, input, dtype, device, requires_grad, memory_format, "empty_like")
 
 
 def full_like(*args, dtype=None, device=None, requires_grad=False, memory_format=None, **keywords):
     input, fill_value = bind("full_like", ["input", "fill_value"], args, keywords)
+    _check_input("full_like", input, args)
     return _like(fill_value, input, dtype, device, requires_grad, memory_format, "full_like")
 
 

@@ -691,7 +691,9 @@ RESHAPE_AMBIGUOUS = (
     "can be any value and is ambiguous"
 )
 HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
-COPY_NO_ARGUMENTS = (
-    "copy_() received an invalid combination of arguments - got (), but expected (Tensor other, bool "
+COPY_ARGUMENTS = (
+    "copy_() received an invalid combination of arguments - got ({}), but expected (Tensor other, bool "
     "non_blocking = False)"
 )
+COPY_NO_ARGUMENTS = COPY_ARGUMENTS.format("")
+ARGUMENT_TYPE_BY_KEYWORD = "{fn}(): argument '{name}' must be {expected}, not {got}"

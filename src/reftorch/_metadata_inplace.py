@@ -26,8 +26,9 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 """
 
 from . import _layout_checks, _messages, _strides
-from ._arguments import _int_arg, _int_list_arg, _type_name
+from ._arguments import _int_arg, _int_list_arg, _type_name, check_keywords
 from ._clone import contiguous_format
+from ._layout import memory_format as memory_format_type, preserve_format
 from ._inplace_write import check_inplace, rebase_history
 from ._storage import UntypedStorage
 from ._tensor import Tensor
@@ -179,19 +180,25 @@ def _grow(storage, nbytes):
     storage._bytes, storage._address = memoryview(grown), None  # a new block, at a new address
 
 
-def resize_(self, *size, memory_format=None):
-    """New size, contiguous strides, same offset; grow the storage if it is too small.
+def resize_(self, *size, memory_format=None, **keywords):
+    """New size, the strides of ``memory_format`` (row-major unless channels_last is asked for),
+    same offset; grow the storage if it is too small.
 
     The same size is a no-op (the strides stay, no version bump). The numbers
     already in the storage stay where they are; new room holds no chosen values.
     """
+    if "size" in keywords and not size:  # resize_(size=(2, 3))
+        size = (keywords.pop("size"),)
     if not size:
         raise TypeError('resize_() missing 1 required positional arguments: "size"')
+    check_keywords("resize_", keywords)
     size = _int_list_arg("resize_", "size", size)
-    if memory_format not in (None, contiguous_format):
-        # torch names the format in C++ style: preserve_format -> Preserve
-        name = "".join(w.capitalize() for w in memory_format._name.replace("_format", "").split("_"))
-        raise RuntimeError(f"Unsupported memory format{name}")
+    if memory_format is not None and not isinstance(memory_format, memory_format_type):
+        raise TypeError(_messages.ARGUMENT_TYPE_BY_KEYWORD.format(
+            fn="resize_", name="memory_format", expected="torch.memory_format", got=_type_name(memory_format)))
+    if memory_format is preserve_format:  # torch names the format in C++ style
+        raise RuntimeError("Unsupported memory formatPreserve")
+    strides = _strides.strides_for(size, memory_format or contiguous_format)
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     if any(n < 0 for n in size):
@@ -204,7 +211,7 @@ def resize_(self, *size, memory_format=None):
         # that cannot grow (from_numpy) leaves the tensor as it was; torch
         # changes the size first and leaves a tensor that reads past its memory.
         _grow(self._storage, (self._storage_offset + numel) * self._dtype.itemsize)
-    set_geometry(self, self._storage, self._storage_offset, size, _strides.contiguous_strides(size))
+    set_geometry(self, self._storage, self._storage_offset, size, strides)
     bump(self)
     return self
 

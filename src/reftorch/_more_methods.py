@@ -22,7 +22,8 @@ _METHODS = {
     "__ror__": _bitwise.__ror__, "__rand__": _bitwise.__rand__, "__rxor__": _bitwise.__rxor__,
     "bitwise_and_": _inplace.bitwise_and_, "bitwise_xor_": _inplace.bitwise_xor_,
     "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
-    "is_complex": _dtype.is_complex,
+    "is_complex": _dtype.is_complex, "is_conj": _dtype.is_conj, "conj": _dtype.conj,
+    "resolve_conj": _dtype.resolve_conj,
     # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
     "nbytes": property(lambda self: self.numel() * self.element_size()),
     "itemsize": property(lambda self: self.element_size()),

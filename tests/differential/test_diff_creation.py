@@ -501,3 +501,17 @@ def test_arange_takes_its_bounds_by_keyword_and_has_no_bool_kernel():
                   lambda: torch.arange(1, 2, step=0.5)):
             attempt(f)
         """))
+
+
+def test_empty_lays_out_memory_as_its_memory_format_says_and_like_factories_need_a_tensor():
+    assert_same(program("""
+        for f in (lambda: torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride(),
+                  lambda: torch.empty(2, 3, 4, 5, 6, memory_format=torch.channels_last_3d).stride(),
+                  lambda: torch.empty(2, memory_format=torch.contiguous_format).stride(),
+                  lambda: torch.empty(2, memory_format=None).shape, lambda: torch.empty(2, memory_format=torch.preserve_format),
+                  lambda: torch.empty(2, memory_format=torch.channels_last), lambda: torch.empty(2, memory_format=1),
+                  lambda: torch.empty((2, 1, 1, 2), memory_format=torch.channels_last, requires_grad=True).stride(),
+                  lambda: torch.zeros_like(None), lambda: torch.ones_like([1]), lambda: torch.full_like(1.0, 2),
+                  lambda: torch.empty_like("x"), lambda: torch.zeros_like(input=2)):
+            attempt(f)
+        """))
