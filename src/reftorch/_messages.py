@@ -691,6 +691,17 @@ RESHAPE_AMBIGUOUS = (
     "can be any value and is ambiguous"
 )
 HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
+PICKLE_PROTOCOL = (
+    "reftorch saves with pickle protocol 2 only, torch's default (got {}): it names torch's functions "
+    "in the file by rewriting protocol 2's GLOBAL records, which later protocols write another way"
+)
+META_EQUAL = (
+    "aten::equal: attempted to run this operator with Meta tensors, but there was no fake impl or Meta "
+    "kernel registered. You may have run into this message while using an operator with PT2 compilation "
+    "APIs (torch.compile/torch.export); in order to use this operator with those APIs you'll need to add "
+    "a fake impl. Please see the following for next steps:  "
+    "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html"
+)
 COPY_ARGUMENTS = (
     "copy_() received an invalid combination of arguments - got ({}), but expected (Tensor other, bool "
     "non_blocking = False)"
