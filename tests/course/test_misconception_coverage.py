@@ -22,8 +22,11 @@ from misconception_table import TABLE, answer_lines, applying, check_tags, short
 QUESTIONS = questions()
 
 # Multi-line answers that fewer than two models explain today (docs/misconceptions.md lists them).
-# Empty: a prediction that loses its second model must be named here, with why.
-NOT_YET_COVERED: set[str] = set()
+# A prediction that loses its second model must be named here, with why.
+# These three lost 'copy_ makes dst a copy of src', which matched them only because reftorch's
+# item assignment (t[0] = 5.0) calls copy_: a belief about the copy_ calls a learner writes says
+# nothing about an item assignment, so the model now rewrites those calls only.
+NOT_YET_COVERED: set[str] = {"03-243b6a6b", "03-b4839423", "23-page-predict"}
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.id)

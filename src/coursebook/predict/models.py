@@ -12,7 +12,10 @@ behind it (:mod:`coursebook.predict.diagnose`).
 A few beliefs are about Python, not torch ("``a = a + 1`` changes the tensor
 in place", "a function can rebind the caller's variable"): no reftorch
 function is wrong for them, so their model rewrites the question's program
-instead, as the believer reads it (``rewrite``), and runs it on reftorch.
+instead, as the believer reads it (``rewrite``), and runs it on reftorch. So
+does a belief about a call the learner writes that torch also makes inside
+other operations ("``dst.copy_(src)`` makes ``dst`` a copy"; ``t[0] = 5.0``
+and ``load_state_dict`` use ``copy_`` too, which that learner never pictures).
 
 Each model says the belief in the learner's words, the refutation in ours, and
 the section of the course that shows what is true; ``tags`` are the
@@ -529,6 +532,24 @@ class _LoadStateDictCopies(ast.NodeTransformer):
 
 def _load_state_dict_copies(cell: str) -> str:
     return _rewritten(cell, _LoadStateDictCopies(), "import copy as __copy__\n")
+
+
+class _CopyCallsMakeCopies(ast.NodeTransformer):
+    """``dst.copy_(src)`` read as ``__believed_copy__(dst, src)``: only the calls the program writes."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "copy_":
+            self.changed = True
+            return ast.copy_location(ast.Call(ast.Name("__believed_copy__", ast.Load()),
+                                              [node.func.value, *node.args], node.keywords), node)
+        return node
+
+
+def _copy_calls_make_copies(cell: str) -> str:
+    return _rewritten(cell, _CopyCallsMakeCopies(),
+                      "from coursebook.predict.models import _copy_makes_dst_a_copy_of_src as __believed_copy__\n")
 
 
 # copy.copy as the believer reads it for a module (a tensor is copied as Python copies it).
