@@ -360,3 +360,14 @@ def test_subtracting_in_place_from_or_with_a_bool_tensor_is_refused_as_a_minus_b
                 attempt(lambda: getattr(i.clone(), name)(other))
         print(b, i, b._version, i._version)
         """))
+
+
+def test_torch_multiplies_no_bool_matrices():
+    assert_same(program("""
+        b = torch.tensor([True, False])
+        B = torch.ones(2, 2, dtype=torch.bool)
+        for f in (lambda: b @ b, lambda: B @ B, lambda: B @ b, lambda: b @ B, lambda: torch.tensor([1, 2]) @ b,
+                  lambda: torch.ones(0, dtype=torch.bool) @ torch.ones(0, dtype=torch.bool), lambda: b.matmul(b),
+                  lambda: torch.matmul(B, B), lambda: B @ torch.ones(3, 2, dtype=torch.bool), lambda: B.int() @ B.int()):
+            attempt(f)
+        """))
