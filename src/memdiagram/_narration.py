@@ -12,6 +12,7 @@ gives plain text (backticks dropped) for the SVG's ``<desc>``, the
 ``state_html()`` give HTML with ``<code>`` elements for the widget.
 """
 
+import re
 from dataclasses import dataclass, field
 from html import escape
 
@@ -134,6 +135,15 @@ def _subject(statement):
     return _("This step")
 
 
+def _with_subject(template, subject, **fields):
+    """``template`` with ``subject`` filled in. A Chinese template spaces ``{subject}`` off from the
+    words after it, as Chinese text spaces code off; a subject in words (这一步, "this step") is
+    not code, and no space comes between two Chinese words."""
+    if not subject.startswith("`"):
+        template = re.sub("\\{subject\\} (?=[\u4e00-\u9fff])", "{subject}", template)
+    return template.format(subject=subject, **fields)
+
+
 def _new_tensor(snap, label, changes):
     t = snap.tensors[label]
     s = t.storage
@@ -188,7 +198,7 @@ def describe_changes(snap, changes, before=None):
         if said:
             return also.format(**fields)
         said.append(True)
-        return first.format(subject=subject, **fields)
+        return _with_subject(first, subject, **fields)
 
     if snap.output:
         out.append(_("It prints: {output}").format(output=_code(snap.output.strip())))

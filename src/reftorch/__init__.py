@@ -42,7 +42,8 @@ Beyond the core
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``, ``_storage_items``
   (a storage's bytes by index).
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
-  ``_unary``, ``_powers``, ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
+  ``_unary``, ``_powers``, ``_floor_divide`` (``a // b``), ``_bitwise`` (``|``, ``&``, ``^``,
+  ``~``), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
   (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
@@ -79,7 +80,8 @@ Beyond the core
   ``primitives`` (the exercises' building blocks).
 """
 
-from . import _index_select, _messages
+from . import _index_select, _messages, _views
+from ._arguments import parse_overloads
 from . import _tensor_methods, _more_methods  # noqa: F401  (attach the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._binding import tensor
@@ -107,12 +109,12 @@ def clone(input, *, memory_format=preserve_format):
     return input.clone(memory_format=memory_format)
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):
-    return input.sum(dim, keepdim, dtype=dtype)
+def sum(input, *args, **kwargs):
+    return input.sum(*args, **kwargs)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
-    return input.mean(dim, keepdim, dtype=dtype)
+def mean(input, *args, **kwargs):
+    return input.mean(*args, **kwargs)
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -151,7 +153,11 @@ def transpose(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-def narrow(input, dim, start, length):
+def narrow(*args, **kwargs):
+    """``narrow(input, dim, start, length)``: ``input.narrow(dim, start, length)``, its arguments
+    checked against torch's two signatures first (``_views.NARROW_OVERLOADS``, ``Tensor input`` added)."""
+    overloads = [(f"Tensor input, {signature}", (is_tensor, *checks)) for signature, checks in _views.NARROW_OVERLOADS]
+    input, dim, start, length = parse_overloads("narrow", overloads, args, kwargs)
     return input.narrow(dim, start, length)
 
 
@@ -269,6 +275,17 @@ _SPARSE_METHODS = ("to_sparse", "to_sparse_csr", "to_dense", "coalesce", "is_coa
 for _name in _SPARSE_METHODS:
     setattr(Tensor, _name, _sparse_method(_name))
 del _name
+
+
+from ._dtype import COMPLEX_DTYPE_NAMES  # noqa: E402
+
+
+def __getattr__(name):
+    """A name the module does not have. For torch's complex dtypes (``torch.complex64`` ...)
+    the error says that reftorch has none, rather than only that the name is missing."""
+    if name in COMPLEX_DTYPE_NAMES:
+        raise AttributeError(_messages.NO_COMPLEX_DTYPE.format(name))
+    raise AttributeError(f"module 'reftorch' has no attribute '{name}'")
 
 
 __version__ = "2.13.0+reftorch"

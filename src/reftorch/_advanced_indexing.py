@@ -20,7 +20,7 @@ Which elements, and the result's shape and strides, are worked out in
 ``_advanced_index``.
 """
 
-from . import _elements, _iterator_strides, _messages, _strides
+from . import _elements, _iterator_strides, _messages, _meta, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._advanced_index import AdvancedIndex, broadcast_values, in_order, is_mask
 from ._dtype import uint8
@@ -54,12 +54,15 @@ def index(self, indices):
     if any(t is not None and t.device.type == "meta" and is_mask(t) for t in indices):
         # How many elements a mask picks is data, and a meta tensor has none.
         raise NotImplementedError(_messages.META_MASK_READ)
+    on_meta = self.device.type == "meta"
+    if on_meta:
+        _meta.check_indices(self, indices)
     info = AdvancedIndex(self._geometry(), indices)
     order = _iterator_strides.iteration_order(info.shape, info.operands())
-    error = info.first_out_of_bounds(order)
+    error = None if on_meta else info.first_out_of_bounds(order)  # a meta tensor has no elements to miss
     if error is not None:
         raise error[1]
-    values = _elements.read(self._storage, self._dtype, info.positions())
+    values = 0 if on_meta else _elements.read(self._storage, self._dtype, info.positions())
     strides = _iterator_strides.tensor_iterator_output_strides(info.shape, info.operands())
     out = Tensor._from_values(values, info.shape, self._dtype, self.device, strides)
     if any_requires_grad(self):
@@ -134,14 +137,21 @@ def write(self, indices, values, accumulate=False):
     check_inplace(self, recording)
     if len(indices) > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
+    node = IndexPutBackward0(self, indices, values, accumulate) if recording else None
+    if self.device.type == "meta":  # torch's meta kernel writes no numbers, so it checks none of them
+        return _recorded(self, node)
     if _has_internal_overlap(self):
         warn(_messages.INDEX_PUT_EXPANDED)
-    node = IndexPutBackward0(self, indices, values, accumulate) if recording else None
     mask_and_shape = None if accumulate else _fill_mask(self, indices, values)
     if mask_and_shape is not None:
         _masked_fill(self, mask_and_shape, values)
     else:
         _write_in_order(self, indices, values, accumulate)
+    return _recorded(self, node)
+
+
+def _recorded(self, node):
+    """After the write: one version bump, and ``node`` (if any) as ``self``'s history."""
     bump(self)
     if node is not None:
         rebase_history(self, node)

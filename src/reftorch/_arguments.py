@@ -105,12 +105,93 @@ MISSING = object()
 
 
 def _check_given(op, **arguments):
-    """torch's TypeError for required arguments left out (its grammar, word for word)."""
-    missing = [name for name, value in arguments.items() if value is MISSING]
-    if missing:
+    """torch's TypeError for required arguments left out (its grammar, word for word). torch names
+    every required argument from the first one missing on, given or not: ``full(fill_value=1)``
+    is missing "size", "fill_value"."""
+    first = next((i for i, value in enumerate(arguments.values()) if value is MISSING), None)
+    if first is not None:
+        missing = list(arguments)[first:]
         plural = "argument" if len(missing) > 1 else "arguments"
         names = ", ".join(f'"{name}"' for name in missing)
         raise TypeError(f"{op}() missing {len(missing)} required positional {plural}: {names}")
+
+
+def _listed_type_name(value):
+    """A value's type as torch's parser shows it among the arguments of one overload:
+    ``list of [int, int]``, ``tuple of (int,)`` for a sequence."""
+    if not isinstance(value, (list, tuple)):
+        return _type_name(value)
+    items = ", ".join(_type_name(x) for x in value)
+    if isinstance(value, list):
+        return f"list of [{items}]"
+    return f"tuple of ({items}{',' if len(value) == 1 else ''})"
+
+
+def _joined(parts, positional):
+    """torch's parser lists each argument with ", " after it, then drops the last ", " only when
+    some argument was positional: ``(int, length=float)`` but ``(input=Tensor, )``."""
+    text = "".join(part + ", " for part in parts)
+    return text[:-2] if positional else text
+
+
+def parse_overloads(op, overloads, args, kwargs):
+    """The values of ``op``'s parameters, in order, as the first of its ``overloads`` that takes
+    ``args`` and ``kwargs`` binds them; torch's TypeError when none does, as its parser words it.
+
+    ``overloads``: ``(signature, checks)`` pairs, such as ``("int dim, int start, int length",
+    (_is_int, _is_int, _is_int))``; every overload has the same parameter names. The error shows
+    the arguments given (keywords last, the last given first, as torch's dictionary iterates), each
+    signature, and under a signature that takes that many arguments the keywords it does not know,
+    or else every argument marked ``!float!`` where its type does not match.
+    """
+    names = [parameter.split()[-1] for parameter in overloads[0][0].split(", ")]
+    for _signature, checks in overloads:
+        if len(args) <= len(names) and set(kwargs) == set(names[len(args):]):
+            bound = dict(zip(names, args), **kwargs)
+            if all(check(bound[name]) for name, check in zip(names, checks)):
+                return [bound[name] for name in names]
+    keywords = list(reversed(kwargs))
+    got = _joined([_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in keywords], args)
+    text = _messages.INVALID_ARGUMENTS.format(op=op, got=got)
+    for signature, checks in overloads:
+        text += f" * ({signature})\n"
+        if len(args) + len(kwargs) != len(names):
+            continue
+        unknown = [k for k in keywords if k not in names[len(args):]]
+        if unknown:
+            text += _messages.KEYWORDS_INCORRECT.format(", ".join(unknown))
+            continue
+        values = list(args) + [kwargs[name] for name in names[len(args):]]
+        marked = []
+        for i, (name, value, check) in enumerate(zip(names, values, checks)):
+            shown = ("" if i < len(args) else f"{name}=") + _listed_type_name(value)
+            marked.append(shown if check(value) else f"!{shown}!")
+        text += _messages.ARGUMENTS_MARKED.format(_joined(marked, args))
+    raise TypeError(text)
+
+
+def check_keywords(op, unknown):
+    """torch's TypeError for keywords ``op`` does not take (the first given is named). torch's
+    parser looks for them after the arguments it needs, so ``zeros(shape=(2,))`` is missing "size"."""
+    if unknown:
+        raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(unknown))}'")
+
+
+def bind(op, names, args, keywords):
+    """The values of ``op``'s required parameters ``names``, by position or by keyword, as torch's
+    parser binds a function with one signature; its errors in its order: too many positional
+    arguments, one given twice, the missing ones, then keywords it does not take."""
+    if len(args) > len(names):
+        counted = "1 positional argument" if len(names) == 1 else f"{len(names)} positional arguments"
+        raise TypeError(f"{op}() takes {counted} but {len(args)} were given")
+    keywords = dict(keywords)
+    values = list(args) + [keywords.pop(name, MISSING) for name in names[len(args):]]
+    _check_given(op, **dict(zip(names, values)))
+    for name in keywords:  # what is left: given twice, or unknown
+        if name in names:
+            raise TypeError(f"{op}() got multiple values for argument '{name}'")
+        check_keywords(op, [name])
+    return values
 
 
 def _to_arguments(args, kwargs):

@@ -149,6 +149,7 @@ def check_scalar_int(value):
 
 def check_scalar(value, d):
     """torch's error when a Python number cannot be stored in ``d`` (``full``, ``fill_``, ``t[i] = x``)."""
+    refuse_complex(value)
     check_scalar_int(value)
     if overflows(value, d):
         raise RuntimeError(_messages.SCALAR_OVERFLOW.format(_C_TYPES[d._name]))
@@ -219,10 +220,40 @@ def compute_dtype(d):
     return float32 if d is float16 else d
 
 
+def is_complex(self):
+    """``t.is_complex()``, as torch's: is the tensor's dtype complex? Never, in reftorch."""
+    return self.dtype.is_complex
+
+
+def is_conj(self):
+    """``t.is_conj()``: is ``t`` a lazily conjugated complex view? Never without complex dtypes."""
+    return False
+
+
+def conj(self):
+    """``t.conj()``: for a tensor that is not complex, ``t`` itself (the same object), as in torch."""
+    return self
+
+
+resolve_conj = conj  # nothing lazy to resolve: ``t`` itself
+
+
+# torch's complex dtypes, by all their names: reftorch has none, and says so when one is asked for.
+COMPLEX_DTYPE_NAMES = ("complex32", "complex64", "complex128", "chalf", "cfloat", "cdouble")
+
+
+def refuse_complex(value):
+    """A complex number (``1j``, numpy's ``complex64(1)``) has no dtype in reftorch: refuse it,
+    wherever torch would compute with it, rather than let it pass as a number or as no number."""
+    if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
+        raise NotImplementedError(_messages.NO_COMPLEX_NUMBER.format(value))
+
+
 def scalar_dtype(value):
     """The dtype torch gives a Python or numpy number: bool, int64 or the default float."""
     # This module names its dtypes bool and float, as torch does, so the
     # Python types are reached through the builtins module.
+    refuse_complex(value)
     if isinstance(value, builtins.bool):
         return bool
     if isinstance(value, numbers.Integral):

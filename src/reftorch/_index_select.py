@@ -20,21 +20,29 @@ def index_select(self, dim=MISSING, index=MISSING):
     """The slices of ``self`` at positions ``index`` along ``dim``, in a new storage."""
     check_arguments(dim, index, first=1)
     dim = _strides.normalize_dim(int(dim), self.dim())
+    if self.device.type == "meta":  # torch's meta kernel reads no positions: it checks none
+        size = self._size[:dim] + (index.numel(),) + self._size[dim + 1:] if self.dim() else ()
+        values = 0
+    else:
+        size, values = _selected(self, dim, index)
+    out = Tensor._from_values(values, size, self._dtype, self.device)
+    if any_requires_grad(self):
+        out._set_grad_fn(IndexSelectBackward0(self, dim, index))
+    return out
+
+
+def _selected(self, dim, index):
+    """The result's size and numbers, after torch's checks of ``index`` (a vector of int64 or
+    int32 positions, each in range)."""
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._dtype not in (int64, int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     positions = index._read()
     _check_range(self, dim, positions)
-    if self.dim() > 0:
-        size = self._size[:dim] + (len(positions),) + self._size[dim + 1:]
-        values = _taken(self._read(), self._size, dim, positions)
-    else:
-        size, values = (), self._read()
-    out = Tensor._from_values(values, size, self._dtype, self.device)
-    if any_requires_grad(self):
-        out._set_grad_fn(IndexSelectBackward0(self, dim, index))
-    return out
+    if self.dim() == 0:
+        return (), self._read()
+    return self._size[:dim] + (len(positions),) + self._size[dim + 1:], _taken(self._read(), self._size, dim, positions)
 
 
 def check_arguments(dim, index, first):

@@ -29,7 +29,7 @@ import operator
 from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
 from ._binding import tensor
 from ._device import cpu
-from ._dtype import check_float_scalar, check_scalar, float16, int64
+from ._dtype import check_float_scalar, check_scalar, float16, int64, refuse_complex
 from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._warn import warn
@@ -264,6 +264,7 @@ def _value_to_tensor(self, value):
         if self._dtype is not float16:  # into float16, torch rounds an overflow to inf
             check_float_scalar(value, self._dtype)
         return Tensor._from_values(value, (), self._dtype, cpu)
+    refuse_complex(value)
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
     raise TypeError(f"can't assign a {name} to a {self.type()}")

@@ -1,6 +1,6 @@
 """In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``pow_``, ``floor_divide_``,
-``bitwise_or_``, ``zero_``, ``fill_``, and the operators ``+=``, ``-=``, ``*=``, ``/=``, ``**=``,
-``//=``, ``|=``.
+``bitwise_or_``, ``bitwise_and_``, ``bitwise_xor_``, ``zero_``, ``fill_``, and the operators ``+=``,
+``-=``, ``*=``, ``/=``, ``**=``, ``//=``, ``|=``, ``&=``, ``^=``.
 
 Each one computes its numbers as the out-of-place operation does
 (``_math.binary_values``; ``pow_``: ``_powers.pow_values``), checks that the result fits the destination's
@@ -17,15 +17,15 @@ the existing memory, bumps the version counter and rewrites the history.
 
 import operator
 
-from . import _messages, _metadata_inplace
-from ._dtype import _category, bool as bool_, check_float_scalar, check_scalar
+from . import _bitwise, _floor_divide, _messages, _metadata_inplace
+from ._dtype import _category, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _is_operand, binary_values, operand_refused, result_type,
-    sum_to_shape, true_divide, values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _is_operand, binary_values,
+    operand_refused, result_type, sum_to_shape, true_divide, values_of,
 )
 from ._powers import PowBackward0, PowBackward1, pow_values
 from ._tensor import Tensor
@@ -45,11 +45,18 @@ def check_inplace_dtype(self, other):
     return dtype
 
 
-def _arith_inplace(self, other, compute, make_node, alpha=None, check_kernel=None):
-    """Compute as the out-of-place op does (``_math.binary_values``), then write. ``check_kernel(dtype)``
-    refuses a dtype torch has no kernel for, once the result's dtype is known."""
-    if not _is_operand(other):  # torch's parser refuses it, so a += None raises TypeError too
-        raise TypeError(f"argument 'other' must be Tensor or a number, not {type(other).__name__}")
+def _check_operand(op, other):
+    """torch's parser refuses what is neither a tensor nor a number, so ``a += None`` raises
+    TypeError too (``__iadd__`` makes it NotImplemented)."""
+    if not _is_operand(other):
+        raise operand_refused(op, other)
+
+
+def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel=None):
+    """``self.op(other)``: compute as the out-of-place op does (``_math.binary_values``), then
+    write. ``check_kernel(dtype)`` refuses a dtype torch has no kernel for, once the result's
+    dtype is known."""
+    _check_operand(op, other)
 
     def new_values():
         check_no_internal_overlap(self)
@@ -68,24 +75,27 @@ def _snapshot(t):
 
 
 def add_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
+    return _arith_inplace("add_", self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
-    return _arith_inplace(self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
+    _check_operand("sub_", other)
+    _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
+    return _arith_inplace("sub_", self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
 def mul_(self, other):
     return _arith_inplace(
-        self, other, operator.mul, lambda: MulBackward0(self, other, old_self=_snapshot(self))
+        "mul_", self, other, operator.mul, lambda: MulBackward0(self, other, old_self=_snapshot(self))
     )
 
 
 def div_(self, other):
+    _check_operand("div_", other)
     if not self.dtype.is_floating_point:
         raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
-        self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
+        "div_", self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
     )
 
 
@@ -115,39 +125,31 @@ def pow_(self, exponent):
     return self
 
 
-def _floor_divide(x, y):
-    """``x // y`` rounded down, as Python's ``//`` does for ints and floats (the same steps as
-    torch's kernel); a float divided by zero is inf or nan, an integer one torch's error."""
-    if y == 0 and isinstance(x, float):
-        return true_divide(x, y)
-    if y == 0:
-        raise RuntimeError("ZeroDivisionError")
-    return x // y
-
-
-def _refuse(kernel, refused):
-    """The check for ``_arith_inplace``: torch has no ``kernel`` for a dtype that is ``refused``."""
-    def check_kernel(dtype):
-        if refused(dtype):
-            raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
-    return check_kernel
-
-
 def floor_divide_(self, other):
     """``a //= b``: the quotient rounded down, written into ``a``. If autograd records, ``a`` gets
     the node ``NotImplemented`` (edges to the inputs that require grad): torch has no derivative
     for it, and backward says so."""
     inputs = [x for x in (self, other) if isinstance(x, Tensor) and x.requires_grad]
-    return _arith_inplace(self, other, _floor_divide, lambda: _metadata_inplace.NotImplemented(
-        *inputs, message="derivative for aten::floor_divide_ is not implemented"),
-        check_kernel=_refuse("div_floor_cpu", lambda dtype: dtype is bool_))
+    return _arith_inplace(
+        "floor_divide_", self, other, _floor_divide.floor_of_quotient, lambda: _metadata_inplace.NotImplemented(
+            *inputs, message="derivative for aten::floor_divide_ is not implemented"),
+        check_kernel=_floor_divide.check_kernel)
 
 
-def bitwise_or_(self, other):
-    """``a |= b``: the bits of each pair ORed, for bool and integer tensors (a float has no bits to
-    OR: torch has no kernel for it). Nothing is recorded: an integer result has no gradient."""
-    return _arith_inplace(self, other, operator.or_, lambda: None,
-                          check_kernel=_refuse("bitwise_or_cpu", lambda dtype: dtype.is_floating_point))
+def _bitwise_inplace(op, name):
+    """``a |= b`` (``bitwise_or_``) and the others: the bits of each pair combined, for bool and
+    integer tensors (a float has no bits: torch has no kernel for it). Nothing is recorded: an
+    integer result has no gradient."""
+    def method(self, other):
+        return _arith_inplace(f"{name}_", self, other, op, lambda: None,
+                              check_kernel=lambda dtype: _bitwise.check_kernel(f"{name}_cpu", dtype))
+    method.__name__ = method.__qualname__ = f"{name}_"
+    return method
+
+
+bitwise_or_, bitwise_and_, bitwise_xor_ = (
+    _bitwise_inplace(op, name) for op, name in ((operator.or_, "bitwise_or"), (operator.and_, "bitwise_and"),
+                                                (operator.xor, "bitwise_xor")))
 
 
 class ZeroBackward0(Node):
@@ -238,3 +240,11 @@ def __ifloordiv__(self, other):
 
 def __ior__(self, other):
     return _or_not_implemented(bitwise_or_, self, other)
+
+
+def __iand__(self, other):
+    return _or_not_implemented(bitwise_and_, self, other)
+
+
+def __ixor__(self, other):
+    return _or_not_implemented(bitwise_xor_, self, other)

@@ -22,7 +22,7 @@ import operator
 from . import _iterator_strides, _messages, _meta, _shapes
 from ._dtype import (
     _combine_categories, bool as bool_, check_float_scalar, check_scalar, check_scalar_int, compute_dtype,
-    get_default_dtype, promote_types, scalar_dtype,
+    get_default_dtype, promote_types, refuse_complex, scalar_dtype,
 )
 from ._elements import cast
 from ._numpy_objects import is_bool, is_number
@@ -176,14 +176,17 @@ class DivBackward0(Node):
         return tuple(grads)
 
 
-def _is_operand(x):  # a tensor, or a number torch takes as a scalar (numpy's too)
+def _is_operand(x):
+    """A tensor, or a number torch takes as a scalar (numpy's too); a complex one is refused."""
+    refuse_complex(x)
     return isinstance(x, Tensor) or is_number(x)
 
 
 def operand_refused(op, other, name="other"):
     """torch's TypeError for a method given what is neither a tensor nor a number (``t.add(None)``,
-    ``t.eq(array)``); add, sub, mul and div have one signature each, the others two."""
-    if op in ("add", "sub", "mul", "div"):
+    ``t.eq(array)``, ``t.add_(None)``); add, sub, mul and div (and their ``_`` forms) have one
+    signature each, the others two."""
+    if op.rstrip("_") in ("add", "sub", "mul", "div"):  # add_ ... too
         return TypeError(_messages.ARGUMENT_TYPE.format(fn=op, name=name, position=1, expected="Tensor",
                                                         got=_messages.type_name(other)))
     shown = _messages.type_name(other)

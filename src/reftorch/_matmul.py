@@ -8,7 +8,7 @@ which one ran:
 """
 
 from . import _messages
-from ._dtype import promote_types
+from ._dtype import bool as bool_, promote_types
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from ._version_counter import bump
@@ -85,6 +85,12 @@ def _product(a, b, node_class):
     return out
 
 
+def _check_kernel(kernel, dtype):
+    """torch multiplies no bool matrices: its kernel (``dot``, ``addmm_impl_cpu_`` ...) refuses them."""
+    if dtype is bool_:
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype="Bool"))
+
+
 def matmul(self, other):
     if not isinstance(other, Tensor):
         raise TypeError(_messages.ARGUMENT_TYPE.format(
@@ -108,6 +114,7 @@ def matmul(self, other):
             raise RuntimeError(
                 _messages.DOT_DTYPES.format(self.dtype._short_name, other.dtype._short_name)
             )
+        _check_kernel("dot", self.dtype)
         return plain_kernel_writes(_product(self, other, DotBackward0), (self, other))
     if shapes == (2, 2):
         if self._size[1] != other._size[0]:
@@ -119,6 +126,7 @@ def matmul(self, other):
             raise RuntimeError(
                 f"expected m1 and m2 to have the same dtype, but got: {_c_name(self.dtype)} != {_c_name(other.dtype)}"
             )
+        _check_kernel("addmm_impl_cpu_", self.dtype)
         return _product(self, other, MmBackward0)
     if shapes == (2, 1):
         if self._size[1] != other._size[0]:
@@ -130,6 +138,7 @@ def matmul(self, other):
             raise RuntimeError(
                 _messages.ADDMV_DTYPES.format(result, self.dtype._short_name, other.dtype._short_name)
             )
+        _check_kernel("addmv_impl_cpu", self.dtype)
         return plain_kernel_writes(_product(self, other, MvBackward0), (self, other))
     if shapes == (1, 2):
         # torch: mm(v.unsqueeze(0), m), then squeeze_(0) in place on the result,
@@ -144,12 +153,6 @@ def matmul(self, other):
     raise RuntimeError(
         _messages.MATMUL_DIMS_UNSUPPORTED.format(self.dim(), other.dim())
     )
-
-
-def __matmul__(self, other):
-    """``t @ other``: what ``matmul`` refuses for its type (a numpy array, None) is NotImplemented,
-    so Python asks ``other`` (numpy then computes, and ``_convert.__array_wrap__`` makes a tensor)."""
-    return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
 
 def _c_name(dtype):

@@ -91,11 +91,19 @@ ARGUMENT_UNPACK = (
 POSITIONAL_COUNT = "{op}() takes from {low} to {high} positional arguments but {given} were given"
 
 DID_NOT_MATCH = "      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+ARGUMENTS_MARKED = "      didn't match because some of the arguments have invalid types: ({})\n"
+KEYWORDS_INCORRECT = "      didn't match because some of the keywords were incorrect: {}\n"
 # Signatures, as the parser lists them.
 VIEW_SIGNATURES = (" * (torch.dtype dtype)\n", " * (tuple of ints size)\n")
 REDUCTION_SIGNATURES = (
     " * (*, torch.dtype dtype = None)\n"
     " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
+)
+RAND_SIGNATURES = (
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
 )
 ARANGE_SIGNATURES = (
     " * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
@@ -160,7 +168,7 @@ BOOL_NEGATION = (
 ALPHA_BOOL = "Boolean alpha only supported for Boolean results."
 ALPHA_INTEGRAL = "For integral input tensors, argument alpha must not be a floating point number."
 MEAN_DTYPE = (
-    "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+    "mean(): could not infer output dtype. {} dtype must be either a floating point or "
     "complex dtype. Got: {}"
 )
 
@@ -220,6 +228,8 @@ INT_TOO_BIG = "int too big to convert"
 NEGATIVE_INT_UNSIGNED = "can't convert negative int to unsigned"
 UNPACK_LONG_OVERFLOW = "Overflow when unpacking long long"  # t[i] = n reads n as an int64 only
 EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}"
+NO_COMPLEX_NUMBER = "reftorch has no complex dtypes, so it cannot compute with the complex number {!r} (torch has them)"
+NO_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch.{} is one of torch's"
 PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
     "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "
@@ -299,6 +309,7 @@ UINT8_INDEX = (
     "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)"
 )
+TOO_MANY_INDICES = "too many indices for tensor of dimension {}"
 MASK_SHAPE = (
     "The shape of the mask {mask} at index {mask_dim} does not match the shape of the indexed "
     "tensor {shape} at index {dim}"
@@ -408,6 +419,7 @@ CPP_TYPE_NAMES = {
     "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
 }
 LERP_DTYPE = "expected dtype {expected} for `{argument}` but got dtype {got}"
+INVERT_FLOAT = "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
 NOT_IMPLEMENTED_FOR = '"{kernel}" not implemented for \'{dtype}\''
 NO_BACKWARD = (
     "reftorch records no backward for {op}: call it under torch.no_grad(), as optimizers do"
@@ -683,7 +695,20 @@ RESHAPE_AMBIGUOUS = (
     "can be any value and is ambiguous"
 )
 HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
-COPY_NO_ARGUMENTS = (
-    "copy_() received an invalid combination of arguments - got (), but expected (Tensor other, bool "
+PICKLE_PROTOCOL = (
+    "reftorch saves with pickle protocol 2 only, torch's default (got {}): it names torch's functions "
+    "in the file by rewriting protocol 2's GLOBAL records, which later protocols write another way"
+)
+META_EQUAL = (
+    "aten::equal: attempted to run this operator with Meta tensors, but there was no fake impl or Meta "
+    "kernel registered. You may have run into this message while using an operator with PT2 compilation "
+    "APIs (torch.compile/torch.export); in order to use this operator with those APIs you'll need to add "
+    "a fake impl. Please see the following for next steps:  "
+    "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html"
+)
+COPY_ARGUMENTS = (
+    "copy_() received an invalid combination of arguments - got ({}), but expected (Tensor other, bool "
     "non_blocking = False)"
 )
+COPY_NO_ARGUMENTS = COPY_ARGUMENTS.format("")
+ARGUMENT_TYPE_BY_KEYWORD = "{fn}(): argument '{name}' must be {expected}, not {got}"

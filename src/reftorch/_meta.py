@@ -23,6 +23,7 @@ clones it (``_python_copy.__deepcopy__``).
 """
 
 from . import _messages, _python_copy
+from ._dtype import bool as bool_, int32, int64
 from ._tensor import Tensor
 
 
@@ -45,6 +46,27 @@ def check_same_device(first, other):
     """torch's message when a meta tensor meets a tensor on another device."""
     if "meta" in (first.type, other.type) and first != other:
         raise RuntimeError(_messages.META_DEVICE_MIX.format(got=other, expected=first))
+
+
+def check_indices(tensor, indices):
+    """What torch's meta kernel for ``tensor[indices]`` checks, in its words: each index's dtype
+    (a RuntimeError, not the IndexError of a cpu tensor) and each bool mask's shape (sizes shown
+    as ``torch.Size``, the mask counted among the indices). It reads no index values, so nothing
+    is out of bounds; and ``tensor[indices] = values`` checks nothing at all (``write``)."""
+    dim = 0  # the tensor's dimension the next index starts at
+    for i, index in enumerate(indices):
+        if index is not None and index.dtype not in (int64, int32, bool_):
+            raise RuntimeError(_messages.INDEX_DTYPE)
+        if index is None or index.dtype is not bool_:
+            dim += 1
+            continue
+        for j, n in enumerate(index.shape):
+            if dim + j >= tensor.dim():
+                raise IndexError(_messages.TOO_MANY_INDICES.format(tensor.dim()))
+            if n != tensor.shape[dim + j]:
+                raise IndexError(_messages.MASK_SHAPE.format(mask=index.shape, mask_dim=i, shape=tensor.shape,
+                                                             dim=dim + j))
+        dim += index.dim()
 
 
 def meta_suffixes(tensor, default_dtype_name):

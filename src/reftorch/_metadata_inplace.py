@@ -26,7 +26,7 @@ In torch 2.13 all of these work on a tensor made by ``detach()`` or ``.data``
 """
 
 from . import _layout_checks, _messages, _strides
-from ._arguments import _int_arg, _int_list_arg, _type_name
+from ._arguments import _int_arg, _int_list_arg, _type_name, check_keywords
 from ._layout import memory_format as memory_format_type, preserve_format
 from ._inplace_write import check_inplace, rebase_history
 from ._storage import UntypedStorage
@@ -179,7 +179,7 @@ def _grow(storage, nbytes):
     storage._bytes, storage._address = memoryview(grown), None  # a new block, at a new address
 
 
-def resize_(self, *size, memory_format=None):
+def resize_(self, *size, memory_format=None, **keywords):
     """New size, contiguous strides, same offset; grow the storage if it is too small. Then, when
     ``memory_format`` is given, the strides of that format, even for the same size.
 
@@ -188,8 +188,11 @@ def resize_(self, *size, memory_format=None):
     values. A format torch refuses (``preserve_format``, ``channels_last`` for a size that is not
     4-d) raises after the new size is set, as in torch.
     """
+    if "size" in keywords and not size:  # resize_(size=(2, 3))
+        size = (keywords.pop("size"),)
     if not size:
         raise TypeError('resize_() missing 1 required positional arguments: "size"')
+    check_keywords("resize_", keywords)
     size = _int_list_arg("resize_", "size", size)
     _check_memory_format("resize_", memory_format)
     if self.requires_grad:

@@ -6,7 +6,7 @@ with the core. The methods here have their lessons beyond the core (views, in-pl
 a storage's bytes), so no reader of the core passes them.
 """
 
-from . import _inplace, _storage_items, _views
+from . import _bitwise, _dtype, _floor_divide, _inplace, _storage_items, _views
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -15,6 +15,19 @@ _METHODS = {
     "floor_divide_": _inplace.floor_divide_, "bitwise_or_": _inplace.bitwise_or_,
     "__ifloordiv__": _inplace.__ifloordiv__, "__ior__": _inplace.__ior__,
     "pow_": _inplace.pow_, "__ipow__": _inplace.__ipow__,
+    "floor_divide": _floor_divide.floor_divide, "__floordiv__": _floor_divide.__floordiv__,
+    "__rfloordiv__": _floor_divide.__rfloordiv__,
+    "bitwise_or": _bitwise.bitwise_or, "bitwise_and": _bitwise.bitwise_and, "bitwise_xor": _bitwise.bitwise_xor,
+    "bitwise_not": _bitwise.bitwise_not, "__invert__": _bitwise.__invert__,
+    "__or__": _bitwise.__or__, "__and__": _bitwise.__and__, "__xor__": _bitwise.__xor__,
+    "__ror__": _bitwise.__ror__, "__rand__": _bitwise.__rand__, "__rxor__": _bitwise.__rxor__,
+    "bitwise_and_": _inplace.bitwise_and_, "bitwise_xor_": _inplace.bitwise_xor_,
+    "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
+    "is_complex": _dtype.is_complex, "is_conj": _dtype.is_conj, "conj": _dtype.conj,
+    "resolve_conj": _dtype.resolve_conj,
+    # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
+    "nbytes": property(lambda self: self.numel() * self.element_size()),
+    "itemsize": property(lambda self: self.element_size()),
 }
 
 for _name, _function in _METHODS.items():

@@ -35,7 +35,10 @@ _PYTHON_TYPES = {builtins.float: float64, int: int64, builtins.bool: bool_}
 
 
 def check_dtype(dtype, fn):
-    """The dtype argument as a reftorch dtype (or None), with torch's TypeError otherwise."""
+    """The dtype argument as a reftorch dtype (or None), with torch's TypeError otherwise
+    (reftorch's for Python's ``complex``, which torch reads as complex128)."""
+    if dtype is complex:
+        raise TypeError(_messages.PYTHON_COMPLEX_DTYPE)
     if dtype in _PYTHON_TYPES:
         return _PYTHON_TYPES[dtype]
     if dtype is not None and not isinstance(dtype, dtype_type):
@@ -60,7 +63,7 @@ def infer_dtype(data):
     tensor, keeps its own dtype; a list promotes its elements' dtypes (float
     beats int, int beats bool). An empty list is the default float dtype.
     Lists, tuples, ranges and arrays are read as sequences. reftorch has no
-    complex dtypes, so a complex number raises (torch gives complex64)."""
+    complex dtypes, so a Python complex number raises (torch gives complex64)."""
     found, pending = [], [data]
     while pending:
         item = pending.pop(0)
@@ -80,6 +83,8 @@ def infer_dtype(data):
             found.append(get_default_dtype())
         elif isinstance(item, (str, bytes)):
             raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+        elif isinstance(item, complex):  # torch: complex64
+            raise NotImplementedError(f"reftorch has no complex dtypes, so it cannot store {item!r}")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     return functools.reduce(promote_types, found) if found else get_default_dtype()

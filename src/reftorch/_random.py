@@ -8,8 +8,9 @@ weights explicitly when it does.
 
 import random
 
-from . import _layout_checks, _strides
-from ._arguments import _int_list_arg
+from . import _layout_checks, _messages, _strides
+from ._arguments import MISSING, _joined, _type_name
+from ._factories import _given_size
 from ._default_device import factory_device
 from ._dtype import get_default_dtype
 from ._tensor import Tensor
@@ -23,8 +24,22 @@ def manual_seed(seed):
     _generator = random.Random(seed)
 
 
-def _make(op, draw, size, dtype, device, requires_grad):
-    size = _int_list_arg(op, "size", size)  # torch's TypeError for what is not a size
+def _parse(op, args, options):
+    """``rand``'s size, dtype, device and requires_grad, the size as ``zeros`` takes it. torch's
+    ``rand`` and ``randn`` have a second signature, with a ``generator`` (reftorch has none):
+    when a call of other than one argument fits neither, torch lists both signatures instead."""
+    got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in reversed(options.items())]
+    options = dict(options)
+    size = options.pop("size", MISSING)
+    unknown = {name: options.pop(name) for name in list(options) if name not in ("dtype", "device", "requires_grad")}
+    if (unknown or (size is MISSING) == (not args)) and len(got) != 1:
+        raise TypeError(_messages.INVALID_ARGUMENTS.format(op=op, got=_joined(got, args)) + _messages.RAND_SIGNATURES)
+    size = _given_size(op, args, size, unknown)
+    return size, options.get("dtype"), options.get("device"), options.get("requires_grad", False)
+
+
+def _make(op, draw, args, options):
+    size, dtype, device, requires_grad = _parse(op, args, options)
     _layout_checks.check_new_storage(size, (dtype or get_default_dtype()).itemsize)
     values = [draw() for _ in range(_strides.numel(size))]
     t = Tensor._from_values(values, size, dtype or get_default_dtype(), factory_device(device))
@@ -32,14 +47,14 @@ def _make(op, draw, size, dtype, device, requires_grad):
     return t
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False):
+def rand(*size, **options):
     """Uniform numbers in [0, 1)."""
-    return _make("rand", _generator.random, size, dtype, device, requires_grad)
+    return _make("rand", _generator.random, size, options)
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False):
+def randn(*size, **options):
     """Normal numbers: mean 0, standard deviation 1."""
-    return _make("randn", lambda: _generator.gauss(0.0, 1.0), size, dtype, device, requires_grad)
+    return _make("randn", lambda: _generator.gauss(0.0, 1.0), size, options)
 
 
 def uniform_(tensor, low, high):

@@ -36,7 +36,7 @@ from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
-from ._dtype import _category, bool as bool_, compute_dtype
+from ._dtype import _category, bool as bool_, compute_dtype, refuse_complex
 from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap, write_inplace
 from ._math import __rsub__, _device_of, _result, mul, result_type, sub, true_divide, values_of
 from ._tensor import Tensor
@@ -112,6 +112,8 @@ def _parse_lerp(op, args, kwargs):
     """``(end, weight)`` from torch's two signatures, or its TypeError naming both."""
     named = [(None, a) for a in args] + [(k, kwargs[k]) for k in ("end", "weight") if k in kwargs]
     values = [v for _, v in named]
+    for value in values:
+        refuse_complex(value)
     if len(named) == 2 and len(kwargs) == len(named) - len(args) and isinstance(values[0], Tensor):
         if isinstance(values[1], (Tensor, int, float)):
             return values

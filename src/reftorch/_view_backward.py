@@ -69,6 +69,10 @@ class SqueezeBackward1(_ReshapingNode):
     pass
 
 
+class SqueezeBackward2(_ReshapingNode):
+    """``squeeze((dims...))``."""
+
+
 class SqueezeBackward4(_ReshapingNode):
     pass
 

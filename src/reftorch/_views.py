@@ -14,12 +14,15 @@ elements out of ``a``'s storage. A view
 
 
 from . import _layout_checks, _messages, _shapes, _strides
-from ._arguments import MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _type_name, _view_shape_arg
+from ._arguments import (
+    MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _is_later_int, _listed_type_name, _type_name,
+    _view_shape_arg, parse_overloads,
+)
 from ._clone import contiguous_format
 from ._tensor import Tensor
 from ._view_backward import (
     AliasBackward0, ExpandBackward0, PermuteBackward0, SelectBackward0,
-    SliceBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0,
+    SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, TBackward0, TransposeBackward0,
     UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0,
 )
 from .autograd import creation_meta
@@ -54,8 +57,21 @@ _as_view = overridable(_as_view)
 
 # --- the view operations ------------------------------------------------------
 
-def view(self, *shape):
+def _one_list_arg(op, name, args, keyword):
+    """A list of ints given as ``f(1, 0)``, ``f((1, 0))`` or ``f(name=(1, 0))``, with torch's errors:
+    by position and by keyword both, or neither."""
+    if args and keyword is not MISSING:
+        raise TypeError(f"{op}() got multiple values for argument '{name}'")
+    if keyword is not MISSING:
+        args = (keyword,)
+    _check_given(op, **{name: args or MISSING})
+    return _int_list_arg(op, name, args)
+
+
+def view(self, *shape, size=MISSING):
     """Same elements, new shape; only possible when no element has to move."""
+    if size is not MISSING:  # by keyword: view(size=(3, 2))
+        shape = shape + (size,)
     shape = _view_shape_arg(shape)
     shape = _shapes.infer_size(shape, self.numel())
     stride = _shapes.view_strides(self._size, self._stride, shape)
@@ -66,9 +82,9 @@ def view(self, *shape):
     return _as_view(self, shape, stride, self._storage_offset, lambda: ViewBackward0(self))
 
 
-def reshape(self, *shape):
+def reshape(self, *args, shape=MISSING):
     """A view when the layout allows it, otherwise a contiguous copy."""
-    shape = _shapes.infer_size(_int_list_arg("reshape", "shape", shape), self.numel())
+    shape = _shapes.infer_size(_one_list_arg("reshape", "shape", args, shape), self.numel())
     if _shapes.view_strides(self._size, self._stride, shape) is not None:
         return view(self, *shape)
     copy = self.clone(memory_format=contiguous_format)
@@ -122,8 +138,9 @@ def t(self):
     return _as_view(self, size, stride, self._storage_offset, lambda: TBackward0(self, 0, 1))
 
 
-def permute(self, *dims):
-    dims = _int_list_arg("permute", "dims", dims)
+def permute(self, *args, dims=MISSING):
+    """The dimensions in another order, ``permute(1, 0)`` or ``permute(dims=(1, 0))``: a view."""
+    dims = _one_list_arg("permute", "dims", args, dims)
     if len(dims) != self.dim():
         raise RuntimeError(
             _messages.PERMUTE_DIMS.format(self.dim(), len(dims))
@@ -223,32 +240,45 @@ def unsqueeze(self, dim):
 _ALL_DIMS = object()  # squeeze() with no argument; squeeze(None) is an error in torch
 
 
-def _squeeze_arguments_error(got):
-    """torch's parser: squeeze takes (), (int dim) or (tuple of ints dim), and ``got`` fits none."""
-    why = _messages.DID_NOT_MATCH.format(got=got)
-    return TypeError(_messages.INVALID_ARGUMENTS.format(op="squeeze", got=got)
+def _squeeze_arguments_error(dim):
+    """torch's parser: squeeze takes (), (int dim) or (tuple of ints dim), and ``dim`` fits none."""
+    why = _messages.DID_NOT_MATCH.format(got=_listed_type_name(dim))
+    return TypeError(_messages.INVALID_ARGUMENTS.format(op="squeeze", got=_type_name(dim))
                      + "".join(signature + why for signature in _messages.SQUEEZE_SIGNATURES))
 
 
 def squeeze(self, dim=_ALL_DIMS):
     if dim is None:
-        raise _squeeze_arguments_error("NoneType")
+        raise _squeeze_arguments_error(dim)
     if dim is _ALL_DIMS:
         keep = [i for i, n in enumerate(self._size) if n != 1]
         node = SqueezeBackward0
-    else:
-        if not _is_int(dim):
-            raise _squeeze_arguments_error(_type_name(dim))
+    elif _is_int(dim):
         d = _strides.normalize_dim(dim, self.dim())
         keep = [i for i in range(self.dim()) if i != d or self._size[i] != 1]
         node = SqueezeBackward1
+    elif isinstance(dim, (tuple, list)) and (not dim or (_is_int(dim[0]) and all(_is_later_int(d) for d in dim))):
+        dims = [_strides.normalize_dim(int(d), self.dim()) for d in dim]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        keep = [i for i in range(self.dim()) if i not in dims or self._size[i] != 1]
+        node = SqueezeBackward2
+    else:
+        raise _squeeze_arguments_error(dim)
     size = [self._size[i] for i in keep]
     stride = [self._stride[i] for i in keep]
     return _as_view(self, size, stride, self._storage_offset, lambda: node(self))
 
 
-def select(self, dim, index):
+def select(self, dim=MISSING, index=MISSING):
     """One position along ``dim``: that dimension disappears."""
+    _check_given("select", dim=dim, index=index)
+    _int_arg("select", "dim", 1, dim)
+    _int_arg("select", "index", 2, index)
+    if self.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim, index = int(dim), int(index)
     d = _strides.normalize_dim(dim, self.dim())
     n = self._size[d]
     if not -n <= index < n:
@@ -287,25 +317,16 @@ def _slice(self, dim, start, stop, step):
     return _as_view(self, *geometry, lambda: SliceBackward0(self, dim, start, max(stop, start), step))
 
 
-def _check_narrow_arguments(dim, start, length):
-    """torch's two overloads, ``(int dim, Tensor start, int length)`` and ``(int dim, int start, int length)``."""
-    given = (dim, start, length)
-    if all(_is_int(x) for x in given):
-        return
-    got = [_type_name(x) for x in given if x is not MISSING]
-    if len(got) < 3:  # too few: neither overload is tried
-        raise TypeError(_messages.invalid_combination("narrow", got, [
-            ("int dim, Tensor start, int length", None), ("int dim, int start, int length", None)]))
-    by_tensor = [n if ok else f"!{n}!" for n, ok in zip(got, (_is_int(dim), isinstance(start, Tensor), _is_int(length)))]
-    by_int = [n if _is_int(x) else f"!{n}!" for n, x in zip(got, given)]
-    raise TypeError(_messages.invalid_combination("narrow", got, [
-        ("int dim, Tensor start, int length", by_tensor), ("int dim, int start, int length", by_int)]))
+# torch's two overloads of narrow (the function's have ``Tensor input`` first).
+NARROW_OVERLOADS = [("int dim, Tensor start, int length", (_is_int, lambda start: isinstance(start, Tensor), _is_int)),
+                    ("int dim, int start, int length", (_is_int, _is_int, _is_int))]
 
 
-def narrow(self, dim=MISSING, start=MISSING, length=MISSING):
-    """``length`` positions along ``dim`` from ``start`` (counted from the end if negative): the
-    view ``slice`` makes, with ``SliceBackward0``, even when it keeps the whole dimension."""
-    _check_narrow_arguments(dim, start, length)
+def narrow(self, *args, **kwargs):
+    """``narrow(dim, start, length)``: ``length`` positions along ``dim`` from ``start`` (counted
+    from the end if negative): the view ``slice`` makes, with ``SliceBackward0``, even when it
+    keeps the whole dimension."""
+    dim, start, length = parse_overloads("narrow", NARROW_OVERLOADS, args, kwargs)
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     start, length = int(start), int(length)

@@ -121,14 +121,17 @@ class _Pickler(pickle.Pickler):
         return ("storage", StorageType.by_dtype[dtype], key, _location(storage), numel)
 
 
-def save(obj, f):
-    """Write ``obj`` to ``f`` (a path, or a file object opened for binary writing).
+def save(obj, f, pickle_protocol=2):
+    """Write ``obj`` to ``f`` (a path, or a file object opened for binary writing), pickled
+    with protocol 2, torch's default (reftorch writes no other: see ``_messages.PICKLE_PROTOCOL``).
 
     The file holds the pickle and one record with the raw bytes of every
     storage reached from ``obj``: a whole storage, even for a small view of it.
     """
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError(_messages.SAVE_BAD_FILE)
+    if pickle_protocol != 2:
+        raise NotImplementedError(_messages.PICKLE_PROTOCOL.format(pickle_protocol))
     if not isinstance(f, (str, os.PathLike)):
         _save(obj, f, "archive")
         f.flush()

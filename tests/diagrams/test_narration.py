@@ -141,3 +141,17 @@ def test_narration_css_is_prose_and_code_wraps_only_at_spaces():
     assert "pre-wrap" in rules[".md-narration .md-stmt"]  # a statement keeps its indentation
     js = (STATIC / "widget.js").read_text()
     assert 'el("details"' in js and '"Full state"' in js
+
+
+def test_in_chinese_this_step_runs_on_into_the_verb_and_code_keeps_its_space(lib):
+    """"这一步造出了…" (no space between two Chinese words); "`e = a + 1` 造出了…" (code spaced off)."""
+    from coursebook.language import use
+
+    use("zh")
+    try:
+        w = step_through(["a = torch.ones(2)", "b = torch.zeros(3, dtype=torch.float64).reshape(3, 1).expand(3, 2)",
+                          "e = a + 1"], torch=lib)
+    finally:
+        use("en")
+    assert w.narrations[1].split("\n")[1].startswith("这一步造出了"), w.narrations[1]
+    assert w.narrations[2].split("\n")[1].startswith("e = a + 1 造出了"), w.narrations[2]

@@ -654,3 +654,52 @@ def test_a_list_index_becomes_an_index_tensor_on_the_indexed_tensors_device():
         picked = m[[0, 2]]
         """
     )
+
+
+def test_on_the_meta_device_only_dtypes_and_mask_shapes_are_checked_and_writes_check_nothing():
+    """A meta tensor has no numbers: torch's meta kernels read no index values, so nothing is out
+    of bounds; ``a[idx]`` checks each index's dtype (a RuntimeError there) and each mask's shape
+    (in its own words), ``a[idx] = v`` and ``index_select`` check none of it."""
+    assert_same(
+        """
+        def attempt(label, f):
+            try:
+                r = f()
+            except Exception as e:
+                print(label, type(e).__name__, e)
+            else:
+                print(label, r.dtype, tuple(r.shape), r.device, r._version)
+
+        m = torch.zeros(4, 3, device="meta")
+        def setitem(t, idx, v):
+            t = t.clone()
+            t[idx] = v
+            return t
+        for label, idx in (("mask len", torch.tensor([True, False])),
+                           ("meta mask len", torch.zeros(2, dtype=torch.bool, device="meta")),
+                           ("mask", torch.tensor([True, False, True, False])), ("index out", torch.tensor([5])),
+                           ("meta index", torch.tensor([5], device="meta")), ("list out", [5, 0]), ("negative out", [-5]),
+                           ("2-d mask", torch.ones(4, 2, dtype=torch.bool)), ("2-d mask fits", torch.ones(4, 3, dtype=torch.bool)),
+                           ("float", torch.tensor([1.0])), ("meta int", torch.zeros(4, device="meta", dtype=torch.int64)),
+                           ("pair", ([0, 1], [0, 5])), ("uint8 mask", torch.tensor([1, 0], dtype=torch.uint8)),
+                           ("mask after none", (slice(None), torch.tensor([True, False])))):
+            attempt(f"get {label}", lambda: m[idx])
+            for value_label, value in (("number", 1.0), ("3", torch.zeros(3)), ("2", torch.zeros(2)),
+                                       ("meta 2", torch.zeros(2, device="meta")), ("5x3", torch.zeros(5, 3)),
+                                       ("meta 0-d", torch.zeros((), device="meta")), ("int", torch.zeros(2, dtype=torch.int64))):
+                attempt(f"set {label} {value_label}", lambda: setitem(m, idx, value))
+        attempt("index_put_", lambda: m.clone().index_put_((torch.tensor([0, 9]),), torch.zeros(3, 3)))
+        attempt("index_put_ accumulate", lambda: m.clone().index_put_((torch.tensor([9]),), torch.zeros(3), accumulate=True))
+        for index in (torch.tensor([9]), torch.tensor([-9, 2]), torch.tensor([1.0]), torch.tensor([[1]]),
+                      torch.tensor([1], device="meta")):
+            attempt("index_select", lambda: m.index_select(0, index))
+            attempt("index_select 1-d", lambda: torch.zeros(4, device="meta").index_select(0, index))
+        attempt("index_select 0-d", lambda: torch.zeros((), device="meta").index_select(0, torch.tensor([9, 1])))
+        a = torch.zeros(4, 3, device="meta", requires_grad=True)
+        b = a * 1
+        b[torch.tensor([9])] = torch.zeros(7)
+        picked = a[torch.tensor([9, 1])]
+        print(b.grad_fn.name(), b._version, picked.grad_fn.name())
+        attempt("leaf", lambda: a.__setitem__(torch.tensor([0]), 1.0))
+        """
+    )

@@ -856,3 +856,18 @@ def test_instantiating_a_custom_function_warns_and_computes_nothing():
         y = Twice().apply(x)
         """
     )
+
+
+def test_backward_and_grad_refuse_an_empty_list_of_inputs():
+    assert_same(
+        """
+        a = torch.ones(2, requires_grad=True)
+        for run in (lambda: (a * 2).sum().backward(inputs=[]), lambda: torch.autograd.backward((a * 2).sum(), inputs=()),
+                    lambda: torch.autograd.grad((a * 2).sum(), []), lambda: torch.autograd.grad((a * 2).sum(), ())):
+            try:
+                run()
+            except RuntimeError as error:
+                print(error)
+        print(a.grad)
+        """
+    )

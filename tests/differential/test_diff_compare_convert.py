@@ -781,3 +781,17 @@ def test_float_of_a_tensor_that_requires_grad_warns_once_and_only_in_grad_mode()
     expected = _first_warnings("torch", calls)
     assert "Converting a tensor with requires_grad=True" in expected
     assert _first_warnings("reftorch", calls) == expected
+
+
+def test_equal_has_no_kernel_for_meta_tensors():
+    assert_same(
+        """
+        m = torch.zeros(2, device="meta")
+        for run in (lambda: torch.equal(m, m), lambda: torch.equal(m, torch.zeros(2)), lambda: torch.equal(torch.zeros(2), m),
+                    lambda: m.equal(m), lambda: torch.equal(torch.zeros(3, device="meta"), m)):
+            try:
+                print(run())
+            except NotImplementedError as error:
+                print(error)
+        """
+    )

@@ -1,7 +1,7 @@
 """The copy operations: clone, detach, .data, new_tensor, copy_, copy.copy, copy.deepcopy."""
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
-from diff_programs import NON_LEAF
+from diff_programs import NON_LEAF, program
 
 
 # ---- clone -----------------------------------------------------------------
@@ -532,3 +532,15 @@ def test_copy_names_its_source_other_as_torchs_parser_does():
                 print("TypeError:", error)
         """
     )
+
+
+def test_copy_wants_a_bool_for_non_blocking_and_a_real_tensor_is_its_own_conjugate():
+    assert_same(program("""
+        a = torch.arange(6.0).reshape(2, 3)
+        i = torch.arange(6).reshape(2, 3)
+        for f in (lambda: a.clone().copy_(i, non_blocking=1), lambda: a.clone().copy_(i, 1), lambda: a.clone().copy_(i, None),
+                  lambda: a.clone().copy_(i, True), lambda: a.clone().copy_(i, non_blocking=False), lambda: a.clone().copy_(i, True, 1),
+                  lambda: a.is_conj(), lambda: a.conj() is a, lambda: a.resolve_conj() is a, lambda: a.conj().is_conj(),
+                  lambda: i.conj()):
+            attempt(f)
+        """))

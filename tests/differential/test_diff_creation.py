@@ -3,6 +3,7 @@
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+from diff_programs import program
 
 
 def test_tensor_infers_dtype_from_nested_lists_scalars_and_bools():
@@ -459,3 +460,58 @@ def test_from_numpy_takes_exactly_one_array_by_position():
         shared = torch.from_numpy(a)
         """
     )
+
+
+def test_a_factory_looks_for_its_size_before_it_refuses_an_unknown_keyword():
+    """``zeros(shape=(2,))`` is missing "size" in torch (its parser binds what it needs first);
+    ``full`` names every required argument from the first one missing on; ``rand()`` and
+    ``randn()`` have no size to leave out (torch lists its two signatures), and take it by keyword."""
+    assert_same(program("""
+        a = torch.ones(2)
+        for name in ("zeros", "ones", "empty", "rand", "randn"):
+            for args, kw in (((), {"shape": (2,)}), ((), {}), ((), {"size": (2,)}), ((2,), {"bogus": 1}),
+                             ((), {"shape": (2,), "bogus": 1}), ((), {"size": (2,), "shape": (2,)}),
+                             ((), {"dtype": torch.int64}), ((), {"size": 2}), ((2,), {"size": 2}),
+                             ((2, 3.0), {}), ((None,), {}), ((2, 3), {"dtype": torch.float64})):
+                attempt(lambda: (name, args, kw, getattr(torch, name)(*args, **kw).shape))
+        for args, kw in (((), {"shape": (2,), "fill_value": 1}), ((), {}), ((), {"size": (2,)}),
+                         ((), {"fill_value": 1}), (((2,),), {}), (((2,), 1), {"bogus": 1}), (((2,),), {"value": 1}),
+                         ((2, 1), {}), (((2,), 1, 1), {}), (((2,),), {"size": (2,)}),
+                         ((), {"size": (2,), "fill_value": 7})):
+            attempt(lambda: (args, kw, torch.full(*args, **kw)))
+            attempt(lambda: (args, kw, a.new_full(*args, **kw)))
+        for name in ("new_zeros", "new_ones", "new_empty"):
+            for args, kw in (((), {"shape": (2,)}), ((), {}), ((), {"size": (2,)}), ((2,), {"bogus": 1})):
+                attempt(lambda: (name, args, kw, getattr(a, name)(*args, **kw).shape))
+        for name in ("zeros_like", "ones_like", "empty_like"):
+            for args, kw in (((), {}), ((), {"input": a}), ((a,), {"bogus": 1}), ((), {"other": a}), ((a, a), {}),
+                             ((a,), {"input": a}), ((), {"input": a, "dtype": torch.int64})):
+                attempt(lambda: (name, args, kw, getattr(torch, name)(*args, **kw).shape))
+        for args, kw in (((a,), {}), ((), {"input": a, "fill_value": 2}), ((a, 2, 3), {}), ((a, 2), {"bogus": 1})):
+            attempt(lambda: (args, kw, torch.full_like(*args, **kw)))
+        """))
+
+
+def test_arange_takes_its_bounds_by_keyword_and_has_no_bool_kernel():
+    assert_same(program("""
+        for f in (lambda: torch.arange(end=3), lambda: torch.arange(start=1, end=4, step=2), lambda: torch.arange(1, end=4),
+                  lambda: torch.arange(end=4, step=2), lambda: torch.arange(start=1), lambda: torch.arange(1, start=2),
+                  lambda: torch.arange(3, foo=1), lambda: torch.arange(3, dtype=torch.bool),
+                  lambda: torch.arange(0, dtype=torch.bool), lambda: torch.arange(end=2.5, dtype=torch.float64),
+                  lambda: torch.arange(1, 2, step=0.5)):
+            attempt(f)
+        """))
+
+
+def test_empty_lays_out_memory_as_its_memory_format_says_and_like_factories_need_a_tensor():
+    assert_same(program("""
+        for f in (lambda: torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride(),
+                  lambda: torch.empty(2, 3, 4, 5, 6, memory_format=torch.channels_last_3d).stride(),
+                  lambda: torch.empty(2, memory_format=torch.contiguous_format).stride(),
+                  lambda: torch.empty(2, memory_format=None).shape, lambda: torch.empty(2, memory_format=torch.preserve_format),
+                  lambda: torch.empty(2, memory_format=torch.channels_last), lambda: torch.empty(2, memory_format=1),
+                  lambda: torch.empty((2, 1, 1, 2), memory_format=torch.channels_last, requires_grad=True).stride(),
+                  lambda: torch.zeros_like(None), lambda: torch.ones_like([1]), lambda: torch.full_like(1.0, 2),
+                  lambda: torch.empty_like("x"), lambda: torch.zeros_like(input=2)):
+            attempt(f)
+        """))

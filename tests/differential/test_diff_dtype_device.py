@@ -1,5 +1,7 @@
 """dtypes, devices, to()/cpu()/cuda() and the dtype shortcuts."""
 
+import pytest
+
 from crosscheck.harness import assert_same, assert_same_as_gpu
 
 
@@ -252,6 +254,60 @@ def test_type_names_a_class_it_does_not_know_as_cpp_names_it():
             try:
                 t.type(cls)
             except (TypeError, ValueError) as error:
+                print(type(error).__name__, error)
+        """
+    )
+
+
+# What torch computes with a complex number or dtype (or refuses in its own words), and reftorch,
+# which has no complex dtypes, refuses saying so: never a wrong answer (``t == 1j`` was False,
+# ``result_type(t, 1j)`` float32), nor an error from deep inside (``t.sum(dtype=complex)``).
+COMPLEX_ATTEMPTS = [
+    "t + 1j", "1j + t", "t - 1j", "1j - t", "t * 1j", "t / 1j", "1j / t", "t ** 1j", "1j ** t", "t // 1j",
+    "i | 1j", "t == 1j", "t < 1j", "t + (1 + 0j)", "t.add(1j)", "t.add(t, alpha=1j)", "t.pow(1j)", "t.lerp(t, 1j)",
+    "t.clone().add_(1j)", "t.clone().mul_(1j)", "t.clone().fill_(1j)", "t.clone().fill_(2 + 0j)",
+    "t.clone().lerp_(t, 1j)", "t.clone().__setitem__(0, 1j)", "torch.result_type(t, 1j)",
+    "torch.tensor([1j])", "torch.tensor(1j)", "torch.tensor([1, 1j])", "torch.as_tensor([1j])",
+    "torch.full((2,), 1j)", "t.new_full((2,), 1j)", "torch.arange(1j)",
+    "torch.zeros(2, dtype=torch.complex64)", "torch.zeros(2, dtype=complex)", "t.to(complex)",
+    "t.sum(dtype=complex)", "t.sum(dtype=torch.complex64)", "t.view(torch.complex64)", "torch.cfloat",
+    "torch.complex128", "torch.cdouble", "torch.chalf", "torch.complex32",
+    "torch.promote_types(torch.float32, torch.complex64)", "t + np.complex128(1j)",
+]
+
+
+@pytest.mark.parametrize("statement", COMPLEX_ATTEMPTS)
+def test_a_complex_number_or_dtype_is_refused_saying_that_reftorch_has_no_complex_dtypes(statement):
+    import numpy as np
+    import torch
+
+    import reftorch
+
+    def run(module):
+        return eval(statement, {"torch": module, "np": np, "t": module.ones(2), "i": module.ones(2, dtype=module.int64)})
+
+    try:
+        answer = run(torch)
+    except (RuntimeError, NotImplementedError):  # torch's own refusal: a float tensor has no imaginary part
+        pass
+    else:
+        assert isinstance(answer, (torch.Tensor, torch.dtype)), (statement, answer)
+    with pytest.raises((NotImplementedError, TypeError, AttributeError), match="reftorch has no complex dtypes"):
+        run(reftorch)
+
+
+def test_what_torch_does_with_a_complex_number_that_reftorch_can_do_too():
+    assert_same(
+        """
+        t = torch.ones(2)
+        print(t.is_complex(), t.dtype.is_complex, torch.tensor([1, 2]).is_complex())
+        for attempt in (lambda: torch.tensor([1j], dtype=torch.float32), lambda: torch.tensor([1 + 0j], dtype=torch.int64),
+                        lambda: t.new_tensor([1j]),
+                        lambda: t.isclose(t, atol=1j), lambda: t.sum(dtype=float), lambda: t.sum(dtype=int),
+                        lambda: t.mean(dtype=float), lambda: t.mean(dtype=int), lambda: torch.sum(t, dtype=bool)):
+            try:
+                print(attempt())
+            except (TypeError, RuntimeError) as error:
                 print(type(error).__name__, error)
         """
     )

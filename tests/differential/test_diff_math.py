@@ -1,6 +1,7 @@
 """Arithmetic with broadcasting, reductions, matmul, comparisons, promotion."""
 
 from crosscheck.harness import assert_same
+from diff_programs import program
 
 
 def test_binary_operators_broadcast():
@@ -316,3 +317,57 @@ def test_a_float_beyond_the_dtype_is_refused_by_fill_and_alpha_and_by_full_and_i
                     print(dtype, v, name, error)
         """
     )
+
+
+def test_sum_and_mean_read_dim_and_keepdim_as_torchs_parser_does():
+    """An empty tuple of dims reduces every dimension (it did nothing); a bool is no dim and an int
+    no keepdim; a one-element integer tensor is a dim, ``axis``/``keepdims`` are numpy's names for
+    them; the node is ``SumBackward1`` whenever dim is given, even as None; a call of more than one
+    argument gets the error of torch's second signature."""
+    assert_same(program("""
+        g = torch.arange(6.0).reshape(2, 3).requires_grad_()
+        e = torch.zeros(0, 3)
+        for args, kw in (((), {}), (((),), {}), (([],), {}), ((-1,), {}), ((-3,), {}), (((0, 1),), {}), (((0, 0),), {}),
+                         ((0, True), {}), ((), {"dim": 1, "keepdim": True}), ((), {"axis": 1}),
+                         ((), {"axis": 0, "keepdims": True}), ((0,), {"keepdims": True}), ((None,), {}),
+                         ((None, True), {}), ((), {"dim": None}), ((1.0,), {}), ((True,), {}), ((True, True), {}),
+                         ((), {"dim": True, "keepdim": True}), (((True,),), {}), (((0, True),), {}),
+                         ((torch.tensor(1),), {}), ((torch.tensor([0]),), {}), ((0,), {"keepdim": 1}),
+                         ((0, 1), {}), ((0, None), {}), ((), {"keepdim": True}), ((0, True, 1), {}),
+                         ((0,), {"foo": 1}), ((0,), {"dim": 1}), (((0, 5),), {}), ((), {"dtype": torch.float64}),
+                         ((0,), {"dtype": torch.float64}), ((), {"foo": 1})):
+            for name in ("sum", "mean"):
+                attempt(lambda: (name, args, kw, getattr(g, name)(*args, **kw), getattr(g, name)(*args, **kw).grad_fn.name()))
+                attempt(lambda: (name, args, kw, getattr(e, name)(*args, **kw)))
+        attempt(lambda: torch.tensor(3.0).sum(()))
+        attempt(lambda: torch.sum(g).grad_fn.name())
+        attempt(lambda: torch.sum(g, 0, True))
+        attempt(lambda: torch.mean(g, dim=None).grad_fn.name())
+        attempt(lambda: torch.sum(input=g, dim=0))
+        """))
+
+
+def test_subtracting_in_place_from_or_with_a_bool_tensor_is_refused_as_a_minus_b_is():
+    """And an in-place op given what is no operand says so in torch's words, before anything else."""
+    assert_same(program("""
+        b = torch.tensor([True, False])
+        i = torch.tensor([1, 2])
+        for target, other in ((b, True), (b, b), (b, 1), (i, True), (i, b), (b, None)):
+            attempt(lambda: target.clone().sub_(other))
+            attempt(lambda: target.clone().__isub__(other))
+        for name in ("add_", "sub_", "mul_", "div_", "floor_divide_", "bitwise_or_", "bitwise_and_", "bitwise_xor_"):
+            for other in (None, "x", [1]):
+                attempt(lambda: getattr(i.clone(), name)(other))
+        print(b, i, b._version, i._version)
+        """))
+
+
+def test_torch_multiplies_no_bool_matrices():
+    assert_same(program("""
+        b = torch.tensor([True, False])
+        B = torch.ones(2, 2, dtype=torch.bool)
+        for f in (lambda: b @ b, lambda: B @ B, lambda: B @ b, lambda: b @ B, lambda: torch.tensor([1, 2]) @ b,
+                  lambda: torch.ones(0, dtype=torch.bool) @ torch.ones(0, dtype=torch.bool), lambda: b.matmul(b),
+                  lambda: torch.matmul(B, B), lambda: B @ torch.ones(3, 2, dtype=torch.bool), lambda: B.int() @ B.int()):
+            attempt(f)
+        """))

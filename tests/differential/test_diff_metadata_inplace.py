@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from crosscheck.harness import assert_same
+from diff_programs import program
 
 # ``v``: a view (row 0) of ``y``, a non-leaf that requires grad.
 VIEW_OF_A_NON_LEAF = "x = torch.ones(2, 3, requires_grad=True)\ny = x * 1\nv = y[0]\n"
@@ -591,3 +592,15 @@ def test_generated_chains_of_metadata_ops_on_aliases(ops, alias):
         print(b, src, target.shape, target.stride(), target.storage_offset(), target._version, b._version)
         """
     )
+
+
+def test_resize_takes_its_size_by_keyword_and_lays_out_channels_last():
+    assert_same(program("""
+        a = torch.arange(6.0).reshape(2, 3)
+        for f in (lambda: a.clone().resize_(size=(2,)), lambda: a.clone().resize_(1, 2, 3, 1, memory_format=torch.channels_last),
+                  lambda: a.clone().resize_(2, memory_format=torch.channels_last),
+                  lambda: a.clone().resize_(2, memory_format=torch.preserve_format),
+                  lambda: a.clone().resize_(2, memory_format=torch.contiguous_format), lambda: a.clone().resize_(2, memory_format=1),
+                  lambda: a.clone().resize_(size=(2,), memory_format=None), lambda: a.clone().resize_(2, foo=1)):
+            attempt(lambda: (f(), f().stride()))
+        """))

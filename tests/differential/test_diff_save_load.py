@@ -578,3 +578,32 @@ def test_loading_inside_inference_mode_gives_inference_tensors_without_counters(
         print(back["t"].untyped_storage().data_ptr() == back["v"].untyped_storage().data_ptr())
         back["t"]._version
     """), raises="RuntimeError")
+
+
+def test_save_takes_torchs_default_pickle_protocol_by_name_and_refuses_others_saying_why():
+    """torch writes any protocol (its weights-only loader reads protocol 2 without a warning, and
+    refuses 4 and 5); reftorch writes protocol 2 only, and says so for another."""
+    import io
+
+    import torch
+
+    import reftorch
+
+    assert_same(
+        """
+        import io
+
+        a = torch.arange(6.0).reshape(2, 3)
+        buffer = io.BytesIO()
+        torch.save({"a": a, "row": a[1]}, buffer, pickle_protocol=2)
+        buffer.seek(0)
+        back = torch.load(buffer)
+        """
+    )
+    for protocol in (3, 4, 5):
+        buffer = io.BytesIO()
+        torch.save(torch.ones(2), buffer, pickle_protocol=protocol)
+        buffer.seek(0)
+        assert torch.load(buffer, weights_only=False).tolist() == [1.0, 1.0]
+        with pytest.raises(NotImplementedError, match="reftorch saves with pickle protocol 2 only"):
+            reftorch.save(reftorch.ones(2), io.BytesIO(), pickle_protocol=protocol)

@@ -1,5 +1,6 @@
 """Views: indexing, view/reshape, transposes, expand, squeeze, _base."""
 
+from diff_programs import program
 from crosscheck.harness import assert_same
 
 
@@ -288,6 +289,29 @@ def test_narrow_is_a_slice_view_with_torchs_checks():
     )
 
 
+def test_narrow_by_keyword_and_its_refusals_read_as_torchs_parser_words_them():
+    """Keywords bind as in torch; a call neither of torch's two signatures takes lists both, with
+    the keywords a signature does not know or the arguments whose type it does not take."""
+    assert_same(program("""
+        a = torch.arange(6.0).reshape(2, 3)
+        for args, keywords in (((), {"dim": 1, "start": 0, "length": 2}), ((1,), {"start": 0, "length": 2}),
+                               ((1, 0), {"length": 2}), ((1, 0), {}), ((1,), {}), ((), {}), ((1, 0, 1, 1), {}),
+                               ((1, 0), {"foo": 1}), ((1, 0), {"length": 1.5}),
+                               ((), {"dim": 1.0, "start": 0, "length": 1}), ((1, 0, 1), {"dim": 1}),
+                               ((1,), {"dim": 1, "length": 1}), ((1,), {"foo": 2}),
+                               ((1, 0, 1), {"foo": 2, "bar": 3}), ((1, 0, 1), {"input": a}),
+                               ((None, 0, 1), {}), ((True, 0, 1), {}), ((1, [0], 1), {}), ((1, (0,), 1), {})):
+            attempt(lambda: a.narrow(*args, **keywords))
+            attempt(lambda: torch.narrow(a, *args, **keywords))
+        attempt(lambda: torch.narrow(input=a, dim=1, start=0, length=2))
+        attempt(lambda: torch.narrow(input=a))
+        attempt(lambda: torch.narrow())
+        attempt(lambda: torch.narrow(None, 1, 0, 1))
+        attempt(lambda: torch.narrow([1, 2], 0, 0, 1))
+        attempt(lambda: torch.narrow(a, 1, 0, length=None))
+        """))
+
+
 def test_expand_as_is_expand_to_the_other_tensors_size():
     assert_same(
         """
@@ -303,3 +327,27 @@ def test_expand_as_is_expand_to_the_other_tensors_size():
                 print(type(error).__name__, error)
         """
     )
+
+
+def test_select_permute_squeeze_reshape_and_view_take_their_arguments_as_torch_does():
+    """select refuses a 0-d tensor and a bool or float index; permute needs its dims and takes
+    them by keyword; squeeze takes a tuple of dims (``SqueezeBackward2``); reshape and view take
+    their shape by keyword; ``nbytes`` and ``itemsize`` count bytes as torch does."""
+    assert_same(program("""
+        a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+        s = torch.tensor(2.0)
+        z = torch.zeros(1, 2, 1, requires_grad=True)
+        for f in (lambda: a.select(True, 0), lambda: a.select(0.0, 0), lambda: a.select(0, 1.0), lambda: a.select(0),
+                  lambda: a.select(0, True), lambda: a.select(0, torch.tensor(1)), lambda: a.select(dim=0, index=-1),
+                  lambda: s.select(0, 0), lambda: torch.zeros(0, 3).select(1, 0), lambda: a.select(1, 3),
+                  lambda: z.squeeze((0, 2)), lambda: z.squeeze([0]), lambda: z.squeeze(()), lambda: z.squeeze((0, 1)),
+                  lambda: z.squeeze((0, 0)), lambda: z.squeeze((0, True)), lambda: z.squeeze(dim=(0, 2)),
+                  lambda: z.squeeze((0, 5)), lambda: z.squeeze((0.0,)), lambda: s.squeeze((0,)),
+                  lambda: a.permute(), lambda: s.permute(), lambda: a.permute(dims=[1, 0]), lambda: a.permute([1, 0], 0),
+                  lambda: a.permute((1, 0), dims=(1, 0)), lambda: a.view(size=(3, 2)), lambda: a.reshape(shape=[3, 2]),
+                  lambda: a.reshape((3, 2), 1), lambda: a.t().reshape(shape=(6,)), lambda: a.reshape(),
+                  lambda: a.nbytes, lambda: a.itemsize, lambda: torch.zeros(2, dtype=torch.float16).nbytes,
+                  lambda: a.t().nbytes, lambda: torch.zeros(4).expand(3, 4).nbytes, lambda: torch.zeros(0, 3).nbytes,
+                  lambda: torch.tensor([True]).itemsize):
+            attempt(lambda: (f(), getattr(f(), "grad_fn", None) and f().grad_fn.name()))
+        """))

@@ -35,6 +35,8 @@ def _make_grads(outputs, grad_outputs, create_graph):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """``torch.autograd.backward``: into the ``.grad`` of every leaf the ``tensors`` depend on."""
     tensors = functional_api._as_tuple(tensors)
+    if inputs is not None and not functional_api._as_tuple(inputs):
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     grad_tensors = functional_api._as_tuple(grad_tensors) or (None,) * len(tensors)
     _make_grads(tensors, grad_tensors, create_graph)
     functional_api.backward(tensors, grad_tensors, retain_graph)
@@ -43,6 +45,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
     """``torch.autograd.grad``: the gradients of ``outputs`` for ``inputs``, no ``.grad`` written."""
     outputs, inputs = functional_api._as_tuple(outputs), functional_api._as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grad_outputs = functional_api._as_tuple(grad_outputs) or (None,) * len(outputs)
     _make_grads(outputs, grad_outputs, create_graph)
     return functional_api.grad(outputs, inputs, grad_outputs, retain_graph, allow_unused)

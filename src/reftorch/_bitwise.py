@@ -1,0 +1,59 @@
+"""Bitwise operators: ``a | b``, ``a & b``, ``a ^ b`` and ``~a``, for bool and integer tensors.
+
+An integer's bits are its two's complement, as in C (``-1`` has every bit set); a bool is one
+bit (``|`` is "or", ``&`` "and", ``^`` "exactly one", ``~`` "not"). The dtype is the one
+``a + b`` would have (``bool_tensor | 4`` is int64). A float has no bits to combine: torch has
+no kernel for it, and says so for ``float_tensor | 4`` and ``int_tensor | 2.5`` alike.
+
+* Python object, metadata and memory: a new tensor with new memory, as ``_math``'s arithmetic.
+* Version counter: the result's own, at 0; the inputs are only read.
+* History: none. Only a float tensor can require grad, and none gets this far.
+  ``a |= b`` and the other in-place forms are in ``_inplace``.
+"""
+
+import operator
+
+from . import _messages
+from ._dtype import bool as bool_
+from ._math import _binary, _is_operand, _result, as_operator, operand_refused, result_type, values_of
+
+
+def check_kernel(kernel, dtype):
+    """torch's error for a dtype with no bits to combine (the kernel is ``bitwise_or_cpu`` ...)."""
+    if dtype.is_floating_point:
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+
+
+def _bitwise(op, name):
+    """The method ``name`` (``bitwise_or``) combining the bits of ``self`` and ``other`` with ``op``."""
+    def method(self, other):
+        if not _is_operand(other):
+            raise operand_refused(name, other)
+        dtype = result_type(self, other)
+        check_kernel(f"{name}_cpu", dtype)
+        return _binary(self, other, op, lambda: None, dtype)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+bitwise_or, bitwise_and, bitwise_xor = (
+    _bitwise(op, name) for op, name in ((operator.or_, "bitwise_or"), (operator.and_, "bitwise_and"),
+                                        (operator.xor, "bitwise_xor")))
+# a | b is b | a: the reflected operators (4 | a) compute the same.
+__or__, __and__, __xor__ = (as_operator(f) for f in (bitwise_or, bitwise_and, bitwise_xor))
+__ror__, __rand__, __rxor__ = __or__, __and__, __xor__
+
+
+def bitwise_not(self):
+    """``a.bitwise_not()``: every bit flipped (``~5`` is -6, ``~True`` is False)."""
+    check_kernel("bitwise_not_cpu", self.dtype)
+    flip = operator.not_ if self.dtype is bool_ else operator.invert
+    return _result([flip(x) for x in values_of(self, self.dtype)], self._size, self.dtype, self.device,
+                   inputs=(self,))
+
+
+def __invert__(self):
+    """``~a``: ``bitwise_not``, where torch words its refusal of a float for the operator."""
+    if self.dtype.is_floating_point:
+        raise TypeError(_messages.INVERT_FLOAT)
+    return bitwise_not(self)
