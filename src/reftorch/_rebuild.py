@@ -13,12 +13,11 @@ file share one storage again.
 """
 
 import pickletools
-from typing import NamedTuple
 
 from . import _bounds, _dtype, _layout_checks, _messages
 from ._device import device
 from ._size import Size
-from ._storage import UntypedStorage
+from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from ._version_counter import bump
 from .nn.parameter import Parameter
@@ -54,13 +53,6 @@ ShortStorage = StorageType("ShortStorage", _dtype.int16)
 IntStorage = StorageType("IntStorage", _dtype.int32)
 LongStorage = StorageType("LongStorage", _dtype.int64)
 BoolStorage = StorageType("BoolStorage", _dtype.bool)
-
-
-class TypedStorage(NamedTuple):
-    """A storage and the dtype its bytes are read as: what the pickle refers to."""
-
-    untyped: UntypedStorage
-    dtype: _dtype.dtype
 
 
 # --- rebuilding: what the pickle calls when it is loaded -----------------------

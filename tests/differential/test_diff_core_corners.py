@@ -1,5 +1,5 @@
 """Corners of the core reading path that waited for room in the core: a backward that gives no
-gradient, a grad mode used bare as a decorator, pickling a tensor, Python copies of a meta tensor,
+gradient, a grad mode used bare as a decorator, pickling a tensor (and views pickled together), Python copies of a meta tensor,
 and the order of torch's checks on what backward is given."""
 
 import textwrap
@@ -62,6 +62,31 @@ def test_pickle_round_trips_a_tensor_onto_new_memory():
         s = a.untyped_storage()
         copied = copy.copy(s)
         print(copied is s, copied.data_ptr() == s.data_ptr(), copied.nbytes(), copied.device)
+        """
+    )
+
+
+def test_views_pickled_together_come_back_on_storages_of_their_own_and_saved_together_share_one():
+    """Each tensor's recipe carries a storage object of its own (torch's TypedStorage), so pickle writes
+    the bytes once per tensor; torch.save writes them once per storage."""
+    assert_same(
+        """
+        import copy
+        import io
+        import pickle
+        x = torch.arange(6.0)
+        for name, (a, b) in (("pickle", pickle.loads(pickle.dumps((x, x[2:])))),
+                             ("same object twice", pickle.loads(pickle.dumps((x, x))))):
+            a[3] = 100.0
+            print(name, a is b, a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr(), b,
+                  b.storage_offset(), b.untyped_storage().nbytes())
+        buffer = io.BytesIO()
+        torch.save((x, x[2:]), buffer)
+        buffer.seek(0)
+        a, b = torch.load(buffer)
+        print(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())
+        shallow = copy.copy(x[2:])
+        print(shallow.untyped_storage() is x.untyped_storage(), shallow.storage_offset())
         """
     )
 
