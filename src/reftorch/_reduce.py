@@ -105,6 +105,8 @@ def mean(self, dim=None, keepdim=False, *, dtype=None):
     if any_requires_grad(self):
         node = MeanBackward0 if dim is None else MeanBackward1
         out._set_grad_fn(node(self, dims, keepdim, 1 / count if count else math.nan))
+    elif any_requires_grad(out, self):  # an inference ``self``: torch's kernel writes ``out`` with sum's out= form
+        raise RuntimeError(_messages.OUT_NOT_DIFFERENTIABLE.format(op="sum"))
     return out
 
 

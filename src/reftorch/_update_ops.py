@@ -151,9 +151,9 @@ def lerp(self, *args, **kwargs):
     dtype = _lerp_dtype(self, end, weight)
     values = _lerp_values(self, end, weight, shape, dtype)
     node = None
-    if any_requires_grad(self, end, weight):
-        node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
     operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)  # a number weight is a parameter
+    if any_requires_grad(*operands):
+        node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
     return _result(values, shape, dtype, _device_of(self, end, weight), node, inputs=operands)
 
 

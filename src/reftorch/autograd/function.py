@@ -34,9 +34,10 @@ from .. import _core_messages, _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._broadcast import sum_to_shape
 from .._typename import typename
-from .graph import Node, any_requires_grad
-from .grad_mode import no_grad
+from .graph import Node
+from .grad_mode import is_grad_enabled, no_grad
 from .._overrides import overridable
+from .._torch_bookkeeping import is_inference_mode_enabled
 
 
 def saved_tensors(ctx):
@@ -153,8 +154,10 @@ class Function:
                 return out  # a number or None goes back as it is, with no node, as in torch
             if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
                 out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
-        # an integer or bool result is not differentiable: torch gives it no node, as any operation
-        if out.is_floating_point() and any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
+        # an integer or bool result is not differentiable: torch gives it no node, as any operation. apply is
+        # not dispatched: outside inference_mode, an input that requires grad is recorded, inference tensor or not
+        if out.is_floating_point() and is_grad_enabled() and not is_inference_mode_enabled() and any(
+                isinstance(a, _tensor.Tensor) and a.requires_grad for a in args):
             out._set_grad_fn(ctx)
             ctx._keep_saved(out)
         return out

@@ -7,6 +7,7 @@ needs none). An edge to a leaf ends in its ``AccumulateGrad``, which adds into
 ``.grad``. A node keeps *saved tensors*, each with the version it had.
 """
 
+import numbers
 import weakref
 
 from .. import _core_messages, _overrides, _strides
@@ -113,11 +114,14 @@ def gradient_edge(x):
     return (accumulator, 0)
 
 
-def any_requires_grad(*tensors):
-    """Record a node? Only in grad mode, outside ``inference_mode``, if an input asks."""
+def any_requires_grad(*inputs):
+    """Record a node? Only in grad mode, outside ``inference_mode``, if an input asks and autograd sees the op:
+    an inference tensor has no autograd key, so an op on inference tensors alone is not recorded (a number
+    counts as a normal tensor: torch wraps it in one)."""
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
-    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
+    seen = any(not x._inference if isinstance(x, Tensor) else isinstance(x, numbers.Number) for x in inputs)
+    return seen and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
 
 
 class SavedTensor:
