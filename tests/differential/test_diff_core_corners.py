@@ -1,5 +1,6 @@
 """Corners of the core reading path that waited for room in the core: a backward that gives no
-gradient, a grad mode used bare as a decorator, pickling a tensor (and views pickled together), Python copies of a meta tensor,
+gradient, a grad mode used bare as a decorator, pickling a tensor (and views pickled together),
+writing a view a custom Function returned, Python copies of a meta tensor,
 and the order of torch's checks on what backward is given."""
 
 import textwrap
@@ -89,6 +90,42 @@ def test_views_pickled_together_come_back_on_storages_of_their_own_and_saved_tog
         print(shallow.untyped_storage() is x.untyped_storage(), shallow.storage_offset())
         """
     )
+
+
+def test_a_view_a_custom_function_returns_refuses_an_in_place_write_with_torchs_custom_function_text():
+    assert_same(attempt_source() + textwrap.dedent(
+        """
+        class Tail(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x[1:]
+
+            @staticmethod
+            def backward(ctx, grad):
+                return torch.zeros(1).new_tensor([0.0] + grad.tolist())
+
+        class Same(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        a = torch.ones(3, requires_grad=True) * 1
+        for function in (Tail, Same):
+            v = function.apply(a)
+            print(function.__name__, v._base is a, v.grad_fn.name())
+            attempt(lambda: v.mul_(2))
+            attempt(lambda: v[0:1].mul_(2))
+            a.detach().add_(1)  # through the base: the view notices when its grad_fn is read
+            attempt(lambda: v.grad_fn)
+        with torch.no_grad():
+            v = Tail.apply(a)
+        attempt(lambda: v.mul_(2))
+        """
+    ))
 
 
 def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():

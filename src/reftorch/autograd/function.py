@@ -35,6 +35,7 @@ from .. import _tensor  # the module, not the class: _tensor imports autograd fi
 from .._broadcast import sum_to_shape
 from .._typename import typename
 from .graph import Node
+from .view_history import IN_CUSTOM_FUNCTION
 from .grad_mode import is_grad_enabled, no_grad
 from .._overrides import overridable
 from .._torch_bookkeeping import is_inference_mode_enabled
@@ -154,6 +155,8 @@ class Function:
                 return out  # a number or None goes back as it is, with no node, as in torch
             if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
                 out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
+            if out._base_tensor is not None and out.is_floating_point():  # a view: writing it in place is refused,
+                out._creation_meta = IN_CUSTOM_FUNCTION  # as a CopySlices would bypass backward (view_history)
         # an integer or bool result is not differentiable: torch gives it no node, as any operation. apply is
         # not dispatched: outside inference_mode, an input that requires grad is recorded, inference tensor or not
         if out.is_floating_point() and is_grad_enabled() and not is_inference_mode_enabled() and any(
