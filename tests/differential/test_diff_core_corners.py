@@ -1,6 +1,6 @@
 """Corners of the core reading path that waited for room in the core: a backward that gives no
 gradient, a grad mode used bare as a decorator, pickling a tensor (and views pickled together),
-writing a view a custom Function returned, Python copies of a meta tensor,
+writing a view a custom Function returned, a graph freed with its last tensor, Python copies of a meta tensor,
 and the order of torch's checks on what backward is given."""
 
 import textwrap
@@ -126,6 +126,42 @@ def test_a_view_a_custom_function_returns_refuses_an_in_place_write_with_torchs_
         attempt(lambda: v.mul_(2))
         """
     ))
+
+
+def test_a_graph_that_saved_its_output_is_freed_with_the_last_tensor_that_leads_to_it():
+    # A saved tensor holds neither its node nor, for the node's own output, the node as grad_fn:
+    # without a reference cycle the output's memory goes as soon as nothing leads to the graph.
+    assert_same(
+        """
+        import gc
+        import weakref
+
+        class Exp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                out = a.exp()
+                ctx.save_for_backward(out, a)
+                return out
+
+            @staticmethod
+            def backward(ctx, grad):
+                out, a = ctx.saved_tensors
+                return grad * out
+
+        gc.disable()
+        try:
+            for name, make in (("exp", lambda x: x.exp()), ("sigmoid", lambda x: x.sigmoid()),
+                               ("x * x", lambda x: x * x), ("x ** 2", lambda x: x ** 2),
+                               ("Exp", lambda x: Exp.apply(x)), ("exp().sum()", lambda x: x.exp().sum())):
+                x = torch.ones(2, requires_grad=True)
+                y = make(x)
+                memory = weakref.ref(y.untyped_storage())
+                del y
+                print(name, memory() is None)
+        finally:
+            gc.enable()
+        """
+    )
 
 
 def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():

@@ -43,8 +43,15 @@ from .._torch_bookkeeping import is_inference_mode_enabled
 
 def saved_tensors(ctx):
     """``ctx.saved_tensors``: what ``save_for_backward`` kept, each unpacked, so each is checked
-    against its version counter (``SavedTensor.unpack``); a saved None stays None."""
-    return tuple(None if s is None else s.unpack() for s in ctx._saved_for_backward or ())
+    against its version counter (``SavedTensor.unpack``); a saved None stays None. The output
+    comes back as torch gives it: a new tensor object each time, ``ctx`` its grad_fn."""
+    unpacked = [None if s is None else s.unpack() for s in ctx._saved_for_backward or ()]
+    for i in ctx._saved_output:
+        out = unpacked[i]
+        unpacked[i] = _tensor.Tensor._make(out._storage, out._storage_offset, out._size, out._stride, out._dtype,
+                                           out._version_counter)
+        unpacked[i]._set_grad_fn(ctx)
+    return tuple(unpacked)
 saved_tensors = overridable(saved_tensors)
 
 
@@ -58,6 +65,7 @@ class FunctionCtx(Node):
         self._is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
         self._input_metadata = tuple((a._size, a.dtype, a.device) for a in args if isinstance(a, _tensor.Tensor))
         self._to_save = self._saved_for_backward = None
+        self._saved_output = []  # where the output is among them
 
     def save_for_backward(self, *tensors):
         """Name ``tensors`` for backward; ``Function.apply`` keeps them once ``forward`` returned."""
@@ -71,6 +79,8 @@ class FunctionCtx(Node):
         """Each named tensor stamped with its version now (None kept as None; ``out`` as an output)."""
         self._saved_for_backward = tuple(None if t is None else self.save(t, is_output=t is out)
                                          for t in self._to_save or ())
+        self._saved_output = [i for i, t in enumerate(self._to_save or ()) if t is out]
+        self._to_save = None  # as torch clears it: the output names its node, which must not hold it
 
     @property
     def saved_tensors(self):

@@ -126,7 +126,8 @@ def any_requires_grad(*inputs):
 
 class SavedTensor:
     """A tensor kept for backward, with its version then: ``unpack()`` raises if it changed. The node's own
-    output is kept as torch keeps it: a new tensor object on its memory and counter, the node its grad_fn."""
+    output is kept as torch keeps it: a new tensor object on its memory and counter, without the node
+    (nor does it keep the node: a graph is freed with the last tensor that leads to it, as in torch)."""
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
@@ -134,11 +135,10 @@ class SavedTensor:
         if is_output:
             size, stride, offset = tensor._geometry()
             tensor = Tensor._make(tensor._storage, offset, size, stride, tensor._dtype, tensor._version_counter)
-            tensor._set_grad_fn(saved_for)
         self._tensor = tensor
         self._version = tensor._version
-        self._saved_for = saved_for
-        self._is_leaf = tensor.is_leaf
+        self._saved_for = weakref.ref(saved_for)
+        self._is_leaf = tensor.is_leaf and not is_output
         self._released = False
 
     def release(self):
@@ -155,5 +155,5 @@ class SavedTensor:
 
     def _modified_message(self, t):
         """The node ``t`` is an output of, as torch names it (a non-leaf cut off by ``detach_()``: the saver)."""
-        node = t.grad_fn or (None if self._is_leaf else self._saved_for)
+        node = t.grad_fn or (None if self._is_leaf else self._saved_for())
         return _core_messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)
