@@ -31,9 +31,10 @@ class StorageType:
 
     by_dtype = {}
 
-    def __init__(self, name, dtype):
+    def __init__(self, name, dtype, by_dtype=True):
         self.name, self.dtype = name, dtype
-        StorageType.by_dtype[dtype] = self
+        if by_dtype:
+            StorageType.by_dtype[dtype] = self
 
     def __reduce__(self):
         return self.name  # pickled by name: the global reftorch._rebuild.FloatStorage
@@ -53,6 +54,8 @@ ShortStorage = StorageType("ShortStorage", _dtype.int16)
 IntStorage = StorageType("IntStorage", _dtype.int32)
 LongStorage = StorageType("LongStorage", _dtype.int64)
 BoolStorage = StorageType("BoolStorage", _dtype.bool)
+# A bare UntypedStorage saved on its own: its bytes, read back as uint8 (torch.storage.UntypedStorage).
+UNTYPED = StorageType("UNTYPED", _dtype.uint8, by_dtype=False)
 
 
 # --- rebuilding: what the pickle calls when it is loaded -----------------------
@@ -137,6 +140,7 @@ TORCH_NAMES = {
     device: "torch.device",
     **{d: f"torch.{d._name}" for d in _dtype._ALL},
     **{s: f"torch.{s.name}" for s in StorageType.by_dtype.values()},
+    UNTYPED: "torch.storage.UntypedStorage",
 }
 
 
