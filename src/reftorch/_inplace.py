@@ -17,6 +17,7 @@ the existing memory, bumps the version counter and rewrites the history.
 import operator
 
 from . import _messages, _metadata_inplace
+from ._meta import check_overlaps
 from ._dtype import _category, bool as bool_, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
@@ -50,8 +51,7 @@ def _arith_inplace(self, other, compute, make_node, alpha=None, check_kernel=Non
         raise TypeError(f"argument 'other' must be Tensor or a number, not {type(other).__name__}")
 
     def new_values():
-        check_no_internal_overlap(self)
-        check_no_partial_overlap(self, other)
+        check_overlaps(self, other)
         dtype = check_inplace_dtype(self, other)
         if check_kernel is not None:
             check_kernel(dtype)
@@ -160,7 +160,7 @@ def fill_(self, value):
                 _messages.FILL_VALUE_DIM.format(value.dim())
             )
         def new_values():
-            check_no_internal_overlap(self)
+            check_overlaps(self)
             return values_of(value, self.dtype)[0]
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
