@@ -13,14 +13,14 @@ import warnings
 from collections import OrderedDict
 
 from . import _core_messages, _overrides
-from ._storage import TypedStorage
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.grad_mode import no_grad
 
-def _rebuild_tensor(storage, storage_offset, size, stride, requires_grad, backward_hooks=None):
-    """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage`` (a ``TypedStorage``)."""
-    t = Tensor._make(storage.untyped, storage_offset, size, stride, storage.dtype)
+def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad, backward_hooks=None):
+    """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage`` (or on the one a recipe's
+    ``TypedStorage`` names: pickled, that is a copy of the bytes, one per tensor, as in torch)."""
+    t = Tensor._make(getattr(storage, "untyped", storage), storage_offset, size, stride, dtype)
     bump(t)  # torch rebuilds with set_(), an in-place op
     t._requires_grad = requires_grad
     t._backward_hooks = backward_hooks
@@ -29,8 +29,8 @@ def _rebuild_tensor(storage, storage_offset, size, stride, requires_grad, backwa
 
 def __reduce_ex__(self, protocol):
     warn_if_has_hooks(self)
-    args = (TypedStorage(self._storage, self._dtype), self._storage_offset, self._size, self._stride,
-            self.requires_grad, OrderedDict())
+    args = (self._typed_storage(), self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad,
+            OrderedDict())
     return (_rebuild_tensor, args, self.__dict__ or None)
 __reduce_ex__ = _overrides.overridable(__reduce_ex__)
 
@@ -49,8 +49,8 @@ def __deepcopy__(self, memo):
             new = self.clone()                                        #      so a clone, as torch's
         else:
             new_storage = copy.deepcopy(self._storage, memo)          # 3
-            new = _rebuild_tensor(TypedStorage(new_storage, self._dtype),  # 4
-                                  self._storage_offset, self._size, self._stride, False)
+            new = _rebuild_tensor(new_storage, self._storage_offset,  # 4
+                                  self._size, self._stride, self._dtype, False)
         new._requires_grad = self.requires_grad                       # 5
         if self._grad is not None:
             new._grad = copy.deepcopy(self._grad, memo)               # 6

@@ -64,7 +64,7 @@ def _copies_storage(self, protocol):
 
 def _drops_requires_grad(self, protocol):
     rebuild, args, state = reftorch._python_copy.__reduce_ex__(self, protocol)
-    return rebuild, args[:4] + (False,) + args[5:], state
+    return rebuild, args[:5] + (False,) + args[6:], state
 
 
 def _deep_attributes(self, protocol):

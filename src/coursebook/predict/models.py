@@ -41,7 +41,6 @@ from reftorch import overrides
 from reftorch import (_advanced_indexing, _clone, _convert, _copy_, _creation, _detach, _factories, _indexing,
                       _inplace, _inplace_write, _layout, _python_copy, _strides, _torch_bookkeeping,
                       _version_counter, _views)
-from reftorch._storage import TypedStorage
 from reftorch.autograd import creation_meta, grad_mode
 from reftorch.autograd.function import FunctionCtx
 from reftorch.autograd.graph import Node
@@ -129,8 +128,8 @@ def _no_grad_views_do_not_require_grad(source, size, stride, offset, make_node, 
 def _deepcopy_shares_storage(self, memo):
     """torch's __deepcopy__ with its one copy of the memory left out."""
     if id(self) not in memo:
-        new = _python_copy._rebuild_tensor(TypedStorage(self._storage, self._dtype), self._storage_offset,
-                                           self._size, self._stride, self.requires_grad)
+        new = _python_copy._rebuild_tensor(self._storage, self._storage_offset, self._size, self._stride,
+                                           self._dtype, self.requires_grad)
         if self._grad is not None:
             new._grad = copy.deepcopy(self._grad, memo)
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))

@@ -43,16 +43,21 @@ from .._torch_bookkeeping import is_inference_mode_enabled
 
 def saved_tensors(ctx):
     """``ctx.saved_tensors``: what ``save_for_backward`` kept, each unpacked, so each is checked
-    against its version counter (``SavedTensor.unpack``); a saved None stays None. The output
-    comes back as torch gives it: a new tensor object each time, ``ctx`` its grad_fn."""
-    unpacked = [None if s is None else s.unpack() for s in ctx._saved_for_backward or ()]
-    for i in ctx._saved_output:
-        out = unpacked[i]
-        unpacked[i] = _tensor.Tensor._make(out._storage, out._storage_offset, out._size, out._stride, out._dtype,
-                                           out._version_counter)
-        unpacked[i]._set_grad_fn(ctx)
-    return tuple(unpacked)
+    against its version counter (``SavedTensor.unpack``); a saved None stays None."""
+    return tuple(None if s is None else s.unpack() for s in ctx._saved_for_backward or ())
 saved_tensors = overridable(saved_tensors)
+
+
+def with_the_output_node(ctx, tensors):
+    """``tensors`` with the output among them (saved without its node, which would hold itself
+    alive through it) as torch's ``unpack`` gives it: a new tensor object each time, ``ctx`` its grad_fn."""
+    tensors = list(tensors)
+    for i in ctx._saved_output:
+        out = tensors[i]
+        tensors[i] = _tensor.Tensor._make(out._storage, out._storage_offset, out._size, out._stride, out._dtype,
+                                          out._version_counter)
+        tensors[i]._set_grad_fn(ctx)
+    return tuple(tensors)
 
 
 class FunctionCtx(Node):
@@ -84,7 +89,7 @@ class FunctionCtx(Node):
 
     @property
     def saved_tensors(self):
-        return saved_tensors(self)
+        return with_the_output_node(self, saved_tensors(self))
 
     @property
     def needs_input_grad(self):
