@@ -6,7 +6,7 @@ and the order of torch's checks on what backward is given."""
 import textwrap
 
 from crosscheck.harness import assert_same
-from diff_programs import HALVE, attempt_source
+from diff_programs import EXP_SAVING_ITS_OUTPUT, HALVE, attempt_source
 
 
 def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
@@ -131,22 +131,10 @@ def test_a_view_a_custom_function_returns_refuses_an_in_place_write_with_torchs_
 def test_a_graph_that_saved_its_output_is_freed_with_the_last_tensor_that_leads_to_it():
     # A saved tensor holds neither its node nor, for the node's own output, the node as grad_fn:
     # without a reference cycle the output's memory goes as soon as nothing leads to the graph.
-    assert_same(
+    assert_same(EXP_SAVING_ITS_OUTPUT + textwrap.dedent(
         """
         import gc
         import weakref
-
-        class Exp(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, a):
-                out = a.exp()
-                ctx.save_for_backward(out, a)
-                return out
-
-            @staticmethod
-            def backward(ctx, grad):
-                out, a = ctx.saved_tensors
-                return grad * out
 
         gc.disable()
         try:
@@ -161,7 +149,7 @@ def test_a_graph_that_saved_its_output_is_freed_with_the_last_tensor_that_leads_
         finally:
             gc.enable()
         """
-    )
+    ))
 
 
 def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():

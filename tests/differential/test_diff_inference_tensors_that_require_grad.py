@@ -9,7 +9,7 @@ another operation that autograd does see: ``clone()`` and ``to()`` (``copy_``, `
 import pytest
 
 from crosscheck.harness import assert_same
-from diff_programs import attempt_source
+from diff_programs import HALVE, attempt_source
 
 MADE = """
 with torch.inference_mode():
@@ -61,17 +61,9 @@ for name, make in (("clone", lambda: t.clone()), ("to", lambda: t.to(torch.float
 
 
 def test_a_custom_function_is_recorded_whatever_its_inputs_are():
-    assert_same(MADE + """
-class Double(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x * 2
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 2
-
-out = Double.apply(t)
+    # Function.apply is not dispatched: it asks grad mode and requires_grad only
+    assert_same(MADE + HALVE + """
+out = Halve.apply(t, t)
 print(out.grad_fn.name(), out.requires_grad)
 out.sum().backward()
 print(t.grad)

@@ -1,6 +1,9 @@
 """Odd inputs, run on torch and on reftorch: the same printout, or the same error."""
 
+import textwrap
+
 from crosscheck.harness import assert_same
+from diff_programs import EXP_SAVING_ITS_OUTPUT
 
 
 def test_in_place_and_matmul_operators_answer_not_implemented_for_what_is_not_an_operand():
@@ -119,20 +122,8 @@ def test_the_chapter_14_reference_refuses_what_torch_save_refuses():
 
 
 def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_input_as_itself():
-    assert_same(
+    assert_same(EXP_SAVING_ITS_OUTPUT + textwrap.dedent(
         """
-        class Exp(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, a):
-                out = a.exp()
-                ctx.save_for_backward(out, a)
-                return out
-
-            @staticmethod
-            def backward(ctx, grad):
-                out, a = ctx.saved_tensors
-                return grad * out
-
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         for source in (x, x * 1):
             y = Exp.apply(source)
@@ -166,7 +157,7 @@ def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_inp
         y.sum().backward()
         print(x.grad)
         """
-    )
+    ))
 
 
 def test_copy_from_the_very_same_elements_or_into_meta_refuses_no_overlap():
