@@ -444,6 +444,10 @@ STATE_DICT_POSITIONAL = (
 MODULE_TO_DTYPE = (
     "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
 )
+MODULE_TO_FROM_META = (
+    "{refused} Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to() when moving module "
+    "from meta to a different device."
+)
 
 BATCH_NORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {size}"
 BATCH_NORM_MIXED_NOT_FLOAT = "mixed dtype (CPU): expect parameter to have scalar type of Float"

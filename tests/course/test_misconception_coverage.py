@@ -22,7 +22,7 @@ from misconception_table import TABLE, answer_lines, applying, check_tags, short
 QUESTIONS = questions()
 
 # Multi-line answers that fewer than two models explain today (docs/misconceptions.md lists them).
-# Empty: a prediction that loses its second model must be named here, with why.
+# A prediction that loses its second model must be named here, with why.
 NOT_YET_COVERED: set[str] = set()
 
 
@@ -108,6 +108,13 @@ def test_the_not_yet_covered_list_names_real_predictions():
     ("a tensor attribute is part of the module", "16-replace-a-parameter",
      "TypeError: cannot assign 'torch.FloatTensor' as parameter 'weight' (torch.nn.Parameter or None "
      "expected)\nTrue [[5.0, 6.0]]\nFalse\nTensor ['bias'] ['bias', 'weight']"),
+    # the second beliefs of chapter 03's view predictions and of chapter 23's warm-up
+    ("reshape always copies", "03-b4839423", "tensor([[0., 1., 2.],\n[3., 4., 5.]])\nFalse True"),
+    ("a transpose has memory of its own", "03-b4839423", "tensor([[100., 1., 2.],\n[ 3., 4., 5.]])\nTrue False"),
+    ("a transpose has memory of its own", "03-243b6a6b", "tensor([[ 0., 100., 2.],\n[ 3., 4., 5.]])\ntensor(1.)"),
+    ("an advanced-index assignment writes into a copy", "23-page-predict",
+     "a: RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.\n"
+     "c: tensor([0., 1., 1.], requires_grad=True)"),
     ("model.double() makes new Parameters", "18-optimiser-state-after-double-text",
      "Adam torch.float64 {}\nSGD torch.float64 {}"),
     ("the optimizer's state follows the model", "18-optimiser-state-after-double-text",
@@ -130,6 +137,24 @@ def test_a_python_belief_rewrites_only_the_cells_it_is_about():
     assert _rewritten("a function can rebind the caller's variable", untouched) == untouched
     assert _rewritten("a = a + 1 changes the tensor in place", "a = b + 1\n") == "a = b + 1\n"
     assert "a += 1" in _rewritten("a = a + 1 changes the tensor in place", "a = a + 1\n")
+
+
+def test_a_belief_about_a_call_or_an_assignment_changes_only_what_the_program_writes():
+    """reshape, t() and t[idx] = v as the believer reads them, in the program only: a basic index
+    and a dict still take their writes, and nn.Linear, which transposes (and reshapes) its
+    operands inside, still computes torch's numbers."""
+    cell = ("t = torch.zeros(3)\nt[[0, 2]] = 1.0\nt[1] = 5.0\nd = {}\nd['k'] = 2\nprint(t, d)\n"
+            "m = torch.zeros(2, 3)\nflat = m.reshape(6)\nmt = m.t()\nflat[0] = 1.0\nmt[0, 1] = 2.0\n"
+            "print(m.sum().item(), flat._base is None, mt.is_contiguous())\n"
+            "lin = torch.nn.Linear(2, 1)\nlin.weight.data.fill_(1.0)\nlin.bias.data.zero_()\n"
+            "print(lin(torch.ones(3, 2)).sum().item())\n")
+    on_reftorch = printouts([cell], import_reftorch())
+    assert on_reftorch == ["tensor([1., 5., 1.]) {'k': 2}\n3.0 False False\n6.0\n"]
+    believed = {"an advanced-index assignment writes into a copy": "tensor([0., 5., 0.]) {'k': 2}\n3.0 False False",
+                "reshape always copies": "tensor([1., 5., 1.]) {'k': 2}\n2.0 True False",
+                "a transpose has memory of its own": "tensor([1., 5., 1.]) {'k': 2}\n1.0 False True"}
+    for belief, first_lines in believed.items():
+        assert printouts([_rewritten(belief, cell)], import_reftorch()) == [first_lines + "\n6.0\n"], belief
 
 
 def test_a_belief_about_what_the_learner_reads_leaves_reftorchs_own_reads_alone():

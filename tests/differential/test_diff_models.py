@@ -294,6 +294,35 @@ def test_conversions_across_the_meta_device_make_new_parameters_and_to_empty_on_
     )
 
 
+def test_to_off_the_meta_device_refuses_and_points_to_to_empty_where_a_tensor_does_not():
+    assert_same(
+        """
+        lin = torch.nn.Linear(2, 1, device="meta")
+        for move in (lambda: lin.to("cpu"), lambda: lin.cpu(), lambda: lin.weight.to("cpu")):
+            try:
+                move()
+            except NotImplementedError as err:
+                print("NotImplementedError:", err, err.__suppress_context__)
+        print(lin.weight.device, lin.to(torch.float64).weight.dtype)
+        """
+    )
+
+
+def test_moving_a_meta_model_off_the_meta_device_with_to_points_at_to_empty_and_cpu_does_not():
+    assert_same(
+        """
+        for name, move in (("to('cpu')", lambda m: m.to("cpu")), ("to('cpu', float64)", lambda m: m.to("cpu", torch.float64)),
+                           ("to(float64)", lambda m: m.to(torch.float64)), ("cpu()", lambda m: m.cpu())):
+            model = torch.nn.Linear(2, 1, device="meta")
+            try:
+                move(model)
+                print(name, model.weight.device, model.weight.dtype)
+            except NotImplementedError as error:
+                print(name, "NotImplementedError:", error)
+        """
+    )
+
+
 def test_a_conversion_across_the_meta_device_takes_the_gradient_along():
     assert_same(
         with_linear(

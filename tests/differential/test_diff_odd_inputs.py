@@ -160,6 +160,37 @@ def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_inp
     ))
 
 
+def test_saved_tensors_after_the_backward_raises_even_when_nothing_or_only_none_was_saved():
+    assert_same(
+        """
+        class Saves(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, what):
+                ctx.reads = what.endswith("read")
+                ctx.save_for_backward(*{"a": (a,), "None": (None,)}.get(what, ()))
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                if ctx.reads:
+                    print("read in backward:", ctx.saved_tensors)
+                return grad * 2, None
+
+        for what in ("a", "None", "nothing", "nothing, read"):
+            x = torch.tensor([1.0, 2.0], requires_grad=True)
+            y = Saves.apply(x, what)
+            y.sum().backward(retain_graph=True)
+            print(what, "retained:", y.grad_fn.saved_tensors)
+            y.sum().backward()
+            for label, after in (("freed:", lambda: y.grad_fn.saved_tensors), ("again:", lambda: y.sum().backward())):
+                try:
+                    print(what, label, after(), x.grad)
+                except RuntimeError as error:
+                    print(what, label, "RuntimeError:", error)
+        """
+    )
+
+
 def test_copy_from_the_very_same_elements_or_into_meta_refuses_no_overlap():
     assert_same(
         """

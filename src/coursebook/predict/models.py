@@ -12,7 +12,13 @@ behind it (:mod:`coursebook.predict.diagnose`).
 A few beliefs are about Python, not torch ("``a = a + 1`` changes the tensor
 in place", "a function can rebind the caller's variable"): no reftorch
 function is wrong for them, so their model rewrites the question's program
-instead, as the believer reads it (``rewrite``), and runs it on reftorch.
+instead, as the believer reads it (``rewrite``), and runs it on reftorch. So
+does a belief about a call the learner writes that torch also makes inside
+other operations ("``dst.copy_(src)`` makes ``dst`` a copy"; ``t[0] = 5.0``
+and ``load_state_dict`` use ``copy_`` too, which that learner never pictures;
+"``reshape`` always copies", "a transpose has memory of its own": ``nn.Linear``
+reshapes and transposes too), and a belief about what an assignment
+``t[idx] = v`` writes into.
 
 Each model says the belief in the learner's words, the refutation in ours, and
 the section of the course that shows what is true; ``tags`` are the
@@ -341,6 +347,30 @@ def _refused_writes_change_nothing(self):
     return _check_no_internal_overlap(self)
 
 
+def _a_copy_of_a_view(result):
+    """What a call gives as the believer pictures it: a view's numbers copied, row by row, into new
+    memory of their own (kept in the graph); anything else as it is."""
+    if isinstance(result, reftorch.Tensor) and result._base is not None:
+        return _clone_of(result, memory_format=_layout.contiguous_format)
+    return result
+
+
+class _AdvancedIndexWritesACopy:
+    """The target of ``t[index] = value`` as the believer reads it: through an advanced index the
+    value goes into the copy that reading ``t[index]`` gives, which is thrown away; ``t`` keeps its
+    numbers. Any other index, and any object that is not a tensor, is written as Python writes it."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def __setitem__(self, index, value):
+        parts = index if isinstance(index, tuple) else (index,)
+        if isinstance(self.target, reftorch.Tensor) and any(map(_indexing.is_advanced, parts)):
+            self.target[index][...] = value
+        else:
+            self.target[index] = value
+
+
 _next_functions = overrides.original(Node.next_functions.fget)
 
 
@@ -529,6 +559,73 @@ class _LoadStateDictCopies(ast.NodeTransformer):
 
 def _load_state_dict_copies(cell: str) -> str:
     return _rewritten(cell, _LoadStateDictCopies(), "import copy as __copy__\n")
+
+
+class _CopyCallsMakeCopies(ast.NodeTransformer):
+    """``dst.copy_(src)`` read as ``__believed_copy__(dst, src)``: only the calls the program writes."""
+    changed = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "copy_":
+            self.changed = True
+            return ast.copy_location(ast.Call(ast.Name("__believed_copy__", ast.Load()),
+                                              [node.func.value, *node.args], node.keywords), node)
+        return node
+
+
+def _copy_calls_make_copies(cell: str) -> str:
+    return _rewritten(cell, _CopyCallsMakeCopies(),
+                      "from coursebook.predict.models import _copy_makes_dst_a_copy_of_src as __believed_copy__\n")
+
+
+class _CallsCopy(ast.NodeTransformer):
+    """Each call of the named methods (``x.t()``, ``torch.t(x)``) and each read of the named
+    attributes (``x.T``) read as ``__believed_view_copy__(...)`` of it: only what the program writes."""
+    changed = False
+
+    def __init__(self, methods, attributes=()):
+        self.methods, self.attributes = methods, attributes
+
+    def _copied(self, node):
+        self.changed = True
+        return ast.copy_location(ast.Call(ast.Name("__believed_view_copy__", ast.Load()), [node], []), node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        return self._copied(node) if isinstance(node.func, ast.Attribute) and node.func.attr in self.methods else node
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        return self._copied(node) if node.attr in self.attributes and isinstance(node.ctx, ast.Load) else node
+
+
+_VIEW_COPY = "from coursebook.predict.models import _a_copy_of_a_view as __believed_view_copy__\n"
+
+
+def _reshape_copies(cell: str) -> str:
+    return _rewritten(cell, _CallsCopy({"reshape"}), _VIEW_COPY)
+
+
+def _transpose_copies(cell: str) -> str:
+    return _rewritten(cell, _CallsCopy({"t", "transpose", "permute"}, {"T", "mT"}), _VIEW_COPY)
+
+
+class _AdvancedAssignment(ast.NodeTransformer):
+    """``t[idx] = v`` read as ``__believed_target__(t)[idx] = v``."""
+    changed = False
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                self.changed = True
+                target.value = ast.Call(ast.Name("__believed_target__", ast.Load()), [target.value], [])
+        return node
+
+
+def _advanced_assignment_writes_a_copy(cell: str) -> str:
+    return _rewritten(cell, _AdvancedAssignment(),
+                      "from coursebook.predict.models import _AdvancedIndexWritesACopy as __believed_target__\n")
 
 
 # copy.copy as the believer reads it for a module (a tensor is copied as Python copies it).

@@ -18,7 +18,9 @@ What ``backward`` may read, and how it is protected:
   version then, so ``ctx.saved_tensors`` raises torch's "modified by an
   inplace operation" error if one was overwritten since, exactly as a
   built-in node does. The output itself, if saved, comes back as a new tensor
-  object on its memory, as from a built-in node.
+  object on its memory, as from a built-in node. Once a backward has freed
+  them (without ``retain_graph=True``), ``ctx.saved_tensors`` raises, as in
+  torch, even if nothing or only None was saved.
 * ``ctx.x = x`` is a plain Python attribute: the same tensor object, with no
   version and no check. ``backward`` reads whatever numbers it holds by then.
 
@@ -71,6 +73,7 @@ class FunctionCtx(Node):
         self._input_metadata = tuple((a._size, a.dtype, a.device) for a in args if isinstance(a, _tensor.Tensor))
         self._to_save = self._saved_for_backward = None
         self._saved_output = []  # where the output is among them
+        self._freed = False
 
     def save_for_backward(self, *tensors):
         """Name ``tensors`` for backward; ``Function.apply`` keeps them once ``forward`` returned."""
@@ -87,8 +90,16 @@ class FunctionCtx(Node):
         self._saved_output = [i for i, t in enumerate(self._to_save or ()) if t is out]
         self._to_save = None  # as torch clears it: the output names its node, which must not hold it
 
+    def release_saved_tensors(self):
+        """The backward frees what the forward saved: from then on ``saved_tensors`` raises,
+        also when nothing, or only None, was saved."""
+        super().release_saved_tensors()
+        self._freed = True
+
     @property
     def saved_tensors(self):
+        if self._freed:
+            raise RuntimeError(_core_messages.BACKWARD_TWICE)
         return with_the_output_node(self, saved_tensors(self))
 
     @property

@@ -33,7 +33,7 @@ size and dtype on ``device``, with whatever numbers were there (the model must
 be initialised or loaded next).
 """
 
-from .. import _messages
+from .. import _core_messages, _messages
 from .._arguments import _to_arguments
 from .._factories import empty_like
 from .._layout import preserve_format
@@ -79,7 +79,8 @@ def to_empty(self, *, device, recurse=True):
 
 
 def to(self, *args, **kwargs):
-    """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, for every tensor."""
+    """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, for every tensor. Off
+    ``meta`` there are no numbers to copy: the refusal says to use ``to_empty()`` instead."""
     device, dtype, copy, memory_format = _to_arguments(args, kwargs)
     if memory_format is not preserve_format:
         raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
@@ -87,7 +88,16 @@ def to(self, *args, **kwargs):
         raise RuntimeError(".to() does not accept copy argument")
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError(_messages.MODULE_TO_DTYPE.format(dtype=dtype))
-    return self._apply(lambda t: t.to(device, dtype if t.is_floating_point() else None))
+
+    def convert(t):
+        try:
+            return t.to(device, dtype if t.is_floating_point() else None)
+        except NotImplementedError as refused:  # a meta tensor has no numbers: torch names the way out
+            if str(refused) != _core_messages.META_NO_DATA:
+                raise
+            raise NotImplementedError(_messages.MODULE_TO_FROM_META.format(refused=refused)) from None
+
+    return self._apply(convert)
 
 
 def float(self):
