@@ -65,7 +65,7 @@ def index(self, indices):
     values = 0 if on_meta else _elements.read(self._storage, self._dtype, info.positions())
     strides = _iterator_strides.tensor_iterator_output_strides(info.shape, info.operands())
     out = Tensor._from_values(values, info.shape, self._dtype, self.device, strides)
-    if any_requires_grad(self):
+    if any_requires_grad(self, *indices):  # the index tensors too: an inference ``self`` alone is not recorded
         out._set_grad_fn(IndexBackward0(self, indices))
     return out
 

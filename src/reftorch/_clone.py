@@ -8,6 +8,7 @@ version counter at 0; and, if ``a`` requires grad, ``CloneBackward0`` as
 
 from . import _overrides, _strides
 from ._layout import contiguous_format, preserve_format
+from ._copy_ import CopyBackwards
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
@@ -28,6 +29,8 @@ def clone(self, *, memory_format=preserve_format):
     copy = plain_kernel_writes(Tensor._from_values(self._read(), self._size, self._dtype, self.device, strides), (self,))
     if any_requires_grad(self):
         copy._set_grad_fn(CloneBackward0(self))
+    elif any_requires_grad(copy, self):  # an inference ``self``: torch's kernel wrote ``copy`` with copy_, recorded
+        copy._set_grad_fn(CopyBackwards(copy, self))
     return copy
 clone = _overrides.overridable(clone)
 

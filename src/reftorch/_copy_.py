@@ -7,7 +7,7 @@ if ``src`` requires grad ``dst`` gets a ``CopyBackwards`` node (``_inplace_write
 
 from . import _core_messages, _elements, _overrides, _strides
 from ._inplace_write import check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap, write_inplace
-from ._broadcast import expanded_strides, sum_to_shape
+from ._broadcast import expanded_strides
 from ._tensor import Tensor
 from .autograd.graph import Node
 
@@ -27,8 +27,8 @@ class CopyBackwards(Node):
         to_src = None
         if self.needs_input_grad(1):
             check_copy_source(self.src.device, grad)
-            to_src = Tensor._from_values(sum_to_shape(grad._read(), grad._size, self.src._size), self.src._size,
-                                         self.src._dtype, self.src.device)
+            same = (grad._dtype, grad.device) == (self.src._dtype, self.src.device)  # torch's grad.to(src): itself
+            to_src = grad if same else Tensor._from_values(grad._read(), grad._size, self.src._dtype, self.src.device)
         return (old, to_src)
 
 

@@ -116,6 +116,12 @@ MULTI_OUTPUT_HINT = (
     "allow the output views to be modified inplace. You should replace the inplace operation by "
     "an out-of-place one."
 )
+CUSTOM_FUNCTION_HINT = (
+    " This view was created inside a custom Function (or because an input was returned as-is) and the "
+    "autograd logic to handle view+inplace would override the custom backward associated with the custom "
+    "Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+    "output of the custom Function."
+)
 HOOK_NOT_SERIALIZED = (
     "backward hook {hook} on tensor will not be serialized.  If this is expected, you can "
     "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this warning"

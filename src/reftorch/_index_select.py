@@ -26,7 +26,7 @@ def index_select(self, dim=MISSING, index=MISSING):
     else:
         size, values = _selected(self, dim, index)
     out = Tensor._from_values(values, size, self._dtype, self.device)
-    if any_requires_grad(self):
+    if any_requires_grad(self, index):  # the index too: an inference ``self`` alone is not recorded
         out._set_grad_fn(IndexSelectBackward0(self, dim, index))
     return out
 

@@ -18,7 +18,8 @@ the existing memory, bumps the version counter and rewrites the history.
 import operator
 
 from . import _bitwise, _floor_divide, _messages, _metadata_inplace
-from ._dtype import _category, check_float_scalar, check_scalar
+from ._meta import check_overlaps
+from ._dtype import _category, bool as bool_, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
@@ -59,8 +60,7 @@ def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel
     _check_operand(op, other)
 
     def new_values():
-        check_no_internal_overlap(self)
-        check_no_partial_overlap(self, other)
+        check_overlaps(self, other)
         dtype = check_inplace_dtype(self, other)
         if check_kernel is not None:
             check_kernel(dtype)
@@ -108,8 +108,7 @@ def pow_(self, exponent):
     nodes = []
 
     def new_values():
-        check_no_internal_overlap(self)
-        check_no_partial_overlap(self, exponent)
+        check_overlaps(self, exponent)
         return pow_values(self, exponent, check_inplace_dtype(self, exponent), self._size)
 
     def make_node():
@@ -190,7 +189,7 @@ def fill_(self, value):
                 _messages.FILL_VALUE_DIM.format(value.dim())
             )
         def new_values():
-            check_no_internal_overlap(self)
+            check_overlaps(self)
             return values_of(value, self.dtype)[0]
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)

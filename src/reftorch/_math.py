@@ -331,8 +331,10 @@ def __rsub__(self, other):
     dtype = result_type(self, other)
     shape = _shapes.broadcast_shapes(self._size, _shape_of(other))
     values = [y - x for x, y in zip(values_of(self, dtype, shape), values_of(other, dtype, shape))]
-    return _result(values, shape, dtype, self.device,
-                   RsubBackward1(self) if any_requires_grad(self) else None, inputs=(self, other))
+    node = RsubBackward1(self) if any_requires_grad(self) else None
+    if node is None and any_requires_grad(other, self):  # an inference ``self``: torch's kernel runs sub(other, self)
+        node = SubBackward0(other, self)
+    return _result(values, shape, dtype, self.device, node, inputs=(self, other))
 
 
 # --- comparisons ----------------------------------------------------------------

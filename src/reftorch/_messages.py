@@ -32,6 +32,8 @@ GRAD_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{i}] has a shape of {grad} and output[{i}] has a shape "
     "of {output}."
 )
+OUT_NOT_DIFFERENTIABLE = ("{op}(): functions with out=... arguments don't support automatic differentiation, but one "
+                          "of the arguments requires grad.")
 CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 COPY_CONSTRUCT = (

@@ -16,6 +16,8 @@ would leave the device: here, and in ``copy_``, which moves numbers out of a
 meta tensor only into another (``_copy_.check_copy_source``, as torch's
 ``copy_`` kernel checks; ``to()`` copies through the same check).
 
+Nor does torch check a meta tensor's writes for overlapping memory (``check_overlaps``).
+
 A meta tensor has no memory to share or copy, so torch copies one from its
 metadata alone: ``copy.copy`` (and pickling) rebuilds it here on new memory
 at offset 0 with the same strides and a counter at 0, and ``copy.deepcopy``
@@ -24,11 +26,22 @@ clones it (``_python_copy.__deepcopy__``).
 
 from . import _messages, _python_copy
 from ._dtype import bool as bool_, int32, int64
+from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap
 from ._tensor import Tensor
 
 
 def is_meta(tensor):
     return tensor.device.type == "meta"
+
+
+def check_overlaps(self, *others):
+    """An in-place write's overlap checks (``_inplace_write``): none for a meta tensor, whose
+    elements share no memory to overlap in torch (an expanded one may be written)."""
+    if is_meta(self):
+        return
+    check_no_internal_overlap(self)
+    for other in others:
+        check_no_partial_overlap(self, other)
 
 
 def check_readable(tensor):

@@ -2,11 +2,14 @@
 ``_views.narrow(a, 0, 1, 2)``, a plain class attribute with nothing in between.
 
 ``_tensor_methods`` is the way in that a reader of the core passes through, and it is counted
-with the core. The methods here have their lessons beyond the core (views, in-place operators,
-a storage's bytes), so no reader of the core passes them.
+with the core. The methods here have their lessons beyond the core (views, multi-output views,
+in-place operators and metadata ops, advanced indexing, optimizers' updates, a storage's
+bytes), so no reader of the core passes them. ``reftorch.sparse`` gives both tables' methods a
+version per layout.
 """
 
-from . import _bitwise, _dtype, _floor_divide, _inplace, _storage_items, _views
+from . import _advanced_indexing, _bitwise, _dtype, _floor_divide, _index_select, _inplace, _metadata_inplace
+from . import _multi_output_views, _storage_items, _update_ops, _views
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -28,6 +31,18 @@ _METHODS = {
     # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
     "nbytes": property(lambda self: self.numel() * self.element_size()),
     "itemsize": property(lambda self: self.element_size()),
+    # multi-output views, as_strided_, in-place metadata ops
+    "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
+    "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,
+    "t_": _metadata_inplace.t_, "transpose_": _metadata_inplace.transpose_,
+    "unsqueeze_": _metadata_inplace.unsqueeze_, "squeeze_": _metadata_inplace.squeeze_,
+    "as_strided_": _metadata_inplace.as_strided_, "resize_": _metadata_inplace.resize_,
+    "resize_as_": _metadata_inplace.resize_as_, "set_": _metadata_inplace.set_,
+    # advanced indexing
+    "index_put_": _advanced_indexing.index_put_, "index_select": _index_select.index_select,
+    # what optimizers update parameters with
+    "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
+    "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_,
 }
 
 for _name, _function in _METHODS.items():

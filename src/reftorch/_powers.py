@@ -141,7 +141,7 @@ def pow(self, exponent):
     # pow(t, 2) takes the number as a parameter of its kernel, not as an operand
     operands = (self, exponent) if isinstance(exponent, Tensor) else (self,)
     out = _result(values, shape, dtype, _device_of(self, exponent), inputs=operands)
-    if any_requires_grad(self, exponent):
+    if any_requires_grad(*operands):
         if isinstance(exponent, Tensor):
             out._set_grad_fn(PowBackward1(self, exponent, out))
         else:
@@ -160,6 +160,8 @@ def __rpow__(self, base):
     out = plain_kernel_writes(_result(values, self._size, dtype, self.device), (self,))  # row-major, as torch
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))
+    elif any_requires_grad(out, self):  # an inference ``self``: torch's kernel writes ``out`` with pow's out= form
+        raise RuntimeError(_messages.OUT_NOT_DIFFERENTIABLE.format(op="pow"))
     return out
 
 

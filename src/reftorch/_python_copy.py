@@ -18,8 +18,9 @@ from ._version_counter import bump
 from .autograd.grad_mode import no_grad
 
 def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad, backward_hooks=None):
-    """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage``."""
-    t = Tensor._make(storage, storage_offset, size, stride, dtype)
+    """The inverse of ``__reduce_ex__``: a fresh tensor object on ``storage`` (or on the one a recipe's
+    ``TypedStorage`` names: pickled, that is a copy of the bytes, one per tensor, as in torch)."""
+    t = Tensor._make(getattr(storage, "untyped", storage), storage_offset, size, stride, dtype)
     bump(t)  # torch rebuilds with set_(), an in-place op
     t._requires_grad = requires_grad
     t._backward_hooks = backward_hooks
@@ -28,7 +29,7 @@ def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad,
 
 def __reduce_ex__(self, protocol):
     warn_if_has_hooks(self)
-    args = (self._storage, self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad,
+    args = (self._typed_storage(), self._storage_offset, self._size, self._stride, self._dtype, self.requires_grad,
             OrderedDict())
     return (_rebuild_tensor, args, self.__dict__ or None)
 __reduce_ex__ = _overrides.overridable(__reduce_ex__)

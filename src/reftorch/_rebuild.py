@@ -13,12 +13,11 @@ file share one storage again.
 """
 
 import pickletools
-from typing import NamedTuple
 
 from . import _bounds, _dtype, _layout_checks, _messages
 from ._device import device
 from ._size import Size
-from ._storage import UntypedStorage
+from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from ._version_counter import bump
 from .nn.parameter import Parameter
@@ -32,9 +31,10 @@ class StorageType:
 
     by_dtype = {}
 
-    def __init__(self, name, dtype):
+    def __init__(self, name, dtype, by_dtype=True):
         self.name, self.dtype = name, dtype
-        StorageType.by_dtype[dtype] = self
+        if by_dtype:
+            StorageType.by_dtype[dtype] = self
 
     def __reduce__(self):
         return self.name  # pickled by name: the global reftorch._rebuild.FloatStorage
@@ -54,13 +54,8 @@ ShortStorage = StorageType("ShortStorage", _dtype.int16)
 IntStorage = StorageType("IntStorage", _dtype.int32)
 LongStorage = StorageType("LongStorage", _dtype.int64)
 BoolStorage = StorageType("BoolStorage", _dtype.bool)
-
-
-class TypedStorage(NamedTuple):
-    """A storage and the dtype its bytes are read as: what the pickle refers to."""
-
-    untyped: UntypedStorage
-    dtype: _dtype.dtype
+# A bare UntypedStorage saved on its own: its bytes, read back as uint8 (torch.storage.UntypedStorage).
+UNTYPED = StorageType("UNTYPED", _dtype.uint8, by_dtype=False)
 
 
 # --- rebuilding: what the pickle calls when it is loaded -----------------------
@@ -145,6 +140,7 @@ TORCH_NAMES = {
     device: "torch.device",
     **{d: f"torch.{d._name}" for d in _dtype._ALL},
     **{s: f"torch.{s.name}" for s in StorageType.by_dtype.values()},
+    UNTYPED: "torch.storage.UntypedStorage",
 }
 
 

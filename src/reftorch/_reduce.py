@@ -147,6 +147,8 @@ def mean(self, *args, dtype=None, **kwargs):
     if any_requires_grad(self):
         node = MeanBackward1 if dim_given else MeanBackward0
         out._set_grad_fn(node(self, dims, keepdim, 1 / count if count else math.nan))
+    elif any_requires_grad(out, self):  # an inference ``self``: torch's kernel writes ``out`` with sum's out= form
+        raise RuntimeError(_messages.OUT_NOT_DIFFERENTIABLE.format(op="sum"))
     return out
 
 

@@ -5,7 +5,9 @@ Views, ``detach()``, ``.data`` and ``copy.copy`` share one; ``clone()``,
 ``copy.deepcopy`` and ``torch.tensor(t)`` make a new one.
 """
 
+import copy
 import ctypes
+from typing import NamedTuple
 
 from . import _core_messages
 from ._device import cpu
@@ -61,3 +63,14 @@ class UntypedStorage:
 
     def __repr__(self):
         return f"<reftorch UntypedStorage of {self.nbytes()} bytes on {self.device}>"
+
+
+class TypedStorage(NamedTuple):
+    """A storage and the dtype its bytes are read as: what a tensor's recipe (``__reduce_ex__``) and a
+    saved file refer to. Each tensor makes its own, so a pickle holds a copy of the bytes per tensor."""
+
+    untyped: UntypedStorage
+    dtype: object  # a reftorch dtype
+
+    def __reduce__(self):
+        return (TypedStorage, (copy.copy(self.untyped), self.dtype))

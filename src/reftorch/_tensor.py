@@ -12,7 +12,7 @@ import operator
 from . import _bounds, _core_messages, _elements, _strides
 from ._device import cpu
 from ._size import Size
-from ._storage import UntypedStorage
+from ._storage import TypedStorage, UntypedStorage
 from ._torch_bookkeeping import is_inference_mode_enabled
 from ._version_counter import VersionCounter
 
@@ -122,6 +122,10 @@ class Tensor:
 
     def untyped_storage(self):
         return self._storage
+
+    def _typed_storage(self):
+        """The storage read as this dtype, a new ``TypedStorage`` per call: what a pickled tensor names."""
+        return TypedStorage(self._storage, self._dtype)
 
     def data_ptr(self):
         """Storage address plus offset in bytes (0 with no elements; a meta storage's address is 0)."""

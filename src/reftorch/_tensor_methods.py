@@ -6,9 +6,8 @@ the module that does (``_memory_formats``, ``_meta``, ``reftorch.autograd``, ``a
 
 from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
 from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
-from . import _advanced_indexing, _argmax, _copy_binding, _index_select, autograd
+from . import _argmax, _copy_binding, autograd
 from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
-from . import _metadata_inplace, _multi_output_views, _update_ops
 from ._layout import strided
 from ._tensor import Tensor
 from .autograd import grad_setter, hooks, variable
@@ -63,19 +62,8 @@ _METHODS = {
     "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
     "__array_priority__": 1000,  # as torch's
     "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
-    # multi-output views, as_strided_, in-place metadata ops
-    "split": _multi_output_views.split, "split_with_sizes": _multi_output_views.split_with_sizes,
-    "chunk": _multi_output_views.chunk, "unbind": _multi_output_views.unbind,
-    "t_": _metadata_inplace.t_, "transpose_": _metadata_inplace.transpose_,
-    "unsqueeze_": _metadata_inplace.unsqueeze_, "squeeze_": _metadata_inplace.squeeze_,
-    "as_strided_": _metadata_inplace.as_strided_, "resize_": _metadata_inplace.resize_,
-    "resize_as_": _metadata_inplace.resize_as_, "set_": _metadata_inplace.set_,
-    # advanced indexing
-    "index_put_": _advanced_indexing.index_put_, "index_select": _index_select.index_select,
-    # nn, optim and hooks
-    "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
-    "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_, "sqrt": _unary.sqrt,
-    "register_hook": hooks.register_hook,
+    # hooks, and the square root optimizers take
+    "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
     # layouts: every tensor is strided until reftorch.sparse is imported
     "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
     "is_sparse_csr": property(lambda self: False),

@@ -9,7 +9,7 @@ casts the gradient back. ``_binding`` parses its signatures and short forms.
 
 from . import _strides
 from ._layout import preserve_format
-from ._copy_ import check_copy_source
+from ._copy_ import CopyBackwards, check_copy_source
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
@@ -39,4 +39,6 @@ def to(self, device=None, dtype=None, copy=False, memory_format=preserve_format)
     out = plain_kernel_writes(Tensor._from_values(self._read(), self._size, dtype, device, strides), (self,))
     if dtype.is_floating_point and any_requires_grad(self):
         out._set_grad_fn(ToCopyBackward0(self))
+    elif dtype.is_floating_point and any_requires_grad(out, self):  # an inference ``self``: as in ``clone``
+        out._set_grad_fn(CopyBackwards(out, self))
     return out

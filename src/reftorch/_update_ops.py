@@ -37,7 +37,8 @@ from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
 from ._dtype import _category, bool as bool_, compute_dtype, refuse_complex
-from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap, write_inplace
+from ._inplace_write import write_inplace
+from ._meta import check_overlaps
 from ._math import __rsub__, _device_of, _result, mul, result_type, sub, true_divide, values_of
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -153,9 +154,9 @@ def lerp(self, *args, **kwargs):
     dtype = _lerp_dtype(self, end, weight)
     values = _lerp_values(self, end, weight, shape, dtype)
     node = None
-    if any_requires_grad(self, end, weight):
-        node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
     operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)  # a number weight is a parameter
+    if any_requires_grad(*operands):
+        node = LerpBackward1(self, end, weight) if isinstance(weight, Tensor) else LerpBackward0(self, end, weight)
     return _result(values, shape, dtype, _device_of(self, end, weight), node, inputs=operands)
 
 
@@ -165,9 +166,7 @@ def lerp_(self, *args, **kwargs):
 
     def new_values():
         _check_lerp_dtypes(self, end, weight)
-        check_no_internal_overlap(self)
-        for operand in (end, weight):
-            check_no_partial_overlap(self, operand)
+        check_overlaps(self, end, weight)
         _check_fits(self, _lerp_shape(self, end, weight))
         _device_of(self, end, weight)  # one device, as lerp's (a cpu 0-d weight may join any)
         return _lerp_values(self, end, weight, self._size, _lerp_dtype(self, end, weight, inplace=True))
@@ -197,9 +196,7 @@ def _no_backward(op):
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """``self += value * tensor1 * tensor2`` in place: same storage, version + 1."""
     def new_values():
-        check_no_internal_overlap(self)
-        for operand in (tensor1, tensor2):
-            check_no_partial_overlap(self, operand)
+        check_overlaps(self, tensor1, tensor2)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         _device_of(self, tensor1, tensor2)
         dtype = _ternary_dtype(self, tensor1, tensor2)
@@ -218,9 +215,7 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
     def new_values():
         if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
             raise RuntimeError(_messages.ADDCDIV_INTEGER_DIVISION)
-        check_no_internal_overlap(self)
-        for operand in (tensor1, tensor2):
-            check_no_partial_overlap(self, operand)
+        check_overlaps(self, tensor1, tensor2)
         _check_fits(self, _shapes.broadcast_shapes(self._size, tensor1._size, tensor2._size))
         _device_of(self, tensor1, tensor2)
         opmath = compute_dtype(_ternary_dtype(self, tensor1, tensor2))

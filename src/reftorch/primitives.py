@@ -222,7 +222,9 @@ def bump_version(t):
 
 def should_record(*inputs):
     """True when an operation on ``inputs`` must record a graph node: grad mode
-    is on (not inside ``no_grad``) and at least one input requires grad."""
+    is on (not inside ``no_grad``) and at least one input requires grad (and,
+    for an inference tensor used outside ``inference_mode``, one input is a
+    normal tensor or a number: autograd sees no operation on those alone)."""
     return any_requires_grad(*inputs)
 
 

@@ -27,6 +27,9 @@ become a record of their own, ``data/0``, next to the pickle in one zip file
   a leaf that requires grad, with no ``grad_fn``. ``.grad`` is not saved.
 * A meta tensor has no bytes: only its dtype, size, stride and
   ``requires_grad`` are saved, and it comes back on a storage of its own.
+* A bare ``UntypedStorage`` is saved as a reference to its bytes, as a
+  tensor's storage is (torch names it ``torch.storage.UntypedStorage``), and
+  comes back as a ``TypedStorage`` of ``uint8``, as torch's does.
 
 The file is torch's own format: the pickle names torch's functions and
 classes (``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage``), so
@@ -53,8 +56,9 @@ from collections import OrderedDict
 from . import _archive, _messages, _weights_only
 from ._default_device import as_device
 from ._device import device
+from ._dtype import uint8
 from ._rebuild import (
-    FROM_TORCH, TO_TORCH, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_meta_tensor_no_storage,
+    FROM_TORCH, TO_TORCH, UNTYPED, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_meta_tensor_no_storage,
     _rebuild_parameter, _rebuild_parameter_with_state, _rebuild_tensor_v2, renamed,
 )
 from ._size import Size
@@ -107,10 +111,14 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
     def persistent_id(self, obj):
-        """A storage goes into the file as a reference; its bytes become ``data/<key>``."""
-        if not isinstance(obj, TypedStorage):
+        """A storage goes into the file as a reference; its bytes become ``data/<key>``. A bare
+        ``UntypedStorage`` is saved as torch saves one: its bytes, as ``uint8``."""
+        if isinstance(obj, UntypedStorage):
+            (storage, dtype), storage_type = (obj, uint8), UNTYPED
+        elif isinstance(obj, TypedStorage):
+            (storage, dtype), storage_type = obj, StorageType.by_dtype[obj.dtype]
+        else:
             return None
-        storage, dtype = obj
         # One memory read as two dtypes is refused; torch tells memories apart by address, so
         # storages with no bytes (address 0) are never compared.
         if storage.data_ptr() != 0 and self._dtypes.setdefault(storage.data_ptr(), dtype) is not dtype:
@@ -118,7 +126,7 @@ class _Pickler(pickle.Pickler):
         key = self._keys.setdefault(id(storage), str(len(self._keys)))
         self.storages[key] = storage
         numel = storage.nbytes() // dtype.itemsize
-        return ("storage", StorageType.by_dtype[dtype], key, _location(storage), numel)
+        return ("storage", storage_type, key, _location(storage), numel)
 
 
 def save(obj, f, pickle_protocol=2):

@@ -10,8 +10,8 @@ torch picks each operation's kernel by layout: ``s.clone()`` on a sparse
 tensor runs the sparse clone, and ``s.exp()``, which has no sparse kernel,
 raises. Once installed, reftorch keeps one table of methods per layout:
 
-* strided: ``_tensor_methods._METHODS``, the functions of the modules that
-  explain them. ``Tensor.clone is _clone.clone`` still holds.
+* strided: ``_tensor_methods._METHODS`` and ``_more_methods._METHODS``, the
+  functions of the modules that explain them. ``Tensor.clone is _clone.clone`` still holds.
 * sparse COO: ``SPARSE_VERSIONS`` below; sparse CSR:
   ``_sparse_csr.CSR_VERSIONS``. A method missing from a sparse table
   refuses, naming itself and reftorch's limit.
@@ -37,7 +37,7 @@ only chooses which function runs.
 
 from types import MethodType
 
-from . import _messages, _sparse, _sparse_convert, _sparse_copies, _sparse_csr, _tensor_methods
+from . import _messages, _more_methods, _sparse, _sparse_convert, _sparse_copies, _sparse_csr, _tensor_methods
 from ._dtype import bool as bool_, float32, float64, int64
 from ._sparse import SparseCOO, sparse_coo_tensor  # noqa: F401 (reftorch.sparse_coo_tensor)
 from ._tensor import Tensor
@@ -134,8 +134,8 @@ SAME_FOR_ALL = {
 # sparse tensor answers differently.
 CLASS_METHODS = ("_positions", "untyped_storage", "data_ptr", "type", "stride")
 
-# The strided table: ``install`` fills it with ``_tensor_methods._METHODS``
-# and ``LAYOUT_METHODS``.
+# The strided table: ``install`` fills it with the two method tables
+# (``_tensor_methods``, ``_more_methods``) and ``LAYOUT_METHODS``.
 STRIDED_VERSIONS = {}
 
 
@@ -235,4 +235,4 @@ def install(methods):
             setattr(Tensor, name, ByLayout(name))
 
 
-install(_tensor_methods._METHODS)
+install({**_tensor_methods._METHODS, **_more_methods._METHODS})

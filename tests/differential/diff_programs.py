@@ -33,6 +33,21 @@ class Halve(torch.autograd.Function):
         return None, grad
 """
 
+# ``Exp``: a custom Function that saves its own output (and its input) for backward.
+EXP_SAVING_ITS_OUTPUT = """
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        out = a.exp()
+        ctx.save_for_backward(out, a)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, a = ctx.saved_tensors
+        return grad * out
+"""
+
 
 def attempt_source(shown: str = "result") -> str:
     """Source of ``attempt(f)``: calls ``f()`` and prints the exception it raised (class | message),

@@ -324,6 +324,22 @@ def test_copy_into_a_leaf_is_allowed_under_no_grad():
     )
 
 
+def test_copy_backwards_hands_the_source_the_gradient_itself_when_dtype_and_device_match():
+    # torch's CopyBackwards gives the source grad.to(its dtype and device): the very gradient when they
+    # match, so the leaf's .grad is a copy of an expanded gradient (version 1), or the one a cast made.
+    assert_same(
+        """
+        for name, make in (("same", lambda x: torch.zeros(3).copy_(x).sum()),
+                           ("then mul", lambda x: (torch.zeros(3).copy_(x) * 2).sum()),
+                           ("cast", lambda x: torch.zeros(3, dtype=torch.float64).copy_(x).sum()),
+                           ("broadcast", lambda x: torch.zeros(2, 3).copy_(x).sum())):
+            x = torch.ones(3, requires_grad=True)
+            make(x).backward()
+            print(name, x.grad, x.grad._version, x.grad.stride(), x.grad.dtype)
+        """
+    )
+
+
 def test_copy_with_mismatched_shapes_raises():
     assert_same(
         """

@@ -1,11 +1,12 @@
 """Corners of the core reading path that waited for room in the core: a backward that gives no
-gradient, a grad mode used bare as a decorator, pickling a tensor, Python copies of a meta tensor,
+gradient, a grad mode used bare as a decorator, pickling a tensor (and views pickled together),
+writing a view a custom Function returned, a graph freed with its last tensor, Python copies of a meta tensor,
 and the order of torch's checks on what backward is given."""
 
 import textwrap
 
 from crosscheck.harness import assert_same
-from diff_programs import HALVE, attempt_source
+from diff_programs import EXP_SAVING_ITS_OUTPUT, HALVE, attempt_source
 
 
 def test_a_function_whose_backward_gives_none_for_an_input_sends_that_input_no_gradient():
@@ -64,6 +65,91 @@ def test_pickle_round_trips_a_tensor_onto_new_memory():
         print(copied is s, copied.data_ptr() == s.data_ptr(), copied.nbytes(), copied.device)
         """
     )
+
+
+def test_views_pickled_together_come_back_on_storages_of_their_own_and_saved_together_share_one():
+    """Each tensor's recipe carries a storage object of its own (torch's TypedStorage), so pickle writes
+    the bytes once per tensor; torch.save writes them once per storage."""
+    assert_same(
+        """
+        import copy
+        import io
+        import pickle
+        x = torch.arange(6.0)
+        for name, (a, b) in (("pickle", pickle.loads(pickle.dumps((x, x[2:])))),
+                             ("same object twice", pickle.loads(pickle.dumps((x, x))))):
+            a[3] = 100.0
+            print(name, a is b, a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr(), b,
+                  b.storage_offset(), b.untyped_storage().nbytes())
+        buffer = io.BytesIO()
+        torch.save((x, x[2:]), buffer)
+        buffer.seek(0)
+        a, b = torch.load(buffer)
+        print(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())
+        shallow = copy.copy(x[2:])
+        print(shallow.untyped_storage() is x.untyped_storage(), shallow.storage_offset())
+        """
+    )
+
+
+def test_a_view_a_custom_function_returns_refuses_an_in_place_write_with_torchs_custom_function_text():
+    assert_same(attempt_source() + textwrap.dedent(
+        """
+        class Tail(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x[1:]
+
+            @staticmethod
+            def backward(ctx, grad):
+                return torch.zeros(1).new_tensor([0.0] + grad.tolist())
+
+        class Same(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        a = torch.ones(3, requires_grad=True) * 1
+        for function in (Tail, Same):
+            v = function.apply(a)
+            print(function.__name__, v._base is a, v.grad_fn.name())
+            attempt(lambda: v.mul_(2))
+            attempt(lambda: v[0:1].mul_(2))
+            a.detach().add_(1)  # through the base: the view notices when its grad_fn is read
+            attempt(lambda: v.grad_fn)
+        with torch.no_grad():
+            v = Tail.apply(a)
+        attempt(lambda: v.mul_(2))
+        """
+    ))
+
+
+def test_a_graph_that_saved_its_output_is_freed_with_the_last_tensor_that_leads_to_it():
+    # A saved tensor holds neither its node nor, for the node's own output, the node as grad_fn:
+    # without a reference cycle the output's memory goes as soon as nothing leads to the graph.
+    assert_same(EXP_SAVING_ITS_OUTPUT + textwrap.dedent(
+        """
+        import gc
+        import weakref
+
+        gc.disable()
+        try:
+            for name, make in (("exp", lambda x: x.exp()), ("sigmoid", lambda x: x.sigmoid()),
+                               ("x * x", lambda x: x * x), ("x ** 2", lambda x: x ** 2),
+                               ("Exp", lambda x: Exp.apply(x)), ("exp().sum()", lambda x: x.exp().sum())):
+                x = torch.ones(2, requires_grad=True)
+                y = make(x)
+                memory = weakref.ref(y.untyped_storage())
+                del y
+                print(name, memory() is None)
+        finally:
+            gc.enable()
+        """
+    ))
 
 
 def test_copies_of_a_meta_tensor_are_made_from_its_metadata_alone():

@@ -77,6 +77,32 @@ def test_a_meta_tensor_has_metadata_and_a_graph_but_no_numbers():
     )
 
 
+def test_a_meta_tensor_may_be_written_in_place_where_its_elements_would_overlap():
+    # torch checks no overlap for a meta tensor: it has no memory; a cpu tensor is still refused
+    assert_same(
+        """
+        a = torch.ones(3, device="meta")
+        same = lambda m: a if m.device.type == "meta" else torch.ones(3)  # an operand on m's device
+        writes = {
+            "expanded add_": lambda m: m.expand(3).add_(1),
+            "expanded mul_": lambda m: m.expand(3).mul_(same(m)),
+            "expanded fill_(tensor)": lambda m: m.expand(3).fill_(torch.tensor(2.0, device=m.device)),
+            "expanded lerp_": lambda m: m.expand(3).lerp_(same(m), 0.5),
+            "expanded addcmul_": lambda m: m.expand(3).addcmul_(same(m), same(m)),
+        }
+        for name, write in writes.items():
+            for m in (torch.ones(1, device="meta"), torch.ones(1)):
+                try:
+                    print(name, m.device, write(m).shape, m.shape)
+                except RuntimeError as err:
+                    print(name, m.device, "RuntimeError:", err)
+        for name, write in (("add_", lambda: a[1:].add_(a[:2])), ("addcdiv_", lambda: a[1:].addcdiv_(a[:2], a[:2]))):
+            print("partly overlapping", name, write().shape)
+        del a, m
+        """
+    )
+
+
 @pytest.mark.parametrize("statement, error", [
     ("m.tolist()", "NotImplementedError"),
     ("m.item()", "RuntimeError"),

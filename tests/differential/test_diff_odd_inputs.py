@@ -1,6 +1,9 @@
 """Odd inputs, run on torch and on reftorch: the same printout, or the same error."""
 
+import textwrap
+
 from crosscheck.harness import assert_same
+from diff_programs import EXP_SAVING_ITS_OUTPUT
 
 
 def test_in_place_and_matmul_operators_answer_not_implemented_for_what_is_not_an_operand():
@@ -126,20 +129,8 @@ def test_the_chapter_14_reference_refuses_what_torch_save_refuses():
 
 
 def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_input_as_itself():
-    assert_same(
+    assert_same(EXP_SAVING_ITS_OUTPUT + textwrap.dedent(
         """
-        class Exp(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, a):
-                out = a.exp()
-                ctx.save_for_backward(out, a)
-                return out
-
-            @staticmethod
-            def backward(ctx, grad):
-                out, a = ctx.saved_tensors
-                return grad * out
-
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         for source in (x, x * 1):
             y = Exp.apply(source)
@@ -173,7 +164,7 @@ def test_a_saved_output_comes_back_as_a_new_tensor_on_its_memory_and_a_saved_inp
         y.sum().backward()
         print(x.grad)
         """
-    )
+    ))
 
 
 def test_saved_tensors_after_the_backward_raises_even_when_nothing_or_only_none_was_saved():

@@ -607,3 +607,27 @@ def test_save_takes_torchs_default_pickle_protocol_by_name_and_refuses_others_sa
         assert torch.load(buffer, weights_only=False).tolist() == [1.0, 1.0]
         with pytest.raises(NotImplementedError, match="reftorch saves with pickle protocol 2 only"):
             reftorch.save(reftorch.ones(2), io.BytesIO(), pickle_protocol=protocol)
+
+
+def test_a_bare_untyped_storage_is_saved_as_torchs_storage_record_and_loads_as_bytes():
+    # torch saves a bare UntypedStorage by reference (torch.storage.UntypedStorage, its byte count),
+    # with its bytes as a record, and loads it, weights only, as a uint8 TypedStorage.
+    assert_same(with_round_trip(
+        """
+        import zipfile
+        x = torch.arange(3.0)
+        s = x.untyped_storage()
+        buffer = io.BytesIO()
+        torch.save(s, buffer)
+        archive = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+        print(archive.read("archive/data.pkl"), archive.read("archive/data/0") == bytes(x.numpy()))
+        back = round_trip(s)
+        print(type(back).__name__, back.dtype)
+        pair = round_trip([s, torch.ones(2).untyped_storage(), s])
+        print(type(pair).__name__, pair[0] is pair[2], [p.dtype for p in pair])
+        try:
+            torch.save([x, s], io.BytesIO())
+        except RuntimeError as err:
+            print("RuntimeError:", err)
+        """
+    ))

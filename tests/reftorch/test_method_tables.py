@@ -1,7 +1,7 @@
 """A strided tensor's methods are the lessons' functions themselves; sparse tensors reach theirs by layout.
 
-The strided table is ``_tensor_methods._METHODS``: what a learner looks up on
-``Tensor``, what ``show_source`` and ``inspect`` show, and what a traceback
+The strided table is ``_tensor_methods._METHODS`` with ``_more_methods._METHODS``:
+what a learner looks up on ``Tensor``, what ``show_source`` and ``inspect`` show, and what a traceback
 passes through must be the function of the module that explains the
 operation, with no layout wrapper in between. Until a sparse tensor exists,
 ``Tensor``'s attributes are those functions themselves (a fresh interpreter
@@ -23,9 +23,10 @@ import pytest
 
 import reftorch
 from coursebook import show_source
-from reftorch import _sparse_copies, _sparse_csr, _tensor_methods
+from reftorch import _more_methods, _sparse_copies, _sparse_csr, _tensor_methods
 
-STRIDED = {name: f for name, f in _tensor_methods._METHODS.items() if inspect.isfunction(f)}
+STRIDED = {name: f for name, f in {**_tensor_methods._METHODS, **_more_methods._METHODS}.items()
+           if inspect.isfunction(f)}
 
 
 def _fresh(program):

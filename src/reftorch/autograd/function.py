@@ -36,9 +36,11 @@ from .. import _core_messages, _messages, _views
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._broadcast import sum_to_shape
 from .._typename import typename
-from .graph import Node, any_requires_grad
-from .grad_mode import no_grad
+from .graph import Node
+from .view_history import IN_CUSTOM_FUNCTION
+from .grad_mode import is_grad_enabled, no_grad
 from .._overrides import overridable
+from .._torch_bookkeeping import is_inference_mode_enabled
 
 
 def saved_tensors(ctx):
@@ -46,6 +48,18 @@ def saved_tensors(ctx):
     against its version counter (``SavedTensor.unpack``); a saved None stays None."""
     return tuple(None if s is None else s.unpack() for s in ctx._saved_for_backward or ())
 saved_tensors = overridable(saved_tensors)
+
+
+def with_the_output_node(ctx, tensors):
+    """``tensors`` with the output among them (saved without its node, which would hold itself
+    alive through it) as torch's ``unpack`` gives it: a new tensor object each time, ``ctx`` its grad_fn."""
+    tensors = list(tensors)
+    for i in ctx._saved_output:
+        out = tensors[i]
+        tensors[i] = _tensor.Tensor._make(out._storage, out._storage_offset, out._size, out._stride, out._dtype,
+                                          out._version_counter)
+        tensors[i]._set_grad_fn(ctx)
+    return tuple(tensors)
 
 
 class FunctionCtx(Node):
@@ -58,6 +72,7 @@ class FunctionCtx(Node):
         self._is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
         self._input_metadata = tuple((a._size, a.dtype, a.device) for a in args if isinstance(a, _tensor.Tensor))
         self._to_save = self._saved_for_backward = None
+        self._saved_output = []  # where the output is among them
         self._freed = False
 
     def save_for_backward(self, *tensors):
@@ -72,6 +87,8 @@ class FunctionCtx(Node):
         """Each named tensor stamped with its version now (None kept as None; ``out`` as an output)."""
         self._saved_for_backward = tuple(None if t is None else self.save(t, is_output=t is out)
                                          for t in self._to_save or ())
+        self._saved_output = [i for i, t in enumerate(self._to_save or ()) if t is out]
+        self._to_save = None  # as torch clears it: the output names its node, which must not hold it
 
     def release_saved_tensors(self):
         """The backward frees what the forward saved: from then on ``saved_tensors`` raises,
@@ -83,7 +100,7 @@ class FunctionCtx(Node):
     def saved_tensors(self):
         if self._freed:
             raise RuntimeError(_core_messages.BACKWARD_TWICE)
-        return saved_tensors(self)
+        return with_the_output_node(self, saved_tensors(self))
 
     @property
     def needs_input_grad(self):
@@ -164,8 +181,12 @@ class Function:
                 return out  # a number or None goes back as it is, with no node, as in torch
             if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
                 out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
-        # an integer or bool result is not differentiable: torch gives it no node, as any operation
-        if out.is_floating_point() and any_requires_grad(*(a for a in args if isinstance(a, _tensor.Tensor))):
+            if out._base_tensor is not None and out.is_floating_point():  # a view: writing it in place is refused,
+                out._creation_meta = IN_CUSTOM_FUNCTION  # as a CopySlices would bypass backward (view_history)
+        # an integer or bool result is not differentiable: torch gives it no node, as any operation. apply is
+        # not dispatched: outside inference_mode, an input that requires grad is recorded, inference tensor or not
+        if out.is_floating_point() and is_grad_enabled() and not is_inference_mode_enabled() and any(
+                isinstance(a, _tensor.Tensor) and a.requires_grad for a in args):
             out._set_grad_fn(ctx)
             ctx._keep_saved(out)
         return out

@@ -7,6 +7,7 @@ needs none). An edge to a leaf ends in its ``AccumulateGrad``, which adds into
 ``.grad``. A node keeps *saved tensors*, each with the version it had.
 """
 
+import numbers
 import weakref
 
 from .. import _core_messages, _overrides, _strides
@@ -113,16 +114,20 @@ def gradient_edge(x):
     return (accumulator, 0)
 
 
-def any_requires_grad(*tensors):
-    """Record a node? Only in grad mode, outside ``inference_mode``, if an input asks."""
+def any_requires_grad(*inputs):
+    """Record a node? Only in grad mode, outside ``inference_mode``, if an input asks and autograd sees the op:
+    an inference tensor has no autograd key, so an op on inference tensors alone is not recorded (a number
+    counts as a normal tensor: torch wraps it in one)."""
     if not is_grad_enabled() or is_inference_mode_enabled():
         return False
-    return any(isinstance(t, Tensor) and t.requires_grad for t in tensors)
+    seen = any(not x._inference if isinstance(x, Tensor) else isinstance(x, numbers.Number) for x in inputs)
+    return seen and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
 
 
 class SavedTensor:
     """A tensor kept for backward, with its version then: ``unpack()`` raises if it changed. The node's own
-    output is kept as torch keeps it: a new tensor object on its memory and counter, the node its grad_fn."""
+    output is kept as torch keeps it: a new tensor object on its memory and counter, without the node
+    (nor does it keep the node: a graph is freed with the last tensor that leads to it, as in torch)."""
 
     def __init__(self, tensor, saved_for, is_output):
         if tensor._inference:
@@ -130,11 +135,10 @@ class SavedTensor:
         if is_output:
             size, stride, offset = tensor._geometry()
             tensor = Tensor._make(tensor._storage, offset, size, stride, tensor._dtype, tensor._version_counter)
-            tensor._set_grad_fn(saved_for)
         self._tensor = tensor
         self._version = tensor._version
-        self._saved_for = saved_for
-        self._is_leaf = tensor.is_leaf
+        self._saved_for = weakref.ref(saved_for)
+        self._is_leaf = tensor.is_leaf and not is_output
         self._released = False
 
     def release(self):
@@ -151,5 +155,5 @@ class SavedTensor:
 
     def _modified_message(self, t):
         """The node ``t`` is an output of, as torch names it (a non-leaf cut off by ``detach_()``: the saver)."""
-        node = t.grad_fn or (None if self._is_leaf else self._saved_for)
+        node = t.grad_fn or (None if self._is_leaf else self._saved_for())
         return _core_messages.saved_tensor_modified(t, None if node is None else node.name(), self._version)

@@ -10,11 +10,18 @@ on. In addition, every tensor built there is an *inference tensor*:
   (``_base`` is None).
 * Version counter: none. ``t._version`` raises, and in-place writes inside
   the mode are not counted.
-* Graph: none, and outside the mode torch keeps it away from autograd. An
-  in-place write raises (after the numbers were written: the check sits where
-  the counter would be bumped), ``requires_grad_()`` raises, and an operation
-  that would save it for backward raises. Plain operations on it work and
-  give normal tensors; ``clone()`` is the way back to a normal tensor.
+* Graph: none, and outside the mode torch keeps it away from autograd: it has
+  no autograd key, so an operation on inference tensors alone records nothing,
+  even if one of them requires grad, and gives a normal tensor. An operation
+  that also takes a normal tensor, or a number (torch wraps it in one), is
+  recorded, and raises if it would save the inference tensor for backward.
+  Some of torch's kernels write their result through another operation, which
+  autograd then sees: ``clone()`` and ``to()`` (``copy_``: ``CopyBackwards``),
+  ``2 - t`` (``sub``), ``mean()`` and ``2 ** t`` (``sum``'s and ``pow``'s
+  ``out=`` forms, which refuse an input that requires grad). An in-place write
+  on inference tensors alone raises (after the numbers were written: the check
+  sits where the counter would be bumped), and ``requires_grad_()`` raises.
+  ``clone()`` is the way back to a normal tensor.
 
 The one exception: a view of a normal tensor made inside the mode is a normal
 view, sharing its base's version counter, but remembered as made in inference
@@ -24,7 +31,7 @@ This module is the context manager. The switch it sets is in
 ``_torch_bookkeeping`` (every new tensor reads it), with the rules for
 counters (no counter, writes made while building a result); the other rules
 it changes live where they apply: ``autograd/variable`` (``requires_grad_()``),
-``autograd/graph`` (saving).
+``autograd/graph`` (saving, and which operations are recorded).
 """
 
 import functools

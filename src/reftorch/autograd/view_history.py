@@ -9,11 +9,13 @@ from .. import _core_messages, _strides
 from .._tensor import Tensor
 from .graph import Node
 
-# A view's creation meta (``autograd/creation_meta`` says which one a new view gets).
+# A view's creation meta (``autograd/creation_meta`` says which one a new view gets; a custom
+# Function marks a view it returns, ``autograd/function``).
 DEFAULT = "DEFAULT"
 NO_GRAD_MODE = "NO_GRAD_MODE"
 INFERENCE_MODE = "INFERENCE_MODE"
 MULTI_OUTPUT_NODE = "MULTI_OUTPUT_NODE"
+IN_CUSTOM_FUNCTION = "IN_CUSTOM_FUNCTION"
 
 
 class AsStridedBackward0(Node):
@@ -73,6 +75,8 @@ def check_view_write(view, indirect):
         message += _core_messages.MULTI_OUTPUT_HINT
     elif meta == NO_GRAD_MODE:
         message += _core_messages.MOVE_BOTH.format(block="no_grad")
+    elif meta == IN_CUSTOM_FUNCTION:
+        message += _core_messages.CUSTOM_FUNCTION_HINT
     else:
         message += _core_messages.MOVE_BOTH.format(block="inference_mode")
     raise RuntimeError(message)

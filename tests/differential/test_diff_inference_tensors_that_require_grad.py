@@ -1,0 +1,70 @@
+"""An inference tensor that requires grad (made so inside ``inference_mode``), used outside the mode.
+
+It has no autograd key, so torch's autograd sees an operation only when another input brings one:
+a normal tensor, or a Python number that torch wraps in a tensor (``t * 2``, not ``t ** 2``). On
+inference tensors alone, nothing is recorded; except where torch's kernel writes its result through
+another operation that autograd does see: ``clone()`` and ``to()`` (``copy_``, ``CopyBackwards``),
+``2 - t`` (``sub``), ``mean()`` and ``2 ** t`` (``out=`` forms, which refuse)."""
+
+import pytest
+
+from crosscheck.harness import assert_same
+from diff_programs import HALVE, attempt_source
+
+MADE = """
+with torch.inference_mode():
+    t = torch.ones(3, requires_grad=True)
+"""
+
+# each line: an expression of ``t``; the program prints its grad_fn, requires_grad, is_inference (or the error)
+CASES = {
+    "unary": ["-t", "t.exp()", "t.sigmoid()", "t.sqrt()", "t.reciprocal()"],
+    "a number on either side": ["t * 2", "2 * t", "t + 2.5", "t - 2", "2 - t", "2.0 - t", "t / 2", "2 / t",
+                                "t ** 2", "2 ** t", "t.pow(2)", "t.mul(True)", "t.sub(2, alpha=2)"],
+    "two tensors": ["t * t", "t.add(t, alpha=2)", "t + torch.ones(3)", "torch.ones(3) * t", "t @ t",
+                    "t @ torch.ones(3)", "t * torch.ones(3, requires_grad=True)", "t.pow(t)",
+                    "t.lerp(t, 0.5)", "t.lerp(torch.zeros(3), 0.5)", "t.lerp(t, torch.ones(3))"],
+    "an index": ["t[[0, 1]]", "t[torch.tensor([True, False, True])]", "t.index_select(0, torch.tensor([0, 2]))"],
+    "reductions": ["t.sum()", "t.sum(0)", "t.mean()", "t.mean(0)", "t.mean(dtype=torch.float64)", "t.argmax()"],
+    "copies": ["t.clone()", "t.clone(memory_format=torch.contiguous_format)", "t.to(torch.float64)", "t.double()",
+               "t.to(torch.int64)", "t.float()", "t.contiguous()", "t.detach()", "t.data",
+               "torch.zeros(3).copy_(t)", "torch.zeros(3, dtype=torch.int64).copy_(t)"],
+    "views": ["t.view(3)", "t[1:]", "t.unsqueeze(0)", "t.expand(2, 3)", "t.split(1)[0]", "t[1:] * 2"],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_an_operation_is_recorded_only_when_autograd_sees_it(kind):
+    lines = "\n".join(f"print({e!r}, end=' '); attempt(lambda: {e})" for e in CASES[kind])
+    assert_same(attempt_source("result.grad_fn and result.grad_fn.name(), result.requires_grad, "
+                               "result.is_inference()") + MADE + lines)
+
+
+def test_in_place_on_it_alone_writes_then_raises_and_with_a_number_is_refused_as_a_leaf():
+    # torch's zero_, fill_ and t *= t see no autograd: the kernel writes, then the counter refuses;
+    # mul_(2) and add_(1) wrap their number, so autograd refuses the write into a leaf first.
+    lines = "\n".join(f"print({e!r}, end=' '); attempt(lambda: {e}); print(t.tolist())" for e in
+                      ["t.zero_()", "t.fill_(3.0)", "t.mul_(t)", "t.__imul__(t)", "t.add_(t)", "t.mul_(2)",
+                       "t.add_(1)", "t.copy_(torch.ones(3))"])
+    assert_same(attempt_source("result") + MADE + lines)
+
+
+def test_the_copy_a_clone_or_to_records_leads_back_to_it():
+    assert_same(MADE + """
+for name, make in (("clone", lambda: t.clone()), ("to", lambda: t.to(torch.float64)), ("rsub", lambda: 2 - t)):
+    made = make()
+    print(name, made.grad_fn.name(), made._version, made.is_leaf,
+          [(n and n.name(), i) for n, i in made.grad_fn.next_functions])
+    made.sum().backward()
+    print(t.grad, t.grad.is_inference(), t.grad._version)
+""")
+
+
+def test_a_custom_function_is_recorded_whatever_its_inputs_are():
+    # Function.apply is not dispatched: it asks grad mode and requires_grad only
+    assert_same(MADE + HALVE + """
+out = Halve.apply(t, t)
+print(out.grad_fn.name(), out.requires_grad)
+out.sum().backward()
+print(t.grad)
+""")
