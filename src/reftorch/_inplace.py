@@ -19,7 +19,7 @@ import operator
 
 from . import _bitwise, _floor_divide, _messages, _metadata_inplace
 from ._meta import check_overlaps
-from ._dtype import _category, bool as bool_, check_float_scalar, check_scalar
+from ._dtype import _category, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
