@@ -4,7 +4,8 @@ A warm-up for the copy_into exercise (which builds the whole op): when
 ``dst`` and ``src`` live in one storage, ``dst.copy_(src)`` could overwrite
 numbers it has not read yet.  torch refuses when the two overlap in part,
 and lets the write through when they are exactly the same elements or do
-not overlap at all.  The answer comes from real torch: ``dst.copy_(src)``
+not overlap at all; it compares only dense tensors, and lets other layouts
+through unchecked.  The answer comes from real torch: ``dst.copy_(src)``
 on the same pair either goes through (None) or raises.
 """
 
