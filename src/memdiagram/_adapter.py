@@ -4,7 +4,8 @@ The diagram never calls torch or reftorch directly. It asks an *adapter*
 these questions about a tensor, and nothing else:
 
 * ``metadata(t)``      size, stride, storage offset, dtype, device,
-                       requires_grad, is_leaf, the ``grad_fn`` name, ``_version``;
+                       requires_grad, is_leaf, the ``grad_fn`` name, ``_version``
+                       (``Invalid`` and is_leaf None for a view autograd refuses);
 * ``storage_key(t)``   which allocation the tensor looks into (equal keys mean
                        shared memory), with ``storage_nbytes`` and
                        ``storage_values`` (every slot of the allocation, read
@@ -24,6 +25,9 @@ or move memory: the diagram has to show the program's state, not its own.
 ``_choose_adapter.adapter_for(tensor)`` and ``adapter_for_module(module)`` pick the adapter.
 """
 
+
+#: the ``grad_fn`` name of a tensor autograd refuses (``TensorAdapter.refused``), as torch prints it
+INVALID = "Invalid"
 
 #: what ``saved_state(node)`` answers, and what it means
 SAVED_STATES = {
@@ -75,7 +79,18 @@ class TensorAdapter:
         raise NotImplementedError
 
     def grad_fn(self, t):
-        return t.grad_fn
+        """``t.grad_fn``, or None where autograd refuses to give one (see ``refused``)."""
+        return None if self.refused(t) else t.grad_fn
+
+    def refused(self, t):
+        """True for a view made under ``no_grad`` or in ``inference_mode`` whose memory was written
+        in place since, while its base requires grad: autograd refuses every use of it, reading
+        its ``grad_fn`` and ``is_leaf`` included (torch prints it with ``grad_fn=<Invalid>``)."""
+        try:
+            t.grad_fn
+        except RuntimeError:
+            return True
+        return False
 
     def next_functions(self, node):
         return [fn for fn, _ in node.next_functions if fn is not None]

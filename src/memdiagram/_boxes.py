@@ -44,7 +44,7 @@ def tensor_lines(t):
     return [
         f"shape [{', '.join(map(str, t.shape))}]  stride {tuple(t.stride)}  offset {t.offset}",
         f"storage {t.storage}  {t.dtype.replace('torch.', '')}  {t.device}",
-        f"requires_grad {t.requires_grad}  is_leaf {t.is_leaf}",
+        f"requires_grad {t.requires_grad}  is_leaf {'refused' if t.is_leaf is None else t.is_leaf}",
         f"grad_fn {t.grad_fn}" + (f" ({t.grad_fn_label})" if t.grad_fn_label else ""),
         f".grad {t.grad or 'None'}",
         "_version " + ("-" if t.version is None else str(t.version)),

@@ -312,6 +312,12 @@ def describe_changes(snap, changes, before=None):
 
 # --- the full state ------------------------------------------------------------
 
+def _leaf(t):
+    if t.is_leaf is None:  # the adapter's ``refused``: torch raises for is_leaf, prints grad_fn=<Invalid>
+        return _("refused by autograd (a view made under no_grad or inference_mode whose memory was written in place since)")
+    return _("a leaf") if t.is_leaf else _("not a leaf")
+
+
 def describe_state(snap):
     """Sentences describing every tensor, storage, shared counter and graph node."""
     out = []
@@ -328,7 +334,7 @@ def describe_state(snap):
             who=_who(snap, label), shape=_size(t.shape), stride=tuple(t.stride), offset=t.offset,
             dtype=t.dtype.replace("torch.", ""), device=t.device,
             requires_grad=_code("requires_grad=" + str(t.requires_grad)),
-            leaf=_("a leaf") if t.is_leaf else _("not a leaf"), grad_fn=_code("grad_fn"), grad_fn_value=grad_fn,
+            leaf=_leaf(t), grad_fn=_code("grad_fn"), grad_fn_value=grad_fn,
             grad=_code(".grad"), grad_value=t.grad or "None", version=version, where=where))
     for label, s in snap.storages.items():
         holding = "" if s.values is None else _(", holding {values}").format(values=_values(s.values))

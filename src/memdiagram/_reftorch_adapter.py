@@ -11,7 +11,7 @@ knowing whether backward released it and the version it was saved at.
 
 import struct
 
-from ._adapter import TensorAdapter
+from ._adapter import INVALID, TensorAdapter
 
 
 class ReftorchAdapter(TensorAdapter):
@@ -23,7 +23,8 @@ class ReftorchAdapter(TensorAdapter):
         return isinstance(obj, Tensor)
 
     def metadata(self, t):
-        grad_fn = t.grad_fn
+        refused = self.refused(t)
+        grad_fn = None if refused else t.grad_fn
         return {
             "shape": tuple(t._size),
             "stride": tuple(t._stride),
@@ -32,8 +33,8 @@ class ReftorchAdapter(TensorAdapter):
             "device": str(t.device),
             "itemsize": t._dtype.itemsize,
             "requires_grad": t.requires_grad,
-            "is_leaf": grad_fn is None,
-            "grad_fn": None if grad_fn is None else self.node_name(grad_fn),
+            "is_leaf": None if refused else grad_fn is None,
+            "grad_fn": INVALID if refused else None if grad_fn is None else self.node_name(grad_fn),
             "version": None if t._version_counter is None else t._version,  # an inference tensor has none
         }
 

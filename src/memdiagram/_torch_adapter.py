@@ -27,7 +27,7 @@ course uses none.)
 
 import warnings
 
-from ._adapter import TensorAdapter
+from ._adapter import INVALID, TensorAdapter
 from . import _torch_counter
 
 _FREED = "after they have already been freed"
@@ -43,7 +43,8 @@ class TorchAdapter(TensorAdapter):
         return isinstance(obj, torch.Tensor)
 
     def metadata(self, t):
-        grad_fn = t.grad_fn
+        refused = self.refused(t)
+        grad_fn = None if refused else t.grad_fn
         try:
             version = t._version
         except RuntimeError:  # inference-mode tensors have no version counter
@@ -56,8 +57,8 @@ class TorchAdapter(TensorAdapter):
             "device": str(t.device),
             "itemsize": t.element_size(),
             "requires_grad": t.requires_grad,
-            "is_leaf": t.is_leaf,
-            "grad_fn": None if grad_fn is None else self.node_name(grad_fn),
+            "is_leaf": None if refused else t.is_leaf,
+            "grad_fn": INVALID if refused else None if grad_fn is None else self.node_name(grad_fn),
             "version": version,
         }
 
@@ -81,7 +82,7 @@ class TorchAdapter(TensorAdapter):
             return whole.cpu().tolist()
 
     def grad(self, t):
-        if t.is_leaf or t.retains_grad:
+        if self.refused(t) or t.is_leaf or t.retains_grad:  # a refused view's .grad reads without a warning
             return t.grad
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "The .grad attribute of a Tensor that is not a leaf..."

@@ -86,7 +86,9 @@ class IndexBackward0(Node):
         out = [0] * _strides.numel(self.input_size)
         for slot, value in zip(info.positions(), grad._read()):
             out[slot] += value
-        return (Tensor._from_values(out, self.input_size, grad._dtype, grad.device),)
+        result = Tensor._from_values(out, self.input_size, grad._dtype, grad.device)
+        bump(result)  # torch adds the gradient into zeros with index_put_(accumulate=True): one write
+        return (result,)
 
 
 def _contiguous_info(size, saved_indices):

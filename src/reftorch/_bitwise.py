@@ -1,14 +1,16 @@
-"""Bitwise operators: ``a | b``, ``a & b``, ``a ^ b`` and ``~a``, for bool and integer tensors.
+"""Bitwise operators: ``a | b``, ``a & b``, ``a ^ b``, ``~a``, ``a << b`` and ``a >> b``.
 
 An integer's bits are its two's complement, as in C (``-1`` has every bit set); a bool is one
 bit (``|`` is "or", ``&`` "and", ``^`` "exactly one", ``~`` "not"). The dtype is the one
 ``a + b`` would have (``bool_tensor | 4`` is int64). A float has no bits to combine: torch has
-no kernel for it, and says so for ``float_tensor | 4`` and ``int_tensor | 2.5`` alike.
+no kernel for it, and says so for ``float_tensor | 4`` and ``int_tensor | 2.5`` alike. The shifts
+are for integers only (``bool_tensor << 1`` is int64, so it shifts; two bools do not), with C's
+rules as torch's kernel writes them: a count below 0 or past the width shifts every bit out.
 
 * Python object, metadata and memory: a new tensor with new memory, as ``_math``'s arithmetic.
 * Version counter: the result's own, at 0; the inputs are only read.
 * History: none. Only a float tensor can require grad, and none gets this far.
-  ``a |= b`` and the other in-place forms are in ``_inplace``.
+  ``a |= b``, ``a <<= b`` and the other in-place forms are in ``_inplace``.
 """
 
 import operator
@@ -57,3 +59,48 @@ def __invert__(self):
     if self.dtype.is_floating_point:
         raise TypeError(_messages.INVERT_FLOAT)
     return bitwise_not(self)
+
+
+def shift_values(left, dtype):
+    """The shift of one pair of numbers of ``dtype``, as torch's ``lshift_cpu`` / ``rshift_cpu``:
+    a count below 0 or at least the width gives 0 to the left, and to the right the sign (``-1``
+    or 0; an unsigned type has no sign bit to keep). The result is wrapped into ``dtype`` when
+    stored, as C's unsigned shift leaves it (``1 << 63`` is the lowest int64)."""
+    width = 8 * dtype.itemsize
+    if left:
+        return lambda a, b: 0 if b < 0 or b >= width else a << b
+    most = width - dtype.is_signed
+    return lambda a, b: a >> (most if b < 0 or b >= most else b)
+
+
+def check_shift_kernel(kernel, dtype):
+    """torch's error for a dtype the shift kernels do not take: a float, or bool."""
+    if dtype.is_floating_point or dtype is bool_:
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+
+
+def _shift(left):
+    name, kernel = ("bitwise_left_shift", "lshift_cpu") if left else ("bitwise_right_shift", "rshift_cpu")
+
+    def method(self, other):
+        if not _is_operand(other):
+            raise operand_refused(name, other)
+        return shifted(self, other)
+
+    def shifted(a, b):
+        dtype = result_type(a, b)
+        check_shift_kernel(kernel, dtype)
+        return _binary(a, b, shift_values(left, dtype), lambda: None, dtype)
+
+    def reflected(self, other):
+        """``2 << a``: torch shifts the number by the tensor's counts."""
+        if not _is_operand(other):
+            return NotImplemented
+        return shifted(other, self)
+
+    method.__name__ = method.__qualname__ = name
+    return method, reflected
+
+
+(bitwise_left_shift, __rlshift__), (bitwise_right_shift, __rrshift__) = _shift(True), _shift(False)
+__lshift__, __rshift__ = as_operator(bitwise_left_shift), as_operator(bitwise_right_shift)

@@ -13,6 +13,7 @@ from . import _messages, _strides
 from ._arguments import MISSING, _check_given, _type_name
 from ._dtype import int32, int64
 from ._tensor import Tensor
+from ._version_counter import bump
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -98,14 +99,17 @@ class IndexSelectBackward0(Node):
     def apply(self, grad):
         positions, g = self.index.unpack()._read(), grad._read()
         if not self.input_size:
-            return (Tensor._from_values(g, (), grad._dtype, grad.device),)
-        out = [0] * _strides.numel(self.input_size)
-        n, inner = self.input_size[self.dim], _strides.numel(self.input_size[self.dim + 1:])
-        for o in range(_strides.numel(self.input_size[:self.dim])):
-            for j, p in enumerate(positions):
-                for r in range(inner):
-                    out[(o * n + p) * inner + r] += g[(o * len(positions) + j) * inner + r]
-        return (Tensor._from_values(out, self.input_size, grad._dtype, grad.device),)
+            out = g
+        else:
+            out = [0] * _strides.numel(self.input_size)
+            n, inner = self.input_size[self.dim], _strides.numel(self.input_size[self.dim + 1:])
+            for o in range(_strides.numel(self.input_size[:self.dim])):
+                for j, p in enumerate(positions):
+                    for r in range(inner):
+                        out[(o * n + p) * inner + r] += g[(o * len(positions) + j) * inner + r]
+        result = Tensor._from_values(out, self.input_size, grad._dtype, grad.device)
+        bump(result)  # torch adds the gradient into zeros with index_add_: one in-place write
+        return (result,)
 
 
 def _taken(values, size, dim, positions):

@@ -1,6 +1,7 @@
 """In-place arithmetic: ``add_``, ``sub_``, ``mul_``, ``div_``, ``pow_``, ``floor_divide_``,
-``bitwise_or_``, ``bitwise_and_``, ``bitwise_xor_``, ``zero_``, ``fill_``, and the operators ``+=``,
-``-=``, ``*=``, ``/=``, ``**=``, ``//=``, ``|=``, ``&=``, ``^=``.
+``bitwise_or_``, ``bitwise_and_``, ``bitwise_xor_``, ``bitwise_left_shift_``, ``bitwise_right_shift_``,
+``zero_``, ``fill_``, and the operators ``+=``, ``-=``, ``*=``, ``/=``, ``**=``, ``//=``, ``|=``, ``&=``,
+``^=``, ``<<=``, ``>>=``.
 
 Each one computes its numbers as the out-of-place operation does
 (``_math.binary_values``; ``pow_``: ``_powers.pow_values``), checks that the result fits the destination's
@@ -151,6 +152,22 @@ bitwise_or_, bitwise_and_, bitwise_xor_ = (
                                                 (operator.xor, "bitwise_xor")))
 
 
+def _shift_inplace(left):
+    """``a <<= b`` (``bitwise_left_shift_``) and ``a >>= b``: shifted in the dtype ``a << b`` has,
+    then written into ``a``. Nothing is recorded: an integer result has no gradient."""
+    name, kernel = ("bitwise_left_shift", "lshift_cpu") if left else ("bitwise_right_shift", "rshift_cpu")
+
+    def method(self, other):
+        _check_operand(f"{name}_", other)
+        return _arith_inplace(f"{name}_", self, other, _bitwise.shift_values(left, result_type(self, other)),
+                              lambda: None, check_kernel=lambda dtype: _bitwise.check_shift_kernel(kernel, dtype))
+    method.__name__ = method.__qualname__ = f"{name}_"
+    return method
+
+
+bitwise_left_shift_, bitwise_right_shift_ = _shift_inplace(True), _shift_inplace(False)
+
+
 class ZeroBackward0(Node):
     def __init__(self, a):
         super().__init__(a)
@@ -247,3 +264,11 @@ def __iand__(self, other):
 
 def __ixor__(self, other):
     return _or_not_implemented(bitwise_xor_, self, other)
+
+
+def __ilshift__(self, other):
+    return _or_not_implemented(bitwise_left_shift_, self, other)
+
+
+def __irshift__(self, other):
+    return _or_not_implemented(bitwise_right_shift_, self, other)

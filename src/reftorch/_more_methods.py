@@ -26,6 +26,11 @@ _METHODS = {
     "__ror__": _bitwise.__ror__, "__rand__": _bitwise.__rand__, "__rxor__": _bitwise.__rxor__,
     "bitwise_and_": _inplace.bitwise_and_, "bitwise_xor_": _inplace.bitwise_xor_,
     "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
+    "bitwise_left_shift": _bitwise.bitwise_left_shift, "bitwise_right_shift": _bitwise.bitwise_right_shift,
+    "__lshift__": _bitwise.__lshift__, "__rshift__": _bitwise.__rshift__,
+    "__rlshift__": _bitwise.__rlshift__, "__rrshift__": _bitwise.__rrshift__,
+    "bitwise_left_shift_": _inplace.bitwise_left_shift_, "bitwise_right_shift_": _inplace.bitwise_right_shift_,
+    "__ilshift__": _inplace.__ilshift__, "__irshift__": _inplace.__irshift__,
     "is_complex": _dtype.is_complex, "is_conj": _dtype.is_conj, "conj": _dtype.conj,
     "resolve_conj": _dtype.resolve_conj,
     # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)

@@ -3,7 +3,8 @@
 A view picks some elements of its input, so the input's gradient is zero
 everywhere except at those elements, which get the view's gradient. Views that
 only reshape (``view``, ``unsqueeze``, ``squeeze``) just reshape the gradient
-back; ``t``/``transpose``/``permute`` hand on a transposed *view* of it, as torch
+back (``view`` and ``reshape`` as ``grad.reshape``, a view of it where one exists, as
+torch does); ``t``/``transpose``/``permute`` hand on a transposed *view* of it, as torch
 does (so a leaf's ``.grad`` is then a copy in the leaf's layout); ``expand`` used one
 element many times, so its gradient is the sum. ``as_strided`` and a view whose
 node is rebuilt after a write use ``AsStridedBackward0`` (``autograd/view_history``).
@@ -45,11 +46,19 @@ class _ReshapingNode(_ViewNode):
         return (Tensor._from_values(grad._read(), self.input_shape, grad._dtype, grad.device),)
 
 
-class ViewBackward0(_ReshapingNode):
+class _ReshapeBack(_ReshapingNode):
+    """``view`` and ``reshape``: torch hands on ``grad.reshape(input size)``, a view of the gradient
+    where one exists (of a sum's expanded gradient too: a leaf's ``.grad`` is then a copy)."""
+
+    def apply(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+class ViewBackward0(_ReshapeBack):
     pass
 
 
-class UnsafeViewBackward0(_ReshapingNode):
+class UnsafeViewBackward0(_ReshapeBack):
     pass
 
 

@@ -200,6 +200,21 @@ def test_adapters_agree_on_inference_tensors_which_have_no_counter():
     assert scores.counter is None and scores.version is None
 
 
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_a_view_autograd_refuses_is_drawn_with_torchs_invalid_grad_fn(mode):
+    """Chapter 07's "both inside": a view made and written in the block. torch refuses to read its
+    grad_fn and is_leaf afterwards (it prints grad_fn=<Invalid>); the diagram draws it, on both."""
+    program = ["w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+               f"with torch.{mode}():\n    head = w[:2]\n    head.mul_(10)",
+               "fresh = w[:2] + 1"]
+    on_torch, on_reftorch = (step_through(program, torch=library) for library in (torch, reftorch))
+    assert list(on_torch.narrations) == list(on_reftorch.narrations)
+    last = on_torch.snapshots[-1]
+    head = last.tensors[last.names["head"]]
+    assert (head.grad_fn, head.is_leaf, head.requires_grad) == ("Invalid", None, True)
+    assert "refused by autograd" in on_torch.narrations[-1]
+
+
 def test_bad_input_gets_clear_errors():
     with pytest.raises(TypeError, match="show\\(\\) draws tensors; 'a' is a int"):
         show(a=1)

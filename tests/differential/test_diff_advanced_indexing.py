@@ -703,3 +703,21 @@ def test_on_the_meta_device_only_dtypes_and_mask_shapes_are_checked_and_writes_c
         attempt("leaf", lambda: a.__setitem__(torch.tensor([0]), 1.0))
         """
     )
+
+
+def test_the_gradient_of_an_index_read_is_written_into_zeros_so_the_leafs_grad_starts_at_version_one():
+    # torch: zeros(...).index_put_(indices, grad, accumulate=True) and zeros(...).index_add_(...):
+    # one in-place write each, and the engine keeps that tensor as .grad (a select's is not written)
+    assert_same(
+        """
+        for read in (lambda m: m[[1, 1]], lambda m: m[m > 2], lambda m: m[:, [0, 2]], lambda m: m[[]],
+                     lambda m: torch.index_select(m, 0, torch.tensor([1, 1])), lambda m: m[0, [1]],
+                     lambda m: m.index_select(1, torch.tensor([2])), lambda m: m[[0, 1]] * 2):
+            m = torch.arange(6.0).reshape(2, 3).requires_grad_()
+            read(m).sum().backward()
+            print(m.grad, m.grad._version)
+        s = torch.tensor(3.0, requires_grad=True)
+        torch.index_select(s, 0, torch.tensor([0])).sum().backward()
+        print(s.grad, s.grad._version)
+        """
+    )

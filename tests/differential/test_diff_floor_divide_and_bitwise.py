@@ -104,3 +104,42 @@ def test_bitwise_in_place_writes_into_the_view_and_refuses_what_does_not_fit():
         t = torch.arange(12).reshape(3, 4).t()
         bits = (t | 1, ~t, t ^ t.t().reshape(4, 3))
         """))
+
+
+def test_shifts_follow_torchs_kernels_past_the_width_and_refuse_floats_and_two_bools():
+    # A count below 0 or at least the width shifts every bit out: 0 to the left, the sign to the
+    # right (an int8 -128 >> 9 is -1, a uint8 200 >> 8 is 0); 1 << 63 wraps to the lowest int64.
+    assert_same(with_operands("""
+        import operator
+
+        counts = (1, 2, -1, 7, 8, 9, 31, 63, 64, 300, True, 2.5)
+        for op in (operator.lshift, operator.rshift):
+            for n, a in ts.items():
+                for s in counts:
+                    attempt(lambda: (n, op.__name__, s, op(a, s)))
+                    attempt(lambda: (s, op.__name__, n, op(s, a)))
+                for m, b in ts.items():
+                    attempt(lambda: (n, op.__name__, m, op(a, b)))
+        for name in ("bitwise_left_shift", "bitwise_right_shift", "__lshift__", "__rshift__",
+                     "__rlshift__", "__rrshift__", "__ilshift__", "__irshift__"):
+            for other in (4, "x", 2.5, [1]):
+                attempt(lambda: (name, other, getattr(torch.tensor([1, 2]), name)(other)))
+        attempt(lambda: torch.tensor([-128, 127], dtype=torch.int8) >> torch.tensor([7, 8]))
+        attempt(lambda: torch.tensor([1]) << torch.tensor([63, 64, -1]))
+        attempt(lambda: torch.arange(6).reshape(2, 3).t() << 1)
+        """))
+
+
+def test_shifts_in_place_compute_in_the_promoted_dtype_then_write_and_count():
+    assert_same(with_operands("""
+        for name in ("bitwise_left_shift_", "bitwise_right_shift_", "__ilshift__", "__irshift__"):
+            for n, a in ts.items():
+                for other in (1, 9, -1, True, 2.5, torch.tensor([1, 9, 7, 0, 70])):
+                    attempt(lambda: (name, n, other, getattr(a.clone(), name)(other)))
+        x = torch.tensor([8, 9, 10])
+        v = x[1:]
+        v <<= 2
+        v >>= 1
+        print(x, x._version, v._version)
+        attempt(lambda: torch.tensor([8]).expand(3).__ilshift__(1))
+        """))

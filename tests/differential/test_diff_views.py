@@ -351,3 +351,21 @@ def test_select_permute_squeeze_reshape_and_view_take_their_arguments_as_torch_d
                   lambda: torch.tensor([True]).itemsize):
             attempt(lambda: (f(), getattr(f(), "grad_fn", None) and f().grad_fn.name()))
         """))
+
+
+def test_view_and_reshape_hand_back_a_view_of_the_gradient_so_a_sums_grad_is_copied_into_the_leaf():
+    # ViewBackward0 is grad.reshape(input size): of a sum's expanded gradient that is a view with
+    # stride 0, which the leaf's AccumulateGrad copies in with copy_ (version 1)
+    assert_same(
+        """
+        for use in (lambda m: m.reshape(6), lambda m: m.view(3, 2), lambda m: m.t().reshape(6),
+                    lambda m: m.reshape(6) * 2, lambda m: m.view(6)[1:], lambda m: m.reshape(3, 2).t(),
+                    lambda m: m.view(1, 6)):
+            m = torch.arange(6.0).reshape(2, 3).requires_grad_()
+            use(m).sum().backward()
+            print(m.grad, m.grad.stride(), m.grad._version)
+        m = torch.arange(6.0).reshape(3, 2).t().requires_grad_()
+        (m.reshape(6) * torch.arange(6.0)).sum().backward()
+        print(m.grad, m.grad.stride(), m.grad._version)
+        """
+    )
