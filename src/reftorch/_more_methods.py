@@ -6,7 +6,7 @@ with the core. The methods here have their lessons beyond the core (views, in-pl
 a storage's bytes), so no reader of the core passes them.
 """
 
-from . import _bitwise, _dtype, _floor_divide, _inplace, _storage_items, _views
+from . import _bitwise, _dtype, _floor_divide, _inplace, _shared_memory, _storage_items, _views
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -25,6 +25,7 @@ _METHODS = {
     "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
     "is_complex": _dtype.is_complex, "is_conj": _dtype.is_conj, "conj": _dtype.conj,
     "resolve_conj": _dtype.resolve_conj,
+    "share_memory_": _shared_memory.share_memory_, "is_shared": _shared_memory.is_shared,
     # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
     "nbytes": property(lambda self: self.numel() * self.element_size()),
     "itemsize": property(lambda self: self.element_size()),
@@ -33,3 +34,5 @@ _METHODS = {
 for _name, _function in _METHODS.items():
     setattr(Tensor, _name, _function)
 UntypedStorage.__getitem__ = _storage_items.__getitem__
+UntypedStorage.share_memory_ = _shared_memory.storage_share_memory_
+UntypedStorage.is_shared = _shared_memory.storage_is_shared
