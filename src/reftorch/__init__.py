@@ -169,6 +169,58 @@ def as_strided(input, size, stride, storage_offset=None):
     return input.as_strided(size, stride, storage_offset)
 
 
+# --- elementwise functions: a number first is wrapped as a tensor, for the functions torch
+# lets take one (``torch.floor_divide(7, t)`` is ``7 // t``) ---
+def _elementwise(name, reflected=None):
+    def function(input, other):
+        if isinstance(input, Tensor):
+            return getattr(input, name)(other)
+        if reflected is None or not isinstance(other, Tensor):
+            raise TypeError(_messages.INVALID_ARGUMENTS.format(
+                op=name, got=f"{_messages.type_name(input)}, {_messages.type_name(other)}") + "".join(
+                f" * (Tensor input, {kind} other, *, Tensor out = None)\n" for kind in ("Tensor", "Number")))
+        return getattr(other, reflected)(input)
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+floor_divide = _elementwise("floor_divide", "__rfloordiv__")
+remainder = _elementwise("remainder", "__rmod__")
+fmod = _elementwise("fmod")
+bitwise_or, bitwise_and, bitwise_xor = (_elementwise(f"bitwise_{op}", f"__r{op}__") for op in ("or", "and", "xor"))
+
+
+def bitwise_not(input):
+    return input.bitwise_not()
+
+
+def abs(input):  # noqa: A001 - torch's name
+    return input.abs()
+
+
+absolute = abs
+
+
+def neg(input):
+    return input.neg()
+
+
+negative = neg
+
+
+def positive(input):
+    return input.positive()
+
+
+def clamp(input, *args, **kwargs):
+    return input.clamp(*args, **kwargs)
+
+
+def clip(input, *args, **kwargs):
+    return input.clip(*args, **kwargs)
+
+
 # --- comparing and converting ---
 from ._compare import allclose, equal, isclose  # noqa: E402
 from ._convert import asarray  # noqa: E402

@@ -712,3 +712,5 @@ COPY_ARGUMENTS = (
 )
 COPY_NO_ARGUMENTS = COPY_ARGUMENTS.format("")
 ARGUMENT_TYPE_BY_KEYWORD = "{fn}(): argument '{name}' must be {expected}, not {got}"
+
+REPEAT_DIMS = "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"

@@ -6,7 +6,8 @@ with the core. The methods here have their lessons beyond the core (views, in-pl
 a storage's bytes), so no reader of the core passes them.
 """
 
-from . import _bitwise, _dtype, _floor_divide, _inplace, _shared_memory, _storage_items, _views
+from . import _bitwise, _clamp, _dtype, _floor_divide, _inplace, _remainder, _repeat, _shared_memory, _signs
+from . import _storage_items, _views
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -25,6 +26,14 @@ _METHODS = {
     "__iand__": _inplace.__iand__, "__ixor__": _inplace.__ixor__,
     "is_complex": _dtype.is_complex, "is_conj": _dtype.is_conj, "conj": _dtype.conj,
     "resolve_conj": _dtype.resolve_conj,
+    "repeat": _repeat.repeat,
+    "clamp": _clamp.clamp, "clip": _clamp.clip, "clamp_": _clamp.clamp_, "clip_": _clamp.clamp_,
+    "clamp_min": _clamp.clamp_min, "clamp_max": _clamp.clamp_max,
+    "abs": _signs.abs, "__abs__": _signs.abs, "absolute": _signs.abs, "abs_": _signs.abs_, "neg_": _signs.neg_,
+    "positive": _signs.positive, "__pos__": _signs.positive, "negative": _signs.neg,
+    "remainder": _remainder.remainder, "remainder_": _remainder.remainder_, "fmod": _remainder.fmod,
+    "fmod_": _remainder.fmod_, "__mod__": _remainder.__mod__, "__rmod__": _remainder.__rmod__,
+    "__imod__": _remainder.__imod__,
     "share_memory_": _shared_memory.share_memory_, "is_shared": _shared_memory.is_shared,
     # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
     "nbytes": property(lambda self: self.numel() * self.element_size()),
