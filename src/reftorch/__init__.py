@@ -80,7 +80,7 @@ Beyond the core
   ``primitives`` (the exercises' building blocks).
 """
 
-from . import _index_select, _messages, _views
+from . import _alpha_first, _index_select, _messages, _views
 from ._arguments import parse_overloads
 from . import _tensor_methods, _more_methods  # noqa: F401  (attach the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
@@ -137,7 +137,8 @@ def matmul(input, other):
     return input.matmul(other)
 
 
-def add(input, other, *, alpha=1):
+def add(input, *args, **kwargs):
+    other, alpha = _alpha_first.other_and_alpha("add", args, kwargs, _alpha_first.FUNCTION)
     return input.add(other, alpha=alpha)
 
 

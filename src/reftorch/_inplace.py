@@ -17,7 +17,8 @@ the existing memory, bumps the version counter and rewrites the history.
 
 import operator
 
-from . import _bitwise, _floor_divide, _messages, _metadata_inplace
+from . import _alpha_first, _bitwise, _floor_divide, _messages, _metadata_inplace
+from ._arguments import check_no_arguments
 from ._dtype import _category, check_float_scalar, check_scalar
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
@@ -74,11 +75,13 @@ def _snapshot(t):
     return Tensor._from_values(t._read(), t._size, t._dtype, t.device)
 
 
-def add_(self, other, *, alpha=1):
+def add_(self, *args, **keywords):
+    other, alpha = _alpha_first.other_and_alpha("add_", args, keywords)
     return _arith_inplace("add_", self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
-def sub_(self, other, *, alpha=1):
+def sub_(self, *args, **keywords):
+    other, alpha = _alpha_first.other_and_alpha("sub_", args, keywords)
     _check_operand("sub_", other)
     _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
     return _arith_inplace("sub_", self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
@@ -179,7 +182,8 @@ class FillBackward3(Node):
         return (zeros, total if self.needs_input_grad(1) else None)
 
 
-def zero_(self):
+def zero_(self, *args, **keywords):
+    check_no_arguments("zero_", args, keywords)
     return write_inplace(self, lambda: 0, lambda: ZeroBackward0(self))
 
 

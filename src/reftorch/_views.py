@@ -15,7 +15,7 @@ elements out of ``a``'s storage. A view
 
 from . import _dtype, _layout_checks, _messages, _shapes, _strides, _view_dtype
 from ._arguments import (
-    MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _is_later_int, _listed_type_name, _type_name,
+    MISSING, _check_given, check_no_arguments, _int_arg, _int_list_arg, _is_int, _is_later_int, _listed_type_name, _type_name,
     _view_shape_arg, parse_overloads,
 )
 from ._clone import contiguous_format
@@ -134,7 +134,8 @@ def transpose(self, dim0, dim1):
     return _as_view(self, size, stride, self._storage_offset, lambda: TransposeBackward0(self, d0, d1))
 
 
-def t(self):
+def t(self, *args, **keywords):
+    check_no_arguments("t", args, keywords)
     if self.dim() > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
     if self.dim() < 2:
