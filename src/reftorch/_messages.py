@@ -696,8 +696,14 @@ RESHAPE_AMBIGUOUS = (
 )
 HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
 PICKLE_PROTOCOL = (
-    "reftorch saves with pickle protocol 2 only, torch's default (got {}): it names torch's functions "
-    "in the file by rewriting protocol 2's GLOBAL records, which later protocols write another way"
+    "reftorch saves with pickle protocol 2 (torch's default) or 3 only (got {}): it names torch's functions "
+    "in the file by rewriting the GLOBAL records of those protocols, which protocols 4 and 5 write another way "
+    "(and torch.load's default, weights_only=True, refuses protocols 4 and 5)"
+)
+LOAD_PROTOCOL = (
+    "Detected pickle protocol {} in the checkpoint, which was not the default pickle protocol used by "
+    "`torch.load` (2). The weights_only Unpickler might not support all instructions implemented by this "
+    "protocol, please file an issue for adding support if you encounter this."
 )
 META_EQUAL = (
     "aten::equal: attempted to run this operator with Meta tensors, but there was no fake impl or Meta "
