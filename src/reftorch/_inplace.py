@@ -15,11 +15,12 @@ the existing memory, bumps the version counter and rewrites the history.
   base gets ``CopySlices``.
 """
 
+import numbers
 import operator
 
 from . import _alpha_first, _bitwise, _floor_divide, _messages, _metadata_inplace
 from ._arguments import check_no_arguments
-from ._dtype import _category, check_float_scalar, check_scalar
+from ._dtype import _category, check_float_scalar, check_scalar, check_scalar_int, stored_complex
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
@@ -198,6 +199,11 @@ def fill_(self, value):
             return values_of(value, self.dtype)[0]
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
+    if not isinstance(value, numbers.Complex):  # numbers.Real included
+        raise operand_refused("fill_", value, "value")
+    if self.device.type == "meta":  # torch's meta kernel stores nothing, so it checks no value
+        value = check_scalar_int(value) or 0
+    value = stored_complex(value, self.dtype)  # 2 + 0j fills 2.0, as in torch
     check_scalar(value, self.dtype)
     check_float_scalar(value, self.dtype)
     return write_inplace(self, lambda: values_of(value, self.dtype)[0], lambda: FillBackward2(self))
