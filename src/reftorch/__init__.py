@@ -40,10 +40,11 @@ Beyond the core
 * Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``, ``_storage_items``
-  (a storage's bytes by index).
+  (a storage's bytes by index), ``_view_dtype`` (``t.view(dtype)``), ``_repeat``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
   ``_unary``, ``_powers``, ``_floor_divide`` (``a // b``), ``_bitwise`` (``|``, ``&``, ``^``,
-  ``~``), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
+  ``~``), ``_remainder`` (``%`` and its C twin), ``_clamp``, ``_signs`` (absolute values, ``+t``),
+  ``_alpha_first`` (the deprecated argument order of addition), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
   (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
@@ -51,7 +52,8 @@ Beyond the core
   ``_numpy_objects`` (arrays told apart without importing numpy),
   ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
-  ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
+  ``_layout``, ``_memory_formats``, ``_size``, ``_typename``, ``_shared_memory``
+  (``share_memory_()``).
 * Modes and hooks: ``autograd/inference_mode``, ``_torch_bookkeeping`` (its
   switch, below the tensor, and torch's counters for inference tensors and
   stolen gradient buffers), ``autograd/creation_meta``, ``autograd/view_history``
@@ -179,7 +181,7 @@ def _elementwise(name, reflected=None):
         if reflected is None or not isinstance(other, Tensor):
             raise TypeError(_messages.INVALID_ARGUMENTS.format(
                 op=name, got=f"{_messages.type_name(input)}, {_messages.type_name(other)}") + "".join(
-                f" * (Tensor input, {kind} other, *, Tensor out = None)\n" for kind in ("Tensor", "Number")))
+                _messages.TWO_ARGUMENT_SIGNATURES.format(kind) for kind in ("Tensor", "Number")))
         return getattr(other, reflected)(input)
 
     function.__name__ = function.__qualname__ = name

@@ -23,9 +23,6 @@ from ._numpy_objects import is_number
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
 
-CLAMP_SIGNATURES = " * (Tensor min = None, Tensor max = None)\n * (Number min = None, Number max = None)\n"
-
-
 def _refused(op, args, kwargs):
     """torch's parser's text: the arguments (keywords last, the last given first), each signature,
     and, when two were given, why neither took them."""
@@ -36,7 +33,7 @@ def _refused(op, args, kwargs):
     if len(args) + len(kwargs) == 2:
         why = (_messages.KEYWORDS_INCORRECT.format(", ".join(keywords)) if kwargs else
                _messages.ARGUMENTS_MARKED.format(", ".join(f"!{_messages.type_name(a)}!" for a in args)))
-    signatures = CLAMP_SIGNATURES.splitlines(keepends=True)
+    signatures = _messages.CLAMP_SIGNATURES.splitlines(keepends=True)
     return TypeError(_messages.INVALID_ARGUMENTS.format(op=op, got=got) + "".join(line + why for line in signatures))
 
 
