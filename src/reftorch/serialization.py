@@ -48,6 +48,7 @@ import os
 import pickle
 import re
 import sys
+import warnings
 from collections import OrderedDict
 
 from . import _archive, _messages, _weights_only
@@ -61,7 +62,6 @@ from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._python_copy import warn_if_has_hooks
-from ._warn import warn
 from ._weights_only import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 from .nn.parameter import Parameter
 
@@ -273,7 +273,7 @@ def load(f, map_location=None, *, weights_only=None):
         return unpickler.load()
     protocol = records["data.pkl"][1] if records["data.pkl"][:1] == pickle.PROTO else 2
     if protocol != 2:  # the weights-only loader knows protocol 2's records, and says so for others
-        warn(_messages.LOAD_PROTOCOL.format(protocol))
+        warnings.warn(_messages.LOAD_PROTOCOL.format(protocol), stacklevel=1)  # from inside, as torch's
     try:
         return unpickler.load()
     except pickle.UnpicklingError as error:
