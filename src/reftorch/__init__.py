@@ -40,10 +40,11 @@ Beyond the core
 * Views and indexing: ``_views``, ``_view_backward``, ``_shapes``, ``_broadcast``,
   ``_multi_output_views``, ``_metadata_inplace``, ``_indexing``,
   ``_advanced_indexing``, ``_advanced_index``, ``_index_select``, ``_storage_items``
-  (a storage's bytes by index).
+  (a storage's bytes by index), ``_view_dtype`` (``t.view(dtype)``), ``_repeat``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
   ``_unary``, ``_powers``, ``_floor_divide`` (``a // b``), ``_bitwise`` (``|``, ``&``, ``^``,
-  ``~``), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
+  ``~``), ``_remainder`` (``%`` and its C twin), ``_clamp``, ``_signs`` (absolute values, ``+t``),
+  ``_alpha_first`` (the deprecated argument order of addition), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
   (what every in-place write does), ``_inplace``,
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
@@ -51,7 +52,8 @@ Beyond the core
   ``_numpy_objects`` (arrays told apart without importing numpy),
   ``_scalars``, ``_random``.
 * Types and devices: ``_dtype``, ``_device``, ``_default_device``, ``_meta``,
-  ``_layout``, ``_memory_formats``, ``_size``, ``_typename``.
+  ``_layout``, ``_memory_formats``, ``_size``, ``_typename``, ``_shared_memory``
+  (``share_memory_()``).
 * Modes and hooks: ``autograd/inference_mode``, ``_torch_bookkeeping`` (its
   switch, below the tensor, and torch's counters for inference tensors and
   stolen gradient buffers), ``autograd/creation_meta``, ``autograd/view_history``
@@ -80,7 +82,7 @@ Beyond the core
   ``primitives`` (the exercises' building blocks).
 """
 
-from . import _index_select, _messages, _views
+from . import _alpha_first, _index_select, _messages, _views
 from ._arguments import parse_overloads
 from . import _tensor_methods, _more_methods  # noqa: F401  (attach the methods to Tensor)
 from ._layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
@@ -137,7 +139,8 @@ def matmul(input, other):
     return input.matmul(other)
 
 
-def add(input, other, *, alpha=1):
+def add(input, *args, **kwargs):
+    other, alpha = _alpha_first.other_and_alpha("add", args, kwargs, _alpha_first.FUNCTION)
     return input.add(other, alpha=alpha)
 
 
@@ -167,6 +170,58 @@ def t(input):
 
 def as_strided(input, size, stride, storage_offset=None):
     return input.as_strided(size, stride, storage_offset)
+
+
+# --- elementwise functions: a number first is wrapped as a tensor, for the functions torch
+# lets take one (``torch.floor_divide(7, t)`` is ``7 // t``) ---
+def _elementwise(name, reflected=None):
+    def function(input, other):
+        if isinstance(input, Tensor):
+            return getattr(input, name)(other)
+        if reflected is None or not isinstance(other, Tensor):
+            raise TypeError(_messages.INVALID_ARGUMENTS.format(
+                op=name, got=f"{_messages.type_name(input)}, {_messages.type_name(other)}") + "".join(
+                _messages.TWO_ARGUMENT_SIGNATURES.format(kind) for kind in ("Tensor", "Number")))
+        return getattr(other, reflected)(input)
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+floor_divide = _elementwise("floor_divide", "__rfloordiv__")
+remainder = _elementwise("remainder", "__rmod__")
+fmod = _elementwise("fmod")
+bitwise_or, bitwise_and, bitwise_xor = (_elementwise(f"bitwise_{op}", f"__r{op}__") for op in ("or", "and", "xor"))
+
+
+def bitwise_not(input):
+    return input.bitwise_not()
+
+
+def abs(input):  # noqa: A001 - torch's name
+    return input.abs()
+
+
+absolute = abs
+
+
+def neg(input):
+    return input.neg()
+
+
+negative = neg
+
+
+def positive(input):
+    return input.positive()
+
+
+def clamp(input, *args, **kwargs):
+    return input.clamp(*args, **kwargs)
+
+
+def clip(input, *args, **kwargs):
+    return input.clip(*args, **kwargs)
 
 
 # --- comparing and converting ---

@@ -51,12 +51,13 @@ def index(self, indices):
     ``IndexBackward0`` when ``self`` requires grad.
     """
     _check_indices(self, indices)
+    on_meta = self.device.type == "meta"
+    if on_meta:  # torch's meta kernel: its own checks, and an int8 index read as a mask
+        _meta.check_indices(self, indices)
+        indices = _meta.as_masks(indices)
     if any(t is not None and t.device.type == "meta" and is_mask(t) for t in indices):
         # How many elements a mask picks is data, and a meta tensor has none.
         raise NotImplementedError(_messages.META_MASK_READ)
-    on_meta = self.device.type == "meta"
-    if on_meta:
-        _meta.check_indices(self, indices)
     info = AdvancedIndex(self._geometry(), indices)
     order = _iterator_strides.iteration_order(info.shape, info.operands())
     error = None if on_meta else info.first_out_of_bounds(order)  # a meta tensor has no elements to miss

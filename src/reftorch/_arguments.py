@@ -170,6 +170,15 @@ def parse_overloads(op, overloads, args, kwargs):
     raise TypeError(text)
 
 
+def check_no_arguments(op, args, keywords):
+    """torch's TypeError for a method that takes nothing (``t.t(0)``): Python's own, for a C method
+    of ``TensorBase``, keywords checked first."""
+    if keywords:
+        raise TypeError(f"TensorBase.{op}() takes no keyword arguments")
+    if args:
+        raise TypeError(f"TensorBase.{op}() takes no arguments ({len(args)} given)")
+
+
 def check_keywords(op, unknown):
     """torch's TypeError for keywords ``op`` does not take (the first given is named). torch's
     parser looks for them after the arguments it needs, so ``zeros(shape=(2,))`` is missing "size"."""

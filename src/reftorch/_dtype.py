@@ -242,6 +242,19 @@ resolve_conj = conj  # nothing lazy to resolve: ``t`` itself
 COMPLEX_DTYPE_NAMES = ("complex32", "complex64", "complex128", "chalf", "cfloat", "cdouble")
 
 
+def stored_complex(value, d):
+    """A complex number stored into a real dtype ``d`` (``fill_``, ``t[i] = x``), as torch converts
+    it: a bool takes its truth; another dtype its real part, when the imaginary part is 0 (and, for
+    an integer dtype, the real part is finite); else torch's overflow error. Other values pass."""
+    if not isinstance(value, numbers.Complex) or isinstance(value, numbers.Real):
+        return value
+    if d is bool:
+        return builtins.bool(value)
+    if value.imag != 0 or (not d.is_floating_point and not math.isfinite(value.real)):
+        raise RuntimeError(_messages.SCALAR_OVERFLOW.format(_C_TYPES.get(d._name) or _FLOAT_LIMITS[d._name][1]))
+    return builtins.float(value.real)
+
+
 def refuse_complex(value):
     """A complex number (``1j``, numpy's ``complex64(1)``) has no dtype in reftorch: refuse it,
     wherever torch would compute with it, rather than let it pass as a number or as no number."""

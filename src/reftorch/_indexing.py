@@ -29,7 +29,7 @@ import operator
 from . import _advanced_index, _advanced_indexing, _messages, _strides, _views
 from ._binding import tensor
 from ._device import cpu
-from ._dtype import check_float_scalar, check_scalar, float16, int64, refuse_complex
+from ._dtype import check_float_scalar, check_scalar, float16, int64, refuse_complex, stored_complex
 from ._numpy_objects import is_array, is_bool, is_scalar
 from ._tensor import Tensor
 from ._warn import warn
@@ -257,6 +257,7 @@ def _value_to_tensor(self, value):
     """
     if isinstance(value, Tensor):
         return value
+    value = stored_complex(value, self._dtype)  # 2 + 0j stores 2.0, as in torch
     if isinstance(value, (int, builtins.float)) or (is_scalar(value) and isinstance(value, numbers.Integral)):
         if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
             raise ValueError(_messages.UNPACK_LONG_OVERFLOW)  # torch reads a Python int here as an int64

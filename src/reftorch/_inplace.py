@@ -16,11 +16,13 @@ the existing memory, bumps the version counter and rewrites the history.
   base gets ``CopySlices``.
 """
 
+import numbers
 import operator
 
-from . import _bitwise, _floor_divide, _messages, _metadata_inplace
+from . import _alpha_first, _bitwise, _floor_divide, _messages, _metadata_inplace
+from ._arguments import check_no_arguments
 from ._meta import check_overlaps
-from ._dtype import _category, check_float_scalar, check_scalar
+from ._dtype import _category, check_float_scalar, check_scalar, check_scalar_int, stored_complex
 from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorch._inplace.*)
     CopySlices, check_inplace, check_inplace_shape, check_no_internal_overlap, check_no_partial_overlap,
     rebase_history, write_inplace,
@@ -75,11 +77,13 @@ def _snapshot(t):
     return Tensor._from_values(t._read(), t._size, t._dtype, t.device)
 
 
-def add_(self, other, *, alpha=1):
+def add_(self, *args, **keywords):
+    other, alpha = _alpha_first.other_and_alpha("add_", args, keywords)
     return _arith_inplace("add_", self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
 
 
-def sub_(self, other, *, alpha=1):
+def sub_(self, *args, **keywords):
+    other, alpha = _alpha_first.other_and_alpha("sub_", args, keywords)
     _check_operand("sub_", other)
     _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
     return _arith_inplace("sub_", self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
@@ -195,7 +199,8 @@ class FillBackward3(Node):
         return (zeros, total if self.needs_input_grad(1) else None)
 
 
-def zero_(self):
+def zero_(self, *args, **keywords):
+    check_no_arguments("zero_", args, keywords)
     return write_inplace(self, lambda: 0, lambda: ZeroBackward0(self))
 
 
@@ -210,6 +215,11 @@ def fill_(self, value):
             return values_of(value, self.dtype)[0]
 
         return write_inplace(self, new_values, lambda: FillBackward3(self, value), value)
+    if not isinstance(value, numbers.Complex):  # numbers.Real included
+        raise operand_refused("fill_", value, "value")
+    if self.device.type == "meta":  # torch's meta kernel stores nothing, so it checks no value
+        value = check_scalar_int(value) or 0
+    value = stored_complex(value, self.dtype)  # 2 + 0j fills 2.0, as in torch
     check_scalar(value, self.dtype)
     check_float_scalar(value, self.dtype)
     return write_inplace(self, lambda: values_of(value, self.dtype)[0], lambda: FillBackward2(self))

@@ -19,7 +19,7 @@ import math
 import numbers
 import operator
 
-from . import _iterator_strides, _messages, _meta, _shapes
+from . import _alpha_first, _iterator_strides, _messages, _meta, _shapes
 from ._dtype import (
     _combine_categories, bool as bool_, check_float_scalar, check_scalar, check_scalar_int, compute_dtype,
     get_default_dtype, promote_types, refuse_complex, scalar_dtype,
@@ -264,7 +264,9 @@ def _binary(a, b, compute, make_node, dtype=None, alpha=None):
     return _result(values, shape, dtype, device, node, inputs=(a, b))
 
 
-def add(self, other, *, alpha=1):
+def add(self, *args, **keywords):
+    """``self + alpha * other``, ``other`` and ``alpha`` bound as torch binds them (``_alpha_first``)."""
+    other, alpha = _alpha_first.other_and_alpha("add", args, keywords)
     if not _is_operand(other):
         raise operand_refused("add", other)
     return _binary(self, other, operator.add, lambda: AddBackward0(self, other, alpha), alpha=alpha)
@@ -282,7 +284,8 @@ def _check_bool_subtraction(a, b):
         )
 
 
-def sub(self, other, *, alpha=1):
+def sub(self, *args, **keywords):
+    other, alpha = _alpha_first.other_and_alpha("sub", args, keywords)
     if not _is_operand(other):
         raise operand_refused("sub", other)
     _check_bool_subtraction(self, other)

@@ -698,8 +698,14 @@ RESHAPE_AMBIGUOUS = (
 )
 HOOK_REPLACES_NONE = "can't replace a None gradient with a non-None value"
 PICKLE_PROTOCOL = (
-    "reftorch saves with pickle protocol 2 only, torch's default (got {}): it names torch's functions "
-    "in the file by rewriting protocol 2's GLOBAL records, which later protocols write another way"
+    "reftorch saves with pickle protocol 2 (torch's default) or 3 only (got {}): it names torch's functions "
+    "in the file by rewriting the GLOBAL records of those protocols, which protocols 4 and 5 write another way "
+    "(and torch.load's default, weights_only=True, refuses protocols 4 and 5)"
+)
+LOAD_PROTOCOL = (
+    "Detected pickle protocol {} in the checkpoint, which was not the default pickle protocol used by "
+    "`torch.load` (2). The weights_only Unpickler might not support all instructions implemented by this "
+    "protocol, please file an issue for adding support if you encounter this."
 )
 META_EQUAL = (
     "aten::equal: attempted to run this operator with Meta tensors, but there was no fake impl or Meta "
@@ -714,3 +720,21 @@ COPY_ARGUMENTS = (
 )
 COPY_NO_ARGUMENTS = COPY_ARGUMENTS.format("")
 ARGUMENT_TYPE_BY_KEYWORD = "{fn}(): argument '{name}' must be {expected}, not {got}"
+
+REPEAT_DIMS = "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+
+# ``add``/``sub`` (``_alpha_first``): torch's deprecated ``(alpha, other)`` form, and its parser's texts.
+ALPHA_FIRST_DEPRECATED = (
+    "This overload of {op} is deprecated:\n\t{op}({old})\nConsider using one of the following signatures "
+    "instead:\n\t{op}({new}) (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)"
+)
+ALPHA_FIRST_METHOD = ("Number alpha, Tensor other", "Tensor other, *, Number alpha = 1")
+ALPHA_FIRST_FUNCTION = ("Tensor input, Number alpha, Tensor other, *, Tensor out = None",
+                        "Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None")
+ALPHA_FIRST_NO_ARGUMENTS = (
+    "{op}() received an invalid combination of arguments - got (), but expected (Tensor other, *, Number alpha = 1)"
+)
+UNRECOGNIZED_KEYWORDS = "{op}() received an invalid combination of arguments - got unrecognized keyword arguments: {names}"
+CLAMP_SIGNATURES = " * (Tensor min = None, Tensor max = None)\n * (Number min = None, Number max = None)\n"
+TWO_ARGUMENT_SIGNATURES = " * (Tensor input, {} other, *, Tensor out = None)\n"  # torch.fmod(2, t) and the like

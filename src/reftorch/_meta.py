@@ -25,9 +25,11 @@ clones it (``_python_copy.__deepcopy__``).
 """
 
 from . import _messages, _python_copy
-from ._dtype import bool as bool_, int32, int64
+from ._dtype import bool as bool_, int8, int32, int64
 from ._inplace_write import check_no_internal_overlap, check_no_partial_overlap
 from ._tensor import Tensor
+
+META_MASKS = (bool_, int8)  # torch's meta kernel checks int8 where its cpu one checks uint8
 
 
 def is_meta(tensor):
@@ -63,16 +65,22 @@ def check_same_device(first, other):
 
 def check_indices(tensor, indices):
     """What torch's meta kernel for ``tensor[indices]`` checks, in its words: each index's dtype
-    (a RuntimeError, not the IndexError of a cpu tensor) and each bool mask's shape (sizes shown
+    (a RuntimeError, not the IndexError of a cpu tensor) and each mask's shape (sizes shown
     as ``torch.Size``, the mask counted among the indices). It reads no index values, so nothing
-    is out of bounds; and ``tensor[indices] = values`` checks nothing at all (``write``)."""
+    is out of bounds; and ``tensor[indices] = values`` checks nothing at all (``write``).
+
+    Its masks are bool and int8 tensors, where a cpu tensor's are bool and uint8: it refuses
+    uint8 and reads int8 as a mask (``as_masks``). A mask on meta is refused before its shape is
+    looked at: torch asks for its nonzero elements first."""
     dim = 0  # the tensor's dimension the next index starts at
     for i, index in enumerate(indices):
-        if index is not None and index.dtype not in (int64, int32, bool_):
+        if index is not None and index.dtype not in (int64, int32, int8, bool_):
             raise RuntimeError(_messages.INDEX_DTYPE)
-        if index is None or index.dtype is not bool_:
+        if index is None or index.dtype not in META_MASKS:
             dim += 1
             continue
+        if index.device.type == "meta":  # how many elements a mask picks is data, and it has none
+            raise NotImplementedError(_messages.META_MASK_READ)
         for j, n in enumerate(index.shape):
             if dim + j >= tensor.dim():
                 raise IndexError(_messages.TOO_MANY_INDICES.format(tensor.dim()))
@@ -80,6 +88,11 @@ def check_indices(tensor, indices):
                 raise IndexError(_messages.MASK_SHAPE.format(mask=index.shape, mask_dim=i, shape=tensor.shape,
                                                              dim=dim + j))
         dim += index.dim()
+
+
+def as_masks(indices):
+    """The indices as the meta kernel reads them: an int8 index as the bool mask ``index != 0``."""
+    return [index.ne(0) if index is not None and index.dtype is int8 else index for index in indices]
 
 
 def meta_suffixes(tensor, default_dtype_name):

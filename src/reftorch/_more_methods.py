@@ -8,8 +8,9 @@ bytes), so no reader of the core passes them. ``reftorch.sparse`` gives both tab
 version per layout.
 """
 
-from . import _advanced_indexing, _bitwise, _dtype, _floor_divide, _index_select, _inplace, _metadata_inplace
-from . import _multi_output_views, _storage_items, _update_ops, _views
+from . import _advanced_indexing, _bitwise, _clamp, _dtype, _floor_divide, _index_select, _inplace
+from . import _metadata_inplace, _multi_output_views, _remainder, _repeat, _shared_memory, _signs
+from . import _storage_items, _update_ops, _views
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -33,6 +34,15 @@ _METHODS = {
     "__ilshift__": _inplace.__ilshift__, "__irshift__": _inplace.__irshift__,
     "is_complex": _dtype.is_complex, "is_conj": _dtype.is_conj, "conj": _dtype.conj,
     "resolve_conj": _dtype.resolve_conj,
+    "repeat": _repeat.repeat,
+    "clamp": _clamp.clamp, "clip": _clamp.clip, "clamp_": _clamp.clamp_, "clip_": _clamp.clamp_,
+    "clamp_min": _clamp.clamp_min, "clamp_max": _clamp.clamp_max,
+    "abs": _signs.abs, "__abs__": _signs.abs, "absolute": _signs.abs, "abs_": _signs.abs_, "neg_": _signs.neg_,
+    "positive": _signs.positive, "__pos__": _signs.positive, "negative": _signs.neg,
+    "remainder": _remainder.remainder, "remainder_": _remainder.remainder_, "fmod": _remainder.fmod,
+    "fmod_": _remainder.fmod_, "__mod__": _remainder.__mod__, "__rmod__": _remainder.__rmod__,
+    "__imod__": _remainder.__imod__,
+    "share_memory_": _shared_memory.share_memory_, "is_shared": _shared_memory.is_shared,
     # the bytes of the elements, counted as if laid out one after the other (an expanded tensor's too)
     "nbytes": property(lambda self: self.numel() * self.element_size()),
     "itemsize": property(lambda self: self.element_size()),
@@ -53,3 +63,5 @@ _METHODS = {
 for _name, _function in _METHODS.items():
     setattr(Tensor, _name, _function)
 UntypedStorage.__getitem__ = _storage_items.__getitem__
+UntypedStorage.share_memory_ = _shared_memory.storage_share_memory_
+UntypedStorage.is_shared = _shared_memory.storage_is_shared

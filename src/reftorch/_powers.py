@@ -2,15 +2,19 @@
 
 torch records three different nodes, depending on which side is a tensor:
 ``PowBackward0`` (tensor ** number), ``PowBackward1`` (tensor ** tensor) and
-``PowBackward2`` (number ** tensor). Results are computed in float64 and
-rounded once, as torch's float32 results are. ``pow_`` (``a **= e``, in ``_inplace``) writes the
+``PowBackward2`` (number ** tensor). A float32 or float16 power of two tensors (or of a
+number and a tensor) is C's ``powf`` on the float32 values, the function torch's portable kernel
+calls; a tensor to a number's power is computed in float64 and rounded once, as torch's kernel
+does element by element. (torch's AVX2 and AVX-512 kernels compute whole vectors with another
+function, which can differ in the last place: reftorch follows the portable kernel.) ``pow_`` (``a **= e``, in ``_inplace``) writes the
 same numbers into ``a`` and records the same nodes, with a private copy of the old ``a``.
 """
 
+import functools
 import math
 
 from . import _messages, _shapes
-from ._dtype import bool as bool_, float16, float64, int64
+from ._dtype import bool as bool_, float16, float32, float64, int64
 from ._math import _device_of, _is_operand, _result, as_operator, operand_refused, _shape_of, mul, result_type, sub, values_of
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
@@ -109,6 +113,34 @@ def _powers(bases, exponents):
     return [_power(x, y) for x, y in zip(bases, exponents)]
 
 
+@functools.cache
+def _powf():
+    """C's ``powf`` (float32 ** float32, in float32), looked up on first use in the running program
+    (which links the C maths library), else in the maths library by name; None where neither has it
+    (Python's own power is used then)."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        try:
+            powf = ctypes.CDLL(None).powf
+        except (OSError, AttributeError, TypeError):
+            powf = ctypes.CDLL(ctypes.util.find_library("m")).powf
+    except (ImportError, OSError, AttributeError, TypeError, ValueError):
+        return None
+    powf.argtypes, powf.restype = (ctypes.c_float, ctypes.c_float), ctypes.c_float
+    return powf
+
+
+def _tensor_powers(bases, exponents, dtype):
+    """The powers of two tensors' numbers (or of a number and a tensor's), as torch's portable
+    kernel computes them: ``powf`` for float32, and for float16 (computed in float32)."""
+    powf = _powf() if dtype in (float32, float16) else None
+    if powf is not None:
+        return [powf(x, y) for x, y in zip(bases, exponents)]
+    return _powers(bases, exponents)
+
+
 def _ln(x):
     """The natural logarithm, -inf at 0 and nan below, as C's ``log``."""
     return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
@@ -129,6 +161,8 @@ def pow_values(self, exponent, dtype, shape):
         raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="pow", dtype="Bool"))
     # a float16 power takes its exponent as float16 too, as torch casts every operand to the result's dtype
     exponents = values_of(exponent, dtype if dtype is float16 else _compute(dtype), shape)
+    if isinstance(exponent, Tensor):
+        return _tensor_powers(values_of(self, dtype, shape), values_of(exponent, dtype, shape), dtype)
     return _powers(values_of(self, _compute(dtype), shape), exponents)
 
 
@@ -156,7 +190,7 @@ def __rpow__(self, base):
     if dtype is bool_:
         raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="pow", dtype="Bool"))
     bases = values_of(base, dtype if dtype.is_floating_point else _compute(dtype), self._size)  # rounded, as torch
-    values = _powers(bases, values_of(self, _compute(dtype)))
+    values = _tensor_powers(bases, values_of(self, dtype if dtype.is_floating_point else _compute(dtype)), dtype)
     out = plain_kernel_writes(_result(values, self._size, dtype, self.device), (self,))  # row-major, as torch
     if any_requires_grad(self):
         out._set_grad_fn(PowBackward2(base, self, out))

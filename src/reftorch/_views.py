@@ -13,9 +13,9 @@ elements out of ``a``'s storage. A view
 """
 
 
-from . import _layout_checks, _messages, _shapes, _strides
+from . import _dtype, _layout_checks, _messages, _shapes, _strides, _view_dtype
 from ._arguments import (
-    MISSING, _check_given, _int_arg, _int_list_arg, _is_int, _is_later_int, _listed_type_name, _type_name,
+    MISSING, _check_given, check_no_arguments, _int_arg, _int_list_arg, _is_int, _is_later_int, _listed_type_name, _type_name,
     _view_shape_arg, parse_overloads,
 )
 from ._clone import contiguous_format
@@ -68,8 +68,13 @@ def _one_list_arg(op, name, args, keyword):
     return _int_list_arg(op, name, args)
 
 
-def view(self, *shape, size=MISSING):
-    """Same elements, new shape; only possible when no element has to move."""
+def view(self, *shape, size=MISSING, dtype=MISSING):
+    """Same elements, new shape; only possible when no element has to move. Given a dtype, the
+    same bytes as other elements (``_view_dtype``)."""
+    if dtype is not MISSING and not shape and size is MISSING:  # view(dtype=torch.int32)
+        shape = (dtype,)
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_dtype.view_dtype(self, shape[0])
     if size is not MISSING:  # by keyword: view(size=(3, 2))
         shape = shape + (size,)
     shape = _view_shape_arg(shape)
@@ -129,7 +134,8 @@ def transpose(self, dim0, dim1):
     return _as_view(self, size, stride, self._storage_offset, lambda: TransposeBackward0(self, d0, d1))
 
 
-def t(self):
+def t(self, *args, **keywords):
+    check_no_arguments("t", args, keywords)
     if self.dim() > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
     if self.dim() < 2:

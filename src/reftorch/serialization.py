@@ -51,6 +51,7 @@ import os
 import pickle
 import re
 import sys
+import warnings
 from collections import OrderedDict
 
 from . import _archive, _messages, _weights_only
@@ -80,8 +81,8 @@ def _location(storage):
 class _Pickler(pickle.Pickler):
     """Python's pickler, told what torch writes for tensors and storages."""
 
-    def __init__(self, file):
-        super().__init__(file, protocol=2)
+    def __init__(self, file, protocol=2):
+        super().__init__(file, protocol=protocol)
         self.storages = {}  # key -> storage, in the order they were met
         self._keys, self._dtypes = {}, {}
 
@@ -131,17 +132,17 @@ class _Pickler(pickle.Pickler):
 
 def save(obj, f, pickle_protocol=2):
     """Write ``obj`` to ``f`` (a path, or a file object opened for binary writing), pickled
-    with protocol 2, torch's default (reftorch writes no other: see ``_messages.PICKLE_PROTOCOL``).
+    with protocol 2, torch's default, or 3 (reftorch writes no other: see ``_messages.PICKLE_PROTOCOL``).
 
     The file holds the pickle and one record with the raw bytes of every
     storage reached from ``obj``: a whole storage, even for a small view of it.
     """
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError(_messages.SAVE_BAD_FILE)
-    if pickle_protocol != 2:
+    if pickle_protocol not in (2, 3):
         raise NotImplementedError(_messages.PICKLE_PROTOCOL.format(pickle_protocol))
     if not isinstance(f, (str, os.PathLike)):
-        _save(obj, f, "archive")
+        _save(obj, f, "archive", pickle_protocol)
         f.flush()
         return
     path = os.fspath(f)
@@ -150,14 +151,14 @@ def save(obj, f, pickle_protocol=2):
         raise RuntimeError(f"invalid file name: {path}")
     _archive.check_parent_directory(path)
     with open(path, "wb") as file:
-        _save(obj, file, folder)
+        _save(obj, file, folder, pickle_protocol)
 
 
-def _save(obj, file, folder):
+def _save(obj, file, folder, protocol=2):
     records = []
     try:
         buffer = io.BytesIO()
-        pickler = _Pickler(buffer)
+        pickler = _Pickler(buffer, protocol)
         pickler.dump(obj)
         records += [
             ("data.pkl", renamed(buffer.getvalue(), TO_TORCH)),
@@ -278,6 +279,9 @@ def load(f, map_location=None, *, weights_only=None):
     unpickler = _Unpickler(records["data.pkl"], records, _restore_location(map_location), weights_only)
     if not weights_only:
         return unpickler.load()
+    protocol = records["data.pkl"][1] if records["data.pkl"][:1] == pickle.PROTO else 2
+    if protocol != 2:  # the weights-only loader knows protocol 2's records, and says so for others
+        warnings.warn(_messages.LOAD_PROTOCOL.format(protocol), stacklevel=1)  # from inside, as torch's
     try:
         return unpickler.load()
     except pickle.UnpicklingError as error:

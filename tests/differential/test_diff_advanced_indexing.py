@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+from diff_programs import program
 
 _SETUP = """
 import numpy as np
@@ -721,3 +722,20 @@ def test_the_gradient_of_an_index_read_is_written_into_zeros_so_the_leafs_grad_s
         print(s.grad, s.grad._version)
         """
     )
+
+
+def test_a_meta_tensor_reads_an_int8_index_as_a_mask_and_refuses_uint8_as_torchs_meta_kernel_does():
+    assert_same(program("""
+        m = torch.zeros(4, 3, device="meta")
+        cases = {"u8": torch.tensor([1, 0, 1, 0], dtype=torch.uint8), "i8": torch.tensor([1, 0, 1, 0], dtype=torch.int8),
+                 "i8-3": torch.tensor([1, 0, 2], dtype=torch.int8), "bool": torch.tensor([True, False, True, False]),
+                 "u8-meta": torch.tensor([1, 0, 1, 0], dtype=torch.uint8, device="meta"),
+                 "bool-meta": torch.tensor([True, False, True, False], device="meta"),
+                 "i16": torch.tensor([1, 2], dtype=torch.int16), "u8-3": torch.tensor([1, 0, 1], dtype=torch.uint8),
+                 "i64-meta": torch.tensor([1, 2], device="meta"), "i32": torch.tensor([1, 2], dtype=torch.int32)}
+        for name, idx in cases.items():
+            print(name)
+            attempt(lambda: m[idx].shape)
+            attempt(lambda: m[idx, 0].shape)
+            attempt(lambda: m.__setitem__(idx, 1.0))
+        """))

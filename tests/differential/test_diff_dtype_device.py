@@ -3,6 +3,7 @@
 import pytest
 
 from crosscheck.harness import assert_same, assert_same_as_gpu
+from diff_programs import program
 
 
 def test_default_dtype_is_float32_and_dtypes_print_by_name():
@@ -265,8 +266,8 @@ def test_type_names_a_class_it_does_not_know_as_cpp_names_it():
 COMPLEX_ATTEMPTS = [
     "t + 1j", "1j + t", "t - 1j", "1j - t", "t * 1j", "t / 1j", "1j / t", "t ** 1j", "1j ** t", "t // 1j",
     "i | 1j", "t == 1j", "t < 1j", "t + (1 + 0j)", "t.add(1j)", "t.add(t, alpha=1j)", "t.pow(1j)", "t.lerp(t, 1j)",
-    "t.clone().add_(1j)", "t.clone().mul_(1j)", "t.clone().fill_(1j)", "t.clone().fill_(2 + 0j)",
-    "t.clone().lerp_(t, 1j)", "t.clone().__setitem__(0, 1j)", "torch.result_type(t, 1j)",
+    "t.clone().add_(1j)", "t.clone().mul_(1j)",
+    "t.clone().lerp_(t, 1j)", "torch.result_type(t, 1j)",
     "torch.tensor([1j])", "torch.tensor(1j)", "torch.tensor([1, 1j])", "torch.as_tensor([1j])",
     "torch.full((2,), 1j)", "t.new_full((2,), 1j)", "torch.arange(1j)",
     "torch.zeros(2, dtype=torch.complex64)", "torch.zeros(2, dtype=complex)", "t.to(complex)",
@@ -294,6 +295,27 @@ def test_a_complex_number_or_dtype_is_refused_saying_that_reftorch_has_no_comple
         assert isinstance(answer, (torch.Tensor, torch.dtype)), (statement, answer)
     with pytest.raises((NotImplementedError, TypeError, AttributeError), match="reftorch has no complex dtypes"):
         run(reftorch)
+
+
+def test_a_complex_number_stored_in_a_real_tensor_keeps_its_real_part_when_its_imaginary_part_is_0():
+    """``fill_`` and ``t[i] = x`` convert a complex number as torch does (a bool tensor takes its
+    truth), and refuse one with an imaginary part with torch's overflow error; on meta, nothing is
+    checked."""
+    assert_same(program("""
+        for v in (2 + 0j, 2 + 1j, 1j, complex(1e40, 0), complex(float("nan"), 0), complex(300, 0), complex(-1, 0), 2.5 + 0j):
+            for dt in (torch.float32, torch.int64, torch.bool, torch.uint8, torch.float64, torch.int8):
+                t = torch.zeros(2, dtype=dt)
+                attempt(lambda: (t.__setitem__(0, v), t)[1])
+                attempt(lambda: torch.zeros(2, dtype=dt).fill_(v))
+            attempt(lambda: torch.zeros(2, device="meta").fill_(v).shape)
+        attempt(lambda: torch.zeros(2, device="meta").fill_(1e40).shape)
+        attempt(lambda: torch.zeros(2, device="meta", dtype=torch.uint8).fill_(300).shape)
+        attempt(lambda: torch.zeros(2, device="meta").fill_(2 ** 70))
+        attempt(lambda: torch.zeros(2, device="meta").fill_("a"))
+        attempt(lambda: torch.zeros(2).fill_(None))
+        g = torch.zeros(2, requires_grad=True)
+        attempt(lambda: (g * 1).fill_(2 + 0j).grad_fn.name())
+        """))
 
 
 def test_what_torch_does_with_a_complex_number_that_reftorch_can_do_too():

@@ -115,6 +115,23 @@ CASES = [
         {"w": 2, "b": 2, "exp_avg": 2, "exp_avg_sq": 2},
     ),
     Case(
+        "powers_of_whole_float32_tensors",
+        # A vector's worth of elements at a time, torch's AVX2 and AVX-512 kernels call Sleef's
+        # powf (1 ulp from the true power), the portable one C's powf (reftorch's): these pairs
+        # are ones where the two differ. Measured: at most 1 ulp. Shorter tensors, and a
+        # tensor's tail, are computed one element at a time with C's powf under every family
+        # (test_diff_powers.py).
+        """
+        b = torch.tensor([4.451, 1.906, 3.016, 6.204, 5.578, 3.13] * 6)
+        e = torch.tensor([0.573, 1.531, -0.044, 2.991, -2.295, 1.958] * 6)
+        powers = b ** e
+        moved = b.clone()
+        moved.pow_(e)
+        print(powers.dtype, moved._version)
+        """,
+        {"powers": 1, "moved": 1},
+    ),
+    Case(
         "batchnorm_in_training_with_its_gradients",
         # 1 / sqrt(var + eps) is inexact, and the gradients are sums in torch's order.
         # Each channel keeps to one side of zero and the upstream gradient weighs one

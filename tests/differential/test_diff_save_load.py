@@ -580,32 +580,45 @@ def test_loading_inside_inference_mode_gives_inference_tensors_without_counters(
     """), raises="RuntimeError")
 
 
-def test_save_takes_torchs_default_pickle_protocol_by_name_and_refuses_others_saying_why():
-    """torch writes any protocol (its weights-only loader reads protocol 2 without a warning, and
-    refuses 4 and 5); reftorch writes protocol 2 only, and says so for another."""
+def test_save_takes_torchs_pickle_protocols_2_and_3_and_refuses_others_saying_why():
+    """torch writes any protocol (its weights-only loader reads protocol 2 without a warning, 3 with
+    one, and refuses 4 and 5); reftorch writes protocols 2 and 3, the same pickle as torch's, and
+    says why for another."""
     import io
+    import zipfile
 
     import torch
 
     import reftorch
 
-    assert_same(
-        """
-        import io
+    for protocol in (2, 3):
+        assert_same(
+            f"""
+            import io
+            import warnings
 
-        a = torch.arange(6.0).reshape(2, 3)
-        buffer = io.BytesIO()
-        torch.save({"a": a, "row": a[1]}, buffer, pickle_protocol=2)
-        buffer.seek(0)
-        back = torch.load(buffer)
-        """
-    )
-    for protocol in (3, 4, 5):
+            a = torch.arange(6.0).reshape(2, 3)
+            buffer = io.BytesIO()
+            torch.save({{"a": a, "row": a[1], "size": a.size(), "dtype": a.dtype}}, buffer, pickle_protocol={protocol})
+            buffer.seek(0)
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                back = torch.load(buffer)
+            print([str(w.message) for w in seen], back["row"], back["size"], back["dtype"])
+            """
+        )
+        pickles = []
+        for module in (torch, reftorch):
+            buffer = io.BytesIO()
+            module.save({"a": module.arange(3.0), "b": [1, 2.5]}, buffer, pickle_protocol=protocol)
+            pickles.append(zipfile.ZipFile(buffer).read("archive/data.pkl"))
+        assert pickles[0] == pickles[1], f"protocol {protocol}: reftorch's pickle is not torch's"
+    for protocol in (4, 5):
         buffer = io.BytesIO()
         torch.save(torch.ones(2), buffer, pickle_protocol=protocol)
         buffer.seek(0)
         assert torch.load(buffer, weights_only=False).tolist() == [1.0, 1.0]
-        with pytest.raises(NotImplementedError, match="reftorch saves with pickle protocol 2 only"):
+        with pytest.raises(NotImplementedError, match="reftorch saves with pickle protocol 2 .* or 3 only"):
             reftorch.save(reftorch.ones(2), io.BytesIO(), pickle_protocol=protocol)
 
 

@@ -1,6 +1,7 @@
 """Storage, metadata, version counters and object identity."""
 
 from crosscheck.harness import assert_same
+from diff_programs import program
 
 
 def test_untyped_storage_reports_bytes_and_size_and_a_pointer_shared_by_views():
@@ -162,3 +163,24 @@ def test_a_storage_index_reads_one_byte_and_a_slice_is_a_window_on_the_same_byte
                 print(error)
         """
     )
+
+
+def test_share_memory_moves_the_bytes_in_place_and_is_shared_follows_the_storage():
+    assert_same(program("""
+        import copy
+        t = torch.arange(3.)
+        view, s, address = t[1:], t.untyped_storage(), t.data_ptr()
+        print(t.is_shared(), view.is_shared(), s.is_shared())
+        print(t.share_memory_() is t, t.is_shared(), view.is_shared(), t.detach().is_shared(), t.data.is_shared())
+        print(t.data_ptr() == address, view.data_ptr() == t.data_ptr() + 4, t.untyped_storage() is s, t._version)
+        moved = t.data_ptr()
+        print(t.share_memory_() is t, t.data_ptr() == moved, t.tolist())
+        print(t.clone().is_shared(), copy.deepcopy(t).is_shared(), t[0:1].is_shared())
+        g = torch.ones(2, requires_grad=True)
+        y = g * 2
+        print(g.share_memory_().requires_grad, g.is_leaf, y.share_memory_().grad_fn.name(), y.is_shared())
+        print(torch.zeros(0).share_memory_().is_shared(), torch.zeros(3).untyped_storage().share_memory_().is_shared())
+        attempt(lambda: torch.zeros(3, device="meta").share_memory_())
+        attempt(lambda: torch.zeros(3, device="meta").is_shared())
+        attempt(lambda: torch.zeros(3).to_sparse().share_memory_())
+        """))

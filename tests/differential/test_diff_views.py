@@ -369,3 +369,38 @@ def test_view_and_reshape_hand_back_a_view_of_the_gradient_so_a_sums_grad_is_cop
         print(m.grad, m.grad.stride(), m.grad._version)
         """
     )
+
+
+def test_view_as_another_dtype_reinterprets_the_bytes_off_the_graph_with_the_version_counter_shared():
+    assert_same(program("""
+        x = torch.arange(6.).reshape(2, 3)
+        for dt in (torch.int32, torch.float64, torch.int16, torch.uint8, torch.float32, torch.bool, torch.int64, torch.float16):
+            def f(dt=dt):
+                v = x.view(dt)
+                return (v.dtype, tuple(v.shape), v.stride(), v.storage_offset(), v is x, v._base is None, v._is_view(),
+                        v.grad_fn, v.data_ptr() == x.data_ptr())
+            attempt(f)
+        attempt(lambda: x.view(dtype=torch.int32).dtype)
+        attempt(lambda: torch.tensor(1.).view(torch.int32))
+        attempt(lambda: torch.tensor(1.).view(torch.int16))
+        attempt(lambda: x.t().view(torch.float64))
+        attempt(lambda: x.t().view(torch.int16))
+        attempt(lambda: x[:, 1:].view(torch.float64))
+        attempt(lambda: (x[:, 1:].view(torch.int16).stride(), torch.arange(3.)[1:].view(torch.int16).storage_offset()))
+        attempt(lambda: torch.ones(3, 3, dtype=torch.int8)[:, :2].view(torch.int16))
+        attempt(lambda: torch.ones(4, dtype=torch.int8)[::2].view(torch.int16))
+        attempt(lambda: torch.ones(4, 2, dtype=torch.float64)[:, :1].view(torch.float32).stride())
+        attempt(lambda: torch.zeros(0, 4).view(torch.float64).shape)
+        attempt(lambda: torch.ones(4, device="meta").view(torch.int16).shape)
+        attempt(lambda: x.view(torch.int32, 2))
+        g = torch.ones(4, requires_grad=True)
+        h = g * 1
+        for v in (g.view(torch.float32), g.view(torch.int32), h.view(torch.float32)):
+            print(v.requires_grad, v.grad_fn, v.is_leaf, v._base is None)
+        b = torch.ones(4)
+        v = b.view(torch.int32)
+        v.add_(1)
+        print(b._version, v._version, b[0].item(), v.tolist())
+        with torch.inference_mode():
+            print(torch.ones(2).view(torch.int32).is_inference())
+        """))

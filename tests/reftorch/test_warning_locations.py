@@ -157,6 +157,19 @@ def copy_construct_under_a_default_device(m):
     m.tensor(m.ones(2))
 
 
+def load_of_a_protocol_3_file(m):
+    import io
+    buffer = io.BytesIO()
+    m.save(m.ones(2), buffer, pickle_protocol=3)
+    buffer.seek(0)
+    m.load(buffer)
+
+
+def add_with_the_deprecated_argument_order(m):
+    a = m.ones(2)
+    a.add_(2, a)
+
+
 # Each program, and the text in reftorch._messages its warning comes from.
 PROGRAMS = {
     copy_construct_from_a_tensor: "COPY_CONSTRUCT",
@@ -181,6 +194,8 @@ PROGRAMS = {
     always_call_hook_after_a_failed_forward: "MODULE_ALWAYS_CALL_HOOK_RAISED",
     load_state_dict_into_a_meta_parameter: "LOAD_STATE_DICT_INTO_META",
     float_of_a_tensor_that_requires_grad: "SCALAR_OF_REQUIRES_GRAD",
+    load_of_a_protocol_3_file: "LOAD_PROTOCOL",
+    add_with_the_deprecated_argument_order: "ALPHA_FIRST_DEPRECATED",
 }
 
 

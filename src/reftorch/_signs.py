@@ -1,0 +1,76 @@
+"""Signs: ``abs(t)`` (``t.abs()``, ``absolute``), ``+t`` (``positive``), ``negative``, and the in-place
+``abs_`` and ``neg_`` (``-t`` itself is ``_unary.neg``).
+
+``abs`` of an integer wraps as in C (int8's -128 stays -128); bools have no ``abs`` nor sign.
+``+t`` copies nothing: it is ``t`` itself, the same object.
+
+* Python object, metadata and memory: ``abs`` gives a new tensor with new memory; ``+t`` the
+  very same tensor; ``abs_`` and ``neg_`` write into ``t``'s own memory.
+* Version counter: ``abs_`` and ``neg_`` bump ``t``'s; the others leave it.
+* History: ``AbsBackward0`` multiplies the gradient by the sign of ``t`` (0 at 0);
+  ``NegBackward0`` negates it.
+"""
+
+from . import _messages
+from ._dtype import bool as bool_
+from ._inplace_write import check_no_internal_overlap, write_inplace
+from ._math import _result, mul
+from ._tensor import Tensor
+from ._unary import NegBackward0, neg
+from .autograd.graph import Node, any_requires_grad
+
+
+def _sign(x):
+    return (x > 0) - (x < 0) if x == x else x
+
+
+class AbsBackward0(Node):
+    """d/dx |x| = sign(x), saved as the input before any write."""
+
+    def __init__(self, a, old_self=None):
+        super().__init__(a)
+        self.saved_self = self.save(old_self if old_self is not None else a)
+
+    def apply(self, grad):
+        x = self.saved_self.unpack()
+        return (mul(grad, Tensor._from_values([_sign(v) for v in x._read()], x._size, x.dtype, x.device)),)
+
+
+def _check_abs(self):
+    if self.dtype is bool_:
+        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="abs_cpu", dtype="Bool"))
+
+
+def abs(self):  # noqa: A001 - torch's name
+    _check_abs(self)
+    return _result([-x if x < 0 else x for x in self._read()], self._size, self.dtype, self.device,
+                   AbsBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
+
+
+def _unary_inplace(self, compute, make_node):
+    def new_values():
+        check_no_internal_overlap(self)
+        return [compute(x) for x in self._read()]
+    return write_inplace(self, new_values, make_node)
+
+
+def abs_(self):
+    _check_abs(self)
+    return _unary_inplace(self, lambda x: -x if x < 0 else x, lambda: AbsBackward0(
+        self, old_self=Tensor._from_values(self._read(), self._size, self._dtype, self.device)))
+
+
+def neg_(self):
+    if self.dtype is bool_:
+        raise RuntimeError(_messages.BOOL_NEGATION)
+    return _unary_inplace(self, lambda x: -x, lambda: NegBackward0(self))
+
+
+negative = neg  # torch's other name for -t
+
+
+def positive(self):
+    """``+t``: ``t`` itself, as torch returns it."""
+    if self.dtype is bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
