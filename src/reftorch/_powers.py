@@ -10,6 +10,8 @@ function, which can differ in the last place: reftorch follows the portable kern
 same numbers into ``a`` and records the same nodes, with a private copy of the old ``a``.
 """
 
+import ctypes
+import ctypes.util
 import functools
 import math
 
@@ -119,15 +121,12 @@ def _powf():
     (which links the C maths library), else in the maths library by name; None where neither has it
     (Python's own power is used then)."""
     try:
-        import ctypes
-        import ctypes.util
-
+        powf = ctypes.CDLL(None).powf
+    except (OSError, AttributeError, TypeError):
         try:
-            powf = ctypes.CDLL(None).powf
-        except (OSError, AttributeError, TypeError):
             powf = ctypes.CDLL(ctypes.util.find_library("m")).powf
-    except (ImportError, OSError, AttributeError, TypeError, ValueError):
-        return None
+        except (OSError, AttributeError, TypeError):
+            return None
     powf.argtypes, powf.restype = (ctypes.c_float, ctypes.c_float), ctypes.c_float
     return powf
 

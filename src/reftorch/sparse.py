@@ -85,6 +85,7 @@ def _item(self):
 SPARSE_VERSIONS = {
     # what a tensor without storage answers
     "_positions": _positions, "untyped_storage": _untyped_storage, "data_ptr": _no_data_pointer,
+    "share_memory_": _untyped_storage, "is_shared": _untyped_storage,
     "tolist": _no_data_pointer, "numpy": _numpy, "is_contiguous": _is_contiguous, "type": _type,
     "item": _item, "stride": Tensor.stride,
     # copies
