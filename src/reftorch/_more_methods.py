@@ -3,15 +3,17 @@
 
 ``_tensor_methods`` is the way in that a reader of the core passes through, and it is counted
 with the core. The methods here have their lessons beyond the core (views, multi-output views,
-in-place operators and metadata ops, advanced indexing, optimizers' updates, a storage's
-bytes), so no reader of the core passes them. ``reftorch.sparse`` gives both tables' methods a
+in-place operators and metadata ops, advanced indexing, optimizers' updates, comparing, numpy,
+the other dtypes, hooks, layouts, a storage's bytes), so no reader of the core passes them. ``reftorch.sparse`` gives both tables' methods a
 version per layout.
 """
 
 from . import _advanced_indexing, _bitwise, _dtype, _floor_divide, _index_select, _inplace, _metadata_inplace
-from . import _multi_output_views, _storage_items, _update_ops, _views
+from . import _binding, _compare, _convert, _multi_output_views, _storage_items, _unary, _update_ops, _views
+from ._layout import strided
 from ._storage import UntypedStorage
 from ._tensor import Tensor
+from .autograd import hooks
 
 _METHODS = {
     "narrow": _views.narrow, "expand_as": _views.expand_as,
@@ -43,6 +45,16 @@ _METHODS = {
     # what optimizers update parameters with
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_,
+    # comparing and converting
+    "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
+    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
+    "__array_priority__": 1000,  # as torch's
+    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
+    # hooks, and the square root optimizers take
+    "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
+    # layouts: every tensor is strided until reftorch.sparse is imported
+    "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
+    "is_sparse_csr": property(lambda self: False),
 }
 
 for _name, _function in _METHODS.items():

@@ -4,13 +4,12 @@ the table names ``_binding``'s function; where torch refuses an argument (or a m
 the module that does (``_memory_formats``, ``_meta``, ``reftorch.autograd``, ``autograd/grad_setter``).
 ``reftorch.sparse`` installs the sparse layouts' tables."""
 
-from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
+from . import _clone, _convert, _detach, _indexing, _inplace, _math, _matmul
 from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
-from . import _argmax, _copy_binding, autograd
-from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
-from ._layout import strided
+from . import _argmax, _copy_binding, _unary, autograd
+from . import _powers, _python_copy, _reduce, _scalars, _views
 from ._tensor import Tensor
-from .autograd import grad_setter, hooks, variable
+from .autograd import grad_setter, variable
 
 
 _METHODS = {
@@ -57,16 +56,6 @@ _METHODS = {
     "grad": property(variable.grad, grad_setter.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
     "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
     "backward": autograd.tensor_backward,
-    # comparing and converting
-    "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
-    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
-    "__array_priority__": 1000,  # as torch's
-    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
-    # hooks, and the square root optimizers take
-    "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
-    # layouts: every tensor is strided until reftorch.sparse is imported
-    "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
-    "is_sparse_csr": property(lambda self: False),
 }
 
 for _name, _function in _METHODS.items():
