@@ -19,48 +19,48 @@ def to(self, *args, **kwargs):
     return _to.to(self, device, dtype, copy, memory_format)
 
 
-def cpu(self):
-    return to(self, "cpu")
+def cpu(self, *, memory_format=None):
+    return to(self, "cpu", memory_format=memory_format)
 
 
-def cuda(self, device=None):
-    return to(self, "cuda" if device is None else device)
+def cuda(self, device=None, *, memory_format=None):
+    return to(self, "cuda" if device is None else device, memory_format=memory_format)
 
 
-def float(self):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
-    return _to.to(self, dtype=float32)
+def float(self, *, memory_format=None):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
+    return to(self, float32, memory_format=memory_format)
 
 
-def double(self):
-    return _to.to(self, dtype=float64)
+def double(self, *, memory_format=None):
+    return to(self, float64, memory_format=memory_format)
 
 
-def long(self):
-    return _to.to(self, dtype=int64)
+def long(self, *, memory_format=None):
+    return to(self, int64, memory_format=memory_format)
 
 
-def bool(self):  # noqa: A001
-    return _to.to(self, dtype=bool_)
+def bool(self, *, memory_format=None):  # noqa: A001
+    return to(self, bool_, memory_format=memory_format)
 
 
-def half(self):
-    return _to.to(self, dtype=float16)
+def half(self, *, memory_format=None):
+    return to(self, float16, memory_format=memory_format)
 
 
-def int(self):  # noqa: A001
-    return _to.to(self, dtype=int32)
+def int(self, *, memory_format=None):  # noqa: A001
+    return to(self, int32, memory_format=memory_format)
 
 
-def short(self):
-    return _to.to(self, dtype=int16)
+def short(self, *, memory_format=None):
+    return to(self, int16, memory_format=memory_format)
 
 
-def char(self):
-    return _to.to(self, dtype=int8)
+def char(self, *, memory_format=None):
+    return to(self, int8, memory_format=memory_format)
 
 
-def byte(self):
-    return _to.to(self, dtype=uint8)
+def byte(self, *, memory_format=None):
+    return to(self, uint8, memory_format=memory_format)
 
 
 def transpose(self, dim0, dim1):

@@ -4,12 +4,13 @@
 ``_tensor_methods`` is the way in that a reader of the core passes through, and it is counted
 with the core. The methods here have their lessons beyond the core (views, multi-output views,
 in-place operators and metadata ops, advanced indexing, optimizers' updates, comparing, numpy,
-the other dtypes, hooks, layouts, a storage's bytes), so no reader of the core passes them. ``reftorch.sparse`` gives both tables' methods a
-version per layout.
+the other dtypes, new tensors, hooks, layouts, a storage's bytes), so no reader of the core
+passes them. ``reftorch.sparse`` gives both tables' methods a version per layout.
 """
 
-from . import _advanced_indexing, _bitwise, _dtype, _floor_divide, _index_select, _inplace, _metadata_inplace
-from . import _binding, _compare, _convert, _multi_output_views, _storage_items, _unary, _update_ops, _views
+from . import _advanced_indexing, _argmax, _bitwise, _dtype, _floor_divide, _index_select, _inplace, _metadata_inplace
+from . import _binding, _compare, _convert, _factories, _math, _multi_output_views, _storage_items, _unary
+from . import _update_ops, _views
 from ._layout import strided
 from ._storage import UntypedStorage
 from ._tensor import Tensor
@@ -46,6 +47,12 @@ _METHODS = {
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_,
     # comparing and converting
+    "__eq__": _convert.__eq__, "__ne__": _math.__ne__, "__lt__": _math.__lt__, "__le__": _math.__le__,
+    "__gt__": _math.__gt__, "__ge__": _math.__ge__,
+    "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
+    "argmax": _argmax.argmax, "argmin": _argmax.argmin,
+    "new_zeros": _factories.new_zeros, "new_ones": _factories.new_ones, "new_empty": _factories.new_empty,
+    "new_full": _factories.new_full,
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
     "__array_priority__": 1000,  # as torch's

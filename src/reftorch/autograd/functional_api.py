@@ -29,9 +29,9 @@ def _as_tuple(x):
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
-def backward(tensors, grad_tensors, retain_graph=None):
+def backward(tensors, grad_tensors, retain_graph=None, inputs=()):
     roots, grads = _roots_and_grads(tensors, grad_tensors)
-    run_backward(roots, grads, retain_graph=bool(retain_graph))
+    run_backward(roots, grads, retain_graph=bool(retain_graph), inputs=[gradient_edge(t) for t in inputs])
 
 
 def grad(outputs, inputs, grad_outputs, retain_graph=None, allow_unused=None):
