@@ -6,7 +6,7 @@ from . import _creation, _messages, _to, _views
 from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
 from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
-from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
+from ._dtype import bool as bool_, float32, float64, from_numpy_dtype, int64
 from ._nested_data import check_factory_arguments, values_of_data
 from ._numpy_objects import check_array_layout, is_array
 from ._tensor import Tensor
@@ -41,26 +41,6 @@ def long(self, *, memory_format=None):
 
 def bool(self, *, memory_format=None):  # noqa: A001
     return to(self, bool_, memory_format=memory_format)
-
-
-def half(self, *, memory_format=None):
-    return to(self, float16, memory_format=memory_format)
-
-
-def int(self, *, memory_format=None):  # noqa: A001
-    return to(self, int32, memory_format=memory_format)
-
-
-def short(self, *, memory_format=None):
-    return to(self, int16, memory_format=memory_format)
-
-
-def char(self, *, memory_format=None):
-    return to(self, int8, memory_format=memory_format)
-
-
-def byte(self, *, memory_format=None):
-    return to(self, uint8, memory_format=memory_format)
 
 
 def transpose(self, dim0, dim1):

@@ -27,6 +27,7 @@ SAVED_TENSOR_MODIFIED = (
     "instead. Hint: enable anomaly detection to find the operation that failed to compute "
     "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+GRAD_MODE_NOT_BOOL = "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {}"
 REQUIRES_GRAD_NOT_FLOAT = "only Tensors of floating point and complex dtype can require gradients"
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "

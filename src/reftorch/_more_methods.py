@@ -9,7 +9,7 @@ passes them. ``reftorch.sparse`` gives both tables' methods a version per layout
 """
 
 from . import _advanced_indexing, _argmax, _bitwise, _dtype, _floor_divide, _index_select, _inplace, _metadata_inplace
-from . import _binding, _compare, _convert, _factories, _math, _multi_output_views, _storage_items, _unary
+from . import _compare, _convert, _factories, _math, _more_dtypes, _multi_output_views, _storage_items, _unary
 from . import _update_ops, _views
 from ._layout import strided
 from ._storage import UntypedStorage
@@ -56,9 +56,12 @@ _METHODS = {
     "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
     "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
     "__array_priority__": 1000,  # as torch's
-    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
+    "half": _more_dtypes.half, "int": _more_dtypes.int, "short": _more_dtypes.short, "char": _more_dtypes.char,
+    "byte": _more_dtypes.byte,
     # hooks, and the square root optimizers take
     "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
+    "is_cuda": property(lambda self: self.device.type == "cuda"),
+    "_cdata": property(id),  # equal only for the very same tensor object
     # layouts: every tensor is strided until reftorch.sparse is imported
     "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
     "is_sparse_csr": property(lambda self: False),

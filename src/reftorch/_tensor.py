@@ -110,10 +110,6 @@ class Tensor:
     def device(self):
         return self._storage.device
 
-    @property
-    def is_cuda(self):
-        return self.device.type == "cuda"
-
     def is_floating_point(self):
         return self._dtype.is_floating_point
 
@@ -132,11 +128,6 @@ class Tensor:
         if self.numel() == 0:
             return 0
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
-
-    @property
-    def _cdata(self):
-        """Equal only for the very same tensor object."""
-        return id(self)
 
     @property
     def _version(self):

@@ -77,3 +77,18 @@ def test_requires_grad_takes_only_a_bool():
         print(torch.ones(2).requires_grad_(False).requires_grad, torch.ones(2).requires_grad_().requires_grad)
         """
     ))
+
+
+def test_set_grad_enabled_takes_only_a_bool_and_leaves_the_mode_when_refused():
+    assert_same(program(
+        """
+        import numpy as np
+        for mode in [None, 0, 1, "x", np.bool_(False), torch.tensor(False)]:
+            attempt(lambda: torch.set_grad_enabled(mode))
+            print(torch.is_grad_enabled())
+        attempt(lambda: torch.set_grad_enabled())
+        with torch.set_grad_enabled(mode=False):
+            print(torch.is_grad_enabled())
+        print(torch.is_grad_enabled())
+        """
+    ))

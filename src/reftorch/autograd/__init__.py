@@ -14,6 +14,7 @@ memory, the version counter or the graph.
 """
 
 from .. import _messages
+from .._tensor import Tensor
 from . import functional_api, graph, variable
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -21,6 +22,13 @@ from .inference_mode import inference_mode
 
 __all__ = ["Function", "backward", "grad", "graph", "enable_grad", "is_grad_enabled", "no_grad", "set_grad_enabled",
            "inference_mode"]
+
+
+def _as_tuple(x):
+    """One tensor, or an iterable of them (torch's own rule: ``tuple(x)``)."""
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _make_grads(outputs, grad_outputs, create_graph):
@@ -35,10 +43,10 @@ def _make_grads(outputs, grad_outputs, create_graph):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """``torch.autograd.backward``: into the ``.grad`` of every leaf the ``tensors`` depend on."""
-    if inputs is not None and not functional_api._as_tuple(inputs):
+    if inputs is not None and not _as_tuple(inputs):
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    tensors, inputs = functional_api._as_tuple(tensors), functional_api._as_tuple(inputs)
-    grad_tensors = functional_api._as_tuple(grad_tensors) or (None,) * len(tensors)
+    tensors, inputs = _as_tuple(tensors), _as_tuple(inputs)
+    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
     _make_grads(tensors, grad_tensors, create_graph)
     for t in inputs:
         t.retain_grad()  # as torch's engine does: a non-leaf input keeps the gradient it gets
@@ -47,10 +55,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
     """``torch.autograd.grad``: the gradients of ``outputs`` for ``inputs``, no ``.grad`` written."""
-    outputs, inputs = functional_api._as_tuple(outputs), functional_api._as_tuple(inputs)
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grad_outputs = functional_api._as_tuple(grad_outputs) or (None,) * len(outputs)
+    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
     _make_grads(outputs, grad_outputs, create_graph)
     return functional_api.grad(outputs, inputs, grad_outputs, retain_graph, allow_unused)
 
