@@ -62,6 +62,9 @@ OUT_OF_BOUNDS = (
     "setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and itemsize {itemsize} "
     "requiring a storage size of {needed} are out of bounds for storage of size {available}"
 )
+STORAGE_NOT_A_SEQUENCE = "torch.UntypedStorage(): Expected a sequence type, but got {}"
+STORAGE_ITEM_NOT_INT = ("torch.UntypedStorage(): tried to construct a storage from a sequence ({}), but one of the "
+                        "items was of type {} instead of int")
 NEGATIVE_ALLOCATION = (
     "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
     "called with negative number: {}"

@@ -62,6 +62,9 @@ _METHODS = {
     "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
     "is_cuda": property(lambda self: self.device.type == "cuda"),
     "_cdata": property(id),  # equal only for the very same tensor object
+    # fields the core reads directly: made in inference_mode (or a view of one); which output of its
+    # grad_fn a tensor is (0 except for split and friends)
+    "is_inference": lambda self: self._inference, "output_nr": property(lambda self: self._output_nr),
     # layouts: every tensor is strided until reftorch.sparse is imported
     "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
     "is_sparse_csr": property(lambda self: False),

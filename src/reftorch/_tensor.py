@@ -136,15 +136,6 @@ class Tensor:
             raise RuntimeError(_core_messages.INFERENCE_NO_VERSION)
         return self._version_counter.version
 
-    def is_inference(self):
-        """True for a tensor made inside ``inference_mode`` (or a view of one)."""
-        return self._inference
-
-    @property
-    def output_nr(self):
-        """Which output of its ``grad_fn`` this tensor is (0 except for ``split`` and friends)."""
-        return self._output_nr
-
     @property
     def _base(self):
         """For a view, the tensor that owns the memory it looks into; otherwise None."""

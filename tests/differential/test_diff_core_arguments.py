@@ -92,3 +92,21 @@ def test_set_grad_enabled_takes_only_a_bool_and_leaves_the_mode_when_refused():
         print(torch.is_grad_enabled())
         """
     ))
+
+
+def test_an_untyped_storage_is_made_from_a_size_or_a_sequence_of_ints():
+    assert_same(program(
+        """
+        import numpy as np
+        def made(*args):
+            s = torch.UntypedStorage(*args)
+            by_values = args and isinstance(args[0], (list, tuple, bytes, range))
+            return s.nbytes(), [s[i] for i in range(s.nbytes())] if by_values else None
+        for args in [(), (np.int64(3),), (torch.tensor(3),), (3,), (0,), ([1, 2, 3],), ((1, 2),), ([300, -1, -257],),
+                     (b"ab",), ([True, False],), (range(3),)]:
+            attempt(lambda: made(*args))
+        for odd in [True, 2.0, "x", torch.tensor([1, 2]), torch.tensor([3]), torch.tensor(3.0), np.array([1, 2]),
+                    [1.0], {1: 2}, {1, 2}, np.float32(2), [torch.tensor(1)], None, -2, np.int64(-1)]:
+            attempt(lambda: torch.UntypedStorage(odd))
+        """
+    ))
