@@ -17,6 +17,7 @@ REQUIRES_GRAD_NON_LEAF_HINT = (" If you want to use a computed variable in a sub
 NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
                    "dimension {}")
+DIM_NOT_INT = "{op}(): argument 'dim' (position 1) must be int, not {got}"
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
 BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
 GRAD_UNUSED = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "

@@ -60,6 +60,7 @@ _METHODS = {
     "byte": _more_dtypes.byte,
     # hooks, and the square root optimizers take
     "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
+    "nelement": Tensor.numel,
     "is_cuda": property(lambda self: self.device.type == "cuda"),
     "_cdata": property(id),  # equal only for the very same tensor object
     # fields the core reads directly: made in inference_mode (or a view of one); which output of its

@@ -80,14 +80,10 @@ class Tensor:
         return Size(self._size)
 
     def size(self, dim=None):
-        if dim is None:
-            return Size(self._size)
-        return self._size[_strides.normalize_dim(dim, self.dim())]
+        return Size(self._size) if dim is None else self._size[_strides.dim_of("size", dim, self._size)]
 
     def stride(self, dim=None):
-        if dim is None:
-            return self._stride
-        return self._stride[_strides.normalize_dim(dim, self.dim())]
+        return self._stride if dim is None else self._stride[_strides.dim_of("stride", dim, self._size)]
 
     def storage_offset(self):
         return self._storage_offset
@@ -99,8 +95,6 @@ class Tensor:
 
     def numel(self):
         return _strides.numel(self._size)
-
-    nelement = numel
 
     @property
     def dtype(self):

@@ -110,3 +110,18 @@ def test_an_untyped_storage_is_made_from_a_size_or_a_sequence_of_ints():
             attempt(lambda: torch.UntypedStorage(odd))
         """
     ))
+
+
+def test_size_and_stride_take_an_int_dim_and_a_0_d_tensor_has_none():
+    assert_same(program(
+        """
+        import numpy as np
+        a, z = torch.ones(2, 3), torch.tensor(1.0)
+        for method in ["size", "stride"]:
+            for dim in [True, False, 0, 1, -1, -2, 2, -3, np.int64(1), torch.tensor(1), 2.0, "a", None, np.float32(0)]:
+                attempt(lambda: getattr(a, method)(dim))
+                attempt(lambda: getattr(z, method)(dim))
+            attempt(lambda: getattr(a, method)(dim=1))
+        print(a.nelement(), z.nelement(), a.is_inference(), a.output_nr, a.is_cuda, a._cdata == a[:]._cdata)
+        """
+    ))

@@ -51,9 +51,8 @@ def needed_nodes(order, targets, capturing):
 
 
 def run_backward(roots, grad_outputs, retain_graph=False, capture=None, inputs=None):
-    """Propagate ``grad_outputs`` from the ``roots`` edges to the leaves' ``.grad`` (with ``inputs``,
-    edges, only theirs); with ``capture`` (edges), return what arrives along them instead
-    (``autograd.grad``)."""
+    """Propagate ``grad_outputs`` from the ``roots`` edges to the leaves' ``.grad`` (only to ``inputs``,
+    edges, if given); with ``capture`` (edges), return what arrives along them (``autograd.grad``)."""
     pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
     for index, ((node, nr), grad) in enumerate(zip(roots, grad_outputs)):
@@ -61,15 +60,14 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None, inputs=N
     captured = {}
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
     order = execution_order([node for node, _ in roots])
-    targets = capture or inputs  # with neither, every node is needed
-    needed = needed_nodes(order, targets, capture is not None) if targets else set(map(id, order))
+    needed = needed_nodes(order, capture or inputs, capture is not None) if capture or inputs else set(map(id, order))
     receivers = needed | {node for node, _ in capture_ids or ()}
     with no_grad():
         for node in order:
             incoming = pending.pop(id(node), {})  # empty if no gradient reached it
             holder = node.variable if isinstance(node, AccumulateGrad) else node  # a leaf keeps its own hooks
             arrived = any(g is not None for g in incoming.values())
-            runs = not targets or arrived  # as torch prunes
+            runs = not (capture or inputs) or arrived  # as torch prunes
             for pre_hook in holder._tensor_pre_hooks if runs else ():
                 pre_hook(incoming, owned)  # a hook where no gradient arrived sees None
             if capture_ids is not None:
