@@ -72,7 +72,8 @@ Beyond the core
   replacement when one is set), ``overrides`` (setting and removing one).
 * Plumbing: ``_tensor_methods`` (the table that makes functions methods),
   ``_more_methods`` (the same, for methods no core lesson reaches),
-  ``_binding`` (torch's signatures parsed at the edge, before the lesson runs),
+  ``_binding`` (torch's signatures parsed at the edge, before the lesson runs; ``_more_dtypes``
+  for the dtype shortcuts beyond the core's four),
   ``_arguments`` (torch's argument parser; ``_copy_binding`` for copy_), ``_messages`` (torch's texts),
   ``_core_messages`` (the texts the core raises),
   ``_tensor_str`` (printing), ``_warn`` (a warning names the caller's line),

@@ -6,7 +6,7 @@ from . import _creation, _messages, _to, _views
 from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
 from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
-from ._dtype import bool as bool_, float16, float32, float64, from_numpy_dtype, int8, int16, int32, int64, uint8
+from ._dtype import bool as bool_, float32, float64, from_numpy_dtype, int64
 from ._nested_data import check_factory_arguments, values_of_data
 from ._numpy_objects import check_array_layout, is_array
 from ._tensor import Tensor
@@ -19,48 +19,28 @@ def to(self, *args, **kwargs):
     return _to.to(self, device, dtype, copy, memory_format)
 
 
-def cpu(self):
-    return to(self, "cpu")
+def cpu(self, *, memory_format=None):
+    return to(self, "cpu", memory_format=memory_format)
 
 
-def cuda(self, device=None):
-    return to(self, "cuda" if device is None else device)
+def cuda(self, device=None, *, memory_format=None):
+    return to(self, "cuda" if device is None else device, memory_format=memory_format)
 
 
-def float(self):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
-    return _to.to(self, dtype=float32)
+def float(self, *, memory_format=None):  # noqa: A001 - torch's names; Python's float, int and bool are builtins here
+    return to(self, float32, memory_format=memory_format)
 
 
-def double(self):
-    return _to.to(self, dtype=float64)
+def double(self, *, memory_format=None):
+    return to(self, float64, memory_format=memory_format)
 
 
-def long(self):
-    return _to.to(self, dtype=int64)
+def long(self, *, memory_format=None):
+    return to(self, int64, memory_format=memory_format)
 
 
-def bool(self):  # noqa: A001
-    return _to.to(self, dtype=bool_)
-
-
-def half(self):
-    return _to.to(self, dtype=float16)
-
-
-def int(self):  # noqa: A001
-    return _to.to(self, dtype=int32)
-
-
-def short(self):
-    return _to.to(self, dtype=int16)
-
-
-def char(self):
-    return _to.to(self, dtype=int8)
-
-
-def byte(self):
-    return _to.to(self, dtype=uint8)
+def bool(self, *, memory_format=None):  # noqa: A001
+    return to(self, bool_, memory_format=memory_format)
 
 
 def transpose(self, dim0, dim1):

@@ -22,7 +22,7 @@ class CloneBackward0(Node):
 
 
 def clone(self, *, memory_format=preserve_format):
-    if memory_format is preserve_format:
+    if memory_format in (None, preserve_format):  # None: torch's default
         strides = _strides.preserve_format_strides(self._size, self._stride)
     else:
         strides = _strides.strides_for(self._size, memory_format)

@@ -17,6 +17,7 @@ REQUIRES_GRAD_NON_LEAF_HINT = (" If you want to use a computed variable in a sub
 NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
                    "dimension {}")
+DIM_NOT_INT = "{op}(): argument 'dim' (position 1) must be int, not {got}"
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
 BACKWARD_NO_GRAD = "element {} of tensors does not require grad and does not have a grad_fn"
 GRAD_UNUSED = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "
@@ -27,6 +28,7 @@ SAVED_TENSOR_MODIFIED = (
     "instead. Hint: enable anomaly detection to find the operation that failed to compute "
     "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+GRAD_MODE_NOT_BOOL = "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {}"
 REQUIRES_GRAD_NOT_FLOAT = "only Tensors of floating point and complex dtype can require gradients"
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -61,6 +63,9 @@ OUT_OF_BOUNDS = (
     "setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and itemsize {itemsize} "
     "requiring a storage size of {needed} are out of bounds for storage of size {available}"
 )
+STORAGE_NOT_A_SEQUENCE = "torch.UntypedStorage(): Expected a sequence type, but got {}"
+STORAGE_ITEM_NOT_INT = ("torch.UntypedStorage(): tried to construct a storage from a sequence ({}), but one of the "
+                        "items was of type {} instead of int")
 NEGATIVE_ALLOCATION = (
     "[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
     "called with negative number: {}"

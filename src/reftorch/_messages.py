@@ -34,6 +34,7 @@ GRAD_SHAPE_MISMATCH = (
 )
 OUT_NOT_DIFFERENTIABLE = ("{op}(): functions with out=... arguments don't support automatic differentiation, but one "
                           "of the arguments requires grad.")
+REQUIRES_GRAD_NOT_BOOL = "requires_grad_(): argument 'requires_grad'{where} must be bool, not {got}"
 CONTIGUOUS_PRESERVE = "preserve memory format is unsupported by the contiguous operator"
 LAYOUT_NOT_INTS = "{name} must be a sequence of ints, but found element of type {type} at pos {pos}"
 COPY_CONSTRUCT = (

@@ -3,16 +3,19 @@
 
 ``_tensor_methods`` is the way in that a reader of the core passes through, and it is counted
 with the core. The methods here have their lessons beyond the core (views, multi-output views,
-in-place operators and metadata ops, advanced indexing, optimizers' updates, a storage's
-bytes), so no reader of the core passes them. ``reftorch.sparse`` gives both tables' methods a
-version per layout.
+in-place operators and metadata ops, advanced indexing, optimizers' updates, comparing, numpy,
+the other dtypes, new tensors, hooks, layouts, a storage's bytes), so no reader of the core
+passes them. ``reftorch.sparse`` gives both tables' methods a version per layout.
 """
 
-from . import _advanced_indexing, _bitwise, _clamp, _dtype, _floor_divide, _index_select, _inplace
-from . import _metadata_inplace, _multi_output_views, _remainder, _repeat, _shared_memory, _signs
-from . import _storage_items, _update_ops, _views
+from . import _advanced_indexing, _argmax, _bitwise, _clamp, _compare, _convert, _dtype, _factories
+from . import _floor_divide, _index_select, _inplace, _math, _metadata_inplace, _more_dtypes
+from . import _multi_output_views, _remainder, _repeat, _shared_memory, _signs, _storage_items, _unary
+from . import _update_ops, _views
+from ._layout import strided
 from ._storage import UntypedStorage
 from ._tensor import Tensor
+from .autograd import hooks
 
 _METHODS = {
     "narrow": _views.narrow, "expand_as": _views.expand_as,
@@ -58,6 +61,29 @@ _METHODS = {
     # what optimizers update parameters with
     "lerp": _update_ops.lerp, "lerp_": _update_ops.lerp_,
     "addcmul_": _update_ops.addcmul_, "addcdiv_": _update_ops.addcdiv_,
+    # comparing and converting
+    "__eq__": _convert.__eq__, "__ne__": _math.__ne__, "__lt__": _math.__lt__, "__le__": _math.__le__,
+    "__gt__": _math.__gt__, "__ge__": _math.__ge__,
+    "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
+    "argmax": _argmax.argmax, "argmin": _argmax.argmin,
+    "new_zeros": _factories.new_zeros, "new_ones": _factories.new_ones, "new_empty": _factories.new_empty,
+    "new_full": _factories.new_full,
+    "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
+    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
+    "__array_priority__": 1000,  # as torch's
+    "half": _more_dtypes.half, "int": _more_dtypes.int, "short": _more_dtypes.short, "char": _more_dtypes.char,
+    "byte": _more_dtypes.byte,
+    # hooks, and the square root optimizers take
+    "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
+    "nelement": Tensor.numel,
+    "is_cuda": property(lambda self: self.device.type == "cuda"),
+    "_cdata": property(id),  # equal only for the very same tensor object
+    # fields the core reads directly: made in inference_mode (or a view of one); which output of its
+    # grad_fn a tensor is (0 except for split and friends)
+    "is_inference": lambda self: self._inference, "output_nr": property(lambda self: self._output_nr),
+    # layouts: every tensor is strided until reftorch.sparse is imported
+    "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
+    "is_sparse_csr": property(lambda self: False),
 }
 
 for _name, _function in _METHODS.items():

@@ -7,6 +7,7 @@ Views, ``detach()``, ``.data`` and ``copy.copy`` share one; ``clone()``,
 
 import copy
 import ctypes
+import operator
 from typing import NamedTuple
 
 from . import _core_messages
@@ -18,12 +19,9 @@ class UntypedStorage:
 
     _resizable = True
 
-    def __init__(self, nbytes, device=cpu):
-        if isinstance(nbytes, bool) or not isinstance(nbytes, int):
-            raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {_core_messages.type_name(nbytes)}")
-        if nbytes < 0:
-            raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(nbytes % (1 << 64)))
-        self._bytes, self._address = memoryview(bytearray(nbytes)), None  # zero-filled; address looked up later
+    def __init__(self, data=0, device=cpu):
+        """``UntypedStorage(nbytes)``: that many zero bytes; ``UntypedStorage(ints)``: one byte per int."""
+        self._bytes, self._address = memoryview(initial_bytes(data)), None  # address looked up later
         self.device = device
 
     @classmethod
@@ -63,6 +61,24 @@ class UntypedStorage:
 
     def __repr__(self):
         return f"<reftorch UntypedStorage of {self.nbytes()} bytes on {self.device}>"
+
+
+def initial_bytes(data):
+    """A size (an index: an int, a 0-d integer tensor) gives that many zero bytes, a sequence of ints
+    a byte for each, modulo 256; torch refuses anything else, and a negative size."""
+    try:
+        size = None if isinstance(data, bool) or getattr(data, "ndim", 0) else operator.index(data)
+    except TypeError:
+        size = None
+    if size is not None and size < 0:
+        raise RuntimeError(_core_messages.NEGATIVE_ALLOCATION.format(size % (1 << 64)))
+    if size is None and (isinstance(data, dict) or hasattr(data, "_storage")  # a tensor: not a sequence to torch
+                         or not (hasattr(type(data), "__getitem__") and hasattr(type(data), "__len__"))):
+        raise RuntimeError(_core_messages.STORAGE_NOT_A_SEQUENCE.format(_core_messages.type_name(data)))
+    odd = [value for value in (() if size is not None else data) if not isinstance(value, int)][:1]
+    if odd:
+        raise RuntimeError(_core_messages.STORAGE_ITEM_NOT_INT.format(*map(_core_messages.type_name, (data, *odd))))
+    return bytearray(size) if size is not None else bytearray(value % 256 for value in data)
 
 
 class TypedStorage(NamedTuple):

@@ -7,6 +7,7 @@ triples and touch no memory.
 """
 
 import math
+import operator
 
 from . import _core_messages, _overrides
 from ._layout import channels_last, channels_last_3d, contiguous_format
@@ -112,6 +113,15 @@ def normalize_dim(dim, ndim):
     if not low <= dim <= high:
         raise IndexError(_core_messages.DIM_OUT_OF_RANGE.format(low=low, high=high, dim=dim))
     return dim + max(ndim, 1) if dim < 0 else dim
+
+
+def dim_of(op, dim, shape):
+    """``t.size(dim)``'s and ``t.stride(dim)``'s ``dim``: an index (not a bool) naming one of ``shape``'s dims."""
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(_core_messages.DIM_NOT_INT.format(op=op, got=_core_messages.type_name(dim)))
+    if not shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return normalize_dim(operator.index(dim), len(shape))
 
 
 def _fmt(shape):

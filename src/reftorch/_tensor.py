@@ -80,14 +80,10 @@ class Tensor:
         return Size(self._size)
 
     def size(self, dim=None):
-        if dim is None:
-            return Size(self._size)
-        return self._size[_strides.normalize_dim(dim, self.dim())]
+        return Size(self._size) if dim is None else self._size[_strides.dim_of("size", dim, self._size)]
 
     def stride(self, dim=None):
-        if dim is None:
-            return self._stride
-        return self._stride[_strides.normalize_dim(dim, self.dim())]
+        return self._stride if dim is None else self._stride[_strides.dim_of("stride", dim, self._size)]
 
     def storage_offset(self):
         return self._storage_offset
@@ -100,8 +96,6 @@ class Tensor:
     def numel(self):
         return _strides.numel(self._size)
 
-    nelement = numel
-
     @property
     def dtype(self):
         return self._dtype
@@ -109,10 +103,6 @@ class Tensor:
     @property
     def device(self):
         return self._storage.device
-
-    @property
-    def is_cuda(self):
-        return self.device.type == "cuda"
 
     def is_floating_point(self):
         return self._dtype.is_floating_point
@@ -134,25 +124,11 @@ class Tensor:
         return self._storage.data_ptr() + self._storage_offset * self._dtype.itemsize
 
     @property
-    def _cdata(self):
-        """Equal only for the very same tensor object."""
-        return id(self)
-
-    @property
     def _version(self):
         """How many in-place writes this memory has seen (an inference tensor has no counter)."""
         if self._version_counter is None:
             raise RuntimeError(_core_messages.INFERENCE_NO_VERSION)
         return self._version_counter.version
-
-    def is_inference(self):
-        """True for a tensor made inside ``inference_mode`` (or a view of one)."""
-        return self._inference
-
-    @property
-    def output_nr(self):
-        """Which output of its ``grad_fn`` this tensor is (0 except for ``split`` and friends)."""
-        return self._output_nr
 
     @property
     def _base(self):

@@ -4,13 +4,12 @@ the table names ``_binding``'s function; where torch refuses an argument (or a m
 the module that does (``_memory_formats``, ``_meta``, ``reftorch.autograd``, ``autograd/grad_setter``).
 ``reftorch.sparse`` installs the sparse layouts' tables."""
 
-from . import _clone, _compare, _convert, _detach, _indexing, _inplace, _math, _matmul
-from . import _binding, _factories, _memory_formats, _meta, _tensor_str, _typename
-from . import _argmax, _copy_binding, autograd
-from . import _powers, _python_copy, _reduce, _scalars, _unary, _views
-from ._layout import strided
+from . import _clone, _detach, _indexing, _inplace, _math, _matmul
+from . import _binding, _memory_formats, _meta, _tensor_str, _typename
+from . import _copy_binding, _unary, autograd
+from . import _powers, _python_copy, _reduce, _scalars, _views
 from ._tensor import Tensor
-from .autograd import grad_setter, hooks, variable
+from .autograd import grad_setter, variable
 
 
 _METHODS = {
@@ -20,8 +19,7 @@ _METHODS = {
     "copy_": _copy_binding.copy_,
     "to": _binding.to, "cpu": _binding.cpu, "cuda": _binding.cuda,
     "float": _binding.float, "double": _binding.double, "long": _binding.long, "bool": _binding.bool,
-    "new_tensor": _binding.new_tensor, "new_zeros": _factories.new_zeros,
-    "new_ones": _factories.new_ones, "new_empty": _factories.new_empty, "new_full": _factories.new_full,
+    "new_tensor": _binding.new_tensor,
     "__reduce_ex__": _meta.__reduce_ex__, "__setstate__": _python_copy.__setstate__,
     "__deepcopy__": _python_copy.__deepcopy__,
     "is_contiguous": _memory_formats.is_contiguous, "type": _typename.type,
@@ -42,11 +40,7 @@ _METHODS = {
     "__rsub__": _math.__rsub__, "__mul__": _math.__mul__, "__rmul__": _math.__rmul__,
     "__truediv__": _math.__truediv__, "__rtruediv__": _unary.__rtruediv__,
     "__pow__": _powers.__pow__, "__rpow__": _powers.__rpow__, "__neg__": _unary.neg,
-    "__eq__": _convert.__eq__, "__ne__": _math.__ne__, "__lt__": _math.__lt__, "__le__": _math.__le__,
-    "__gt__": _math.__gt__, "__ge__": _math.__ge__,
-    "eq": _math.eq, "ne": _math.ne, "lt": _math.lt, "le": _math.le, "gt": _math.gt, "ge": _math.ge,
-    "sum": _reduce.sum, "mean": _reduce.mean, "argmax": _argmax.argmax, "argmin": _argmax.argmin,
-    "matmul": _matmul.matmul, "__matmul__": _matmul.__matmul__,
+    "sum": _reduce.sum, "mean": _reduce.mean, "matmul": _matmul.matmul, "__matmul__": _matmul.__matmul__,
     # in place
     "add_": _inplace.add_, "sub_": _inplace.sub_, "mul_": _inplace.mul_, "div_": _inplace.div_,
     "zero_": _inplace.zero_, "fill_": _inplace.fill_,
@@ -55,18 +49,8 @@ _METHODS = {
     # autograd
     "requires_grad": property(variable.requires_grad, variable.set_requires_grad),
     "grad": property(variable.grad, grad_setter.set_grad), "grad_fn": property(variable.grad_fn), "is_leaf": property(variable.is_leaf),
-    "retain_grad": variable.retain_grad, "requires_grad_": variable.requires_grad_,
+    "retain_grad": variable.retain_grad, "requires_grad_": autograd.requires_grad_,
     "backward": autograd.tensor_backward,
-    # comparing and converting
-    "equal": _compare.equal_method, "isclose": _compare.isclose_method, "allclose": _compare.allclose_method,
-    "numpy": _convert.numpy, "__array__": _convert.__array__, "__array_wrap__": _convert.__array_wrap__,
-    "__array_priority__": 1000,  # as torch's
-    "half": _binding.half, "int": _binding.int, "short": _binding.short, "char": _binding.char, "byte": _binding.byte,
-    # hooks, and the square root optimizers take
-    "register_hook": hooks.register_hook, "sqrt": _unary.sqrt,
-    # layouts: every tensor is strided until reftorch.sparse is imported
-    "layout": property(lambda self: strided), "is_sparse": property(lambda self: False),
-    "is_sparse_csr": property(lambda self: False),
 }
 
 for _name, _function in _METHODS.items():

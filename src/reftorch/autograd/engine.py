@@ -39,20 +39,35 @@ def execution_order(roots):
 execution_order = _overrides.overridable(execution_order)
 
 
-def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
-    """Propagate ``grad_outputs`` from the ``roots`` edges to the leaves' ``.grad``; with
-    ``capture`` (edges), return what arrives along them instead (``autograd.grad``)."""
+def needed_nodes(order, targets, capturing):
+    """The ids of the nodes that lead to ``targets`` (edges), and, unless ``capturing``, of the
+    targets' own nodes: only these run, as torch prunes the rest of the graph."""
+    edges = {(id(node), nr) for node, nr in targets}
+    needed = set() if capturing else {node for node, _ in edges}
+    for node in reversed(order):
+        if any((id(n), nr) in edges or id(n) in needed for n, nr in node.next_functions):
+            needed.add(id(node))
+    return needed
+
+
+def run_backward(roots, grad_outputs, retain_graph=False, capture=None, inputs=None):
+    """Propagate ``grad_outputs`` from the ``roots`` edges to the leaves' ``.grad`` (only to ``inputs``,
+    edges, if given); with ``capture`` (edges), return what arrives along them (``autograd.grad``)."""
     pending = {}  # id(node) -> {output_nr: gradient summed over the edges seen so far}
     owned = set()  # ids of gradient tensors this pass created (free to reuse)
     for index, ((node, nr), grad) in enumerate(zip(roots, grad_outputs)):
         _receive(pending, node, nr, _fitted(None, index, node, nr, grad, set()), owned)  # the caller's own
     captured = {}
     capture_ids = None if capture is None else {(id(node), nr) for node, nr in capture}
+    order = execution_order([node for node, _ in roots])
+    needed = needed_nodes(order, capture or inputs, capture is not None) if capture or inputs else set(map(id, order))
+    receivers = needed | {node for node, _ in capture_ids or ()}
     with no_grad():
-        for node in execution_order([node for node, _ in roots]):
+        for node in order:
             incoming = pending.pop(id(node), {})  # empty if no gradient reached it
             holder = node.variable if isinstance(node, AccumulateGrad) else node  # a leaf keeps its own hooks
-            runs = capture_ids is None or any(g is not None for g in incoming.values())  # grad(): as torch prunes
+            arrived = any(g is not None for g in incoming.values())
+            runs = not (capture or inputs) or arrived  # as torch prunes
             for pre_hook in holder._tensor_pre_hooks if runs else ():
                 pre_hook(incoming, owned)  # a hook where no gradient arrived sees None
             if capture_ids is not None:
@@ -62,17 +77,17 @@ def run_backward(roots, grad_outputs, retain_graph=False, capture=None):
                 if incoming.get(t._output_nr) is not None:
                     update_retained_grad(t, incoming[t._output_nr])
             grad = incoming.get(0) if node.num_outputs == 1 else tuple(map(incoming.get, range(node.num_outputs)))
-            grads_in = ()  # a node no gradient reached (a backward gave None) runs no apply
+            grads_in = ()  # a node no gradient reached (a backward gave None), or not needed, runs no apply
             if isinstance(node, AccumulateGrad):
-                if capture_ids is None and grad is not None:  # autograd.grad never writes .grad
+                if capture_ids is None and grad is not None and id(node) in needed:  # never in autograd.grad
                     node.apply(grad, steal=id(grad) in owned)
-            elif any(g is not None for g in incoming.values()) or (runs and node.materializes_grads):
+            elif id(node) in needed and (arrived or (runs and node.materializes_grads)):
                 grads_in = node.apply(grad)
                 owned.update(id(g) for g in grads_in if g is not None and g is not grad)
             if not retain_graph:
                 node.release_saved_tensors()
             for index, ((next_node, nr), g) in enumerate(zip(node._next_functions, grads_in)):
-                if next_node is not None:
+                if next_node is not None and id(next_node) in receivers:
                     _receive(pending, next_node, nr, _fitted(node, index, next_node, nr, g, owned), owned)
     return captured
 

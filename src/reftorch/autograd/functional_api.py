@@ -22,16 +22,9 @@ def _roots_and_grads(tensors, grad_tensors):
     return [gradient_edge(t) for t in tensors], grads
 
 
-def _as_tuple(x):
-    """One tensor, or an iterable of them (torch's own rule: ``tuple(x)``)."""
-    if x is None:
-        return ()
-    return (x,) if isinstance(x, Tensor) else tuple(x)
-
-
-def backward(tensors, grad_tensors, retain_graph=None):
+def backward(tensors, grad_tensors, retain_graph=None, inputs=()):
     roots, grads = _roots_and_grads(tensors, grad_tensors)
-    run_backward(roots, grads, retain_graph=bool(retain_graph))
+    run_backward(roots, grads, retain_graph=bool(retain_graph), inputs=[gradient_edge(t) for t in inputs])
 
 
 def grad(outputs, inputs, grad_outputs, retain_graph=None, allow_unused=None):

@@ -6,6 +6,8 @@ their inputs: ``clone()`` gives a plain leaf, and optimisers may write into leav
 
 import functools
 
+from .. import _core_messages
+
 _enabled = True
 
 
@@ -58,11 +60,13 @@ class enable_grad(_GradModeContext):
 class set_grad_enabled(_GradModeContext):
     """``set_grad_enabled(False)`` switches at once, and restores on ``with`` exit."""
 
-    def __new__(cls, mode):  # a mode, never a function
+    def __new__(cls, *args, **kwargs):  # a mode, never a function; ``__init__`` reads it
         return object.__new__(cls)
 
     def __init__(self, mode):
-        self.mode = bool(mode)
+        if not isinstance(mode, bool):  # torch's binding takes a bool, nothing read as one
+            raise TypeError(_core_messages.GRAD_MODE_NOT_BOOL.format(_core_messages.type_name(mode)))
+        self.mode = mode
         self._previous = is_grad_enabled()
         _set_enabled(self.mode)
 
