@@ -28,8 +28,8 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _is_operand, binary_values,
-    operand_refused, result_type, sum_to_shape, true_divide, values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _is_operand, as_operator,
+    binary_values, operand_refused, result_type, sum_to_shape, true_divide, values_of,
 )
 from ._powers import PowBackward0, PowBackward1, pow_values
 from ._tensor import Tensor
@@ -236,49 +236,14 @@ def __iadd__(self, other):
 __iadd__ = overridable(__iadd__)
 
 
-def _or_not_implemented(op, self, other):
-    """``-=``, ``*=``, ``/=`` as ``__iadd__``: the op's TypeError becomes NotImplemented."""
-    try:
-        return op(self, other)
-    except TypeError:
-        return NotImplemented
-
-
-def __isub__(self, other):
-    return _or_not_implemented(sub_, self, other)
-
-
-def __imul__(self, other):
-    return _or_not_implemented(mul_, self, other)
-
-
-def __itruediv__(self, other):
-    return _or_not_implemented(div_, self, other)
-
-
-def __ipow__(self, other):
-    return _or_not_implemented(pow_, self, other)
-
-
-def __ifloordiv__(self, other):
-    return _or_not_implemented(floor_divide_, self, other)
-
-
-def __ior__(self, other):
-    return _or_not_implemented(bitwise_or_, self, other)
-
-
-def __iand__(self, other):
-    return _or_not_implemented(bitwise_and_, self, other)
-
-
-def __ixor__(self, other):
-    return _or_not_implemented(bitwise_xor_, self, other)
-
-
-def __ilshift__(self, other):
-    return _or_not_implemented(bitwise_left_shift_, self, other)
-
-
-def __irshift__(self, other):
-    return _or_not_implemented(bitwise_right_shift_, self, other)
+# ``-=``, ``*=``, ``/=`` and the rest, as ``__iadd__``: the in-place op's TypeError becomes NotImplemented
+__isub__ = as_operator(sub_)
+__imul__ = as_operator(mul_)
+__itruediv__ = as_operator(div_)
+__ipow__ = as_operator(pow_)
+__ifloordiv__ = as_operator(floor_divide_)
+__ior__ = as_operator(bitwise_or_)
+__iand__ = as_operator(bitwise_and_)
+__ixor__ = as_operator(bitwise_xor_)
+__ilshift__ = as_operator(bitwise_left_shift_)
+__irshift__ = as_operator(bitwise_right_shift_)
