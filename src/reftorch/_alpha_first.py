@@ -6,6 +6,7 @@ any operation. Only argument binding happens here: no tensor is read or written.
 """
 
 from . import _messages
+from ._arguments import check_keywords
 from ._messages import ALPHA_FIRST_FUNCTION as FUNCTION, ALPHA_FIRST_METHOD as METHOD
 from ._numpy_objects import is_number
 from ._tensor import Tensor
@@ -17,9 +18,7 @@ _warned = []  # torch's warning is a once-per-process one
 def other_and_alpha(op, args, keywords, signatures=METHOD):
     """``(other, alpha)`` as torch's parser binds ``op``'s arguments (``signatures``: the old and the
     new one the warning names)."""
-    unknown = set(keywords) - {"other", "alpha"}
-    if unknown:
-        raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(unknown))}'")
+    check_keywords(op, set(keywords) - {"other", "alpha"})
     given = list(args) + ([keywords["other"]] if "other" in keywords else [])
     if not given:
         raise TypeError(_messages.ALPHA_FIRST_NO_ARGUMENTS.format(op=op))

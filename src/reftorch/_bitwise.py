@@ -79,8 +79,13 @@ def check_shift_kernel(kernel, dtype):
         raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
 
 
+def shift_names(left):
+    """The shift's method name and the name of torch's kernel for it (which its errors give)."""
+    return ("bitwise_left_shift", "lshift_cpu") if left else ("bitwise_right_shift", "rshift_cpu")
+
+
 def _shift(left):
-    name, kernel = ("bitwise_left_shift", "lshift_cpu") if left else ("bitwise_right_shift", "rshift_cpu")
+    name, kernel = shift_names(left)
 
     def method(self, other):
         if not _is_operand(other):

@@ -159,7 +159,7 @@ bitwise_or_, bitwise_and_, bitwise_xor_ = (
 def _shift_inplace(left):
     """``a <<= b`` (``bitwise_left_shift_``) and ``a >>= b``: shifted in the dtype ``a << b`` has,
     then written into ``a``. Nothing is recorded: an integer result has no gradient."""
-    name, kernel = ("bitwise_left_shift", "lshift_cpu") if left else ("bitwise_right_shift", "rshift_cpu")
+    name, kernel = _bitwise.shift_names(left)
 
     def method(self, other):
         _check_operand(f"{name}_", other)

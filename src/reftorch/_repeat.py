@@ -11,7 +11,7 @@ an empty result.
 """
 
 from . import _messages, _strides
-from ._arguments import _int_list_arg
+from ._arguments import MISSING, _check_given, _int_list_arg, check_keywords
 from ._copy_ import values_of
 from ._math import _result
 from ._tensor import Tensor
@@ -42,10 +42,9 @@ class RepeatBackward0(Node):
 def repeat(self, *repeats, **keywords):
     if "repeats" in keywords and not repeats:  # repeat(repeats=(2, 3))
         repeats = (keywords.pop("repeats"),)
-    if not repeats:  # torch's parser looks for the missing argument before unknown keywords
-        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-    if keywords:
-        raise TypeError(f"repeat() got an unexpected keyword argument '{next(iter(keywords))}'")
+    # torch's parser looks for the missing argument before unknown keywords
+    _check_given("repeat", repeats=repeats or MISSING)
+    check_keywords("repeat", keywords)
     repeats = tuple(_int_list_arg("repeat", "repeats", repeats))
     if len(repeats) < self.dim():
         raise RuntimeError(_messages.REPEAT_DIMS)
