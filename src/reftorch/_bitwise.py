@@ -16,14 +16,14 @@ rules as torch's kernel writes them: a count below 0 or past the width shifts ev
 import operator
 
 from . import _messages
-from ._dtype import bool as bool_
+from ._dtype import bool as bool_, no_kernel
 from ._math import _binary, _is_operand, _result, as_operator, operand_refused, result_type, values_of
 
 
 def check_kernel(kernel, dtype):
     """torch's error for a dtype with no bits to combine (the kernel is ``bitwise_or_cpu`` ...)."""
     if dtype.is_floating_point:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+        raise no_kernel(kernel, dtype)
 
 
 def _bitwise(op, name):
@@ -76,7 +76,7 @@ def shift_values(left, dtype):
 def check_shift_kernel(kernel, dtype):
     """torch's error for a dtype the shift kernels do not take: a float, or bool."""
     if dtype.is_floating_point or dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+        raise no_kernel(kernel, dtype)
 
 
 def shift_names(left):

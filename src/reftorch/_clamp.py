@@ -16,7 +16,7 @@ bounds given (``int_tensor.clamp(min=0.5)`` is float), and a bound is cast to it
 from . import _messages, _shapes
 from ._arguments import parse_overloads
 from ._copy_ import values_of
-from ._dtype import _category, bool as bool_, compute_dtype
+from ._dtype import bool as bool_, _category, compute_dtype, no_kernel
 from ._inplace_write import check_inplace_shape, check_no_internal_overlap, write_inplace
 from ._math import _device_of, _result, result_type
 from ._numpy_objects import is_number
@@ -76,7 +76,7 @@ def _values(self, low, high, as_tensors, dtype, shape):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     kernel = _kernel(low, high, as_tensors)
     if dtype is bool_ and kernel is not None:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype="Bool"))
+        raise no_kernel(kernel, bool_)
     compute = compute_dtype(dtype)
     xs = values_of(self, compute, shape)
     lows, highs = ([None] * len(xs) if b is None else values_of(b, dtype, shape) for b in (low, high))

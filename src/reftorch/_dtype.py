@@ -255,6 +255,11 @@ def stored_complex(value, d):
     return builtins.float(value.real)
 
 
+def no_kernel(kernel, dtype):
+    """torch's error for a ``dtype`` its ``kernel`` has no version for (``"abs_cpu" not implemented for 'Bool'``)."""
+    return NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+
+
 def refuse_complex(value):
     """A complex number (``1j``, numpy's ``complex64(1)``) has no dtype in reftorch: refuse it,
     wherever torch would compute with it, rather than let it pass as a number or as no number."""

@@ -16,7 +16,7 @@ from ._arguments import MISSING, _check_given, _int_list_arg, _is_int, _joined, 
 from ._creation import with_requires_grad
 from ._default_device import as_device, factory_device
 from ._dtype import (
-    bool as bool_, check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64,
+    bool as bool_, check_float_scalar, check_scalar, check_scalar_int, float16, get_default_dtype, int64, no_kernel,
     refuse_complex,
 )
 from ._layout import contiguous_format, memory_format as memory_format_type, preserve_format
@@ -153,7 +153,7 @@ def arange(*args, dtype=None, device=None, requires_grad=False, **keywords):
     inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
     dtype = dtype or inferred
     if dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="arange_cpu", dtype="Bool"))
+        raise no_kernel("arange_cpu", bool_)
     if not dtype.is_floating_point:  # torch counts in int64 for every integer dtype (int8 wraps, 2**63 does not fit)
         for bound in (start, end, step):
             check_scalar(bound, int64)

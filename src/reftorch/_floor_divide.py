@@ -10,8 +10,8 @@ integers and floats alike, with the dtype ``a + b`` would have (``int_tensor // 
   it raises. ``a //= b`` is ``_inplace.floor_divide_``.
 """
 
-from . import _messages, _metadata_inplace
-from ._dtype import bool as bool_
+from . import _metadata_inplace
+from ._dtype import bool as bool_, no_kernel
 from ._math import _binary, _is_operand, as_operator, operand_refused, result_type, true_divide
 from ._tensor import Tensor
 
@@ -29,7 +29,7 @@ def floor_of_quotient(x, y):
 def check_kernel(dtype):
     """torch has no floor division of bools (``True // True``): its kernel refuses the dtype."""
     if dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="div_floor_cpu", dtype="Bool"))
+        raise no_kernel("div_floor_cpu", bool_)
 
 
 def _divide(dividend, divisor):

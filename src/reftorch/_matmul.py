@@ -8,7 +8,7 @@ which one ran:
 """
 
 from . import _messages
-from ._dtype import bool as bool_, promote_types
+from ._dtype import bool as bool_, no_kernel, promote_types
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
 from ._version_counter import bump
@@ -88,7 +88,7 @@ def _product(a, b, node_class):
 def _check_kernel(kernel, dtype):
     """torch multiplies no bool matrices: its kernel (``dot``, ``addmm_impl_cpu_`` ...) refuses them."""
     if dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype="Bool"))
+        raise no_kernel(kernel, bool_)
 
 
 def matmul(self, other):

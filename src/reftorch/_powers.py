@@ -16,7 +16,7 @@ import functools
 import math
 
 from . import _messages, _shapes
-from ._dtype import bool as bool_, float16, float32, float64, int64
+from ._dtype import bool as bool_, float16, float32, float64, int64, no_kernel
 from ._math import _device_of, _is_operand, _result, as_operator, operand_refused, _shape_of, mul, result_type, sub, values_of
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
@@ -157,7 +157,7 @@ def pow_values(self, exponent, dtype, shape):
     if not dtype.is_floating_point and not isinstance(exponent, Tensor) and values_of(exponent, int64)[0] < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if dtype is bool_ and isinstance(exponent, Tensor):  # torch's tensor ** tensor has no bool kernel
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="pow", dtype="Bool"))
+        raise no_kernel("pow", bool_)
     # a float16 power takes its exponent as float16 too, as torch casts every operand to the result's dtype
     exponents = values_of(exponent, dtype if dtype is float16 else _compute(dtype), shape)
     if isinstance(exponent, Tensor):
@@ -187,7 +187,7 @@ def __rpow__(self, base):
         return NotImplemented
     dtype = result_type(self, base)
     if dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="pow", dtype="Bool"))
+        raise no_kernel("pow", bool_)
     bases = values_of(base, dtype if dtype.is_floating_point else _compute(dtype), self._size)  # rounded, as torch
     values = _tensor_powers(bases, values_of(self, dtype if dtype.is_floating_point else _compute(dtype)), dtype)
     out = plain_kernel_writes(_result(values, self._size, dtype, self.device), (self,))  # row-major, as torch

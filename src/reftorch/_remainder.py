@@ -15,11 +15,11 @@ one is NaN. The dtype is the one ``a + b`` would have; bools have no remainder k
 
 import math
 
-from . import _messages, _metadata_inplace
+from . import _metadata_inplace
 from ._copy_ import values_of
-from ._dtype import bool as bool_
+from ._dtype import bool as bool_, no_kernel
 from ._floor_divide import floor_of_quotient
-from ._inplace import _arith_inplace
+from ._inplace import _arith_inplace, _snapshot
 from ._math import _binary, _is_operand, _result, as_operator, div, mul, operand_refused, result_type
 from ._shapes import broadcast_shapes
 from ._tensor import Tensor
@@ -94,7 +94,7 @@ def _shape(a, b):
 
 def _check_kernel(name, dtype):
     if dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=f"{name}_cpu", dtype="Bool"))
+        raise no_kernel(f"{name}_cpu", bool_)
 
 
 def _operation(name, value, number_node, tensor_node):
@@ -109,7 +109,7 @@ def _operation(name, value, number_node, tensor_node):
     def in_place(self, other):
         def node():
             if isinstance(other, Tensor):
-                return tensor_node(self, other, old_self=Tensor._from_values(self._read(), self._size, self._dtype, self.device))
+                return tensor_node(self, other, old_self=_snapshot(self))
             return number_node(self)
         return _arith_inplace(f"{name}_", self, other, value, node,
                               check_kernel=lambda dtype: _check_kernel(name, dtype))
@@ -134,8 +134,4 @@ def __rmod__(self, other):
         self, message="derivative for aten::remainder is not implemented"), dtype)
 
 
-def __imod__(self, other):
-    try:
-        return remainder_(self, other)
-    except TypeError:
-        return NotImplemented
+__imod__ = as_operator(remainder_)

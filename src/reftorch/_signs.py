@@ -12,7 +12,7 @@
 """
 
 from . import _messages
-from ._dtype import bool as bool_
+from ._dtype import bool as bool_, no_kernel
 from ._inplace_write import check_no_internal_overlap, write_inplace
 from ._math import _result, mul
 from ._tensor import Tensor
@@ -38,7 +38,7 @@ class AbsBackward0(Node):
 
 def _check_abs(self):
     if self.dtype is bool_:
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="abs_cpu", dtype="Bool"))
+        raise no_kernel("abs_cpu", bool_)
 
 
 def abs(self):  # noqa: A001 - torch's name

@@ -36,7 +36,7 @@ from . import _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
-from ._dtype import _category, bool as bool_, compute_dtype, refuse_complex
+from ._dtype import bool as bool_, _category, compute_dtype, no_kernel, refuse_complex
 from ._inplace_write import write_inplace
 from ._meta import check_overlaps
 from ._math import __rsub__, _device_of, _result, mul, result_type, sub, true_divide, values_of
@@ -101,7 +101,7 @@ def _lerp_dtype(self, end, weight, inplace=False):
         raise RuntimeError(_messages.RESULT_CAST.format(dtype._short_name, self.dtype._short_name))
     if not dtype.is_floating_point:
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel=kernel, dtype=dtype._short_name))
+        raise no_kernel(kernel, dtype)
     return self.dtype if inplace else dtype
 
 
@@ -201,7 +201,7 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
         _device_of(self, tensor1, tensor2)
         dtype = _ternary_dtype(self, tensor1, tensor2)
         if dtype is bool_:
-            raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="addcmul_cpu_out", dtype="Bool"))
+            raise no_kernel("addcmul_cpu_out", bool_)
         opmath = compute_dtype(dtype)
         products = _times(_times(cast([value], opmath) * self.numel(), tensor1, self, opmath), tensor2, self, opmath)
         return cast(cast([s + x for s, x in zip(values_of(self, opmath), products)], opmath), self.dtype)

@@ -37,7 +37,7 @@ from .. import _messages
 from .._binding import tensor
 from .._elements import cast
 from .._factories import empty, ones, zeros
-from .._dtype import compute_dtype, float16, float32, int64
+from .._dtype import compute_dtype, float16, float32, int64, no_kernel
 from .._math import true_divide
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
@@ -100,7 +100,7 @@ def _check_dtypes(x, *parameters):
     """torch's CPU kernel casts nothing: the weight, bias and running statistics have the input's
     dtype, or (a "mixed" call, told by the first of them) are all float32 for a float16 input."""
     if not x.is_floating_point():  # the kernel has no integer or bool version, checked first
-        raise NotImplementedError(_messages.NOT_IMPLEMENTED_FOR.format(kernel="batch_norm", dtype=x._dtype._short_name))
+        raise no_kernel("batch_norm", x._dtype)
     given = [p._dtype for p in parameters if p is not None]
     if given and given[0] is not x._dtype:
         if any(d is not float32 for d in given):
