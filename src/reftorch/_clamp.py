@@ -17,6 +17,7 @@ from . import _messages, _shapes
 from ._arguments import parse_overloads
 from ._copy_ import values_of
 from ._dtype import bool as bool_, _category, compute_dtype, no_kernel
+from ._inplace import _snapshot
 from ._inplace_write import check_inplace_shape, check_no_internal_overlap, write_inplace
 from ._math import _device_of, _result, result_type
 from ._numpy_objects import is_number
@@ -206,8 +207,7 @@ def clamp_(self, *args, **kwargs):
         return _values(self, low, high, as_tensors, self.dtype, self._size)
 
     def make_node():
-        old = Tensor._from_values(self._read(), self._size, self._dtype, self.device)
-        return _node(self, low, high, as_tensors, old_self=old)
+        return _node(self, low, high, as_tensors, old_self=_snapshot(self))
 
     return write_inplace(self, new_values, make_node, *operands[1:])
 

@@ -13,6 +13,7 @@
 
 from . import _messages
 from ._dtype import bool as bool_, no_kernel
+from ._inplace import _snapshot
 from ._inplace_write import check_no_internal_overlap, write_inplace
 from ._math import _result, mul
 from ._tensor import Tensor
@@ -56,8 +57,7 @@ def _unary_inplace(self, compute, make_node):
 
 def abs_(self):
     _check_abs(self)
-    return _unary_inplace(self, lambda x: -x if x < 0 else x, lambda: AbsBackward0(
-        self, old_self=Tensor._from_values(self._read(), self._size, self._dtype, self.device)))
+    return _unary_inplace(self, lambda x: -x if x < 0 else x, lambda: AbsBackward0(self, old_self=_snapshot(self)))
 
 
 def neg_(self):
