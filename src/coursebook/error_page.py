@@ -117,7 +117,8 @@ def entry_markdown(entry, chapters) -> str:
         parts.append(
             "**Simulated GPU.** This machine has no GPU, so the cell below runs on reftorch's "
             "simulated `cuda` device. The text above is torch's: the test suite checks it on "
-            "torch with the `meta` device, for which torch builds the same message."
+            "torch with the `meta` device, for which torch builds the same message with `meta` as "
+            "the device."
         )
     return "\n\n".join(parts)
 
