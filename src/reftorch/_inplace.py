@@ -8,6 +8,9 @@ Each one computes its numbers as the out-of-place operation does
 dtype (no float into an int tensor), and hands the write to
 ``_inplace_write.write_inplace``, which checks autograd's rules, writes into
 the existing memory, bumps the version counter and rewrites the history.
+With a meta tensor among the operands of ``add_``, ``sub_``, ``mul_`` or
+``div_``, torch's meta kernel checks instead and nothing is written
+(``_meta_arithmetic``).
 
 * Python object, metadata and memory: the destination's own, all kept.
 * Version counter: bumped by one. ``a += b`` is ``a.add_(b)``: the same
@@ -19,7 +22,7 @@ the existing memory, bumps the version counter and rewrites the history.
 import numbers
 import operator
 
-from . import _alpha_first, _bitwise, _floor_divide, _messages, _metadata_inplace
+from . import _alpha_first, _bitwise, _floor_divide, _messages, _meta_arithmetic, _metadata_inplace
 from ._arguments import check_no_arguments
 from ._meta import check_overlaps
 from ._dtype import _category, check_float_scalar, check_scalar, check_scalar_int, stored_complex
@@ -63,6 +66,9 @@ def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel
     _check_operand(op, other)
 
     def new_values():
+        if _meta_arithmetic.runs_meta_kernel(op, self, other):
+            _meta_arithmetic.check(op, self, other)
+            return self._read()  # torch's meta kernel writes nothing, even into a cpu tensor
         check_overlaps(self, other)
         dtype = check_inplace_dtype(self, other)
         if check_kernel is not None:
@@ -85,7 +91,8 @@ def add_(self, *args, **keywords):
 def sub_(self, *args, **keywords):
     other, alpha = _alpha_first.other_and_alpha("sub_", args, keywords)
     _check_operand("sub_", other)
-    _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
+    if not _meta_arithmetic.runs_meta_kernel("sub_", self, other):
+        _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
     return _arith_inplace("sub_", self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
@@ -97,7 +104,7 @@ def mul_(self, other):
 
 def div_(self, other):
     _check_operand("div_", other)
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_floating_point and not _meta_arithmetic.runs_meta_kernel("div_", self, other):
         raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
         "div_", self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))

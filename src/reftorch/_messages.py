@@ -441,6 +441,18 @@ TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is implemented for a tensor 
 KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
 META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"
+META_PROMOTION_INT = (
+    "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size change."
+)
+META_PROMOTION_BOOL = (
+    "Promotion of bool.add/sub_(others) in in-place ops are not possible due to element size change."
+)
+META_DIV_CAST = "result type {got} can't be cast to the desired output type {expected}"
+META_OUTPUT_SHAPE = "output with shape {shape} doesn't match the broadcast shape {broadcast}"
+META_BROADCAST = (
+    "Attempting to broadcast a dimension of length {length} at {dim}! Mismatching argument at index "
+    "{index} had {shape}; but expected shape should be broadcastable to {common}"
+)
 MODULE_NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
 MODULE_PRE_HOOK_RESULT = (
     "forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {got}."
