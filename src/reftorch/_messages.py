@@ -399,6 +399,12 @@ WEIGHTS_ONLY_DOCS = (
     "weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
 )
 
+TYPED_STORAGE_DEPRECATED = (
+    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only "
+    "storage class. This should only matter to you if you are using storages directly.  To access "
+    "UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()"
+)
+TYPED_STORAGE_INDEX = "can't index a <class 'torch.storage.TypedStorage'> with {}"
 LOAD_NOT_A_STORAGE = "reftorch.load: a tensor must be rebuilt on a storage, not on {}"
 LOAD_PAST_STORAGE = (
     "reftorch.load: a tensor of size {size}, stride {stride} and storage offset {offset} "
