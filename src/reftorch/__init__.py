@@ -333,14 +333,17 @@ for _name in _SPARSE_METHODS:
 del _name
 
 
-from ._dtype import COMPLEX_DTYPE_NAMES  # noqa: E402
+from ._dtype import COMPLEX_DTYPE_NAMES, WIDE_UNSIGNED_DTYPE_NAMES  # noqa: E402
 
 
 def __getattr__(name):
-    """A name the module does not have. For torch's complex dtypes (``torch.complex64`` ...)
-    the error says that reftorch has none, rather than only that the name is missing."""
+    """A name the module does not have. For torch's complex dtypes (``torch.complex64`` ...) and
+    its wider unsigned ones (``torch.uint16`` ...) the error says that reftorch has none, rather
+    than only that the name is missing."""
     if name in COMPLEX_DTYPE_NAMES:
         raise AttributeError(_messages.NO_COMPLEX_DTYPE.format(name))
+    if name in WIDE_UNSIGNED_DTYPE_NAMES:
+        raise AttributeError(_messages.NO_WIDE_UNSIGNED_DTYPE.format(name))
     raise AttributeError(f"module 'reftorch' has no attribute '{name}'")
 
 

@@ -234,6 +234,10 @@ EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}
 NO_COMPLEX_NUMBER = "reftorch has no complex dtypes, so it cannot compute with the complex number {!r} (torch has them)"
 NO_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch.{} is one of torch's"
 PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
+NO_WIDE_UNSIGNED_DTYPE = (
+    "reftorch has no dtype torch.{} (torch has one, with few kernels); reftorch knows float64, float32, "
+    "float16, int64, int32, int16, int8, uint8 and bool."
+)
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
     "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "
     "int64, int32, int16, int8, uint8 and bool."
