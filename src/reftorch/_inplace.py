@@ -31,7 +31,7 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _is_operand, as_operator,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _device_of, _is_operand, as_operator,
     binary_values, operand_refused, result_type, sum_to_shape, true_divide, values_of,
 )
 from ._powers import PowBackward0, PowBackward1, pow_values
@@ -59,6 +59,27 @@ def _check_operand(op, other):
         raise operand_refused(op, other)
 
 
+def check_meta_operands(op, self, *others):
+    """What torch checks first when a meta tensor is among the tensors of ``self.op(*others)``: its
+    Python reference of the op runs (``add_``, ``sub_``, ``mul_`` and ``div_`` have meta kernels
+    instead, ``_meta_arithmetic``). The shapes must broadcast, in its words; then
+    ``floor_divide_`` refuses a divisor elsewhere than a cpu dividend, and the others want one
+    device (a 0-d cpu tensor may join any) and refuse to copy a meta result into a cpu ``self``."""
+    tensors = [t for t in (self, *others) if isinstance(t, Tensor)]
+    if all(t.device.type != "meta" for t in tensors) or self.device.type not in ("cpu", "meta"):
+        return
+    _meta_arithmetic.broadcast_shapes(*(t.shape for t in tensors))
+    if op == "floor_divide_":
+        if self.device.type == "cpu":
+            raise RuntimeError(_messages.FLOOR_DIVIDE_DEVICE.format(dividend=self.device, divisor=tensors[-1].device))
+        return
+    _device_of(self, *others)
+    if self.device.type == "cpu":  # a 0-d one: the result, on meta, is copied into it
+        if "shift" in op:  # the shifts copy it with copy_
+            raise NotImplementedError(_messages.META_NO_DATA)
+        raise RuntimeError(_messages.CROSS_DEVICE_COPY.format(got="meta", expected="cpu"))
+
+
 def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel=None):
     """``self.op(other)``: compute as the out-of-place op does (``_math.binary_values``), then
     write. ``check_kernel(dtype)`` refuses a dtype torch has no kernel for, once the result's
@@ -69,6 +90,7 @@ def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel
         if _meta_arithmetic.runs_meta_kernel(op, self, other):
             _meta_arithmetic.check(op, self, other)
             return self._read()  # torch's meta kernel writes nothing, even into a cpu tensor
+        check_meta_operands(op, self, other)
         check_overlaps(self, other)
         dtype = check_inplace_dtype(self, other)
         if check_kernel is not None:
@@ -120,6 +142,7 @@ def pow_(self, exponent):
     nodes = []
 
     def new_values():
+        check_meta_operands("pow_", self, exponent)
         check_overlaps(self, exponent)
         return pow_values(self, exponent, check_inplace_dtype(self, exponent), self._size)
 

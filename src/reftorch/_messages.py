@@ -451,6 +451,10 @@ TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is implemented for a tensor 
 KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
 META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"
+FLOOR_DIVIDE_DEVICE = (
+    "Expected divisor (b) to be on the same device ({dividend}) as dividend (a), but it is found on {divisor}!"
+)
+CROSS_DEVICE_COPY = "Attempting to copy from device {got} to device {expected}, but cross-device copies are not allowed!"
 META_PROMOTION_INT = (
     "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size change."
 )

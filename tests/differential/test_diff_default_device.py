@@ -157,6 +157,42 @@ def test_add_sub_mul_div_with_a_meta_operand_run_torchs_meta_kernel_and_write_no
     )
 
 
+def test_the_other_in_place_ops_with_a_meta_operand_check_shapes_then_one_device():
+    # torch runs their Python references: shapes that broadcast (in its words), then one device
+    # (a 0-d cpu tensor may join any; floor_divide_ moves a divisor to a meta dividend), before
+    # any overlap or dtype check; a cpu destination is never written from meta (lerp_, addcmul_
+    # and addcdiv_ have meta kernels of their own)
+    assert_same(
+        """
+        def attempt(label, f):
+            try:
+                r = f()
+                print(label, "ok", r.device, tuple(r.shape), r._version, r.tolist() if r.device.type == "cpu" else "")
+            except Exception as e:
+                print(label, type(e).__name__, "|", e)
+
+        ops = {
+            "pow_": lambda s, o: s.pow_(o), "remainder_": lambda s, o: s.remainder_(o), "fmod_": lambda s, o: s.fmod_(o),
+            "floor_divide_": lambda s, o: s.floor_divide_(o), "//=": lambda s, o: s.__ifloordiv__(o),
+            "**=": lambda s, o: s.__ipow__(o), "%=": lambda s, o: s.__imod__(o),
+            "bitwise_or_": lambda s, o: s.long().bitwise_or_(o.long()), "<<=": lambda s, o: s.long().__ilshift__(o.long()),
+            "clamp_": lambda s, o: s.clamp_(o), "clamp_(max=)": lambda s, o: s.clamp_(max=o),
+        }
+        selves = {"cpu": lambda: torch.ones(3), "expanded cpu": lambda: torch.ones(1).expand(3),
+                  "meta": lambda: torch.ones(3, device="meta"), "0-d cpu": lambda: torch.ones(()),
+                  "int cpu": lambda: torch.ones(3, dtype=torch.int64)}
+        others = {"meta": lambda: torch.ones(3, device="meta"), "0-d meta": lambda: torch.ones((), device="meta"),
+                  "cpu": lambda: torch.ones(3), "0-d cpu": lambda: torch.ones(()),
+                  "meta (2,)": lambda: torch.ones(2, device="meta"), "cpu (2,)": lambda: torch.ones(2)}
+        for name, op in ops.items():
+            for s, make_self in selves.items():
+                for o, make_other in others.items():
+                    if ("meta" in s or "meta" in o) and (s != "0-d cpu" or o == "0-d meta"):  # (torch resizes a 0-d out, warning)
+                        attempt(f"{name} {s} <- {o}", lambda: op(make_self(), make_other()))
+        """
+    )
+
+
 @pytest.mark.parametrize("statement, error", [
     ("m.tolist()", "NotImplementedError"),
     ("m.item()", "RuntimeError"),
