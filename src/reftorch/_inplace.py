@@ -32,8 +32,7 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
 )
 from ._math import (
     AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _device_of, _is_operand,
-    as_operator,
-    binary_values, operand_refused, result_type, sum_to_shape, true_divide, values_of,
+    as_operator, binary_values, operand_refused, result_type, sum_to_shape, true_divide, values_of,
 )
 from ._powers import PowBackward0, PowBackward1, pow_values
 from ._tensor import Tensor
