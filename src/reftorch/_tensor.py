@@ -91,8 +91,6 @@ class Tensor:
     def dim(self):
         return len(self._size)
 
-    ndim = property(dim)
-
     def numel(self):
         return _strides.numel(self._size)
 
@@ -146,9 +144,5 @@ class Tensor:
         self._view_version = None if self._version_counter is None else self._version  # an inference tensor has none
         if node is not None:
             node._output_metadata[self._output_nr] = (self._size, self._dtype)
-
-    @property
-    def retains_grad(self):
-        return self._retains_grad
 
     __hash__ = object.__hash__
