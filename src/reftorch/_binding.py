@@ -7,7 +7,7 @@ from ._arguments import MISSING, _check_given, _to_arguments
 from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
 from ._dtype import bool as bool_, float32, float64, int64
-from ._nested_data import check_factory_arguments, values_of_data
+from ._nested_data import check_factory_arguments, tensor_of_array, values_of_data
 from ._numpy_objects import is_array
 from ._tensor import Tensor
 from ._warn import warn
@@ -45,15 +45,14 @@ def bool(self, *, memory_format=None):  # noqa: A001
 
 def read_data(data, dtype, requires_grad, caller):
     """``(data, dtype)`` for ``_creation._from_data``: a tensor as it is (torch warns), an array as a tensor
-    on its memory (torch reads it with from_numpy, so a dense one's layout is kept), else ``(numbers, shape)``,
+    in its layout (torch reads it with from_numpy, so a copy keeps a dense one's), else ``(numbers, shape)``,
     with the dtype torch picks when none is given."""
     dtype = check_factory_arguments(dtype, requires_grad, caller.split(".")[-1])
     if isinstance(data, Tensor):
         warn(_messages.COPY_CONSTRUCT.format(caller))  # before the device is read, as in torch
         return data, dtype
     if is_array(data):
-        from ._convert import from_numpy  # the numpy bridge, which imports this module
-        return from_numpy(data, warn=False), dtype  # with its refusals
+        return tensor_of_array(data), dtype
     return values_of_data(data, dtype)
 
 

@@ -37,8 +37,6 @@ FUNCTION_IMPORTS: dict[tuple[str, str], str] = {
     ("_dtype", "from_numpy_dtype"): NUMPY_IS_OPTIONAL,
     ("_convert", "array_storage"): NUMPY_IS_OPTIONAL,
     ("_convert", "array_on"): NUMPY_IS_OPTIONAL,
-    ("_binding", "read_data"): ("a cycle: _convert names from_data as _from_data, as chapter 12's as_tensor "
-                                "(run as source) does, so _binding cannot import _convert first"),
     ("__init__", "sparse_coo_tensor"): SPARSE_IS_OPTIONAL,
     ("__init__", "_sparse_method"): SPARSE_IS_OPTIONAL,
     ("__init__", "method"): SPARSE_IS_OPTIONAL,
