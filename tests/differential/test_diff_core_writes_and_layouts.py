@@ -84,6 +84,17 @@ def test_an_inplace_write_between_partly_overlapping_views_goes_element_by_eleme
         b.as_strided((2, 3), (4, 1), 1).copy_(b.as_strided((2, 3), (1, 4), 0))
         print(b)
         b = torch.arange(8.0)
+        b[4:7] = b[1:7:2]  # __setitem__ copies with copy_
+        b[1:7:2].lerp_(b[2:5], 0.5)
+        b[1:7:2].addcmul_(b[2:5], b[2:5])
+        print(b)
+        b = torch.arange(8)
+        b[4:7].add_(b[1:7:2])  # integers too
+        print(b)
+        b = torch.arange(16.0).reshape(4, 4)
+        b.t()[1:, ::2].copy_(b[:3, 1::2])
+        print(b)
+        b = torch.arange(8.0)
         attempt(lambda: b[2:5].copy_(b[0:3]))  # both dense: refused
         attempt(lambda: b[2:5].add_(b[0:3]))
         x = torch.arange(8.0, requires_grad=True)
