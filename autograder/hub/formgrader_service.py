@@ -32,9 +32,10 @@ def wait_for_hub(url, timeout=WAIT):
 
 
 def main():
+    import jupyter_server.serverapp  # noqa: F401
     import jupyter_server_mathjax  # noqa: F401
     import jupyter_server_terminals  # noqa: F401
-    import jupyterhub.singleuser.app  # noqa: F401
+    import jupyterhub.singleuser  # noqa: F401  (not its .app: importing that makes the server a subclass)
     import nbgrader.server_extensions.assignment_list  # noqa: F401
     import nbgrader.server_extensions.course_list  # noqa: F401
     import nbgrader.server_extensions.formgrader  # noqa: F401
