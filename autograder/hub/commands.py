@@ -97,9 +97,9 @@ def cmd_hub(args, config):
     # with SIGINT ignored (`... &` in a script): the hub and its servers then stop on SIGINT too
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    process = None
+    process = running = None
     try:
-        process = server.start(settings, ports=ports)
+        process, running = server.start(settings, ports=ports)
         server.write_command_pid(hub_dir)
         print("The course's hub runs (pid %d); log: %s" % (process.pid,
                                                            os.path.join(hub_dir, "jupyterhub.log")))
@@ -125,12 +125,13 @@ def cmd_hub(args, config):
                                           " --courses " + args.courses if courses else ""), flush=True)
         while process.poll() is None:
             time.sleep(1)
-            server.reap_orphans(process)
+            running.start_ended()
+            server.reap_orphans(process, running)
     except KeyboardInterrupt:
         pass
     finally:
         if process is not None:
-            server.stop(process, hub_dir=hub_dir)
+            server.stop(process, hub_dir=hub_dir, services=running)
         try:
             os.unlink(os.path.join(hub_dir, server.COMMAND_PID))
         except OSError:

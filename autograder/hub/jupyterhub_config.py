@@ -21,7 +21,8 @@ writes it; :func:`autograder.hub.server.hub_settings` documents each key).  The 
   interface switched off (formgrader, create-assignment, courses, validate);
 * **formgrader** as a hub service run by the grader account on the course
   root, reachable only by the instructors' group (a role with
-  ``access:services!service=formgrader``).
+  ``access:services!service=formgrader``); an external service, which the
+  ``hub`` command starts beside JupyterHub (:mod:`autograder.hub.services`).
 
 With several courses (``courses`` in the settings, ``hub --courses FILE``;
 :mod:`autograder.hub.courses`): nbgrader's own model, per course a service
@@ -39,13 +40,11 @@ with open(os.environ["AUTOGRADER_HUB_SETTINGS"], encoding="utf-8") as _f:
 c = get_config()  # noqa: F821  (provided by traitlets when JupyterHub loads this file)
 
 # The courses: the settings' list (several), or the one course the settings name
-COURSES = S.get("courses") or [dict(
-    id=S["course_id"], root=S["course_root"], state=S["state"], grader=S["grader"],
-    grader_home=S["grader_home"], students_group=S["students_group"],
-    instructors_group=S["instructors_group"], service="formgrader", formgrader_port=S["formgrader_port"])]
+from autograder.hub.services import courses_of  # noqa: E402
+
+COURSES = courses_of(S)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE = os.path.dirname(HERE)
 BIN = os.path.dirname(S["python"])
 # The environment whose packages the servers use: its Jupyter config (nbgrader's extensions,
 # enabled there) and data (the lab's extensions), named explicitly because the servers'
@@ -146,48 +145,21 @@ c.Spawner.cmd = ["/bin/sh", "-c",
                  'exec "%s" -m jupyterhub.singleuser "$@"' % (S["python"], S["chapters"], S["python"]),
                  "singleuser"]
 
-# -- formgrader, for the instructors' group only (one per course) ------------------------------
-def _formgrader_env(course):
-    return {
-        "PATH": BIN + ":/usr/local/bin:/usr/bin:/bin",
-        "JUPYTER_CONFIG_PATH": os.pathsep.join([PACKAGE, CONFIG]),  # autograder/nbgrader_config.py, as `lab`
-        "JUPYTER_PATH": DATA,
-        "AUTOGRADER_ROOT": course["root"],
-        "AUTOGRADER_STATE": course["state"],
-        "AUTOGRADER_COURSE_ID": course["id"],
-        "AUTOGRADER_EXCHANGE": S["exchange"],
-        "HOME": course["grader_home"],
-    }
-
-
-# JupyterHub starts its services one after the other and gives up (and stops) if one does not
-# answer in time; 30 s by default, which formgrader's start can take on a busy machine.
+# -- formgrader, for the instructors' group only (one per course), and the predictions service ---
+# External services: the `hub` command starts them beside JupyterHub, as their accounts, with the
+# environment JupyterHub would give them, and stops them (autograder/hub/services.py). JupyterHub
+# knows each one's URL, its token and its OAuth client. JupyterHub waits up to `timeout` seconds
+# for each to answer before it says it runs (30 s by default; a busy machine's formgrader needs more).
 SERVICE_TIMEOUT = 120
-c.JupyterHub.services = []
+c.JupyterHub.services = [dict(name=s["name"], url=s["url"], api_token=s["api_token"],
+                              oauth_client_id="service-" + s["name"],
+                              oauth_redirect_uri="/services/%s/oauth_callback" % s["name"],
+                              timeout=SERVICE_TIMEOUT, **s["hub"])
+                         for s in S["services"]]
+# the tokens are the command's `secrets.token_hex(32)`: no extra hashing, as for JupyterHub's own
+c.JupyterHub.trust_user_provided_tokens = True
 c.JupyterHub.load_roles = []
 for course in COURSES:
-    c.JupyterHub.services.append({
-        "name": course["service"],
-        "url": "http://127.0.0.1:%d" % course["formgrader_port"],
-        "command": [S["python"], "-m", "jupyterhub.singleuser",
-                    "--ServerApp.root_dir=" + course["root"],
-                    "--ServerApp.default_url=/formgrader",
-                    "--ServerApp.jpserver_extensions=jupyter_server_mathjax=True",
-                    # no language servers here: jupyter-lsp's only work at start would be a
-                    # search for them, with `npm prefix -g` (docs/decisions/0038)
-                    "--ServerApp.jpserver_extensions=jupyter_lsp=False",
-                    # formgrader's pages only, no lab or notebook of the grader account: they were a
-                    # quarter of formgrader's start, node's `yarn config` included (docs/decisions/0042)
-                    "--ServerApp.jpserver_extensions=jupyterlab=False",
-                    "--ServerApp.jpserver_extensions=notebook=False",
-                    "--ServerApp.jpserver_extensions=notebook_shim=False"],
-        "user": course["grader"],
-        "cwd": course["root"],
-        "environment": _formgrader_env(course),
-        "oauth_no_confirm": True,
-        "display": True,
-        "timeout": SERVICE_TIMEOUT,
-    })
     c.JupyterHub.load_roles += [
         {"name": course["service"] + "-for-instructors",
          "description": "the instructors' group of %s reaches its formgrader service" % course["id"],
@@ -202,16 +174,7 @@ for course in COURSES:
 # -- what the class believes: learners' first answers to the predictions, if they agree ---------
 # (autograder/hub/predictions_service.py keeps them in the course gradebook's database; the
 # learner's predict widget sends them with the server's own token, coursebook/sharing.py)
-if S.get("predictions_port") and len(COURSES) == 1:
-    c.JupyterHub.services.append({
-        "name": "predictions",
-        "url": "http://127.0.0.1:%d" % S["predictions_port"],
-        "command": [S["python"], "-m", "autograder.hub.predictions_service"],
-        "user": S["grader"],
-        "cwd": S["course_root"],
-        "environment": _formgrader_env(COURSES[0]),
-        "timeout": SERVICE_TIMEOUT,
-    })
+if any(service["name"] == "predictions" for service in S["services"]):
     c.JupyterHub.load_roles.append(
         {"name": "predictions-for-the-class",
          "description": "learners and instructors send their first answers to the predictions service",

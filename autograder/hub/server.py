@@ -16,8 +16,9 @@
 * the hub's own folder (database, cookie secret, logs), root only.
 
 :func:`start` writes the settings file that ``jupyterhub_config.py`` reads and
-starts ``jupyterhub`` (which starts configurable-http-proxy); :func:`stop`
-ends it by its pid.
+starts ``jupyterhub`` (which starts configurable-http-proxy) and, beside it, the
+hub's services (:mod:`autograder.hub.services`: formgrader); :func:`stop` ends
+them by their pids.
 """
 
 import json
@@ -34,7 +35,7 @@ import urllib.error
 import urllib.request
 
 from ..course import CourseError, path, state_dir
-from . import users
+from . import services, users
 from .exchange import ensure_exchange
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -191,6 +192,8 @@ def hub_settings(config, people, base, exchange, ports=None, authenticator="pam"
     grader, grader_home the account formgrader runs as
     students_group, instructors_group   who may log in; who reaches formgrader
     authenticator       "pam" (default) or "lti13" (then an "lti13" entry; see the README)
+    services            added by :func:`start`: the services the command runs beside the hub
+                        (:func:`autograder.hub.services.describe`)
 
     ``ports``: a :class:`Ports` (its numbers), or a dict of the ports to use (the others found
     by binding).
@@ -372,34 +375,39 @@ def adopt_orphans():
 
 
 def start(settings, log=None, ports=None):
-    """Start JupyterHub with ``settings``; returns the process once the hub answers.
+    """Start JupyterHub with ``settings``, and its services beside it (:mod:`.services`); returns the
+    hub's process and the :class:`~.services.Services` once the hub and every service answer.
 
-    ``ports``: the :class:`Ports` holding the settings' ports, released just before the hub binds
-    them.  The hub runs in a session of its own with no terminal (stdin is ``/dev/null``): a
-    server it starts never asks at a terminal whether to stop, it stops.
+    ``ports``: the :class:`Ports` holding the settings' ports, released just before the hub and the
+    services bind them.  The hub runs in a session of its own with no terminal (stdin is
+    ``/dev/null``): a server it starts never asks at a terminal whether to stop, it stops.
     """
     os.makedirs(settings["hub_dir"], exist_ok=True)
     log = log or os.path.join(settings["hub_dir"], "jupyterhub.log")
     adopt_orphans()
     for attempt in range(3):
-        process, said = _launch(settings, log, ports)
+        settings["services"] = services.describe(settings)
+        running = services.Services(settings, log)
+        process, said = None, 0
         try:
-            _wait_answering(process, settings, log, said)
-            return process
+            process, said = _launch(settings, log, ports, running)
+            _wait_answering(process, settings, log, said, running)
+            return process, running
         except CourseError:
-            stop(process, hub_dir=settings["hub_dir"])  # its proxy may outlive it
+            stop(process, hub_dir=settings["hub_dir"], services=running)  # its proxy may outlive it
             if ports is None or attempt == 2 or not _port_taken(log, said):
                 raise
             ports = ports.again()  # taken between our release and its bind: other ports, once more
             settings.update(ports.numbers)
         except BaseException:  # Ctrl+C or SIGTERM came first
-            stop(process, hub_dir=settings["hub_dir"])
+            stop(process, hub_dir=settings["hub_dir"], services=running)
             raise
 
 
-def _launch(settings, log, ports):
-    """JupyterHub started on ``settings`` (``ports`` released just before); returns the process and
-    where its log stood before it."""
+def _launch(settings, log, ports, running):
+    """The services (``running``) and JupyterHub started on ``settings`` (``ports`` released just
+    before), the services first: formgrader takes longer to start.  Returns the hub's process and
+    where its log stood before them."""
     settings_file = os.path.join(settings["hub_dir"], "settings.json")
     with open(settings_file, "w", encoding="utf-8") as f:
         json.dump(settings, f, indent=1)
@@ -409,6 +417,8 @@ def _launch(settings, log, ports):
         ports.release()
     with open(log, "ab") as out:
         said = out.tell()
+    running.start()
+    with open(log, "ab") as out:
         process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", CONFIG_FILE],
                                    cwd=settings["hub_dir"], env=env, stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, start_new_session=True)
@@ -430,8 +440,9 @@ RUNNING = b"JupyterHub is now running at "  # JupyterHub's log line once its pro
 CHECK_EVERY = 3.0  # seconds between asks through the proxy before that line (if the words change)
 
 
-def _wait_answering(process, settings, log, since=0, timeout=120):
-    """Return once the hub answers through its proxy; ``since``: where its log stood at its start.
+def _wait_answering(process, settings, log, since, running, timeout=120):
+    """Return once the hub answers through its proxy and every service (``running``) answers;
+    ``since``: where the hub's log stood at its start.
 
     Until JupyterHub has started its services and routed its proxy to itself,
     each request through the proxy is a 404 that the proxy has the hub render
@@ -439,15 +450,22 @@ def _wait_answering(process, settings, log, since=0, timeout=120):
     them (docs/decisions/0038).  So the log is read every 0.1 s for
     JupyterHub's words that it runs (:data:`RUNNING`), and the proxy is asked
     then; before them, only every :data:`CHECK_EVERY` s, so a JupyterHub that
-    words it differently is still found running.
+    words it differently is still found running.  JupyterHub says it runs once each
+    service answered, or after it waited its ``timeout`` for one: so each is asked too.
     """
     url = "http://%s:%d/hub/api/" % (settings["ip"], settings["port"])
     deadline = time.monotonic() + timeout
-    running, asked, tail = False, -CHECK_EVERY, b""
+    said_running, asked, tail, hub_answers = False, -CHECK_EVERY, b"", False
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise CourseError("jupyterhub exited with status %s; its log: %s" % (process.returncode, log))
-        if not running:
+        ended = running.ended()
+        if ended:
+            raise CourseError("the hub's service %s exited with status %s; its log: %s" % (ended + (log,)))
+        if hub_answers:
+            if running.answering():
+                return
+        elif not said_running:
             try:
                 with open(log, "rb") as f:
                     f.seek(since)
@@ -455,28 +473,29 @@ def _wait_answering(process, settings, log, since=0, timeout=120):
             except OSError:
                 new = b""
             since += len(new)
-            running = RUNNING in tail + new
+            said_running = RUNNING in tail + new
             tail = (tail + new)[-len(RUNNING):]
-        if running or time.monotonic() - asked >= CHECK_EVERY:
+        if not hub_answers and (said_running or time.monotonic() - asked >= CHECK_EVERY):
             asked = time.monotonic()
             try:
                 with urllib.request.urlopen(url, timeout=2) as answer:
-                    if answer.status == 200:
-                        return
+                    hub_answers = answer.status == 200
             except (urllib.error.URLError, OSError):
                 pass
+            if hub_answers:
+                continue
         time.sleep(0.1)
     raise CourseError("jupyterhub did not answer at %s within %d s; its log: %s" % (url, timeout, log))
 
 
-def reap_orphans(hub):
+def reap_orphans(hub, running):
     """Collect the exit status of the orphans this process adopted (:func:`adopt_orphans`) that have
-    ended since, so none lingers as a zombie while the hub runs; ``hub`` (a Popen) is left to its
-    own ``poll``."""
+    ended since, so none lingers as a zombie while the hub runs; ``hub`` (a Popen) and the services
+    (``running``) are left to their own ``poll``."""
     import psutil
 
     for child in _children(os.getpid()):
-        if child.pid == hub.pid:
+        if child.pid == hub.pid or child.pid in running.pids():
             continue
         try:
             if child.status() == psutil.STATUS_ZOMBIE:
@@ -495,9 +514,9 @@ def _descendants(pid):
 
 
 def _interrupt_servers(hub_pid, hub_dir):
-    """SIGTERM to each server the hub started (formgrader, the people's servers), all at once.
+    """SIGTERM to each server the hub started (the people's servers), all at once.
 
-    The hub stops its services one after the other, then the servers; a
+    The hub stops the servers one after the other; a
     Jupyter server takes a few seconds to shut its kernels down, so the
     servers are told together (each runs in a session of its own: its whole
     process group is told).  A Jupyter server stops on SIGTERM as it does on
@@ -533,32 +552,38 @@ def _children(pid):
         return []
 
 
-def stop(process, timeout=STOP_TIMEOUT, hub_dir=None):
-    """Stop the hub and everything it started; returns when none of it runs.
+def stop(process, timeout=STOP_TIMEOUT, hub_dir=None, services=None):
+    """Stop the hub and everything it started, and its ``services``; returns when none of it runs.
 
-    SIGTERM: JupyterHub stops its services (formgrader), the people's servers
-    (which shut their kernels down) and its proxy; the servers are told at
-    the same moment (:func:`_interrupt_servers`).  A hub still running after
-    ``timeout`` seconds is killed.  Then whatever of the hub's descendants
+    SIGTERM: JupyterHub stops the people's servers (which shut their kernels
+    down) and its proxy; the servers are told at the same moment
+    (:func:`_interrupt_servers`), and so are the services (formgrader).  A hub
+    still running after ``timeout`` seconds is killed, and so is a service.
+    ``process`` is None when the hub did not start.  Then whatever of the hub's descendants
     still runs (a self-check zygote, a kernel, a server slow to stop, a
     proxy left by a hub killed outright) gets SIGTERM, and SIGKILL a second
     later.  So a stop takes ``timeout`` seconds and a little more at most.
     """
     import psutil
 
-    left = _descendants(process.pid)
+    left = _descendants(process.pid) if process is not None else []
     # and what a hub that ended by itself left to this process (adopt_orphans), with its descendants
     for adopted in _children(os.getpid()):
-        if adopted.pid != process.pid:
+        if process is None or adopted.pid != process.pid:
             left += [adopted] + _descendants(adopted.pid)
-    if process.poll() is None:
+    if process is not None and process.poll() is None:
         process.send_signal(signal.SIGTERM)
         _interrupt_servers(process.pid, hub_dir)
+    if services is not None:
+        services.interrupt()
+    if process is not None:
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    if services is not None:
+        services.wait(timeout)
     hub_dir = os.path.dirname(os.environ.get("AUTOGRADER_HUB_SETTINGS", "")) if hub_dir is None else hub_dir
     proxy_pid = os.path.join(hub_dir, "proxy.pid") if hub_dir else None
     if proxy_pid and os.path.exists(proxy_pid):  # a hub killed outright leaves its proxy running

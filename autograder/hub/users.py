@@ -55,7 +55,7 @@ def _user(name, groups=(), password=None):
         if groups:
             command += ["--groups", ",".join(groups)]
         subprocess.run(command + [name], check=True, capture_output=True)
-    elif groups:
+    elif any(name not in grp.getgrnam(group).gr_mem for group in groups):  # a restart finds them in it
         subprocess.run(["usermod", "--append", "--groups", ",".join(groups), name], check=True)
     os.chmod(pwd.getpwnam(name).pw_dir, 0o700)  # whatever HOME_MODE says: nobody else reads it
     if password is not None:

@@ -52,7 +52,7 @@ def part_of(cmdline):
         return "proxy"
     if "-m jupyterhub -f" in line:
         return "jupyterhub"
-    if "/formgrader" in line and "jupyterhub.singleuser" in line:
+    if "/formgrader" in line and ("jupyterhub.singleuser" in line or "formgrader_service" in line):
         return "formgrader"
     if "predictions_service" in line:
         return "predictions"

@@ -55,13 +55,22 @@ class Person:
         return self
 
     def wait_ready(self, timeout=180):
+        """Return once the person's server is ready: the hub's stream of its start's progress
+        (``/hub/api/users/<name>/server/progress``, server-sent events) ends with a ready event."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            user = self.api("GET", "/hub/api/users/%s" % self.name).json()
-            server = user.get("servers", {}).get("", {})
-            if server.get("ready"):
-                return self
-            time.sleep(0.5)
+        answer = self.api("GET", "/hub/api/users/%s/server/progress" % self.name, stream=True, timeout=60)
+        if answer.status_code != 200:
+            raise HubError("%s's server is not starting: HTTP %d %s" % (self.name, answer.status_code, answer.text))
+        with answer:
+            for line in answer.iter_lines(decode_unicode=True):
+                if line.startswith("data:"):
+                    event = json.loads(line[len("data:"):])
+                    if event.get("ready"):
+                        return self
+                    if event.get("failed"):
+                        raise HubError("%s's server did not start: %s" % (self.name, event.get("message")))
+                if time.monotonic() > deadline:
+                    break
         raise HubError("%s's server was not ready in %d s" % (self.name, timeout))
 
     # -- the person's own server ---------------------------------------------------------------
