@@ -3,7 +3,7 @@ beside JupyterHub as JupyterHub's *external* services.
 
 JupyterHub starts a managed service only once it is up itself, and then looks for it after a
 random pause that grows; started by the command at the same moment as JupyterHub, formgrader is
-usually answering by the time JupyterHub looks (docs/decisions/00XX).  Each runs as JupyterHub
+usually answering by the time JupyterHub looks (docs/decisions/0060).  Each runs as JupyterHub
 would run it as a managed service: as the service's account (its uid, gid and groups), in the
 service's folder, in a session of its own, with the environment JupyterHub gives a managed
 service (:func:`environment`: its token, its OAuth client, the hub's API) and its log in the
