@@ -229,6 +229,14 @@ def courses_settings(config, courses, base, exchange, ports, proxy=None, python=
                 **{name: numbers[name] for name in ("port", "hub_port", "proxy_api_port")})
 
 
+def take_ports(settings, numbers):
+    """``settings`` moved to the ports ``numbers`` (of :class:`Ports`): the hub's own and, on a hub
+    of several courses, each course's formgrader (``formgrader_port:<id>``)."""
+    settings.update((name, port) for name, port in numbers.items() if ":" not in name)
+    for course in settings.get("courses") or []:
+        course["formgrader_port"] = numbers["formgrader_port:" + course["id"]]
+
+
 def course_ports(courses):
     """The port names of a hub of ``courses``: the hub's own and one formgrader's per course."""
     return ("port", "hub_port", "proxy_api_port") + tuple("formgrader_port:" + c.id for c in courses)
@@ -398,7 +406,7 @@ def start(settings, log=None, ports=None):
             if ports is None or attempt == 2 or not _port_taken(log, said):
                 raise
             ports = ports.again()  # taken between our release and its bind: other ports, once more
-            settings.update(ports.numbers)
+            take_ports(settings, ports.numbers)
         except BaseException:  # Ctrl+C or SIGTERM came first
             stop(process, hub_dir=settings["hub_dir"], services=running)
             raise
