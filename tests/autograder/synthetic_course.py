@@ -25,6 +25,7 @@ os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.g
 
 from autograder.course import course_config  # noqa: E402
 from autograder.term.generate import generate  # noqa: E402
+from empty_gradebook import start_gradebook  # noqa: E402
 
 
 def real_assignments():
@@ -41,6 +42,7 @@ def make_course(root, assignments):
     for name, source in assignments.items():
         shutil.copytree(source, os.path.join(root, "solutions", name))
     config = course_config(root)
+    start_gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id)
     results = generate(config, list(assignments))
     assert all(results.values()), results
     return config

@@ -15,6 +15,7 @@ raises anyway gets 0 with a reason, feedback, and a kept traceback.
 
 import base64
 import copy
+import functools
 import html
 import json
 import os
@@ -29,6 +30,7 @@ from nbgrader.converters import Autograde
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.course import course_config
+from autograder.kernels.grading_kernels import stop_zygote
 from autograder.pipeline.failsafe import LOG_FILE
 from autograder.term.feedback import generate_feedback
 from autograder.learner.learner_check import check
@@ -379,6 +381,19 @@ def test_feedback_is_written_for_every_careless_student(course, notebooks, grade
 
 
 # -- the learner's self-check ---------------------------------------------------------------
+# Most self-checks here fork their sandboxed kernel from a zygote of this process, as the lab's
+# check button does (``autograder.learner.check_extension``): what they compare is the rebuilt
+# notebook's score, the same from a warm kernel as from a cold one. The checks of the loop, the
+# time limit and the release edited in place, and the command's, start cold, as
+# ``python -m autograder check`` does.
+
+
+@pytest.fixture(scope="module")
+def warm_check():
+    """``check`` with ``warm=True``; this process's zygotes are closed after the module."""
+    yield functools.partial(check, warm=True)
+    stop_zygote()
+
 
 def _visible_points(config, assignment):
     return max_points(config, assignment, folder="exercises")
@@ -387,10 +402,10 @@ def _visible_points(config, assignment):
 @pytest.mark.parametrize("assignment,student", [
     ("fixture", "duplicated"), ("fixture", "deleted"), ("fixture", "stripped_no_ids"),
     ("fixture", "claims_points"), ("clone", "clone_stripped"), ("clone", "clone_mixed")])
-def test_the_self_check_agrees_with_the_grader(course, notebooks, assignment, student, tmp_path):
+def test_the_self_check_agrees_with_the_grader(course, notebooks, warm_check, assignment, student, tmp_path):
     config, root = course
     path = write_submission(str(tmp_path), notebooks[assignment][student], "%s.ipynb" % assignment)
-    result = check(path, root=root)
+    result = warm_check(path, root=root)
     full = _visible_points(config, assignment)
     assert result.all_passed, result.format()
     assert (result.score, result.max_score) == (full, full), result.format()
@@ -402,21 +417,21 @@ BANK_STUDENTS = [("fixture", "fx" + s) for s in TOLD] + [("clone", "cl" + s) for
 
 
 @pytest.fixture(scope="module")
-def twins(course, tmp_path_factory):
+def twins(course, warm_check, tmp_path_factory):
     """The self-check of each assignment's clean twin (the solved release), once."""
     config, root = course
     folder = str(tmp_path_factory.mktemp("twins"))
-    return {a: check(write_submission(os.path.join(folder, a), student_notebook(config, a, solved="all"),
+    return {a: warm_check(write_submission(os.path.join(folder, a), student_notebook(config, a, solved="all"),
                                       "%s.ipynb" % a), root=root) for a in ("fixture", "clone")}
 
 
 @pytest.mark.parametrize("assignment,student", BANK_STUDENTS)
 def test_the_self_check_gives_each_notebook_from_another_tool_its_clean_twins_score(
-        course, notebooks, twins, assignment, student, tmp_path):
+        course, notebooks, twins, warm_check, assignment, student, tmp_path):
     config, root = course
     twin = twins[assignment]
     path = write_submission(str(tmp_path), notebooks[assignment][student], "%s.ipynb" % assignment)
-    result = check(path, root=root)
+    result = warm_check(path, root=root)
     assert (result.score, result.max_score) == (twin.score, twin.max_score) == (
         _visible_points(config, assignment),) * 2, result.format()
     assert result.all_passed and not result.problems, result.format()

@@ -18,6 +18,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "autograder")]
+sys.path.append(os.path.join(HERE, ".."))  # tests/, after the real packages
 
 from test_resource_attackers import HONEST_STUDENTS, grade_classes, honest_seconds  # noqa: E402
 

@@ -30,6 +30,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
+from empty_gradebook import start_gradebook
 from exercise_mutants import APPENDED, BANK, RELEASE
 from nbgrader_course import ASSIGNMENTS, EXERCISES, SOLUTIONS
 from stored import stored_notebook
@@ -104,6 +105,7 @@ def make_course(root, assignments=ASSIGNMENTS):
     for assignment in assignments:
         shutil.copytree(SOLUTIONS / assignment, root / "solutions" / assignment)
     config = course_config(str(root))
+    start_gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id)
     results = generate(config, list(assignments))
     assert all(results.values()), results
     return config

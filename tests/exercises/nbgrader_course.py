@@ -22,6 +22,8 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
+from empty_gradebook import start_gradebook
+
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS = REPO / "solutions"
 EXERCISES = REPO / "exercises"
@@ -58,6 +60,7 @@ class TempCourse:
         config.CourseDirectory.db_url = f"sqlite:///{self.db_path}"
         config.ExecutePreprocessor.timeout = 300
         config.Exchange.root = str(self.root / "exchange")
+        start_gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id)
         self.api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
         for assignment in assignments:
             src = Path(source_dir) / assignment / f"{assignment}.ipynb"

@@ -1,9 +1,11 @@
 """In a witness kernel, the pieces an assignment asks for exist only as stubs (``autograder.witness.stubs``).
 
 One course, one grading run with real nbgrader and sandboxed warm witness kernels, per judged
-assignment: the honest student; a student who calls reftorch's own pieces by names built at run
-time (which the static rule cannot see); and a probe (``witness_probe``) that looks for the
-reference in the kernel's memory and in every file it can open.
+assignment: a student who calls reftorch's own pieces by names built at run time (which the
+static rule cannot see); and a probe (``witness_probe``) that looks for the reference in the
+kernel's memory and in every file it can open. The honest student is the graded bank's
+reference student (``conftest.graded_class``): the same notebook (the release with the
+instructor's solutions), graded by the same witness kernels, once per session.
 """
 
 import ast
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from graded_bank import make_course, outcome, submit, student_notebook
+from graded_bank import make_course, outcome, reference_student, submit, student_notebook
 from witness_probe import probe_cell, report
 
 import nbformat
@@ -87,7 +89,7 @@ def graded(tmp_path_factory, needs_sandbox, grading_cluster):
         honest = student_notebook(config, assignment)
         solution = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source for c in honest.cells}
         cell = SOLUTION_CELL[assignment]
-        entries = {"honest": None, "dynamic": DYNAMIC[assignment],
+        entries = {"dynamic": DYNAMIC[assignment],
                    "probe": {cell: solution[cell] + "\n\n" + probe_cell(_pieces(assignment))}}
         for kind, cells in entries.items():
             submit(config, kind, assignment, student_notebook(config, assignment, cells))
@@ -143,8 +145,8 @@ def test_the_copy_is_reftorch_with_only_the_pieces_replaced(assignment):
 
 
 @pytest.mark.parametrize("assignment", sorted(stubs.PIECES))
-def test_the_honest_solution_scores_full_marks(graded, assignment):
-    results, _ = outcome(graded, "honest", assignment)
+def test_the_honest_solution_scores_full_marks(graded_class, assignment):
+    results, _ = outcome(graded_class, reference_student(assignment), assignment)
     assert results and all(score == most > 0 for score, most, _ in results.values()), results
 
 
