@@ -58,6 +58,10 @@ def local_only_context(browser, server, width):
                                          "bypass": "127.0.0.1"})
     context.on("close", lambda _context: refusing.close())
     elsewhere = []
-    context.on("request", lambda request: None if request.url.startswith((server, "blob:", "data:"))
-               else elsewhere.append(request.url))
+
+    def record(request):
+        if not request.url.startswith((server, "blob:", "data:")):  # blob: and data: reach no host
+            elsewhere.append(request.url)
+
+    context.on("request", record)
     return context, elsewhere
