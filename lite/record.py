@@ -103,7 +103,7 @@ def cells_needing_numpy(chapters: list[list[str]]) -> list[list[str]]:
 
 def programs(chapters: list[Path]) -> list[str]:
     found = []
-    every = [cells for cells in map(key_cells_as_run, chapters) if cells]
+    every = list({tuple(cells): cells for cells in map(key_cells_as_run, chapters) if cells}.values())  # each once
     need_numpy = dict(zip(map(tuple, every), cells_needing_numpy(every)))
     for notebook in chapters:
         cells = key_cells_as_run(notebook)
@@ -119,8 +119,10 @@ def programs(chapters: list[Path]) -> list[str]:
 
 
 def record(chapters: list[Path], into: Path) -> dict:
-    """Run every program on torch; write ``{"torch", "traces", "answers"}`` to ``into``; return counts."""
-    traces = {program_key(p): run(p, torch) for p in programs(chapters)}
+    """Run every program on torch, each once (a Chinese chapter's key cells are often the English
+    ones); write ``{"torch", "traces", "answers"}`` to ``into``; return counts."""
+    distinct = {program_key(p): p for p in programs(chapters)}
+    traces = {key: run(program, torch) for key, program in distinct.items()}
     answers = {("build-it", piece.name, case.label): _torch_outcome(case)
                for piece in pieces() for case in piece.cases if case.expected is not None}
     into.write_bytes(pickle.dumps({"torch": torch.__version__.split("+")[0], "traces": traces, "answers": answers}))

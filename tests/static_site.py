@@ -9,6 +9,7 @@ import contextlib
 import functools
 import http.server
 import shutil
+import socket
 import subprocess
 import threading
 
@@ -43,16 +44,24 @@ def serving(folder):
 
 def local_only_context(browser, server, width):
     """A new browser context whose requests may reach only ``server``, and the list of the URLs it
-    asked for elsewhere (each of them aborted)."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    asked for elsewhere (each of them failed).
+
+    Every address but 127.0.0.1 goes through a proxy that is not there (a port bound on loopback
+    and never listened on), so a request to any other host fails in Chromium itself, unresolved
+    and unsent; the context's ``request`` event records it. Chromium's HTTP cache stays on, as in a
+    reader's browser: intercepting every request (``context.route``) would switch it off and make
+    each request a round trip to this process."""
+    refusing = socket.socket()
+    refusing.bind(("127.0.0.1", 0))
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  proxy={"server": f"http://127.0.0.1:{refusing.getsockname()[1]}",
+                                         "bypass": "127.0.0.1"})
+    context.on("close", lambda _context: refusing.close())
     elsewhere = []
 
-    def only_local(route):
-        if route.request.url.startswith(server):
-            route.continue_()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
+    def record(request):
+        if not request.url.startswith((server, "blob:", "data:")):  # blob: and data: reach no host
+            elsewhere.append(request.url)
 
-    context.route("**/*", only_local)
+    context.on("request", record)
     return context, elsewhere

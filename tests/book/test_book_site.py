@@ -6,11 +6,12 @@ can make one: every chapter executed in ``_build/book``, English and Chinese,
 then Sphinx's pages in each language (the Chinese ones in ``zh/``). The pages
 are served by a local HTTP server (``_build/`` at its root, so that the book's
 "Run this page" links reach where ``make lite`` puts the JupyterLite site);
-every request to any other host is aborted and recorded, so a page that needs
+every request to any other host fails in Chromium and is recorded, so a page that needs
 the network fails here. The checks of every page (console errors, links and
 anchors, ids, alt text, 390 px) run on the pages of both languages.
 """
 
+import functools
 import os
 import pathlib
 import resource
@@ -110,8 +111,10 @@ def _all_pages(book):
     return _pages(book) + _chinese_pages(book)
 
 
+@functools.cache
 def _ids_in(file):
-    """The ``id="..."`` attributes of a page (the fragment of a link may be written raw or decoded)."""
+    """The ``id="..."`` attributes of a page (the fragment of a link may be written raw or decoded);
+    read once per page, not once per link to it."""
     return set(re.findall(r'\bid="[^"]*"', file.read_text(encoding="utf-8")))
 
 
@@ -126,6 +129,15 @@ def _offline_page(browser, width, server):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     return context, page, blocked, errors
+
+
+def test_a_page_asking_another_host_is_refused_and_recorded(book, browser, server):
+    """What lets the checks below fail: a page's request to any other host fails, and is recorded."""
+    context, page, blocked, _errors = _offline_page(browser, 1366, server)
+    page.goto(_url(server, book / "index.html"))
+    outcome = page.evaluate("() => fetch('https://example.com/x.js').then(() => 'fetched', (e) => e.name)")
+    context.close()
+    assert outcome == "TypeError" and blocked == ["https://example.com/x.js"], (outcome, blocked)
 
 
 def test_the_book_has_one_page_per_chapter_and_an_index(book):

@@ -4,7 +4,7 @@ The session fixture runs what ``make lite`` runs: ``python -m lite download``
 (npm and PyPI, skipped for what ``.lite-cache/`` already holds), then ``python
 -m lite build`` in a network namespace that has only loopback (``unshare -n``).
 The site is served from ``_build/lite`` on 127.0.0.1; every request to any
-other host is aborted and recorded, and so is every failed request or error
+other host fails in Chromium and is recorded, and so is every failed request or error
 status. Chapters 00, 01, 08 and 09, English and Chinese, run whole in Pyodide,
 where numpy is not (chapter 09's numpy cell says so, and its cross-check leaves
 that cell out by name); on the way a prediction is answered (torch's answer, computed here with real
