@@ -4,7 +4,8 @@ It has no autograd key, so torch's autograd sees an operation only when another 
 a normal tensor, or a Python number that torch wraps in a tensor (``t * 2``, not ``t ** 2``). On
 inference tensors alone, nothing is recorded; except where torch's kernel writes its result through
 another operation that autograd does see: ``clone()`` and ``to()`` (``copy_``, ``CopyBackwards``),
-``2 - t`` (``sub``), ``mean()`` and ``2 ** t`` (``out=`` forms, which refuse)."""
+``2 - t`` (``sub``), ``t % 2`` and ``t.fmod(2)`` (their tensor forms, on the number wrapped),
+``mean()`` and ``2 ** t`` (``out=`` forms, which refuse)."""
 
 import pytest
 
@@ -24,6 +25,8 @@ CASES = {
     "two tensors": ["t * t", "t.add(t, alpha=2)", "t + torch.ones(3)", "torch.ones(3) * t", "t @ t",
                     "t @ torch.ones(3)", "t * torch.ones(3, requires_grad=True)", "t.pow(t)",
                     "t.lerp(t, 0.5)", "t.lerp(torch.zeros(3), 0.5)", "t.lerp(t, torch.ones(3))"],
+    "remainders": ["t % 2", "t.remainder(2.5)", "torch.remainder(t, 2)", "t.fmod(2)", "t.fmod(-2)", "2 % t",
+                   "t % torch.tensor(2.0)", "t.fmod(torch.ones(3, requires_grad=True))"],
     "an index": ["t[[0, 1]]", "t[torch.tensor([True, False, True])]", "t.index_select(0, torch.tensor([0, 2]))"],
     "reductions": ["t.sum()", "t.sum(0)", "t.mean()", "t.mean(0)", "t.mean(dtype=torch.float64)", "t.argmax()"],
     "copies": ["t.clone()", "t.clone(memory_format=torch.contiguous_format)", "t.to(torch.float64)", "t.double()",
@@ -42,16 +45,19 @@ def test_an_operation_is_recorded_only_when_autograd_sees_it(kind):
 
 def test_in_place_on_it_alone_writes_then_raises_and_with_a_number_is_refused_as_a_leaf():
     # torch's zero_, fill_ and t *= t see no autograd: the kernel writes, then the counter refuses;
-    # mul_(2) and add_(1) wrap their number, so autograd refuses the write into a leaf first.
+    # mul_(2) and add_(1) wrap their number, so autograd refuses the write into a leaf first;
+    # remainder_(0.75) and fmod_(0.75) do not: written, then refused, as zero_.
     lines = "\n".join(f"print({e!r}, end=' '); attempt(lambda: {e}); print(t.tolist())" for e in
                       ["t.zero_()", "t.fill_(3.0)", "t.mul_(t)", "t.__imul__(t)", "t.add_(t)", "t.mul_(2)",
-                       "t.add_(1)", "t.copy_(torch.ones(3))"])
+                       "t.add_(1)", "t.copy_(torch.ones(3))", "t.remainder_(0.75)", "t.fmod_(0.75)", "t.__imod__(0.75)",
+                       "t.fmod_(torch.ones(3))"])
     assert_same(attempt_source("result") + MADE + lines)
 
 
 def test_the_copy_a_clone_or_to_records_leads_back_to_it():
     assert_same(MADE + """
-for name, make in (("clone", lambda: t.clone()), ("to", lambda: t.to(torch.float64)), ("rsub", lambda: 2 - t)):
+for name, make in (("clone", lambda: t.clone()), ("to", lambda: t.to(torch.float64)), ("rsub", lambda: 2 - t),
+                   ("remainder", lambda: t % 2), ("fmod", lambda: t.fmod(2))):
     made = make()
     print(name, made.grad_fn.name(), made._version, made.is_leaf,
           [(n and n.name(), i) for n, i in made.grad_fn.next_functions])
