@@ -74,3 +74,20 @@ print(out.grad_fn.name(), out.requires_grad)
 out.sum().backward()
 print(t.grad)
 """)
+
+
+def test_to_sparse_runs_torchs_plain_kernel_whose_steps_autograd_sees():
+    # values = t[rows of the indices].squeeze(0).clone(), wrapped by sparse_coo_tensor, then marked
+    # coalesced in place (_coalesced_: version 1, no derivative); with no entry or no dim, no graph
+    assert_same(MADE + """
+def chain(node):
+    return node and [node.name(), [chain(n) for n, _ in node.next_functions]]
+with torch.inference_mode():
+    m = torch.tensor([[1.5, 0.0], [0.0, 3.0]], requires_grad=True)
+    z = torch.zeros(2, requires_grad=True)
+    d = torch.tensor(2.5, requires_grad=True)
+    plain = torch.tensor([0.0, 2.0])
+for x in (t, m, z, d, plain, torch.ones(2, requires_grad=True)):
+    r = x.to_sparse()
+    print(r.requires_grad, r.is_leaf, r._version, r._values()._version, r._indices()._version, chain(r.grad_fn))
+""")
