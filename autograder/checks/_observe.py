@@ -35,9 +35,12 @@ from ._readers import ReftorchReader, reader, type_name
 
 
 class Misconception(NamedTuple):
-    """A belief a failure shows, with the stable tag the instructor's report counts."""
+    """A belief a failure shows, with the stable tag the instructor's report counts. ``fields``
+    are the values ``text`` names (the op's name), put into the catalog's explanation in another
+    language as they are put into ``text`` in English."""
     tag: str
     text: str
+    fields: tuple = ()
 
 
 M = Misconception
@@ -51,7 +54,7 @@ def by_torch(yes, no):
 def not_written(topic, op_name):
     return M(f"{topic}/not-written",
              f"your {op_name} is not written yet: it still raises NotImplementedError (replace "
-             "`raise NotImplementedError()` with your code)")
+             "`raise NotImplementedError()` with your code)", (op_name,))
 
 
 class CheckFailure(AssertionError):
@@ -80,6 +83,8 @@ def failure(misconception, lines):
     head = misconception.text
     if lang != "en":
         named = named_in(misconception.tag, lang)
+        if named and misconception.fields:
+            named = (named[0], named[1].format(*misconception.fields))
         head = (gettext(N_("Misconception \u201c{0}\u201d: {1}"), lang).format(*named) if named else
                 gettext(N_("Misconception {0}: {1}"), lang).format(misconception.tag, misconception.text))
     text = "\n".join([head] + ["    " + line for line in lines] + ["    " + tag_line(misconception.tag, lang)])

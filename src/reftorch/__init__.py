@@ -43,9 +43,9 @@ Beyond the core
   (a storage's bytes by index), ``_view_dtype`` (``t.view(dtype)``), ``_repeat``.
 * Arithmetic and in-place writes: ``_math``, ``_iterator_strides``,
   ``_unary``, ``_powers``, ``_floor_divide`` (``a // b``), ``_bitwise`` (``|``, ``&``, ``^``,
-  ``~``), ``_remainder`` (``%`` and its C twin), ``_clamp``, ``_signs`` (absolute values, ``+t``),
+  ``~``, ``<<``, ``>>``), ``_remainder`` (``%`` and its C twin), ``_clamp``, ``_signs`` (absolute values, ``+t``),
   ``_alpha_first`` (the deprecated argument order of addition), ``_reduce``, ``_argmax``, ``_matmul``, ``_inplace_write``
-  (what every in-place write does), ``_inplace``,
+  (what every in-place write does), ``_inplace``, ``_meta_arithmetic`` (its meta kernels),
   ``_update_ops``, ``_compare``.
 * Making and converting tensors: ``_factories``, ``_nested_data``,
   ``_convert`` (the numpy bridge: numpy is imported only there),
@@ -61,7 +61,7 @@ Beyond the core
   (what ``t.grad = value`` accepts).
 * Your own operation: ``autograd/function`` (``torch.autograd.Function``).
 * Saving and loading: ``serialization``, ``_archive``, ``_rebuild``,
-  ``_weights_only``.
+  ``_weights_only``, ``_typed_storage`` (a storage as a file gives it back).
 * Sparse tensors, not imported until the first one is made: ``sparse``
   (their method tables), ``_sparse``, ``_sparse_convert``, ``_sparse_copies``
   (COO), ``_sparse_csr`` (CSR).
@@ -333,14 +333,17 @@ for _name in _SPARSE_METHODS:
 del _name
 
 
-from ._dtype import COMPLEX_DTYPE_NAMES  # noqa: E402
+from ._dtype import COMPLEX_DTYPE_NAMES, WIDE_UNSIGNED_DTYPE_NAMES  # noqa: E402
 
 
 def __getattr__(name):
-    """A name the module does not have. For torch's complex dtypes (``torch.complex64`` ...)
-    the error says that reftorch has none, rather than only that the name is missing."""
+    """A name the module does not have. For torch's complex dtypes (``torch.complex64`` ...) and
+    its wider unsigned ones (``torch.uint16`` ...) the error says that reftorch has none, rather
+    than only that the name is missing."""
     if name in COMPLEX_DTYPE_NAMES:
         raise AttributeError(_messages.NO_COMPLEX_DTYPE.format(name))
+    if name in WIDE_UNSIGNED_DTYPE_NAMES:
+        raise AttributeError(_messages.NO_WIDE_UNSIGNED_DTYPE.format(name))
     raise AttributeError(f"module 'reftorch' has no attribute '{name}'")
 
 

@@ -7,7 +7,7 @@ any operation. Only argument binding happens here: no tensor is read or written.
 
 from . import _messages
 from ._arguments import check_keywords
-from ._messages import ALPHA_FIRST_FUNCTION as FUNCTION, ALPHA_FIRST_METHOD as METHOD
+from ._messages import ALPHA_FIRST_FUNCTION as FUNCTION, ALPHA_FIRST_METHOD as METHOD, type_name
 from ._numpy_objects import is_number
 from ._tensor import Tensor
 from ._warn import warn
@@ -23,7 +23,11 @@ def other_and_alpha(op, args, keywords, signatures=METHOD):
     if not given:
         raise TypeError(_messages.ALPHA_FIRST_NO_ARGUMENTS.format(op=op))
     if len(given) == 1:
-        return given[0], keywords.get("alpha", 1)
+        alpha = keywords.get("alpha", 1)
+        if not (is_number(alpha) or isinstance(alpha, Tensor)):  # torch's parser reads a 0-d tensor as a number
+            raise TypeError(_messages.ARGUMENT_TYPE_BY_KEYWORD.format(
+                fn=op, name="alpha", expected="Number", got=type_name(alpha)))
+        return given[0], alpha
     if len(given) > 2:
         raise TypeError(f"{op}() takes 2 positional arguments but {len(given) + 1} were given")
     alpha, other = given

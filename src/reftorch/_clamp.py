@@ -17,9 +17,10 @@ from . import _messages, _shapes
 from ._arguments import parse_overloads
 from ._copy_ import values_of
 from ._dtype import bool as bool_, _category, compute_dtype, no_kernel
-from ._inplace import _snapshot
-from ._inplace_write import check_inplace_shape, check_no_internal_overlap, write_inplace
+from ._inplace import _snapshot, check_meta_operands
+from ._inplace_write import check_inplace_shape, write_inplace
 from ._math import _device_of, _result, result_type
+from ._meta import check_overlaps
 from ._numpy_objects import is_number
 from ._tensor import Tensor
 from .autograd.graph import Node, any_requires_grad
@@ -196,7 +197,8 @@ def clamp_(self, *args, **kwargs):
     operands = [self] + [b for b in (low, high) if b is not None]
 
     def new_values():
-        check_no_internal_overlap(self)
+        check_meta_operands("clamp_", self, *operands[1:])
+        check_overlaps(self, *operands[1:])
         for b in (low, high):
             if isinstance(b, Tensor):
                 check_inplace_shape(self, b)

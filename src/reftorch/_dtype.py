@@ -170,8 +170,11 @@ def check_float_scalar(value, d):
             raise RuntimeError(_messages.SCALAR_OVERFLOW.format(c_type))
 
 
+# torch's wider unsigned dtypes: torch makes, copies and converts tensors of them, but has few
+# kernels for them (``uint16_tensor + 1`` is refused); reftorch has none, and says so by name.
+WIDE_UNSIGNED_DTYPE_NAMES = ("uint16", "uint32", "uint64")
 # numpy types torch converts but reftorch has no dtype for.
-_TORCH_ONLY = ("complex64", "complex128", "uint16", "uint32", "uint64")
+_TORCH_ONLY = ("complex64", "complex128") + WIDE_UNSIGNED_DTYPE_NAMES
 
 
 # ---------------------------------------------------------------------------

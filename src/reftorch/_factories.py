@@ -145,21 +145,21 @@ def arange(*args, dtype=None, device=None, requires_grad=False, **keywords):
     for bound in (start, end, step):
         check_scalar_int(bound)
     dtype = check_dtype(dtype, "arange")
+    kinds = {infer_dtype(x) for x in (start, end, step)}
+    dtype = dtype or (get_default_dtype() if any(d.is_floating_point for d in kinds) else int64)
+    device = factory_device(device)
+    if dtype is bool_ and device.type != "meta":  # the meta kernel counts nothing, so it has no dtype to refuse
+        raise no_kernel("arange_cpu", bool_)
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) / step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    kinds = {infer_dtype(x) for x in (start, end, step)}
-    inferred = get_default_dtype() if any(d.is_floating_point for d in kinds) else int64
-    dtype = dtype or inferred
-    if dtype is bool_:
-        raise no_kernel("arange_cpu", bool_)
     if not dtype.is_floating_point:  # torch counts in int64 for every integer dtype (int8 wraps, 2**63 does not fit)
         for bound in (start, end, step):
             check_scalar(bound, int64)
     count = math.ceil((end - start) / step)
     values = [start + builtins.float(i * step) for i in range(count)]  # in float64, then rounded to dtype
-    return with_requires_grad(Tensor._from_values(values, (count,), dtype, factory_device(device)), requires_grad)
+    return with_requires_grad(Tensor._from_values(values, (count,), dtype, device), requires_grad)
 
 
 def _like(fill, self, dtype, device, requires_grad, memory_format, op):

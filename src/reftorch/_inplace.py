@@ -8,6 +8,9 @@ Each one computes its numbers as the out-of-place operation does
 dtype (no float into an int tensor), and hands the write to
 ``_inplace_write.write_inplace``, which checks autograd's rules, writes into
 the existing memory, bumps the version counter and rewrites the history.
+With a meta tensor among the operands of ``add_``, ``sub_``, ``mul_`` or
+``div_``, torch's meta kernel checks instead and nothing is written
+(``_meta_arithmetic``).
 
 * Python object, metadata and memory: the destination's own, all kept.
 * Version counter: bumped by one. ``a += b`` is ``a.add_(b)``: the same
@@ -19,7 +22,7 @@ the existing memory, bumps the version counter and rewrites the history.
 import numbers
 import operator
 
-from . import _alpha_first, _bitwise, _floor_divide, _messages, _metadata_inplace
+from . import _alpha_first, _bitwise, _floor_divide, _messages, _meta_arithmetic, _metadata_inplace
 from ._arguments import check_no_arguments
 from ._meta import check_overlaps
 from ._dtype import _category, check_float_scalar, check_scalar, check_scalar_int, stored_complex
@@ -28,8 +31,8 @@ from ._inplace_write import (  # noqa: F401  (the chapters name these as reftorc
     rebase_history, write_inplace,
 )
 from ._math import (
-    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _is_operand, as_operator,
-    binary_values, operand_refused, result_type, sum_to_shape, true_divide, values_of,
+    AddBackward0, DivBackward0, MulBackward0, SubBackward0, _check_bool_subtraction, _device_of, _is_operand,
+    as_operator, binary_values, operand_refused, result_type, sum_to_shape, true_divide, values_of,
 )
 from ._powers import PowBackward0, PowBackward1, pow_values
 from ._tensor import Tensor
@@ -56,6 +59,27 @@ def _check_operand(op, other):
         raise operand_refused(op, other)
 
 
+def check_meta_operands(op, self, *others):
+    """What torch checks first when a meta tensor is among the tensors of ``self.op(*others)``: its
+    Python reference of the op runs (``add_``, ``sub_``, ``mul_`` and ``div_`` have meta kernels
+    instead, ``_meta_arithmetic``). The shapes must broadcast, in its words; then
+    ``floor_divide_`` refuses a divisor elsewhere than a cpu dividend, and the others want one
+    device (a 0-d cpu tensor may join any) and refuse to copy a meta result into a cpu ``self``."""
+    tensors = [t for t in (self, *others) if isinstance(t, Tensor)]
+    if all(t.device.type != "meta" for t in tensors) or self.device.type not in ("cpu", "meta"):
+        return
+    _meta_arithmetic.broadcast_shapes(*(t.shape for t in tensors))
+    if op == "floor_divide_":
+        if self.device.type == "cpu":
+            raise RuntimeError(_messages.FLOOR_DIVIDE_DEVICE.format(dividend=self.device, divisor=tensors[-1].device))
+        return
+    _device_of(self, *others)
+    if self.device.type == "cpu":  # a 0-d one: the result, on meta, is copied into it
+        if "shift" in op:  # the shifts copy it with copy_
+            raise NotImplementedError(_messages.META_NO_DATA)
+        raise RuntimeError(_messages.CROSS_DEVICE_COPY.format(got="meta", expected="cpu"))
+
+
 def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel=None, seen=True):
     """``self.op(other)``: compute as the out-of-place op does (``_math.binary_values``), then
     write. ``check_kernel(dtype)`` refuses a dtype torch has no kernel for, once the result's
@@ -63,6 +87,10 @@ def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel
     _check_operand(op, other)
 
     def new_values():
+        if _meta_arithmetic.runs_meta_kernel(op, self, other):
+            _meta_arithmetic.check(op, self, other)
+            return self._read()  # torch's meta kernel writes nothing, even into a cpu tensor
+        check_meta_operands(op, self, other)
         check_overlaps(self, other)
         dtype = check_inplace_dtype(self, other)
         if check_kernel is not None:
@@ -85,7 +113,8 @@ def add_(self, *args, **keywords):
 def sub_(self, *args, **keywords):
     other, alpha = _alpha_first.other_and_alpha("sub_", args, keywords)
     _check_operand("sub_", other)
-    _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
+    if not _meta_arithmetic.runs_meta_kernel("sub_", self, other):
+        _check_bool_subtraction(self, other)  # as ``a - b``: no subtraction of bools
     return _arith_inplace("sub_", self, other, operator.sub, lambda: SubBackward0(self, other, alpha), alpha=alpha)
 
 
@@ -97,7 +126,7 @@ def mul_(self, other):
 
 def div_(self, other):
     _check_operand("div_", other)
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_floating_point and not _meta_arithmetic.runs_meta_kernel("div_", self, other):
         raise RuntimeError(_messages.INPLACE_RESULT_CAST.format(self.dtype._short_name))
     return _arith_inplace(
         "div_", self, other, true_divide, lambda: DivBackward0(self, other, old_self=_snapshot(self))
@@ -113,6 +142,7 @@ def pow_(self, exponent):
     nodes = []
 
     def new_values():
+        check_meta_operands("pow_", self, exponent)
         check_overlaps(self, exponent)
         return pow_values(self, exponent, check_inplace_dtype(self, exponent), self._size)
 

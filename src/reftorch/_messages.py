@@ -234,6 +234,10 @@ EQUAL_DEVICES = "Cannot compare two tensors on different devices. Got: {} and {}
 NO_COMPLEX_NUMBER = "reftorch has no complex dtypes, so it cannot compute with the complex number {!r} (torch has them)"
 NO_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch.{} is one of torch's"
 PYTHON_COMPLEX_DTYPE = "reftorch has no complex dtypes: torch reads Python's complex as torch.complex128"
+NO_WIDE_UNSIGNED_DTYPE = (
+    "reftorch has no dtype torch.{} (torch has one, with few kernels); reftorch knows float64, float32, "
+    "float16, int64, int32, int16, int8, uint8 and bool."
+)
 NUMPY_DTYPE_NOT_IN_REFTORCH = (
     "reftorch has no dtype for numpy.{} (torch has one); reftorch knows float64, float32, float16, "
     "int64, int32, int16, int8, uint8 and bool."
@@ -399,6 +403,12 @@ WEIGHTS_ONLY_DOCS = (
     "weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
 )
 
+TYPED_STORAGE_DEPRECATED = (
+    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only "
+    "storage class. This should only matter to you if you are using storages directly.  To access "
+    "UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()"
+)
+TYPED_STORAGE_INDEX = "can't index a <class 'torch.storage.TypedStorage'> with {}"
 LOAD_NOT_A_STORAGE = "reftorch.load: a tensor must be rebuilt on a storage, not on {}"
 LOAD_PAST_STORAGE = (
     "reftorch.load: a tensor of size {size}, stride {stride} and storage offset {offset} "
@@ -441,6 +451,22 @@ TO_MEMORY_FORMAT = "reftorch: to(memory_format=...) is implemented for a tensor 
 KEYWORD_ONLY = "{fn}() takes 0 positional arguments but {given} given"
 META_ITEM = "Tensor.item() cannot be called on meta tensors"
 META_DEVICE_MIX = "Tensor on device {got} is not on the expected device {expected}!"
+FLOOR_DIVIDE_DEVICE = (
+    "Expected divisor (b) to be on the same device ({dividend}) as dividend (a), but it is found on {divisor}!"
+)
+CROSS_DEVICE_COPY = "Attempting to copy from device {got} to device {expected}, but cross-device copies are not allowed!"
+META_PROMOTION_INT = (
+    "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size change."
+)
+META_PROMOTION_BOOL = (
+    "Promotion of bool.add/sub_(others) in in-place ops are not possible due to element size change."
+)
+META_DIV_CAST = "result type {got} can't be cast to the desired output type {expected}"
+META_OUTPUT_SHAPE = "output with shape {shape} doesn't match the broadcast shape {broadcast}"
+META_BROADCAST = (
+    "Attempting to broadcast a dimension of length {length} at {dim}! Mismatching argument at index "
+    "{index} had {shape}; but expected shape should be broadcastable to {common}"
+)
 MODULE_NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
 MODULE_PRE_HOOK_RESULT = (
     "forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {got}."

@@ -14,10 +14,10 @@ file share one storage again.
 
 import pickletools
 
-from . import _bounds, _dtype, _layout_checks, _messages
+from . import _bounds, _dtype, _layout_checks, _messages, _typed_storage
 from ._device import device
 from ._size import Size
-from ._storage import TypedStorage, UntypedStorage
+from ._storage import UntypedStorage
 from ._tensor import Tensor
 from ._version_counter import bump
 from .nn.parameter import Parameter
@@ -66,8 +66,9 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     history, the saved ``requires_grad``, and the hooks the file holds (always none: an
     empty dict, as torch gives)."""
     _check_fits(storage, storage_offset, size, stride)
-    _layout_checks.check_fits(size, stride, storage_offset, storage.dtype.itemsize, storage.untyped.nbytes())
-    t = Tensor._make(storage.untyped, storage_offset, size, stride, storage.dtype)
+    untyped = storage._untyped_storage  # not untyped(): torch warns when a user calls that
+    _layout_checks.check_fits(size, stride, storage_offset, storage.dtype.itemsize, untyped.nbytes())
+    t = Tensor._make(untyped, storage_offset, size, stride, storage.dtype)
     bump(t)  # torch rebuilds with set_(), an in-place op
     t.requires_grad = requires_grad
     t._backward_hooks = backward_hooks
@@ -109,7 +110,7 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 def _check_fits(storage, offset, size, stride):
     """Refuse a layout that reaches outside the loaded storage (a damaged or hand-made file)."""
-    if not isinstance(storage, TypedStorage):
+    if not isinstance(storage, _typed_storage.TypedStorage):
         raise RuntimeError(_messages.LOAD_NOT_A_STORAGE.format(type(storage).__name__))
     if len(size) != len(stride):
         raise RuntimeError(f"unequal size length ({len(size)}) and stride length ({len(stride)})")
@@ -118,10 +119,11 @@ def _check_fits(storage, offset, size, stride):
     if min(size, default=0) < 0 or min(stride, default=0) < 0:
         raise RuntimeError(f"reftorch.load: negative size or stride in the file: {list(size)}, {list(stride)}")
     last = offset + sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else -1
-    if (last + 1) * storage.dtype.itemsize > storage.untyped.nbytes():
+    nbytes = storage._untyped_storage.nbytes()
+    if (last + 1) * storage.dtype.itemsize > nbytes:
         raise RuntimeError(
             _messages.LOAD_PAST_STORAGE.format(
-                size=list(size), stride=list(stride), offset=offset, nbytes=storage.untyped.nbytes()
+                size=list(size), stride=list(stride), offset=offset, nbytes=nbytes
             )
         )
 

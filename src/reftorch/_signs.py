@@ -14,8 +14,9 @@
 from . import _messages
 from ._dtype import bool as bool_, no_kernel
 from ._inplace import _snapshot
-from ._inplace_write import check_no_internal_overlap, write_inplace
+from ._inplace_write import write_inplace
 from ._math import _result, mul
+from ._meta import check_overlaps
 from ._tensor import Tensor
 from ._unary import NegBackward0, neg
 from .autograd.graph import Node, any_requires_grad
@@ -50,7 +51,7 @@ def abs(self):  # noqa: A001 - torch's name
 
 def _unary_inplace(self, compute, make_node):
     def new_values():
-        check_no_internal_overlap(self)
+        check_overlaps(self)
         return [compute(x) for x in self._read()]
     return write_inplace(self, new_values, make_node)
 

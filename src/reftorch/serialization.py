@@ -30,7 +30,7 @@ become a record of their own, ``data/0``, next to the pickle in one zip file
   ``requires_grad`` are saved, and it comes back on a storage of its own.
 * A bare ``UntypedStorage`` is saved as a reference to its bytes, as a
   tensor's storage is (torch names it ``torch.storage.UntypedStorage``), and
-  comes back as a ``TypedStorage`` of ``uint8``, as torch's does.
+  comes back as a ``TypedStorage`` of ``uint8`` (``_typed_storage``), as torch's does.
 
 The file is torch's own format: the pickle names torch's functions and
 classes (``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage``), so
@@ -55,16 +55,16 @@ import sys
 import warnings
 from collections import OrderedDict
 
-from . import _archive, _messages, _weights_only
+from . import _archive, _messages, _typed_storage, _weights_only
 from ._default_device import as_device
 from ._device import device
 from ._dtype import uint8
 from ._rebuild import (
-    FROM_TORCH, TO_TORCH, UNTYPED, StorageType, TypedStorage, _rebuild_from_type_v2, _rebuild_meta_tensor_no_storage,
+    FROM_TORCH, TO_TORCH, UNTYPED, StorageType, _rebuild_from_type_v2, _rebuild_meta_tensor_no_storage,
     _rebuild_parameter, _rebuild_parameter_with_state, _rebuild_tensor_v2, renamed,
 )
 from ._size import Size
-from ._storage import UntypedStorage
+from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from ._python_copy import warn_if_has_hooks
 from ._weights_only import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
@@ -119,6 +119,8 @@ class _Pickler(pickle.Pickler):
             (storage, dtype), storage_type = (obj, uint8), UNTYPED
         elif isinstance(obj, TypedStorage):
             (storage, dtype), storage_type = obj, StorageType.by_dtype[obj.dtype]
+        elif isinstance(obj, _typed_storage.TypedStorage):  # one loaded from a file
+            (storage, dtype), storage_type = (obj._untyped_storage, obj.dtype), StorageType.by_dtype[obj.dtype]
         else:
             return None
         # One memory read as two dtypes is refused; torch tells memories apart by address, so
@@ -188,7 +190,7 @@ class _Unpickler(pickle.Unpickler):
     def __init__(self, data, records, restore, weights_only):
         super().__init__(io.BytesIO(data))
         self.records, self.restore, self.weights_only = records, restore, weights_only
-        self.loaded = {}  # key -> TypedStorage, so tensors that shared a storage share again
+        self.loaded = {}  # key -> _typed_storage.TypedStorage, so tensors that shared a storage share again
 
     def find_class(self, module, name):
         # Protocol 2 writes some globals under their Python 2 names (__builtin__.set).
@@ -222,7 +224,7 @@ class _Unpickler(pickle.Unpickler):
             for start in range(0, nbytes, size):
                 data[start:start + size] = data[start:start + size][::-1]
         storage = UntypedStorage._wrap(data)
-        typed = TypedStorage(self.restore(storage, location), storage_type.dtype)
+        typed = _typed_storage.TypedStorage(self.restore(storage, location), storage_type.dtype)
         if nbytes:  # like torch, an empty storage is not shared
             self.loaded[key] = typed
         return typed

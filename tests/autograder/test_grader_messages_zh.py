@@ -397,3 +397,16 @@ def test_the_class_report_can_name_each_misconception_in_chinese():
     assert "      1  clone/not-written  还没有写" in chinese
     assert "      2  clone/returns-source" in format_summary(summary)
     assert not any(re.search(r"[\u4e00-\u9fff]", line) for line in format_summary(summary))
+
+
+def test_an_unwritten_stub_is_named_in_the_chinese_verdict_as_in_the_english_one():
+    def stub(self, *, memory_format=None):
+        raise NotImplementedError()
+
+    english, chinese = _clone_failure(stub, "en"), _clone_failure(stub, "zh")
+    assert english.splitlines()[0].startswith("your clone is not written yet"), english
+    assert chinese.splitlines()[0] == ("误解「还没有写」：你的 clone 仍然抛出 NotImplementedError，"
+                                       "把 `raise NotImplementedError()` 换成你的代码。"), chinese
+    assert english.splitlines()[-1] == "    misconception: clone/not-written"
+    assert chinese.splitlines()[-1] == "    误解标签：clone/not-written"
+    assert len(chinese.splitlines()) == len(english.splitlines())

@@ -324,3 +324,24 @@ def test_is_basic_index_reads_a_numpy_array_as_torch_does():
                   np.array(True), np.array([1]), (0, np.array(2)), (np.array(1), slice(None)), np.int64(1)):
         shares = m[index].untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
         assert is_basic_index(index) == shares, f"m[{index!r}]: torch {'views' if shares else 'copies'}"
+
+
+def test_is_basic_index_refuses_what_torch_refuses_with_torchs_error():
+    """An index torch refuses is neither a view nor a copy: the reference raises torch's IndexError."""
+    import numpy as np
+    import torch
+
+    import reftorch
+    from coursebook.build_it.pieces_21 import is_basic_index
+
+    m = torch.arange(24.0).reshape(2, 3, 4)
+    for make in (lambda mod: np.True_, lambda mod: (0, np.False_), lambda mod: np.float64(1.0), lambda mod: 1.0,
+                 lambda mod: 1j, lambda mod: mod.tensor(1.0), lambda mod: (0, mod.tensor([1.0])),
+                 lambda mod: mod.tensor(1.0, dtype=mod.float16), lambda mod: ([0, 1], 1.0),
+                 lambda mod: (mod.tensor([True, False]), np.float64(0.5))):
+        with pytest.raises(IndexError) as by_torch:
+            m[make(torch)]
+        with pytest.raises(IndexError) as by_reference:
+            is_basic_index(make(reftorch))
+        assert str(by_reference.value) == str(by_torch.value)
+

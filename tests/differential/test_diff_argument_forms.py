@@ -51,6 +51,19 @@ def test_the_deprecated_alpha_first_form_of_add_and_sub_computes_other_times_alp
         """))
 
 
+def test_add_and_sub_refuse_an_alpha_that_is_no_number():
+    # torch's parser wants a Number for alpha (a 0-d tensor reads as one): None is not "no alpha"
+    assert_same(program("""
+        a, b = torch.arange(3.0), torch.ones(3)
+        for alpha in (None, "x", [2], (2,), torch.tensor(2.0), 2):
+            attempt(lambda: a.add(b, alpha=alpha))
+            attempt(lambda: a.clone().add_(b, alpha=alpha))
+            attempt(lambda: a.sub(other=b, alpha=alpha))
+            attempt(lambda: a.clone().sub_(b, alpha=alpha))
+            attempt(lambda: torch.add(a, b, alpha=alpha))
+        """))
+
+
 # Each in a new process: torch's warning is once per process, at the first deprecated call.
 WARNED = """
 import warnings

@@ -174,3 +174,24 @@ def test_clamp_remainder_abs_and_repeat_gradients_versions_and_errors_in_place()
         attempt(lambda: torch.zeros(2, 1).repeat(0, 3).shape)
         attempt(lambda: torch.tensor(2.5).repeat(2, 2))
         """)
+
+
+def test_abs_neg_and_clamp_in_place_check_overlap_on_cpu_only():
+    # torch's meta kernels check no overlap (a meta tensor has no memory); its cpu kernels refuse
+    # an expanded destination and a bound that partly overlaps it
+    run(r"""
+        for device in ("meta", "cpu"):
+            for name, write in [("abs_", lambda t: t.abs_()), ("neg_", lambda t: t.neg_()),
+                                ("clamp_", lambda t: t.clamp_(0, 1)), ("clip_", lambda t: t.clip_(max=1)),
+                                ("clamp_(tensor)", lambda t: t.clamp_(torch.zeros(3, device=t.device)))]:
+                e = torch.ones(1, device=device).expand(3)
+                attempt(lambda: (write(e) is e, e.shape, e._version))
+            x = (torch.ones(1, device=device, requires_grad=True) * 1).expand(3)
+            attempt(lambda: (x.neg_().grad_fn.name(), x._base.grad_fn.name(), x._version))
+            base = torch.arange(4.0, device=device)
+            attempt(lambda: base[1:].clamp_(base[:3]).shape)
+            attempt(lambda: base[1:].clamp_(max=base[:3]).shape)
+            attempt(lambda: base.clamp_(base, base).shape)
+        base = torch.arange(4.0)
+        attempt(lambda: base[1:].clamp_(min=0, max=base[1:]).tolist())
+        """)

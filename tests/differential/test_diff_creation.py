@@ -250,6 +250,21 @@ def test_arange_with_negative_and_fractional_steps():
     )
 
 
+def test_arange_counts_bools_on_meta_only():
+    # torch's cpu kernel has no bool version; its meta kernel counts nothing, so it takes any dtype
+    assert_same(
+        """
+        for args in ((3,), (0,), (0, 2.5, 0.5), (0, -3), (0, 3, 0)):
+            for device in ("meta", "cpu"):
+                try:
+                    t = torch.arange(*args, dtype=torch.bool, device=device)
+                    print(args, device, t.shape, t.dtype, t.device)
+                except Exception as e:
+                    print(args, device, type(e).__name__, e)
+        """
+    )
+
+
 def test_bool_mixed_with_float_infers_float32():
     assert_same(
         """

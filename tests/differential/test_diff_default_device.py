@@ -103,6 +103,96 @@ def test_a_meta_tensor_may_be_written_in_place_where_its_elements_would_overlap(
     )
 
 
+def test_add_sub_mul_div_with_a_meta_operand_run_torchs_meta_kernel_and_write_nothing():
+    # torch runs the meta kernel when any operand is meta, a cpu destination too: its own checks
+    # (no alpha, no bool subtraction, no overlap), its own words, and the numbers stay as they were
+    assert_same(
+        """
+        import numpy as np
+
+        def attempt(label, f):
+            try:
+                r = f()
+                print(label, "ok", r.device, r.dtype, tuple(r.shape), r._version, r.tolist() if r.device.type == "cpu" else "")
+            except Exception as e:
+                print(label, type(e).__name__, "|", e)
+
+        dtypes = {"i": torch.int64, "f": torch.float32, "b": torch.bool, "d": torch.float64}
+        numbers = {"i": 2, "f": 2.5, "b": True, "d": 2.5}
+        for op in ("add_", "sub_", "mul_", "div_"):
+            for devices in (("cpu", "meta"), ("meta", "cpu"), ("meta", "meta"), ("meta", None)):
+                for s in "ifb":
+                    for o in "ifbd":
+                        for shape in ((3,), (2,), (2, 3), ()):
+                            if devices[1] is None and shape != ():
+                                continue
+                            def f():
+                                self = torch.tensor([0, 1, 2], dtype=dtypes[s], device=devices[0])
+                                other = numbers[o] if devices[1] is None else torch.ones(shape, dtype=dtypes[o], device=devices[1])
+                                return getattr(self, op)(other)
+                            attempt(f"{op} {devices} {s}<-{o}{shape}", f)
+        m = lambda *size, **kw: torch.ones(*size, device="meta", **kw)
+        attempt("alpha 2.5 into int", lambda: m(3, dtype=torch.int64).add_(m(3, dtype=torch.int64), alpha=2.5))
+        attempt("alpha True", lambda: torch.arange(3.0).sub_(m(3), alpha=True))
+        attempt("int8 + 300", lambda: m(3, dtype=torch.int8).add_(300))
+        attempt("numpy bool", lambda: m(3, dtype=torch.int64).add_(np.bool_(True)))
+        attempt("numpy int", lambda: m(3, dtype=torch.bool).add_(np.int64(1)))
+        attempt("(2, 3) <- (4, 3)", lambda: m(2, 3).add_(m(4, 3)))
+        attempt("(3, 1) <- (2, 4)", lambda: m(3, 1).mul_(m(2, 4)))
+        attempt("(2, 3) <- (5, 1, 3)", lambda: m(2, 3).div_(m(5, 1, 3)))
+        attempt("int /= 2", lambda: m(3, dtype=torch.int64).__itruediv__(2))
+        attempt("bool -= True", lambda: m(3, dtype=torch.bool).__isub__(True))
+        base = torch.arange(3.0)
+        attempt("expanded cpu *= meta", lambda: base[:1].expand(3).mul_(m(3)))
+        print(base.tolist(), base._version)
+        x = torch.ones(3, requires_grad=True)
+        y = x * 2
+        y.add_(m(3, requires_grad=True), alpha=2)
+        print(y.grad_fn.name(), [type(n).__name__ for n, _ in y.grad_fn.next_functions], y.tolist(), y._version)
+        attempt("leaf", lambda: torch.ones(3, requires_grad=True).mul_(m(3)))
+        v = torch.zeros(4)
+        attempt("view", lambda: v[1:3].div_(m(2, requires_grad=True)))
+        print(v.grad_fn.name(), v._version)
+        """
+    )
+
+
+def test_the_other_in_place_ops_with_a_meta_operand_check_shapes_then_one_device():
+    # torch runs their Python references: shapes that broadcast (in its words), then one device
+    # (a 0-d cpu tensor may join any; floor_divide_ moves a divisor to a meta dividend), before
+    # any overlap or dtype check; a cpu destination is never written from meta (lerp_, addcmul_
+    # and addcdiv_ have meta kernels of their own)
+    assert_same(
+        """
+        def attempt(label, f):
+            try:
+                r = f()
+                print(label, "ok", r.device, tuple(r.shape), r._version, r.tolist() if r.device.type == "cpu" else "")
+            except Exception as e:
+                print(label, type(e).__name__, "|", e)
+
+        ops = {
+            "pow_": lambda s, o: s.pow_(o), "remainder_": lambda s, o: s.remainder_(o), "fmod_": lambda s, o: s.fmod_(o),
+            "floor_divide_": lambda s, o: s.floor_divide_(o), "//=": lambda s, o: s.__ifloordiv__(o),
+            "**=": lambda s, o: s.__ipow__(o), "%=": lambda s, o: s.__imod__(o),
+            "bitwise_or_": lambda s, o: s.long().bitwise_or_(o.long()), "<<=": lambda s, o: s.long().__ilshift__(o.long()),
+            "clamp_": lambda s, o: s.clamp_(o), "clamp_(max=)": lambda s, o: s.clamp_(max=o),
+        }
+        selves = {"cpu": lambda: torch.ones(3), "expanded cpu": lambda: torch.ones(1).expand(3),
+                  "meta": lambda: torch.ones(3, device="meta"), "0-d cpu": lambda: torch.ones(()),
+                  "int cpu": lambda: torch.ones(3, dtype=torch.int64)}
+        others = {"meta": lambda: torch.ones(3, device="meta"), "0-d meta": lambda: torch.ones((), device="meta"),
+                  "cpu": lambda: torch.ones(3), "0-d cpu": lambda: torch.ones(()),
+                  "meta (2,)": lambda: torch.ones(2, device="meta"), "cpu (2,)": lambda: torch.ones(2)}
+        for name, op in ops.items():
+            for s, make_self in selves.items():
+                for o, make_other in others.items():
+                    if ("meta" in s or "meta" in o) and (s != "0-d cpu" or o == "0-d meta"):  # (torch resizes a 0-d out, warning)
+                        attempt(f"{name} {s} <- {o}", lambda: op(make_self(), make_other()))
+        """
+    )
+
+
 @pytest.mark.parametrize("statement, error", [
     ("m.tolist()", "NotImplementedError"),
     ("m.item()", "RuntimeError"),

@@ -297,6 +297,20 @@ def test_a_complex_number_or_dtype_is_refused_saying_that_reftorch_has_no_comple
         run(reftorch)
 
 
+@pytest.mark.parametrize("name", ["uint16", "uint32", "uint64"])
+def test_a_wider_unsigned_dtype_is_refused_by_name_where_torch_has_it_with_few_kernels(name):
+    import torch
+
+    import reftorch
+
+    d = getattr(torch, name)  # torch makes and converts such tensors, but has no kernel to add them
+    assert torch.zeros(2, dtype=d).dtype is d and torch.ones(2).to(d).tolist() == [1, 1]
+    with pytest.raises(NotImplementedError, match=f"\"add_stub\" not implemented for 'UInt{name[4:]}'"):
+        torch.zeros(2, dtype=d) + 1
+    with pytest.raises(AttributeError, match=f"reftorch has no dtype torch.{name} \\(torch has one, with few kernels\\)"):
+        getattr(reftorch, name)
+
+
 def test_a_complex_number_stored_in_a_real_tensor_keeps_its_real_part_when_its_imaginary_part_is_0():
     """``fill_`` and ``t[i] = x`` convert a complex number as torch does (a bool tensor takes its
     truth), and refuse one with an imaginary part with torch's overflow error; on meta, nothing is

@@ -658,3 +658,40 @@ def test_a_bare_untyped_storage_is_saved_as_torchs_storage_record_and_loads_as_b
             print("RuntimeError:", err)
         """
     ))
+
+
+def test_a_loaded_storage_is_a_typed_storage_read_element_by_element():
+    # torch.load gives a storage back as a TypedStorage: elements of its dtype, its own errors
+    assert_same(with_round_trip(
+        """
+        import copy
+        import pickle
+
+        def attempt(label, f):
+            try:
+                print(label, "ok", repr(f()))
+            except Exception as e:
+                print(label, type(e).__name__, "|", e)
+
+        x = torch.tensor([1, 2, 250], dtype=torch.uint8)
+        lx, s = round_trip([x, x.untyped_storage()])
+        print(type(s).__name__, repr(s), str(s) == repr(s))
+        print(s.dtype, s.device, s.size(), len(s), s.nbytes(), s.element_size(), s.tolist(), list(s), s.is_shared())
+        print(type(s.untyped()).__name__, s.untyped() is s.untyped(), s.untyped().nbytes())
+        print(s.data_ptr() == lx.untyped_storage().data_ptr() == s.untyped().data_ptr(), lx.untyped_storage() is s.untyped())
+        for index in (0, -1, 2, 3, -4, True, slice(1, 2), "a", 1.0):
+            attempt(f"s[{index!r}]", lambda: s[index])
+        s[0] = 7
+        print(lx, lx._version, s.tolist())
+        s[1:3] = 9
+        print(lx, s.fill_(4) is s, lx)
+        attempt("s[5] = 1", lambda: s.__setitem__(5, 1))
+        attempt("s['a'] = 1", lambda: s.__setitem__("a", 1))
+        for name, c in (("copy", copy.copy(s)), ("deepcopy", copy.deepcopy(s)), ("pickle", pickle.loads(pickle.dumps(s)))):
+            print(name, type(c).__name__, c.dtype, c.tolist(), c.data_ptr() != s.data_ptr())
+        again = round_trip(s)
+        print(type(again).__name__, again.dtype, again.tolist())
+        empty = round_trip(torch.zeros(0).untyped_storage())
+        print(repr(empty), len(empty))
+        """
+    ))

@@ -170,6 +170,16 @@ def add_with_the_deprecated_argument_order(m):
     a.add_(2, a)
 
 
+def size_of_a_loaded_storage(m):
+    import io
+    buffer = io.BytesIO()
+    m.save(m.ones(2).untyped_storage(), buffer)
+    buffer.seek(0)
+    storage = m.load(buffer)
+    storage.size()
+    storage.tolist()  # once per process: no second warning
+
+
 # Each program, and the text in reftorch._messages its warning comes from.
 PROGRAMS = {
     copy_construct_from_a_tensor: "COPY_CONSTRUCT",
@@ -196,6 +206,7 @@ PROGRAMS = {
     float_of_a_tensor_that_requires_grad: "SCALAR_OF_REQUIRES_GRAD",
     load_of_a_protocol_3_file: "LOAD_PROTOCOL",
     add_with_the_deprecated_argument_order: "ALPHA_FIRST_DEPRECATED",
+    size_of_a_loaded_storage: "TYPED_STORAGE_DEPRECATED",
 }
 
 

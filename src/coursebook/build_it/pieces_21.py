@@ -29,20 +29,30 @@ def is_basic_index(index):
     a bool tensor is) or a Python bool (a mask of one element) make it
     advanced: a copy.  A numpy array is read as the index tensor torch makes
     of it: its own dtype, floats cut to int64 (so ``np.array(1)`` and
-    ``np.array(1.0)`` are basic).  (torch still reads a short list that holds
+    ``np.array(1.0)`` are basic).  A part torch refuses is refused with
+    torch's IndexError: a float (``1.0``, ``np.float64``), numpy's bool
+    (``np.True_``) or a float tensor.  (torch still reads a short list that holds
     a slice, None, ..., a tensor or another list as a tuple, and warns that
     this is deprecated; such lists are left out here.)
     """
-    parts = index if isinstance(index, tuple) else (index,)
+    parts = [reftorch.tensor(p if p.dtype.kind in "biu" else p.astype("int64")) if type(p).__name__ == "ndarray"
+             else p for p in (index if isinstance(index, tuple) else (index,))]  # a numpy array: as a tensor
+    for part in parts:  # what torch refuses, in whichever part
+        if isinstance(part, reftorch.Tensor) and part.dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if (isinstance(part, numbers.Number) or hasattr(part, "dtype")) and not isinstance(
+                part, (numbers.Integral, reftorch.Tensor)):  # 1.0, 1j, a numpy float or bool
+            kind = type(part)
+            name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                             f"Variables are valid indices (got {name})")
     for part in parts:
-        if hasattr(part, "dtype") and not isinstance(part, (numbers.Number, reftorch.Tensor)):  # a numpy array
-            part = reftorch.tensor(part if part.dtype.kind in "biu" else part.astype("int64"))
         if isinstance(part, bool):
             return False
         if isinstance(part, (numbers.Integral, slice)) or part is None or part is Ellipsis:
             continue
         if not (isinstance(part, reftorch.Tensor) and part.dim() == 0
-                and not part.dtype.is_floating_point and part.dtype not in (reftorch.bool, reftorch.uint8)):
+                and part.dtype not in (reftorch.bool, reftorch.uint8)):
             return False
     return True
 
