@@ -58,7 +58,8 @@ def repeat(self, *repeats, **keywords):
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: {list(shape)}")
     values = values_of(self, self.dtype)
     tiled = [values[p] for p in _tiled_positions(size, repeats)]
-    out = _result(tiled, shape, self.dtype, self.device, RepeatBackward0(self, repeats) if any_requires_grad(self) else None)
+    node = RepeatBackward0(self, repeats) if any_requires_grad(self) else None
+    out = _result(tiled, shape, self.dtype, self.device, node)
     if 0 not in repeats and not is_meta(self):  # an inference ``self``: torch's kernel fills ``out`` with copy_
         plain_kernel_writes(out, (self,))
     return out

@@ -20,7 +20,8 @@ from . import _messages, _strides
 from ._dtype import int64
 from ._metadata_inplace import NotImplemented
 from ._sparse import (
-    SparseCooTensorWithDimsAndTensorsBackward0, _SparseNode, _expect_sparse, _make_sparse, entries, is_sparse_tensor, rows,
+    SparseCooTensorWithDimsAndTensorsBackward0, _SparseNode, _expect_sparse, _make_sparse, entries, is_sparse_tensor,
+    rows,
 )
 from ._tensor import Tensor
 from ._torch_bookkeeping import plain_kernel_writes
