@@ -54,6 +54,9 @@ INDEX = f"/lab/tree/{WORKSPACE}/course/00_index.ipynb"
 INDEXES = {"en": INDEX, "zh": f"/lab/tree/{WORKSPACE}/course/zh/00_index.ipynb"}
 # JupyterLab's locale for each course language (its translation extension's setting)
 LAB_LOCALES = {"zh": "zh_CN"}
+# the exercises' self-check answers in about a second once the server's handler is warm: the lab
+# warms it as the server starts, not at the first check
+WARM_SELF_CHECK = "--SelfCheckApp.warm_up_at_start=True"
 # the server's side of those settings: nbgrader's server extensions off, and
 # CourseContentsManager; Binder installs the same file into its environment
 SERVER_CONFIG = SETTINGS / "jupyter_server_config.json"
@@ -154,11 +157,9 @@ def main(argv=None) -> int:
             print(f"{WORKSPACE}/: {line}")
     print(f"The course is at http://127.0.0.1:{args.port}{INDEXES[language]}?token={token}  (Ctrl+C stops it)",
           flush=True)
-    # the exercises' self-check answers in about a second once the server's handler is warm: warm it
-    # as the server starts, not at the first check
-    warm = ["--SelfCheckApp.warm_up_at_start=True"]
     try:
-        return subprocess.call(lab_command(args.port, token, language=language) + warm, env=env, cwd=REPO)
+        return subprocess.call([*lab_command(args.port, token, language=language), WARM_SELF_CHECK], env=env,
+                               cwd=REPO)
     except KeyboardInterrupt:
         return 0
 

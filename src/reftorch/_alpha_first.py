@@ -5,6 +5,8 @@ torch still computes the old form, and warns once per process, at the first depr
 any operation. Only argument binding happens here: no tensor is read or written.
 """
 
+import numbers
+
 from . import _messages
 from ._arguments import check_keywords
 from ._messages import ALPHA_FIRST_FUNCTION as FUNCTION, ALPHA_FIRST_METHOD as METHOD, type_name
@@ -24,7 +26,8 @@ def other_and_alpha(op, args, keywords, signatures=METHOD):
         raise TypeError(_messages.ALPHA_FIRST_NO_ARGUMENTS.format(op=op))
     if len(given) == 1:
         alpha = keywords.get("alpha", 1)
-        if not (is_number(alpha) or isinstance(alpha, Tensor)):  # torch's parser reads a 0-d tensor as a number
+        # torch's parser reads a 0-d tensor as a number; a complex one is refused by name, later
+        if not (is_number(alpha) or isinstance(alpha, (numbers.Complex, Tensor))):
             raise TypeError(_messages.ARGUMENT_TYPE_BY_KEYWORD.format(
                 fn=op, name="alpha", expected="Number", got=type_name(alpha)))
         return given[0], alpha

@@ -7,6 +7,7 @@ course's code reads the same on both libraries.
 """
 
 import builtins
+import functools
 import numbers
 
 from . import _messages
@@ -177,6 +178,16 @@ def check_no_arguments(op, args, keywords):
         raise TypeError(f"TensorBase.{op}() takes no keyword arguments")
     if args:
         raise TypeError(f"TensorBase.{op}() takes no arguments ({len(args)} given)")
+
+
+def no_arguments(method):
+    """``method`` (it takes ``self`` only) as torch's C method of its name: an argument is refused
+    first, with ``check_no_arguments``'s text; ``method`` stays as its lesson writes it."""
+    @functools.wraps(method)
+    def checked(self, *args, **keywords):
+        check_no_arguments(method.__name__, args, keywords)
+        return method(self)
+    return checked
 
 
 def check_keywords(op, unknown):

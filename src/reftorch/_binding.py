@@ -2,13 +2,13 @@
 so that the lesson (``_to.to``, ``_creation._from_data``) receives a device
 (the default device applied), a dtype and numbers. Nothing here touches memory, metadata, the version counter or the graph."""
 
-from . import _creation, _messages, _to, _views
-from ._arguments import MISSING, _check_given, _int_arg, _to_arguments
+from . import _creation, _messages, _to
+from ._arguments import MISSING, _check_given, _to_arguments
 from ._default_device import as_device, factory_device
 from ._device import cpu as cpu_device
-from ._dtype import bool as bool_, float32, float64, from_numpy_dtype, int64
-from ._nested_data import check_factory_arguments, values_of_data
-from ._numpy_objects import check_array_layout, is_array
+from ._dtype import bool as bool_, float32, float64, int64
+from ._nested_data import check_factory_arguments, tensor_of_array, values_of_data
+from ._numpy_objects import is_array
 from ._tensor import Tensor
 from ._warn import warn
 
@@ -43,29 +43,22 @@ def bool(self, *, memory_format=None):  # noqa: A001
     return to(self, bool_, memory_format=memory_format)
 
 
-def transpose(self, dim0, dim1):
-    _int_arg("transpose", "dim0", 1, dim0)
-    _int_arg("transpose", "dim1", 2, dim1)
-    return _views.transpose(self, dim0, dim1)
-
-
 def read_data(data, dtype, requires_grad, caller):
-    """``(data, dtype)`` for ``_creation._from_data``: a tensor as it is, else ``(numbers, shape)``,
+    """``(data, dtype)`` for ``_creation._from_data``: a tensor as it is (torch warns), an array as a tensor
+    in its layout (torch reads it with from_numpy, so a copy keeps a dense one's), else ``(numbers, shape)``,
     with the dtype torch picks when none is given."""
     dtype = check_factory_arguments(dtype, requires_grad, caller.split(".")[-1])
     if isinstance(data, Tensor):
+        warn(_messages.COPY_CONSTRUCT.format(caller))  # before the device is read, as in torch
         return data, dtype
     if is_array(data):
-        check_array_layout(data)  # torch reads an array as from_numpy does, with the same refusals
-        return (data.reshape(-1).tolist(), data.shape), dtype or from_numpy_dtype(data.dtype)
+        return tensor_of_array(data), dtype
     return values_of_data(data, dtype)
 
 
 def from_data(data, dtype, device, requires_grad, caller):
     """``data`` of any kind (a tensor, an array, nested lists) copied into a new tensor."""
     data, dtype = read_data(data, dtype, requires_grad, caller)
-    if isinstance(data, Tensor):
-        warn(_messages.COPY_CONSTRUCT.format(caller))  # before the device is read, as in torch
     device = factory_device(device, fallback=data.device if isinstance(data, Tensor) else cpu_device)
     return _creation._from_data(data, dtype, device, requires_grad)
 
@@ -84,7 +77,5 @@ def new_tensor(self, *args, data=MISSING, dtype=None, device=None, requires_grad
     data = args[0] if args else data
     _check_given("new_tensor", data=data)
     data, read_as = read_data(data, dtype or self.dtype, requires_grad, "tensor.new_tensor")
-    if isinstance(data, Tensor):
-        warn(_messages.COPY_CONSTRUCT.format("tensor.new_tensor"))
     dtype = None if dtype is None else read_as  # torch also takes Python's float, int and bool
     return _creation.new_tensor(self, data, dtype=dtype, device=as_device(device), requires_grad=requires_grad)

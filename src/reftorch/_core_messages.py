@@ -15,6 +15,7 @@ REQUIRES_GRAD_NON_LEAF = "you can only change requires_grad flags of leaf variab
 REQUIRES_GRAD_NON_LEAF_HINT = (" If you want to use a computed variable in a subgraph that doesn't require "
                                "differentiation use var_no_grad = var.detach().")
 NOT_FLOAT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
+OUTPUT_SHAPE = "output with shape {} doesn't match the broadcast shape {}"
 BROADCAST_SIZES = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
                    "dimension {}")
 DIM_NOT_INT = "{op}(): argument 'dim' (position 1) must be int, not {got}"

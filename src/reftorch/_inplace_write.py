@@ -2,13 +2,14 @@
 
 1. **Check**: no write into a leaf that requires grad, or a view of one, while
    autograd records.
-2. **Write** the numbers into the storage.
+2. **Write** the numbers into the storage, one element at a time as torch's loop does
+   where an input reads memory the write changes (``write_elements``).
 3. **Bump** the version counter the tensor shares with its views and ``detach()``.
 4. **Rewrite history**: the op's node becomes ``grad_fn``; a view's base gets a
    ``CopySlices`` node instead.
 """
 
-from . import _broadcast, _core_messages, _overrides, _strides
+from . import _broadcast, _core_messages, _elements, _overrides, _strides
 from ._tensor import Tensor
 from ._version_counter import bump
 from .autograd.graph import Node, any_requires_grad, gradient_edge
@@ -40,9 +41,8 @@ def check_no_partial_overlap(self, other):
     """Refuse to write into dense memory also being read, unless the same elements in the same order."""
     if not isinstance(other, Tensor) or other._storage is not self._storage:
         return
-    dense = all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other))
-    if not dense:
-        return
+    if not all(_strides.is_non_overlapping_and_dense(t._size, t._stride) for t in (self, other)):
+        return  # torch cannot tell cheaply for other layouts: it writes (``write_elements``)
     a = (self.data_ptr(), self.data_ptr() + self.numel() * self.element_size())
     b = (other.data_ptr(), other.data_ptr() + other.numel() * other.element_size())
     if a[0] < b[1] and b[0] < a[1] and (a != b or self._stride != other._stride):
@@ -57,11 +57,30 @@ def write_inplace(self, new_values, make_node, *inputs):
     check_inplace(self, recording)
     values = new_values()
     node = make_node() if recording else None
-    self._write(values)
+    write_elements(self, values, new_values, inputs)
     bump(self)
     if node is not None:
         rebase_history(self, node)
     return self
+
+
+def write_elements(self, values, new_values, inputs):
+    """Store ``values`` in ``self``. torch writes one element at a time, in TensorIterator's order: where
+    an input of the dtype reads memory written earlier in the loop (views that partly overlap, not both
+    dense), that element is computed again (``new_values()``) from the memory as it is then."""
+    tensors = [x for x in inputs if isinstance(x, Tensor)]
+    strides = [_broadcast.expanded_strides(x._size, x._stride, self._size) for x in tensors]
+    reads = [_strides.element_positions(self._size, s, x._storage_offset)
+             for x, s in zip(tensors, strides) if x._storage is self._storage and x._dtype is self._dtype]
+    if not reads or not isinstance(values, list):
+        return self._write(values)
+    outer_first = _strides.iteration_order(self._size, [self._stride] + strides)[::-1]
+    rows, slots, written = _strides.contiguous_strides(self._size), self._positions(), set()
+    for k in _strides.element_positions([self._size[d] for d in outer_first], [rows[d] for d in outer_first], 0):
+        if any(r[k] in written for r in reads):
+            values = new_values()
+        _elements.write(self._storage, self._dtype, [slots[k]], [values[k]])
+        written.add(slots[k])
 
 
 def rebase_history(self, node):
@@ -110,9 +129,6 @@ class CopySlices(Node):
 
 def check_inplace_shape(self, other):
     """``other`` must broadcast to exactly ``self``'s shape: the result has nowhere else to go."""
-    shape = other._size if isinstance(other, Tensor) else ()
-    if _broadcast.broadcast_shapes(self._size, shape) != self._size:
-        raise RuntimeError(
-            f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape "
-            f"{_strides._fmt(_broadcast.broadcast_shapes(self._size, shape))}"
-        )
+    shape = _broadcast.broadcast_shapes(self._size, other._size if isinstance(other, Tensor) else ())
+    if shape != self._size:
+        raise RuntimeError(_core_messages.OUTPUT_SHAPE.format(_strides._fmt(self._size), _strides._fmt(shape)))

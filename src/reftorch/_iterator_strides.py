@@ -7,7 +7,9 @@ decides, by walking the dimensions in the order its inputs' strides suggest;
 these functions reproduce that decision. Pure arithmetic, as in ``_strides``.
 """
 
-from ._strides import contiguous_strides, dense_strides, is_contiguous, is_non_overlapping_and_dense, memory_order
+from . import _strides
+from ._broadcast import expanded_strides
+from ._strides import contiguous_strides, dense_strides, is_contiguous, is_non_overlapping_and_dense
 
 
 def elementwise_output_strides(shape, operands):
@@ -25,35 +27,9 @@ def elementwise_output_strides(shape, operands):
 
 
 def iteration_order(shape, operands):
-    """The order in which torch's TensorIterator walks the dimensions, innermost first.
-
-    ``operands`` are the (shape, strides) of the tensors it walks together,
-    aligned on the right with ``shape``. The dimension with the smallest
-    stride goes innermost, so memory is read in order. Broadcast dimensions
-    (stride 0) do not vote; the first operand that can decide does.
-    """
-    ndim = len(shape)
-    # Each operand's strides as seen in the broadcast shape.
-    seen = []
-    for op_shape, op_strides in operands:
-        lead = ndim - len(op_shape)
-        strides = [0] * lead
-        for i, (n, s) in enumerate(zip(op_shape, op_strides)):
-            strides.append(0 if n == 1 and shape[lead + i] != 1 else s)
-        seen.append(strides)
-
-    def should_swap(d0, d1):
-        for strides in seen:
-            s0, s1 = strides[d0], strides[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    return memory_order(ndim, should_swap)
+    """``_strides.iteration_order`` for ``operands`` given as the (shape, strides) of the tensors
+    TensorIterator walks together, aligned on the right with ``shape`` (broadcast first)."""
+    return _strides.iteration_order(shape, [expanded_strides(size, strides, shape) for size, strides in operands])
 
 
 def tensor_iterator_output_strides(shape, operands):

@@ -442,6 +442,8 @@ HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient
 HOOK_NOT_A_TENSOR = "expected Variable, but hook returned '{type}'"
 HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {was} got {got})"
 HOOK_CHANGED_SIZE = "hook '{name}' has changed the size of value"
+NODE_HOOK_NOT_A_TUPLE = "expected tuple, but hook returned '{type}'"
+NODE_HOOK_COUNT = "hook '{name}' has returned an incorrect number of values (got {got}, but expected {expected})"
 
 ARGMAX_BOOL = "{op}(): does not support bool input"
 ARGMAX_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."

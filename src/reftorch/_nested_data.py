@@ -25,7 +25,9 @@ from . import _messages
 from ._dtype import bool as bool_, dtype as dtype_type, float64, from_numpy_dtype, get_default_dtype, int64
 from ._dtype import overflows, promote_types
 from ._core_messages import type_name
-from ._numpy_objects import is_array, is_bool, is_scalar
+from ._device import cpu
+from ._numpy_objects import check_array_layout, is_array, is_bool, is_scalar
+from ._strides import preserve_format_strides
 from ._tensor import Tensor
 from ._overrides import overridable
 from ._warn import warn
@@ -161,6 +163,14 @@ def _flat_numbers(data, shape, dtype, dim=0):
         _warned_list_of_arrays = True  # once per process, as torch's TORCH_WARN_ONCE
         warn(_messages.LIST_OF_ARRAYS)
     return [x for item in items for x in _flat_numbers(item, shape, dtype, dim + 1)]
+
+
+def tensor_of_array(array):
+    """``array`` read as torch reads it, with ``from_numpy``'s refusals, into a tensor in the array's own
+    layout (a dense one's strides, else packed in its memory order) for ``tensor(array)`` to copy."""
+    check_array_layout(array)
+    strides = preserve_format_strides(array.shape, [s // array.itemsize for s in array.strides])
+    return Tensor._from_values(array.reshape(-1).tolist(), array.shape, from_numpy_dtype(array.dtype), cpu, strides)
 
 
 def values_of_data(data, dtype=None):

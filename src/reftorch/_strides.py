@@ -69,23 +69,26 @@ is_non_overlapping_and_dense = _overrides.overridable(is_non_overlapping_and_den
 def dense_strides_like(shape, strides):
     """Dense strides in the memory order of ``strides`` (a stride-0 dimension keeps its place):
     a transposed slice stays transposed, its gaps squeezed out."""
+    return dense_strides(shape, iteration_order(shape, [strides]), lambda n: max(n, 1))
+
+
+def iteration_order(shape, operands):
+    """The order in which torch's TensorIterator walks the dimensions, innermost first: row-major, then
+    its insertion sort by ``operands`` (their strides, in ``shape``), the first that can decide: the smaller
+    stride goes inside, a stride 0 (broadcast) has no say, of two equal strides the smaller dimension."""
     def should_swap(d0, d1):
-        s0, s1 = strides[d0], strides[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return -1 if s0 < s1 else 1
-        return 1 if shape[d0] > shape[d1] else 0
+        for strides in operands:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
 
-    order = memory_order(len(shape), should_swap)
-    return dense_strides(shape, order, lambda n: max(n, 1))
-
-
-def memory_order(ndim, should_swap):
-    """Dimensions from innermost to outermost: row-major order, then torch's own insertion sort
-    (``should_swap(d0, d1)``: 1 swap, -1 stop, 0 undecided), so that ties resolve alike."""
-    order = list(reversed(range(ndim)))
-    for i in range(1, ndim):
+    order = list(reversed(range(len(shape))))
+    for i in range(1, len(shape)):
         d1 = i
         for d0 in range(i - 1, -1, -1):
             comparison = should_swap(order[d0], order[d1])

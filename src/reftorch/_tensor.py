@@ -91,8 +91,6 @@ class Tensor:
     def dim(self):
         return len(self._size)
 
-    ndim = property(dim)
-
     def numel(self):
         return _strides.numel(self._size)
 
@@ -143,12 +141,8 @@ class Tensor:
             self._grad_fn._retained[:] = [t for t in self._grad_fn._retained if t is not self]
             node._retained.append(self)
         self._grad_fn = node
-        self._view_version = self._version
+        self._view_version = None if self._version_counter is None else self._version  # an inference tensor has none
         if node is not None:
             node._output_metadata[self._output_nr] = (self._size, self._dtype)
-
-    @property
-    def retains_grad(self):
-        return self._retains_grad
 
     __hash__ = object.__hash__

@@ -32,7 +32,7 @@ must fit ``self`` (a float result cannot go into an integer ``self``), and
 to run where autograd would record them.
 """
 
-from . import _messages, _shapes, _strides
+from . import _core_messages, _messages, _shapes, _strides
 from ._arguments import _type_name
 from ._elements import cast
 from ._inplace import _snapshot
@@ -182,9 +182,7 @@ def lerp_(self, *args, **kwargs):
 def _check_fits(self, shape):
     """An in-place result has nowhere to go but ``self``: the broadcast shape must be ``self``'s."""
     if shape != self._size:
-        raise RuntimeError(
-            f"output with shape {_strides._fmt(self._size)} doesn't match the broadcast shape {_strides._fmt(shape)}"
-        )
+        raise RuntimeError(_core_messages.OUTPUT_SHAPE.format(_strides._fmt(self._size), _strides._fmt(shape)))
 
 
 def _no_backward(op):

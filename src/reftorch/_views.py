@@ -126,8 +126,9 @@ transpose_geometry = overridable(transpose_geometry)
 
 
 def transpose(self, dim0, dim1):
-    """A view with dimensions ``dim0`` and ``dim1`` swapped (``Tensor.transpose`` checks that
-    both are ints first: ``_binding.transpose``)."""
+    """A view with dimensions ``dim0`` and ``dim1`` swapped (both ints, as torch's parser checks first)."""
+    _int_arg("transpose", "dim0", 1, dim0)
+    _int_arg("transpose", "dim1", 2, dim1)
     d0 = _strides.normalize_dim(dim0, self.dim())
     d1 = _strides.normalize_dim(dim1, self.dim())
     size, stride = transpose_geometry(self._size, self._stride, d0, d1)

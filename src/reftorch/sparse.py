@@ -129,7 +129,8 @@ SAME_FOR_ALL = {
     "_indices", "_values", "indices", "values", "layout", "is_sparse",
     "to_sparse_csr", "crow_indices", "col_indices", "is_sparse_csr",
     "__array_priority__",  # a number numpy reads on the class, not a method
-    "is_cuda", "_cdata", "is_inference", "output_nr", "nelement",  # read the device, the id, flags, numel
+    "is_cuda", "_cdata", "is_inference", "output_nr", "nelement", "ndim",  # the device, the id, flags, numel, dim
+    "retains_grad",
 }
 
 # Methods defined in Tensor's class body (not in the method table) that a

@@ -17,6 +17,7 @@ import tempfile
 
 import pytest
 
+from coursebook.lab import WARM_SELF_CHECK
 from synthetic_course import student_notebook, write_submission
 
 
@@ -25,9 +26,10 @@ def lab_with_exercise(fixture_course, start_jupyterlab):
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="selfcheck-lab-"))
     folder = os.path.join(scratch, "course", "exercises", "fixture")
     write_submission(folder, student_notebook(fixture_course, "fixture", solved="all"), "fixture.ipynb")
-    # the lab's own self-check handler answers the kernel (autograder.learner.check_extension)
+    # the lab's own self-check handler answers the kernel (autograder.learner.check_extension); it
+    # warms up as the lab starts, as in `make lab`, while the page loads
     try:
-        with start_jupyterlab(scratch / "course", scratch) as (base, token):
+        with start_jupyterlab(scratch / "course", scratch, WARM_SELF_CHECK) as (base, token):
             yield "%s/lab/tree/exercises/fixture/fixture.ipynb?token=%s" % (base, token)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

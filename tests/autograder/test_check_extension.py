@@ -28,6 +28,7 @@ from tornado.websocket import websocket_connect
 
 from autograder.learner.learner_check import check
 from autograder.learner.self_check import HANDLER, check_saved, self_check
+from coursebook.lab import WARM_SELF_CHECK
 from synthetic_course import student_notebook, write_submission
 
 WRONG = {"make_copy": "def make_copy(t):\n    return t"}
@@ -78,10 +79,11 @@ def _run_in_kernel(base, token, kernel, code, timeout=600):
 
 @pytest.fixture(scope="module")
 def lab(start_learners_lab, tmp_path_factory):
-    """The learner's lab on a scratch folder, and its pid."""
+    """The learner's lab on a scratch folder, and its pid; it warms the self-check up as it starts,
+    as ``make lab`` does (while the first test checks in this process, for comparison)."""
     scratch = tmp_path_factory.mktemp("self-check-lab")
     (scratch / "root").mkdir()
-    with start_learners_lab(scratch / "root", scratch) as (base, token):
+    with start_learners_lab(scratch / "root", scratch, WARM_SELF_CHECK) as (base, token):
         server = next(info for info in list_running_servers(str(scratch / "runtime")) if info["token"] == token)
         yield {"base": base, "token": token, "pid": server["pid"], "root": scratch / "root"}
 

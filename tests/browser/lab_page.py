@@ -86,15 +86,39 @@ def scroll_to_top(page, widget, on_screen_js):
     raise AssertionError(f"the widget never stayed scrolled into view: {measured}")
 
 
-def open_notebook(page, base, token, path, *, reset=True):
-    """Open ``path`` (relative to the lab's root) and wait until it is the notebook in front and
-    its kernel is idle. ``reset``: start from an empty workspace (only this notebook open)."""
-    page.goto(f"{base}/lab/tree/{path}?{'reset&' if reset else ''}token={token}")
+def open_notebook(page, base, token, path):
+    """Load the lab in the page with ``path`` (relative to the lab's root) the only notebook open
+    (an empty workspace: no chapter of an earlier page is restored, nor its kernel asked for), and
+    wait until it is the notebook in front and its kernel is idle."""
+    page.goto(f"{base}/lab/tree/{path}?reset&token={token}")
+    _wait_in_front(page, path)
+
+
+def open_in_lab(page, path):
+    """Open ``path`` in the lab the page already shows, as the file browser opens a file (the lab
+    is not loaded again), and wait until it is the notebook in front and its kernel is idle."""
+    page.evaluate("async (path) => { await window.jupyterapp.commands.execute('docmanager:open', {path}); }", path)
+    _wait_in_front(page, path)
+
+
+def _wait_in_front(page, path):
     page.wait_for_function(
         """(path) => { const app = window.jupyterapp; const w = app && app.shell.currentWidget;
                        return !!(w && w.context && w.context.path === path); }""",
         arg=path, timeout=90_000)
     page.evaluate(WAIT_IDLE, 90_000)
+
+
+# Whether an output of the notebook in front holds ``text``: in its model, what the kernel sent,
+# drawn in the page or not yet.
+OUTPUTS_HOLD = """(text) => {
+    const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+    for (let i = 0; i < cells.length; i++) {
+        const cell = cells.get(i);
+        if (cell.type === 'code' && JSON.stringify(cell.outputs.toJSON()).includes(text)) return true;
+    }
+    return false;
+}"""
 
 
 def show_notebook(page, base, token, path):

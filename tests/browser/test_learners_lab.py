@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from lab_page import ARTIFACTS, RUN_ALL, open_notebook
+from lab_page import ARTIFACTS, OUTPUTS_HOLD, RUN_ALL, WAIT_IDLE, open_in_lab, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -22,20 +22,18 @@ CHAPTER = "01_reading_memory_diagrams.ipynb"
 # A diagram that answers a prediction (a %%answer cell) shows once its "Show it" is clicked.
 SHOW_HELD_ANSWERS = "document.querySelectorAll('button.coursebook-answer-show').forEach(b => b.click()); "
 
-def _run_until(page, shown, attempts=4):
-    """Run the notebook in front until ``shown`` (a locator) is visible. A run that meets a
-    kernel still settling can end without running the cells (seen on a machine busy grading):
-    then it is run again."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only once chromium is known
-
-    for attempt in range(attempts):
+def _run_until(page, printed, shown, attempts=4):
+    """Run the notebook in front until its outputs hold ``printed``, then wait until ``shown`` (a
+    locator) is visible. A run that meets a kernel still settling can end without running the
+    cells (seen on a machine busy grading): its outputs then lack ``printed``, and it is run again
+    as soon as the kernel is idle."""
+    for _ in range(attempts):
+        page.evaluate(WAIT_IDLE, 90_000)
         page.evaluate(RUN_ALL, 120_000)
-        try:
+        if page.evaluate(OUTPUTS_HOLD, printed):
             shown.wait_for(timeout=45_000)
             return
-        except PlaywrightTimeout:
-            if attempt == attempts - 1:
-                raise
+    raise AssertionError(f"{attempts} runs of the notebook in front printed no {printed!r}")
 
 
 DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
@@ -52,7 +50,7 @@ def learners_lab(course_copy, learners_lab_on):
 
 
 def _open(page, base, token, name):
-    open_notebook(page, base, token, f"course/{name}", reset=False)
+    open_notebook(page, base, token, f"course/{name}")
 
 
 def test_no_news_pop_up_and_no_nbgrader_instructor_interface(learners_lab, browser):
@@ -143,15 +141,16 @@ def test_a_build_it_cell_filled_and_checked_shows_as_done_in_the_index(learners_
     try:
         _open(page, base, token, "03_storage_strides_views.ipynb")
         page.wait_for_function(FILL_STUB, arg=answer, timeout=30_000)
-        _run_until(page, page.get_by_text("All 6 cases pass: contiguous_strides is done."))
+        passed = "All 6 cases pass: contiguous_strides is done."
+        _run_until(page, passed, page.get_by_text(passed))
         page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
         page.get_by_role("button", name="Discard").click(timeout=10_000)
 
         recorded = json.loads((root / "course" / ".progress.json").read_text())
         assert "contiguous_strides" in recorded["pieces"], recorded
-        _open(page, base, token, "00_index.ipynb")
+        open_in_lab(page, "course/00_index.ipynb")  # as the learner goes on, in the same lab
         row = page.locator(".coursebook-progress tr", has_text="contiguous_strides")
-        _run_until(page, row.get_by_text("done"))
+        _run_until(page, "Build-it pieces:", row.get_by_text("done"))
         assert page.locator(".coursebook-progress tr", has_text="is_contiguous").get_by_text("done").count() == 0
         page.screenshot(path=str(ARTIFACTS / "learners-lab-progress.png"), full_page=True)
     finally:

@@ -466,13 +466,17 @@ def test_real_label_boxes_never_overlap_or_spill(browser):
     try:
         for name, (statements, namespace, library, widths) in _programs().items():
             lib = {"torch": torch, "reftorch": reftorch}[library]
-            for step, svg in enumerate(build_steps(statements, lib, namespace)[2], 1):
-                for width in widths:
-                    page.set_content(f"<div class='md-widget'><div class='md-figure'>{fit_svg(svg, width)}"
-                                     "</div></div>")
-                    problems = label_problems(page.locator(".md-widget").evaluate(MEASURE))
-                    assert not problems, f"{name} step {step} at {width}px: {problems[:3]}"
-                    checked += 1
+            # every step at every width, one figure under the other in one page, each measured alone
+            shown = [(step, width, svg) for step, svg in enumerate(build_steps(statements, lib, namespace)[2], 1)
+                     for width in widths]
+            page.set_content("".join(f"<div class='md-widget'><div class='md-figure'>{fit_svg(svg, width)}"
+                                     "</div></div>" for _, width, svg in shown))
+            measured = page.locator(".md-widget").evaluate_all(f"(roots) => roots.map({MEASURE})")
+            assert len(measured) == len(shown)
+            for (step, width, _), items in zip(shown, measured):
+                problems = label_problems(items)
+                assert not problems, f"{name} step {step} at {width}px: {problems[:3]}"
+                checked += 1
         fonts = page.evaluate("() => document.fonts.check('12px \"DejaVu Sans Mono\"')")
         assert fonts, "the diagram's font is not installed: the boxes were measured on another"
     finally:

@@ -40,7 +40,6 @@ from .graph import Node
 from .view_history import IN_CUSTOM_FUNCTION
 from .grad_mode import is_grad_enabled, no_grad
 from .._overrides import overridable
-from .._torch_bookkeeping import is_inference_mode_enabled
 
 
 def saved_tensors(ctx):
@@ -184,8 +183,9 @@ class Function:
             if out._base_tensor is not None and out.is_floating_point():  # a view: writing it in place is refused,
                 out._creation_meta = IN_CUSTOM_FUNCTION  # as a CopySlices would bypass backward (view_history)
         # an integer or bool result is not differentiable: torch gives it no node, as any operation. apply is
-        # not dispatched: outside inference_mode, an input that requires grad is recorded, inference tensor or not
-        if out.is_floating_point() and is_grad_enabled() and not is_inference_mode_enabled() and any(
+        # not dispatched: in grad mode (also enable_grad() inside inference_mode), an input that requires grad
+        # is recorded, inference tensor or not
+        if out.is_floating_point() and is_grad_enabled() and any(
                 isinstance(a, _tensor.Tensor) and a.requires_grad for a in args):
             out._set_grad_fn(ctx)
             ctx._keep_saved(out)

@@ -32,6 +32,13 @@ This module registers hooks and runs them: ``register_hook`` gives the node a
 ``TensorPreHook`` (a leaf keeps its own, since its ``AccumulateGrad`` may be
 renewed), and the engine calls it with the gradients arriving at the node.
 ``_python_copy.warn_if_has_hooks`` warns when a copy leaves them behind.
+
+A graph node has hooks of its own, as in torch: ``y.grad_fn.register_prehook(fn)``
+calls ``fn(grad_outputs)`` with the gradients arriving at the node (after the
+tensor hooks and ``retain_grad``), ``y.grad_fn.register_hook(fn)`` calls
+``fn(grad_inputs, grad_outputs)`` with what the node computed for its inputs;
+either may return a tuple as long to take their place. The node's ``apply`` then
+runs them around its class's ``apply`` (``_NodeWithHooks``).
 """
 
 import weakref
@@ -39,6 +46,7 @@ from collections import OrderedDict
 
 from .. import _messages
 from .._tensor import Tensor
+from .graph import Node
 
 
 class RemovableHandle:
@@ -126,3 +134,60 @@ def _check_hook_result(hook, grad, result):
         raise RuntimeError(_messages.HOOK_CHANGED_TYPE.format(name=name, was=grad.type(), got=result.type()))
     if result.shape != grad.shape:
         raise RuntimeError(_messages.HOOK_CHANGED_SIZE.format(name=name))
+
+
+def register_node_prehook(node, hook):
+    """``grad_fn.register_prehook(hook)``: ``hook(grad_outputs)`` before the node runs."""
+    return _add_node_hook(node, 0, hook)
+
+
+def register_node_hook(node, hook):
+    """``grad_fn.register_hook(hook)``: ``hook(grad_inputs, grad_outputs)`` after the node ran."""
+    return _add_node_hook(node, 1, hook)
+
+
+def _add_node_hook(node, kind, hook):
+    if "apply" not in vars(node):  # the first hook: the node's own apply runs them
+        node._node_hooks = (OrderedDict(), OrderedDict())
+        node.apply = _NodeWithHooks(node)
+    handle = RemovableHandle(node._node_hooks[kind])
+    node._node_hooks[kind][handle.id] = hook
+    return handle
+
+
+class _NodeWithHooks:
+    """A node's ``apply`` once it has hooks: the pre-hooks, its class's ``apply``, the post-hooks
+    (torch's ``call_pre_hooks`` and ``call_post_hooks``). It holds the node weakly: a graph is
+    freed with its last tensor, hooks or not."""
+
+    def __init__(self, node):
+        self.node = weakref.ref(node)
+
+    def __call__(self, grad, **keywords):
+        node = self.node()
+        pre_hooks, post_hooks = node._node_hooks
+        outputs = tuple(grad) if node.num_outputs > 1 else (grad,)
+        for hook in list(pre_hooks.values()):
+            outputs = _node_hook_result(hook, hook(outputs), outputs)
+        if keywords and outputs[0] is not grad:
+            keywords["steal"] = False  # a hook's tensor is not the engine's own
+        inputs = type(node).apply(node, outputs if node.num_outputs > 1 else outputs[0], **keywords)
+        for hook in list(post_hooks.values()):
+            inputs = _node_hook_result(hook, hook(inputs, outputs), inputs)
+        return inputs
+
+
+def _node_hook_result(hook, result, given):
+    """What a node hook returned in place of ``given``: None keeps it, else a tuple as long."""
+    if result is None:
+        return given
+    if not isinstance(result, tuple):
+        raise TypeError(_messages.NODE_HOOK_NOT_A_TUPLE.format(type=_messages.type_name(result)))
+    if len(result) != len(given):
+        raise RuntimeError(_messages.NODE_HOOK_COUNT.format(
+            name=getattr(hook, "__name__", "<unknown>"), got=len(result), expected=len(given)))
+    return result
+
+
+Node.register_prehook = register_node_prehook
+Node.register_hook = register_node_hook

@@ -19,21 +19,37 @@ IN_CUSTOM_FUNCTION = "IN_CUSTOM_FUNCTION"
 
 
 class AsStridedBackward0(Node):
-    """A renewed view's node, straight to its base: each element's gradient goes to its storage
-    slot, and the base reads the slots it covers."""
+    """A renewed view's node, straight to its base, as torch's ``as_strided_backward``: the gradient is
+    summed into a zeroed buffer from the lower offset (one write), divided where the base may read a slot
+    twice (another); the base's gradient is a view of the buffer in the base's layout."""
 
     def __init__(self, base, view_geometry):
         super().__init__(base)
-        self.base_geometry = (base._size, base._stride, base._storage_offset)
-        self.view_geometry = view_geometry
-        self.slots = base._storage.nbytes() // base._dtype.itemsize
+        self.base_geometry, self.view_geometry = base._geometry(), view_geometry
 
     def apply(self, grad):
-        storage = [0] * self.slots
-        for slot, value in zip(_strides.element_positions(*self.view_geometry), grad._read()):
-            storage[slot] += value
-        base_values = [storage[slot] for slot in _strides.element_positions(*self.base_geometry)]
-        return (Tensor._from_values(base_values, self.base_geometry[0], grad._dtype, grad.device),)
+        (size, stride, offset), (view_size, view_stride, view_offset) = self.base_geometry, self.view_geometry
+        if 0 in size + view_size:  # no buffer: torch's zeros, written once
+            zeros = Tensor._from_values(0, size, grad._dtype, grad.device)
+            zeros._version_counter.bump()
+            return (zeros,)
+        shared = min(offset, view_offset)
+        reads = _strides.element_positions(size, stride, offset - shared)
+        writes = _strides.element_positions(view_size, view_stride, view_offset - shared)
+        sums = [0] * (1 + max(reads + writes))
+        for slot, value in zip(writes, grad._read()):
+            sums[slot] += value
+        buffer = Tensor._from_values(sums, (len(sums),), grad._dtype, grad.device)
+        buffer._version_counter.bump()
+        reach, may_overlap = 0, False  # torch's _maybe_overlapping_memory: each stride must pass the smaller dims' reach
+        for step, n in sorted((s, n) for n, s in zip(size, stride) if n != 1):
+            may_overlap, reach = may_overlap or step <= reach, reach + step * (n - 1)
+        if may_overlap:
+            buffer._write([v / reads.count(i) if i in reads else v for i, v in enumerate(buffer._read())])
+            buffer._version_counter.bump()
+        base_grad = Tensor._make(buffer._storage, offset - shared, size, stride, grad._dtype, buffer._version_counter)
+        base_grad._base_tensor = buffer  # a view of the buffer, as torch's as_strided of it
+        return (base_grad,)
 
 
 def rebuild_view_grad_fn(view):
