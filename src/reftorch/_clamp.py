@@ -152,6 +152,12 @@ def _node(self, low, high, as_tensors, old_self=None, classes=(ClampBackward0, C
     return classes[0 if as_tensors else 1](self, low, high, old_self)
 
 
+def _seen(operands, as_tensors):
+    """What autograd sees: number bounds stay numbers (torch wraps none), so on an inference ``self``
+    used outside the mode ``clamp(0, 1)`` records nothing, as any operation on inference tensors alone."""
+    return operands if as_tensors else operands[:1]
+
+
 def _clamp(self, low, high, as_tensors, classes=(ClampBackward0, ClampBackward1)):
     operands = [self] + [b for b in (low, high) if b is not None]
     dtype = result_type(*operands)
@@ -160,7 +166,8 @@ def _clamp(self, low, high, as_tensors, classes=(ClampBackward0, ClampBackward1)
         if isinstance(b, Tensor):
             shape = _shapes.broadcast_shapes(shape, b._size)
     values = _values(self, low, high, as_tensors, dtype, shape)
-    node = _node(self, low, high, as_tensors, classes=classes) if any_requires_grad(*operands) else None
+    recording = any_requires_grad(*_seen(operands, as_tensors))
+    node = _node(self, low, high, as_tensors, classes=classes) if recording else None
     return _result(values, shape, dtype, _device_of(*operands), node, inputs=tuple(operands))
 
 
@@ -211,7 +218,7 @@ def clamp_(self, *args, **kwargs):
     def make_node():
         return _node(self, low, high, as_tensors, old_self=_snapshot(self))
 
-    return write_inplace(self, new_values, make_node, *operands[1:])
+    return write_inplace(self, new_values, make_node, *_seen(operands, as_tensors)[1:])
 
 
 # torch's scalar clamp_ names the destination by its C type

@@ -80,10 +80,10 @@ def check_meta_operands(op, self, *others):
         raise RuntimeError(_messages.CROSS_DEVICE_COPY.format(got="meta", expected="cpu"))
 
 
-def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel=None):
+def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel=None, seen=True):
     """``self.op(other)``: compute as the out-of-place op does (``_math.binary_values``), then
     write. ``check_kernel(dtype)`` refuses a dtype torch has no kernel for, once the result's
-    dtype is known."""
+    dtype is known. ``seen=False``: autograd does not see ``other`` (a number torch does not wrap)."""
     _check_operand(op, other)
 
     def new_values():
@@ -97,7 +97,7 @@ def _arith_inplace(op, self, other, compute, make_node, alpha=None, check_kernel
             check_kernel(dtype)
         return binary_values(self, other, compute, dtype, alpha)
 
-    return write_inplace(self, new_values, make_node, other)
+    return write_inplace(self, new_values, make_node, *([other] if seen else []))
 
 
 def _snapshot(t):

@@ -10,7 +10,11 @@ one is NaN. The dtype is the one ``a + b`` would have; bools have no remainder k
   ``remainder_``, ``fmod_`` and ``%=`` write into ``a``'s own and bump its version counter.
 * History: the gradient passes to ``a`` unchanged; to a tensor ``b``, ``-grad * q`` (``q`` the
   quotient rounded down for ``remainder``, toward zero for ``fmod``). ``2 % a`` records
-  ``NotImplemented``: torch has no derivative for it.
+  ``NotImplemented``: torch has no derivative for it. On an inference tensor (made in
+  ``inference_mode``, used outside it) with a number, torch's kernel calls the tensor form on the
+  number wrapped in a normal tensor, which autograd sees: ``a % 2`` records ``RemainderBackward1``,
+  ``2 % a`` must save ``a`` and raises; ``a.remainder_(2)`` is not seen, so it writes and the
+  counter refuses.
 """
 
 import math
@@ -103,7 +107,9 @@ def _operation(name, value, number_node, tensor_node):
             raise operand_refused(name, other)
         dtype = result_type(self, other)
         _check_kernel(name, dtype)
-        node = (lambda: tensor_node(self, other)) if isinstance(other, Tensor) else (lambda: number_node(self))
+        # an inference ``self``: torch's plain kernel for a number calls the tensor form, which autograd sees
+        tensor_form = isinstance(other, Tensor) or self._inference
+        node = (lambda: tensor_node(self, other)) if tensor_form else (lambda: number_node(self))
         return _binary(self, other, value, node, dtype)
 
     def in_place(self, other):
@@ -111,8 +117,10 @@ def _operation(name, value, number_node, tensor_node):
             if isinstance(other, Tensor):
                 return tensor_node(self, other, old_self=_snapshot(self))
             return number_node(self)
+        # a number into an inference ``self``: autograd does not see it; written, then the counter refuses
         return _arith_inplace(f"{name}_", self, other, value, node,
-                              check_kernel=lambda dtype: _check_kernel(name, dtype))
+                              check_kernel=lambda dtype: _check_kernel(name, dtype),
+                              seen=isinstance(other, Tensor) or not self._inference)
 
     method.__name__ = method.__qualname__ = name
     in_place.__name__ = in_place.__qualname__ = f"{name}_"
@@ -130,6 +138,9 @@ def __rmod__(self, other):
         return NotImplemented
     dtype = result_type(other, self)
     _check_kernel("remainder", dtype)
+    if self._inference:  # torch's plain kernel calls the tensor form on the number wrapped: it saves both
+        return _binary(other, self, remainder_value, lambda: RemainderBackward1(
+            Tensor._from_values([other], (), dtype, self.device), self), dtype)
     return _binary(other, self, remainder_value, lambda: _metadata_inplace.NotImplemented(
         self, message="derivative for aten::remainder is not implemented"), dtype)
 

@@ -6,7 +6,8 @@ an empty result.
 
 * Python object, metadata and memory: always a new tensor with new, contiguous memory, even for
   ``repeat(1)``: every element is copied, unlike ``expand``, which copies none.
-* Version counter: the result's own, at 0.
+* Version counter: the result's own, at 0; at 1 for an inference ``t`` outside the mode, whose
+  plain kernel torch runs: it fills the result with ``copy_`` (unless a count is 0).
 * History: ``RepeatBackward0`` sums the gradient of each copy back onto ``t``'s elements.
 """
 
@@ -14,7 +15,9 @@ from . import _messages, _strides
 from ._arguments import MISSING, _check_given, _int_list_arg, check_keywords
 from ._copy_ import values_of
 from ._math import _result
+from ._meta import is_meta
 from ._tensor import Tensor
+from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import Node, any_requires_grad
 
 
@@ -55,4 +58,8 @@ def repeat(self, *repeats, **keywords):
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: {list(shape)}")
     values = values_of(self, self.dtype)
     tiled = [values[p] for p in _tiled_positions(size, repeats)]
-    return _result(tiled, shape, self.dtype, self.device, RepeatBackward0(self, repeats) if any_requires_grad(self) else None)
+    node = RepeatBackward0(self, repeats) if any_requires_grad(self) else None
+    out = _result(tiled, shape, self.dtype, self.device, node)
+    if 0 not in repeats and not is_meta(self):  # an inference ``self``: torch's kernel fills ``out`` with copy_
+        plain_kernel_writes(out, (self,))
+    return out

@@ -6,7 +6,9 @@
 
 * Python object, metadata and memory: ``abs`` gives a new tensor with new memory; ``+t`` the
   very same tensor; ``abs_`` and ``neg_`` write into ``t``'s own memory.
-* Version counter: ``abs_`` and ``neg_`` bump ``t``'s; the others leave it.
+* Version counter: ``abs_`` and ``neg_`` bump ``t``'s; the others leave it. ``abs`` of an
+  inference tensor outside the mode starts at 1: torch's plain kernel writes it with ``abs``'s
+  ``out=`` form, which refuses a ``t`` that requires grad.
 * History: ``AbsBackward0`` multiplies the gradient by the sign of ``t`` (0 at 0);
   ``NegBackward0`` negates it.
 """
@@ -16,8 +18,9 @@ from ._dtype import bool as bool_, no_kernel
 from ._inplace import _snapshot
 from ._inplace_write import write_inplace
 from ._math import _result, mul
-from ._meta import check_overlaps
+from ._meta import check_overlaps, is_meta
 from ._tensor import Tensor
+from ._torch_bookkeeping import plain_kernel_writes
 from ._unary import NegBackward0, neg
 from .autograd.graph import Node, any_requires_grad
 
@@ -45,8 +48,14 @@ def _check_abs(self):
 
 def abs(self):  # noqa: A001 - torch's name
     _check_abs(self)
-    return _result([-x if x < 0 else x for x in self._read()], self._size, self.dtype, self.device,
-                   AbsBackward0(self) if any_requires_grad(self) else None, inputs=(self,))
+    out = _result([-x if x < 0 else x for x in self._read()], self._size, self.dtype, self.device, inputs=(self,))
+    if any_requires_grad(self):
+        out._set_grad_fn(AbsBackward0(self))
+    elif not is_meta(self):  # an inference ``self``: torch's kernel writes ``out`` with abs's out= form
+        plain_kernel_writes(out, (self,))
+        if any_requires_grad(out, self):
+            raise RuntimeError(_messages.OUT_NOT_DIFFERENTIABLE.format(op="abs"))
+    return out
 
 
 def _unary_inplace(self, compute, make_node):

@@ -18,8 +18,13 @@ memory of its result.
 
 from . import _messages, _strides
 from ._dtype import int64
-from ._sparse import _SparseNode, _expect_sparse, _make_sparse, entries, is_sparse_tensor, rows
+from ._metadata_inplace import NotImplemented
+from ._sparse import (
+    SparseCooTensorWithDimsAndTensorsBackward0, _SparseNode, _expect_sparse, _make_sparse, entries, is_sparse_tensor,
+    rows,
+)
 from ._tensor import Tensor
+from ._torch_bookkeeping import plain_kernel_writes
 from .autograd.graph import any_requires_grad
 
 
@@ -110,7 +115,23 @@ def to_sparse(self, *args, **kwargs):
                        self._size, True)
     if any_requires_grad(self):
         out._set_grad_fn(ToSparseBackward1(self))
+    else:
+        _as_the_plain_kernel_does(self, out)
     return out
+
+
+def _as_the_plain_kernel_does(self, out):
+    """An inference ``self`` used outside the mode has no autograd key: torch runs its plain kernel,
+    whose steps autograd sees. The values are ``self[rows of the indices].squeeze(0).clone()``
+    (recorded, the indices being normal tensors), ``sparse_coo_tensor`` wraps them, and
+    ``_coalesced_(True)`` marks the result in place: version 1, and ``NotImplemented`` on top
+    (that step has no derivative), so a backward through it raises."""
+    plain_kernel_writes(out, (self,))
+    indices = out._storage.indices
+    if self.dim() and indices.shape[1] and any_requires_grad(self, indices):
+        values = self[tuple(indices.chunk(self.dim(), 0))].squeeze(0).clone()
+        out._set_grad_fn(SparseCooTensorWithDimsAndTensorsBackward0(values))
+        out._set_grad_fn(NotImplemented(out, message="derivative for aten::_coalesced_ is not implemented"))
 
 
 class CoalesceBackward0(_SparseNode):

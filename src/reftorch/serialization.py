@@ -21,7 +21,8 @@ become a record of their own, ``data/0``, next to the pickle in one zip file
   version counter any more; each counter starts at 1 (torch rebuilds with
   ``set_``, an in-place op).
 * Device: each storage is tagged with its location (``"cpu"``, ``"cuda:0"``)
-  and loaded back there; ``map_location="cpu"`` moves it.
+  and loaded back there; ``map_location="cpu"`` moves it, ``map_location="meta"``
+  keeps the metadata and the sharing and drops the numbers.
 * Graph: none is saved. A tensor comes back as a leaf with its
   ``requires_grad`` flag: ``a * 2`` of a leaf that requires grad is loaded as
   a leaf that requires grad, with no ``grad_fn``. ``.grad`` is not saved.
@@ -230,10 +231,13 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _default_restore_location(storage, location):
-    """Put a loaded storage on the device its tag names: ``"cpu"``, or ``"cuda:0"``
-    (reftorch's simulated GPU; on a real one this is a copy into GPU memory)."""
+    """Put a loaded storage on the device its tag names: ``"cpu"``, ``"cuda:0"``
+    (reftorch's simulated GPU; on a real one this is a copy into GPU memory), or
+    ``"meta"``: a new storage of as many bytes, with no numbers (they are dropped)."""
     if location == "cpu":
         return storage
+    if location == "meta":
+        return UntypedStorage(storage.nbytes(), device("meta"))
     if re.match("cuda(:|[0-9]+|$)", location):
         index = device(location).index or 0
         if index != 0:

@@ -522,6 +522,20 @@ def test_map_location_moves_a_cuda_tensor_to_the_cpu(where):
     )
 
 
+@pytest.mark.parametrize("where", ['"meta"', 'torch.device("meta")', '{"cpu": "meta"}'])
+def test_map_location_meta_keeps_the_metadata_and_the_sharing_and_drops_the_numbers(where):
+    assert_same(with_saved(f"""
+        a = torch.arange(6.).view(2, 3)
+        loaded_ = loaded(saved({{"a": a, "v": a[:, 1:], "i": torch.tensor([1, 2])}}), map_location={where})
+        la, lv, li = loaded_["a"], loaded_["v"], loaded_["i"]
+        print(la.device, lv.storage_offset(), lv.stride(), lv._base is None, li.dtype)
+        print(la.untyped_storage().nbytes(), lv.untyped_storage().nbytes(), la._version)
+        lv.add_(1)
+        print(la._version, lv._version)
+        la.tolist()
+        """), raises="NotImplementedError")
+
+
 def test_map_location_to_an_unknown_place_is_refused():
     assert_same(
         """
