@@ -127,19 +127,21 @@ def pytest_itemcollected(item):
 #   that asks for none of its folder's session fixtures (SHARED_BY_FOLDER), and can then run on
 #   the other worker while its folder's group runs.
 # Groups are handed out in the order below (`--no-loadscope-reorder`): the longest
-# first, so that the two workers end at about the same time.  Two gradings may run
+# first (as measured in CI), so that the workers end at about the same time.  Gradings may run
 # at once; the hostile suite's "no kernel left" check counts only kernels whose
 # grader has ended (tests/autograder/hostile.py).
 # Without xdist (a plain `pytest tests/x.py`) none of this matters.
 LONGEST_FIRST = [
     "tests/hub/test_hub_start_stop.py",
-    "exercises", "course", "hub", "tests/book/test_book_site.py", "tests/browser/test_lite_site.py",
-    "tests/exercises/test_practice_agreement.py",
-    "tests/autograder/test_autograder_pipeline.py", "tests/autograder/test_hostile_submissions.py",
-    "tests/autograder/test_term.py", "tests/autograder/test_careless_students.py",
-    "tests/autograder/test_autograder_robustness.py", "tests/binder/test_binder.py",
-    "tests/browser/test_learners_lab.py", "tests/browser/test_formgrader.py",
-    "tests/browser/test_memory_diagram_in_lab.py",
+    "exercises", "course", "hub", "tests/browser/test_lite_site.py", "tests/book/test_book_site.py",
+    "tests/binder/test_binder.py", "tests/autograder/test_careless_students.py",
+    "tests/autograder/test_hostile_submissions.py", "tests/exercises/test_agreement.py",
+    "tests/browser/test_memory_diagram_in_lab.py", "tests/autograder/test_resource_attackers.py",
+    "tests/autograder/test_autograder_pipeline.py", "tests/browser/test_zh_screens.py",
+    "tests/course/test_misconception_coverage.py", "tests/browser/test_learners_lab.py",
+    "tests/autograder/test_farm.py", "tests/autograder/test_check_extension.py", "tests/autograder/test_term.py",
+    "tests/autograder/test_autograder_robustness.py", "tests/exercises/test_practice_agreement.py",
+    "tests/browser/test_formgrader.py",
 ]
 
 
