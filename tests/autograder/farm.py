@@ -20,14 +20,17 @@ import sys
 import tempfile
 import time
 
+from autograder.hub.server import free_ports
+
 PG_USER = "autograder-pg"
 BIN = os.path.dirname(sys.executable)
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback port below the range the kernel hands out to outgoing connections: one of
+    those took the port a server was given between our check and its bind (Postgres then refused
+    to start, "Address already in use")."""
+    return free_ports(1)[0]
 
 
 def postgres_bin():
