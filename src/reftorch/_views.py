@@ -199,10 +199,10 @@ def infer_expand_geometry(size, stride, sizes):
 
     Walk from the last dimension back, matching ``sizes`` with the tensor's
     own dimensions; ``sizes`` may have more, which are new leading ones.
-    A dimension keeps its size and stride, or grows from size 1 with stride
-    0 (every position reads the same elements); -1 means "keep the size".
+    A dimension keeps its size and stride, or goes from size 1 to any other (0 too)
+    with stride 0 (every position reads the same elements); -1 means "keep the size".
     A new leading dimension strides over the dimensions after it
-    (size * stride, as a fresh tensor would), or 0 when it grows past 1.
+    (size * stride, as a fresh tensor would), or 0 when its size is not 1.
     ``expand`` has checked first that ``sizes`` names every dimension of the
     tensor (fewer raise torch's RuntimeError there). A 0-d tensor takes ``sizes`` as they are, -1
     and other negative sizes too, all with stride 0: torch matches no dimension for it.

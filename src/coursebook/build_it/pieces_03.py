@@ -292,8 +292,10 @@ register(Piece(
         _expand_case((3, 1), (1, 1), (3, 5), _GROWS + "; the dimensions that keep their size keep their stride"),
         _expand_case((2, 1), (1, 1), (-1, 4), "-1 keeps the dimension's size (and its stride)"),
         _expand_case((3,), (1,), (1, 3), "a new leading dimension of size 1 strides over the dimensions "
-                                         "after it (size * stride), as a fresh tensor would; only growing "
-                                         "past 1 makes a stride 0"),
+                                         "after it (size * stride), as a fresh tensor would; only a new "
+                                         "size (past 1, or 0) makes a stride 0"),
+        _expand_case((1, 3), (3, 1), (0, 3), "a dimension of size 1 may become 0 as well as grow: nothing "
+                                             "is repeated, and its stride is 0"),
         _expand_case((2, 3), (3, 1), (4, 3), "only a dimension of size 1 can grow: expanding 2 rows to 4 "
                                              "raises RuntimeError"),
         _expand_case((3,), (1,), (-1, 3), "-1 is not allowed for a new leading dimension (it has no size to "
