@@ -8,6 +8,16 @@ named, or to a package's ``__init__`` when a name is taken from it (as
 ``tests/reftorch/test_import_closure.py`` counts). Imports of other
 distributions (torch, numpy, nbgrader ...) are not edges.
 
+Importing ``a.b.c`` runs ``a``'s and ``a.b``'s ``__init__`` first, so an
+import is also an edge to each package above the module named, except the
+packages the importer is in itself: Python began those before the importer
+(``reftorch._copy_`` importing ``reftorch.autograd.graph`` is an edge to
+``reftorch.autograd`` too, not to ``reftorch``). So a distribution's facade
+(``reftorch/__init__``, which re-exports everything) is never an edge from
+inside it, and is one from another distribution. grimp, under import-linter,
+records only the module named (``docs/decisions``, "a package's __init__ runs
+before its modules").
+
 The rules:
 
 * reftorch imports nothing of ours: it is the textbook, read on its own;
@@ -25,6 +35,9 @@ prints them, and fails when one is gone (so the list only shrinks).
 from __future__ import annotations
 
 import ast
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,7 +100,18 @@ def imports_of(name: str, modules: dict[str, Path]) -> dict[str, int]:
         for target in targets:
             if target and target != name:
                 found.setdefault(target, node.lineno)
+                for parent in parents_run_first(target, name, modules):
+                    found.setdefault(parent, node.lineno)
     return found
+
+
+def parents_run_first(target: str, importer: str, modules) -> list[str]:
+    """The packages whose ``__init__`` Python runs before ``target`` when ``importer`` imports it:
+    ``target``'s parents, less those ``importer`` is in (they began before ``importer`` did)."""
+    parts = target.split(".")
+    started = importer.split(".")
+    return [".".join(parts[:end]) for end in range(1, len(parts))
+            if parts[:end] != started[:end] and ".".join(parts[:end]) in modules]
 
 
 def graph(roots: dict[str, Path]) -> dict[str, dict[str, int]]:
@@ -208,6 +232,24 @@ def test_the_measure_finds_a_circle_made_by_an_import_inside_a_function(tmp_path
     assert circles(edges) == [frozenset({"scratch.a", "scratch.b", "scratch.c"})]
 
 
+def test_the_measure_finds_a_circle_through_a_package_init_that_runs_first(tmp_path):
+    """``core`` imports ``sub.graph``, so ``sub/__init__`` runs first, and it imports ``sub.fn``,
+    which needs ``core``: a circle no import statement names whole."""
+    root = tmp_path / "top"
+    _write(root / "__init__.py", "from .core import x\n")
+    _write(root / "core.py", "from .sub.graph import y\nx = 1\n")
+    _write(root / "sub" / "__init__.py", "from .fn import f\n")
+    _write(root / "sub" / "graph.py", "y = 1\n")
+    _write(root / "sub" / "fn.py", "from .graph import y\nfrom ..core import x\nf = 1\n")
+    _write(tmp_path / "other" / "__init__.py", "")
+    _write(tmp_path / "other" / "user.py", "from top.sub.graph import y\n")
+    edges = graph({"top": root, "other": tmp_path / "other"})
+    assert edges["top.core"] == {"top.sub.graph": 1, "top.sub": 1}
+    assert edges["top.sub.fn"] == {"top.sub.graph": 1, "top.core": 2}, "its own packages began before it"
+    assert edges["other.user"] == {"top.sub.graph": 1, "top.sub": 1, "top": 1}, "another distribution runs the facade"
+    assert circles(edges) == [frozenset({"top.core", "top.sub", "top.sub.fn"})]
+
+
 def test_the_measure_finds_a_circle_between_sibling_packages(tmp_path):
     root = tmp_path / "top"
     for package in ("left", "right"):
@@ -240,3 +282,33 @@ def test_every_package_says_what_lives_there_and_what_it_may_import():
                           for part in ("**What lives here.**", "**May import.**", "**Where a change goes.**"))]
     assert not missing, "packages without a README saying what lives there, what they may import and " \
                         "where a change goes: %s" % missing
+
+
+IMPORT_FIRST = r"""
+import importlib, sys, types
+failed = []
+for name in sys.argv[2:]:
+    for key in [key for key in sys.modules if key.split(".")[0] == "reftorch"]:
+        del sys.modules[key]
+    bare = types.ModuleType("reftorch")  # a package whose __init__ never ran
+    bare.__path__ = [sys.argv[1]]
+    sys.modules["reftorch"] = bare
+    try:
+        importlib.import_module(name)
+    except ImportError as error:
+        failed.append(f"{name}: {error}")
+print("\n".join(failed))
+"""
+
+
+def test_each_core_module_imports_first_without_the_facade():
+    """The rule above, checked against Python: each module of reftorch's core reading path,
+    imported first while ``reftorch`` is a bare package (as when a folder of that name on the path
+    shadows it), imports without a circle."""
+    doc = ast.get_docstring(ast.parse((ROOTS["reftorch"] / "__init__.py").read_text()))
+    core = re.findall(r"^\d+\. ``([\w/]+)``", doc.split("The way in")[0], re.M)
+    names = ["reftorch." + name.replace("/", ".") for name in core]
+    assert len(names) >= 15, names
+    result = subprocess.run([sys.executable, "-c", IMPORT_FIRST, str(ROOTS["reftorch"]), *names],
+                            capture_output=True, text=True, cwd=REPO, check=True)
+    assert not result.stdout.strip(), "imported first, these meet a half-run module:\n" + result.stdout

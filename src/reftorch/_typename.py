@@ -8,7 +8,7 @@ Given a dtype or such a name, ``t.type(...)`` converts instead, as ``to`` does.
 
 import builtins
 
-from . import _dtype, _to
+from . import _dtype
 from ._default_device import as_device
 from ._tensor import Tensor
 
@@ -21,7 +21,7 @@ def type(self, dtype=None, non_blocking=False):  # noqa: A001 - torch's name
         name = self._dtype._short_name + "Tensor"
         return f"torch.cuda.{name}" if self.is_cuda else f"torch.{name}"
     if isinstance(dtype, _dtype.dtype):
-        return _to.to(self, dtype=dtype)
+        return self.to(dtype)
     if isinstance(dtype, builtins.type):
         dtype = "torch.Tensor" if dtype is Tensor else _type_name_in_c(dtype)  # Parameter is invalid
     if not isinstance(dtype, str):
@@ -32,7 +32,7 @@ def type(self, dtype=None, non_blocking=False):  # noqa: A001 - torch's name
     if dtype not in names:
         raise ValueError(f"invalid type: '{dtype}'")
     device, dtype = names[dtype]
-    return _to.to(self, as_device(device), dtype)
+    return self.to(as_device(device), dtype)
 
 
 def _type_name_in_c(cls):

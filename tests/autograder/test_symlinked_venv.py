@@ -29,9 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 GRADE_THROUGH_THE_LINK = r"""
 import json, os, sys
-import autograder, reftorch  # the real packages first: tests/ has folders of the same names
 sys.path.insert(0, %(here)r)
-sys.path.append(os.path.dirname(%(here)r))  # tests/ (empty_gradebook)
+sys.path.append(os.path.join(os.path.dirname(%(here)r), "support"))  # empty_gradebook
 from synthetic_course import FIXTURES, make_course, student_notebook, write_submission
 from nbgrader.api import Gradebook
 from autograder.grade import autograde

@@ -17,9 +17,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-import autograder, reftorch  # noqa: E402  the real packages first: tests/ has folders of the same names
 sys.path[:0] = [os.path.join(HERE, "..", "autograder")]
-sys.path.append(os.path.join(HERE, ".."))  # tests/ (empty_gradebook)
+sys.path.append(os.path.join(HERE, "..", "support"))  # empty_gradebook
 
 from test_resource_attackers import HONEST_STUDENTS, grade_classes, honest_seconds  # noqa: E402
 

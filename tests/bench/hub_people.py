@@ -1,6 +1,6 @@
 """What the hub benches share: tests/hub's fixtures importable, and the people of a one-course hub.
 
-Importing it puts tests/hub (conftest, driver) and tests/ (course_copy) on ``sys.path``.
+Importing it puts tests/hub (conftest, driver) and tests/support (course_copy) on ``sys.path``.
 """
 
 import os
@@ -8,7 +8,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "hub"))
-sys.path.insert(1, os.path.dirname(HERE))
+sys.path.insert(1, os.path.join(os.path.dirname(HERE), "support"))
 
 
 def people(prefix):

@@ -1,6 +1,6 @@
 """Execute every course notebook once per test session (two kernels at a time), in warm kernels.
 
-The notebooks run are git's copies (tests/stored.py): a learner who filled the
+The notebooks run are git's copies (tests/support/stored.py): a learner who filled the
 stubs and saved the chapters in place does not change what the tests see.
 """
 

@@ -2,7 +2,7 @@
 
 Unfilled, as ``executed_notebooks`` runs them (shared with test_notebooks.py),
 every check cell says "not written yet" and the chapter still executes.
-Both are git's copies of the chapters (tests/stored.py), run by the fixtures of
+Both are git's copies of the chapters (tests/support/stored.py), run by the fixtures of
 conftest.py. Filled with the reference answers (``build_it_cells.filled``: the source that
 ``reveal`` shows, in place of the stub's ``def``), every check passes and the
 chapter, including any ``use_mine`` cell and its final cross-check, still

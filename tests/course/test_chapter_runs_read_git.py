@@ -2,7 +2,7 @@
 
 tests/course/conftest.py executes every chapter once per test session. A learner who
 runs the chapters and saves them in place changes the files on disk, not the copies
-git holds (tests/stored.py). So the fixtures that execute chapters run the same
+git holds (tests/support/stored.py). So the fixtures that execute chapters run the same
 notebooks in a learner's clone as in this checkout, and the learner's clone
 (test_learning_keeps_tests_green.py) leaves out the tests that take them (marked
 ``runs_chapters``). These tests read conftest.py's source and hold it to that: a
@@ -92,7 +92,7 @@ def test_the_fixtures_that_execute_chapters_are_the_ones_the_learners_clone_leav
 def test_every_fixture_that_executes_chapters_runs_gits_copy():
     imported = {alias.name for node in _module().body if isinstance(node, ast.ImportFrom) and node.module == "stored"
                 for alias in node.names}
-    assert "stored_notebook" in imported, "conftest.py must take stored_notebook from tests/stored.py"
+    assert "stored_notebook" in imported, "conftest.py must take stored_notebook from tests/support/stored.py"
     problems = {name: found for name, function in _executing_fixtures(_module()).items()
                 if (found := _problems(function))}
     assert not problems, ("a learner's saved chapter would change what these fixtures run, and the learner's "

@@ -3,7 +3,7 @@
 The learner fills every build-it stub (with the reference answer), runs every
 chapter and every exercise (answers written in, self-check run) and saves them
 in place, and JupyterLab leaves ``.ipynb_checkpoints`` folders beside them.
-The tests that read the course's files read git's copies (tests/stored.py), so
+The tests that read the course's files read git's copies (tests/support/stored.py), so
 in that clone the storage checks, the course checks and the release checks
 must still pass. The storage checks must still fail once the outputs are
 staged in git, which is what they are for. The tests of the chapters that

@@ -748,6 +748,10 @@ def test_a_custom_function_returns_an_input_as_a_new_view_and_checks_what_backwa
             if y.requires_grad:
                 y.sum().backward()
                 print(w.grad if w.is_leaf else None)
+        try:  # the new view is the input's view_as(input), which a sparse tensor has not
+            Same.apply(torch.ones(2, 2).to_sparse(), torch.ones(1))
+        except NotImplementedError:
+            print("NotImplementedError: no view of a sparse input")
         w = torch.ones(2, requires_grad=True)
         for op in (TooFew, TooMany):
             try:

@@ -11,6 +11,10 @@ an operation whose backward you write yourself.
 torch does before anything runs (``_make_grads``, as in torch), and hand them to
 ``functional_api``; ``requires_grad_`` checks its flag for ``variable``. Nothing here touches
 memory, the version counter or the graph.
+
+Python runs this file before any module of ``autograd``, also when an operation imports ``graph``:
+so nothing it imports may import an operation (``function``, and ``_typename`` which it uses, call
+``view`` and ``to`` as tensor methods).
 """
 
 from .. import _messages

@@ -32,7 +32,7 @@ and no ``mark_dirty`` or ``once_differentiable``: a tuple output and
 
 import warnings
 
-from .. import _core_messages, _messages, _views
+from .. import _core_messages, _messages
 from .. import _tensor  # the module, not the class: _tensor imports autograd first
 from .._broadcast import sum_to_shape
 from .._typename import typename
@@ -179,7 +179,7 @@ class Function:
             if not isinstance(out, _tensor.Tensor):
                 return out  # a number or None goes back as it is, with no node, as in torch
             if any(out is a for a in args):  # an input handed back as it is: torch returns a new view
-                out = _views.alias(out)      # of it, so the input keeps its own history (a leaf stays one)
+                out = out.view(out.shape)    # of it (its view_as(out)), so the input keeps its own history
             if out._base_tensor is not None and out.is_floating_point():  # a view: writing it in place is refused,
                 out._creation_meta = IN_CUSTOM_FUNCTION  # as a CopySlices would bypass backward (view_history)
         # an integer or bool result is not differentiable: torch gives it no node, as any operation. apply is
