@@ -30,7 +30,7 @@ from . import _bounds, _layout_checks, _math, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
-from ._default_device import as_device, factory_device, names_an_index
+from ._default_device import factory_device, named_default, names_an_index
 from ._device import cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
@@ -117,9 +117,9 @@ def _set_requires_grad(t, flag):
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     """``obj`` as a tensor; ``copy`` says whether its memory may, must or must not be shared."""
     dtype = check_dtype(dtype, "asarray")
-    # torch compares the device as given: "cuda" is not the same as "cuda:0" here.
-    requested = None if device is None else device_type(device)
-    device = as_device(device)
+    # torch compares the device as given ("cuda" is not the same as "cuda:0" here), else the default.
+    requested = named_default() if device is None else device_type(device)
+    device = factory_device(device, fallback=None)
     _check_flag("asarray", "copy", copy)
     _check_flag("asarray", "requires_grad", requires_grad)
     # Unless told, the result requires grad when obj does (a change torch warns about, once).
