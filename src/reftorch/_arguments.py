@@ -11,7 +11,7 @@ import functools
 import numbers
 
 from . import _messages
-from ._default_device import as_device
+from ._default_device import as_device, names_an_index
 from ._device import device
 from ._dtype import bool as bool_, dtype
 from ._layout import memory_format, preserve_format
@@ -214,12 +214,16 @@ def bind(op, names, args, keywords):
     return values
 
 
-def _to_arguments(args, kwargs):
+def _to_arguments(args, kwargs, index_copies=True):
     """Sort ``to``'s arguments into (device, dtype, copy), following torch's three forms:
 
     ``to(device=None, dtype=None, non_blocking=False, copy=False)``,
     ``to(dtype, non_blocking=False, copy=False)`` and
     ``to(tensor, non_blocking=False, copy=False)``.
+
+    A cpu or meta device named with an index (``"cpu:0"``) is not the device of a tensor there, which
+    has none: torch copies, so ``copy`` comes back True (unless ``index_copies`` is False: the caller's
+    own ``copy`` only).
     """
     original = args
     args = list(args)
@@ -254,7 +258,8 @@ def _to_arguments(args, kwargs):
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     if to_dtype is complex:
         raise TypeError(_messages.PYTHON_COMPLEX_DTYPE)
-    return as_device(to_device), _PYTHON_TYPES.get(to_dtype, to_dtype), copy, fmt
+    to_device, renamed = as_device(to_device), to_device is not None and names_an_index(to_device)
+    return to_device, _PYTHON_TYPES.get(to_dtype, to_dtype), copy or (index_copies and renamed), fmt
 
 
 def _is_dtype(value):

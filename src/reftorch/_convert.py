@@ -30,7 +30,7 @@ from . import _bounds, _layout_checks, _math, _messages
 from ._clone import clone
 from ._binding import from_data as _from_data
 from ._detach import detach
-from ._default_device import as_device, factory_device
+from ._default_device import factory_device, named_default, names_an_index
 from ._device import cpu, device as device_type
 from ._dtype import from_numpy_dtype
 from ._nested_data import check_dtype
@@ -90,12 +90,13 @@ def array_storage(array):
 def as_tensor(data, dtype=None, device=None):
     """``data`` as a tensor, sharing its memory when ``dtype`` and ``device`` allow."""
     dtype = check_dtype(dtype, "as_tensor")
+    copy = names_an_index(device)  # "cpu:0" is not a CPU tensor's device, "cpu": torch copies
     device = factory_device(device, fallback=None)  # as torch: a default device set counts as asked for
     if isinstance(data, Tensor):
-        return to(data, device=device or data.device, dtype=dtype or data.dtype)
+        return to(data, device=device or data.device, dtype=dtype or data.dtype, copy=copy)
     if is_array(data):
         shared = from_numpy(data)  # warns if the array is read-only
-        return to(shared, device=device or cpu, dtype=dtype or shared.dtype)
+        return to(shared, device=device or cpu, dtype=dtype or shared.dtype, copy=copy)
     return _from_data(data, dtype, device, False, "torch.as_tensor")
 as_tensor = overridable(as_tensor)
 
@@ -116,9 +117,9 @@ def _set_requires_grad(t, flag):
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     """``obj`` as a tensor; ``copy`` says whether its memory may, must or must not be shared."""
     dtype = check_dtype(dtype, "asarray")
-    # torch compares the device as given: "cuda" is not the same as "cuda:0" here.
-    requested = None if device is None else device_type(device)
-    device = as_device(device)
+    # torch compares the device as given ("cuda" is not the same as "cuda:0" here), else the default.
+    requested = named_default() if device is None else device_type(device)
+    device = factory_device(device, fallback=None)
     _check_flag("asarray", "copy", copy)
     _check_flag("asarray", "requires_grad", requires_grad)
     # Unless told, the result requires grad when obj does (a change torch warns about, once).
@@ -141,7 +142,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     force_copy = bool(copy) and not is_scalar(obj)  # a numpy number is new memory already
     if force_copy or (copy is None and (wrong_device or wrong_dtype)):
         if wrong_device or wrong_dtype:
-            source = to(source, device=device or source.device, dtype=dtype or source.dtype, copy=force_copy)
+            renamed = requested is not None and names_an_index(requested)  # "cpu:0": to() copies
+            source = to(source, device=device or source.device, dtype=dtype or source.dtype, copy=force_copy or renamed)
         else:
             source = clone(source)
     elif wrong_device:

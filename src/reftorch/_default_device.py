@@ -44,6 +44,19 @@ def get_default_device():
     return _default if _default.index is not None else as_device(_default)
 
 
+def named_default():
+    """The default device as ``set_default_device`` was given it (``"cpu:0"`` keeps its index), or None."""
+    return _default
+
+
+def names_an_index(device=None):
+    """Whether ``device`` (None: the default device, as given) is ``cpu`` or ``meta`` named with an
+    index, ``"cpu:0"``. A tensor there has no index, and torch compares a device as named, so
+    asking ``to()`` or ``as_tensor()`` for it is a change: a copy, never the tensor itself."""
+    named = _default if device is None else device_(device)
+    return named is not None and named.type in ("cpu", "meta") and named.index is not None
+
+
 def factory_device(device, fallback=cpu):
     """The device a factory call uses: the one it names, else the default, else ``fallback``."""
     return as_device(device) or as_device(_default) or fallback

@@ -425,6 +425,31 @@ attempt(lambda: torch.asarray("x"))
 """)
 
 
+def test_asarray_follows_a_default_device_as_named():
+    """With no ``device=``, ``asarray`` asks for the default device set with ``set_default_device``,
+    as named: ``"meta"`` moves a tensor or an array there, ``"cpu:0"`` copies a CPU tensor, and
+    ``copy=False`` refuses both."""
+    assert_same(
+        """
+        import numpy as np
+        t = torch.tensor([1.0, 2.0], requires_grad=True)
+        arr = np.arange(3.0)
+        for default in ("meta", "cpu:0"):
+            torch.set_default_device(default)
+            try:
+                for obj in (t, arr):
+                    for copy in (None, True, False):
+                        try:
+                            r = torch.asarray(obj, copy=copy)
+                            print(default, copy, r is obj, r.device, r.requires_grad, type(r.grad_fn).__name__)
+                        except ValueError as err:
+                            print(default, copy, "ValueError:", err)
+            finally:
+                torch.set_default_device(None)
+        """
+    )
+
+
 def test_asarray_to_a_gpu():
     assert_same_as_gpu(
         """

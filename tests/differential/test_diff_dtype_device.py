@@ -54,6 +54,53 @@ def test_to_with_copy_true_copies_even_when_nothing_changes():
     )
 
 
+def test_a_cpu_or_meta_device_named_with_an_index_is_a_change_so_every_to_copies():
+    """torch compares the device as named: a CPU tensor's device is ``cpu``, with no index, so
+    ``to("cpu:0")`` copies, and so do ``as_tensor``, ``asarray``, a sparse tensor's and a
+    module's ``to`` (new memory for the same Parameters); ``meta:0`` is the same on meta."""
+    assert_same(
+        """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        for d in ("cpu:0", torch.device("cpu", 0)):
+            r = a.to(d)
+            print(r is a, r.device, r.data_ptr() == a.data_ptr(), type(r.grad_fn).__name__)
+        print(a.to("cpu") is a, a.to(torch.device("cpu")) is a, a.cpu() is a)
+        print(torch.as_tensor(a, device="cpu:0") is a, torch.asarray(a, device="cpu:0") is a)
+        torch.set_default_device("cpu:0")
+        try:
+            print(torch.as_tensor(a) is a)
+        finally:
+            torch.set_default_device(None)
+        m = torch.ones(2, device="meta")
+        print(m.to("meta:0") is m, m.to("meta") is m)
+        s = torch.tensor([1.5, 0.0]).to_sparse()
+        print(s.to("cpu:0") is s)
+        net = torch.nn.Linear(2, 1)
+        net.load_state_dict({"weight": torch.tensor([[1.0, 2.0]]), "bias": torch.tensor([0.5])})
+        w = net.weight
+        address, version = w.data_ptr(), w._version
+        net.to("cpu:0")
+        print(net.weight is w, w.data_ptr() == address, w._version == version, w.device)
+        net.to("cpu")
+        print(net.weight is w, w.device)
+        """
+    )
+
+
+def test_as_tensor_of_an_array_copies_to_a_cpu_device_named_with_an_index():
+    pytest.importorskip("numpy")
+    assert_same(
+        """
+        import numpy as np
+        arr = np.arange(3.0)
+        shared = torch.as_tensor(arr, device="cpu")
+        copied = torch.as_tensor(arr, device="cpu:0")
+        arr[0] = 7.0
+        print(shared, copied)
+        """
+    )
+
+
 def test_to_reads_python_types_as_dtypes_and_names_a_wrong_dtype_keyword():
     """torch's parser takes ``float``, ``int`` and ``bool`` wherever ``to()`` takes a dtype."""
     assert_same(

@@ -81,17 +81,17 @@ def to_empty(self, *, device, recurse=True):
 def to(self, *args, **kwargs):
     """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, for every tensor. Off
     ``meta`` there are no numbers to copy: the refusal says to use ``to_empty()`` instead."""
-    device, dtype, copy, memory_format = _to_arguments(args, kwargs)
+    device, dtype, renamed, memory_format = _to_arguments(args, dict(kwargs))  # "cpu:0": a copy of each
     if memory_format is not preserve_format:
         raise NotImplementedError(_messages.TO_MEMORY_FORMAT)
-    if copy:
+    if _to_arguments(args, kwargs, index_copies=False)[2]:
         raise RuntimeError(".to() does not accept copy argument")
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError(_messages.MODULE_TO_DTYPE.format(dtype=dtype))
 
     def convert(t):
         try:
-            return t.to(device, dtype if t.is_floating_point() else None)
+            return t.to(device, dtype if t.is_floating_point() else None, copy=renamed)
         except NotImplementedError as refused:  # a meta tensor has no numbers: torch names the way out
             if str(refused) != _core_messages.META_NO_DATA:
                 raise
