@@ -33,7 +33,9 @@ kernel of a session iterates a set of strings in the same order), environment
 variables read at import time by the preloaded modules (read from the
 zygote's environment: the test process's), the kernel's parent (the
 zygote, not the test process), and the objects those imports made, which the
-cycle collector no longer walks (``gc.freeze``: they stay shared with the zygote).
+cycle collector no longer walks (``gc.freeze``: they stay shared with the zygote), and the
+kernel's exit: once its exit handlers have run, it leaves without tearing those modules down
+(``leave_without_teardown``).
 
 Only for the tests (``tests/course/conftest.py``) and the book's build
 (``book.execute``), which runs every chapter top to bottom as the tests do:
@@ -48,7 +50,9 @@ each kernel also dies with the zygote (``PR_SET_PDEATHSIG``).
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
+import logging
 import os
 import random
 import sys
@@ -62,13 +66,15 @@ from warmkernels.provisioner import WarmKernelSpecManager, require_provisioner
 from warmkernels.zygote import die_with_parent, preload, serve
 
 PRELOAD = ["numpy", "torch", "reftorch", "coursebook", "coursebook.build_it", "coursebook.timing",
-           "memdiagram", "ipywidgets", "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell"]
+           "memdiagram", "ipywidgets", "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
+           "torch._dynamo"]
 
 
 # -- in the zygote -------------------------------------------------------------------------
 
 def become_kernel(request, report):
     """In the forked child: the state a fresh kernel process starts with, then ipykernel's app."""
+    global _kernel_ended
     report(os.getpid())
     os.setsid()  # as jupyter_client's start_new_session: interrupts go to this group
     die_with_parent()
@@ -89,6 +95,26 @@ def become_kernel(request, report):
     app.initialize(request["argv"])
     sys.modules["ipywidgets"].register_comm_target()
     app.start()
+    _kernel_ended = True
+
+
+_kernel_ended = False  # in a forked child, once its kernel has shut down
+
+
+def leave_without_teardown():
+    """At the exit of a forked kernel, once every other exit handler has run (IPython's history,
+    multiprocessing's children, weakref finalizers, torch's): leave without tearing down the
+    modules imported in the zygote. They are the zygote's: dropping each of their objects would
+    only write to (so copy) the memory the kernel shares with it."""
+    if not _kernel_ended:
+        return
+    logging.shutdown()  # registered before this handler, so it would run after it
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 def zygote_main():
@@ -96,6 +122,9 @@ def zygote_main():
         del sys.path[0]  # this folder is not on a kernel's path
     if "--die-with-parent" in sys.argv:
         die_with_parent()
+    # Exit handlers run last registered first: registered before the preloaded modules and the
+    # kernel register theirs, this one runs after them.
+    atexit.register(leave_without_teardown)
     preload(PRELOAD)
     serve(become_kernel)  # returns in a kernel when it shuts down; the interpreter exits as usual
 

@@ -188,13 +188,26 @@ RUN_LINKS = """() => [...document.querySelectorAll('a.book-run')].map((a) => {
   const box = a.getBoundingClientRect();
   return [a.getAttribute('href'), box.width > 0 && box.height > 0 && getComputedStyle(a).visibility !== 'hidden'];
 })"""
+# What an exercise page says about its exercise: the first title's text, and every element of the
+# others (each must be there once): the how-to-run paragraph's text, the links' hrefs, the
+# repository link's text; and how many code cells it shows.
+EXERCISE_PARTS = """() => {
+  const all = (selector, read) => [...document.querySelectorAll(selector)].map(read);
+  const h1 = document.querySelector('h1');
+  return {title: h1 ? h1.textContent : null, live: all('.book-live', (e) => e.textContent),
+          local: all('a.book-open-local', (a) => a.getAttribute('href')),
+          repo: all('a.book-open-repo', (a) => [a.textContent, a.getAttribute('href')]),
+          binder: all('a.book-open-binder', (a) => a.getAttribute('href')),
+          cells: document.querySelectorAll('.cell_input, .input_area').length};
+}"""
 
 
 @pytest.fixture(scope="module")
 def desktop_visits(book, browser, server):
     """Every page, English and Chinese, opened once offline at 1366 px, and what the page checks
     below read from it: ``({path: {"hrefs", "twice", "pictures", "runs"}}, requests sent elsewhere,
-    console errors)``. One visit per page serves every check of this width."""
+    console errors)``, and on an exercise page ``"exercise"`` too. One visit per page serves every
+    check of this width."""
     context, page, blocked, errors = _offline_page(browser, 1366, server)
     visits = {}
     for path in _all_pages(book):
@@ -202,6 +215,8 @@ def desktop_visits(book, browser, server):
         visits[path] = {"hrefs": page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))"),
                         "twice": page.evaluate(REPEATED_IDS), "pictures": page.evaluate(PICTURES),
                         "runs": page.evaluate(RUN_LINKS)}
+        if path.name.startswith("exercise-"):
+            visits[path]["exercise"] = page.evaluate(EXERCISE_PARTS)
     context.close()
     return visits, blocked, errors
 
@@ -353,30 +368,34 @@ def test_chapter_01_page_diagram_is_visible_and_steps_without_a_kernel(book, bro
 
 
 @pytest.mark.parametrize("folder", ["", "zh"], ids=["English", "Chinese"])
-def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, browser, server, folder):
-    context, page, blocked, errors = _offline_page(browser, 1366, server)
+def test_every_exercise_page_describes_it_and_opens_it_locally_and_on_binder(book, desktop_visits, browser, server,
+                                                                               folder):
+    """Read from the desktop sweep's visit of each exercise page; then a chapter's link to its
+    exercise, clicked."""
+    visits, blocked, errors = desktop_visits
     for name in EXERCISES:
-        page.goto(_url(server, book / folder / f"exercise-{name}.html"))
+        seen = visits[book / folder / f"exercise-{name}.html"]["exercise"]
         where = f"course/zh/exercises/{name}/{name}.ipynb" if folder else f"exercises/{name}/{name}.ipynb"
-        assert page.locator("h1").first.text_content().startswith("练习" if folder else "Exercise"), \
-            f"{folder}/{name}: no description"
-        assert ("make lab LANG=zh" in page.locator(".book-live").text_content()) == bool(folder), \
+        assert (seen["title"] or "").startswith("练习" if folder else "Exercise"), f"{folder}/{name}: no description"
+        assert [len(seen[part]) for part in ("live", "local", "repo", "binder")] == [1, 1, 1, 1], \
+            f"{folder}/{name}: not one how-to-run paragraph and one link of each kind: {seen}"
+        assert ("make lab LANG=zh" in seen["live"][0]) == bool(folder), \
             f"{folder}/{name}: the page does not name the lab of its language"
-        local = page.locator("a.book-open-local").get_attribute("href")
+        local = seen["local"][0]
         assert local == f"http://127.0.0.1:8888/lab/tree/{LAB_ROOT}/{where}", \
             f"{name}: the link for make lab opens {local}, not the learner's copy"
-        repo = page.locator("a.book-open-repo")
-        assert repo.text_content() == where and repo.get_attribute("href") == f"{REPOSITORY}/blob/main/{where}", \
+        assert seen["repo"][0] == [where, f"{REPOSITORY}/blob/main/{where}"], \
             f"{name}: the page does not say where the exercise is in the repository"
-        binder = page.locator("a.book-open-binder").get_attribute("href")
+        binder = seen["binder"][0]
         assert binder == BINDER_BADGE.replace("course/00_index.ipynb", where), \
             f"{name}: the Binder link {binder} is not the README badge's address for this exercise"
-        assert page.locator(".cell_input, .input_area").count() == 0, f"{name}: the page shows the exercise's code cells"
+        assert seen["cells"] == 0, f"{name}: the page shows the exercise's code cells"
+    context, page, clicked_blocked, clicked_errors = _offline_page(browser, 1366, server)
     page.goto(_url(server, book / folder / "08_clone.html"))
     page.locator("a[href='exercise-clone.html']").first.click()
     page.wait_for_url(f"**/{folder + '/' if folder else ''}exercise-clone.html")
     context.close()
-    assert blocked == [] and errors == []
+    assert blocked == [] and errors == [] and clicked_blocked == [] and clicked_errors == []
 
 
 def test_predict_answers_open_on_a_click(book, browser, server):

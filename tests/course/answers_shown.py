@@ -24,6 +24,7 @@ is in plain view.
 
 from __future__ import annotations
 
+import functools
 import html as html_module
 import re
 from dataclasses import dataclass
@@ -222,16 +223,23 @@ def _bare(text: str) -> str:
     return re.sub(r"\s+", "", text.replace("`", ""))
 
 
-def set_up_printouts(prediction: Prediction, nb) -> set:
-    """What the key cells of the prediction's section print above it: the state it starts from,
-    which a page that prints every cell (the book) shows, and an "unchanged" answer repeats."""
+@functools.cache
+def _torch_printouts(key_cells: tuple) -> list:
+    """What each of a chapter's key cells prints on torch, run once for all its predictions (and for
+    a chapter of another language whose key cells are the same)."""
     from coursebook.predict.questions import printouts
     from crosscheck.harness import load_torch
 
+    return printouts(list(key_cells), load_torch())
+
+
+def set_up_printouts(prediction: Prediction, nb) -> set:
+    """What the key cells of the prediction's section print above it: the state it starts from,
+    which a page that prints every cell (the book) shows, and an "unchanged" answer repeats."""
     keys = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(KEY + "\n")]
     if not keys:
         return set()
-    printed = printouts([nb.cells[i].source.split("\n", 1)[1] for i in keys], load_torch())
+    printed = _torch_printouts(tuple(nb.cells[i].source.split("\n", 1)[1] for i in keys))
     start = next((i for i in range(prediction.index - 1, -1, -1) if _starts_a_section(nb.cells[i])), 0)
     return {squash(v) for i, text in zip(keys, printed) if start <= i < prediction.index
             for v in printed_values(text)}

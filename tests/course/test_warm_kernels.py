@@ -79,6 +79,27 @@ def test_each_warm_kernel_draws_new_random_numbers(runs):
     assert all(a != b for a, b in zip(first[1:], second[1:])), (first, second)  # random, numpy, torch each
 
 
+# At its exit a warm kernel leaves without tearing down the zygote's modules, but only once every
+# exit handler has run: one the notebook registered, and a temporary folder's finalizer.
+EXIT_HANDLERS = """import atexit, pathlib, tempfile
+atexit.register(pathlib.Path({marker!r}).write_text, "ran")
+kept = tempfile.TemporaryDirectory(dir={folder!r})
+print(kept.name)
+"""
+
+
+def test_a_warm_kernel_runs_every_exit_handler_as_it_ends(warm_kernel_manager, tmp_path):
+    nb = _run([nbformat.v4.new_code_cell(EXIT_HANDLERS.format(marker=str(tmp_path / "marker"), folder=str(tmp_path)))],
+              warm_kernel_manager)
+    kept = Path(_scratch_lines(nb)[0])
+    assert kept.parent == tmp_path
+    deadline = time.monotonic() + 10
+    while not (tmp_path / "marker").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # nbclient has asked the kernel to shut down; it ends on its own
+    assert (tmp_path / "marker").read_text() == "ran", "the notebook's exit handler did not run"
+    assert not kept.exists(), "the temporary folder's finalizer did not run at the kernel's exit"
+
+
 LEAVE = """
 import os, sys, threading
 sys.path.insert(0, {folder!r})
