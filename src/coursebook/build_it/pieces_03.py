@@ -176,6 +176,16 @@ def _slice_length_floor(size, stride, storage_offset, dim, start, stop, step):
             storage_offset + start * stride[dim])
 
 
+def _slice_no_clamp(size, stride, storage_offset, dim, start, stop, step):
+    n = size[dim]
+    start = 0 if start is None else start + n if start < 0 else start
+    stop = n if stop is None else stop + n if stop < 0 else stop
+    length = max(0, (stop - start + step - 1) // step)
+    return (tuple(size[:dim]) + (length,) + tuple(size[dim + 1:]),
+            tuple(stride[:dim]) + (stride[dim] * step,) + tuple(stride[dim + 1:]),
+            storage_offset + start * stride[dim])
+
+
 _STEP = "a step of k moves k elements along the dimension each time: the stride is multiplied by k"
 
 register(Piece(
@@ -197,10 +207,13 @@ register(Piece(
         _slice_case((6,), (1,), 0, 0, -2, None, 1, "negative and missing bounds are clamped as Python "
                                                    "clamps them: slice(start, stop, step).indices(n)"),
         _slice_case((6,), (1,), 0, 0, 4, 2, 1, "a slice that ends before it starts is empty: length 0"),
+        _slice_case((6,), (1,), 0, 0, 2, 100, 1, "a bound past the end is clamped to the size, as Python "
+                                                  "clamps it: 2:100 of 6 elements is 4 elements"),
     ],
     wrong=[Wrong(_slice_no_step_in_stride, "the stride is multiplied by k", breaks="every_other"),
            Wrong(_slice_offset_from_zero, "adds to the tensor's own offset"),
-           Wrong(_slice_length_floor, "rounding up")],
+           Wrong(_slice_length_floor, "rounding up"),
+           Wrong(_slice_no_clamp, "a bound past the end is clamped")],
 ))
 
 
