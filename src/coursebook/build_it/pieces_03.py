@@ -292,6 +292,12 @@ def _expand_any_size(size, stride, sizes):
     return tuple(new_size), tuple(new_stride)
 
 
+def _expand_last_stride_one(size, stride, sizes):
+    if size or sizes != (1,):
+        return reftorch._views.infer_expand_geometry(size, stride, sizes)
+    return (1,), (1,)  # a fresh tensor's last stride, where torch gives 0
+
+
 _GROWS = "a dimension of size 1 grows with stride 0: every position along it reads the same elements"
 
 register(Piece(
@@ -307,6 +313,8 @@ register(Piece(
         _expand_case((3,), (1,), (1, 3), "a new leading dimension of size 1 strides over the dimensions "
                                          "after it (size * stride), as a fresh tensor would; only a new "
                                          "size (past 1, or 0) makes a stride 0"),
+        _expand_case((), (), (1,), "a new leading dimension with no dimension after it (a 0-d tensor "
+                                   "expanded) has nothing to stride over: its stride is 0, not 1"),
         _expand_case((1, 3), (3, 1), (0, 3), "a dimension of size 1 may become 0 as well as grow: nothing "
                                              "is repeated, and its stride is 0"),
         _expand_case((2, 3), (3, 1), (4, 3), "only a dimension of size 1 can grow: expanding 2 rows to 4 "
@@ -316,7 +324,8 @@ register(Piece(
     ],
     wrong=[Wrong(_expand_keeps_stride, "grows with stride 0", breaks="repeated"),
            Wrong(_expand_all_leading_zero, "strides over the dimensions after it"),
-           Wrong(_expand_any_size, "only a dimension of size 1 can grow")],
+           Wrong(_expand_any_size, "only a dimension of size 1 can grow"),
+           Wrong(_expand_last_stride_one, "nothing to stride over")],
 ))
 
 # --- check_in_bounds_for_storage ---------------------------------------------------
