@@ -176,6 +176,16 @@ def _slice_length_floor(size, stride, storage_offset, dim, start, stop, step):
             storage_offset + start * stride[dim])
 
 
+def _slice_no_clamp(size, stride, storage_offset, dim, start, stop, step):
+    n = size[dim]
+    start = 0 if start is None else start + n if start < 0 else start
+    stop = n if stop is None else stop + n if stop < 0 else stop
+    length = max(0, (stop - start + step - 1) // step)
+    return (tuple(size[:dim]) + (length,) + tuple(size[dim + 1:]),
+            tuple(stride[:dim]) + (stride[dim] * step,) + tuple(stride[dim + 1:]),
+            storage_offset + start * stride[dim])
+
+
 _STEP = "a step of k moves k elements along the dimension each time: the stride is multiplied by k"
 
 register(Piece(
@@ -197,10 +207,13 @@ register(Piece(
         _slice_case((6,), (1,), 0, 0, -2, None, 1, "negative and missing bounds are clamped as Python "
                                                    "clamps them: slice(start, stop, step).indices(n)"),
         _slice_case((6,), (1,), 0, 0, 4, 2, 1, "a slice that ends before it starts is empty: length 0"),
+        _slice_case((6,), (1,), 0, 0, 2, 100, 1, "a bound past the end is clamped to the size, as Python "
+                                                  "clamps it: 2:100 of 6 elements is 4 elements"),
     ],
     wrong=[Wrong(_slice_no_step_in_stride, "the stride is multiplied by k", breaks="every_other"),
            Wrong(_slice_offset_from_zero, "adds to the tensor's own offset"),
-           Wrong(_slice_length_floor, "rounding up")],
+           Wrong(_slice_length_floor, "rounding up"),
+           Wrong(_slice_no_clamp, "a bound past the end is clamped")],
 ))
 
 
@@ -279,6 +292,12 @@ def _expand_any_size(size, stride, sizes):
     return tuple(new_size), tuple(new_stride)
 
 
+def _expand_last_stride_one(size, stride, sizes):
+    if size or sizes != (1,):
+        return reftorch._views.infer_expand_geometry(size, stride, sizes)
+    return (1,), (1,)  # a fresh tensor's last stride, where torch gives 0
+
+
 _GROWS = "a dimension of size 1 grows with stride 0: every position along it reads the same elements"
 
 register(Piece(
@@ -294,6 +313,8 @@ register(Piece(
         _expand_case((3,), (1,), (1, 3), "a new leading dimension of size 1 strides over the dimensions "
                                          "after it (size * stride), as a fresh tensor would; only a new "
                                          "size (past 1, or 0) makes a stride 0"),
+        _expand_case((), (), (1,), "a new leading dimension with no dimension after it (a 0-d tensor "
+                                   "expanded) has nothing to stride over: its stride is 0, not 1"),
         _expand_case((1, 3), (3, 1), (0, 3), "a dimension of size 1 may become 0 as well as grow: nothing "
                                              "is repeated, and its stride is 0"),
         _expand_case((2, 3), (3, 1), (4, 3), "only a dimension of size 1 can grow: expanding 2 rows to 4 "
@@ -303,7 +324,8 @@ register(Piece(
     ],
     wrong=[Wrong(_expand_keeps_stride, "grows with stride 0", breaks="repeated"),
            Wrong(_expand_all_leading_zero, "strides over the dimensions after it"),
-           Wrong(_expand_any_size, "only a dimension of size 1 can grow")],
+           Wrong(_expand_any_size, "only a dimension of size 1 can grow"),
+           Wrong(_expand_last_stride_one, "nothing to stride over")],
 ))
 
 # --- check_in_bounds_for_storage ---------------------------------------------------

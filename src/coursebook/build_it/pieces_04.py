@@ -12,6 +12,8 @@ layout on real torch with ``as_strided`` and tries ``add_(1)``: torch either
 writes or raises.
 """
 
+import warnings
+
 from crosscheck.recorded import torch_here
 
 torch = torch_here()  # None in the browser: the expected answers are then the recorded ones
@@ -83,7 +85,9 @@ register(Piece(
 def _index_case(label, make, misconception):
     def on_torch():
         m = torch.arange(6.0).reshape(2, 3)
-        result = m[make(torch)]
+        with warnings.catch_warnings():  # a uint8 index: torch warns that uint8 masks are deprecated
+            warnings.filterwarnings("ignore", message="indexing with dtype torch.uint8")
+            result = m[make(torch)]
         return result.untyped_storage().data_ptr() != m.untyped_storage().data_ptr()
     return Case(f"({label})", lambda: (make(reftorch),), misconception, expected=on_torch)
 
@@ -95,6 +99,12 @@ def _tensors_always(part):
 def _lists_in_order_are_views(part):
     if isinstance(part, list):
         return part != list(range(part[0], part[0] + len(part))) if part else True
+    return reftorch._indexing.is_advanced(part)
+
+
+def _uint8_is_an_integer(part):
+    if isinstance(part, reftorch.Tensor) and part.dim() == 0 and part.dtype == reftorch.uint8:
+        return False
     return reftorch._indexing.is_advanced(part)
 
 
@@ -126,11 +136,15 @@ register(Piece(
                                             "dimension indexed with [0]) and copies"),
         _index_case("tensor(True)", lambda m: m.tensor(True), "a 0-d bool tensor is a bool, not an integer: "
                                                               "advanced, a copy"),
+        _index_case("tensor(1, dtype=uint8)", lambda m: m.tensor(1, dtype=m.uint8),
+                    "a 0-d uint8 tensor is not read as an integer: like a bool one, it is a mask "
+                    "(the old kind), advanced, a copy"),
         _index_case("tensor([True, False])", lambda m: m.tensor([True, False]), "a mask is advanced: a copy"),
         _index_case("np.array(1)", lambda m: np.array(1), "a numpy array is read as the tensor it becomes: "
                                                           "a 0-d integer one is the integer it holds, basic, a view"),
     ],
     wrong=[Wrong(_tensors_always, "read as the integer it holds", breaks="stdout"),
            Wrong(_lists_in_order_are_views, _KIND),
-           Wrong(_bools_are_integers, "True is not the integer 1 here")],
+           Wrong(_bools_are_integers, "True is not the integer 1 here"),
+           Wrong(_uint8_is_an_integer, "a 0-d uint8 tensor is not read as an integer")],
 ))

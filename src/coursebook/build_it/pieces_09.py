@@ -48,6 +48,12 @@ def _copies_the_numbers(self, new):
         self.copy_(new)
 
 
+def _refuses_integers_always(self, new):
+    if not new.dtype.is_floating_point:
+        raise RuntimeError(reftorch._core_messages.SET_DATA_NOT_FLOAT)
+    reftorch._detach._set_data(self, new)
+
+
 def _counts_as_a_write(self, new):
     reftorch._detach._set_data(self, new)
     self._version_counter.bump()
@@ -74,8 +80,13 @@ register(Piece(
               lambda mod: (mod.ones(2, requires_grad=True), mod.tensor([1, 2])),
               "a tensor that requires grad must stay floating point or complex (only those carry gradients): "
               "torch refuses integer data with RuntimeError"),
+        _case("(a plain tensor, new = torch.tensor([1, 2]))",
+              lambda mod: (mod.ones(2), mod.tensor([1, 2])),
+              "only a tensor that requires grad must stay floating point: one that does not takes "
+              "integer data like any other, dtype included"),
     ],
     wrong=[Wrong(_points_at_storage_only, "new's shape and dtype"),
            Wrong(_copies_the_numbers, "writes no number"),
-           Wrong(_counts_as_a_write, "version does not move")],
+           Wrong(_counts_as_a_write, "version does not move"),
+           Wrong(_refuses_integers_always, "only a tensor that requires grad must stay floating point")],
 ))

@@ -5,6 +5,8 @@ no ``x`` to ask and reads it off the data.  The answer comes from real torch:
 ``torch.tensor(data).dtype``.
 """
 
+import warnings
+
 import numpy as np
 from crosscheck.recorded import torch_here
 
@@ -19,6 +21,22 @@ def _case(data, misconception):
     return Case(f"({data!r})", (data,), misconception,
                 expected=lambda: str(torch.tensor(data).dtype),
                 observe=lambda result, args: str(result))
+
+
+def _tensor_case(misconception):
+    """A tensor as the data: torch.tensor(t) copies it, and warns that t.detach().clone() says so better."""
+    def on_torch():
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="To copy construct from a tensor")
+            return str(torch.tensor(torch.tensor([1, 2], dtype=torch.int32)).dtype)
+    return Case("(tensor([1, 2], dtype=int32))", lambda: (reftorch.tensor([1, 2], dtype=reftorch.int32),),
+                misconception, expected=on_torch, observe=lambda result, args: str(result))
+
+
+def _tensor_is_a_float(data):
+    if isinstance(data, reftorch.Tensor):
+        return reftorch.get_default_dtype()
+    return reftorch._nested_data.infer_dtype(data)
 
 
 def _first_element_decides(data):
@@ -56,8 +74,11 @@ register(Piece(
         _case(np.float64(1.5), "a numpy number keeps its own dtype (float64 here), unlike a Python float"),
         _case(np.array([1, 2], dtype=np.int16), "a numpy array keeps its own dtype (int16 here), "
                                                 "as a numpy number does"),
+        _tensor_case("a tensor keeps its own dtype (int32 here), as a numpy array does: torch.tensor(t) "
+                     "copies t's numbers and its dtype"),
     ],
     wrong=[Wrong(_first_element_decides, "the first element does not decide"),
            Wrong(_floats_are_float64, "default float dtype, float32"),
-           Wrong(_bool_is_int, "Python bools give torch.bool")],
+           Wrong(_bool_is_int, "Python bools give torch.bool"),
+           Wrong(_tensor_is_a_float, "a tensor keeps its own dtype")],
 ))

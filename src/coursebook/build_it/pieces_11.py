@@ -23,6 +23,7 @@ def _pair(mod, which):
     a = mod.arange(8.0)
     return {
         "a, a": (a, a),
+        "a[:4], a[:4]": (a[:4], a[:4]),
         "a[:4], a[4:]": (a[:4], a[4:]),
         "a[1:5], a[:4]": (a[1:5], a[:4]),
         "a[:4], a[2:6]": (a[:4], a[2:6]),
@@ -57,6 +58,18 @@ def _any_overlap_even_identical(self, other):
     reftorch._inplace.check_no_partial_overlap(self, other)
 
 
+def _only_itself_is_whole(self, other):
+    if other is self:
+        return
+    if other.untyped_storage().data_ptr() != self.untyped_storage().data_ptr():
+        return
+    if not all(reftorch._strides.is_non_overlapping_and_dense(t.shape, t.stride()) for t in (self, other)):
+        return
+    if self.data_ptr() < other.data_ptr() + other.numel() * other.element_size() and \
+            other.data_ptr() < self.data_ptr() + self.numel() * self.element_size():
+        _refuse()
+
+
 def _ranges_only(self, other):
     if other.untyped_storage().data_ptr() != self.untyped_storage().data_ptr():
         return
@@ -85,6 +98,8 @@ register(Piece(
     summary="refuse a copy_ whose source and destination overlap in part",
     cases=[
         _case("a, a", "a tensor copied into itself reads and writes exactly the same elements: allowed"),
+        _case("a[:4], a[:4]", "two view objects of exactly the same elements, with the same strides, overlap "
+                              "in whole, not in part: allowed, as for a tensor and itself"),
         _case("a[:4], a[4:]", "one storage is not enough to refuse: two halves that do not overlap are fine"),
         _case("a[1:5], a[:4]", _PART),
         _case("a[:4], a[2:6]", _PART),
@@ -96,6 +111,7 @@ register(Piece(
     ],
     wrong=[Wrong(_same_storage_refuses, "one storage is not enough"),
            Wrong(_any_overlap_even_identical, "exactly the same elements"),
+           Wrong(_only_itself_is_whole, "overlap in whole, not in part"),
            Wrong(_ranges_only, "interleaved slices"),
            Wrong(_same_bytes_allowed, "the same bytes read in another order")],
 ))
