@@ -4,19 +4,25 @@
 The ``hub`` command starts formgrader at the same moment as JupyterHub (:mod:`.services`).
 ``jupyterhub.singleuser`` asks the hub's API once as it starts, and when nothing answers it
 sleeps 2 s, then 4 s, 8 s, 16 s before it asks again.  So this process first imports what the
-server will import (the single-user server, nbgrader's server extensions: most of its start),
-then waits until the hub's API (``JUPYTERHUB_API_URL``) accepts a connection, and only then
-runs the server, as ``python -m`` would.
+server will import (the single-user server, nbgrader's server extensions: most of its start;
+kept out of the garbage collector's walks, :mod:`.frozen_imports`), then waits until the hub's
+API (``JUPYTERHUB_API_URL``) accepts a connection, and only then runs the server, as
+``python -m`` would.
 """
 
 import os
-import runpy
 import socket
 import sys
 import time
 import urllib.parse
 
+from .frozen_imports import import_frozen, run_module
+
 WAIT = 300  # seconds: then the server starts anyway, and asks the hub as it always does
+# what the server will import (not jupyterhub.singleuser.app: importing it makes the server a subclass)
+PRELOAD = ["jupyter_server.serverapp", "jupyter_server_mathjax", "jupyter_server_terminals", "jupyterhub.singleuser",
+           "nbgrader.server_extensions.assignment_list", "nbgrader.server_extensions.course_list",
+           "nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.validate_assignment"]
 
 
 def wait_for_hub(url, timeout=WAIT):
@@ -32,18 +38,9 @@ def wait_for_hub(url, timeout=WAIT):
 
 
 def main():
-    import jupyter_server.serverapp  # noqa: F401
-    import jupyter_server_mathjax  # noqa: F401
-    import jupyter_server_terminals  # noqa: F401
-    import jupyterhub.singleuser  # noqa: F401  (not its .app: importing that makes the server a subclass)
-    import nbgrader.server_extensions.assignment_list  # noqa: F401
-    import nbgrader.server_extensions.course_list  # noqa: F401
-    import nbgrader.server_extensions.formgrader  # noqa: F401
-    import nbgrader.server_extensions.validate_assignment  # noqa: F401
-
+    import_frozen(PRELOAD)
     wait_for_hub(os.environ["JUPYTERHUB_API_URL"])
-    sys.argv = ["jupyterhub-singleuser"] + sys.argv[1:]
-    runpy.run_module("jupyterhub.singleuser", run_name="__main__", alter_sys=True)
+    run_module("jupyterhub.singleuser", sys.argv[1:])
 
 
 if __name__ == "__main__":

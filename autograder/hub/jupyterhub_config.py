@@ -139,10 +139,12 @@ c.Spawner.environment = {
     "AUTOGRADER_HUB_COURSE_ID": S["course_id"],
 }
 # First the chapters into ~/course/ (coursebook.workspace, as `make lab` does for the
-# learner's own copy), then the single-user server with the arguments the hub gives.
+# learner's own copy), then the single-user server with the arguments the hub gives, its imports
+# kept out of the garbage collector's walks (autograder/hub/frozen_imports.py).
 c.Spawner.cmd = ["/bin/sh", "-c",
                  '"%s" -m coursebook.workspace --repo "%s" --workspace "$HOME" --quiet; '
-                 'exec "%s" -m jupyterhub.singleuser "$@"' % (S["python"], S["chapters"], S["python"]),
+                 'exec "%s" -m autograder.hub.frozen_imports --import=jupyterhub.singleuser jupyterhub.singleuser "$@"'
+                 % (S["python"], S["chapters"], S["python"]),
                  "singleuser"]
 
 # -- formgrader, for the instructors' group only (one per course), and the predictions service ---

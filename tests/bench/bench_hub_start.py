@@ -50,7 +50,7 @@ def part_of(cmdline):
     line = " ".join(cmdline)
     if "configurable-http-proxy" in line:
         return "proxy"
-    if "-m jupyterhub -f" in line:
+    if "-m jupyterhub -f" in line or " jupyterhub -f " in line:  # stock, or ours (frozen_imports)
         return "jupyterhub"
     if "/formgrader" in line and ("jupyterhub.singleuser" in line or "formgrader_service" in line):
         return "formgrader"
