@@ -157,10 +157,17 @@ SHARED_BY_FOLDER = {
 }
 
 
+# Modules that run the same cached computation as another module, and run in its group: the worker
+# computes it once (coursebook.predict.diagnose keeps every misconception model's run of every chapter).
+RUN_WITH = {"tests/course/test_misconception_models.py": "tests/course/test_misconception_coverage.py"}
+
+
 def _group(item, sharing=None) -> str:
     """``sharing``: the modules of SHARED_BY_FOLDER's folders that ask for one of their fixtures."""
     folder = pathlib.Path(str(item.fspath)).parent.name
     module = item.nodeid.split("::")[0]
+    if module in RUN_WITH:
+        return RUN_WITH[module]
     if folder == "hub" and module not in HUB_ALONE:
         return folder
     if folder in SHARED_BY_FOLDER and (sharing is None or module in sharing):

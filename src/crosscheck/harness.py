@@ -200,8 +200,13 @@ def _contains_cuda_tensor(obj, module, depth=0) -> int:
     return 0
 
 
-def run(program: str, module) -> Trace:
-    """Execute ``program`` with ``torch`` bound to ``module``; observe everything."""
+def run(program: str, module, observe: bool = True) -> Trace:
+    """Execute ``program`` with ``torch`` bound to ``module``; observe everything.
+
+    ``observe=False`` records what the program printed, warned and raised, but not the tensors it
+    left behind (their storage, metadata, version counters and graph): for a caller that reads only
+    the printout.
+    """
     program = textwrap.dedent(program)
     trace = Trace(module=getattr(module, "__name__", repr(module)))
     out = io.StringIO()
@@ -242,9 +247,10 @@ def run(program: str, module) -> Trace:
     shown = [w for w in caught if not issubclass(w.category, ResourceWarning)]
     trace.warnings = [(w.category.__name__, _norm(str(w.message))) for w in shown]
     trace.warning_places = [_warning_place(w) for w in shown]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _observe(ns, module, trace)
+    if observe:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _observe(ns, module, trace)
     return trace
 
 

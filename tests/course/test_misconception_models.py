@@ -101,6 +101,20 @@ def test_a_chapters_key_cells_run_alone_on_torch(chapter):
     assert trace.exception is None, f"{chapter}: the key cells alone stop at {trace.exception}"
 
 
+def test_a_run_for_its_printout_records_what_an_observed_run_prints():
+    """printouts() runs the key cells without observing the tensors they leave behind
+    (crosscheck.harness.run's observe=False): what they print, warn and raise is unchanged."""
+    from crosscheck.harness import load_torch, run
+
+    program = ("a = torch.ones(2, requires_grad=True)\nb = a.clone()\nprint(b, b.grad_fn is not None)\n"
+               "c = a.view(2)\nprint(c._version)\na.add_(1)\n")
+    for module in (load_torch(), import_reftorch()):
+        observed, printed = run(program, module), run(program, module, observe=False)
+        assert observed.exception and observed.tensors and not printed.tensors
+        assert (printed.stdout, printed.warnings, printed.exception) == \
+            (observed.stdout, observed.warnings, observed.exception)
+
+
 def test_predictions_are_recorded_right_first_time_after_a_retry_or_revealed(tmp_path, monkeypatch):
     from coursebook import predict
     from coursebook.build_it import progress

@@ -7,6 +7,8 @@ generate`` writes. See src/coursebook/translate/.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -18,7 +20,7 @@ import nbformat
 import polib
 import pytest
 
-from coursebook.translate.__main__ import finished
+from coursebook.translate.__main__ import finished, main as translate_main
 from coursebook.translate.drift import drift, load
 from coursebook.translate.glossary import Term, prose, inconsistencies, load_glossary
 from coursebook.translate.layout import REPO, documents, twin_finder
@@ -263,15 +265,23 @@ def _scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _run(command: str, repo: Path) -> subprocess.CompletedProcess:
+    """``python -m coursebook.translate COMMAND --repo REPO``, run in this process (its ``main``):
+    the exit code and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = translate_main([command, "--repo", str(repo)])
+    return subprocess.CompletedProcess(["coursebook.translate", command], code, printed.getvalue(), "")
+
+
 def _check(repo: Path) -> subprocess.CompletedProcess:
+    return _run("check", repo)
+
+
+def _check_command(repo: Path) -> subprocess.CompletedProcess:
+    """The check as a learner or CI runs it: a command of its own, whose exit code says red or green."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     return subprocess.run([sys.executable, "-m", "coursebook.translate", "check", "--repo", str(repo)],
-                          capture_output=True, text=True, env=env, timeout=300)
-
-
-def _run(command: str, repo: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
-    return subprocess.run([sys.executable, "-m", "coursebook.translate", command, "--repo", str(repo)],
                           capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -292,7 +302,7 @@ def test_changing_one_english_paragraph_turns_the_catalog_check_red_naming_the_c
     cell = next(c for c in nb.cells if c.cell_type == "markdown" and c.id == "aa19520f")
     cell.source = cell.source.replace("autograd recorded", "autograd wrote down")
     nbformat.write(nb, chapter)
-    red = _check(repo)
+    red = _check_command(repo)
     assert red.returncode == 1 and "08_clone: 1 stale (cell aa19520f#0)" in red.stdout, red.stdout
 
     # update: the old translation is kept, marked fuzzy, with the old English beside it

@@ -141,7 +141,7 @@ def printouts(key_cells, module) -> list[str]:
     it run on: a misconception model whose belief makes a cell raise still answers every later
     question of the chapter.
     """
-    return cut_printouts(run(key_cells_program(key_cells), module), len(key_cells))
+    return cut_printouts(run(key_cells_program(key_cells), module, observe=False), len(key_cells))
 
 
 def key_cells_program(key_cells) -> str:
