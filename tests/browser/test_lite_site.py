@@ -3,11 +3,12 @@
 The session fixture runs what ``make lite`` runs: ``python -m lite download``
 (npm and PyPI, skipped for what ``.lite-cache/`` already holds), then ``python
 -m lite build`` in a network namespace that has only loopback (``unshare -n``).
-The site is served from ``_build/lite`` on 127.0.0.1; every request to any
-other host fails in Chromium and is recorded, and so is every failed request or error
-status. Chapters 00, 01, 08 and 09, English and Chinese, run whole in Pyodide,
-where numpy is not (chapter 09's numpy cell says so, and its cross-check leaves
-that cell out by name); on the way a prediction is answered (torch's answer, computed here with real
+The site is served from ``_build/lite`` on 127.0.0.1 and opened in one page;
+each test opens its notebook there with a new kernel, the one before closed and
+its kernel shut down. Every request to any other host fails in Chromium and is
+recorded, and so is every failed request or error status. Chapters 00, 01, 08
+and 09, English and Chinese, run whole in Pyodide, where numpy is not (chapter
+09's numpy cell says so, and its cross-check leaves that cell out by name); on the way a prediction is answered (torch's answer, computed here with real
 torch), a diagram is stepped, and a wrong build-it piece switched in with
 ``use_mine`` turns the chapter's cross-check red. The clone exercise, in both
 languages, is written with the course's solution and then a wrong clone: its
