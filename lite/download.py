@@ -7,11 +7,12 @@
   packages it names, so its dependency graph stays true;
 * JupyterLite's build tools, installed into ``.venv``.
 
-Anything already in the cache is not fetched again.
+Anything already in the cache, or installed at its pinned version, is not fetched again.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -69,6 +70,14 @@ def _have(name: str, version: str) -> bool:
     return any(p.name.lower().startswith(stem) for p in WHEELS.glob("*.whl"))
 
 
+def _installed(pin: str) -> bool:
+    name, version = pin.split("==")
+    try:
+        return importlib.metadata.version(name) == version
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
 def main() -> None:
     CACHE.mkdir(exist_ok=True)
     if not pyodide_tarball().exists():
@@ -82,5 +91,6 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
                         "--python-version", "3.14", "--implementation", "py", "--abi", "none",
                         "--platform", "any", "--dest", str(WHEELS), *missing], check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-c", str(REPO / "constraints.txt"),
-                    *versions.JUPYTERLITE], check=True)
+    if not all(map(_installed, versions.JUPYTERLITE)):
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-c", str(REPO / "constraints.txt"),
+                        *versions.JUPYTERLITE], check=True)

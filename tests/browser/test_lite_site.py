@@ -3,11 +3,12 @@
 The session fixture runs what ``make lite`` runs: ``python -m lite download``
 (npm and PyPI, skipped for what ``.lite-cache/`` already holds), then ``python
 -m lite build`` in a network namespace that has only loopback (``unshare -n``).
-The site is served from ``_build/lite`` on 127.0.0.1; every request to any
-other host fails in Chromium and is recorded, and so is every failed request or error
-status. Chapters 00, 01, 08 and 09, English and Chinese, run whole in Pyodide,
-where numpy is not (chapter 09's numpy cell says so, and its cross-check leaves
-that cell out by name); on the way a prediction is answered (torch's answer, computed here with real
+The site is served from ``_build/lite`` on 127.0.0.1 and opened in one page;
+each test opens its notebook there with a new kernel, the one before closed and
+its kernel shut down. Every request to any other host fails in Chromium and is
+recorded, and so is every failed request or error status. Chapters 00, 01, 08
+and 09, English and Chinese, run whole in Pyodide, where numpy is not (chapter
+09's numpy cell says so, and its cross-check leaves that cell out by name); on the way a prediction is answered (torch's answer, computed here with real
 torch), a diagram is stepped, and a wrong build-it piece switched in with
 ``use_mine`` turns the chapter's cross-check red. The clone exercise, in both
 languages, is written with the course's solution and then a wrong clone: its
@@ -67,19 +68,47 @@ def server(lite_site):
         yield url
 
 
-@pytest.fixture()
-def page(browser, server):
-    """A page whose requests may reach only the test server; what else it asked for, and what failed,
-    are checked after the test."""
+@pytest.fixture(scope="module")
+def lab(browser, server):
+    """One JupyterLite page for the module, whose requests may reach only the test server: each test
+    opens its notebook in it with a kernel of its own (``_open``), as a learner opens one chapter
+    after another, and Chromium's cache serves what the site's front end and Pyodide fetched before.
+    Yields the page, the URLs asked for elsewhere and the failed requests."""
     context, elsewhere = local_only_context(browser, server, 1366)
     failed = []
     context.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
     context.on("response", lambda r: failed.append(f"{r.url} ({r.status})") if r.status >= 400 else None)
     page = context.new_page()
-    yield page
+    page.goto(f"{server}lab/index.html")
+    page.wait_for_function("() => window.jupyterapp !== undefined")
+    page.evaluate("() => window.jupyterapp.restored")
+    yield page, elsewhere, failed
     context.close()
+
+
+@pytest.fixture()
+def page(lab):
+    """The module's page; what it asked of other hosts, and what failed, during the test are checked
+    after the test."""
+    page, elsewhere, failed = lab
+    elsewhere.clear()
+    failed.clear()
+    yield page
     assert not elsewhere, f"requests to other hosts: {elsewhere}"
     assert not failed, f"failed requests: {failed}"
+
+
+# Close the notebook in front (if any), shutting its kernel down, and open ``path``: JupyterLab
+# starts a new kernel for it.
+OPEN = """async (path) => {
+    const app = window.jupyterapp;
+    for (const widget of Array.from(app.shell.widgets('main'))) {
+        if (widget.sessionContext) await widget.sessionContext.shutdown();
+        if (widget.context) widget.context.model.dirty = false;   // a test's cells are not saved
+        widget.dispose();
+    }
+    await app.commands.execute('docmanager:open', {path});
+}"""
 
 
 OPENED = """async ([path, timeout]) => {
@@ -173,9 +202,14 @@ WITHOUT_NUMPY = {"en": ("This cell needs numpy, which has no build for the brows
 NUMPY_LINE = "array = x.detach().cpu().numpy()"
 
 
-def _open_and_run(page, server, path):
-    page.goto(f"{server}lab/index.html?path={path}")
+def _open(page, path):
+    """``path`` in front, alone, its kernel new and idle."""
+    page.evaluate(OPEN, path)
     page.evaluate(OPENED, [path, BOOT])
+
+
+def _open_and_run(page, path):
+    _open(page, path)
     page.evaluate(RUN_ALL, [RUN, None])
     errors = page.evaluate(ERRORS)
     if errors:
@@ -203,9 +237,9 @@ def _without_numpy(page, language):
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_a_chapter_runs_whole_in_the_browser(page, server, language, chapter):
+def test_a_chapter_runs_whole_in_the_browser(page, language, chapter):
     path = f"{FOLDERS[language]}/{chapter}.ipynb"
-    _open_and_run(page, server, path)
+    _open_and_run(page, path)
     if chapter == "01_reading_memory_diagrams":
         widget = page.locator(".md-widget").first
         widget.scroll_into_view_if_needed()
@@ -249,7 +283,7 @@ def _solution_code(name):
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_an_exercise_self_checks_in_the_browser_for_practice(page, server, language):
+def test_an_exercise_self_checks_in_the_browser_for_practice(page, language):
     """Writing the exercise works in the browser, and its last cell is a practice self-check: full marks
     for the course's solution, a named failure for a wrong clone, headed by what it is and is not."""
     import torch
@@ -258,8 +292,7 @@ def test_an_exercise_self_checks_in_the_browser_for_practice(page, server, langu
     notebook = json.loads((REPO / path).read_text(encoding="utf-8"))
     points = sum(c["metadata"].get("nbgrader", {}).get("points", 0) for c in notebook["cells"])
     header, ungraded, full, failed, why = (t.format(torch.__version__.split("+")[0], points) for t in PRACTICE[language])
-    page.goto(f"{server}lab/index.html?path={path}")
-    page.evaluate(OPENED, [path, BOOT])
+    _open(page, path)
     page.evaluate(RUN_ALL, [RUN, None])
     errors = page.evaluate(ERRORS)
     # the stubs are not written yet: the first cell that calls one stops Run all, as anywhere
