@@ -162,9 +162,14 @@ def _op_key(op):
 
 
 def _drawn(case):
-    """Whether ``case`` was drawn for this student (``_variants``): then it is not kept."""
+    """Whether ``case``, or the case or owner it wraps (new_tensor's ``witness.owned``), was drawn
+    for this student (``_variants``): then it is not kept."""
     recipes = (getattr(case, name, None) for name in ("recipe", "dst", "src"))
-    return any(isinstance(getattr(recipe, "__self__", None), _variants.TensorSpec) for recipe in recipes)
+    if any(isinstance(getattr(recipe, "__self__", None), _variants.TensorSpec) for recipe in recipes):
+        return True
+    if getattr(getattr(case, "owner", None), "spec", None) is not None:
+        return True
+    return hasattr(case, "case") and _drawn(case.case)
 
 
 def observe_torch(case, op, device_of="source"):

@@ -11,6 +11,8 @@ witness): a fixed owner by its name, a drawn one by its numbers
 (``variants.TensorSpec``), the data as ``plans.case_of`` rebuilds any case.
 """
 
+from dataclasses import dataclass
+
 from .battery import fixed
 from .variants import TensorSpec
 from .wire import decode, encode
@@ -43,14 +45,18 @@ OWNERS = (
 _NAMED_OWNERS = {owner.name: owner for owner in OWNERS}
 
 
+@dataclass(frozen=True)
 class WithOwner:
-    """A battery case as the data, plus the tensor whose ``new_tensor`` is called."""
+    """A battery case as the data, plus the tensor whose ``new_tensor`` is called. Equal to any
+    other made of the same case and owner, so that the judge finds torch's run of it again."""
 
+    case: object
+    owner: Owner
     roles = ("data", "self")
 
-    def __init__(self, case, owner):
-        self.case, self.owner = case, owner
-        self.grad_mode = case.grad_mode
+    @property
+    def grad_mode(self):
+        return self.case.grad_mode
 
     def build(self, module):
         tensor, leaves, _ = self.case.build(module)
@@ -66,16 +72,23 @@ class WithOwner:
         return {"with_owner": {"data": describe_case(self.case), "owner": self.owner.description()}}
 
 
+@dataclass(frozen=True)
 class Moved:
     """A case whose call asks for ``device=``: the result must land there, wherever the inputs live.
 
     torch in the judge is a CPU build, so only the learner's call gets the argument; the device
     expected is the one asked for (``devices()``, as ``expect_same``'s ``device_of`` reads it)."""
 
-    def __init__(self, case, device):
-        self.case, self.device = case, device
-        self.grad_mode = case.grad_mode
-        self.roles = getattr(case, "roles", ("source",))
+    case: object
+    device: str
+
+    @property
+    def grad_mode(self):
+        return self.case.grad_mode
+
+    @property
+    def roles(self):
+        return getattr(self.case, "roles", ("source",))
 
     def build(self, module):
         return self.case.build(module)

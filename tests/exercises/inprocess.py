@@ -9,6 +9,7 @@ grades the bank with the judge instead (``graded_in_process``, and real nbgrader
 """
 
 import contextlib
+import functools
 import io
 import warnings
 
@@ -23,24 +24,39 @@ def _grade_id(cell):
     return cell.metadata.get("nbgrader", {}).get("grade_id")
 
 
+@functools.cache
+def _solution_cells(assignment):
+    """(grade_id or None, source, is_test) for every code cell of the instructor's notebook (read once)."""
+    source = read_notebook(SOLUTIONS / assignment / f"{assignment}.ipynb")
+    return tuple((_grade_id(cell), cell.source, _is_test(cell)) for cell in source.cells if cell.cell_type == "code")
+
+
+def _is_test(cell):
+    meta = cell.metadata.get("nbgrader", {})
+    return bool(meta.get("grade") and not meta.get("solution"))
+
+
+@functools.cache
+def _release_cells(assignment):
+    """{grade_id: source} of the released notebook's solution cells, as git holds it (read once)."""
+    release = stored_notebook(EXERCISES / assignment / f"{assignment}.ipynb")
+    return {_grade_id(c): c.source for c in release.cells if c.metadata.get("nbgrader", {}).get("solution")}
+
+
 def notebook_cells(entry):
     """(grade_id or None, source, is_test) for every code cell of the entry's notebook."""
-    source = read_notebook(SOLUTIONS / entry.assignment / f"{entry.assignment}.ipynb")
-    replacements = entry.cells
-    if replacements == RELEASE:
-        release = stored_notebook(EXERCISES / entry.assignment / f"{entry.assignment}.ipynb")
-        replacements = {_grade_id(c): c.source for c in release.cells
-                        if c.metadata.get("nbgrader", {}).get("solution")}
-    out = []
-    for cell in source.cells:
-        if cell.cell_type != "code":
-            continue
-        meta = cell.metadata.get("nbgrader", {})
-        code = replacements.get(_grade_id(cell), cell.source)
-        out.append((_grade_id(cell), code, bool(meta.get("grade") and not meta.get("solution"))))
+    replacements = _release_cells(entry.assignment) if entry.cells == RELEASE else entry.cells
+    out = [(grade_id, replacements.get(grade_id, code), is_test)
+           for grade_id, code, is_test in _solution_cells(entry.assignment)]
     if APPENDED in replacements:
         out.append((None, replacements[APPENDED], False))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(code, grade_id):
+    """A cell's code object: the same cells run for every entry and seed, compiled once."""
+    return compile(code, f"<cell {grade_id}>", "exec")
 
 
 def test_code(source, battery):
@@ -70,7 +86,7 @@ def run(entry, battery="full", tests=None, namespace=None):
                     continue
                 code = test_code(code, battery)
             try:
-                exec(compile(code, f"<cell {grade_id}>", "exec"), namespace)
+                exec(_compiled(code, grade_id), namespace)
             except Exception as error:  # noqa: BLE001 - a test's failure is the observation
                 if is_test:
                     results[grade_id] = f"{type(error).__name__}: {error}"
