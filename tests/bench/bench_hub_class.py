@@ -34,8 +34,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "hub"))
+sys.path.insert(1, os.path.join(os.path.dirname(HERE), "support"))  # course_copy
 
-from conftest import Class, fresh_copy, hub_blocks, kill_processes_of  # noqa: E402
+from hub_course import Class, fresh_copy, hub_blocks, kill_processes_of  # noqa: E402
 from driver import Person  # noqa: E402
 from test_hub_term import COURSE  # noqa: E402
 

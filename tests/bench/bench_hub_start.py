@@ -38,7 +38,7 @@ import psutil
 
 from hub_people import people  # first: it puts tests/hub and tests/ on the path
 
-from conftest import LOCAL_PROXY_BIN, kill_processes_of, one_course_hub
+from hub_course import LOCAL_PROXY_BIN, kill_processes_of, one_course_hub
 from driver import Person
 
 (INSTRUCTOR, STUDENT, GRADER), PEOPLE = people("hc")

@@ -1,6 +1,6 @@
 """What the hub benches share: tests/hub's fixtures importable, and the people of a one-course hub.
 
-Importing it puts tests/hub (conftest, driver) and tests/support (course_copy) on ``sys.path``.
+Importing it puts tests/hub (hub_course, driver) and tests/support (course_copy) on ``sys.path``.
 """
 
 import os

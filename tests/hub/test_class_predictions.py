@@ -18,7 +18,7 @@ import sys
 import pytest
 import requests
 
-from conftest import Class, kill_processes_of, needs_proxy
+from hub_course import Class, kill_processes_of, needs_proxy
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUDENTS = ["cp-right", "cp-detach", "cp-both", "cp-silent"]

@@ -21,7 +21,7 @@ import sys
 import pytest
 from nbgrader.api import Gradebook, MissingEntry
 
-from conftest import Class, kill_processes_of, needs_proxy
+from hub_course import Class, kill_processes_of, needs_proxy
 from driver import Person
 from test_hub_term import as_user, work
 

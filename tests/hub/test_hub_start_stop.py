@@ -29,7 +29,7 @@ import tempfile
 import psutil
 import pytest
 
-from conftest import kill_processes_of, needs_proxy, one_course_hub
+from hub_course import kill_processes_of, needs_proxy, one_course_hub
 from driver import Person
 
 STARTS = int(os.environ.get("AUTOGRADER_HUB_STARTS", "50"))

@@ -20,7 +20,7 @@ import urllib.parse
 import pytest
 import requests
 
-from conftest import Class, kill_processes_of, needs_proxy
+from hub_course import Class, kill_processes_of, needs_proxy
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "autograder"))
 
