@@ -142,7 +142,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     force_copy = bool(copy) and not is_scalar(obj)  # a numpy number is new memory already
     if force_copy or (copy is None and (wrong_device or wrong_dtype)):
         if wrong_device or wrong_dtype:
-            renamed = requested is not None and names_an_index(requested)  # "cpu:0": to() copies
+            renamed = names_an_index(requested)  # "cpu:0": to() copies
             source = to(source, device=device or source.device, dtype=dtype or source.dtype, copy=force_copy or renamed)
         else:
             source = clone(source)
