@@ -4,10 +4,11 @@ The npm package ``pyodide`` holds the interpreter and the standard library,
 and a lock file (``pyodide-lock.json``) naming the wheels Pyodide loads by
 name (micropip, IPython, ...), which it would fetch from a CDN next to the
 interpreter.  Here each wheel the site needs is copied next to the
-interpreter and its entry rewritten: the file's name and sha256 as
-downloaded from PyPI.  The packages the lock does not know (the widgets,
-polib, the course's own wheel) get entries of their own.  Entries for wheels
-that are not there are dropped, so asking for one fails at once with
+interpreter and its entry rewritten: the file's name and sha256 (the wheel
+as downloaded from PyPI, with the bytecode :mod:`lite.bytecode` adds to it and
+to the standard library first).  The packages the lock does not know (the
+widgets, polib, the course's own wheel) get entries of their own.  Entries for
+wheels that are not there are dropped, so asking for one fails at once with
 Pyodide's "no known package" instead of a request to another host.
 """
 
@@ -21,6 +22,7 @@ import zipfile
 from pathlib import Path
 
 from lite import versions
+from lite.bytecode import compile_in_pyodide
 from lite.download import WHEELS, canonical, pyodide_tarball, wanted
 
 
@@ -34,7 +36,7 @@ def _top_level_imports(wheel: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
         for name in archive.namelist():
             first = name.split("/")[0]
-            if first.endswith((".dist-info", ".data")):
+            if first.endswith((".dist-info", ".data")) or first == "__pycache__":
                 continue
             if "/" in name:
                 names.add(first)
@@ -69,10 +71,13 @@ def relock(dest: Path, course_wheels: dict[str, tuple[Path, list[str]]]) -> list
                 tar.extract(member, dest, filter="data")
     lock = json.loads((dest / "pyodide-lock.json").read_text())
     packages = {canonical(k): v for k, v in lock["packages"].items()}
+    downloaded = {name: _wheel_of(name, version, WHEELS) for name, version in wanted().items()}
+    for wheel in [*downloaded.values(), *(wheel for wheel, _ in course_wheels.values())]:
+        shutil.copy2(wheel, dest / wheel.name)
+    compile_in_pyodide(dest)
     kept = {}
     for name, version in wanted().items():
-        wheel = _wheel_of(name, version, WHEELS)
-        shutil.copy2(wheel, dest / wheel.name)
+        wheel = dest / downloaded[name].name
         if name in packages:
             found = dict(packages[name], file_name=wheel.name, sha256=_sha256(wheel), unvendored_tests=False)
         else:
@@ -80,8 +85,7 @@ def relock(dest: Path, course_wheels: dict[str, tuple[Path, list[str]]]) -> list
         found["depends"] = [canonical(d) for d in found["depends"]]
         kept[name] = found
     for name, (wheel, depends) in course_wheels.items():
-        shutil.copy2(wheel, dest / wheel.name)
-        kept[name] = entry(name, wheel.name.split("-")[1], wheel, depends)
+        kept[name] = entry(name, wheel.name.split("-")[1], dest / wheel.name, depends)
     lock["packages"] = kept
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
     return sorted(kept)

@@ -69,31 +69,55 @@ class RecordingWitness:
         return _plain(reply)
 
 
-class ReplayingWitness:
-    """The recorded answers again, in order, with one field of every observation (or one fact of
-    every story) changed by ``change``."""
+class RecordedReply:
+    """A recorded reply, decoded once, for the replays: each replay asks it again with one field
+    of its observations (or one fact of its story) changed, or none (docs/decisions/00XX)."""
 
-    def __init__(self, asked: list, field: str, change):
-        self.replies, self.field, self.change = [reply for _, reply in asked], field, change
-
-    def _changed(self, reply):
+    def __init__(self, reply):
+        self.reply, self.each, self.key = reply, None, None
         if "each" in reply:
-            return {"each": [self._changed(one) for one in reply["each"]]}
-        if "seen" in reply:
-            seen = decode(reply["seen"])
-            if self.field in seen:
-                seen[self.field] = self.change(self.field, seen[self.field])
-            return {"seen": encode(seen)}
-        if "told" in reply:
-            told = decode(reply["told"])
-            if isinstance(told.get("facts"), list):
-                told["facts"] = [[fact, self.change(fact, value) if fact == self.field else value]
-                                 for fact, value in told["facts"]]
-            return {"told": encode(told)}
-        return reply
+            self.each = [RecordedReply(one) for one in reply["each"]]
+        else:
+            self.key = next((key for key in ("seen", "told") if key in reply), None)
+            self.decoded = decode(reply[self.key]) if self.key else None
+        self.unchanged = json.dumps(self.changed(None, None))
+
+    def changed(self, field, change):
+        """The reply, as JSON-ready data, with ``field`` changed by ``change`` wherever it is."""
+        if self.each is not None:
+            return {"each": [one.changed(field, change) for one in self.each]}
+        if self.key is None:
+            return self.reply
+        value = dict(self.decoded)
+        if self.key == "seen" and field in value:
+            value[field] = change(field, value[field])
+        if self.key == "told" and isinstance(value.get("facts"), list):
+            value["facts"] = [[fact, change(fact, one) if fact == field else one] for fact, one in value["facts"]]
+        return {self.key: encode(value)}
+
+    def holds(self, field) -> bool:
+        if self.each is not None:
+            return any(one.holds(field) for one in self.each)
+        if self.key == "seen":
+            return field in self.decoded
+        facts = self.decoded.get("facts") if self.key == "told" else None
+        return isinstance(facts, list) and any(fact == field for fact, _ in facts)
+
+
+class ReplayingWitness:
+    """The recorded answers (``RecordedReply``) again, in order, with one field of every observation
+    (or one fact of every story) changed by ``change``."""
+
+    def __init__(self, replies: list, field: str, change):
+        self.replies, self.field, self.change = list(replies), field, change
 
     def ask(self, request):
-        return _plain(self._changed(self.replies.pop(0))) if self.replies else {"refused": "not recorded"}
+        if not self.replies:
+            return {"refused": "not recorded"}
+        reply = self.replies.pop(0)
+        if reply.holds(self.field):
+            return _plain(reply.changed(self.field, self.change))
+        return json.loads(reply.unchanged)
 
 
 def _rounded(field: str, value):
@@ -143,20 +167,20 @@ def _fields(asked: list) -> dict:
     return {k: v for k, v in found.items() if k not in UNCOMPARED}
 
 
-def _fails(source: str, names: TestNames, asked: list, field: str, change) -> bool:
+def _fails(source: str, names: TestNames, replies: list, field: str, change) -> bool:
     """Does the test fail (a check's verdict, not an answer the judge refuses to read) when
     ``field`` is changed by ``change`` in the recorded answers?"""
     return any(output.get("ename") == "AssertionError"
-               for output in run_test_cell(source, ReplayingWitness(asked, field, change), names=names))
+               for output in run_test_cell(source, ReplayingWitness(replies, field, change), names=names))
 
 
 def compared_fields(source: str, names: TestNames, asked: list) -> tuple[list[str], list[str]]:
     """The fields of the observations (and the facts of the stories) the test compares: those whose
     change fails it; and those of them it compares up to float rounding."""
-    fields = _fields(asked)
-    compared = [field for field in fields if _fails(source, names, asked, field, _other)]
+    fields, replies = _fields(asked), [RecordedReply(reply) for _, reply in asked]
+    compared = [field for field in fields if _fails(source, names, replies, field, _other)]
     approximate = [field for field in compared
-                   if _has_float(fields[field]) and not _fails(source, names, asked, field, _rounded)]
+                   if _has_float(fields[field]) and not _fails(source, names, replies, field, _rounded)]
     return compared, approximate
 
 

@@ -62,6 +62,43 @@ def lite_site(practice_answers_cache):
     return SITE
 
 
+def _bytecode_of(archive):
+    """``{each .py of a wheel or of the standard library's zip: (its .pyc's magic number, flags, listed
+    in the wheel's RECORD) or None}``: the .pyc where the import system looks for it."""
+    import zipfile
+
+    wheel = archive.suffix == ".whl"
+
+    def pyc(name):
+        folder, _, module = name.rpartition("/")
+        return f"{folder}/__pycache__/{module[:-3]}.cpython-314.pyc".lstrip("/") if wheel else name[:-3] + ".pyc"
+
+    with zipfile.ZipFile(archive) as opened:
+        names = set(opened.namelist())
+        record = next((opened.read(n).decode() for n in names if n.endswith(".dist-info/RECORD")), None)
+        return {n: (opened.read(pyc(n))[:4], opened.read(pyc(n))[4:8], record is None or f"\n{pyc(n)}," in record)
+                if pyc(n) in names else None for n in names if n.endswith(".py")}
+
+
+def test_the_sites_wheels_and_standard_library_carry_bytecode(lite_site):
+    """Every module of every wheel, and of the standard library's zip, has an unchecked-hash ``.pyc``
+    where the import system looks (``lite.bytecode``), which a wheel's RECORD lists; all of one magic
+    number (chapter 00's test checks in the browser that it is Pyodide's). The lock's sha256 are
+    those of the wheels served."""
+    import hashlib
+
+    folder = lite_site / "static" / "pyodide"
+    lock = json.loads((folder / "pyodide-lock.json").read_text())["packages"]
+    magic = set()
+    for archive in [folder / entry["file_name"] for entry in lock.values()] + [folder / "python_stdlib.zip"]:
+        found = _bytecode_of(archive)
+        assert found and None not in found.values(), (archive.name, [n for n, b in found.items() if b is None][:5])
+        assert {(flags, listed) for _, flags, listed in found.values()} == {((1).to_bytes(4, "little"), True)}
+        magic |= {number for number, _, _ in found.values()}
+    assert len(magic) == 1, magic
+    assert all(hashlib.sha256((folder / e["file_name"]).read_bytes()).hexdigest() == e["sha256"] for e in lock.values())
+
+
 @pytest.fixture(scope="module")
 def server(lite_site):
     with serving(lite_site) as url:
@@ -202,6 +239,13 @@ WITHOUT_NUMPY = {"en": ("This cell needs numpy, which has no build for the brows
 NUMPY_LINE = "array = x.detach().cpu().numpy()"
 
 
+# The kernel imported the standard library (json) and the course (reftorch) from the bytecode the
+# build added (lite.bytecode), of this interpreter's magic number.
+BYTECODE_USED = ("import importlib.util, json, reftorch\n"
+                 "with open(reftorch.__spec__.cached, 'rb') as pyc:\n"
+                 "    print('from bytecode:', json.__file__.endswith('.pyc'), pyc.read(4) == importlib.util.MAGIC_NUMBER)")
+
+
 def _open(page, path):
     """``path`` in front, alone, its kernel new and idle."""
     page.evaluate(OPEN, path)
@@ -240,6 +284,9 @@ def _without_numpy(page, language):
 def test_a_chapter_runs_whole_in_the_browser(page, language, chapter):
     path = f"{FOLDERS[language]}/{chapter}.ipynb"
     _open_and_run(page, path)
+    if chapter == "00_index":
+        said = page.evaluate(RUN_NEW_CELL, BYTECODE_USED)
+        assert "from bytecode: True True" in said, said[-2000:]
     if chapter == "01_reading_memory_diagrams":
         widget = page.locator(".md-widget").first
         widget.scroll_into_view_if_needed()

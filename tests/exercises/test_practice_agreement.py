@@ -13,7 +13,8 @@ import json
 
 import pytest
 
-from autograder.learner.practice_record import recorded
+from autograder.learner.practice_record import ReplayingWitness, RecordedReply, recorded
+from autograder.witness.wire import decode
 from coursebook.practice import practice_results
 from exercise_mutants import BANK, RELEASE
 from inprocess import run
@@ -57,3 +58,25 @@ def test_the_untouched_stub_scores_zero_and_says_not_written(answers):
     results = practice_results("clone", namespace, answers, WITNESS)
     assert results and all(lines is not None and any("not written yet" in line for line in lines)
                            for _, _, lines in results), results
+
+
+def _plain_reply(reply):
+    """A reply with its observations (or story) decoded."""
+    if "each" in reply:
+        return [_plain_reply(one) for one in reply["each"]]
+    key = next((k for k in ("seen", "told") if k in reply), None)
+    return decode(reply[key]) if key else reply
+
+
+def test_a_replay_changes_the_one_field_asked_and_nothing_else(answers):
+    """How the recording finds what a test compares: the recorded answers replayed with one field of
+    every observation changed (``ReplayingWitness``), each reply decoded once for all the replays."""
+    for test in json.loads((answers / "clone.json").read_text(encoding="utf-8"))["tests"]:
+        replies = [RecordedReply(reply) for _, reply in test["asked"]]
+        for field in test["compared"]:
+            witness = ReplayingWitness(replies, field, lambda name, value: ("changed", name))
+            for _, reply in test["asked"]:
+                recorded, replayed = _plain_reply(reply), _plain_reply(witness.ask(None))
+                for was, now in zip(recorded, replayed) if isinstance(recorded, list) else [(recorded, replayed)]:
+                    assert now == (dict(was, **{field: ("changed", field)}) if field in was else was)
+            assert witness.ask(None) == {"refused": "not recorded"}
