@@ -11,7 +11,7 @@ number), with the site's Pyodide folder mounted, and :func:`add_bytecode` puts a
 import system looks) and of the standard library's zip (beside its ``.py``, where
 ``zipimport`` looks). Each is an *unchecked hash* ``.pyc``: Python loads it
 without reading the source, which stays for tracebacks. Nothing is fetched: the
-step runs offline with the rest of the build (docs/decisions/00XX).
+step runs offline with the rest of the build (docs/decisions/0072).
 """
 
 from __future__ import annotations

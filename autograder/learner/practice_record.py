@@ -71,7 +71,7 @@ class RecordingWitness:
 
 class RecordedReply:
     """A recorded reply, decoded once, for the replays: each replay asks it again with one field
-    of its observations (or one fact of its story) changed, or none (docs/decisions/00XX)."""
+    of its observations (or one fact of its story) changed, or none (docs/decisions/0072)."""
 
     def __init__(self, reply):
         self.reply, self.each, self.key = reply, None, None
