@@ -59,6 +59,7 @@ TIERS_BY_ID = {
     # unit folders' tests that start kernels, servers or commands of their own
     "tests/course/test_lab_git_pull.py": "e2e",
     "tests/course/test_learning_keeps_tests_green.py": "e2e",
+    "tests/course/test_sharing.py": "e2e",
     "tests/course/test_shut_down_closed.py": "e2e",
     "tests/course/test_warm_kernels.py": "e2e",
     "tests/course/test_translation.py::test_changing_one_english_paragraph_turns_the_catalog_check_red_naming_the_cell_until_it_is_translated": "e2e",

@@ -31,7 +31,12 @@ __all__ = ["available", "consent", "set_consent", "share_first_answer", "sent", 
 SHARE_URL = "COURSEBOOK_SHARE_URL"
 SHARE_DEFAULT = "COURSEBOOK_SHARE_DEFAULT"
 STATE_FILE = "COURSEBOOK_SHARING"
-TIMEOUT = 5  # seconds: a slow service never holds up a prediction for long
+TIMEOUT = 5  # seconds: once a service has answered, a slow one never holds up a prediction for long
+# Seconds for a service that has not answered this process yet: the course hub's service reads the
+# course at its first request (autograder/hub/predictions_service.py), longer than TIMEOUT on a busy
+# hub, and an answer given up on there would be lost (a first answer is sent once).
+FIRST_TIMEOUT = 60
+_answered = set()  # the URLs of the services that have answered this process
 
 
 def _path() -> Path:
@@ -87,8 +92,10 @@ def _request(method: str, body: dict | None = None):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method, headers={
         "Authorization": "token " + os.environ["JUPYTERHUB_API_TOKEN"], "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-        return json.loads(answer.read() or b"{}")
+    with urllib.request.urlopen(request, timeout=TIMEOUT if url in _answered else FIRST_TIMEOUT) as answer:
+        reply = json.loads(answer.read() or b"{}")
+    _answered.add(url)
+    return reply
 
 
 def share_first_answer(question, diagnosis) -> bool:

@@ -96,7 +96,7 @@ def test_run_all_prints_no_answer_before_it_is_asked_for(request, executed, path
     assert not problems, "\n".join(problems)
 
 
-def test_an_answer_cell_holds_its_output_back_and_the_book_shows_it(tmp_path, monkeypatch):
+def test_an_answer_cell_holds_its_output_back_and_the_book_shows_it(tmp_path, monkeypatch, warm_kernel_manager):
     """Chapter 01's prediction is answered by a diagram: headless Run All shows only the button's
     text; a page nobody can answer on (COURSEBOOK_PREDICTIONS=shown) shows the diagram."""
     from coursebook.build_it import progress
@@ -106,7 +106,7 @@ def test_an_answer_cell_holds_its_output_back_and_the_book_shows_it(tmp_path, mo
     path = COURSE / "01_reading_memory_diagrams.ipynb"
 
     def answer_outputs():
-        run = execute_notebook(path, timeout=300)
+        run = execute_notebook(path, timeout=300, kernel_manager_class=warm_kernel_manager)
         assert run.error is None, run.error
         held = [c for c in run.notebook.cells if c.cell_type == "code" and c.source.startswith("%%answer")]
         assert held

@@ -1,7 +1,8 @@
 """Run All gives no prediction away: a `%%key` cell that answers a "Predict the output" question
 holds its printout back until the learner has answered or revealed it.
 
-A chapter executed headless (nbclient, a fresh kernel, an empty progress file)
+A chapter executed headless (nbclient, a new kernel forked from the course tests' zygote, an empty
+progress file: docs/decisions/00XX-the-course-tests-chapter-reruns-fork-warm-kernels.md)
 shows in each such cell the prediction box and how to answer without widgets,
 never torch's printout; the closing cross-check still agrees and keeps its
 table folded. The functions behind the box diagnose a wrong answer by the
@@ -28,11 +29,11 @@ def _shown(cell) -> str:
 
 
 @pytest.fixture(scope="module")
-def run_with_nothing_answered(tmp_path_factory):
+def run_with_nothing_answered(tmp_path_factory, warm_kernel_manager):
     path = tmp_path_factory.mktemp("predict") / "progress.json"
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:  # the kernel gets the environment of its launch
         patch.setenv(progress.PROGRESS_ENV, str(path))
-        return execute_notebook(CHAPTER, timeout=300)
+        return execute_notebook(CHAPTER, timeout=300, kernel_manager_class=warm_kernel_manager)
 
 
 def test_the_chapter_runs_to_its_agreeing_cross_check(run_with_nothing_answered):
@@ -58,12 +59,12 @@ def test_no_question_cell_shows_its_answer_before_it_is_answered(run_with_nothin
     assert asked == len([q for q in questions() if q.chapter == CHAPTER.name]) == 3
 
 
-def test_a_settled_question_shows_its_printout_at_once(tmp_path, monkeypatch):
+def test_a_settled_question_shows_its_printout_at_once(tmp_path, monkeypatch, warm_kernel_manager):
     monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path / "progress.json"))
     settled = [q for q in questions() if q.chapter == CHAPTER.name]
     for q in settled:
         reveal(q.id)
-    run = execute_notebook(CHAPTER, timeout=300)
+    run = execute_notebook(CHAPTER, timeout=300, kernel_manager_class=warm_kernel_manager)
     assert run.error is None, run.error
     shown = "\n".join(_shown(c) for c in run.notebook.cells)
     for q in settled:
@@ -99,11 +100,11 @@ def test_a_printout_too_long_to_type_is_chosen_among_what_torch_and_the_models_p
         assert offered == sorted(offered, key=normalise)
 
 
-def test_the_static_book_prints_every_answer_at_once(tmp_path, monkeypatch):
+def test_the_static_book_prints_every_answer_at_once(tmp_path, monkeypatch, warm_kernel_manager):
     """A page nobody can answer on (the book: COURSEBOOK_PREDICTIONS=shown) shows the printouts."""
     monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path / "progress.json"))
     monkeypatch.setenv("COURSEBOOK_PREDICTIONS", "shown")
-    run = execute_notebook(CHAPTER, timeout=300)
+    run = execute_notebook(CHAPTER, timeout=300, kernel_manager_class=warm_kernel_manager)
     assert run.error is None, run.error
     shown = "\n".join(_shown(c) for c in run.notebook.cells)
     for q in questions():
