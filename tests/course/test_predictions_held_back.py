@@ -2,7 +2,7 @@
 holds its printout back until the learner has answered or revealed it.
 
 A chapter executed headless (nbclient, a new kernel forked from the course tests' zygote, an empty
-progress file: docs/decisions/00XX-the-course-tests-chapter-reruns-fork-warm-kernels.md)
+progress file: docs/decisions/0073-the-course-tests-chapter-reruns-fork-warm-kernels.md)
 shows in each such cell the prediction box and how to answer without widgets,
 never torch's printout; the closing cross-check still agrees and keeps its
 table folded. The functions behind the box diagnose a wrong answer by the
