@@ -46,6 +46,7 @@ class Case:
     ``observe(result, args)``; by default the result itself.
     ``within``: a function returning a context manager the piece runs in
     (``reftorch.no_grad``); the expected answer sets up its own.
+    ``keywords``: keyword arguments passed along with ``args`` (``keep_vars=True``).
     ``explain``: when a case can go wrong in more than one way, a function of
     the expected and the learner's outcome (:class:`check.Outcome`) giving the
     message for the mistake actually made (marked ``N_``); ``misconception``
@@ -59,6 +60,7 @@ class Case:
     observe: Callable[[Any, tuple], Any] | None = None
     within: Callable[[], Any] | None = None
     explain: Callable[[Any, Any], str | None] | None = None
+    keywords: dict = field(default_factory=dict)
 
     def fresh_args(self) -> tuple:
         args = self.args() if callable(self.args) else self.args
