@@ -132,6 +132,9 @@ register(Piece(
                                          "jumps around the storage"),
         _contiguous_case((2, 3), (6, 2), "a stepped slice leaves gaps: not contiguous, even though "
                                          "its strides decrease from left to right"),
+        _contiguous_case((2, 3), (4, 1), "every row of a 4-wide matrix cut to 3 columns leaves a gap after it: "
+                                         "not contiguous, even though the last stride is 1 and the strides "
+                                         "decrease"),
         _contiguous_case((3, 2), (0, 1), "an expanded tensor (stride 0) reads slots twice: not contiguous"),
         _contiguous_case((2, 1, 3), (3, 99, 1), "a dimension of size 1 is never stepped along, so its "
                                                 "stride does not matter"),

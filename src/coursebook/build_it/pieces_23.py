@@ -59,6 +59,10 @@ register(Piece(
         _case(((2, 3), (2,)), _RIGHT + ": (2,) meets the 3, not the 2, so this raises RuntimeError"),
         _case(((0,), (1,)), "a size of 1 stretches to 0 too: an empty result"),
         _case(((), (2, 2)), "a 0-d shape has no dimensions: it stretches to anything"),
+        _case(((0,), (3,)), "only a size of 1 stretches: 0 and 3 differ and neither is 1, so this raises "
+                            "RuntimeError"),
+        _case(((2, 1, 1), (3, 1), (4,)), "any number of shapes broadcast together, each size of 1 stretching "
+                                        "to the others: (2, 3, 4)"),
     ],
     wrong=[Wrong(_aligned_left, "lined up on the right"),
            Wrong(_sizes_must_be_equal, "stretches to the other size"),
