@@ -97,24 +97,20 @@ def size_one_strides_zero(shape):
     return tuple(reversed(strides))
 
 
-@wrong("contiguous_strides")
-def sizes_of_zero_multiply(shape):
-    """A size of 0 multiplies into the strides before it."""
+@wrong("contiguous_strides", told="a list is never equal to a tuple")
+def strides_as_a_list(shape):
+    """The strides may come back as a list."""
     strides, step = [], 1
     for n in reversed(shape):
-        strides.append(step)
-        step *= n
-    return tuple(reversed(strides))
+        strides.insert(0, step)
+        step *= max(n, 1)
+    return strides
 
 
 @wrong("contiguous_strides")
-def first_dimension_fastest(shape):
-    """The first dimension moves fastest (column-major)."""
-    strides, step = [], 1
-    for n in shape:
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(strides)
+def a_zero_d_tensor_steps_by_one(shape):
+    """A 0-d tensor has the stride (1,) of a single element."""
+    return reftorch._strides.contiguous_strides(shape) or (1,)
 
 
 @wrong("contiguous_strides")
@@ -170,14 +166,10 @@ def size_one_strides_count(shape, strides):
 
 @wrong("is_contiguous")
 def empty_is_not_special(shape, strides):
-    """A tensor with no elements is judged by its strides."""
-    expected = 1
-    for n, s in zip(reversed(shape), reversed(strides)):
-        if n != 1:
-            if s != expected:
-                return False
-            expected *= n
-    return True
+    """A tensor with no elements is contiguous only with a fresh tensor's strides."""
+    if 0 in shape:
+        return tuple(strides) == reftorch._strides.contiguous_strides(shape)
+    return reftorch._strides.is_contiguous(shape, strides)
 
 
 @wrong("is_contiguous")
@@ -207,6 +199,16 @@ def reverses_every_dimension(size, stride, dim0, dim1):
     return tuple(reversed(size)), tuple(reversed(stride))
 
 
+@wrong("transpose_geometry", told="a list is never equal to a tuple")
+def lists_swapped(size, stride, dim0, dim1):
+    """A transpose swaps two entries of the size and stride lists, and gives the lists back."""
+    size, stride = list(size), list(stride)
+    if size:
+        size[dim0], size[dim1] = size[dim1], size[dim0]
+        stride[dim0], stride[dim1] = stride[dim1], stride[dim0]
+    return size, stride
+
+
 @wrong("transpose_geometry")
 def strides_only(size, stride, dim0, dim1):
     """A transpose swaps the strides; the sizes stay."""
@@ -230,6 +232,13 @@ def _slice(size, stride, storage_offset, dim, start, stop, step, length=None, of
     new_offset = storage_offset + start * stride[dim] if offset is None else offset(start)
     return (tuple(size[:dim]) + (n,) + tuple(size[dim + 1:]),
             tuple(stride[:dim]) + (stride[dim] * step,) + tuple(stride[dim + 1:]), new_offset)
+
+
+@wrong("slice_geometry", told="a list is never equal to a tuple")
+def size_and_stride_as_lists(size, stride, storage_offset, dim, start, stop, step):
+    """The size and stride may come back as lists."""
+    new_size, new_stride, offset = _slice(size, stride, storage_offset, dim, start, stop, step)
+    return list(new_size), list(new_stride), offset
 
 
 @wrong("slice_geometry")
@@ -264,6 +273,12 @@ def _expand(size, stride, sizes, refuse):
             old_s = 0
         new_size[i], new_stride[i] = n, old_s
     return tuple(new_size), tuple(new_stride)
+
+
+@wrong("infer_expand_geometry", told="a list is never equal to a tuple")
+def lists_built_from_the_back(size, stride, sizes):
+    """The size and stride lists built from the last dimension back are the answer."""
+    return tuple(map(list, reftorch._views.infer_expand_geometry(size, stride, sizes)))
 
 
 @wrong("infer_expand_geometry")
@@ -1208,6 +1223,12 @@ def zero_wins(*shapes):
     padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
     return tuple(0 if 0 in sizes else reftorch._shapes.broadcast_shapes(*((n,) for n in sizes))[0]
                  for sizes in zip(*padded))
+
+
+@wrong("broadcast_shapes", told="a list is never equal to a tuple")
+def a_list_of_sizes(*shapes):
+    """The broadcast shape may come back as a list of sizes."""
+    return list(reftorch._shapes.broadcast_shapes(*shapes))
 
 
 @wrong("broadcast_shapes")

@@ -12,12 +12,12 @@ torch = torch_here()  # None in the browser: the expected answers are then the r
 
 import reftorch._shapes
 
-from coursebook.build_it.registry import Case, Piece, Wrong, register
+from coursebook.build_it.registry import Case, Piece, Wrong, register, told_tuples, tuples_only
 
 
 def _case(shapes, misconception):
     return Case(", ".join(repr(s) for s in shapes), shapes, misconception,
-                expected=lambda: tuple(torch.broadcast_shapes(*shapes)))
+                expected=lambda: tuple(torch.broadcast_shapes(*shapes)), observe=tuples_only, explain=told_tuples)
 
 
 def _aligned_left(*shapes):

@@ -27,7 +27,9 @@ from typing import Any, Callable
 
 from reftorch import overrides
 
-__all__ = ["Case", "Piece", "Wrong", "register", "piece", "pieces"]
+from coursebook.language import N_
+
+__all__ = ["Case", "Piece", "Wrong", "register", "piece", "pieces", "tuples_only", "told_tuples"]
 
 
 @dataclass
@@ -65,6 +67,25 @@ class Case:
     def fresh_args(self) -> tuple:
         args = self.args() if callable(self.args) else self.args
         return tuple(args)
+
+
+def _holds_a_list(value) -> bool:
+    return isinstance(value, list) or (isinstance(value, tuple) and any(_holds_a_list(v) for v in value))
+
+
+def tuples_only(result, args):
+    """``observe`` for a piece that answers with tuples (sizes, strides): an answer holding a list
+    is shown as such, and fails (the comparison itself reads a list and a tuple alike)."""
+    return f"{result!r}, with lists" if _holds_a_list(result) else result
+
+
+_NOT_TUPLES = N_("sizes and strides are tuples, as torch gives them: a list is never equal to a tuple "
+                 "((3, 1) != [3, 1]), so reftorch would go wrong wherever it compares them")
+
+
+def told_tuples(expected, got):
+    """``explain`` next to :func:`tuples_only`: an answer with lists is told so, whatever the case."""
+    return _NOT_TUPLES if isinstance(got.value, str) and not got.raised else None
 
 
 @dataclass
