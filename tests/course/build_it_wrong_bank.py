@@ -1055,6 +1055,23 @@ def multiplies_by_zero_under_no_grad(self, set_to_none=True):
     _each_grad(self, lambda p: setattr(p, "grad", None) if set_to_none else zero(p))
 
 
+@wrong("zero_grad", told="every parameter of every group")
+def the_first_group_only(self, set_to_none=True):
+    """self.param_groups[0]["params"] are the optimizer's parameters."""
+    for p in self.param_groups[0]["params"]:
+        if p.grad is not None:
+            p.grad = None if set_to_none else p.grad.detach_().zero_()
+
+
+@wrong("zero_grad", told="every parameter of every group")
+def one_parameter_per_group(self, set_to_none=True):
+    """Each group holds one parameter."""
+    for group in self.param_groups:
+        p = group["params"][0]
+        if p.grad is not None:
+            p.grad = None if set_to_none else p.grad.detach_().zero_()
+
+
 @wrong("zero_grad")
 def always_none(self, set_to_none=True):
     """Every .grad becomes None, whatever set_to_none says."""
