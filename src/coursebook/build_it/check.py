@@ -97,7 +97,7 @@ def _outcome(fn, case: Case, is_learner: bool) -> Outcome:
     within = case.within() if case.within else contextlib.nullcontext()
     try:
         with within:
-            result = fn(*args)
+            result = fn(*args, **case.keywords)
         value = case.observe(result, args) if case.observe else result
         return Outcome(value=normalize(value))
     except NotImplementedError:

@@ -15,7 +15,7 @@ import reftorch._bounds
 import reftorch._strides
 import reftorch._views
 
-from coursebook.build_it.registry import Case, Piece, Wrong, register
+from coursebook.build_it.registry import Case, Piece, Wrong, register, told_tuples, tuples_only
 
 # --- contiguous_strides ----------------------------------------------------------
 
@@ -24,8 +24,8 @@ _ROW_MAJOR = ("strides are computed from the right: the last dimension has strid
 
 
 def _strides_case(shape, misconception):
-    return Case(f"({shape!r})", (shape,), misconception,
-                expected=lambda: torch.empty(shape).stride())
+    return Case(f"({shape!r})", (shape,), misconception, expected=lambda: torch.empty(shape).stride(),
+                observe=tuples_only, explain=told_tuples)
 
 
 def _column_major(shape):
@@ -132,6 +132,9 @@ register(Piece(
                                          "jumps around the storage"),
         _contiguous_case((2, 3), (6, 2), "a stepped slice leaves gaps: not contiguous, even though "
                                          "its strides decrease from left to right"),
+        _contiguous_case((2, 3), (4, 1), "every row of a 4-wide matrix cut to 3 columns leaves a gap after it: "
+                                         "not contiguous, even though the last stride is 1 and the strides "
+                                         "decrease"),
         _contiguous_case((3, 2), (0, 1), "an expanded tensor (stride 0) reads slots twice: not contiguous"),
         _contiguous_case((2, 1, 3), (3, 99, 1), "a dimension of size 1 is never stepped along, so its "
                                                 "stride does not matter"),
@@ -155,7 +158,8 @@ def _slice_case(size, stride, offset, dim, start, stop, step, misconception):
         base = torch.arange(40).as_strided(size, stride, offset)
         return _geometry(base[(slice(None),) * dim + (slice(start, stop, step),)])
     return Case(f"({size!r}, {stride!r}, {offset}, dim={dim}, {start}:{stop}:{step})",
-                (size, stride, offset, dim, start, stop, step), misconception, expected=on_torch)
+                (size, stride, offset, dim, start, stop, step), misconception, expected=on_torch,
+                observe=tuples_only, explain=told_tuples)
 
 
 def _slice_no_step_in_stride(size, stride, storage_offset, dim, start, stop, step):
@@ -221,7 +225,7 @@ def _transpose_case(size, stride, dim0, dim1, misconception):
     def on_torch():
         return _geometry(torch.empty_strided(size, stride).transpose(dim0, dim1), with_offset=False)
     return Case(f"({size!r}, {stride!r}, {dim0}, {dim1})", (size, stride, dim0, dim1), misconception,
-                expected=on_torch)
+                expected=on_torch, observe=tuples_only, explain=told_tuples)
 
 
 def _transpose_size_only(size, stride, dim0, dim1):
@@ -261,7 +265,8 @@ register(Piece(
 def _expand_case(size, stride, sizes, misconception):
     def on_torch():
         return _geometry(torch.empty_strided(size, stride).expand(*sizes), with_offset=False)
-    return Case(f"({size!r}, {stride!r}, {sizes!r})", (size, stride, sizes), misconception, expected=on_torch)
+    return Case(f"({size!r}, {stride!r}, {sizes!r})", (size, stride, sizes), misconception, expected=on_torch,
+                observe=tuples_only, explain=told_tuples)
 
 
 def _expand_keeps_stride(size, stride, sizes):

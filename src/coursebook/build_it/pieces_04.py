@@ -67,6 +67,8 @@ register(Piece(
         _case((2, 3, 2), (2, 0, 1), _EXPANDED + " (any dimension, not only the first)"),
         _case((1, 3), (0, 1), "a dimension of size 1 is never stepped along: a stride of 0 there "
                               "shares nothing, so the write goes ahead"),
+        _case((1, 3), (0, 2), "a stride of 0 on a dimension of size 1 shares nothing in a stepped tensor "
+                              "either: torch refuses only a stride of 0 on a size above 1"),
         _case((3, 2), (1, 3), "a transpose has one slot per element, only in another order: "
                               "not an overlap"),
         _case((2, 2), (6, 2), "a stepped slice leaves gaps but shares no slot: not an overlap"),
@@ -142,6 +144,8 @@ register(Piece(
         _index_case("tensor([True, False])", lambda m: m.tensor([True, False]), "a mask is advanced: a copy"),
         _index_case("np.array(1)", lambda m: np.array(1), "a numpy array is read as the tensor it becomes: "
                                                           "a 0-d integer one is the integer it holds, basic, a view"),
+        _index_case("np.array([0, 1])", lambda m: np.array([0, 1]), "a numpy array with a dimension becomes an "
+                                                                    "index tensor with a dimension: advanced, a copy"),
     ],
     wrong=[Wrong(_tensors_always, "read as the integer it holds", breaks="stdout"),
            Wrong(_lists_in_order_are_views, _KIND),

@@ -26,9 +26,14 @@ import reftorch.autograd.graph
 from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
-def _grad_of(result, args):
-    grad = args[0].grad
-    return None if grad is None else (grad.tolist(), grad.stride(), grad._version)
+def _grad_of(x, before=None):
+    """The numbers, strides and version of ``x.grad``; with ``before`` (the .grad an earlier backward
+    left), also whether ``x.grad`` is still that same tensor."""
+    grad = x.grad
+    if grad is None:
+        return None
+    seen = (grad.tolist(), grad.stride(), grad._version)
+    return seen if before is None else seen + (grad is before,)
 
 
 def _leaf(module, shape, transposed):
@@ -36,26 +41,35 @@ def _leaf(module, shape, transposed):
     return (x.t() if transposed else x).requires_grad_()
 
 
-def _on_torch(shape, transposed, gradients, made_for_it):
+def _on_torch(shape, transposed, gradients, made_for_it, same_object):
     def run():
         x = _leaf(torch, shape, transposed)
+        before = None
         for g in gradients:
+            before = x.grad
             if made_for_it:  # MulBackward0 makes a new gradient, which AccumulateGrad may keep
                 (x * 1).backward(torch.tensor(g))
             else:  # the caller's own tensor: AccumulateGrad may not keep it
                 x.backward(torch.tensor(g))
-        return _grad_of(None, (x,))
+        return _grad_of(x, before if same_object else None)
     return run
 
 
-def _case(label, shape, transposed, gradients, misconception, made_for_it=True):
+def _case(label, shape, transposed, gradients, misconception, made_for_it=True, same_object=False):
+    """``same_object``: also compare whether ``.grad`` is still the tensor the earlier backward left."""
+    before = {}
+
     def args():
         x = _leaf(reftorch, shape, transposed)
+        before.clear()
         if len(gradients) > 1:  # .grad as the earlier gradients left it
             x.grad = reftorch.tensor(gradients[0])
+            if same_object:
+                before["grad"] = x.grad
         return (x, reftorch.tensor(gradients[-1]), made_for_it)
-    return Case(label, args, misconception, expected=_on_torch(shape, transposed, gradients, made_for_it),
-                observe=_grad_of)
+    expected = _on_torch(shape, transposed, gradients, made_for_it, same_object)
+    return Case(label, args, misconception, expected=expected,
+                observe=lambda result, args: _grad_of(args[0], before.get("grad")))
 
 
 def _replaces(variable, grad, steal=False):
@@ -100,6 +114,9 @@ register(Piece(
         _case("(a leaf whose .grad is [1., 1.], [2., 3.]): the version of .grad", (2,), False,
               [[1.0, 1.0], [2.0, 3.0]], "the sum goes into the existing .grad tensor, in place, so its "
                                         "version counter goes up by one; a new tensor would start at 0"),
+        _case("(a leaf whose .grad is [1., 1.], [2., 3.]): which tensor .grad is", (2,), False,
+              [[1.0, 1.0], [2.0, 3.0]], "x.grad stays the tensor it was: the sum is added into it, not into "
+                                        "the new gradient (every name of the old .grad sees the sum)", same_object=True),
         _case("(a leaf with no .grad yet, the caller's own [1., 2.])", (2,), False, [[1.0, 2.0]],
               _COPY_COUNTS, made_for_it=False),
     ],

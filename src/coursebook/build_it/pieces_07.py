@@ -100,6 +100,12 @@ register(Piece(
               "missing link to the base is still missing"),
         _case("a view made under inference_mode", "no_grad", False,
               "INFERENCE_MODE sticks: a view of an inference-mode view keeps it, whatever the mode"),
+        _case("base", "no_grad", True,
+              "a mode that records nothing wins over multi_output: one output of split made under "
+              "no_grad is NO_GRAD_MODE, so ask about the mode before multi_output"),
+        _case("a split piece", "grad mode", False,
+              "a view of a split piece made in grad mode inherits MULTI_OUTPUT_NODE, as it inherits "
+              "any source's meta: it still cannot be written in place"),
         _case("a split piece", "no_grad", False,
               "a mode that records nothing wins over the source's meta: a view made under no_grad "
               "is NO_GRAD_MODE even if its source is a split piece"),

@@ -65,6 +65,11 @@ register(Piece(
         _case((2, 1, 3), (3, 100, 1), "a dimension of size 1 is never stepped along, so its stride "
                                       "does not matter: still dense"),
         _case((1, 3), (0, 1), "a stride of 0 on a dimension of size 1 repeats nothing: still dense"),
+        _case((1,), (5,), "a single element fills its one slot whatever its stride: dense (a size of 1 "
+                          "is never stepped along, in 1-D too)"),
+        _case((2, 3), (5, 0), "overlaps and gaps can balance: the first column of a 2x5 matrix expanded to "
+                              "3 columns spans 6 slots for 6 elements, yet shares slots and skips others: "
+                              "not dense"),
         _case((0, 3), (1, 1), "a tensor with no elements is dense (it has nothing to lay out)"),
     ],
     wrong=[Wrong(_dense_means_contiguous, "dense is not the same as contiguous"),

@@ -26,6 +26,7 @@ def _x_now(x, new):
         "on new's memory": x.data_ptr() == new.data_ptr(),
         "version": x._version,
         "requires_grad, is_leaf": (x.requires_grad, x.is_leaf),
+        "is_inference": x.is_inference(),
     }
 
 
@@ -52,6 +53,11 @@ def _refuses_integers_always(self, new):
     if not new.dtype.is_floating_point:
         raise RuntimeError(reftorch._core_messages.SET_DATA_NOT_FLOAT)
     reftorch._detach._set_data(self, new)
+
+
+def _made_in_inference_mode(mod):
+    with mod.inference_mode():
+        return mod.zeros(3)
 
 
 def _counts_as_a_write(self, new):
@@ -84,6 +90,9 @@ register(Piece(
               lambda mod: (mod.ones(2), mod.tensor([1, 2])),
               "only a tensor that requires grad must stay floating point: one that does not takes "
               "integer data like any other, dtype included"),
+        _case("(a plain tensor, new made in inference_mode)", lambda mod: (mod.ones(2), _made_in_inference_mode(mod)),
+              "x takes all of new's metadata, the inference flag too: given a tensor made in inference "
+              "mode, x becomes an inference tensor"),
     ],
     wrong=[Wrong(_points_at_storage_only, "new's shape and dtype"),
            Wrong(_copies_the_numbers, "writes no number"),

@@ -33,6 +33,14 @@ def _tensor_case(misconception):
                 misconception, expected=on_torch, observe=lambda result, args: str(result))
 
 
+def _losses_case(misconception):
+    """A list of 0-d tensors, as a loop collects its losses: torch.tensor reads each one's dtype."""
+    def make(module):
+        return [module.tensor(1, dtype=module.int32), module.tensor(2, dtype=module.int32)]
+    return Case("([tensor(1, dtype=int32), tensor(2, dtype=int32)])", lambda: (make(reftorch),), misconception,
+                expected=lambda: str(torch.tensor(make(torch)).dtype), observe=lambda result, args: str(result))
+
+
 def _tensor_is_a_float(data):
     if isinstance(data, reftorch.Tensor):
         return reftorch.get_default_dtype()
@@ -74,6 +82,11 @@ register(Piece(
         _case(np.float64(1.5), "a numpy number keeps its own dtype (float64 here), unlike a Python float"),
         _case(np.array([1, 2], dtype=np.int16), "a numpy array keeps its own dtype (int16 here), "
                                                 "as a numpy number does"),
+        _case((1, 2.5), "a tuple is read as a list is: its elements' dtypes are promoted"),
+        _case([np.float64(1.5), 2.0], "a numpy number keeps its own dtype inside a list too: float64 beats "
+                                      "the default float dtype"),
+        _losses_case("0-d tensors in a list (losses collected in a loop) keep their own dtype (int32 here): "
+                     "each is read as a tensor, not as the Python number it holds"),
         _tensor_case("a tensor keeps its own dtype (int32 here), as a numpy array does: torch.tensor(t) "
                      "copies t's numbers and its dtype"),
     ],

@@ -28,6 +28,7 @@ def _pair(mod, which):
         "a[1:5], a[:4]": (a[1:5], a[:4]),
         "a[:4], a[2:6]": (a[:4], a[2:6]),
         "a[::2], a[1::2]": (a[::2], a[1::2]),
+        "a[:4], a[::2]": (a[:4], a[::2]),
         "a[:4], torch.zeros(4)": (a[:4], mod.zeros(4)),
         "s, s.t() (s = a[:4].view(2, 2))": (a[:4].view(2, 2), a[:4].view(2, 2).t()),
     }[which]
@@ -105,6 +106,8 @@ register(Piece(
         _case("a[:4], a[2:6]", _PART),
         _case("a[::2], a[1::2]", "interleaved slices share no element; torch only compares the memory "
                                  "ranges of dense tensors, and lets other layouts through"),
+        _case("a[:4], a[::2]", "torch compares only when both are dense: a stepped source is let through "
+                               "unchecked, even into a dense destination"),
         _case("a[:4], torch.zeros(4)", "tensors in different storages can never overlap"),
         _case("s, s.t() (s = a[:4].view(2, 2))", "the same bytes read in another order (a square matrix and "
                                                  "its transpose) overlap in part: torch refuses"),

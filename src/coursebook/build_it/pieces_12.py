@@ -40,8 +40,8 @@ def _what_came_back(result, data):
 
 def _case(label, make_args, misconception):
     def on_torch():
-        data, *dtype = make_args(torch)
-        return _what_came_back(torch.as_tensor(data, dtype=dtype[0] if dtype else None), data)
+        data, *dtype_device = make_args(torch)
+        return _what_came_back(torch.as_tensor(data, **dict(zip(("dtype", "device"), dtype_device))), data)
 
     return Case(label, lambda: make_args(reftorch), misconception, expected=on_torch,
                 observe=lambda result, args: _what_came_back(result, args[0]))
@@ -88,6 +88,13 @@ register(Piece(
         _case("(a tensor that requires grad)", lambda mod: (mod.tensor([1.0, 2.0], requires_grad=True),),
               "as_tensor of a tensor with nothing to change returns the very same object, "
               "history and requires_grad included"),
+        _case("(a tensor that requires grad, dtype=float32)",
+              lambda mod: (mod.tensor([1.0, 2.0], requires_grad=True), mod.float32),
+              "asking for the dtype the tensor already has changes nothing: the very same object, "
+              "not a copy"),
+        _case("(float32 array, device='cpu:0')", lambda mod: _array(mod) + (None, "cpu:0"),
+              "a device with an index ('cpu:0') is not the array's device ('cpu'): torch copies, "
+              "as names_an_index tells"),
         _case("(a tensor, dtype=float64)",
               lambda mod: (mod.tensor([1.0, 2.0], requires_grad=True), mod.float64),
               "a new dtype means a copy, and the copy stays in the graph (ToCopyBackward0)"),

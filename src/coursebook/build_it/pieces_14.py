@@ -95,8 +95,11 @@ register(Piece(
               "tensors saved together that share a storage share one entry: it is written once"),
         _case("([x[::2], x[1::2]])", lambda mod: (lambda x: [x[::2], x[1::2]])(mod.arange(8.0)),
               "two views of one storage share one entry, and each is saved with all of it"),
-        _case("([a, b]), two separate tensors", lambda mod: [mod.arange(3.0), mod.arange(5.0)],
-              "separate storages are separate entries, in the order the tensors come"),
+        _case("([a, a.detach()])", lambda mod: (lambda a: [a, a.detach()])(mod.arange(4.0)),
+              "a detach() is not a view (its _base is None), yet it is on its tensor's storage: "
+              "one storage, one entry; tell storages apart, not bases"),
+        _case("([a, b]), two separate tensors", lambda mod: [mod.arange(5.0), mod.arange(3.0)],
+              "separate storages are separate entries, in the order the tensors come (not sorted)"),
         _case("([e, f, e[:]]), e and f two empty tensors",
               lambda mod: (lambda e: [e, mod.zeros(0), e[:]])(mod.zeros(0)),
               "every storage with no bytes has data_ptr() 0: tell storages apart as objects "

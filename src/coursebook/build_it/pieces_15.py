@@ -20,6 +20,17 @@ def _model(mod):
     return mod.nn.Sequential(mod.nn.Linear(2, 2), mod.nn.BatchNorm1d(2))
 
 
+def _norm_first(mod):
+    return mod.nn.Sequential(mod.nn.BatchNorm1d(2), mod.nn.Linear(2, 2))
+
+
+def _with_a_mask(mod):
+    """The first model, its Linear holding a buffer registered with persistent=False."""
+    model = _model(mod)
+    model[0].register_buffer("mask", mod.ones(2), persistent=False)
+    return model
+
+
 def _owners(model):
     return dict(list(model.named_parameters()) + list(model.named_buffers()))
 
@@ -39,16 +50,19 @@ def _entries(result, args):
 
 def _follows_training(result, args):
     owners = _owners(args[0])
-    with (torch if isinstance(owners["0.weight"], torch.Tensor) else reftorch).no_grad():
+    with (reftorch if isinstance(owners["0.weight"], reftorch.Tensor) else torch).no_grad():
         owners["0.weight"].add_(1.0)
     entry = result.get("0.weight")
-    return None if entry is None else entry.tolist() == owners["0.weight"].tolist()
+    return None if entry is None else {
+        "its numbers follow": entry.tolist() == owners["0.weight"].tolist(),
+        "its version follows": entry._version == owners["0.weight"]._version,
+    }
 
 
-def _case(label, observe, misconception):
-    return Case(label, lambda: (_model(reftorch),), misconception,
-                expected=lambda: (lambda m: observe(m.state_dict(), (m,)))(_model(torch)),
-                observe=observe)
+def _case(label, observe, misconception, model=_model, **keywords):
+    return Case(label, lambda: (model(reftorch),), misconception,
+                expected=lambda: (lambda m: observe(m.state_dict(**keywords), (m,)))(model(torch)),
+                observe=observe, keywords=keywords)
 
 
 def _parameters_only(self):
@@ -80,7 +94,18 @@ register(Piece(
               "each entry is param.detach(): a new tensor object, off the graph "
               "(requires_grad False), on the module's own memory, not the Parameter itself"),
         _case("(the same): after an in-place step on 0.weight", _follows_training,
-              "state_dict copies nothing: its entries follow every in-place write into the model"),
+              "state_dict copies nothing: its entries follow every in-place write into the model, "
+              "and, as detach() aliases (not .data), share its version counter too"),
+        _case("(Sequential(BatchNorm1d(2), Linear(2, 2))): the names", _names,
+              "the entries go module by module, each module's parameters then its buffers, then its "
+              "children: not every parameter of the model first and the buffers after",
+              model=_norm_first),
+        _case("(the first model, a buffer 'mask' registered on its Linear with persistent=False): the names",
+              _names, "a buffer registered with persistent=False moves with the module but is left out "
+                      "of state_dict: only persistent buffers have an entry", model=_with_a_mask),
+        _case("(the first model, keep_vars=True): what each entry is", _entries,
+              "keep_vars=True keeps the variables: each entry is the module's own Parameter or buffer "
+              "itself, not a detach()", keep_vars=True),
     ],
     wrong=[Wrong(_parameters_only, "not the Parameter itself"),
            Wrong(_cloned, "copies nothing"),

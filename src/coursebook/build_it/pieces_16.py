@@ -31,8 +31,8 @@ def _setup(mod, dtype, frozen, as_parameter):
     return model, model.weight, checkpoint
 
 
-def _look(model, old, checkpoint):
-    w = model.weight
+def _look(model, old, checkpoint, name="weight"):
+    w = getattr(model, name)
     return {
         "type": type(w).__name__,
         "the old Parameter": w is old,
@@ -42,6 +42,7 @@ def _look(model, old, checkpoint):
         "dtype": str(w.dtype),
         "requires_grad": w.requires_grad,
         "listed by named_parameters()": [n for n, p in model.named_parameters() if p is w],
+        "listed by named_buffers()": [n for n, b in model.named_buffers() if b is w],
     }
 
 
@@ -57,6 +58,24 @@ def _case(label, misconception, dtype="float32", frozen=False, as_parameter=Fals
 
     return Case(label, args, misconception, expected=on_torch, within=reftorch.no_grad,
                 observe=lambda result, args: _look(args[0], args[2], args[3]))
+
+
+def _buffer_case(misconception):
+    """A BatchNorm1d's running_mean (a buffer, not a Parameter) loaded with assign=True."""
+    def setup(mod):
+        model = mod.nn.BatchNorm1d(2)
+        return model, model.running_mean, mod.tensor([5.0, 6.0])
+
+    def on_torch():
+        model, old, checkpoint = setup(torch)
+        model.load_state_dict({"running_mean": checkpoint}, strict=False, assign=True)
+        return _look(model, old, checkpoint, "running_mean")
+
+    def args():
+        model, old, checkpoint = setup(reftorch)
+        return (model, "running_mean", old, checkpoint)
+    return Case("(a buffer: BatchNorm1d's running_mean)", args, misconception, expected=on_torch,
+                within=reftorch.no_grad, observe=lambda result, args: _look(args[0], args[2], args[3], args[1]))
 
 
 def _copies_in(module, name, param, input_param):
@@ -97,6 +116,11 @@ register(Piece(
         _case("(the checkpoint holds a Parameter)",
               "a Parameter in the checkpoint is taken as it is, not wrapped again: the module's weight "
               "is that very object", as_parameter=True),
+        _case("(a frozen weight, the checkpoint holds a Parameter)",
+              "a Parameter taken from the checkpoint is given the old parameter's requires_grad too: "
+              "a frozen weight stays frozen", frozen=True, as_parameter=True),
+        _buffer_case("a buffer is not a Parameter: the checkpoint's tensor takes its place as it is, "
+                     "a plain tensor still listed by named_buffers(), not wrapped in a Parameter"),
     ],
     wrong=[Wrong(_copies_in, "assign=True replaces the Parameter"),
            Wrong(_plain_tensor, "assign=True replaces the Parameter"),

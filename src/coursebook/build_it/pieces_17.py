@@ -74,6 +74,14 @@ def _own_memory(ema, model, mod):
             ema[1].weight.detach().tolist() == before.tolist()]
 
 
+def _own_buffers(ema, model, mod):
+    before = ema[0].running_mean.clone()
+    with mod.no_grad():
+        model[0].running_mean.add_(10.0)
+    return [ema[0].running_mean.data_ptr() == model[0].running_mean.data_ptr(),
+            ema[0].running_mean.tolist() == before.tolist()]
+
+
 def _buffers(ema, model, mod):
     return [_rounded(b.reshape(-1).tolist()) for b in ema.buffers()]
 
@@ -134,6 +142,9 @@ register(Piece(
         _case("(weight=0.1): the average's buffers", 0.1, _buffers,
               "buffers are part of the model too: take the model's running statistics over "
               "(copy_ them), or the average normalises with stale ones"),
+        _case("(weight=0.1): then the model's running statistics move on", 0.1, _own_buffers,
+              "the average's buffers need their own memory too: copy_ the model's numbers into them; "
+              "pointing them at the model's buffers makes them follow every later step"),
     ],
     wrong=[Wrong(_recorded, "must not be recorded"),
            Wrong(_aliased, "its own memory"),

@@ -21,24 +21,32 @@ from coursebook.build_it.registry import Case, Piece, Wrong, register
 
 
 def _state(opt, kept):
-    p = opt.param_groups[0]["params"][0]
-    grad = None if p.grad is None else (p.grad.tolist(), p.grad is kept)
-    return grad, None if kept is None else (kept.tolist(), kept._version)
+    """The first parameter's .grad and the kept tensor; with a second group, that group's .grad too."""
+    p, *others = [p for group in opt.param_groups for p in group["params"]]
+    grad = None if p.grad is None else (p.grad.tolist(), p.grad is kept, p.grad.grad_fn is None)
+    state = (grad, None if kept is None else (kept.tolist(), kept._version))
+    return state + tuple(None if q.grad is None else q.grad.tolist() for q in others)
 
 
-def _setup(module, with_grad):
-    w = module.tensor([1.0, 2.0], requires_grad=True)
-    opt = module.optim.SGD([w], lr=0.5)
+def _setup(module, with_grad, with_history=False, two_groups=False):
+    """``with_history``: a .grad that has a grad_fn, as ``backward(create_graph=True)`` makes (reftorch
+    builds no graphs of gradients, so it is assigned). ``two_groups``: a second group of two parameters."""
+    w, b, c = (module.tensor(v, requires_grad=True) for v in ([1.0, 2.0], [3.0], [4.0]))
+    opt = module.optim.SGD([{"params": [w]}, {"params": [b, c]}] if two_groups else [w], lr=0.5)
     kept = None
     if with_grad:
-        (w * w).sum().backward()
+        if with_history:
+            w.grad = w * 2
+        else:
+            ((w * w).sum() + (b * b).sum() + (c * c).sum()).backward()
         kept = w.grad
     return opt, kept
 
 
-def _case(label, set_to_none, misconception, with_grad=True, backward_after=False):
+def _case(label, set_to_none, misconception, with_grad=True, backward_after=False, with_history=False,
+          two_groups=False):
     def on_torch():
-        opt, kept = _setup(torch, with_grad)
+        opt, kept = _setup(torch, with_grad, with_history, two_groups)
         opt.zero_grad(set_to_none=set_to_none)
         if backward_after:
             (opt.param_groups[0]["params"][0] * 3).sum().backward()
@@ -47,7 +55,7 @@ def _case(label, set_to_none, misconception, with_grad=True, backward_after=Fals
     made = {}
 
     def args():
-        made["opt"], made["kept"] = _setup(reftorch, with_grad)
+        made["opt"], made["kept"] = _setup(reftorch, with_grad, with_history, two_groups)
         return (made["opt"], set_to_none)
 
     def observe(result, args):
@@ -100,6 +108,13 @@ register(Piece(
         _case("(set_to_none=False), then a backward", False,
               "after zero_grad(set_to_none=False) the next backward adds into the same tensor, so the "
               "kept reference is still the gradient", backward_after=True),
+        _case("(set_to_none=False, a .grad with a grad_fn: w.grad = w * 2)", False,
+              "a .grad with a grad_fn (as backward(create_graph=True) makes) is cut out of the graph "
+              "(detach_) before it is zeroed in place, so the zeros have no history",
+              with_history=True),
+        _case("(set_to_none=False, SGD([{'params': [w]}, {'params': [b, c]}]))", False,
+              "zero_grad goes through every parameter of every group in param_groups, not only the first",
+              two_groups=True),
         _case("(set_to_none=True, a parameter with no .grad yet)", True,
               "a parameter without a gradient is skipped: nothing to drop", with_grad=False),
     ],

@@ -17,6 +17,7 @@ import reftorch
 import reftorch.autograd.function
 
 from coursebook.build_it.registry import Case, Piece, Wrong, register
+from coursebook.language import N_
 
 
 def _function(module):
@@ -53,6 +54,24 @@ def _seen(tensors, h):
     return tuple(None if t is None else ("h" if t is h else "another tensor", t.tolist()) for t in tensors)
 
 
+def _observed(result, h):
+    """What came back: a tuple's entries; None; anything else by its type (torch always gives a tuple)."""
+    if result is None:
+        return None
+    if isinstance(result, tuple):
+        return _seen(result, h)
+    return f"a {type(result).__name__}"
+
+
+_NOT_A_TUPLE = N_("ctx.saved_tensors is always a tuple, as torch gives it (an empty one when nothing was "
+                  "saved), not a list")
+
+
+def _explain(expected, got):
+    """A learner's answer that is not a tuple is told so, whatever the case."""
+    return _NOT_A_TUPLE if isinstance(got.value, str) and not expected.raised else None
+
+
 def _case(label, misconception, saved="x", write_before=False, write_after=False):
     def on_torch():
         node, h = _run(torch, saved, write_before, write_after)
@@ -64,7 +83,8 @@ def _case(label, misconception, saved="x", write_before=False, write_after=False
         made["node"], made["h"] = _run(reftorch, saved, write_before, write_after)
         return (made["node"],)
 
-    return Case(label, args, misconception, expected=on_torch, observe=lambda result, args: _seen(result, made["h"]))
+    return Case(label, args, misconception, expected=on_torch, explain=_explain,
+                observe=lambda result, args: _observed(result, made["h"]))
 
 
 def _unchecked(self):

@@ -117,6 +117,8 @@ register(Piece(
                                                               "integer: a view"),
         _case("m[torch.tensor(1, dtype=torch.uint8)]", lambda mod: mod.tensor(1, dtype=mod.uint8),
               "a 0-d uint8 tensor is not read as an integer: torch takes it for a mask, advanced, a copy"),
+        _case("m[torch.tensor(True)]", lambda mod: mod.tensor(True),
+              "a 0-d bool tensor is a mask, as a Python bool is, not an integer: advanced, a copy"),
         _case("m[0, np.int64(1)]", lambda mod: (0, np.int64(1)),
               "a numpy integer is an integer too (numbers.Integral), as from argmax: a view"),
         _case("m[True]", lambda mod: True, "a Python bool is not an integer here: it is a mask with "

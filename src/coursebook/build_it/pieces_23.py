@@ -12,12 +12,12 @@ torch = torch_here()  # None in the browser: the expected answers are then the r
 
 import reftorch._shapes
 
-from coursebook.build_it.registry import Case, Piece, Wrong, register
+from coursebook.build_it.registry import Case, Piece, Wrong, register, told_tuples, tuples_only
 
 
 def _case(shapes, misconception):
     return Case(", ".join(repr(s) for s in shapes), shapes, misconception,
-                expected=lambda: tuple(torch.broadcast_shapes(*shapes)))
+                expected=lambda: tuple(torch.broadcast_shapes(*shapes)), observe=tuples_only, explain=told_tuples)
 
 
 def _aligned_left(*shapes):
@@ -59,6 +59,10 @@ register(Piece(
         _case(((2, 3), (2,)), _RIGHT + ": (2,) meets the 3, not the 2, so this raises RuntimeError"),
         _case(((0,), (1,)), "a size of 1 stretches to 0 too: an empty result"),
         _case(((), (2, 2)), "a 0-d shape has no dimensions: it stretches to anything"),
+        _case(((0,), (3,)), "only a size of 1 stretches: 0 and 3 differ and neither is 1, so this raises "
+                            "RuntimeError"),
+        _case(((2, 1, 1), (3, 1), (4,)), "any number of shapes broadcast together, each size of 1 stretching "
+                                        "to the others: (2, 3, 4)"),
     ],
     wrong=[Wrong(_aligned_left, "lined up on the right"),
            Wrong(_sizes_must_be_equal, "stretches to the other size"),

@@ -27,7 +27,9 @@ from typing import Any, Callable
 
 from reftorch import overrides
 
-__all__ = ["Case", "Piece", "Wrong", "register", "piece", "pieces"]
+from coursebook.language import N_
+
+__all__ = ["Case", "Piece", "Wrong", "register", "piece", "pieces", "tuples_only", "told_tuples"]
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Case:
     ``observe(result, args)``; by default the result itself.
     ``within``: a function returning a context manager the piece runs in
     (``reftorch.no_grad``); the expected answer sets up its own.
+    ``keywords``: keyword arguments passed along with ``args`` (``keep_vars=True``).
     ``explain``: when a case can go wrong in more than one way, a function of
     the expected and the learner's outcome (:class:`check.Outcome`) giving the
     message for the mistake actually made (marked ``N_``); ``misconception``
@@ -59,10 +62,30 @@ class Case:
     observe: Callable[[Any, tuple], Any] | None = None
     within: Callable[[], Any] | None = None
     explain: Callable[[Any, Any], str | None] | None = None
+    keywords: dict = field(default_factory=dict)
 
     def fresh_args(self) -> tuple:
         args = self.args() if callable(self.args) else self.args
         return tuple(args)
+
+
+def _holds_a_list(value) -> bool:
+    return isinstance(value, list) or (isinstance(value, tuple) and any(_holds_a_list(v) for v in value))
+
+
+def tuples_only(result, args):
+    """``observe`` for a piece that answers with tuples (sizes, strides): an answer holding a list
+    is shown as such, and fails (the comparison itself reads a list and a tuple alike)."""
+    return f"{result!r}, with lists" if _holds_a_list(result) else result
+
+
+_NOT_TUPLES = N_("sizes and strides are tuples, as torch gives them: a list is never equal to a tuple "
+                 "((3, 1) != [3, 1]), so reftorch would go wrong wherever it compares them")
+
+
+def told_tuples(expected, got):
+    """``explain`` next to :func:`tuples_only`: an answer with lists is told so, whatever the case."""
+    return _NOT_TUPLES if isinstance(got.value, str) and not got.raised else None
 
 
 @dataclass
