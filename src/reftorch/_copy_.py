@@ -65,5 +65,5 @@ def copy_(self, src, non_blocking=False):
         check_inplace_shape(self, src)
         return values_of(src, self.dtype, self._size)
 
-    return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src)
+    return write_inplace(self, new_values, lambda: CopyBackwards(self, src), src, any_dtype_checked=False)
 copy_ = _overrides.overridable(copy_)

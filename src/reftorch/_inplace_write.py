@@ -50,13 +50,13 @@ def check_no_partial_overlap(self, other):
 check_no_partial_overlap = _overrides.overridable(check_no_partial_overlap)
 
 
-def write_inplace(self, new_values, make_node, *inputs):
-    """Steps 1-4 above. ``new_values()`` runs the op's own checks and computes the numbers;
-    ``make_node()`` builds the op's node before the write."""
-    recording = self.dtype.is_floating_point and any_requires_grad(self, *inputs)
-    check_inplace(self, recording)
+def write_inplace(self, new_values, make_node, *inputs, any_dtype_checked=True):
+    """Steps 1-4 above. ``new_values()``: the op's own checks and its numbers; ``make_node()``: its node, made
+    before the write. Autograd's check runs whatever ``self``'s dtype, unless ``any_dtype_checked`` is False (copy_)."""
+    asks = any_requires_grad(self, *inputs)
+    check_inplace(self, asks and (any_dtype_checked or self.dtype.is_floating_point))
     values = new_values()
-    node = make_node() if recording else None
+    node = make_node() if asks and self.dtype.is_floating_point else None
     write_elements(self, values, new_values, inputs)
     bump(self)
     if node is not None:

@@ -341,3 +341,31 @@ def test_split_takes_no_bool_for_its_size_but_a_later_bool_among_sizes():
         a, b, c = x.split((1, True, 2))
         """
     )
+
+
+@pytest.mark.parametrize("view", ["b.split(2)[0]", "b.unbind()[1]", "no_grad_view", "inference_view"])
+@pytest.mark.parametrize(
+    "write",
+    ["v.fill_(g0)", "v.add_(g)", "v.mul_(g)", "v.clamp_(min=g)", "v.pow_(g)", "v.copy_(g)", "v.zero_()",
+     "v.add_(1)"],
+)
+@pytest.mark.parametrize("dtype", ["torch.int64", "torch.float32"])
+def test_a_view_made_without_a_node_checks_a_gradient_before_the_dtype(view, write, dtype):
+    """torch refuses a write that brings a gradient into such a view whatever the view's dtype (an integer
+    one too, before the dtype error); only copy_ first drops the gradient an integer tensor cannot take."""
+    assert_same(
+        f"""
+        g, g0 = torch.ones(2, requires_grad=True), torch.tensor(1.5, requires_grad=True)
+        b = torch.zeros(2, 2, dtype={dtype})
+        with torch.no_grad():
+            no_grad_view = b[0]
+        with torch.inference_mode():
+            inference_view = b[1]
+        v = {view}
+        try:
+            {write}
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+        print(b, b._version, v.requires_grad, v.grad_fn)
+        """
+    )
