@@ -511,8 +511,8 @@ def reap_orphans(hub, running):
 
 def _own_children():
     """The pids of this process's children, zombies included: Linux's ``/proc/self/task/<tid>/children``,
-    a line per thread (psutil's ``children`` reads the ``stat`` of every process on the host, about
-    5 ms each time: docs/decisions/00XX)."""
+    a line per thread (psutil's ``children`` reads the ``stat`` of every process on the host:
+    docs/decisions/00XX)."""
     if not os.path.exists("/proc/self/task/%d/children" % os.getpid()):  # a kernel without it
         return {child.pid for child in _children(os.getpid())}
     pids = set()
