@@ -500,17 +500,29 @@ def _wait_answering(process, settings, log, since, running, timeout=120):
 def reap_orphans(hub, running):
     """Collect the exit status of the orphans this process adopted (:func:`adopt_orphans`) that have
     ended since, so none lingers as a zombie while the hub runs; ``hub`` (a Popen) and the services
-    (``running``) are left to their own ``poll``."""
-    import psutil
-
-    for child in _children(os.getpid()):
-        if child.pid == hub.pid or child.pid in running.pids():
-            continue
+    (``running``) are left to their own ``poll``.  Called every second while the hub runs: it reads
+    this process's own children (:func:`_own_children`), not every process on the host."""
+    for pid in _own_children() - {hub.pid} - running.pids():
         try:
-            if child.status() == psutil.STATUS_ZOMBIE:
-                child.wait(0)
-        except (psutil.Error, subprocess.TimeoutExpired):
+            os.waitpid(pid, os.WNOHANG)  # collects it if it ended; one still running is left
+        except ChildProcessError:
             pass
+
+
+def _own_children():
+    """The pids of this process's children, zombies included: Linux's ``/proc/self/task/<tid>/children``,
+    a line per thread (psutil's ``children`` reads the ``stat`` of every process on the host:
+    docs/decisions/00XX)."""
+    if not os.path.exists("/proc/self/task/%d/children" % os.getpid()):  # a kernel without it
+        return {child.pid for child in _children(os.getpid())}
+    pids = set()
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open("/proc/self/task/%s/children" % tid) as f:
+                pids.update(int(pid) for pid in f.read().split())
+        except OSError:  # a thread that ended meanwhile
+            pass
+    return pids
 
 
 def _descendants(pid):
