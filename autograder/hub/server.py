@@ -512,7 +512,7 @@ def reap_orphans(hub, running):
 def _own_children():
     """The pids of this process's children, zombies included: Linux's ``/proc/self/task/<tid>/children``,
     a line per thread (psutil's ``children`` reads the ``stat`` of every process on the host:
-    docs/decisions/00XX)."""
+    docs/decisions/0074)."""
     if not os.path.exists("/proc/self/task/%d/children" % os.getpid()):  # a kernel without it
         return {child.pid for child in _children(os.getpid())}
     pids = set()
