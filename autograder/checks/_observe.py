@@ -219,8 +219,9 @@ def battery(cases, salt="cases", **drawn):
     tuple of cases.
 
     The visible tests (``"basic"``) run every fixed case, so that the self-check meets every
-    kind of input the grader does: the hidden tests add only inputs drawn for the student,
-    which vary the numbers, shapes and combinations, never the kinds."""
+    kind of input the grader does: the hidden tests (``"drawn"``, run only after the visible
+    line passed) ask only the inputs drawn for the student, which vary the numbers, shapes and
+    combinations, never the kinds (docs/decisions/0075)."""
     if cases == "basic":
         return _battery.FULL
     if cases == "full":

@@ -152,8 +152,10 @@ def check_deepcopy_non_leaf(my_deepcopy, battery="basic"):
 
 def check_deepcopy_memo(my_deepcopy, battery="basic"):
     """One deepcopy call: a tensor met twice is copied once; views keep sharing one new storage;
-    .grad and attribute values are copied through the same memo. (The same containers in the
-    visible and the hidden test: each shows one belief.)"""
+    .grad and attribute values are copied through the same memo. Its containers are fixed, each
+    showing one belief: nothing is drawn for a student, so ``"drawn"`` (the hidden test) asks nothing."""
+    if battery == "drawn":
+        return
     import torch
 
     theirs = memo_facts(torch, TorchReader)

@@ -16,9 +16,9 @@ The battery covers what copy operations get wrong: leaves and non-leaves,
 ``requires_grad`` on and off, ``.grad`` and Python attributes set on the
 source, views, non-contiguous, stepped, offset, expanded and empty tensors,
 several dtypes, the simulated GPU, inside and outside ``no_grad``. The named
-batteries ``"basic"`` (the visible tests) and ``"full"`` (the hidden tests,
-plus a few inputs drawn for each student by ``_variants``) are resolved by
-``_observe.battery``.
+batteries ``"basic"`` (the visible tests: every fixed case), ``"drawn"`` (the
+hidden tests: a few inputs drawn for each student by ``_variants``) and ``"full"``
+(both) are resolved by ``_observe.battery``.
 """
 
 from dataclasses import dataclass

@@ -82,7 +82,7 @@ def test_the_feedback_shows_no_hidden_test(graded):
     pages = list(root.glob("*/clone/clone.html"))
     assert len(pages) == len(CHEATS) + 1
     for page in pages:
-        assert 'battery="full"' not in page.read_text() and "battery=&quot;full&quot;" not in page.read_text()
+        assert 'battery="drawn"' not in page.read_text() and "battery=&quot;drawn&quot;" not in page.read_text()
 
 
 def test_the_kernel_folder_is_empty_and_says_nothing_of_who_runs_it(tmp_path):

@@ -68,7 +68,7 @@ def test_code(source, battery):
     if battery == "visible":
         return visible
     if battery == "drawn":
-        return hidden.replace('battery="full"', 'battery="drawn"')
+        return hidden
     return visible + hidden
 
 
