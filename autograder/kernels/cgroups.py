@@ -377,11 +377,15 @@ class KernelCgroup:
     def stop_counting(self):
         """The checks begin: the kernel gets its full weight back and keeps it.  A demoted
         kernel's own load (a CPU burner's spinners, or an honest answer that computes a lot)
-        then costs only its own time, never the time the grader gives its tests."""
+        then costs only its own time, never the time the grader gives its tests.  A group
+        removed with its kernel (a cell that would not stop) has no weight to get back."""
         with _watched_lock:
             _watched.discard(self)
             if self.demoted:
-                self.hierarchy.restore(self.folders)
+                try:
+                    self.hierarchy.restore(self.folders)
+                except FileNotFoundError:
+                    pass
                 self.demoted = False
 
     def cpu_seconds(self):

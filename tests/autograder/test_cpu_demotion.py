@@ -72,3 +72,16 @@ def _weight(group):
                 with open(path) as f:
                     return int(f.read())
     raise AssertionError("no CPU weight file in %s" % group.folders)
+
+
+def test_a_demoted_kernel_removed_before_its_tests_has_no_weight_to_get_back():
+    """A cell that would not stop, or a kernel that died, ends the kernel and removes its group
+    before the tests would begin: the grader then records why, not a failure of its own."""
+    why = cgroups.why_unavailable()
+    if why:
+        pytest.skip(why)
+    group = cgroups.KernelCgroup(cgroups.CgroupLimits())
+    group.demote()
+    assert group.remove()
+    group.stop_counting()
+    assert not group.demoted

@@ -8,18 +8,21 @@ nbgrader, real sandboxed kernels (each in its control group) and two workers:
   and after the attacked run, since the shared machine's load drifts between
   the timings it compares);
 * **attacked**: the same honest students, graded together with four attackers
-  that come first in the class (so they run while the honest kernels do):
+  that come first in the class (so they run while the honest kernels do; the CPU
+  burner last of them, so that its spinning covers the honest kernels):
 
   - ``attack_bomb``: a 1.5 MB notebook of tiny functions (the grader's static
     analysis used to take quadratic time on it): over the size cap, not
     analysed, 0 with a note;
-  - ``attack_cpu``: twelve processes and two threads spinning for the whole run
-    (it sleeps 40 s in its answer cell, then answers correctly);
   - ``attack_flood``: a correct answer, then 300 000 tiny outputs in its
     answer cell: the first 1000 are kept, and the cell is interrupted at 10 000;
   - ``attack_memfd``: memory in ``memfd`` pages, which ``RLIMIT_AS`` does not
     count, 32 MiB per file up to 4 GiB; its kernel stops at the control
-    group's limit (1 GiB here).
+    group's limit (1 GiB here);
+  - ``attack_spin``: twelve processes and two threads spinning for the whole run
+    of its kernel (it sleeps 15 s in its answer cell, three times the CPU time after
+    which the grader demotes it, then answers correctly; decision
+    docs/decisions/00XX-the-cpu-burner-spins-as-long-as-its-proof-needs.md).
 
 The honest students keep their scores and the run ends within its deadline.
 How much longer the honest kernels (each runs the same CPU-bound answer) take
@@ -62,7 +65,7 @@ for n in range(12):
         spin()
 for n in range(2):
     threading.Thread(target=spin, daemon=True).start()
-time.sleep(40)
+time.sleep(15)
 """ + CORRECT
 OUTPUT_FLOOD = CORRECT + """
 from IPython.display import display
@@ -79,8 +82,8 @@ for n in range(128):
     if n % 8 == 7:
         print("held", (n + 1) * 32, "MiB", flush=True)
 """ + CORRECT
-ATTACKERS = {"attack_bomb": BOMB, "attack_cpu": CPU_BURNER, "attack_flood": OUTPUT_FLOOD,
-             "attack_memfd": MEMFD_HOG}
+ATTACKERS = {"attack_bomb": BOMB, "attack_flood": OUTPUT_FLOOD, "attack_memfd": MEMFD_HOG,
+             "attack_spin": CPU_BURNER}  # the class's order (sorted): the burner last
 
 
 def _course(root, students):
@@ -171,7 +174,7 @@ def test_a_memfd_memory_hog_stops_at_its_control_groups_limit(classes):
 
 
 def test_a_cpu_burner_keeps_its_honest_score(classes):
-    assert _total(classes["attacked"], "attack_cpu") == 5
+    assert _total(classes["attacked"], "attack_spin") == 5
 
 
 def test_an_output_flood_is_cut_to_the_output_count_cap_and_keeps_its_honest_score(classes):

@@ -64,20 +64,22 @@ NAMED_BY_OTHER_TESTS = ("clone-keeps-offset",)
 
 
 def sandbox_sample(bank):
-    """The honest and wrong answers graded in the sandbox as well, chosen in bank order: per
-    assignment its first honest answer, then each wrong answer that brings a family of expected
-    tags (per assignment) no earlier pick brought, and the answers other tests name."""
-    picked, seen = [], set()
-    for entry in bank:
-        if entry.kind == "honest" and (entry.assignment, "honest") not in seen:
-            seen.add((entry.assignment, "honest"))
-            picked.append(entry)
-        elif entry.kind == "wrong" and {(entry.assignment, f) for f in families(entry)} - seen:
-            seen |= {(entry.assignment, f) for f in families(entry)}
-            picked.append(entry)
-        elif entry.name in NAMED_BY_OTHER_TESTS:
-            picked.append(entry)
-    return picked
+    """The honest and wrong answers graded in the sandbox as well, in bank order: per assignment
+    its first honest answer, the answers other tests name, and as few wrong answers as bring every
+    family of expected tags of the assignment (each time the one that brings most families no
+    pick brought yet; the first in the bank among equals)."""
+    picked = {e.name for e in bank if e.name in NAMED_BY_OTHER_TESTS}
+    picked |= {next(e for e in bank if e.assignment == a and e.kind == "honest").name
+               for a in {e.assignment for e in bank if e.kind == "honest"}}
+    seen = {(e.assignment, f) for e in bank if e.name in picked for f in families(e)}
+    wrong = [e for e in bank if e.kind == "wrong"]
+    while wrong:
+        best = max(wrong, key=lambda e: len({(e.assignment, f) for f in families(e)} - seen))
+        if not {(best.assignment, f) for f in families(best)} - seen:
+            break
+        picked.add(best.name)
+        seen |= {(best.assignment, f) for f in families(best)}
+    return [e for e in bank if e.name in picked]
 
 
 def in_sandbox_only(entry):
