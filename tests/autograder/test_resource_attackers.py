@@ -22,7 +22,7 @@ nbgrader, real sandboxed kernels (each in its control group) and two workers:
   - ``attack_spin``: twelve processes and two threads spinning for the whole run
     of its kernel (it sleeps 15 s in its answer cell, three times the CPU time after
     which the grader demotes it, then answers correctly; decision
-    docs/decisions/00XX-the-cpu-burner-spins-as-long-as-its-proof-needs.md).
+    docs/decisions/0076-the-cpu-burner-spins-as-long-as-its-proof-needs.md).
 
 The honest students keep their scores and the run ends within its deadline.
 How much longer the honest kernels (each runs the same CPU-bound answer) take
