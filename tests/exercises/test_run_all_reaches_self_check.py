@@ -6,7 +6,7 @@ The generated exercises tag those cells ``raises-exception`` (set in solutions/,
 kernel drop the cells queued after it, and nbclient runs on past them. Here each released
 notebook, untouched (every test fails), runs top to bottom with nbclient as Run All would, in a
 kernel that sees ``NBGRADER_EXECUTION`` so that the last cell only says it was reached. Each
-notebook runs once for the module (decision 00XX).
+notebook runs once for the module, in a kernel forked from the warm zygote (decision 00XX).
 """
 
 import pytest
@@ -17,7 +17,7 @@ from nbgrader_course import ASSIGNMENTS, EXERCISES
 
 
 @pytest.fixture(scope="module")
-def unsolved_run():
+def unsolved_run(warm_kernel_manager):
     """``unsolved_run(assignment)``: the released notebook run top to bottom, once per module."""
     runs = {}
 
@@ -25,7 +25,8 @@ def unsolved_run():
         if assignment not in runs:
             with pytest.MonkeyPatch.context() as patch:  # the kernel gets the environment of its launch
                 patch.setenv("NBGRADER_EXECUTION", "autograde")
-                runs[assignment] = execute_notebook(EXERCISES / assignment / f"{assignment}.ipynb", timeout=300)
+                runs[assignment] = execute_notebook(EXERCISES / assignment / f"{assignment}.ipynb", timeout=300,
+                                                   kernel_manager_class=warm_kernel_manager)
         return runs[assignment]
 
     return run
