@@ -342,6 +342,20 @@ def needs_chromium():
         pytest.skip(f"{BROWSER_SKIP}: {missing} (install Debian's chromium to run it)")
 
 
+@pytest.fixture(scope="session")
+def warm_kernel_manager():
+    """nbclient's ``kernel_manager_class`` for kernels forked from the zygote (coursebook.warm_kernels),
+    for tests/course/ and tests/exercises/.
+
+    The zygote starts here, in the main thread, so that it dies with the test process.
+    """
+    from coursebook.warm_kernels import WarmKernelManager, start_zygote, stop_zygote
+
+    start_zygote()
+    yield WarmKernelManager
+    stop_zygote()
+
+
 @pytest.fixture(scope="module")
 def browser(needs_chromium):
     """Headless Chromium for one test module (PNG export starts its own, so never both at once)."""

@@ -15,7 +15,6 @@ from build_it_cells import build_it_chapters, filled
 from coursebook.execution import execute_all
 from course_paths import NOTEBOOKS, ZH_NOTEBOOKS
 from stored import stored_notebook
-from warm_kernels import WarmKernelManager, start_zygote, stop_zygote
 
 # The fixtures below that execute chapters. Each runs git's copy of a notebook, never the file on
 # disk, so a learner who saved their chapters in place does not change what they run: the
@@ -30,17 +29,6 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if set(CHAPTER_RUNS) & asked_for(item):
             item.add_marker("runs_chapters")
-
-
-@pytest.fixture(scope="session")
-def warm_kernel_manager():
-    """nbclient's ``kernel_manager_class`` for kernels forked from the zygote (see warm_kernels.py).
-
-    The zygote starts here, in the main thread, so that it dies with the test process.
-    """
-    start_zygote()
-    yield WarmKernelManager
-    stop_zygote()
 
 
 @pytest.fixture(scope="session")

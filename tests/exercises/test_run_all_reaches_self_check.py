@@ -5,7 +5,8 @@ The generated exercises tag those cells ``raises-exception`` (set in solutions/,
 ``python -m autograder generate``): JupyterLab then neither stops at their error nor lets the
 kernel drop the cells queued after it, and nbclient runs on past them. Here each released
 notebook, untouched (every test fails), runs top to bottom with nbclient as Run All would, in a
-kernel that sees ``NBGRADER_EXECUTION`` so that the last cell only says it was reached.
+kernel that sees ``NBGRADER_EXECUTION`` so that the last cell only says it was reached. Each
+notebook runs once for the module, in a kernel forked from the warm zygote (decision 00XX).
 """
 
 import pytest
@@ -15,10 +16,25 @@ from coursebook.execution import execute_notebook
 from nbgrader_course import ASSIGNMENTS, EXERCISES
 
 
+@pytest.fixture(scope="module")
+def unsolved_run(warm_kernel_manager):
+    """``unsolved_run(assignment)``: the released notebook run top to bottom, once per module."""
+    runs = {}
+
+    def run(assignment):
+        if assignment not in runs:
+            with pytest.MonkeyPatch.context() as patch:  # the kernel gets the environment of its launch
+                patch.setenv("NBGRADER_EXECUTION", "autograde")
+                runs[assignment] = execute_notebook(EXERCISES / assignment / f"{assignment}.ipynb", timeout=300,
+                                                   kernel_manager_class=warm_kernel_manager)
+        return runs[assignment]
+
+    return run
+
+
 @pytest.mark.parametrize("assignment", ["clone", "detach"])
-def test_run_all_of_an_unsolved_exercise_reaches_the_self_check_cell(assignment, monkeypatch):
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    run = execute_notebook(EXERCISES / assignment / f"{assignment}.ipynb", timeout=300)
+def test_run_all_of_an_unsolved_exercise_reaches_the_self_check_cell(assignment, unsolved_run):
+    run = unsolved_run(assignment)
     assert run.error is None, f"Run All stopped: {run.error[-1500:]}"
     cells = run.notebook.cells
     tests = [c for c in cells if is_test_cell(c)]
@@ -41,9 +57,8 @@ def test_every_cell_that_can_fail_for_an_unsolved_exercise_is_tagged(assignment)
         assert ("raises-exception" in cell.metadata.get("tags", [])) == may_fail, (meta.get("grade_id"), cell.source[:60])
 
 
-def test_a_failing_test_cell_shows_the_message_first_not_the_checks_frames(monkeypatch):
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    run = execute_notebook(EXERCISES / "clone" / "clone.ipynb", timeout=300)
+def test_a_failing_test_cell_shows_the_message_first_not_the_checks_frames(unsolved_run):
+    run = unsolved_run("clone")
     first = next(c for c in run.notebook.cells if is_test_cell(c))
     error = next(o for o in first.outputs if o.output_type == "error")
     assert error.ename == "AssertionError"
