@@ -56,7 +56,7 @@ def _open(page, base, token, name):
 @pytest.fixture(scope="module")
 def lab(learners_lab, browser):
     """One page for the module: JupyterLab is loaded once, with the index open, and each test opens
-    its chapter in it as the file browser does (decision 00XX). A test that proves something
+    its chapter in it as the file browser does (decision 0077). A test that proves something
     about a reloaded lab reloads it itself."""
     root, base, token = learners_lab
     page = browser.new_page(viewport={"width": 1400, "height": 900})

@@ -6,7 +6,7 @@ The generated exercises tag those cells ``raises-exception`` (set in solutions/,
 kernel drop the cells queued after it, and nbclient runs on past them. Here each released
 notebook, untouched (every test fails), runs top to bottom with nbclient as Run All would, in a
 kernel that sees ``NBGRADER_EXECUTION`` so that the last cell only says it was reached. Each
-notebook runs once for the module, in a kernel forked from the warm zygote (decision 00XX).
+notebook runs once for the module, in a kernel forked from the warm zygote (decision 0077).
 """
 
 import pytest
