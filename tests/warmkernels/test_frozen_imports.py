@@ -1,4 +1,4 @@
-"""``python -m autograder.hub.frozen_imports`` (how the hub runs JupyterHub and the people's servers)
+"""``python -m warmkernels.frozen_imports`` (how the hub runs JupyterHub and the people's servers)
 is ``python -m MODULE ARGS`` whose imports the garbage collector never walks again.
 
 A module of the test's own, run through it, reports what it finds: the modules asked for are
@@ -10,6 +10,10 @@ interpreter's last collections to walk; the module's exit status is the process'
 import os
 import subprocess
 import sys
+
+import pytest
+
+pytestmark = pytest.mark.e2e  # a process of its own
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -28,8 +32,8 @@ sys.exit(int(sys.argv[-1]))
 def run_probe(tmp_path, *args):
     """The probe run through ``frozen_imports`` with ``args``: its exit status and what it said."""
     (tmp_path / "probe_main.py").write_text(PROBE)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), REPO]))
-    done = subprocess.run([sys.executable, "-m", "autograder.hub.frozen_imports", "--import=email.parser",
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.join(REPO, "src")]))
+    done = subprocess.run([sys.executable, "-m", "warmkernels.frozen_imports", "--import=email.parser",
                            "probe_main"] + list(args), env=env, capture_output=True, text=True, timeout=120)
     return done.returncode, dict(line.split(": ", 1) for line in done.stdout.splitlines()), done.stderr
 

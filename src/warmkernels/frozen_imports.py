@@ -1,15 +1,16 @@
-"""The hub's long-lived Python processes keep what they import out of the cyclic garbage collector.
+"""Long-lived imports kept out of the cyclic garbage collector: a zygote's, a server's, a command's.
 
-JupyterHub, formgrader and a person's server each import a few thousand modules as they start
-and keep every one of them until they exit.  Python's cyclic collector walks all the objects
+A process that imports a few thousand modules (torch, Jupyter Server, JupyterHub, nbgrader,
+dask) keeps every one of them until it exits.  Python's cyclic collector walks all the objects
 it tracks whenever enough new ones have been made: during the imports it walks what has been
 imported so far again and again, and as the interpreter exits it walks all of it once more,
 although none of it is garbage.  So such a process imports with the collector paused
 (:func:`import_frozen`), moves what it then holds into the collector's permanent generation
 (``gc.freeze``), and does so again before it exits (:func:`run_module`): the collector only
-ever walks what the process made since, which is where its garbage is.
+ever walks what the process made since, which is where its garbage is.  A zygote's children
+also keep their pages shared with it: a collection no longer writes the frozen objects' headers.
 
-    python -m autograder.hub.frozen_imports [--import=NAME ...] MODULE [ARGS ...]
+    python -m warmkernels.frozen_imports [--import=NAME ...] MODULE [ARGS ...]
 
 is ``python -m MODULE ARGS`` once the modules ``NAME`` are imported so.
 """
@@ -22,13 +23,18 @@ import sys
 IMPORT = "--import="
 
 
-def import_frozen(names):
+def import_frozen(names, missing_ok=False):
     """Import the modules ``names`` with the collector paused, then freeze everything this
-    process holds (``gc.freeze``: never walked by a collection again) and resume collecting."""
+    process holds (``gc.freeze``: never walked by a collection again) and resume collecting.
+    With ``missing_ok``, a module that cannot be imported here is left out."""
     gc.disable()
     try:
         for name in names:
-            importlib.import_module(name)
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                if not missing_ok:
+                    raise
     finally:
         gc.freeze()
         gc.enable()
