@@ -6,9 +6,11 @@ it tracks whenever enough new ones have been made: during the imports it walks w
 imported so far again and again, and as the interpreter exits it walks all of it once more,
 although none of it is garbage.  So such a process imports with the collector paused
 (:func:`import_frozen`), moves what it then holds into the collector's permanent generation
-(``gc.freeze``), and does so again before it exits (:func:`run_module`): the collector only
-ever walks what the process made since, which is where its garbage is.  A zygote's children
-also keep their pages shared with it: a collection no longer writes the frozen objects' headers.
+(``gc.freeze``), and does so again, after collecting the garbage it made (whose finalizers run
+as they would at exit), before it exits (:func:`run_frozen`): the collector only ever walks what
+the process made since, which is where its garbage is.  A zygote's children also keep their
+pages shared with it: a collection no longer writes the frozen objects' headers.  A command that
+imports as it goes freezes at its end only.
 
     python -m warmkernels.frozen_imports [--import=NAME ...] MODULE [ARGS ...]
 
@@ -41,12 +43,19 @@ def import_frozen(names, missing_ok=False):
 
 
 def run_module(name, args):
-    """Run the module ``name`` as ``python -m name args`` would; whatever this process holds when
-    it returns or raises is frozen, so the interpreter's exit does not walk it."""
+    """Run the module ``name`` as ``python -m name args`` would, through :func:`run_frozen`."""
     sys.argv = [name] + list(args)
+    run_frozen(runpy.run_module, name, run_name="__main__", alter_sys=True)
+
+
+def run_frozen(main, *args, **kwargs):
+    """``main(*args, **kwargs)``'s value; when it returns or raises, the garbage of this process
+    is collected (its finalizers run, as at exit) and everything still held is frozen, so the
+    interpreter's exit does not walk it."""
     try:
-        runpy.run_module(name, run_name="__main__", alter_sys=True)
+        return main(*args, **kwargs)
     finally:
+        gc.collect()
         gc.freeze()
 
 
