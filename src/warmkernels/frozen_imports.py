@@ -55,8 +55,13 @@ def run_frozen(main, *args, **kwargs):
     try:
         return main(*args, **kwargs)
     finally:
-        gc.collect()
-        gc.freeze()
+        collect_and_freeze()
+
+
+def collect_and_freeze():
+    """Collect this process's garbage (its finalizers run), then freeze all it still holds."""
+    gc.collect()
+    gc.freeze()
 
 
 def main(argv):

@@ -26,11 +26,12 @@ kills every child that still runs.
 """
 
 import ctypes
-import gc
 import json
 import os
 import signal
 import traceback
+
+from .frozen_imports import collect_and_freeze
 
 PR_SET_PDEATHSIG = 1
 
@@ -90,8 +91,7 @@ def serve(launch):
     # What the imports made stays shared with every kernel: the cycle collector of a forked kernel
     # would otherwise walk (and write the headers of, so copy) every object imported here, each
     # time a full collection runs (docs/decisions/0029-one-warm-kernel-provisioner.md).
-    gc.collect()
-    gc.freeze()
+    collect_and_freeze()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDWR)
