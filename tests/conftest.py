@@ -31,6 +31,7 @@ from autograder.kernels.sandbox import why_unavailable
 from coursebook.lab import lab_command, lab_environment
 from memdiagram._export import CHROMIUM_ARGS
 from run_processes import RUN_MARK
+from warmkernels.frozen_imports import collect_and_freeze
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -251,6 +252,16 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     if _SIGTERM in config.stash:
         signal.signal(signal.SIGTERM, config.stash[_SIGTERM])
+    collect_and_freeze()  # the interpreter's exit then walks nothing (see below)
+
+
+# --- the garbage collector -------------------------------------------------------------
+# What collecting the tests imported (torch, Jupyter, nbgrader, every test module) lives as long
+# as the run: frozen once collected (warmkernels.frozen_imports), it is no longer walked by the
+# collector's full collections while the tests run, nor by the exit.  Garbage the tests make is
+# collected as before (docs/decisions/00XX-the-suites-processes-freeze-what-they-imported.md).
+def pytest_collection_finish(session):
+    collect_and_freeze()
 
 
 # --- system tools a user's machine may lack ----------------------------------------

@@ -5,7 +5,7 @@ The ``hub`` command starts formgrader at the same moment as JupyterHub (:mod:`.s
 ``jupyterhub.singleuser`` asks the hub's API once as it starts, and when nothing answers it
 sleeps 2 s, then 4 s, 8 s, 16 s before it asks again.  So this process first imports what the
 server will import (the single-user server, nbgrader's server extensions: most of its start;
-kept out of the garbage collector's walks, :mod:`.frozen_imports`), then waits until the hub's
+kept out of the garbage collector's walks, :mod:`warmkernels.frozen_imports`), then waits until the hub's
 API (``JUPYTERHUB_API_URL``) accepts a connection, and only then runs the server, as
 ``python -m`` would.
 """
@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.parse
 
-from .frozen_imports import import_frozen, run_module
+from warmkernels.frozen_imports import import_frozen, run_module
 
 WAIT = 300  # seconds: then the server starts anyway, and asks the hub as it always does
 # what the server will import (not jupyterhub.singleuser.app: importing it makes the server a subclass)

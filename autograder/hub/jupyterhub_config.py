@@ -140,10 +140,10 @@ c.Spawner.environment = {
 }
 # First the chapters into ~/course/ (coursebook.workspace, as `make lab` does for the
 # learner's own copy), then the single-user server with the arguments the hub gives, its imports
-# kept out of the garbage collector's walks (autograder/hub/frozen_imports.py).
+# kept out of the garbage collector's walks (src/warmkernels/frozen_imports.py).
 c.Spawner.cmd = ["/bin/sh", "-c",
                  '"%s" -m coursebook.workspace --repo "%s" --workspace "$HOME" --quiet; '
-                 'exec "%s" -m autograder.hub.frozen_imports --import=jupyterhub.singleuser jupyterhub.singleuser "$@"'
+                 'exec "%s" -m warmkernels.frozen_imports --import=jupyterhub.singleuser jupyterhub.singleuser "$@"'
                  % (S["python"], S["chapters"], S["python"]),
                  "singleuser"]
 

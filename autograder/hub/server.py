@@ -427,7 +427,7 @@ def _launch(settings, log, ports, running):
         said = out.tell()
     running.start()
     with open(log, "ab") as out:
-        process = subprocess.Popen([sys.executable, "-m", "autograder.hub.frozen_imports", "--import=jupyterhub.app",
+        process = subprocess.Popen([sys.executable, "-m", "warmkernels.frozen_imports", "--import=jupyterhub.app",
                                     "jupyterhub", "-f", CONFIG_FILE],
                                    cwd=settings["hub_dir"], env=env, stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, start_new_session=True)

@@ -24,7 +24,8 @@ process that started it dies.
 import os
 import sys
 
-from warmkernels.zygote import die_with_parent, preload, serve
+from warmkernels.frozen_imports import import_frozen
+from warmkernels.zygote import die_with_parent, serve
 
 from . import kernel_launch
 
@@ -63,7 +64,7 @@ def main():
     witness = sys.argv[1:2] == ["--witness"]
     if sys.argv[2:]:   # --witness FOLDER: reftorch from the assignment's copy (autograder.witness.stubs)
         __import__("autograder.witness.setup", fromlist=["use_stubs"]).use_stubs(sys.argv[2])
-    preload(PRELOAD_WITNESS if witness else PRELOAD, missing_ok=True)
+    import_frozen(PRELOAD_WITNESS if witness else PRELOAD, missing_ok=True)
     if not witness:
         sys.modules["autograder.kernels.kernel_setup"].import_trusted_modules()
     serve(kernel_launch.launch)

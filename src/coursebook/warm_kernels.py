@@ -63,7 +63,8 @@ from traitlets import default
 
 from warmkernels.process import Zygote
 from warmkernels.provisioner import WarmKernelSpecManager, require_provisioner
-from warmkernels.zygote import die_with_parent, preload, serve
+from warmkernels.frozen_imports import import_frozen
+from warmkernels.zygote import die_with_parent, serve
 
 PRELOAD = ["numpy", "torch", "reftorch", "coursebook", "coursebook.build_it", "coursebook.timing",
            "memdiagram", "ipywidgets", "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
@@ -125,7 +126,7 @@ def zygote_main():
     # Exit handlers run last registered first: registered before the preloaded modules and the
     # kernel register theirs, this one runs after them.
     atexit.register(leave_without_teardown)
-    preload(PRELOAD)
+    import_frozen(PRELOAD)
     serve(become_kernel)  # returns in a kernel when it shuts down; the interpreter exits as usual
 
 

@@ -7,11 +7,12 @@ written): the modules are already imported, but nothing a notebook did is
 there, since the zygote never runs a notebook and each child is a fork of
 the zygote, never of another kernel.
 
-The caller's module is the zygote's ``__main__``: it imports (:func:`preload`)
-and then hands :func:`serve` its *launch* function, which the child calls with
-the request and a ``report`` callback.  ``launch`` reports the kernel's pid
-once the kernel exists (the child itself, or a process it forked), and
-returns only when the kernel has ended.
+The caller's module is the zygote's ``__main__``: it imports
+(:func:`warmkernels.frozen_imports.import_frozen`) and then hands :func:`serve`
+its *launch* function, which the child calls with the request and a ``report``
+callback.  ``launch`` reports the kernel's pid once the kernel exists (the
+child itself, or a process it forked), and returns only when the kernel has
+ended.
 
 Protocol, one JSON line each way on stdin/stdout (a pipe only the zygote's
 owner holds, :class:`warmkernels.process.Zygote`)::
@@ -25,11 +26,12 @@ kills every child that still runs.
 """
 
 import ctypes
-import gc
 import json
 import os
 import signal
 import traceback
+
+from .frozen_imports import collect_and_freeze
 
 PR_SET_PDEATHSIG = 1
 
@@ -38,16 +40,6 @@ def die_with_parent():
     """SIGKILL this process when the thread that started it ends."""
     if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
-
-
-def preload(names, missing_ok=False):
-    """Import ``names`` now, once for every kernel forked later."""
-    for name in names:
-        try:
-            __import__(name)
-        except ImportError:
-            if not missing_ok:
-                raise
 
 
 def reap_exited():
@@ -99,8 +91,7 @@ def serve(launch):
     # What the imports made stays shared with every kernel: the cycle collector of a forked kernel
     # would otherwise walk (and write the headers of, so copy) every object imported here, each
     # time a full collection runs (docs/decisions/0029-one-warm-kernel-provisioner.md).
-    gc.collect()
-    gc.freeze()
+    collect_and_freeze()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDWR)

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.e2e  # a zygote is a process of its own
 
 RECIPE = """
 import os, sys, time
-from warmkernels.zygote import die_with_parent, preload, serve
+from warmkernels.frozen_imports import import_frozen
+from warmkernels.zygote import die_with_parent, serve
 
 def launch(request, report):
     if request.get("refuse"):
@@ -27,7 +28,7 @@ def launch(request, report):
     time.sleep(600)
 
 die_with_parent()
-preload(["json"])
+import_frozen(["json"])
 serve(launch)
 """
 
