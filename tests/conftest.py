@@ -259,7 +259,7 @@ def pytest_unconfigure(config):
 # What collecting the tests imported (torch, Jupyter, nbgrader, every test module) lives as long
 # as the run: frozen once collected (warmkernels.frozen_imports), it is no longer walked by the
 # collector's full collections while the tests run, nor by the exit.  Garbage the tests make is
-# collected as before (docs/decisions/00XX-the-suites-processes-freeze-what-they-imported.md).
+# collected as before (docs/decisions/0078-the-suites-processes-freeze-what-they-imported.md).
 def pytest_collection_finish(session):
     collect_and_freeze()
 
