@@ -200,8 +200,17 @@ def observe_yours(case, op, device_of="source"):
 
 
 def _with_input(seen, case):
-    seen["_input"] = case.build(reftorch)[0]   # the judge's own twin, for the messages
+    seen["_case"] = case   # its twin is built only when a message asks (input_of, docs/decisions/00XX)
     return seen
+
+
+def input_of(seen):
+    """The learner's input for the run ``seen`` observed, as a reftorch tensor: for a run the witness
+    answered, the judge builds its own twin of the case, the first time a message asks."""
+    case = seen.pop("_case", None)
+    if case is not None:
+        seen["_input"] = case.build(reftorch)[0]
+    return seen.get("_input")
 
 
 def observe_all_yours(cases, op, device_of="source"):

@@ -12,8 +12,8 @@ import torch
 from ..judge.learner import Reftorch, with_keywords
 from ..witness import battery as _battery, variants as _variants
 from ..judge.language import N_, _
-from ._observe import (M, battery as resolve_battery, by_torch, choose, expect_same, failure, is_stub, not_written,
-                       where, yours_raised)
+from ._observe import (M, battery as resolve_battery, by_torch, choose, expect_same, failure, input_of, is_stub,
+                       not_written, where, yours_raised)
 
 OP = "clone"
 
@@ -55,7 +55,7 @@ def _strides(theirs, yours, context):
     for n in reversed(size):
         row_major.insert(0, step)
         step *= max(n, 1)
-    source = context["yours"].get("_input")
+    source = input_of(context["yours"])
     if tuple(row_major) == yours and source is not None and not is_dense(tuple(source.shape), tuple(source.stride())):
         return M("clone/packs-row-major", PACKS_ROW_MAJOR)
     if tuple(row_major) == yours:

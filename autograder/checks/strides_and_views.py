@@ -25,7 +25,7 @@ from ..witness import battery as _battery, variants as _variants
 from ..witness.views import detached
 from ._facts import LearnerRaised, call
 from ..judge.language import N_, _
-from ._observe import M, case_label, expect_same, failure, is_stub, not_written, where, yours_raised
+from ._observe import M, case_label, expect_same, failure, input_of, is_stub, not_written, where, yours_raised
 from ._readers import ReftorchReader as R
 
 TOPIC = "strides_and_views"
@@ -203,7 +203,7 @@ def _slice_blind_spot(context):
 
 def _expand_stride(theirs, yours, context):
     """Three stride beliefs an expand can show, told apart dimension by dimension."""
-    source = context["yours"].get("_input")
+    source = input_of(context["yours"])
     new = len(theirs) - (len(R.size(source)) if source is not None else 0)
     size = context["theirs"].get("size") or ()
     differs = [i for i, (t, y) in enumerate(zip(theirs, yours)) if t != y]

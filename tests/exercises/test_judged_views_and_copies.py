@@ -23,6 +23,7 @@ import pytest
 from autograder.judge.connection import Witness
 from autograder.judge import test_cell
 from autograder.witness.serve import serve
+from exercise_mutants import BANK
 from inprocess import test_code as graded_code  # (a test_ name pytest would collect)
 from nbgrader_course import SOLUTIONS, read_notebook
 
@@ -114,6 +115,22 @@ def test_a_wrong_answer_fails_in_chinese_with_the_same_misconception_tag(assignm
             lines = outputs[0].evalue.splitlines()
             assert lines[0].startswith("误解「%s」" % misconception(tags[test], "zh")[0]), (test, lines[0])
             assert lines[-1] == "    误解标签：" + tags[test], (test, _text(outputs))
+        else:
+            assert outputs == [], (test, _text(outputs))
+
+
+TWIN_READERS = ["blind-clone-packs-row-major", "sv-expand-keeps-stride", "blind-sv-expand-size-one-keeps-stride",
+                "blind-sv-expand-zeroes-size-one"]
+
+
+@pytest.mark.parametrize("name", TWIN_READERS)
+def test_a_message_that_reads_the_input_names_its_misconception(name, tmp_path):
+    # the witness sends no input: these messages tell beliefs apart on the judge's own twin of it
+    entry = next(e for e in BANK if e.name == name)
+    results = judged(entry.assignment, tmp_path, entry.cells)
+    for test, outputs in results.items():
+        if test in entry.fails:
+            assert "misconception: " + entry.fails[test] in _text(outputs), (test, _text(outputs))
         else:
             assert outputs == [], (test, _text(outputs))
 
