@@ -200,7 +200,7 @@ def observe_yours(case, op, device_of="source"):
 
 
 def _with_input(seen, case):
-    seen["_case"] = case   # its twin is built only when a message asks (input_of, docs/decisions/00XX)
+    seen["_case"] = case   # its twin is built only when a message asks (input_of, docs/decisions/0079)
     return seen
 
 
