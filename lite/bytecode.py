@@ -41,7 +41,7 @@ def _pyc(source: bytes, filename: str) -> bytes | None:
     """``source`` compiled as an import compiles it, as an unchecked-hash ``.pyc``; None if it
     does not compile (a file the wheel ships that is not meant to be imported)."""
     import importlib.util
-    from importlib._bootstrap_external import _code_to_hash_pyc   # what py_compile writes with
+    import marshal
 
     try:
         with warnings.catch_warnings():
@@ -49,7 +49,9 @@ def _pyc(source: bytes, filename: str) -> bytes | None:
             code = compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError:
         return None
-    return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
+    # PEP 552's header: the magic number, flags 0b01 (hash-based, not checked), the source's hash
+    unchecked_hash = (1).to_bytes(4, "little")
+    return importlib.util.MAGIC_NUMBER + unchecked_hash + importlib.util.source_hash(source) + marshal.dumps(code)
 
 
 def _in_pycache(name: str) -> str:
